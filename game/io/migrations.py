@@ -1,0 +1,71 @@
+"""Save-format migrations: one step per version, N -> N+1, applied in a chain on load.
+
+Every change to the save format bumps `CURRENT_VERSION` and adds a `Step` here that turns a
+version-N file (its three documents as plain YAML data) into a version-N+1 file. A save of
+each old version is kept in tests/fixtures/saves/ and a test loads every one of them, so a
+step can never silently stop working.
+
+A step has two functions: `whole` migrates the three documents, `header` migrates the header
+alone (the load menu reads headers without the rest of the file). Steps work on plain data,
+never on live game objects, so they keep working when the game's classes change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+CURRENT_VERSION = 1
+
+Docs = tuple[Any, Any, Any]
+
+
+class MigrationError(Exception):
+    """An old save that cannot be brought up to date (says which step and why)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    from_version: int
+    summary: str
+    whole: Callable[[Any, Any, Any], Docs]
+    header: Callable[[Any], Any]
+
+
+# from_version -> the step that produces from_version + 1
+STEPS: dict[int, Step] = {}
+
+
+def _chain(version: int) -> list[Step]:
+    steps = []
+    for v in range(version, CURRENT_VERSION):
+        step = STEPS.get(v)
+        if step is None:
+            raise MigrationError(f"no migration from format {v} to {v + 1}")
+        steps.append(step)
+    return steps
+
+
+def migrate(version: int, header: Any, state: Any, log: Any) -> Docs:
+    """Bring the three documents of a version-`version` save up to CURRENT_VERSION."""
+    docs: Docs = (header, state, log)
+    for step in _chain(version):
+        try:
+            docs = step.whole(*docs)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise MigrationError(
+                f"cannot update the save from format {step.from_version} to {step.from_version + 1} "
+                f"({step.summary}): {type(exc).__name__}: {exc}") from None
+    return docs
+
+
+def migrate_header(version: int, header: Any) -> Any:
+    for step in _chain(version):
+        try:
+            header = step.header(header)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise MigrationError(
+                f"cannot update the header from format {step.from_version} to {step.from_version + 1}: "
+                f"{type(exc).__name__}: {exc}") from None
+    return header

@@ -1,0 +1,653 @@
+"""Save files: a versioned, human-readable, multi-document YAML file written atomically.
+
+Layout of a save (format version `FORMAT_VERSION`)::
+
+    # comment lines saying what the file is
+    --- # header
+    format: 2              <- document 1: small header, read alone by the load menu
+    ...
+    --- # state
+    ...                    <- document 2: the whole game state (random generator included)
+    --- # log
+    - command: {...}       <- document 3: every command applied, the dice it rolled,
+      rolls: [...]            whether the GM issued it, and a checksum of the state after it
+    ...                    <- end marker: a file without it was cut short
+
+This module knows the *file*: format, checksums, atomic writing, backups, autosave rotation,
+header-only reading, migrations and errors that name the file, the line and the field. It knows
+nothing of the rules: the state is a plain mapping and commands are plain mappings. Turning
+them into a live game (and back) is `game.replay`'s job.
+
+Only `yaml.safe_load`/`safe_dump` semantics are used (the C loader/dumper when available).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import traceback
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from game.errors import GameFileError
+from game.io import migrations
+
+try:  # the C implementations are much faster; same safe semantics
+    _Loader: type[Any] = yaml.CSafeLoader
+    _Dumper: type[Any] = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+    _Dumper = yaml.SafeDumper
+
+FORMAT_VERSION = migrations.CURRENT_VERSION
+GAME_KIND = "ail-tactical"
+END_MARKER = "..."
+SAVE_SUFFIX = ".yaml"
+BACKUP_SUFFIX = ".bak"
+
+_PREAMBLE = (
+    "# Ascension Isle: Legacy - a saved tactical battle. Plain YAML, safe to read.\n"
+    "# Document 1 (header) is what the load menu shows; document 2 is the whole game state;\n"
+    "# document 3 is the log of every command with the dice it rolled (gm: true marks GM actions).\n"
+    "# Editing by hand breaks the checksums: the game will refuse the file and say where.\n"
+)
+
+
+class SaveError(GameFileError):
+    """A save that cannot be read: names the file, the line and the field."""
+
+
+# --------------------------------------------------------------------------- models
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SaveHeader(_Strict):
+    """Document 1: what the load menu lists without reading the rest of the file."""
+
+    format: int = Field(ge=1)
+    game: str = GAME_KIND
+    title: str = Field("", description="free text: the scenario's name, 'quick save', 'autosave'")
+    scenario: str = Field(description="path of the scenario file the battle started from")
+    scenario_checksum: str
+    seed: int
+    saved_at: str = Field(description="local date and time, ISO 8601")
+    round: int = Field(ge=0)
+    phase: str
+    sides: tuple[str, ...]
+    to_move: str | None = Field(description="id of the side to act, or null when the battle is over")
+    commands: int = Field(ge=0, description="number of commands in the log")
+    state_checksum: str
+    gm_mode: bool = False
+
+
+class LogEntry(_Strict):
+    """One applied command, as stored in document 3."""
+
+    command: dict[str, Any]
+    rolls: tuple[int, ...] = ()
+    gm: bool = False
+    round: int = Field(0, ge=0)
+    after: str = Field(description="checksum of the state right after this command")
+
+
+@dataclass(frozen=True)
+class SaveData:
+    """A whole save file in memory, rules-agnostic."""
+
+    header: SaveHeader
+    state: dict[str, Any]
+    log: tuple[LogEntry, ...]
+
+
+@dataclass(frozen=True)
+class SaveListing:
+    """A line of the load menu: the header, or why the file cannot be read."""
+
+    path: Path
+    header: SaveHeader | None
+    error: str | None
+    modified: float
+
+    @property
+    def ok(self) -> bool:
+        return self.header is not None
+
+
+# --------------------------------------------------------------------------- checksums
+
+
+def canonical_json(data: Any) -> str:
+    """The one text a state's checksum is computed from: key order and tuple/list don't matter."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"cannot put a {type(value).__name__} in a save")
+
+
+def state_checksum(state: Mapping[str, Any]) -> str:
+    """A short, stable fingerprint of a state dict (16 hex digits of SHA-256)."""
+    return hashlib.sha256(canonical_json(state).encode("ascii")).hexdigest()[:16]
+
+
+def file_checksum(path: str | os.PathLike[str]) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 16), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class _SaveDumper(_Dumper):  # type: ignore[misc]
+    """Block style for structure, flow style for short lists of plain values: `at: [3, 4]`."""
+
+
+def _represent_list(dumper: Any, data: list[Any]) -> Any:
+    flat = all(isinstance(v, (int, float, str, bool)) or v is None for v in data)
+    short = flat and len(data) <= 12 and all(len(str(v)) < 24 for v in data)
+    nested_pairs = (all(isinstance(v, list) and len(v) <= 3 for v in data) and len(data) <= 12
+                    and all(isinstance(x, (int, float)) for v in data for x in v))
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=short or nested_pairs)
+
+
+_SaveDumper.add_representer(list, _represent_list)
+
+
+def _dump(data: Any) -> str:
+    return str(yaml.dump(data, Dumper=_SaveDumper, sort_keys=False, allow_unicode=True,
+                         default_flow_style=False, width=100))
+
+
+def _plain(data: Any) -> Any:
+    """Tuples to lists, recursively, so the YAML carries no Python tags."""
+    if isinstance(data, Mapping):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    return data
+
+
+def _dump_log(log: Sequence[LogEntry]) -> str:
+    """One entry per block; the command on one line so a reader scans the log like a script."""
+    if not log:
+        return "[]\n"
+    out: list[str] = []
+    for entry in log:
+        cmd = yaml.dump(_plain(entry.command), Dumper=_Dumper, default_flow_style=True,
+                        sort_keys=False, width=100000, allow_unicode=True).strip()
+        rolls = "[" + ", ".join(str(r) for r in entry.rolls) + "]"
+        out.append(f"- command: {cmd}\n  rolls: {rolls}\n  gm: {'true' if entry.gm else 'false'}\n"
+                   f"  round: {entry.round}\n  after: {_quote(entry.after)}\n")
+    return "".join(out)
+
+
+def _quote(text: str) -> str:
+    return _dump(text).strip().removesuffix("...").strip()
+
+
+def dump_save(save: SaveData) -> str:
+    """The text of a save file."""
+    header = save.header.model_dump(mode="json")
+    return (
+        _PREAMBLE
+        + "--- # header\n" + _dump(header)
+        + "--- # state\n" + _dump(_plain(save.state))
+        + "--- # log\n" + _dump_log(save.log)
+        + END_MARKER + "\n"
+    )
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def backup_path(path: str | os.PathLike[str]) -> Path:
+    p = Path(path)
+    return p.with_name(p.name + BACKUP_SUFFIX)
+
+
+def _keep_backup(path: Path) -> None:
+    """Make `<name>.bak` a copy of `path` without ever leaving `path` missing."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".baktmp", dir=path.parent)
+    os.close(fd)
+    os.unlink(tmp)
+    try:
+        try:
+            os.link(path, tmp)  # a second name for the old file: instant, no copy
+        except OSError:
+            shutil.copy2(path, tmp)
+        os.replace(tmp, backup_path(path))
+    except BaseException:
+        _unlink_quietly(Path(tmp))
+        raise
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, backup: bool = True) -> Path:
+    """Write `text` to `path` so that `path` is always either the old or the new complete file.
+
+    The text goes to a temporary file in the same directory, is flushed and fsynced, the old
+    file (if any) is kept as `<name>.bak`, then the temporary file replaces `path` in one
+    rename and the directory entry is synced.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if backup and target.exists():
+            _keep_backup(target)
+        os.replace(tmp, target)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    _fsync_dir(directory)
+    return target
+
+
+def write_save(path: str | os.PathLike[str], save: SaveData, *, backup: bool = True) -> Path:
+    return atomic_write_text(path, dump_save(save), backup=backup)
+
+
+def clean_temp_files(directory: str | os.PathLike[str]) -> list[Path]:
+    """Remove temporary files left by a save that was interrupted (they are never real saves)."""
+    removed: list[Path] = []
+    d = Path(directory)
+    if not d.is_dir():
+        return removed
+    for p in d.iterdir():
+        if p.name.startswith(".") and (p.name.endswith(".tmp") or p.name.endswith(".baktmp")):
+            _unlink_quietly(p)
+            removed.append(p)
+    return removed
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _line_of(node: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
+    """1-based line of the YAML node at `loc` (keys / indices), or of the nearest parent found."""
+    if node is None:
+        return None
+    best = node.start_mark.line + 1
+    current: yaml.Node = node
+    for key in loc:
+        nxt: yaml.Node | None = None
+        if isinstance(current, yaml.MappingNode):
+            for k_node, v_node in current.value:
+                if str(k_node.value) == str(key):
+                    nxt = v_node
+                    best = k_node.start_mark.line + 1
+                    break
+        elif isinstance(current, yaml.SequenceNode) and isinstance(key, int):
+            if 0 <= key < len(current.value):
+                nxt = current.value[key]
+                best = nxt.start_mark.line + 1
+        if nxt is None:
+            break
+        current = nxt
+    return best
+
+
+def _field_name(loc: Sequence[str | int]) -> str:
+    parts: list[str] = []
+    for key in loc:
+        if isinstance(key, int):
+            parts.append(f"[{key}]")
+        else:
+            parts.append(("." if parts else "") + str(key))
+    return "".join(parts)
+
+
+def _friendly(err: Mapping[str, Any]) -> str:
+    kind = str(err.get("type", ""))
+    if kind == "extra_forbidden":
+        return "unknown key (not part of the save format)"
+    if kind == "missing":
+        return "missing (this field is required)"
+    msg = str(err.get("msg", "invalid value"))
+    got = err.get("input")
+    if kind.endswith("_type") or kind.endswith("_parsing"):
+        return f"{msg[0].lower()}{msg[1:]}, got {got!r}"
+    return msg
+
+
+@dataclass
+class _Docs:
+    """The three documents of a save with the line where each starts, for error messages."""
+
+    path: str
+    text: str
+    header: Any
+    state: Any
+    log: Any
+    nodes: tuple[yaml.Node | None, ...] | None = None
+
+    def node(self, index: int) -> yaml.Node | None:
+        if self.nodes is None:
+            try:
+                self.nodes = tuple(yaml.compose_all(self.text, Loader=_Loader))
+            except yaml.YAMLError:
+                self.nodes = ()
+        return self.nodes[index] if index < len(self.nodes) else None
+
+    def error(self, doc_index: int, loc: Sequence[str | int], message: str) -> SaveError:
+        """An error at `loc` inside document `doc_index`, named like `log[3].rolls[0]`."""
+        line = _line_of(self.node(doc_index), loc)
+        root = _DOC_ROOTS[doc_index]
+        name = _field_name([root, *loc]) if root else _field_name(loc)
+        where = (f"line {line}: " if line else "") + (name or _DOC_NAMES[doc_index])
+        return SaveError(self.path, where, message)
+
+
+_DOC_NAMES = ("header", "state", "log")
+_DOC_ROOTS = ("", "state", "log")  # header fields are named bare: `round`, `format`
+
+
+def _split_documents(path: str, text: str) -> _Docs:
+    if not text.strip():
+        raise SaveError(path, "", "the file is empty; expected a saved game (three YAML documents)")
+    try:
+        docs = list(yaml.load_all(text, Loader=_Loader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SaveError(path, where, f"not valid YAML ({problem}); the file is damaged or was "
+                        "edited by hand") from None
+    if len(docs) < 3:
+        found = len(docs)
+        raise SaveError(path, f"line {text.count(chr(10)) + 1}",
+                        f"the file ends early: expected 3 documents (header, state, log), found {found}; "
+                        "it was cut short while being written or copied")
+    if len(docs) > 3:
+        raise SaveError(path, "", f"expected 3 documents (header, state, log), found {len(docs)}")
+    if text.rstrip().splitlines()[-1].strip() != END_MARKER:
+        raise SaveError(path, f"line {text.rstrip().count(chr(10)) + 1}",
+                        f"the file ends early: the end marker '{END_MARKER}' after the log is missing; "
+                        "it was cut short while being written or copied")
+    return _Docs(path, text, docs[0], docs[1], docs[2])
+
+
+def _check_version(docs: _Docs) -> int:
+    head = docs.header
+    if not isinstance(head, Mapping):
+        raise docs.error(0, (), "expected the header to be a mapping of keys to values")
+    version = head.get("format")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise docs.error(0, ("format",), f"expected the format version as a whole number, got {version!r}")
+    if version > FORMAT_VERSION:
+        raise docs.error(0, ("format",),
+                         f"saved by a newer version of the game (format {version}); this version reads "
+                         f"formats 1 to {FORMAT_VERSION}: update the game to open it")
+    if version < 1:
+        raise docs.error(0, ("format",), f"format version {version} does not exist")
+    return version
+
+
+def parse_save(text: str, path: str | os.PathLike[str] = "<save>", *, verify_checksums: bool = True) -> SaveData:
+    """Read a whole save from its text: migrate old formats, validate, check the checksums.
+
+    Raises SaveError naming the file, the line and the field. Never writes anything.
+    """
+    p = str(path)
+    docs = _split_documents(p, text)
+    version = _check_version(docs)
+    if version < FORMAT_VERSION:
+        try:
+            head, state, log = migrations.migrate(version, docs.header, docs.state, docs.log)
+        except migrations.MigrationError as exc:
+            raise SaveError(p, f"format {version}", str(exc)) from None
+        # Line numbers refer to the file as written (old format): keep them, they stay useful.
+        docs = _Docs(p, text, head, state, log, docs.nodes)
+    try:
+        header = SaveHeader.model_validate(docs.header)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise docs.error(0, tuple(first["loc"]), _friendly(first)) from None
+    if header.game != GAME_KIND:
+        raise docs.error(0, ("game",), f"this is a save of {header.game!r}; expected {GAME_KIND!r}")
+    if not isinstance(docs.state, Mapping):
+        raise docs.error(1, (), "expected the state to be a mapping of keys to values")
+    if not isinstance(docs.log, list):
+        raise docs.error(2, (), "expected the log to be a list of commands")
+    entries: list[LogEntry] = []
+    for i, raw in enumerate(docs.log):
+        try:
+            entries.append(LogEntry.model_validate(raw))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise docs.error(2, (i, *first["loc"]), _friendly(first)) from None
+    state = dict(docs.state)
+    if verify_checksums:
+        actual = state_checksum(state)
+        if actual != header.state_checksum:
+            raise docs.error(0, ("state_checksum",),
+                             f"the state does not match its checksum ({header.state_checksum} in the header, "
+                             f"{actual} computed): the state was edited by hand or the file is damaged")
+        if header.commands != len(entries):
+            raise docs.error(0, ("commands",),
+                             f"the header counts {header.commands} commands but the log holds "
+                             f"{len(entries)}: the log does not match the state")
+        if entries and entries[-1].after != header.state_checksum:
+            raise docs.error(2, (len(entries) - 1, "after"),
+                             "the log does not match the state: the last command leaves state "
+                             f"{entries[-1].after}, the saved state is {header.state_checksum}")
+    return SaveData(header, state, tuple(entries))
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise SaveError(str(p), "", "no such file") from None
+    except IsADirectoryError:
+        raise SaveError(str(p), "", "is a folder, not a save file") from None
+    except OSError as exc:
+        raise SaveError(str(p), "", f"cannot be read ({exc.strerror})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise SaveError(str(p), f"line {line}", "not UTF-8 text: this is not a save file or it is damaged") from None
+
+
+def load_save(path: str | os.PathLike[str], *, verify_checksums: bool = True) -> SaveData:
+    return parse_save(read_text(path), path, verify_checksums=verify_checksums)
+
+
+_DOC_START = re.compile(r"^---(\s|$)")
+
+
+def read_header(path: str | os.PathLike[str]) -> SaveHeader:
+    """Read only document 1 of a save: lines up to the second document marker."""
+    p = Path(path)
+    lines: list[str] = []
+    started = False
+    first_line = 0
+    try:
+        with open(p, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, start=1):
+                if _DOC_START.match(line) or line.rstrip() == END_MARKER:
+                    if started:
+                        break
+                    started = True
+                    first_line = number
+                    continue
+                if started:
+                    lines.append(line)
+                elif line.strip() and not line.lstrip().startswith("#"):
+                    started = True  # a header without the opening marker
+                    first_line = number - 1
+                    lines.append(line)
+    except FileNotFoundError:
+        raise SaveError(str(p), "", "no such file") from None
+    except UnicodeDecodeError:
+        raise SaveError(str(p), "", "not UTF-8 text: this is not a save file or it is damaged") from None
+    except OSError as exc:
+        raise SaveError(str(p), "", f"cannot be read ({exc.strerror})") from None
+    text = "".join(lines)
+    if not text.strip():
+        raise SaveError(str(p), "", "no header: the file is empty or not a save")
+    try:
+        raw = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {first_line + mark.line + 1}" if mark is not None else "header"
+        raise SaveError(str(p), where, "the header is not valid YAML") from None
+    if not isinstance(raw, Mapping):
+        raise SaveError(str(p), f"line {first_line + 1}", "expected the header to be a mapping of keys to values")
+    version = raw.get("format")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SaveError(str(p), "header.format", f"expected the format version as a whole number, got {version!r}")
+    if version > FORMAT_VERSION:
+        raise SaveError(str(p), "header.format", f"saved by a newer version of the game (format {version})")
+    if version < FORMAT_VERSION:
+        try:
+            raw = migrations.migrate_header(version, raw)
+        except migrations.MigrationError as exc:
+            raise SaveError(str(p), f"format {version}", str(exc)) from None
+    try:
+        return SaveHeader.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        node_line = None
+        try:
+            node_line = _line_of(yaml.compose(text, Loader=_Loader), tuple(first["loc"]))
+        except yaml.YAMLError:
+            pass
+        where = (f"line {first_line + node_line}: " if node_line else "") + "header." + _field_name(first["loc"])
+        raise SaveError(str(p), where, _friendly(first)) from None
+
+
+def list_saves(directory: str | os.PathLike[str], *, recursive: bool = True) -> list[SaveListing]:
+    """Every save in `directory` (and its sub-folders: autosaves), newest first, headers only."""
+    d = Path(directory)
+    if not d.is_dir():
+        return []
+    found: list[SaveListing] = []
+    candidates: Iterable[Path] = d.rglob("*" + SAVE_SUFFIX) if recursive else d.glob("*" + SAVE_SUFFIX)
+    for p in candidates:
+        if p.name.startswith(".") or not p.is_file():
+            continue
+        try:
+            modified = p.stat().st_mtime
+        except OSError:
+            continue
+        try:
+            found.append(SaveListing(p, read_header(p), None, modified))
+        except SaveError as exc:
+            found.append(SaveListing(p, None, exc.line(), modified))
+    found.sort(key=lambda s: (-s.modified, str(s.path)))
+    return found
+
+
+# --------------------------------------------------------------------------- autosave, crash report
+
+
+def _stamp(now: _dt.datetime) -> str:
+    return now.strftime("%Y%m%d-%H%M%S")
+
+
+def autosave(directory: str | os.PathLike[str], save: SaveData, *, keep: int = 5,
+             now: _dt.datetime | None = None, stem: str = "autosave") -> Path:
+    """Write an autosave `<stem>-r<round>-<date>.yaml` in `directory`, keeping the newest `keep`."""
+    d = Path(directory)
+    when = now or _dt.datetime.now()
+    name = f"{stem}-r{save.header.round:02d}-{_stamp(when)}{SAVE_SUFFIX}"
+    path = d / name
+    n = 1
+    while path.exists():  # two autosaves in the same second: never overwrite one
+        n += 1
+        path = d / f"{stem}-r{save.header.round:02d}-{_stamp(when)}-{n}{SAVE_SUFFIX}"
+    write_save(path, save, backup=False)
+    rotate_autosaves(d, keep=keep, stem=stem)
+    return path
+
+
+def rotate_autosaves(directory: str | os.PathLike[str], *, keep: int = 5, stem: str = "autosave") -> list[Path]:
+    d = Path(directory)
+    autos = sorted((p for p in d.glob(f"{stem}-r*{SAVE_SUFFIX}") if p.is_file()),
+                   key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    removed = autos[max(keep, 0):]
+    for p in removed:
+        _unlink_quietly(p)
+    return removed
+
+
+def write_crash_report(directory: str | os.PathLike[str], exc: BaseException, *,
+                       emergency_save: Path | None = None, emergency_error: str | None = None,
+                       context: Mapping[str, Any] | None = None, now: _dt.datetime | None = None) -> Path:
+    """A plain-text report a player can read and send: what happened, where the game was saved."""
+    d = Path(directory)
+    when = now or _dt.datetime.now()
+    path = d / f"crash-{_stamp(when)}.txt"
+    n = 1
+    while path.exists():
+        n += 1
+        path = d / f"crash-{_stamp(when)}-{n}.txt"
+    lines = [
+        "Ascension Isle: Legacy - crash report",
+        f"when: {when.isoformat(timespec='seconds')}",
+        f"what went wrong: {type(exc).__name__}: {exc}",
+        "",
+    ]
+    if emergency_save is not None:
+        lines += ["Your game was saved just before the client closed:",
+                  f"    {emergency_save}",
+                  f"Resume it with:  python -m game play {emergency_save}", ""]
+    elif emergency_error:
+        lines += [f"The emergency save could not be written: {emergency_error}",
+                  "Your latest autosave is in the saves folder.", ""]
+    if context:
+        lines.append("Where the game was:")
+        for key, value in context.items():
+            lines.append(f"    {key}: {value}")
+        lines.append("")
+    lines.append("Technical details (for a bug report):")
+    lines += ["    " + ln for ln in "".join(traceback.format_exception(exc)).rstrip().splitlines()]
+    atomic_write_text(path, "\n".join(lines) + "\n", backup=False)
+    return path
+
+
+def now_iso(now: _dt.datetime | None = None) -> str:
+    return (now or _dt.datetime.now()).isoformat(timespec="seconds")
