@@ -1,0 +1,258 @@
+"""Loading the YAML data files (rules, unit catalogue) and turning mistakes into clear errors.
+
+Every loader reads YAML with `yaml.safe_load` semantics, validates it with the pydantic models
+of game.rules.ail.models and reports problems as GameFileError naming the file, the field path
+(e.g. ``units.warjack.weapons[0].bands``), the line and what was expected.
+
+Scenario rule overrides are deep-merged onto the rules file (mappings merge key by key; lists and
+scalars replace), so a scenario can change one number without repeating the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from game.errors import GameFileError
+from game.rules.ail.models import Catalogue, RulesData
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_RULES = ROOT / "assets" / "rules" / "ail-tactical.yaml"
+DEFAULT_CATALOGUE = ROOT / "assets" / "units" / "starter.yaml"
+
+M = TypeVar("M", bound=BaseModel)
+Loc = tuple[int | str, ...]
+
+
+class GameFileErrors(GameFileError):
+    """Several problems found in one go; str() is the first, `problems` holds them all."""
+
+    def __init__(self, problems: Sequence[GameFileError]) -> None:
+        self.problems = list(problems)
+        first = self.problems[0]
+        super().__init__(first.path, first.where, first.message)
+
+
+def problems_of(exc: GameFileError) -> list[GameFileError]:
+    """Every single problem an error stands for (one line each)."""
+    return list(exc.problems) if isinstance(exc, GameFileErrors) else [exc]
+
+
+# --------------------------------------------------------------------------- YAML with positions
+
+@dataclass(frozen=True)
+class YamlDoc:
+    """A parsed YAML document and its node tree (to find the line of any field)."""
+
+    path: Path
+    data: Any
+    root: yaml.Node | None
+
+    def line_of(self, loc: Loc) -> int | None:
+        """1-based line of the node at `loc` (or of its deepest existing parent)."""
+        return line_of(self.root, loc)
+
+
+def line_of(node: yaml.Node | None, loc: Loc) -> int | None:
+    best = node.start_mark.line + 1 if node is not None else None
+    for key in loc:
+        if node is None:
+            break
+        nxt: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == str(key):
+                    nxt = v
+                    best = k.start_mark.line + 1
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+            nxt = node.value[key]
+            best = nxt.start_mark.line + 1
+        if nxt is None:
+            break
+        node = nxt
+    return best
+
+
+def read_yaml(path: str | Path, what: str = "file") -> YamlDoc:
+    """Read a YAML file safely; syntax errors become GameFileError with the line."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameFileError(str(p), "", f"{what} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameFileError(str(p), "", f"cannot read {what}: {exc}") from None
+    try:
+        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = exc.problem or exc.context or "syntax error"
+        raise GameFileError(str(p), where, f"not valid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise GameFileError(str(p), "", f"not valid YAML: {exc}") from None
+    return YamlDoc(p, data, root)
+
+
+def format_loc(loc: Iterable[int | str]) -> str:
+    """('units', 3, 'at') -> 'units[3].at'."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _clean_loc(loc: Loc) -> Loc:
+    # pydantic adds pseudo-steps for unions/validators ("function-after[...]", "tagged-union[...]")
+    return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
+
+
+def _describe(err: Mapping[str, Any]) -> str:
+    kind = err.get("type", "")
+    msg = str(err.get("msg", "invalid value"))
+    value = err.get("input")
+    if kind == "extra_forbidden":
+        return "unknown key (not part of this file format; see docs/formats.md)"
+    if kind == "missing":
+        return "required field is missing"
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if isinstance(value, dict | list):
+        return f"{msg[0].lower()}{msg[1:]}"
+    return f"{msg[0].lower()}{msg[1:]} (got {shown})"
+
+
+def validation_errors(exc: ValidationError, doc: YamlDoc | None, path: str | Path,
+                      prefix: Loc = ()) -> GameFileErrors:
+    """Turn a pydantic ValidationError into one GameFileError per problem."""
+    problems: list[GameFileError] = []
+    for err in exc.errors():
+        loc = prefix + _clean_loc(tuple(err.get("loc", ())))
+        where = format_loc(loc) or "top level"
+        line = doc.line_of(loc) if doc is not None else None
+        if line is not None:
+            where = f"line {line}: {where}"
+        problems.append(GameFileError(str(path), where, _describe(err)))
+    return GameFileErrors(problems)
+
+
+def validate_model(model: type[M], data: Any, doc: YamlDoc | None, path: str | Path,
+                   prefix: Loc = (), what: str = "file") -> M:
+    if not isinstance(data, dict):
+        got = "an empty file" if data is None else f"a {type(data).__name__}"
+        raise GameFileError(str(path), format_loc(prefix), f"expected a {what} (a YAML mapping), got {got}")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_errors(exc, doc, path, prefix) from None
+
+
+# --------------------------------------------------------------------------- deep merge
+
+def deep_merge(base: Any, override: Any) -> Any:
+    """Mappings merge key by key (recursively); anything else in `override` replaces `base`."""
+    if isinstance(base, dict) and isinstance(override, dict):
+        out = dict(base)
+        for k, v in override.items():
+            out[k] = deep_merge(base[k], v) if k in base else v
+        return out
+    return override
+
+
+def _has_path(data: Any, loc: Loc) -> bool:
+    for key in loc:
+        if isinstance(data, dict) and key in data:
+            data = data[key]
+        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+            data = data[key]
+        else:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- rules and catalogue
+
+def load_rules(path: str | Path = DEFAULT_RULES, overrides: Mapping[str, Any] | None = None,
+               overrides_doc: YamlDoc | None = None, overrides_loc: Loc = ("rules",)) -> RulesData:
+    """The rules data file, with optional scenario overrides deep-merged onto it.
+
+    A problem caused by an override is reported against the scenario file (`overrides_doc`)
+    at its field path under `overrides_loc`; others against the rules file.
+    """
+    doc = read_yaml(path, "rules file")
+    if not isinstance(doc.data, dict):
+        raise GameFileError(str(doc.path), "", "expected a rules file (a YAML mapping of rule sections)")
+    if overrides is not None and not isinstance(overrides, dict):
+        where = format_loc(overrides_loc)
+        src = overrides_doc.path if overrides_doc else doc.path
+        raise GameFileError(str(src), where, "rules overrides must be a mapping (e.g. terrain: {woods: {cover: 3}})")
+    merged = deep_merge(doc.data, dict(overrides or {}))
+    try:
+        return RulesData.model_validate(merged)
+    except ValidationError as exc:
+        problems: list[GameFileError] = []
+        for err in exc.errors():
+            loc = _clean_loc(tuple(err.get("loc", ())))
+            if overrides and overrides_doc is not None and _has_path(overrides, loc[:1]) and (
+                    _has_path(overrides, loc) or not _has_path(doc.data, loc)):
+                full = overrides_loc + loc
+                line = overrides_doc.line_of(full)
+                where = format_loc(full)
+                problems.append(GameFileError(str(overrides_doc.path),
+                                              f"line {line}: {where}" if line else where, _describe(err)))
+            else:
+                line = doc.line_of(loc)
+                where = format_loc(loc) or "top level"
+                problems.append(GameFileError(str(doc.path),
+                                              f"line {line}: {where}" if line else where, _describe(err)))
+        raise GameFileErrors(problems) from None
+
+
+def load_catalogue(path: str | Path = DEFAULT_CATALOGUE) -> Catalogue:
+    """A unit catalogue file: `units: {id: UnitType, ...}`."""
+    doc = read_yaml(path, "unit catalogue")
+    return validate_model(Catalogue, doc.data, doc, doc.path, what="unit catalogue")
+
+
+def sniff_kind(path: str | Path) -> str:
+    """Guess what a data file is: 'map', 'tileset', 'scenario', 'catalogue', 'rules', 'save' or ''."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".tmx":
+        return "map"
+    if suffix == ".tsx":
+        return "tileset"
+    if suffix not in (".yaml", ".yml"):
+        return ""
+    try:
+        docs = list(yaml.safe_load_all(p.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return "yaml"  # let the real loader report the problem
+    if len(docs) > 1:
+        return "save"  # saves are multi-document YAML (game.io.saves)
+    data = docs[0] if docs else None
+    if not isinstance(data, dict):
+        return "yaml"
+    keys = set(data)
+    if "map" in keys and "sides" in keys:
+        return "scenario"
+    if keys == {"units"} or ("units" in keys and "map" not in keys and "sides" not in keys):
+        return "catalogue"
+    if keys & {"terrain", "check", "damage_table", "casualty", "accuracy", "initiative"}:
+        return "rules"
+    if "map" in keys or "sides" in keys:
+        return "scenario"
+    return "yaml"
