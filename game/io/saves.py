@@ -32,7 +32,7 @@ import shutil
 import tempfile
 import traceback
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +110,17 @@ class SaveData:
     header: SaveHeader
     state: dict[str, Any]
     log: tuple[LogEntry, ...]
+    path: str = field(default="<save>", compare=False)
+    source: str | None = field(default=None, compare=False, repr=False)  # the text it was read from
+
+    def error(self, document: str, loc: Sequence[str | int], message: str) -> SaveError:
+        """A SaveError at `loc` inside "header", "state" or "log", with its line when known."""
+        index = _DOC_NAMES.index(document)
+        if self.source is None:
+            root = _DOC_ROOTS[index]
+            return SaveError(self.path, _field_name([root, *loc] if root else loc) or document, message)
+        docs = _Docs(self.path, self.source, None, None, None)
+        return docs.error(index, loc, message)
 
 
 @dataclass(frozen=True)
@@ -471,7 +482,7 @@ def parse_save(text: str, path: str | os.PathLike[str] = "<save>", *, verify_che
             raise docs.error(2, (len(entries) - 1, "after"),
                              "the log does not match the state: the last command leaves state "
                              f"{entries[-1].after}, the saved state is {header.state_checksum}")
-    return SaveData(header, state, tuple(entries))
+    return SaveData(header, state, tuple(entries), p, text)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
