@@ -248,8 +248,8 @@ def hit_label(setup: AttackSetup) -> str:
 def hit_check(setup: AttackSetup, ac: ACBreakdown, die: int) -> CheckResult:
     """The hit roll as a check against the AC, for a given die value."""
     stat_name, stat, skill_name, skill = hit_stat_and_skill(setup.attacker.unit_type, setup.weapon)
-    return CheckResult(hit_label(setup), stat_name, stat, skill_name, skill, hit_die(setup), die,
-                       hit_modifiers(setup), ac.total)
+    return CheckResult(hit_label(setup), stat_name, stat, skill_name, skill,
+                       die_for(skill, setup.rules.check), die, hit_modifiers(setup), ac.total)
 
 
 def hits_scored(check: CheckResult, rules: RulesData) -> int:
@@ -389,10 +389,14 @@ def worse(a: UnitState | None, b: UnitState) -> UnitState:
 
 # --------------------------------------------------------------------------- resolution
 
-def resolve_attack(setup: AttackSetup, roller: Roller) -> AttackResult:
-    """Roll one attack (see the module docstring for the dice order). Raises AttackImpossible."""
+def resolve_attack(setup: AttackSetup, roller: Roller, ac: ACBreakdown | None = None) -> AttackResult:
+    """Roll one attack (see the module docstring for the dice order). Raises AttackImpossible.
+
+    `ac` may pass in `accuracy_challenge(setup)` already computed (Monte Carlo runs do).
+    """
     rules, weapon, tgt = setup.rules, setup.weapon, setup.target
-    ac = require_ac(setup)
+    if ac is None:
+        ac = require_ac(setup)
     dice: list[DieRecord] = []
 
     # 1. hit

@@ -241,7 +241,7 @@ def monte_carlo(setup: AttackSetup, samples: int, rng: Rng) -> Odds:
     joint: dict[tuple[int, Result], int] = {}
     ac = require_ac(setup)
     for _ in range(samples):
-        res = resolve_attack(setup, roller)
+        res = resolve_attack(setup, roller, ac)
         hits[res.hits] = hits.get(res.hits, 0) + 1
         key = (res.strength_lost, res.result)
         joint[key] = joint.get(key, 0) + 1
