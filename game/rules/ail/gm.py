@@ -27,10 +27,10 @@ from pydantic import Field
 from game.hexgrid import Hex
 from game.rules.ail import engine
 from game.rules.ail.commands import CommandBase, register_command_model
-from game.rules.ail.txn import Reject, Txn
 from game.rules.ail.events import EventBase, Namer
 from game.rules.ail.models import SkillName, StatName, UnitType
 from game.rules.ail.state import ADVANTAGE_KINDS, AdvantageKind, GameState, Stance, UnitState
+from game.rules.ail.txn import Reject, Txn
 
 GM_PREFIX = "gm_"
 MarkerEdit = Literal["none", "next_turn", "this_turn"]
