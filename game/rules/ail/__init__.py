@@ -1,0 +1,88 @@
+"""The AI:L tactical rules: the public interface every other part of the game uses.
+
+    state = initial_state(setup, board, seed)
+    outcome = apply(state, command)          # Accepted(state, events) | Rejection(reason)
+    legal_commands(state), move_reach(state, uid), dash_reach(state, uid),
+    overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon), preview(state, cmd)
+
+Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from game.board import Board
+from game.rules.ail import events
+from game.rules.ail.commands import (
+    AssignLeadership,
+    Attack,
+    Charge,
+    ChooseInitiative,
+    ChooseTurnPlace,
+    Command,
+    Dash,
+    DefensiveAction,
+    EndPhase,
+    EnterStance,
+    Move,
+    SpecialMove,
+    StuckStep,
+    parse_command,
+    register_command_model,
+)
+from game.rules.ail.engine import Accepted, Outcome, Rejection, apply, register_handler
+from game.rules.ail.events import EventBase, RollMade, parse_event
+from game.rules.ail.flow import SetupError, initial_state
+from game.rules.ail.models import BattleSetup
+from game.rules.ail.objectives import describe as describe_objectives
+from game.rules.ail.queries import (
+    AttackPreview,
+    Exposure,
+    Reach,
+    attack_preview,
+    dash_reach,
+    legal_commands,
+    move_reach,
+    overwatch_exposure,
+    preview,
+    units_that_can_act,
+)
+from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
+from game.rules.ail.txn import Reject, Txn
+
+
+class AILRules:
+    """The AI:L tactical rules behind the interface every rule system shares (game.rules.api)."""
+
+    name = "ail-tactical"
+
+    def initial_state(self, setup: BattleSetup, board: Board, seed: int) -> GameState:
+        return initial_state(setup, board, seed)
+
+    def legal_commands(self, state: GameState) -> list[BaseModel]:
+        return legal_commands(state)
+
+    def apply(self, state: GameState, command: BaseModel) -> Outcome:
+        return apply(state, command)
+
+    def preview(self, state: GameState, command: BaseModel) -> Any:
+        return preview(state, command)
+
+    def parse_command(self, d: dict[str, Any]) -> BaseModel:
+        return parse_command(d)
+
+
+RULES = AILRules()
+
+__all__ = [
+    "RULES", "AILRules", "Accepted", "AssignLeadership", "Attack", "AttackPreview", "BattleSetup", "Charge",
+    "ChooseInitiative", "ChooseTurnPlace", "Command", "Dash", "DefensiveAction", "EndPhase", "EnterStance",
+    "EventBase", "Exposure", "GameState", "Move", "Outcome", "Pending", "Reach", "Reject", "Rejection",
+    "RollMade", "SetupError", "SideState", "SpecialMove", "StuckStep", "TurnSlot", "Txn", "UnitState",
+    "apply", "attack_preview", "dash_reach", "describe_objectives", "events", "initial_state",
+    "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
+    "register_command_model", "register_handler", "units_that_can_act",
+]

@@ -138,6 +138,9 @@ class RulesData(Strict):
     )
     casualty: CasualtyRules = CasualtyRules()                            # §5.5
     overwatch_triggers: tuple[Literal["move", "dash", "charge"], ...] = ("dash", "charge")  # §6
+    # §5.6: "ask" = the defender is asked before each attack it may answer with a defensive
+    # action; "never" = never ask (always "no"), for quick games and scripted runs.
+    defensive_action_prompt: Literal["ask", "never"] = "ask"
 
 
 # --------------------------------------------------------------------------- unit catalogue

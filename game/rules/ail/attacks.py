@@ -1,0 +1,303 @@
+"""The Attack phase (design page §5) on the engine side: declaring attacks, the defensive-action
+prompt, stances, and applying what an attack did to the target. The attack maths itself (AC,
+hit, damage, defences, casualties) is `game.rules.ail.attack` / `odds`; this module only builds
+their `AttackSetup` from the game state and records every die they roll.
+
+- One action per unit per turn: attack, enter overwatch / guard / defensive stance, or nothing.
+  A charge's melee attack is the unit's action. [source]
+- Advantage spent on a hit roll (+1 per point, declared before rolling): Command (side pool, any
+  unit), Leadership (points the unit holds), Personal (the commander's unit only). Deception
+  cannot be spent on rolls (it is banked for initiative). [source / decision]
+- Defensive action (called interrupt): when an attack is declared against a unit that still has
+  its action this round, its owner is asked (unless the rules say `defensive_action_prompt:
+  never`); accepting gives +5 AC against that attack and costs the unit its action (this turn's
+  if its side has not played yet this round, otherwise its next one). Not offered against
+  overwatch shots or guard counters (triggered interrupts). [decision]
+- Results: strength lost; pinned / out of action markers last until the end of the unit's side's
+  next turn; out of action also drops the unit's stance; destroyed units leave the map.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from game.hexgrid import Hex
+from game.rules.ail.attack import AttackImpossible, AttackResult, AttackSetup, Combatant, resolve_attack
+from game.rules.ail.commands import Attack, DefensiveAction, EnterStance
+from game.rules.ail.common import active_unit, commander_unit, find_weapon, known_unit, name
+from game.rules.ail.events import (
+    AdvantageSpent,
+    AttackDeclared,
+    AttackResolved,
+    DefensiveActionOffered,
+    DefensiveActionTaken,
+    MarkerAdded,
+    RollMade,
+    StanceChanged,
+    StrengthLost,
+    UnitDestroyed,
+)
+from game.rules.ail.los import has_line_of_sight
+from game.rules.ail.state import AdvantageKind, DeclaredAttack, GameState, Pending, UnitState
+from game.rules.ail.txn import Reject, Txn
+
+AttackMode = Literal["attack", "overwatch", "guard_counter", "charge"]
+
+
+# --------------------------------------------------------------------------- building setups
+
+def combatant(state: GameState, unit_id: str, at: Hex | None = None) -> Combatant:
+    u = state.units[unit_id]
+    return Combatant(unit_id=u.id, unit_type=state.unit_type(unit_id), hex=at or u.hex,
+                     strength=u.strength, stance=u.stance, braced=not u.moved)
+
+
+def spotted(state: GameState, attacker_id: str, target_hex: Hex) -> bool:
+    """Some other living unit of the attacker's side sees the target (for indirect fire)."""
+    side = state.units[attacker_id].side
+    return any(u.alive and u.side == side and u.id != attacker_id
+               and has_line_of_sight(state.board, state.setup.rules, u.hex, target_hex)
+               for u in state.units.values())
+
+
+def make_setup(state: GameState, attacker_id: str, target_id: str, weapon: str, *,
+               advantage: int = 0, overwatch_shot: bool = False, defensive_action: bool = False,
+               counter: bool = False, target_at: Hex | None = None) -> AttackSetup:
+    w = find_weapon(state, attacker_id, weapon)
+    tgt = combatant(state, target_id, target_at)
+    return AttackSetup(
+        attacker=combatant(state, attacker_id), target=tgt, weapon=w, board=state.board,
+        rules=state.setup.rules, overwatch_shot=overwatch_shot, defensive_action=defensive_action,
+        advantage=advantage, spotted=spotted(state, attacker_id, tgt.hex), counter=counter,
+    )
+
+
+def check_advantage(state: GameState, unit: UnitState, points: int, kind: AdvantageKind | None) -> None:
+    """Reject unless the unit can spend `points` of `kind` Advantage on its hit roll."""
+    if points == 0:
+        return
+    who = name(state, unit.id)
+    side = state.side_name(unit.side)
+    if kind is None:
+        raise Reject("say which kind of Advantage to spend: command, leadership or personal")
+    if kind == "deception":
+        raise Reject("Deception Advantage is banked for the next initiative roll; it cannot be spent on a hit")
+    if kind == "command":
+        have = state.sides[unit.side].advantage.get("command", 0)
+        if have < points:
+            raise Reject(f"{side} has {have} Command Advantage point(s), not {points}")
+    elif kind == "leadership":
+        if unit.leadership < points:
+            raise Reject(f"{who} holds {unit.leadership} Leadership point(s), not {points} "
+                         "(the commander hands them out first)")
+    else:
+        if commander_unit(state, unit.side) != unit.id:
+            raise Reject(f"Personal Advantage is for the commander's own unit only, not {who}")
+        have = state.sides[unit.side].advantage.get("personal", 0)
+        if have < points:
+            raise Reject(f"{side} has {have} Personal Advantage point(s), not {points}")
+
+
+def spend_advantage(txn: Txn, unit_id: str, points: int, kind: AdvantageKind | None, on: str) -> None:
+    if points == 0 or kind is None:
+        return
+    u = txn.unit(unit_id)
+    if kind == "leadership":
+        txn.change_unit(unit_id, leadership=u.leadership - points)
+    else:
+        sides = dict(txn.state.sides)
+        adv = dict(sides[u.side].advantage)
+        adv[kind] = adv.get(kind, 0) - points
+        sides[u.side] = sides[u.side].model_copy(update={"advantage": adv})
+        txn.update(sides=sides)
+    txn.emit(AdvantageSpent(side=u.side, advantage_kind=kind, points=points, unit_id=unit_id, on=on))
+
+
+def attack_reason(state: GameState, setup: AttackSetup) -> str | None:
+    """None when the attack can be made, else a sentence saying why not."""
+    from game.rules.ail.attack import accuracy_challenge
+    ac = accuracy_challenge(setup)
+    if isinstance(ac, str):
+        return (f"{name(state, setup.attacker.unit_id)} cannot attack {name(state, setup.target.unit_id)} "
+                f"with {setup.weapon.name}: {ac}")
+    return None
+
+
+# --------------------------------------------------------------------------- resolving
+
+def _report(txn: Txn, result: AttackResult, attacker_id: str, target_id: str) -> None:
+    """One RollMade per die of the attack, in the order they were rolled."""
+    for rec in result.dice:
+        who = attacker_id if rec.kind in ("hit", "damage") else target_id
+        if rec.kind == "hit":
+            txn.report_check(result.hit, attacker_id)
+            continue
+        die = next(d for d in txn.dice if not d.reported)
+        die.reported = True
+        total = rec.total
+        txn.emit(RollMade(
+            label=rec.label, unit_id=who, die_sides=rec.sides, die=rec.value, forced=die.forced,
+            modifiers=[(p.label, p.value) for p in rec.parts], target=rec.target, total=total,
+            margin=total - rec.target, success=rec.success,
+        ))
+
+
+def resolve(txn: Txn, setup: AttackSetup, mode: AttackMode) -> AttackResult:
+    """Roll the attack through the game's dice and apply its result to the target."""
+    attacker_id, target_id = setup.attacker.unit_id, setup.target.unit_id
+    try:
+        result = resolve_attack(setup, txn.roll)
+    except AttackImpossible as exc:  # checked before; kept so a rules bug can't crash a game
+        raise Reject(exc.reason) from None
+    _report(txn, result, attacker_id, target_id)
+    txn.emit(AttackResolved(attacker_id=attacker_id, target_id=target_id, weapon=setup.weapon.name,
+                            hits=result.hits, damages=list(result.damages),
+                            strength_lost=result.strength_lost, result=result.result, mode=mode))
+    apply_result(txn, target_id, result)
+    return result
+
+
+def apply_result(txn: Txn, unit_id: str, result: AttackResult) -> None:
+    u = txn.unit(unit_id)
+    if result.strength_lost:
+        left = max(0, u.strength - result.strength_lost)
+        u = txn.change_unit(unit_id, strength=left)
+        txn.emit(StrengthLost(unit_id=unit_id, points=result.strength_lost, left=left))
+    r = result.result
+    if r in ("destroyed", "annihilated") or u.strength <= 0:
+        txn.change_unit(unit_id, destroyed=True, annihilated=r == "annihilated", stance="none",
+                        stance_weapon=None, pinned=None, out_of_action=None)
+        txn.emit(UnitDestroyed(unit_id=unit_id, annihilated=r == "annihilated"))
+        if txn.state.pending and txn.state.pending.unit_id == unit_id:
+            txn.update(pending=None)
+        return
+    if r == "out_of_action":
+        if u.stance != "none":
+            txn.emit(StanceChanged(unit_id=unit_id, stance="none", reason="out of action"))
+        txn.change_unit(unit_id, out_of_action="next_turn", stance="none", stance_weapon=None)
+        txn.emit(MarkerAdded(unit_id=unit_id, marker="out_of_action"))
+    elif r == "pinned":
+        txn.change_unit(unit_id, pinned="next_turn")
+        txn.emit(MarkerAdded(unit_id=unit_id, marker="pinned"))
+
+
+# --------------------------------------------------------------------------- defensive action
+
+def defensive_action_available(state: GameState, unit_id: str) -> bool:
+    """The unit still has its action this round and may give it up for +5 AC."""
+    u = state.units[unit_id]
+    return (u.alive and not u.out_of_action and not u.forfeit_attack and u.acted_round != state.round
+            and not (state.active_slot is not None and state.acts_in(state.active_slot, u)))
+
+
+def declare_or_offer(txn: Txn, attacker_id: str, target_id: str, weapon: str, advantage: int,
+                     kind: AdvantageKind | None, *, charge: bool = False) -> None:
+    """The attack is legal and declared: spend Advantage, then ask the defender or resolve."""
+    st = txn.state
+    setup = make_setup(st, attacker_id, target_id, weapon, advantage=advantage)
+    reason = attack_reason(st, setup)
+    if reason:
+        raise Reject(reason)
+    spend_advantage(txn, attacker_id, advantage, kind, f"{weapon} hit roll")
+    from game.rules.ail.attack import require_ac
+    ac = require_ac(setup)
+    txn.emit(AttackDeclared(attacker_id=attacker_id, target_id=target_id, weapon=weapon, ac=ac.total,
+                            ac_parts=[(p.label, p.value) for p in ac.parts]))
+    if st.setup.rules.defensive_action_prompt == "ask" and defensive_action_available(st, target_id):
+        defender = st.units[target_id].side
+        txn.update(pending=Pending(kind="defensive_action", sides=(defender,), unit_id=target_id,
+                                   attack=DeclaredAttack(attacker_id=attacker_id, target_id=target_id,
+                                                         weapon=weapon, advantage=advantage,
+                                                         advantage_kind=kind, charge=charge)))
+        txn.emit(DefensiveActionOffered(side=defender, unit_id=target_id, attacker_id=attacker_id))
+        return
+    resolve(txn, setup, "charge" if charge else "attack")
+
+
+def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
+    st = txn.state
+    p = st.pending
+    if st.phase == "ended":
+        raise Reject("the battle is over")
+    if p is None or p.kind != "defensive_action" or p.attack is None:
+        raise Reject("no unit is being asked about a defensive action now")
+    if cmd.unit_id != p.unit_id:
+        raise Reject(f"the prompt is for {name(st, p.unit_id or '')}, not {name(st, cmd.unit_id)}")
+    a = p.attack
+    costs: Literal["this_turn", "next_turn", "none"] = "none"
+    txn.update(pending=None)
+    if cmd.accept:
+        slot_index = next((i for i, s in enumerate(st.turn_order) if st.acts_in(s, st.units[cmd.unit_id])), -1)
+        costs = "this_turn" if slot_index > st.turn_index else "next_turn"
+        txn.change_unit(cmd.unit_id, forfeit_attack=True, acted_round=st.round)
+    txn.emit(DefensiveActionTaken(unit_id=cmd.unit_id, accepted=cmd.accept, costs=costs))
+    setup = make_setup(txn.state, a.attacker_id, a.target_id, a.weapon, advantage=a.advantage,
+                       defensive_action=cmd.accept)
+    resolve(txn, setup, "charge" if a.charge else "attack")
+
+
+# --------------------------------------------------------------------------- guard counter
+
+def resolve_guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
+    """A guarding target strikes the charger first. False when the charger can no longer attack."""
+    from game.rules.ail.overwatch import guard_counter
+    guard_counter(txn, guard_id, charger_id)
+    c = txn.unit(charger_id)
+    return c.alive and not c.out_of_action
+
+
+# --------------------------------------------------------------------------- handlers
+
+def _has_action(state: GameState, u: UnitState) -> None:
+    who = name(state, u.id)
+    if u.out_of_action:
+        raise Reject(f"{who} is out of action: it can neither attack nor hold a stance until the end "
+                     "of its side's next turn")
+    if u.action_used:
+        if u.stance != "none":
+            raise Reject(f"{who} has already used its action this turn (it is in {u.stance})")
+        raise Reject(f"{who} has already used its action this turn")
+
+
+def check_attack(state: GameState, cmd: Attack, *, check_turn: bool = True) -> AttackSetup:
+    """Every legality check of an Attack command; the setup it would roll. Raises Reject.
+
+    check_turn=False skips the phase/turn/action checks (a "what if" preview)."""
+    if check_turn:
+        u = active_unit(state, cmd.attacker_id, "attack")
+        _has_action(state, u)
+    else:
+        u = known_unit(state, cmd.attacker_id)
+    target = known_unit(state, cmd.target_id)
+    if target.side == u.side:
+        raise Reject(f"{name(state, target.id)} is on {name(state, u.id)}'s own side")
+    find_weapon(state, u.id, cmd.weapon)
+    if check_turn:
+        check_advantage(state, u, cmd.advantage, cmd.advantage_kind)
+    setup = make_setup(state, u.id, target.id, cmd.weapon, advantage=cmd.advantage)
+    reason = attack_reason(state, setup)
+    if reason:
+        raise Reject(reason)
+    return setup
+
+
+def handle_attack(txn: Txn, cmd: Attack) -> None:
+    st = txn.state
+    check_attack(st, cmd)
+    txn.change_unit(cmd.attacker_id, action_used=True, acted_round=st.round)
+    declare_or_offer(txn, cmd.attacker_id, cmd.target_id, cmd.weapon, cmd.advantage, cmd.advantage_kind)
+
+
+def handle_enter_stance(txn: Txn, cmd: EnterStance) -> None:
+    st = txn.state
+    u = active_unit(st, cmd.unit_id, "attack")
+    _has_action(st, u)
+    weapon: str | None = None
+    if cmd.stance == "overwatch":
+        weapon = find_weapon(st, u.id, cmd.weapon, melee=False).name
+    elif cmd.stance == "guard":
+        weapon = find_weapon(st, u.id, cmd.weapon, melee=True).name
+    elif cmd.weapon is not None:
+        raise Reject("the defensive stance holds no weapon")
+    txn.change_unit(u.id, stance=cmd.stance, stance_weapon=weapon, action_used=True, acted_round=st.round)
+    txn.emit(StanceChanged(unit_id=u.id, stance=cmd.stance, weapon=weapon))

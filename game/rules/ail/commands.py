@@ -1,0 +1,162 @@
+"""Commands: small immutable requests a player (or a script) makes. Ids and hexes only.
+
+`Command` is the discriminated union of the core commands; `parse_command(d)` reads one from a
+plain dict and `command.model_dump()` writes it back. Other modules (e.g. GM tools) may add
+command kinds with `register_command_model`; `parse_command` then reads those too.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from game.hexgrid import Hex
+from game.rules.ail.state import AdvantageKind, InitiativeOption, PersonalStat
+
+DashPay = Literal["adrenaline", "leadership", "pilot"]
+
+
+class CommandBase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ChooseInitiative(CommandBase):
+    kind: Literal["choose_initiative"] = "choose_initiative"
+    side: str
+    option: InitiativeOption
+    personal_stat: PersonalStat | None = None  # Personal: which stat (and its skill) to roll
+
+
+class ChooseTurnPlace(CommandBase):
+    """The initiative winner picks its place in the turn order (0 = first)."""
+
+    kind: Literal["choose_turn_place"] = "choose_turn_place"
+    side: str
+    position: int
+
+
+class AssignLeadership(CommandBase):
+    kind: Literal["assign_leadership"] = "assign_leadership"
+    side: str
+    unit_id: str
+    points: int = Field(ge=1)
+
+
+class Move(CommandBase):
+    """The move action. `path`: the hexes entered, in order (a leading start hex is ignored)."""
+
+    kind: Literal["move"] = "move"
+    unit_id: str
+    path: tuple[Hex, ...]
+
+
+class Dash(CommandBase):
+    """The second move. `pay` None = the usual way (living: adrenaline, vehicle: pilot check)."""
+
+    kind: Literal["dash"] = "dash"
+    unit_id: str
+    path: tuple[Hex, ...]
+    pay: DashPay | None = None
+
+
+class Charge(CommandBase):
+    """A dash that ends next to `target_id`, then a melee attack with `weapon`."""
+
+    kind: Literal["charge"] = "charge"
+    unit_id: str
+    path: tuple[Hex, ...]
+    target_id: str
+    weapon: str
+    pay: DashPay | None = None
+    advantage: int = Field(0, ge=0)
+    advantage_kind: AdvantageKind | None = None
+
+
+class SpecialMove(CommandBase):
+    kind: Literal["special_move"] = "special_move"
+    unit_id: str
+    to: Hex
+
+
+class StuckStep(CommandBase):
+    """A unit that terrain stops from entering any neighbour steps one hex anyway."""
+
+    kind: Literal["stuck_step"] = "stuck_step"
+    unit_id: str
+    to: Hex
+    pay: Literal["adrenaline", "attack"]
+
+
+class Attack(CommandBase):
+    kind: Literal["attack"] = "attack"
+    attacker_id: str
+    target_id: str
+    weapon: str
+    advantage: int = Field(0, ge=0)
+    advantage_kind: AdvantageKind | None = None
+
+
+class EnterStance(CommandBase):
+    kind: Literal["enter_stance"] = "enter_stance"
+    unit_id: str
+    stance: Literal["overwatch", "guard", "defensive"]
+    weapon: str | None = None  # overwatch: the ranged weapon held
+
+
+class DefensiveAction(CommandBase):
+    """The defender's answer to the defensive-action prompt."""
+
+    kind: Literal["defensive_action"] = "defensive_action"
+    unit_id: str
+    accept: bool
+
+
+class EndPhase(CommandBase):
+    kind: Literal["end_phase"] = "end_phase"
+    side: str
+
+
+Command = Annotated[
+    ChooseInitiative | ChooseTurnPlace | AssignLeadership | Move | Dash | Charge | SpecialMove
+    | StuckStep | Attack | EnterStance | DefensiveAction | EndPhase,
+    Field(discriminator="kind"),
+]
+
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
+_CORE_KINDS = {
+    "choose_initiative", "choose_turn_place", "assign_leadership", "move", "dash", "charge",
+    "special_move", "stuck_step", "attack", "enter_stance", "defensive_action", "end_phase",
+}
+_EXTRA: dict[str, type[BaseModel]] = {}
+
+
+def register_command_model(kind: str, model: type[BaseModel]) -> None:
+    """Let `parse_command` read another module's command kind (e.g. GM commands)."""
+    if kind in _CORE_KINDS:
+        raise ValueError(f"command kind {kind!r} is a core command")
+    _EXTRA[kind] = model
+
+
+def command_kinds() -> list[str]:
+    return sorted(_CORE_KINDS | set(_EXTRA))
+
+
+def parse_command(d: dict[str, Any]) -> BaseModel:
+    """A command from a plain dict. Raises ValueError with a readable message on bad input."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a command must be a mapping with a 'kind', got {type(d).__name__}")
+    kind = d.get("kind")
+    if kind not in _CORE_KINDS and kind not in _EXTRA:
+        raise ValueError(f"unknown command kind {kind!r}; expected one of: {', '.join(command_kinds())}")
+    try:
+        if kind in _EXTRA:
+            return _EXTRA[kind].model_validate(d)
+        result: BaseModel = _ADAPTER.validate_python(d)
+        return result
+    except ValidationError as exc:
+        parts = []
+        for err in exc.errors():
+            loc = ".".join(str(x) for x in err["loc"] if x != kind)
+            parts.append(f"{loc or 'command'}: {err['msg']}")
+        raise ValueError(f"bad {kind} command: " + "; ".join(parts)) from None

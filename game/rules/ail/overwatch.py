@@ -1,0 +1,85 @@
+"""Triggered interrupts (design page §6): overwatch shots and guard counters.
+
+Overwatch: a unit in overwatch holds one ranged attack with the weapon it named until the start
+of its side's next turn. After EVERY step of an enemy's dash or charge (and of an ordinary move
+when the rules add "move" to `overwatch_triggers`), every watcher whose weapon reaches the hex
+just entered, with its own line of sight, fires: nearest first (ties: unit id order [decision]).
+A shot is a snap shot (-2). Each watcher fires once and then leaves overwatch. If the mover ends
+up pinned, out of action or destroyed, its move stops on that hex and no later watcher fires.
+
+Guard: a guarding unit makes one melee counter-attack against the first unit that charges it,
+resolved before the charger's attack, then leaves guard. A guard with no melee weapon, or one out
+of action, does not counter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.hexgrid import Hex, distance
+from game.rules.ail.attack import accuracy_challenge
+from game.rules.ail.attacks import make_setup, resolve
+from game.rules.ail.events import GuardCounter, OverwatchFired, StanceChanged
+from game.rules.ail.los import has_line_of_sight
+from game.rules.ail.state import GameState
+from game.rules.ail.txn import Txn
+
+
+@dataclass(frozen=True)
+class Watcher:
+    unit_id: str
+    weapon: str
+    distance: int
+
+
+def qualifying_watchers(state: GameState, mover_id: str, at: Hex) -> list[Watcher]:
+    """Enemy watchers that would fire at `mover_id` entering `at`, in firing order."""
+    mover = state.units[mover_id]
+    out: list[Watcher] = []
+    for u in state.units.values():
+        if not u.alive or u.side == mover.side or u.stance != "overwatch" or u.stance_weapon is None:
+            continue
+        if u.out_of_action:
+            continue
+        if not has_line_of_sight(state.board, state.setup.rules, u.hex, at):
+            continue
+        setup = make_setup(state, u.id, mover_id, u.stance_weapon, overwatch_shot=True, target_at=at)
+        if isinstance(accuracy_challenge(setup), str):
+            continue
+        out.append(Watcher(u.id, u.stance_weapon, distance(u.hex, at)))
+    out.sort(key=lambda w: (w.distance, w.unit_id))
+    return out
+
+
+def fire_at(txn: Txn, mover_id: str, at: Hex, step: int, watchers: list[Watcher]) -> bool:
+    """The watchers fire in order. True when the mover is stopped (pinned, out of action, destroyed)."""
+    for w in watchers:
+        watcher = txn.unit(w.unit_id)
+        if not watcher.alive or watcher.stance != "overwatch":
+            continue
+        txn.change_unit(w.unit_id, stance="none", stance_weapon=None)
+        txn.emit(OverwatchFired(watcher_id=w.unit_id, target_id=mover_id, weapon=w.weapon, at=at, step=step))
+        txn.emit(StanceChanged(unit_id=w.unit_id, stance="none", reason="overwatch fired"))
+        setup = make_setup(txn.state, w.unit_id, mover_id, w.weapon, overwatch_shot=True)
+        result = resolve(txn, setup, "overwatch")
+        if result.result in ("pinned", "out_of_action", "destroyed", "annihilated"):
+            return True
+    return False
+
+
+def guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
+    """The charged unit, if on guard, strikes first. True when a counter was made."""
+    g = txn.unit(guard_id)
+    if not g.alive or g.stance != "guard" or g.out_of_action:
+        return False
+    weapon = g.stance_weapon or next((w.name for w in txn.state.unit_type(guard_id).weapons if w.melee), None)
+    if weapon is None:
+        return False
+    txn.change_unit(guard_id, stance="none", stance_weapon=None)
+    txn.emit(GuardCounter(guard_id=guard_id, charger_id=charger_id, weapon=weapon))
+    txn.emit(StanceChanged(unit_id=guard_id, stance="none", reason="guard counter made"))
+    setup = make_setup(txn.state, guard_id, charger_id, weapon, counter=True)
+    if isinstance(accuracy_challenge(setup), str):
+        return False
+    resolve(txn, setup, "guard_counter")
+    return True

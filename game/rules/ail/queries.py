@@ -1,0 +1,263 @@
+"""Queries for the client: pure, and built from the very code `apply` runs, so a preview can
+never disagree with the result.
+
+- `move_reach` / `dash_reach`: where one move action can end (cost per hex, path_to, road-only hexes).
+- `overwatch_exposure`: for a chosen path, every step where overwatch would fire, by whom, and
+  the exact odds of each shot (assuming the earlier shots did not stop the mover).
+- `attack_preview`: the AC in parts, the hit modifiers and the exact outcome odds (with and
+  without the defender's defensive action when it may take one).
+- `legal_commands`: every command `apply` would accept now (moves to every reachable hex).
+- `units_that_can_act`: the units of a side with something left to do this phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel
+
+from game.hexgrid import Hex, distance, neighbours
+from game.rules.ail import initiative
+from game.rules.ail.attack import ACBreakdown, accuracy_challenge, hit_modifiers
+from game.rules.ail.attacks import check_attack, defensive_action_available, make_setup
+from game.rules.ail.check import Modifier
+from game.rules.ail.commands import (
+    Attack,
+    Charge,
+    ChooseInitiative,
+    ChooseTurnPlace,
+    Dash,
+    DefensiveAction,
+    EndPhase,
+    EnterStance,
+    Move,
+    SpecialMove,
+    StuckStep,
+)
+from game.rules.ail.movement import Reach, dash_reach, enter_cost, is_stuck, move_reach
+from game.rules.ail.odds import Odds, outcome_distribution
+from game.rules.ail.overwatch import qualifying_watchers
+from game.rules.ail.state import AdvantageKind, GameState, UnitState
+from game.rules.ail.txn import Reject, Rejection
+
+OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics", "leadership", "deception")
+
+__all__ = [
+    "AttackPreview", "Exposure", "Reach", "attack_preview", "dash_reach", "legal_commands", "move_reach",
+    "overwatch_exposure", "preview", "units_that_can_act",
+]
+
+
+@dataclass(frozen=True)
+class Exposure:
+    step: int  # 1 = the first hex entered
+    hex: Hex
+    watcher_id: str
+    weapon: str
+    odds: Odds
+
+
+def overwatch_exposure(state: GameState, unit_id: str, path: list[Hex] | tuple[Hex, ...],
+                       mode: Literal["move", "dash", "charge", "stuck_step"]) -> list[Exposure]:
+    """Where overwatch would fire along `path` (hexes entered; a leading start hex is ignored)."""
+    if mode not in state.setup.rules.overwatch_triggers:
+        return []
+    unit = state.units[unit_id]
+    steps = [Hex(*h) for h in path]
+    if steps and steps[0] == unit.hex:
+        steps = steps[1:]
+    fired: set[str] = set()
+    out: list[Exposure] = []
+    for i, h in enumerate(steps):
+        for w in qualifying_watchers(state, unit_id, h):
+            if w.unit_id in fired:
+                continue
+            fired.add(w.unit_id)
+            setup = make_setup(state, w.unit_id, unit_id, w.weapon, overwatch_shot=True, target_at=h)
+            out.append(Exposure(i + 1, h, w.unit_id, w.weapon, outcome_distribution(setup)))
+    return out
+
+
+@dataclass(frozen=True)
+class AttackPreview:
+    attacker_id: str
+    target_id: str
+    weapon: str
+    ac: ACBreakdown
+    hit_modifiers: tuple[Modifier, ...]
+    odds: Odds
+    defensive_action_possible: bool
+    odds_if_defensive_action: Odds | None
+
+
+def attack_preview(state: GameState, attacker_id: str, target_id: str, weapon: str, advantage: int = 0,
+                   advantage_kind: AdvantageKind | None = None, *, check_turn: bool = True,
+                   ) -> AttackPreview | Rejection:
+    """The exact odds of an attack (Rejection with the reason when it can't be made now)."""
+    cmd = Attack(attacker_id=attacker_id, target_id=target_id, weapon=weapon, advantage=advantage,
+                 advantage_kind=advantage_kind)
+    try:
+        setup = check_attack(state, cmd, check_turn=check_turn)
+    except Reject as exc:
+        return Rejection(exc.reason)
+    ac = accuracy_challenge(setup)
+    assert not isinstance(ac, str)
+    da = (state.setup.rules.defensive_action_prompt == "ask" and defensive_action_available(state, target_id))
+    da_odds = None
+    if da:
+        da_odds = outcome_distribution(make_setup(state, attacker_id, target_id, weapon, advantage=advantage,
+                                                  defensive_action=True))
+    return AttackPreview(attacker_id, target_id, weapon, ac, hit_modifiers(setup), outcome_distribution(setup),
+                         da, da_odds)
+
+
+def preview(state: GameState, command: BaseModel) -> object:
+    """What the client shows before sending `command` (None when there is nothing to show)."""
+    if isinstance(command, Attack):
+        return attack_preview(state, command.attacker_id, command.target_id, command.weapon,
+                              command.advantage, command.advantage_kind)
+    if isinstance(command, Move | Dash | Charge):
+        return overwatch_exposure(state, command.unit_id, command.path, command.kind)
+    return None
+
+
+# --------------------------------------------------------------------------- what can act
+
+def _slot_units(state: GameState, side: str) -> list[UnitState]:
+    slot = state.active_slot
+    if slot is None or slot.side != side or state.pending is not None:
+        return []
+    return [u for u in state.units.values() if u.alive and state.acts_in(slot, u)]
+
+
+def can_still_move(state: GameState, u: UnitState) -> bool:
+    if u.pinned or u.out_of_action:
+        return False
+    return not u.move_done or not u.dashed
+
+
+def can_still_act(state: GameState, u: UnitState) -> bool:
+    return not u.out_of_action and not u.action_used
+
+
+def units_that_can_act(state: GameState, side: str) -> list[str]:
+    """Units of `side` with something left to do in the current phase of its turn."""
+    if state.phase == "movement":
+        return [u.id for u in _slot_units(state, side) if can_still_move(state, u)]
+    if state.phase == "attack":
+        return [u.id for u in _slot_units(state, side) if can_still_act(state, u)]
+    return []
+
+
+# --------------------------------------------------------------------------- legal commands
+
+def legal_commands(state: GameState) -> list[BaseModel]:
+    """Every command `apply` would accept now (dash/charge listed with their default payment)."""
+    if state.phase == "ended":
+        return []
+    p = state.pending
+    if p is not None:
+        if p.kind == "initiative_choice":
+            out: list[BaseModel] = []
+            for chooser in p.sides:
+                for opt in OPTIONS:
+                    out.append(ChooseInitiative(side=chooser, option=opt))
+                for stat in initiative.personal_stat_options(state, chooser):
+                    out.append(ChooseInitiative(side=chooser, option="personal", personal_stat=stat))
+            return out
+        if p.kind == "turn_place":
+            return [ChooseTurnPlace(side=p.sides[0], position=i) for i in range(len(p.ranking))]
+        assert p.unit_id is not None
+        return [DefensiveAction(unit_id=p.unit_id, accept=True), DefensiveAction(unit_id=p.unit_id, accept=False)]
+    active = state.active_side
+    assert active is not None
+    side: str = active
+    out = []
+    if state.phase == "movement":
+        for u in _slot_units(state, side):
+            out.extend(_movement_commands(state, u))
+    else:
+        for u in _slot_units(state, side):
+            out.extend(_attack_commands(state, u))
+    out.append(EndPhase(side=side))
+    return out
+
+
+def _movement_commands(state: GameState, u: UnitState) -> list[BaseModel]:
+    from game.rules.ail.movement import dash_payment
+
+    out: list[BaseModel] = []
+    if u.pinned or u.out_of_action:
+        return out
+    if not u.move_done:
+        reach = move_reach(state, u.id)
+        for h in sorted(reach.costs):
+            out.append(Move(unit_id=u.id, path=tuple(reach.path_to(h))))
+        if is_stuck(state, u):
+            for n in neighbours(u.hex):
+                if enter_cost(state, u, n) is not None and state.unit_at(n) is None:
+                    if state.unit_type(u.id).living and u.adrenaline >= state.setup.rules.dash.adrenaline_cost:
+                        out.append(StuckStep(unit_id=u.id, to=n, pay="adrenaline"))
+                    if not u.action_used:
+                        out.append(StuckStep(unit_id=u.id, to=n, pay="attack"))
+    if u.dashed:
+        return out
+    try:
+        dash_payment(state, u, None)
+        can_dash = True
+    except Reject:
+        can_dash = False
+    if can_dash:
+        reach = dash_reach(state, u.id)
+        for h in sorted(reach.costs):
+            out.append(Dash(unit_id=u.id, path=tuple(reach.path_to(h))))
+        melee = [w.name for w in state.unit_type(u.id).weapons if w.melee]
+        if melee and not u.action_used:
+            enemies = [e for e in state.live_units() if e.side != u.side]
+            ends: list[tuple[Hex, list[Hex]]] = [(u.hex, [])]
+            ends += [(h, reach.path_to(h)) for h in sorted(reach.costs)]
+            for e in enemies:
+                for end, path in ends:
+                    if distance(end, e.hex) == 1:
+                        for w in melee:
+                            out.append(Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w))
+    sm = state.unit_type(u.id).special_move
+    if sm is not None:
+        from game.rules.ail.los import has_line_of_sight
+
+        for dq in range(-sm.range, sm.range + 1):
+            for dr in range(-sm.range, sm.range + 1):
+                h = Hex(u.hex.q + dq, u.hex.r + dr)
+                if h == u.hex or distance(h, u.hex) > sm.range or h not in state.board:
+                    continue
+                if enter_cost(state, u, h) is None or state.unit_at(h) is not None:
+                    continue
+                if sm.needs_los and not has_line_of_sight(state.board, state.setup.rules, u.hex, h):
+                    continue
+                out.append(SpecialMove(unit_id=u.id, to=h))
+    return out
+
+
+def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
+    out: list[BaseModel] = []
+    if not can_still_act(state, u):
+        return out
+    ut = state.unit_type(u.id)
+    for e in state.live_units():
+        if e.side == u.side:
+            continue
+        for w in ut.weapons:
+            cmd = Attack(attacker_id=u.id, target_id=e.id, weapon=w.name)
+            try:
+                check_attack(state, cmd)
+            except Reject:
+                continue
+            out.append(cmd)
+    for w in ut.weapons:
+        if not w.melee:
+            out.append(EnterStance(unit_id=u.id, stance="overwatch", weapon=w.name))
+    if any(w.melee for w in ut.weapons):
+        out.append(EnterStance(unit_id=u.id, stance="guard"))
+    out.append(EnterStance(unit_id=u.id, stance="defensive"))
+    return out

@@ -1,0 +1,194 @@
+"""The dynamic state of an AI:L battle: one immutable pydantic model.
+
+`GameState` holds everything that changes during play (round, phase, turn order, units,
+Advantage pools, the pending decision, the generator state, forced rolls). The static context
+(the `BattleSetup` and the `Board`) rides along but is not part of the serialised state:
+`to_dict()` gives plain JSON/YAML types and `GameState.from_dict(d, setup, board)` rebuilds it.
+Two states are equal when their dynamic parts are equal.
+
+New states are made with `model_copy(update=...)`; nothing is ever mutated in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from game.board import Board
+from game.hexgrid import Hex
+from game.rules.ail.models import BattleSetup, UnitType
+
+Phase = Literal["initiative", "movement", "attack", "ended"]
+Stance = Literal["none", "overwatch", "guard", "defensive"]
+AdvantageKind = Literal["command", "leadership", "deception", "personal"]
+ADVANTAGE_KINDS: tuple[AdvantageKind, ...] = ("command", "leadership", "deception", "personal")
+InitiativeOption = Literal["tactics", "leadership", "deception", "personal"]
+PersonalStat = Literal["physique", "senses", "aether"]
+# How long a pinned / out-of-action marker still lasts:
+#   "next_turn": until the end of the unit's side's next turn (that turn has not started yet);
+#   "this_turn": until the end of the turn now being played by the unit's side.
+MarkerLife = Literal["next_turn", "this_turn"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class UnitState(Frozen):
+    id: str
+    type_id: str
+    side: str
+    hex: Hex
+    strength: int
+    adrenaline: int
+    stance: Stance = "none"
+    stance_weapon: str | None = None  # the weapon held for overwatch
+    pinned: MarkerLife | None = None
+    out_of_action: MarkerLife | None = None
+    moved: bool = False  # left its hex during its side's current/latest turn (not braced)
+    move_done: bool = False  # its move action of this turn is taken (a dash may follow)
+    dashed: bool = False  # its second move (dash, charge or special move) of this turn is taken
+    action_used: bool = False  # its one Attack-phase action of this turn is used
+    forfeit_attack: bool = False  # a defensive action took its next turn's action
+    acted_round: int = 0  # last round in which it used its action or took a defensive action
+    leadership: int = 0  # Leadership Advantage points handed to it by its commander
+    destroyed: bool = False
+    annihilated: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.destroyed
+
+
+class SideState(Frozen):
+    id: str
+    advantage: dict[AdvantageKind, int] = Field(default_factory=lambda: {k: 0 for k in ADVANTAGE_KINDS})
+    initiative_option: InitiativeOption | None = None  # this round's choice
+    personal_stat: PersonalStat | None = None
+
+
+class TurnSlot(Frozen):
+    """One activation in the turn order: a side's troops, or (Personal initiative) a commander's unit."""
+
+    side: str
+    unit_id: str | None = None  # set for a Personal slot: only this unit acts in it
+
+
+class DeclaredAttack(Frozen):
+    """An attack waiting for the defender's answer to the defensive-action prompt."""
+
+    attacker_id: str
+    target_id: str
+    weapon: str
+    advantage: int = 0
+    advantage_kind: AdvantageKind | None = None
+    charge: bool = False
+
+
+class Pending(Frozen):
+    """A decision the game waits for before anything else can happen."""
+
+    kind: Literal["initiative_choice", "turn_place", "defensive_action"]
+    sides: tuple[str, ...]  # the side(s) whose answer is awaited
+    unit_id: str | None = None  # defensive_action: the unit being attacked
+    attack: DeclaredAttack | None = None
+    ranking: tuple[TurnSlot, ...] = ()  # turn_place: slots in roll order (winner first)
+    trailing: tuple[TurnSlot, ...] = ()  # turn_place: troops that forfeited initiative (go last)
+
+
+class GameState(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    round: int = 1
+    phase: Phase = "initiative"
+    turn_order: tuple[TurnSlot, ...] = ()
+    turn_index: int = 0
+    units: dict[str, UnitState]
+    sides: dict[str, SideState]
+    pending: Pending | None = None
+    winner: str | None = None
+    end_reason: str | None = None
+    rng: int = 0
+    forced_rolls: tuple[int, ...] = ()
+    seq: int = 0
+    # Unit types made by the GM for one unit (edited stats): id -> type. Looked up before the
+    # catalogue by unit_type(); saved with the state. (Added for GM tools, game/rules/ail/gm.py.)
+    custom_types: dict[str, UnitType] = Field(default_factory=dict)
+
+    setup: BattleSetup = Field(exclude=True, repr=False)
+    board: Board = Field(exclude=True, repr=False)
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dynamic state as plain JSON/YAML types (hexes become [q, r] lists)."""
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], setup: BattleSetup, board: Board) -> GameState:
+        return cls.model_validate({**d, "setup": setup, "board": board})
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ lookups
+
+    @property
+    def active_slot(self) -> TurnSlot | None:
+        if self.phase not in ("movement", "attack") or not self.turn_order:
+            return None
+        return self.turn_order[self.turn_index]
+
+    @property
+    def active_side(self) -> str | None:
+        slot = self.active_slot
+        return slot.side if slot else None
+
+    def unit(self, unit_id: str) -> UnitState:
+        return self.units[unit_id]
+
+    def unit_type(self, unit_id: str) -> UnitType:
+        type_id = self.units[unit_id].type_id
+        custom = self.custom_types.get(type_id)
+        return custom if custom is not None else self.setup.catalogue.units[type_id]
+
+    def unit_name(self, unit_id: str) -> str:
+        for u in self.setup.units:
+            if u.id == unit_id and u.name:
+                return u.name
+        return f"{self.unit_type(unit_id).name} {unit_id}" if unit_id in self.units else unit_id
+
+    def unit_at(self, h: Hex) -> UnitState | None:
+        for u in self.units.values():
+            if u.alive and u.hex == h:
+                return u
+        return None
+
+    def occupied(self) -> dict[Hex, UnitState]:
+        return {u.hex: u for u in self.units.values() if u.alive}
+
+    def live_units(self, side: str | None = None) -> list[UnitState]:
+        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+
+    def side_name(self, side: str) -> str:
+        for s in self.setup.sides:
+            if s.id == side:
+                return s.name
+        return side
+
+    def personal_units(self) -> dict[str, str]:
+        """Side -> commander's unit id for this round's Personal slots."""
+        return {s.side: s.unit_id for s in self.turn_order if s.unit_id is not None}
+
+    def acts_in(self, slot: TurnSlot, unit: UnitState) -> bool:
+        """Whether `unit` activates in `slot` (a Personal slot holds only the commander's unit)."""
+        if unit.side != slot.side:
+            return False
+        if slot.unit_id is not None:
+            return unit.id == slot.unit_id
+        return self.personal_units().get(unit.side) != unit.id
