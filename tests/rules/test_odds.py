@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from game.board import Board
 from game.dice import Rng
@@ -255,3 +257,31 @@ def test_odds_as_dict_is_plain_data_with_floats_and_exact_fractions() -> None:
     assert data["exact"] is True and data["ac"]["total"] == odds.ac.total
     assert Fraction(data["results_exact"]["no_hit"]) == odds.results["no_hit"]
     assert abs(sum(data["results"].values()) - 1) < 1e-9
+
+
+# --------------------------------------------------------------------------- random small cases
+
+defence_st = st.builds(
+    Defence, name=st.sampled_from(["a", "b", "c"]), kind=st.sampled_from(["armour", "cover", "shield", "ward"]),
+    target=st.integers(1, 11), effect=st.sampled_from(["negate", "reduce"]), cumulative=st.booleans())
+
+
+@settings(max_examples=30, deadline=None)
+@given(defences=st.lists(defence_st, max_size=3), fp=st.integers(0, 8), dur=st.integers(0, 6),
+       dmg=st.integers(1, 2), strength=st.integers(1, 3), morale=st.integers(-4, 4),
+       traits=st.sets(st.sampled_from(["armour_piercing", "ignores_cover", "energy"])),
+       senses=st.integers(0, 10), dist=st.integers(1, 8), cas_die=st.integers(2, 4))
+def test_exact_odds_equal_brute_force_on_random_small_attacks(
+        defences: list[Defence], fp: int, dur: int, dmg: int, strength: int, morale: int,
+        traits: set[str], senses: int, dist: int, cas_die: int) -> None:
+    weapon = Weapon(name="w", fp=fp, damage=dmg, bands=(2, 4, 6, 8), traits=tuple(sorted(traits)))  # type: ignore[arg-type]
+    attacker = unit(skills={}, stats=Stats(physique=1, senses=senses, intellect=1, aether=1))  # d6 hit die
+    target = unit(strength=strength, durability=dur, morale=morale, defences=tuple(defences))
+    setup = make(attacker, target, weapon, Hex(dist, 0), rules=small_rules(cas_die))
+    odds = outcome_distribution(setup)
+    rolls_per_damage = 1 + len(defences)
+    max_hits = max(odds.hits)
+    assume(6 * (10 ** rolls_per_damage) ** max_hits * cas_die ** strength <= 20_000)
+    joint, hits = brute_force(setup)
+    assert dict(odds.joint) == joint
+    assert dict(odds.hits) == hits
