@@ -93,6 +93,10 @@ class HexLayout:
     def row_height(self) -> int:
         return self.off_y + self.side_y
 
+    def staggered(self, n: int) -> bool:
+        """True if row n (axis y) or column n (axis x) is one of the shifted ones."""
+        return self._staggered(n)
+
     def _staggered(self, n: int) -> bool:
         odd = (n & 1) == 1
         return odd if self.stagger.index == "odd" else not odd

@@ -1,0 +1,60 @@
+"""Headless drawing with pygame (no window needed): the map layer, unit counters, the hex grid.
+
+Public API (the client and the `render` command use it):
+
+    render_map_layer(map_data, scale=1.0) -> Surface      all visible layers, file order
+    draw_grid(surface, layout, scale=1.0, origin=(0, 0), hexes=None, colour=..., width=1)
+    draw_units(surface, layout, counters, scale=1.0, origin=(0, 0))
+    CounterView(hex, colour, unit_class, label, strength, max_strength, markers, selected)
+    counter_surface(unit_type, unit, colour, size, markers) -> Surface   (battle scene hook)
+    render_picture(map_data, counters=(), scale=1.0, grid=False) -> Surface
+
+Surface pixel = origin + map pixel * scale everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pygame
+
+from game.hexgrid import Hex
+from game.hexlayout import HexLayout
+from game.io.tmx import MapData
+from game.render.counters import CounterView, counter_size, counter_surface, draw_units, render_counter
+from game.render.tiles import clear_caches, render_map_layer
+
+__all__ = [
+    "CounterView", "clear_caches", "counter_size", "counter_surface", "draw_grid", "draw_units",
+    "render_counter", "render_map_layer", "render_picture",
+]
+
+
+def draw_grid(surface: pygame.Surface, layout: HexLayout, scale: float = 1.0,
+              origin: tuple[float, float] = (0, 0), hexes: Iterable[Hex] | None = None,
+              colour: tuple[int, int, int, int] | tuple[int, int, int] = (20, 20, 20, 90), width: int = 1) -> None:
+    """Outline every hex of the map (or just `hexes`)."""
+    if hexes is None:
+        hexes = (h for _, _, h in layout.stagger.iter_grid(layout.width, layout.height))
+    ox, oy = origin
+    layer = surface
+    alpha = len(colour) == 4 and colour[3] < 255  # type: ignore[misc]
+    if alpha:
+        layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    rgb = tuple(colour[:3])
+    for h in hexes:
+        pts = [(ox + x * scale, oy + y * scale) for x, y in layout.hex_corners(h)]
+        pygame.draw.lines(layer, rgb, True, pts, width)
+    if alpha:
+        layer.set_alpha(colour[3])  # type: ignore[misc]
+        surface.blit(layer, (0, 0))
+
+
+def render_picture(map_data: MapData, counters: Iterable[CounterView] = (), scale: float = 1.0,
+                   grid: bool = False) -> pygame.Surface:
+    """The map with optional grid and unit counters on top (what `python -m game render` saves)."""
+    surf = render_map_layer(map_data, scale)
+    if grid:
+        draw_grid(surf, map_data.layout, scale, hexes=map_data.board.terrain.keys())
+    draw_units(surf, map_data.layout, counters, scale)
+    return surf
