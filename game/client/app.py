@@ -1,0 +1,170 @@
+"""The application: a window (or a headless surface), the scene stack and the frame loop.
+
+`App.run()` is the real loop. Tests drive the same code one frame at a time:
+
+    app = App.for_scenario(path, size=(1280, 800), headless=True)
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g)])
+    surface = app.render()
+
+Global keys handled here: window close, resize, F11 fullscreen. Everything else goes to the
+top scene.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import pygame
+import pygame_gui
+
+from game.client.scene import Scene, SceneStack
+
+THEME_PATH = Path(__file__).resolve().parents[2] / "assets" / "ui" / "theme.json"
+MIN_SIZE = (960, 600)
+
+AnimationSpeed = Literal["normal", "fast", "instant"]
+
+
+@dataclass
+class Settings:
+    """Player-facing options (the battle scene's menu changes them)."""
+
+    animation: AnimationSpeed = "normal"
+    blackout: bool = True            # hide the map between sides (off for a GM at the table)
+    ask_defensive: bool = True       # ask the defender about a defensive action
+    confirm_end_phase: bool = True   # confirm ending a phase when units have not acted
+    show_grid: bool = True
+
+    def speed_factor(self) -> float:
+        """Multiplier on animation time: 0 means instant."""
+        return {"normal": 1.0, "fast": 0.35, "instant": 0.0}[self.animation]
+
+
+@dataclass
+class App:
+    size: tuple[int, int] = (1280, 800)
+    headless: bool = False
+    settings: Settings = field(default_factory=Settings)
+
+    def __post_init__(self) -> None:
+        if self.headless:
+            os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption("Ascension Isle: Legacy - Tactics")
+        self.fullscreen = False
+        self.screen = self._open_window(self.size)
+        self.scenes = SceneStack()
+        self.running = True
+        self.frame = 0
+        self.clock = pygame.time.Clock()
+
+    # ------------------------------------------------------------------ construction helpers
+    @classmethod
+    def for_scenario(cls, path: str | Path | None = None, size: tuple[int, int] = (1280, 800),
+                     headless: bool = False, settings: Settings | None = None) -> App:
+        """An app showing the battle of a scenario (or save) file; None = the default scenario."""
+        from game.client.launch import open_battle
+        from game.client.scenes.battle import BattleScene
+
+        if settings is None:
+            settings = Settings(animation="instant") if headless else Settings()
+        session = open_battle(path)  # errors here reach the command line as one clear line
+        app = cls(size=size, headless=headless, settings=settings)
+        app.scenes.push(BattleScene(app, session))
+        return app
+
+    def _open_window(self, size: tuple[int, int]) -> pygame.Surface:
+        flags = pygame.RESIZABLE
+        if self.fullscreen:
+            flags = pygame.FULLSCREEN
+            size = (0, 0)
+        return pygame.display.set_mode(size, flags)
+
+    def make_ui(self) -> pygame_gui.UIManager:
+        """A UI manager for one scene, with the project theme."""
+        theme = str(THEME_PATH) if THEME_PATH.exists() else None
+        ui = pygame_gui.UIManager(self.screen.get_size(), theme)
+        ui.preload_fonts([{"name": "noto_sans", "point_size": size, "style": style, "antialiased": "1"}
+                          for size, style in ((13, "bold"), (13, "italic"), (14, "italic"))])
+        return ui
+
+    # ------------------------------------------------------------------ scenes
+    def push(self, scene: Scene) -> None:
+        self.scenes.push(scene)
+
+    def pop(self) -> None:
+        self.scenes.pop()
+        if not len(self.scenes):
+            self.running = False
+
+    def replace(self, scene: Scene) -> None:
+        self.scenes.replace(scene)
+
+    def quit(self) -> None:
+        self.running = False
+
+    # ------------------------------------------------------------------ frames
+    def resize(self, size: tuple[int, int]) -> None:
+        size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
+        if not self.fullscreen:
+            self.size = size
+            if self.screen.get_size() != size:
+                self.screen = self._open_window(size)
+        for scene in list(self.scenes):
+            scene.on_resize(self.screen.get_size())
+
+    def toggle_fullscreen(self) -> None:
+        self.fullscreen = not self.fullscreen
+        self.screen = self._open_window(self.size)
+        for scene in list(self.scenes):
+            scene.on_resize(self.screen.get_size())
+
+    def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / 60) -> None:
+        """Handle a batch of events (default: everything in pygame's queue, including the UI
+        toolkit's own events posted during the previous step), then advance time by dt seconds."""
+        for event in (pygame.event.get() if events is None else events):
+            if event.type == pygame.QUIT:
+                self.running = False
+                continue
+            if event.type == pygame.VIDEORESIZE:
+                self.resize((event.w, event.h))
+                continue
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+                self.toggle_fullscreen()
+                continue
+            top = self.scenes.top
+            if top is not None:
+                top.handle_event(event)
+        top = self.scenes.top
+        if top is not None:
+            top.update(dt)
+        self.frame += 1
+
+    def render(self) -> pygame.Surface:
+        """Draw the visible scenes onto the window surface and return it."""
+        self.screen.fill((0, 0, 0))
+        for scene in self.scenes.visible():
+            scene.draw(self.screen)
+        return self.screen
+
+    def run(self, max_frames: int = 0) -> int:
+        """The real loop. max_frames > 0 quits after that many drawn frames (start-up timing)."""
+        drawn = 0
+        while self.running and len(self.scenes):
+            dt = self.clock.tick(60) / 1000.0
+            self.step(None, min(dt, 0.1))
+            if not self.running:
+                break
+            self.render()
+            pygame.display.flip()
+            drawn += 1
+            if max_frames and drawn >= max_frames:
+                break
+        pygame.quit()
+        return 0

@@ -1,0 +1,58 @@
+"""Fonts for text drawn directly on the map (counters, floating text, charts).
+
+The UI toolkit's own Noto Sans (shipped with pygame_gui under the SIL Open Font Licence) keeps
+the map text consistent with the panels; pygame's default font is the fallback.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pygame
+
+
+def _noto(bold: bool) -> Path | None:
+    try:
+        import pygame_gui
+    except ImportError:  # pragma: no cover - pygame_gui is a dependency
+        return None
+    data = Path(pygame_gui.__file__).parent / "data"
+    path = data / ("NotoSans-Bold.ttf" if bold else "NotoSans-Regular.ttf")
+    return path if path.exists() else None
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    path = _noto(bold)
+    size = max(6, int(size))
+    if path is not None:
+        return pygame.font.Font(str(path), size)
+    f = pygame.font.Font(None, int(size * 1.3))
+    f.set_bold(bold)
+    return f
+
+
+@lru_cache(maxsize=512)
+def text(s: str, size: int, colour: tuple[int, int, int], bold: bool = False) -> pygame.Surface:
+    """A rendered line of text (cached: the same label is drawn every frame)."""
+    return font(size, bold).render(s, True, colour)
+
+
+def outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool = True) -> pygame.Surface:
+    """Text with a dark outline, readable over any terrain."""
+    return _outlined(s, size, colour, bold)
+
+
+@lru_cache(maxsize=256)
+def _outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool) -> pygame.Surface:
+    fg = font(size, bold).render(s, True, colour)
+    bg = font(size, bold).render(s, True, (10, 10, 12))
+    w, h = fg.get_width() + 2, fg.get_height() + 2
+    out = pygame.Surface((w, h), pygame.SRCALPHA)
+    for dx, dy in ((0, 1), (2, 1), (1, 0), (1, 2)):
+        out.blit(bg, (dx, dy))
+    out.blit(fg, (1, 1))
+    return out

@@ -1,0 +1,510 @@
+"""Input modes of the battle scene: tiny objects that turn clicks into a command or the next mode.
+
+A mode never changes the game: `click` and `button` return a Command for the scene to apply,
+another Mode to switch to, or None. `fills`/`path_view`/`buttons` describe what to show; the
+scene draws them. Every number shown (reach, costs, overwatch odds, attack odds) comes from the
+rules' queries via `scene.q`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from game.client import draw
+from game.client.rq import adjacent, reach_cost, reach_path, reach_roads
+from game.hexgrid import Hex
+from game.rules.ail import commands as cmd
+
+if TYPE_CHECKING:
+    from game.client.scenes.battle import BattleScene
+
+Result = Any  # a Command, a Mode, or None
+
+
+@dataclass(frozen=True)
+class ActionButton:
+    id: str
+    label: str
+    enabled: bool = True
+    tooltip: str = ""
+    selected: bool = False
+
+
+@dataclass
+class PathView:
+    """What to draw for the hovered destination."""
+
+    points: list[Hex]
+    colour: tuple[int, int, int]
+    label: str
+    exposures: list[Any] = field(default_factory=list)
+    target: str | None = None
+
+
+class Mode:
+    name = "mode"
+    unit_id: str | None = None
+
+    def hint(self, scene: BattleScene) -> str:
+        return ""
+
+    def click(self, scene: BattleScene, h: Hex) -> Result:
+        return None
+
+    def cancel(self, scene: BattleScene) -> Mode | None:
+        return SelectMode()
+
+    def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        """(cache key, hex tints) for the static overlay of this mode."""
+        return ((), [])
+
+    def path_view(self, scene: BattleScene) -> PathView | None:
+        return None
+
+    def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
+        """(attack preview, the same without Advantage) for the hovered target, if any."""
+        return None
+
+    def buttons(self, scene: BattleScene) -> list[ActionButton]:
+        return []
+
+    def button(self, scene: BattleScene, button_id: str) -> Result:
+        return None
+
+
+def unit_mode(scene: BattleScene, unit_id: str) -> Mode:
+    """The mode for acting with one of the viewer's units in the current phase."""
+    phase = scene.state.phase
+    if phase == "movement":
+        return MoveMode(unit_id)
+    if phase == "attack":
+        return AttackMode(unit_id)
+    return SelectMode()
+
+
+class SelectMode(Mode):
+    name = "select"
+
+    def hint(self, scene: BattleScene) -> str:
+        phase = scene.state.phase
+        if phase == "movement":
+            return "Click one of your units to move it (Tab: next unit, E: end phase)."
+        if phase == "attack":
+            return "Click one of your units to attack or take a stance (Tab: next unit, E: end phase)."
+        return ""
+
+    def click(self, scene: BattleScene, h: Hex) -> Result:
+        u = scene.state.unit_at(h)
+        if u is None:
+            scene.selected = None
+            return None
+        scene.selected = u.id
+        if scene.is_mine(u.id):
+            return unit_mode(scene, u.id)
+        return None
+
+
+# ---------------------------------------------------------------------------- movement
+
+class MoveMode(Mode):
+    """Select → move reach (blue) and dash reach (orange); click a hex to move there, click an
+    adjacent-reachable enemy to charge it."""
+
+    name = "move"
+
+    unit_id: str
+
+    def __init__(self, unit_id: str, pay: str | None = None) -> None:
+        self.unit_id = unit_id
+        self.pay = pay
+
+    # -------------------------------------------------- what the unit can do now
+    def _unit(self, scene: BattleScene) -> Any:
+        return scene.state.units[self.unit_id]
+
+    def _stage(self, scene: BattleScene) -> str:
+        u = self._unit(scene)
+        if u.dashed:
+            return "done"
+        return "dash" if u.move_done else "move"
+
+    def _move(self, scene: BattleScene) -> dict[Hex, int]:
+        if self._stage(scene) != "move":
+            return {}
+        return reach_cost(scene.q.move_reach(scene.state, self.unit_id))
+
+    def _dash(self, scene: BattleScene) -> dict[Hex, int]:
+        if self._stage(scene) == "done":
+            return {}
+        return reach_cost(scene.q.dash_reach(scene.state, self.unit_id))
+
+    def _melee(self, scene: BattleScene) -> str | None:
+        t = scene.state.unit_type(self.unit_id)
+        return next((w.name for w in t.weapons if w.melee), None)
+
+    def _charge_path(self, scene: BattleScene, target_id: str) -> list[Hex] | None:
+        """The cheapest dash path ending next to the target (empty if already adjacent)."""
+        if self._stage(scene) == "done" or self._melee(scene) is None:
+            return None
+        state = scene.state
+        me = self._unit(scene)
+        there = state.units[target_id].hex
+        if adjacent(me.hex, there):
+            return []
+        dash = self._dash(scene)
+        best = [(c, h) for h, c in dash.items() if adjacent(h, there) and state.unit_at(h) is None]
+        if not best:
+            return None
+        _, h = min(best, key=lambda ch: (ch[0], ch[1]))
+        return reach_path(scene.q.dash_reach(state, self.unit_id), h)
+
+    # -------------------------------------------------- mode interface
+    def hint(self, scene: BattleScene) -> str:
+        stage = self._stage(scene)
+        name = scene.state.unit_name(self.unit_id)
+        if stage == "move":
+            return (f"{name}: click a blue hex to move, an orange one to dash (ends the move), "
+                    "or an enemy to charge. Right click: cancel.")
+        if stage == "dash":
+            return f"{name} has moved: click an orange hex to dash, or an enemy to charge. Right click: done."
+        return f"{name} has used its moves."
+
+    def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        key = ("move", self.unit_id, scene.state.seq)
+        move = self._move(scene)
+        dash = self._dash(scene)
+        roads = reach_roads(scene.q.move_reach(scene.state, self.unit_id)) if move else frozenset()
+        out: list[tuple[Hex, tuple[int, int, int], int]] = []
+        for h in dash:
+            if h not in move:
+                out.append((h, draw.DASH_COLOUR, 80))
+        for h in move:
+            out.append((h, draw.ROAD_COLOUR if h in roads else draw.MOVE_COLOUR, 90))
+        for u in scene.state.live_units():
+            if u.side != self._unit(scene).side and self._charge_path(scene, u.id) is not None:
+                out.append((u.hex, draw.TARGET_COLOUR, 110))
+        return key, out
+
+    def _dest(self, scene: BattleScene, h: Hex) -> tuple[str, list[Hex], int] | None:
+        move, dash = self._move(scene), self._dash(scene)
+        if h in move:
+            return "move", reach_path(scene.q.move_reach(scene.state, self.unit_id), h), move[h]
+        if h in dash:
+            return "dash", reach_path(scene.q.dash_reach(scene.state, self.unit_id), h), dash[h]
+        return None
+
+    def path_view(self, scene: BattleScene) -> PathView | None:
+        h = scene.hover
+        if h is None:
+            return None
+        state = scene.state
+        enemy = state.unit_at(h)
+        me = self._unit(scene)
+        if enemy is not None and enemy.side != me.side:
+            path = self._charge_path(scene, enemy.id)
+            if path is None:
+                return None
+            ex = scene.q.exposure(state, self.unit_id, path, "charge") if path else []
+            return PathView([me.hex, *path], draw.TARGET_COLOUR,
+                            f"Charge {state.unit_name(enemy.id)}", ex, target=enemy.id)
+        dest = self._dest(scene, h)
+        if dest is None:
+            return None
+        kind, path, cost = dest
+        ex = scene.q.exposure(state, self.unit_id, path, kind)
+        colour = draw.MOVE_COLOUR if kind == "move" else draw.DASH_COLOUR
+        return PathView([me.hex, *path], colour, f"{kind.capitalize()} · cost {cost}", ex)
+
+    def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
+        view = self.path_view(scene)
+        if view is None or view.target is None:
+            return None
+        weapon = self._melee(scene)
+        if weapon is None:
+            return None
+        p = scene.q.preview(scene.state, self.unit_id, view.target, weapon, 0)
+        return None if isinstance(p, str) else (p, None)
+
+    def click(self, scene: BattleScene, h: Hex) -> Result:
+        state = scene.state
+        me = self._unit(scene)
+        if h == me.hex:
+            return None
+        other = state.unit_at(h)
+        if other is not None and other.side != me.side:
+            path = self._charge_path(scene, other.id)
+            weapon = self._melee(scene)
+            if path is None or weapon is None:
+                scene.toast(f"{state.unit_name(self.unit_id)} cannot charge {state.unit_name(other.id)} from here.")
+                return None
+            return cmd.Charge(unit_id=self.unit_id, path=tuple(path), target_id=other.id, weapon=weapon,
+                              pay=self.pay)  # type: ignore[arg-type,unused-ignore]
+        if other is not None and other.side == me.side and scene.is_mine(other.id) and h not in self._move(scene):
+            scene.selected = other.id
+            return unit_mode(scene, other.id)
+        dest = self._dest(scene, h)
+        if dest is None:
+            if other is None:
+                scene.toast("That hex is out of reach.")
+            return None
+        kind, path, _ = dest
+        if kind == "move":
+            return cmd.Move(unit_id=self.unit_id, path=tuple(path))
+        return cmd.Dash(unit_id=self.unit_id, path=tuple(path), pay=self.pay)  # type: ignore[arg-type,unused-ignore]
+
+    def cancel(self, scene: BattleScene) -> Mode | None:
+        scene.selected = None
+        return SelectMode()
+
+    def buttons(self, scene: BattleScene) -> list[ActionButton]:
+        state = scene.state
+        me = self._unit(scene)
+        t = state.unit_type(self.unit_id)
+        stage = self._stage(scene)
+        out: list[ActionButton] = []
+        if stage != "done":
+            if t.living:
+                out.append(ActionButton("pay:adrenaline", f"Dash: Adrenaline ({me.adrenaline})",
+                                        selected=self.pay in (None, "adrenaline"),
+                                        tooltip="A living unit pays 1 Adrenaline to dash."))
+                if me.leadership >= state.setup.rules.dash.leadership_per_adrenaline or self.pay == "leadership":
+                    out.append(ActionButton("pay:leadership", f"Dash: Leadership ({me.leadership})",
+                                            selected=self.pay == "leadership",
+                                            tooltip="Pay Leadership points instead of Adrenaline."))
+            else:
+                out.append(ActionButton("pay:pilot", "Dash: pilot check", selected=True, enabled=False,
+                                        tooltip="A vehicle dashes with a pilot check; a failure spends the dash."))
+            if t.special_move is not None:
+                out.append(ActionButton("special", f"{t.special_move.name.capitalize()} ({t.special_move.range})",
+                                        tooltip="Instead of a dash: ignores terrain and blockers, "
+                                                "triggers no overwatch."))
+        stuck = stage == "move" and not self._move(scene)
+        if stuck:
+            out.append(ActionButton("stuck:adrenaline", "Stuck: step (1 Adrenaline)", enabled=t.living))
+            out.append(ActionButton("stuck:attack", "Stuck: step (lose attack)"))
+        return out
+
+    def button(self, scene: BattleScene, button_id: str) -> Result:
+        if button_id.startswith("pay:"):
+            pay = button_id.split(":", 1)[1]
+            return MoveMode(self.unit_id, None if pay == "adrenaline" else pay)
+        if button_id == "special":
+            return SpecialMoveMode(self.unit_id)
+        if button_id.startswith("stuck:"):
+            return StuckMode(self.unit_id, button_id.split(":", 1)[1])
+        return None
+
+
+class SpecialMoveMode(Mode):
+    name = "special"
+    unit_id: str
+
+    def __init__(self, unit_id: str) -> None:
+        self.unit_id = unit_id
+
+    def _range(self, scene: BattleScene) -> set[Hex]:
+        from game.hexgrid import hex_range
+        state = scene.state
+        t = state.unit_type(self.unit_id)
+        assert t.special_move is not None
+        me = state.units[self.unit_id]
+        return {h for h in hex_range(me.hex, t.special_move.range)
+                if h in state.board.terrain and state.unit_at(h) is None}
+
+    def hint(self, scene: BattleScene) -> str:
+        return "Special move: click a destination in range (the rules check line of sight). Right click: back."
+
+    def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        return ("special", self.unit_id, scene.state.seq), [(h, (190, 120, 255), 80) for h in self._range(scene)]
+
+    def click(self, scene: BattleScene, h: Hex) -> Result:
+        if h not in self._range(scene):
+            return None
+        return cmd.SpecialMove(unit_id=self.unit_id, to=h)
+
+    def cancel(self, scene: BattleScene) -> Mode | None:
+        return MoveMode(self.unit_id)
+
+
+class StuckMode(Mode):
+    name = "stuck"
+    unit_id: str
+
+    def __init__(self, unit_id: str, pay: str) -> None:
+        self.unit_id = unit_id
+        self.pay = pay
+
+    def _targets(self, scene: BattleScene) -> list[Hex]:
+        from game.hexgrid import neighbours
+        me = scene.state.units[self.unit_id]
+        return [h for h in neighbours(me.hex) if h in scene.state.board.terrain and scene.state.unit_at(h) is None]
+
+    def hint(self, scene: BattleScene) -> str:
+        cost = "1 Adrenaline" if self.pay == "adrenaline" else "its attack this turn"
+        return f"Stuck: click a neighbouring hex to step into it (costs {cost}). Right click: back."
+
+    def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        return ("stuck", self.unit_id, scene.state.seq), [(h, draw.MOVE_COLOUR, 90) for h in self._targets(scene)]
+
+    def click(self, scene: BattleScene, h: Hex) -> Result:
+        if h not in self._targets(scene):
+            return None
+        return cmd.StuckStep(unit_id=self.unit_id, to=h, pay=self.pay)  # type: ignore[arg-type,unused-ignore]
+
+    def cancel(self, scene: BattleScene) -> Mode | None:
+        return MoveMode(self.unit_id)
+
+
+# ---------------------------------------------------------------------------- attack
+
+class AttackMode(Mode):
+    """Select → valid targets of the chosen weapon in red; hover one → AC parts and exact odds;
+    click → attack. Buttons: weapon, Advantage to spend, overwatch, guard, defensive stance."""
+
+    name = "attack"
+    unit_id: str
+
+    def __init__(self, unit_id: str, weapon: str | None = None, advantage: int = 0,
+                 advantage_kind: str | None = None) -> None:
+        self.unit_id = unit_id
+        self.weapon = weapon
+        self.advantage = advantage
+        self.advantage_kind = advantage_kind
+
+    def _weapon(self, scene: BattleScene) -> str | None:
+        t = scene.state.unit_type(self.unit_id)
+        if self.weapon is not None:
+            return str(self.weapon)
+        # default: the first weapon with a target, else the first ranged one
+        for w in t.weapons:
+            if scene.q.targets(scene.state, self.unit_id, w.name):
+                return str(w.name)
+        ranged = [w.name for w in t.weapons if not w.melee]
+        return ranged[0] if ranged else (t.weapons[0].name if t.weapons else None)
+
+    def pools(self, scene: BattleScene) -> list[tuple[str, int]]:
+        """Advantage this unit may spend on a hit roll: (kind, points available)."""
+        state = scene.state
+        me = state.units[self.unit_id]
+        side = state.sides[me.side]
+        out = []
+        if side.advantage.get("command", 0):
+            out.append(("command", side.advantage["command"]))
+        if me.leadership:
+            out.append(("leadership", me.leadership))
+        if side.advantage.get("personal", 0) and state.personal_units().get(me.side) == me.id:
+            out.append(("personal", side.advantage["personal"]))
+        return out
+
+    def _kind(self, scene: BattleScene) -> tuple[str | None, int]:
+        pools = self.pools(scene)
+        for kind, n in pools:
+            if kind == self.advantage_kind:
+                return kind, n
+        return (pools[0] if pools else (None, 0))
+
+    def hint(self, scene: BattleScene) -> str:
+        w = self._weapon(scene)
+        name = scene.state.unit_name(self.unit_id)
+        return (f"{name}: click a red target to attack with {w}, or pick a stance on the right. "
+                "Right click: cancel.")
+
+    def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        w = self._weapon(scene)
+        key = ("attack", self.unit_id, w, scene.state.seq)
+        if w is None:
+            return key, []
+        targets = scene.q.targets(scene.state, self.unit_id, w)
+        return key, [(scene.state.units[t].hex, draw.TARGET_COLOUR, 110) for t in targets]
+
+    def _hover_target(self, scene: BattleScene) -> str | None:
+        if scene.hover is None:
+            return None
+        u = scene.state.unit_at(scene.hover)
+        w = self._weapon(scene)
+        if u is None or w is None or u.id not in scene.q.targets(scene.state, self.unit_id, w):
+            return None
+        return str(u.id)
+
+    def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
+        target = self._hover_target(scene)
+        w = self._weapon(scene)
+        if target is None or w is None:
+            return None
+        kind, _ = self._kind(scene)
+        p = scene.q.preview(scene.state, self.unit_id, target, w, self.advantage, kind if self.advantage else None)
+        base = scene.q.preview(scene.state, self.unit_id, target, w, 0) if self.advantage else None
+        if isinstance(p, str):
+            return None
+        return p, (None if isinstance(base, str) else base)
+
+    def path_view(self, scene: BattleScene) -> PathView | None:
+        target = self._hover_target(scene)
+        if target is None:
+            return None
+        me = scene.state.units[self.unit_id]
+        return PathView([me.hex, scene.state.units[target].hex], draw.TARGET_COLOUR,
+                        f"Attack with {self._weapon(scene)}", target=target)
+
+    def click(self, scene: BattleScene, h: Hex) -> Result:
+        state = scene.state
+        other = state.unit_at(h)
+        if other is None:
+            return None
+        if other.side == state.units[self.unit_id].side:
+            if scene.is_mine(other.id) and other.id != self.unit_id:
+                scene.selected = other.id
+                return AttackMode(other.id)
+            return None
+        w = self._weapon(scene)
+        if w is None:
+            return None
+        kind, _ = self._kind(scene)
+        return cmd.Attack(attacker_id=self.unit_id, target_id=other.id, weapon=w,
+                          advantage=self.advantage if kind else 0,
+                          advantage_kind=kind if self.advantage else None)  # type: ignore[arg-type,unused-ignore]
+
+    def cancel(self, scene: BattleScene) -> Mode | None:
+        scene.selected = None
+        return SelectMode()
+
+    def buttons(self, scene: BattleScene) -> list[ActionButton]:
+        state = scene.state
+        t = state.unit_type(self.unit_id)
+        w = self._weapon(scene)
+        out = [ActionButton(f"weapon:{x.name}", x.name + (" (melee)" if x.melee else ""), selected=x.name == w,
+                            tooltip=f"FP {x.fp}") for x in t.weapons]
+        kind, avail = self._kind(scene)
+        if avail:
+            out.append(ActionButton("adv:-", "− Advantage", enabled=self.advantage > 0))
+            out.append(ActionButton("adv:+", f"+ Advantage ({self.advantage}/{avail} {kind})",
+                                    enabled=self.advantage < avail,
+                                    tooltip="Spend Advantage points (+1 each) on the hit roll."))
+            if len(self.pools(scene)) > 1:
+                out.append(ActionButton("adv:kind", f"Pool: {kind}"))
+        ranged = w is not None and not next(x for x in t.weapons if x.name == w).melee
+        out.append(ActionButton("stance:overwatch", "Overwatch", enabled=ranged,
+                                tooltip="Hold a ranged shot for the first enemy that dashes or charges in range."))
+        out.append(ActionButton("stance:guard", "Guard",
+                                tooltip="Strike first with a melee counter at the first unit that charges it."))
+        out.append(ActionButton("stance:defensive", "Defensive stance", tooltip="+5 AC against attacks."))
+        return out
+
+    def button(self, scene: BattleScene, button_id: str) -> Result:
+        if button_id.startswith("weapon:"):
+            return AttackMode(self.unit_id, button_id.split(":", 1)[1], self.advantage, self.advantage_kind)
+        kind, avail = self._kind(scene)
+        if button_id == "adv:+":
+            return AttackMode(self.unit_id, self.weapon, min(avail, self.advantage + 1), kind)
+        if button_id == "adv:-":
+            return AttackMode(self.unit_id, self.weapon, max(0, self.advantage - 1), kind)
+        if button_id == "adv:kind":
+            kinds = [k for k, _ in self.pools(scene)]
+            nxt = kinds[(kinds.index(kind) + 1) % len(kinds)] if kind in kinds else kinds[0]
+            return AttackMode(self.unit_id, self.weapon, 0, nxt)
+        if button_id.startswith("stance:"):
+            stance = button_id.split(":", 1)[1]
+            weapon = self._weapon(scene) if stance == "overwatch" else None
+            return cmd.EnterStance(unit_id=self.unit_id, stance=stance, weapon=weapon)  # type: ignore[arg-type,unused-ignore]
+        return None

@@ -1,0 +1,999 @@
+"""The battle scene: the map with its camera, the units, the current input mode, the panels.
+
+Input: the UI toolkit gets every event first; what it does not use goes to the camera (drag,
+wheel, arrows/WASD) and then to the current input mode (clicks on hexes). A mode returns a
+command (applied through the session), a new mode, or nothing.
+
+Decisions the rules wait for (initiative choice, turn place, defensive action) open dialogs;
+whenever the side that must look at the screen changes, the hand-off screen goes up first
+(unless the GM switched the blackout off).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from game.client import draw, fonts, text
+from game.client.anim import AnimQueue, FloatText, Shot
+from game.client.camera import Camera
+from game.client.mapcache import MapCache, board_builder, tiled_builder
+from game.client.modes import ActionButton, Mode, SelectMode, unit_mode
+from game.client.rq import Queries
+from game.client.scene import Scene
+from game.client.scenes.dialog import Choice, DialogScene
+from game.client.scenes.handoff import HandoffScene
+from game.client.session import Session
+from game.hexgrid import Hex
+from game.rules.ail import commands as cmd
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+TOP_H = 46
+SIDE_W = 380
+PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
+DRAG_THRESHOLD = 6
+PAN_KEYS = {
+    pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
+    pygame.K_UP: (0, -1), pygame.K_w: (0, -1), pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
+}
+
+HELP_HTML = (
+    "<b>Mouse</b><br>"
+    "Left click: select a unit / act (move, attack, charge)<br>"
+    "Right click or Esc: cancel<br>"
+    "Left or middle drag: pan the map · Wheel: zoom towards the cursor<br><br>"
+    "<b>Keys</b><br>"
+    "Arrows / WASD: pan · G: hex grid on/off<br>"
+    "Tab or N: next unit that can act<br>"
+    "E or Enter: end the phase (asks when units have not acted)<br>"
+    "Ctrl+Z: undo the last move (only when it rolled no dice)<br>"
+    "Space: skip the running animation · O: options<br>"
+    "F1: this help · F11: fullscreen<br><br>"
+    "<b>Colours</b><br>"
+    "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach · "
+    "<font color='#fff078'>yellow</font>: reachable only thanks to the road bonus · "
+    "<font color='#ff463c'>red</font>: targets / charge. A red crosshair on a path marks a hex "
+    "where overwatch would fire, with who fires and the chance to hit."
+)
+
+
+class BattleScene(Scene):
+    name = "battle"
+
+    def __init__(self, app: App, session: Session) -> None:
+        super().__init__(app)
+        self.session = session
+        self.settings = app.settings
+        self.q = Queries()
+        self.layout = session.layout
+        w, h = session.layout.map_pixel_size
+        self.camera = Camera(w, h)
+        if session.map_data is not None:
+            self.map_cache = MapCache(tiled_builder(session.map_data))
+        else:
+            self.map_cache = MapCache(board_builder(session.board, session.layout, session.setup.rules))
+        self.grid_cache = MapCache(lambda s: draw.grid_surface(self.layout, session.board.terrain, s))
+        self._overlay_key: tuple[Any, ...] | None = None
+        self._overlay: pygame.Surface | None = None
+        self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
+        self.mode: Mode = SelectMode()
+        self.selected: str | None = None
+        self.hover: Hex | None = None
+        self.mouse = (0, 0)
+        self._press: tuple[int, tuple[int, int]] | None = None
+        self._dragging = False
+        self._held: set[int] = set()
+        self.anim = AnimQueue()
+        self.viewer: str | None = None        # the side whose view is on screen
+        self._dialog_key: object = None       # the decision a dialog is open for
+        self._ended_shown = False
+        self._toast: tuple[str, float] | None = None
+        self._ui_cache: dict[str, str] = {}
+        self._button_ids: dict[object, str] = {}
+        self._buttons_key: object = None
+        self.ui = app.make_ui()
+        self._build_ui()
+        self.camera.centre_on(w / 2, h / 2)
+
+    # ================================================================== state helpers
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    def side_colour(self, side: str | None) -> tuple[int, int, int]:
+        for s in self.session.setup.sides:
+            if s.id == side:
+                return s.colour
+        return (200, 200, 200)
+
+    def decision_side(self) -> str | None:
+        """The side that must look at the screen now: whoever the rules wait for."""
+        st = self.state
+        if st.phase == "ended":
+            return None
+        if st.pending is not None and st.pending.sides:
+            return str(st.pending.sides[0])
+        side = st.active_side
+        return None if side is None else str(side)
+
+    def is_mine(self, unit_id: str) -> bool:
+        """Whether the side now playing may act with this unit."""
+        st = self.state
+        u = st.units.get(unit_id)
+        slot = st.active_slot
+        return bool(u and slot and st.pending is None and st.acts_in(slot, u))
+
+    def unit_world(self, unit_id: str) -> tuple[float, float]:
+        pos = self.anim.unit_position(unit_id)
+        if pos is not None:
+            return pos
+        u = self.state.units.get(unit_id) or self.anim.ghosts.get(unit_id)
+        assert u is not None, unit_id
+        return self.layout.hex_center(u.hex)
+
+    def toast(self, message: str, seconds: float = 4.0) -> None:
+        self._toast = (message, seconds)
+
+    # ================================================================== UI building
+    def _regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        w, h = self.app.screen.get_size()
+        top = pygame.Rect(0, 0, w, TOP_H)
+        side = pygame.Rect(w - SIDE_W, TOP_H, SIDE_W, h - TOP_H)
+        view = pygame.Rect(0, TOP_H, w - SIDE_W, h - TOP_H)
+        return top, side, view
+
+    def _build_ui(self) -> None:
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        self._ui_cache.clear()
+        self._button_ids.clear()
+        self._buttons_key = None
+        top, side, view = self._regions()
+        self.camera.set_viewport(view.x, view.y, view.w, view.h)
+        pygame_gui.elements.UIPanel(top, manager=self.ui)
+        self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, 420, 22), "", self.ui,
+                                                        object_id=ObjectID(class_id="@title"))
+        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 480, 20), "", self.ui)
+        bx = top.w - 10
+        self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        for key, label, width, tip in (("help", "Help F1", 78, "Controls"),
+                                       ("options", "Options", 78, "Animation speed, blackout, questions"),
+                                       ("end", "End phase (E)", 130, "End this phase"),
+                                       ("undo", "Undo", 70, "Take back the last move (Ctrl+Z)")):
+            bx -= width
+            oid = ObjectID(class_id="@primary") if key == "end" else None
+            btn = pygame_gui.elements.UIButton(pygame.Rect(bx, 6, width, 34), label, self.ui,
+                                               tool_tip_text=tip, object_id=oid)
+            self.top_buttons[key] = btn
+            bx -= 8
+        pygame_gui.elements.UIPanel(side, manager=self.ui)
+        x, wdt = side.x + 8, side.w - 16
+        y = side.y + 8
+        hgt = side.h
+        unit_h = max(150, int(hgt * 0.30))
+        self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, unit_h), self.ui)
+        y += unit_h + 6
+        self.actions_rect = pygame.Rect(x, y, wdt, 118)
+        y += 118 + 4
+        info_h = max(90, int(hgt * 0.17))
+        self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, info_h), self.ui)
+        y += info_h + 4
+        self.chart_rect = pygame.Rect(x, y, wdt, 120)
+        y += 120 + 6
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 26), "Dice log (newest first)", self.ui,
+                                    object_id=ObjectID(class_id="@title"))
+        y += 26
+        self.log_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, max(60, side.bottom - y - 8)),
+                                                     self.ui)
+        self._refresh_panels(force=True)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._build_ui()
+
+    def _set_html(self, key: str, box: pygame_gui.elements.UITextBox, html: str) -> None:
+        if self._ui_cache.get(key) != html:
+            self._ui_cache[key] = html
+            box.set_text(html)
+
+    def _set_label(self, key: str, label: pygame_gui.elements.UILabel, s: str) -> None:
+        if self._ui_cache.get(key) != s:
+            self._ui_cache[key] = s
+            label.set_text(s)
+
+    def _refresh_panels(self, force: bool = False) -> None:
+        """Bring the panels up to date (only what changed is re-rendered)."""
+        st = self.state
+        side = self.decision_side()
+        phase = text.PHASE_NAMES.get(st.phase, st.phase)
+        if st.phase == "ended":
+            status = f"Round {st.round} · Battle over"
+        elif st.phase == "initiative":
+            status = f"Round {st.round} · Initiative"
+        else:
+            status = f"Round {st.round} · {st.side_name(side) if side else ''} · {phase} phase"
+        self._set_label("status", self.status_label, status)
+        self._set_label("hint", self.hint_label, self._hint())
+        # selected unit
+        if self.selected and self.selected in st.units:
+            html = text.unit_html(st, self.selected, self.side_colour(st.units[self.selected].side))
+        else:
+            html = f"<font color='{text.DIM}'>No unit selected. Click a unit to see it; Tab picks the next " \
+                   "unit that can act.</font>"
+            html += self._side_summary_html()
+        self._set_html("unit", self.unit_box, html)
+        # hover / preview
+        self._set_html("info", self.info_box, self._info_html())
+        # dice log
+        if force or self._ui_cache.get("log_n") != str(len(self.session.history)):
+            self._ui_cache["log_n"] = str(len(self.session.history))
+            self._set_html("log", self.log_box, self._log_html())
+        # buttons
+        _enable(self.top_buttons["undo"], self.session.can_undo)
+        if st.phase in ("movement", "attack") and st.pending is None:
+            _enable(self.top_buttons["end"], True)
+            label = f"End {st.phase} (E)"
+            if self._ui_cache.get("endlbl") != label:
+                self._ui_cache["endlbl"] = label
+                self.top_buttons["end"].set_text(label)
+        else:
+            _enable(self.top_buttons["end"], False)
+        self._rebuild_action_buttons()
+
+    def _side_summary_html(self) -> str:
+        st = self.state
+        lines = []
+        for s in st.setup.sides:
+            adv = st.sides[s.id].advantage
+            pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
+            alive = len(st.live_units(s.id))
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{alive} units" + (f" · Advantage: {pools}" if pools else ""))
+        for o in st.setup.objectives:
+            if o.description:
+                lines.append(f"<font color='{text.DIM}'>Objective ({text.e(st.side_name(o.side))}): "
+                             f"{text.e(o.description)}</font>")
+        return "<br><br>" + "<br>".join(lines)
+
+    def _hint(self) -> str:
+        if self._toast is not None:
+            return self._toast[0]
+        st = self.state
+        if st.phase == "ended":
+            return "The battle is over."
+        if st.pending is not None:
+            return f"Waiting for {st.side_name(st.pending.sides[0])}."
+        return self.mode.hint(self)
+
+    def _info_html(self) -> str:
+        st = self.state
+        pv = self.mode.preview(self)
+        if pv is not None:
+            return self._preview_html(pv[0], pv[1])
+        view = self.mode.path_view(self)
+        parts = []
+        if view is not None and view.exposures:
+            parts.append(f"<b>{text.e(view.label)}</b>")
+            for ex in view.exposures:
+                parts.append(f"<font color='{text.BAD}'>Overwatch at step {ex.step}: "
+                             f"{text.e(st.unit_name(ex.watcher_id))} ({text.e(ex.weapon)}) "
+                             f"{draw.percent(_hit_chance(ex))} to hit</font>")
+        elif view is not None:
+            parts.append(f"<b>{text.e(view.label)}</b> · no overwatch on this path")
+        if self.hover is not None and self.hover in st.board.terrain:
+            parts.append(text.terrain_html(st.board, st.setup.rules, self.hover, st))
+            u = st.unit_at(self.hover)
+            if u is not None and u.id != self.selected:
+                parts.append(text.unit_html(st, u.id, self.side_colour(u.side)))
+        return "<br>".join(parts) or f"<font color='{text.DIM}'>Hover a hex to see its terrain.</font>"
+
+    def _preview_html(self, p: Any, base: Any) -> str:
+        ac, odds = _preview_parts(p)
+        st = self.state
+        lines = []
+        target = getattr(p, "target_id", None)
+        if target:
+            lines.append(f"<b>vs {text.e(st.unit_name(target))}</b>")
+        if ac is not None:
+            parts = " ".join(f"{text.e(m.label)} {text.signed(m.value) if i else m.value}"
+                             for i, m in enumerate(ac.parts))
+            lines.append(f"Accuracy Challenge <b>{ac.total}</b> = {parts}")
+        hit = _hit_roll_text(st, p)
+        if hit:
+            lines.append(hit)
+        if odds is not None:
+            chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
+            if base is not None:
+                _, bodds = _preview_parts(base)
+                if bodds is not None:
+                    chance += f" (was {draw.percent(bodds.hit_chance)} without Advantage)"
+            lines.append(chance)
+            lines.append(f"Expected strength lost {float(odds.expected_strength_lost):.2f}")
+            da = getattr(p, "odds_if_defensive_action", None)
+            if da is not None:
+                lines.append(f"<font color='{text.DIM}'>If the defender takes a defensive action: "
+                             f"{draw.percent(da.hit_chance)} to hit</font>")
+            for note in getattr(odds, "notes", ()):
+                lines.append(f"<font color='{text.DIM}'>{text.e(note)}</font>")
+        return "<br>".join(lines)
+
+    def _log_html(self) -> str:
+        st = self.state
+        name = st.unit_name
+        lines: list[str] = []
+        for step in reversed(self.session.history[-80:]):
+            block = [text.event_html(ev, name) for ev in reversed(step.events)
+                     if getattr(ev, "kind", "") not in ("initiative_chosen",)]
+            lines.extend(block)
+            if len(lines) > 200:
+                break
+        if not lines:
+            return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
+        return "<br>".join(lines)
+
+    def _rebuild_action_buttons(self) -> None:
+        buttons = self.mode.buttons(self) if self.state.pending is None and not self.anim.busy else []
+        extra = self._leadership_buttons()
+        key = (tuple(buttons), tuple(extra))
+        if key == self._buttons_key:
+            return
+        self._buttons_key = key
+        for element in list(self._button_ids):
+            element.kill()  # type: ignore[attr-defined]
+        self._button_ids.clear()
+        r = self.actions_rect
+        items: list[ActionButton] = list(buttons) + list(extra)
+        cols = 2
+        bw = (r.w - 6) // cols
+        bh = 26
+        for i, b in enumerate(items[:8]):
+            cx = r.x + (i % cols) * (bw + 6)
+            cy = r.y + (i // cols) * (bh + 4)
+            oid = ObjectID(class_id="@primary") if b.selected else None
+            el = pygame_gui.elements.UIButton(pygame.Rect(cx, cy, bw, bh), b.label, self.ui,
+                                              tool_tip_text=b.tooltip or None, object_id=oid)
+            _enable(el, b.enabled)
+            self._button_ids[el] = b.id
+
+    def _leadership_buttons(self) -> list[ActionButton]:
+        st = self.state
+        if self.selected is None or st.phase not in ("movement", "attack") or st.pending is not None:
+            return []
+        u = st.units.get(self.selected)
+        if u is None or not self.is_mine(u.id):
+            return []
+        pool = st.sides[u.side].advantage.get("leadership", 0)
+        if not pool:
+            return []
+        return [ActionButton("leadership", f"Give Leadership ({pool} left)",
+                             tooltip="The commander hands 1 Leadership point to this unit.")]
+
+    # ================================================================== applying commands
+    def submit(self, commands: Any) -> bool:
+        """Apply one command or a list (all or nothing); animate, sync dialogs and hand-offs."""
+        batch = commands if isinstance(commands, list) else [commands]
+        before_units = dict(self.state.units)
+        mark = len(self.session.history)
+        saved = self.session.state
+        events: list[Any] = []
+        for c in batch:
+            ok, evs, reason = self.session.apply(c)
+            if not ok:
+                # undo the earlier parts of the batch (they rolled no dice: zero-hex moves)
+                del self.session.history[mark:]
+                self.session.state = saved
+                self.toast(reason or "Not allowed.")
+                self._refresh_panels()
+                return False
+            events.extend(evs)
+        self._toast = None
+        self.anim.load(events, self.layout.hex_center, self._unit_hex, self.settings.speed_factor(), before_units)
+        self._after_change()
+        return True
+
+    def _unit_hex(self, unit_id: str) -> Hex | None:
+        u = self.state.units.get(unit_id)
+        return u.hex if u is not None else None
+
+    def _after_change(self) -> None:
+        st = self.state
+        if self.selected and (self.selected not in st.units or st.units[self.selected].destroyed):
+            self.selected = None
+        # keep the acting unit selected in the right mode; otherwise back to selection
+        uid = self.mode.unit_id
+        if uid is not None and self.is_mine(uid) and self.mode.name == _phase_mode(st.phase):
+            pass  # MoveMode / AttackMode read the new state themselves
+        elif uid is not None and self.is_mine(uid):
+            self.mode = unit_mode(self, uid)
+        else:
+            self.mode = SelectMode()
+        self._overlay_key = None
+        self._refresh_panels(force=True)
+        self.sync()
+
+    def undo(self) -> None:
+        if self.session.undo():
+            self.anim.skip()
+            self.toast("Move taken back.", 2.0)
+            self._after_change()
+        else:
+            self.toast("Nothing to undo: only a move that rolled no dice can be taken back.")
+
+    def end_phase(self) -> None:
+        st = self.state
+        side = st.active_side
+        if side is None or st.pending is not None or st.phase not in ("movement", "attack"):
+            return
+        waiting = self.q.can_act(st, side)
+        if waiting and self.settings.confirm_end_phase:
+            names = ", ".join(st.unit_name(u) for u in waiting[:6])
+            self.app.push(DialogScene(
+                self.app, f"End the {st.phase} phase?",
+                f"{len(waiting)} unit(s) can still act: {text.e(names)}.",
+                [Choice("Keep playing", None, pygame.K_ESCAPE),
+                 Choice("End phase", lambda: self.submit(cmd.EndPhase(side=side)), pygame.K_RETURN, primary=True)],
+                size=(480, 220), cancel=Choice("Keep playing"), name="confirm_end"))
+            return
+        self.submit(cmd.EndPhase(side=side))
+
+    def next_unit(self) -> None:
+        st = self.state
+        ids = self.q.can_act(st, st.active_side)
+        if not ids:
+            self.toast("No unit can act: end the phase (E).")
+            return
+        i = (ids.index(self.selected) + 1) % len(ids) if self.selected in ids else 0
+        self.selected = ids[i]
+        self.mode = unit_mode(self, ids[i])
+        self.camera.ensure_visible(*self.layout.hex_center(st.units[ids[i]].hex))
+        self._refresh_panels()
+
+    # ================================================================== decisions, hand-off
+    def sync(self) -> None:
+        """Open what the rules wait for: hand-off, initiative, turn place, defensive action, end."""
+        if self.app.scenes.top is not self:
+            return
+        st = self.state
+        if st.phase == "ended":
+            if not self._ended_shown:
+                self._ended_shown = True
+                self.app.push(self._end_dialog())
+            return
+        side = self.decision_side()
+        if side is not None and side != self.viewer:
+            # auto-answer the defensive-action question when the table switched it off
+            if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
+                self.submit(cmd.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
+                return
+            if self.settings.blackout:
+                self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
+                                           self._handoff_detail(), on_continue=partial(self._show, side)))
+                return
+            self._show(side)
+            return
+        self._open_decision()
+
+    def _handoff_detail(self) -> str:
+        st = self.state
+        if st.pending is not None:
+            return {"initiative_choice": f"Round {st.round}: choose your initiative option.",
+                    "turn_place": "You won the initiative: choose your place in the turn order.",
+                    "defensive_action": "One of your units is under attack."}.get(st.pending.kind, "")
+        return f"Round {st.round}: {st.phase} phase."
+
+    def _show(self, side: str) -> None:
+        self.viewer = side
+        self.selected = None
+        self.mode = SelectMode()
+        mine = [self.layout.hex_center(u.hex) for u in self.state.live_units(side)]
+        if mine and self.state.pending is None:
+            self.camera.centre_on(sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine))
+        self._overlay_key = None
+        self._refresh_panels()
+        self._open_decision()
+
+    def _open_decision(self) -> None:
+        st = self.state
+        p = st.pending
+        if p is None:
+            self._dialog_key = None
+            return
+        key = (st.seq, p.kind, p.sides)
+        if key == self._dialog_key or self.app.scenes.top is not self:
+            return
+        self._dialog_key = key
+        if p.kind == "initiative_choice":
+            self.app.push(self._initiative_dialog(p.sides[0]))
+        elif p.kind == "turn_place":
+            self.app.push(self._turn_place_dialog(p))
+        elif p.kind == "defensive_action":
+            self.app.push(self._defensive_dialog(p))
+
+    def _initiative_dialog(self, side: str) -> DialogScene:
+        from game.rules.ail import initiative as ini
+        st = self.state
+        cdr = ini.commander(st, side)
+        rows = []
+        choices: list[Choice] = []
+        adv = st.sides[side].advantage.get("deception", 0)
+        for opt in ("tactics", "leadership", "deception"):
+            title, roll, gives = text.OPTION_TEXT[opt]
+            skill = cdr.skills.get(opt, 0)  # type: ignore[call-overload,unused-ignore]
+            rows.append(f"<b>{title}</b> — intellect {cdr.stats.intellect} + {opt} {skill} + "
+                        f"d{10 if skill else 6}<br><font color='{text.DIM}'>{gives}</font>")
+            choices.append(Choice(title, partial(self.submit, cmd.ChooseInitiative(side=side, option=opt))))
+        personal = ini.personal_stat_options(st, side) if ini.personal_available(st, side) is None else []
+        if personal:
+            title, roll, gives = text.OPTION_TEXT["personal"]
+            rows.append(f"<b>{title}</b> — {', '.join(personal)} + its skill<br>"
+                        f"<font color='{text.DIM}'>{gives}</font>")
+            for stat in personal:
+                choices.append(Choice(f"Personal: {stat}", partial(self.submit, cmd.ChooseInitiative(
+                    side=side, option="personal", personal_stat=stat))))
+        if adv:
+            rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
+        body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
+               + "<br>".join(rows)
+        return DialogScene(self.app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
+                           size=(760, 420), name="initiative")
+
+    def _turn_place_dialog(self, p: Any) -> DialogScene:
+        st = self.state
+        side = p.sides[0]
+        last = self.session.history[-1].events if self.session.history else ()
+        rolls = [text.event_html(ev, st.unit_name) for ev in last
+                 if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
+                                                "advantage_gained")]
+        slots = len(p.ranking) + len(p.trailing)
+        ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
+        choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
+                          partial(self.submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
+                   for i in range(max(1, len(p.ranking)))]
+        body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
+               f"order ({slots} slots)."
+        return DialogScene(self.app, f"{st.side_name(side)} wins the initiative", body, choices,
+                           size=(720, 380), name="turn_place")
+
+    def _defensive_dialog(self, p: Any) -> DialogScene:
+        st = self.state
+        uid = p.unit_id
+        atk = p.attack
+        who = st.unit_name(atk.attacker_id) if atk else "an enemy"
+        weapon = f" with {atk.weapon}" if atk else ""
+        body = (f"<b>{text.e(st.unit_name(uid))}</b> is about to be attacked by <b>{text.e(who)}</b>"
+                f"{text.e(weapon)}.<br><br>A defensive action adds +5 to the Accuracy Challenge of this attack, "
+                "but the unit loses its attack (this turn if it has not acted yet, otherwise its next one).")
+
+        def never() -> None:
+            self.settings.ask_defensive = False
+            self.submit(cmd.DefensiveAction(unit_id=uid, accept=False))
+
+        return DialogScene(self.app, f"{st.side_name(p.sides[0])}: defensive action?", body, [
+            Choice("Take it (+5 AC)", lambda: self.submit(cmd.DefensiveAction(unit_id=uid, accept=True)),
+                   pygame.K_y, primary=True),
+            Choice("No", lambda: self.submit(cmd.DefensiveAction(unit_id=uid, accept=False)), pygame.K_n),
+            Choice("No, never ask", never),
+        ], size=(620, 260), name="defensive")
+
+    def _end_dialog(self) -> DialogScene:
+        st = self.state
+        winner = st.winner
+        title = f"{st.side_name(winner)} wins!" if winner else "The battle ends in a draw"
+        lines = [f"<b>{text.e(st.end_reason or '')}</b>", ""]
+        for s in st.setup.sides:
+            units = [u for u in st.units.values() if u.side == s.id]
+            lost = sum(1 for u in units if u.destroyed)
+            full = sum(st.unit_type(u.id).strength for u in units)
+            left = sum(u.strength for u in units if not u.destroyed)
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{lost} of {len(units)} units lost · strength {left}/{full}")
+        lines.append(f"<br>Rounds played: {st.round}")
+        choices = [Choice("Restart", self.restart, pygame.K_r), *END_CHOICES_HOOK(self),
+                   Choice("Quit", self.app.quit, pygame.K_q, primary=True)]
+        return DialogScene(self.app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
+
+    def restart(self) -> None:
+        s = self.session
+        fresh = Session.start(s.setup, s.board, s.layout, s.seed, map_data=s.map_data, path=s.path)
+        self.app.replace(BattleScene(self.app, fresh))
+
+    def options_dialog(self) -> None:
+        st = self.settings
+
+        def cycle_speed() -> None:
+            order = ["normal", "fast", "instant"]
+            st.animation = order[(order.index(st.animation) + 1) % 3]  # type: ignore[assignment]
+            self.options_dialog()
+
+        def flip(attr: str) -> Any:
+            def run() -> None:
+                setattr(st, attr, not getattr(st, attr))
+                self.options_dialog()
+            return run
+
+        body = (f"Animation: <b>{st.animation}</b><br>"
+                f"Blackout between sides: <b>{'on' if st.blackout else 'off (GM at the table)'}</b><br>"
+                f"Ask the defender about defensive actions: <b>{'yes' if st.ask_defensive else 'no'}</b><br>"
+                f"Hex grid: <b>{'on' if st.show_grid else 'off'}</b> (G)")
+        self.app.push(DialogScene(self.app, "Options", body, [
+            Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
+            Choice("Ask defender", flip("ask_defensive")), Choice("Close", None, pygame.K_ESCAPE, primary=True),
+        ], size=(640, 260), cancel=Choice("Close"), name="options"))
+
+    def help_dialog(self) -> None:
+        self.app.push(DialogScene(self.app, "Controls", HELP_HTML,
+                                  [Choice("Close", None, pygame.K_F1, primary=True)],
+                                  size=(640, 470), cancel=Choice("Close"), name="help"))
+
+    # ================================================================== events
+    def on_enter(self) -> None:
+        # uncovered (a dialog closed, hand-off continued) or first shown: see what is awaited
+        self._refresh_panels()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self._ui_button(event.ui_element)
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        consumed = self.ui.process_events(event)
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+            return
+        if consumed and event.type != pygame.MOUSEMOTION:
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.camera.contains_screen(*self.mouse):
+                self.camera.zoom_at(1 if event.y > 0 else -1, *self.mouse)
+                self._overlay_key = None
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button in (1, 2) and self.camera.contains_screen(*event.pos):
+                self.mouse = event.pos
+                self._press = (event.button, event.pos)
+                self._dragging = False
+            elif event.button == 3:
+                self.cancel()
+            elif event.button in (4, 5) and self.camera.contains_screen(*event.pos):
+                pass  # wheel arrives as MOUSEWHEEL too
+        elif event.type == pygame.MOUSEMOTION:
+            if self._press is not None:
+                dx, dy = event.pos[0] - self._press[1][0], event.pos[1] - self._press[1][1]
+                if self._dragging or abs(dx) + abs(dy) > DRAG_THRESHOLD:
+                    if not self._dragging:
+                        self._dragging = True
+                        dx, dy = dx, dy
+                    else:
+                        dx, dy = event.rel
+                    self.camera.pan_screen(-dx, -dy)
+            self._update_hover()
+        elif event.type == pygame.MOUSEBUTTONUP:
+            press, self._press = self._press, None
+            if press is not None and event.button == press[0] == 1 and not self._dragging:
+                self.mouse = event.pos
+                self._update_hover()
+                self.click(event.pos)
+            self._dragging = False
+
+    def _key(self, event: pygame.event.Event) -> None:
+        k = event.key
+        ctrl = bool(event.mod & pygame.KMOD_CTRL) if hasattr(event, "mod") else False
+        if k in PAN_KEYS and not ctrl:
+            self._held.add(k)
+        elif k == pygame.K_z and ctrl:
+            self.undo()
+        elif k in (pygame.K_ESCAPE,):
+            self.cancel()
+        elif k == pygame.K_g:
+            self.settings.show_grid = not self.settings.show_grid
+        elif k in (pygame.K_TAB, pygame.K_n):
+            self.next_unit()
+        elif k in (pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.end_phase()
+        elif k == pygame.K_F1:
+            self.help_dialog()
+        elif k == pygame.K_o:
+            self.options_dialog()
+        elif k == pygame.K_SPACE:
+            self.anim.skip()
+        else:
+            for key, handler in KEY_HOOKS.items():
+                if k == key:
+                    handler(self)
+
+    def _ui_button(self, element: object) -> None:
+        for key, btn in self.top_buttons.items():
+            if element is btn:
+                {"help": self.help_dialog, "options": self.options_dialog, "end": self.end_phase,
+                 "undo": self.undo}[key]()
+                return
+        bid = self._button_ids.get(element)
+        if bid is None:
+            return
+        if bid == "leadership" and self.selected:
+            u = self.state.units[self.selected]
+            self.submit(cmd.AssignLeadership(side=u.side, unit_id=u.id, points=1))
+            return
+        self._use(self.mode.button(self, bid))
+
+    def cancel(self) -> None:
+        nxt = self.mode.cancel(self)
+        self.mode = nxt or SelectMode()
+        self._overlay_key = None
+        self._refresh_panels()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.anim.busy:
+            self.anim.skip()
+        st = self.state
+        if st.phase == "ended" or st.pending is not None:
+            return
+        h = self.hex_at(pos)
+        if h is None:
+            return
+        if self.viewer != self.decision_side():
+            return
+        self._use(self.mode.click(self, h))
+        if self.selected is None and isinstance(self.mode, SelectMode):
+            u = st.unit_at(h)
+            if u is not None:
+                self.selected = u.id
+        self._refresh_panels()
+
+    def _use(self, result: Any) -> None:
+        if result is None:
+            self._refresh_panels()
+            return
+        if isinstance(result, Mode):
+            self.mode = result
+            self._overlay_key = None
+            self._refresh_panels()
+            return
+        self.submit(result)
+
+    def hex_at(self, pos: tuple[int, int]) -> Hex | None:
+        if not self.camera.contains_screen(*pos):
+            return None
+        wx, wy = self.camera.screen_to_world(*pos)
+        h = self.layout.pixel_to_hex(wx, wy)
+        return h if h in self.session.board.terrain else None
+
+    def _update_hover(self) -> None:
+        h = self.hex_at(self.mouse)
+        if h != self.hover:
+            self.hover = h
+            self._refresh_panels()
+
+    # ================================================================== time
+    def update(self, dt: float) -> None:
+        if self._held:
+            dx = sum(PAN_KEYS[k][0] for k in self._held if k in PAN_KEYS)
+            dy = sum(PAN_KEYS[k][1] for k in self._held if k in PAN_KEYS)
+            if dx or dy:
+                self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+        was_busy = self.anim.busy
+        self.anim.update(dt)
+        if was_busy and not self.anim.busy:
+            self._refresh_panels()
+        if self._toast is not None:
+            msg, left = self._toast
+            left -= dt
+            self._toast = (msg, left) if left > 0 else None
+            if self._toast is None:
+                self._refresh_panels()
+        self.ui.update(dt)
+        if self.app.scenes.top is self and not self.anim.busy:
+            self.sync()
+        self._prepare()
+
+    # ================================================================== drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        _, _, view = self._regions()
+        surface.fill((14, 16, 19), view)
+        z = self.camera.zoom
+        origin = self.camera.map_origin_on_screen()
+        surface.set_clip(view)
+        surface.blit(self.map_cache.get(z), origin)
+        if self.settings.show_grid:
+            surface.blit(self.grid_cache.get(z), origin)
+        overlay = self._overlay_surface(z)
+        if overlay is not None:
+            surface.blit(overlay, origin)
+        self._draw_marks(surface, origin, z)
+        self._draw_units(surface, z)
+        self._draw_path(surface, origin, z)
+        self._draw_anim(surface)
+        self._draw_toast(surface, view)
+        surface.set_clip(None)
+        self.ui.draw_ui(surface)
+        self._draw_chart(surface)
+
+    def _prepare(self) -> None:
+        """Build what draw() will blit: the map layer of this zoom, the mode's hex tints."""
+        z = self.camera.zoom
+        self.map_cache.get(z)
+        if self.settings.show_grid:
+            self.grid_cache.get(z)
+        if self.state.pending is not None or self.anim.busy:
+            key: tuple[Any, ...] = ("none",)
+            fills: list[Any] = []
+        else:
+            key, fills = self.mode.fills(self)
+        full_key = (*key, z)
+        if full_key != self._overlay_key:
+            self._overlay_key = full_key
+            self._overlay = draw.hex_fill_surface(self.layout, fills, z) if fills else None
+
+    def _overlay_surface(self, z: float) -> pygame.Surface | None:
+        if self._overlay_key is None or self._overlay_key[-1] != z:
+            return None
+        return self._overlay
+
+    def _draw_marks(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
+        st = self.state
+        if self.hover is not None:
+            draw.hex_outline(surface, self.layout, self.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
+        if self.selected and self.selected in st.units and not st.units[self.selected].destroyed:
+            h = st.units[self.selected].hex
+            draw.hex_outline(surface, self.layout, h, z, origin, (10, 10, 12), 6, 0.9)
+            draw.hex_outline(surface, self.layout, h, z, origin, draw.SELECT_COLOUR, 3, 0.9)
+
+    def _counter(self, unit: Any, size: int) -> pygame.Surface:
+        st = self.state
+        t = st.unit_type(unit.id) if unit.id in st.units else None
+        markers = tuple(m for m, on in (("pinned", unit.pinned), ("out_of_action", unit.out_of_action),
+                                        (unit.stance, unit.stance != "none")) if on)
+        key = (unit.type_id, unit.side, unit.strength, markers, size)
+        surf = self._counter_cache.get(key)
+        if surf is None:
+            colour = self.side_colour(unit.side)
+            surf = _render_counter(t, unit, colour, size, markers)
+            if len(self._counter_cache) > 400:
+                self._counter_cache.clear()
+            self._counter_cache[key] = surf
+        return surf
+
+    def _draw_units(self, surface: pygame.Surface, z: float) -> None:
+        st = self.state
+        size = max(14, int(min(self.layout.tw, self.layout.th) * 0.72 * z))
+        can_act = set(self.q.can_act(st, st.active_side)) if st.pending is None and st.phase != "ended" else set()
+        units = [u for u in st.units.values() if not u.destroyed] + list(self.anim.ghosts.values())
+        for u in units:
+            wx, wy = self.unit_world(u.id)
+            sx, sy = self.camera.world_to_screen(wx, wy)
+            img = self._counter(u, size)
+            rect = img.get_rect(center=(round(sx), round(sy)))
+            if u.id in can_act and self.viewer == st.active_side:
+                pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
+            surface.blit(img, rect)
+
+    def _draw_path(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
+        if self.anim.busy or self.state.pending is not None:
+            return
+        view = self.mode.path_view(self)
+        if view is None:
+            return
+        pts = [self.camera.world_to_screen(*self.layout.hex_center(h)) for h in view.points]
+        draw.draw_path(surface, pts, view.colour, max(2, int(4 * z)))
+        end = pts[-1]
+        r = self.layout.th * z * 0.5
+        for ex in view.exposures:
+            c = self.camera.world_to_screen(*self.layout.hex_center(ex.hex))
+            draw.danger_marker(surface, c, r * 0.45)
+            wname = self.state.unit_name(ex.watcher_id)
+            draw.draw_label(surface, f"{wname}: {draw.percent(_hit_chance(ex))}",
+                            (c[0], c[1] - r * 0.9), draw.DANGER_COLOUR, 12)
+        draw.draw_label(surface, view.label, (end[0], end[1] + r * 0.95), (255, 255, 255), 13)
+
+    def _draw_anim(self, surface: pygame.Surface) -> None:
+        for part, f in self.anim.current_parts():
+            if isinstance(part, Shot):
+                a = self.camera.world_to_screen(*part.start)
+                b = self.camera.world_to_screen(*part.end)
+                tip = (a[0] + (b[0] - a[0]) * min(1.0, f * 1.6), a[1] + (b[1] - a[1]) * min(1.0, f * 1.6))
+                pygame.draw.line(surface, (10, 10, 12), a, tip, 5)
+                pygame.draw.line(surface, part.colour, a, tip, 3)
+                pygame.draw.circle(surface, part.colour, tip, 4)
+            elif isinstance(part, FloatText):
+                x, y = self.camera.world_to_screen(*part.at)
+                img = fonts.outlined(part.text, 16, part.colour)
+                img.set_alpha(int(255 * (1 - max(0.0, f - 0.7) / 0.3)))
+                surface.blit(img, img.get_rect(center=(round(x), round(y - 20 - 30 * f))))
+
+    def _draw_toast(self, surface: pygame.Surface, view: pygame.Rect) -> None:
+        if self._toast is None:
+            return
+        draw.draw_label(surface, self._toast[0], (view.centerx, view.bottom - 30), (255, 230, 200), 15,
+                        (60, 20, 16, 230))
+
+    def _draw_chart(self, surface: pygame.Surface) -> None:
+        pv = self.mode.preview(self) if self.state.pending is None and not self.anim.busy else None
+        if pv is None:
+            pygame.draw.rect(surface, (16, 19, 23), self.chart_rect)
+            pygame.draw.rect(surface, (59, 67, 76), self.chart_rect, 1)
+            img = fonts.text("Hover a target: exact outcome odds", 12, (110, 106, 98))
+            surface.blit(img, img.get_rect(center=self.chart_rect.center))
+            return
+        _, odds = _preview_parts(pv[0])
+        base = _preview_parts(pv[1])[1] if pv[1] is not None else None
+        if odds is not None:
+            draw.bar_chart(surface, self.chart_rect, odds.results, base.results if base is not None else None)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+# Other modules may add end-of-battle choices (e.g. "Load") and keys (quick save) here.
+END_CHOICES: list[Any] = []
+KEY_HOOKS: dict[int, Any] = {}
+
+
+def END_CHOICES_HOOK(scene: BattleScene) -> list[Choice]:
+    return [make(scene) for make in END_CHOICES]
+
+
+def _enable(element: Any, on: bool) -> None:
+    if on:
+        element.enable()
+    else:
+        element.disable()
+
+
+def _phase_mode(phase: str) -> str:
+    return {"movement": "move", "attack": "attack"}.get(phase, "select")
+
+
+def _preview_parts(p: Any) -> tuple[Any, Any]:
+    """(ACBreakdown, Odds) of an attack preview, whatever the preview object calls them."""
+    if p is None:
+        return None, None
+    odds = getattr(p, "odds", None)
+    if odds is None and hasattr(p, "results"):
+        odds = p
+    ac = getattr(p, "ac", None)
+    if ac is None and odds is not None:
+        ac = getattr(odds, "ac", None)
+    return ac, odds
+
+
+def _hit_roll_text(state: Any, p: Any) -> str:
+    """'Hit roll: senses 3 + firearms 2 + d10 + braced +2' for an attack preview."""
+    attacker = getattr(p, "attacker_id", None)
+    weapon = getattr(p, "weapon", None)
+    if attacker is None or weapon is None:
+        return ""
+    from game.rules.ail.attack import hit_stat_and_skill
+    from game.rules.ail.check import die_for
+
+    t = state.unit_type(attacker)
+    w = next((x for x in t.weapons if x.name == weapon), None)
+    if w is None:
+        return ""
+    stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
+    parts = [f"{stat_name} {stat}", f"{skill_name} {skill}", f"d{die_for(skill, state.setup.rules.check)}"]
+    parts += [f"{text.e(m.label)} {text.signed(m.value)}" for m in getattr(p, "hit_modifiers", ())]
+    return "Hit roll: " + " + ".join(parts)
+
+
+def _hit_chance(ex: Any) -> float:
+    for name in ("hit_chance", "chance", "p_hit"):
+        v = getattr(ex, name, None)
+        if v is not None:
+            return float(v)
+    odds = getattr(ex, "odds", None)
+    if odds is not None:
+        return float(getattr(odds, "hit_chance", 0))
+    return 0.0
+
+
+def _render_counter(t: Any, unit: Any, colour: tuple[int, int, int], size: int,
+                    markers: tuple[str, ...]) -> pygame.Surface:
+    """The unit's counter, drawn by game.render (engineer M's counter art)."""
+    from game.render.counters import counter_surface
+
+    return counter_surface(t, unit, colour, size, markers)

@@ -1,0 +1,78 @@
+"""The hand-off screen between sides: the map is hidden before the next side's view is drawn.
+
+It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Any key or a
+click continues; the click is consumed on release so it cannot fall through to the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+
+from game.client.scene import Scene
+
+if TYPE_CHECKING:
+    from game.client.app import App
+
+
+class HandoffScene(Scene):
+    overlay = False
+    name = "handoff"
+
+    def __init__(self, app: App, side_name: str, colour: tuple[int, int, int],
+                 detail: str = "", on_continue: Callable[[], None] | None = None) -> None:
+        super().__init__(app)
+        self.side_name = side_name
+        self.colour = colour
+        self.detail = detail
+        self._on_continue = on_continue
+        self._pressed = False
+        self.ui = app.make_ui()
+        self._build()
+
+    def _build(self) -> None:
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        w, h = self.app.screen.get_size()
+        self.title = pygame_gui.elements.UILabel(
+            pygame.Rect(0, h // 2 - 90, w, 50), f"{self.side_name} to play", self.ui,
+            object_id=pygame_gui.core.ObjectID(class_id="@big_title"))
+        self.sub = pygame_gui.elements.UILabel(
+            pygame.Rect(0, h // 2 - 35, w, 30), self.detail or "Pass the screen, then continue.", self.ui,
+            object_id=pygame_gui.core.ObjectID(class_id="@subtitle"))
+        self.button = pygame_gui.elements.UIButton(
+            pygame.Rect(w // 2 - 110, h // 2 + 20, 220, 44), "Press to continue", self.ui,
+            object_id=pygame_gui.core.ObjectID(class_id="@primary"))
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._build()
+
+    def _continue(self) -> None:
+        self.app.pop()
+        if self._on_continue is not None:
+            self._on_continue()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.ui.process_events(event)
+        if event.type == pygame.KEYDOWN and event.key not in (pygame.K_LCTRL, pygame.K_RCTRL,
+                                                               pygame.K_LSHIFT, pygame.K_RSHIFT):
+            self._continue()
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self._pressed = True
+        elif event.type == pygame.MOUSEBUTTONUP and self._pressed:
+            self._continue()
+
+    def update(self, dt: float) -> None:
+        self.ui.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.fill((8, 9, 11))
+        band = pygame.Rect(0, h // 2 - 110, w, 200)
+        pygame.draw.rect(surface, (20, 22, 26), band)
+        pygame.draw.rect(surface, self.colour, pygame.Rect(0, band.y, w, 4))
+        pygame.draw.rect(surface, self.colour, pygame.Rect(0, band.bottom - 4, w, 4))
+        self.ui.draw_ui(surface)

@@ -1,0 +1,165 @@
+"""Words the player reads in the panels: units, terrain, rolls, attack previews, phases.
+
+Returns pygame_gui's HTML subset (<b>, <i>, <font color=...>, <br>). Reads the rules state and
+data; computes nothing of the rules itself.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from game.hexgrid import Hex
+from game.rules.ail.models import RulesData, UnitType, Weapon
+
+GOLD = "#e0b864"
+DIM = "#9c968a"
+GOOD = "#8fd18a"
+BAD = "#ff7a6a"
+WARN = "#ffc857"
+
+OPTION_TEXT = {
+    "tactics": ("Tactics", "intellect + tactics",
+                "Command Advantage: a side pool any unit spends on hit rolls."),
+    "leadership": ("Leadership", "intellect + leadership",
+                   "Leadership Advantage: hand points to units; they spend them on any roll, "
+                   "or 2 points instead of 1 Adrenaline to dash."),
+    "deception": ("Deception", "intellect + deception",
+                  "Deception Advantage: banked, added to your next initiative roll."),
+    "personal": ("Personal", "physique/senses/aether + skill",
+                 "Personal Advantage for the commander's own unit, which gets its own slot; "
+                 "your other troops act last."),
+}
+
+PHASE_NAMES = {"initiative": "Initiative", "movement": "Movement", "attack": "Attack", "ended": "Battle over"}
+
+
+def hexcol(colour: tuple[int, int, int]) -> str:
+    r, g, b = (max(0, min(255, c)) for c in colour)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def e(s: object) -> str:
+    return escape(str(s), quote=False)
+
+
+def signed(v: int) -> str:
+    return f"+{v}" if v >= 0 else str(v)
+
+
+def weapon_line(w: Weapon) -> str:
+    if w.melee:
+        rng = "melee"
+    else:
+        assert w.bands is not None
+        rng = "/".join(str(b) for b in w.bands)
+    traits = f" <i>{e(', '.join(t.replace('_', ' ') for t in w.traits))}</i>" if w.traits else ""
+    return f"<b>{e(w.name)}</b> FP {w.fp} · {rng} · {w.skill}{traits}"
+
+
+def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None = None) -> str:
+    u = state.units[unit_id]
+    t: UnitType = state.unit_type(unit_id)
+    colour = hexcol(side_colour) if side_colour else GOLD
+    lines = [f"<font color='{colour}'><b>{e(state.unit_name(unit_id))}</b></font> "
+             f"<font color='{DIM}'>{e(state.side_name(u.side))} · {e(t.faction)} {e(t.unit_class)}"
+             f"{'' if t.living else ' (vehicle)'}</font>"]
+    if u.destroyed:
+        lines.append(f"<font color='{BAD}'><b>{'Annihilated' if u.annihilated else 'Destroyed'}</b></font>")
+    lines.append(f"Strength <b>{u.strength}/{t.strength}</b>   DUR {t.durability}   "
+                 f"Morale {signed(t.morale)}")
+    adren = f"Adrenaline <b>{u.adrenaline}</b>   " if t.living else ""
+    lines.append(f"Move <b>{t.move}</b>   {adren}Size {t.size}")
+    s = t.stats
+    lines.append(f"<font color='{DIM}'>PHY {s.physique} SEN {s.senses} INT {s.intellect} AET {s.aether}</font>")
+    if t.skills:
+        lines.append(f"<font color='{DIM}'>" + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.skills.items())
+                     + "</font>")
+    for w in t.weapons:
+        lines.append(weapon_line(w))
+    for d in t.defences:
+        cum = " cumulative" if d.cumulative else ""
+        lines.append(f"<font color='{DIM}'>{e(d.name)}: {d.target}+ {d.effect}{cum}</font>")
+    if t.special_move is not None:
+        lines.append(f"<font color='{DIM}'>special move: {e(t.special_move.name)} {t.special_move.range} hexes</font>")
+    status = []
+    if u.stance != "none":
+        held = f" ({e(u.stance_weapon)})" if u.stance_weapon else ""
+        status.append(f"<font color='#9fd0ff'>{u.stance}{held}</font>")
+    if u.pinned:
+        status.append(f"<font color='{WARN}'>pinned</font>")
+    if u.out_of_action:
+        status.append(f"<font color='{BAD}'>out of action</font>")
+    if u.leadership:
+        status.append(f"<font color='{GOLD}'>{u.leadership} Leadership</font>")
+    if not u.destroyed:
+        done = []
+        if u.move_done:
+            done.append("moved")
+        if u.dashed:
+            done.append("dashed")
+        if u.action_used:
+            done.append("acted")
+        if u.forfeit_attack:
+            done.append("next attack forfeited")
+        if done:
+            status.append(f"<font color='{DIM}'>{', '.join(done)}</font>")
+    if status:
+        lines.append(" · ".join(status))
+    return "<br>".join(lines)
+
+
+def terrain_html(board: Any, rules: RulesData, h: Hex, state: Any = None) -> str:
+    name = board.terrain.get(h)
+    if name is None:
+        return f"<font color='{DIM}'>off the map</font>"
+    t = rules.terrain.get(name)
+    col, row = board.offset_of(h)
+    road = board.is_road(h)
+    title = name.replace("_", " ").capitalize() + (" + road" if road and name != "road" else "")
+    lines = [f"<b>{e(title)}</b> <font color='{DIM}'>hex {col},{row}</font>"]
+    if t is not None:
+        if t.impassable:
+            cost = "impassable" + (" (hover may cross)" if t.hover_passable else "")
+        else:
+            cost = f"move cost {rules.road_move_cost if road else t.move_cost}"
+        flags = [f for f, on in (("difficult", t.difficult), ("blocks line of sight", t.blocks_los)) if on]
+        lines.append(f"{cost} · cover {t.cover}" + (f" · {', '.join(flags)}" if flags else ""))
+    if road:
+        lines.append(f"<font color='{GOLD}'>road: a move that stays on road gains a bonus</font>")
+    return "<br>".join(lines)
+
+
+def roll_html(ev: Any, name: Any) -> str:
+    """One dice-log line with every part of the roll."""
+    parts = []
+    if ev.stat_name:
+        parts.append(f"{e(ev.stat_name)} {ev.stat}")
+    if ev.skill_name:
+        parts.append(f"{e(ev.skill_name)} {ev.skill}")
+    forced = " <font color='#ff9cf0'>(GM)</font>" if ev.forced else ""
+    parts.append(f"<b>d{ev.die_sides}={ev.die}</b>{forced}")
+    parts += [f"{e(label)} {signed(v)}" for label, v in ev.modifiers]
+    who = f"<font color='{GOLD}'>{e(name(ev.unit_id))}</font> " if ev.unit_id else ""
+    line = f"{who}<i>{e(ev.label)}</i>: " + " + ".join(parts) + f" = <b>{ev.total}</b>"
+    if ev.target is not None:
+        line += f" vs {ev.target}"
+        if ev.success is not None:
+            line += f" <font color='{GOOD if ev.success else BAD}'>{'success' if ev.success else 'fail'}</font>"
+        if ev.margin is not None and ev.success:
+            line += f" (margin {signed(ev.margin)})"
+    return line
+
+
+def event_html(ev: Any, name: Any) -> str:
+    kind = getattr(ev, "kind", "")
+    if kind == "roll_made":
+        return roll_html(ev, name)
+    text = e(ev.text(name)) if hasattr(ev, "text") else e(ev)
+    if kind in ("phase_changed", "round_ended", "battle_ended", "turn_order_set", "initiative_won"):
+        return f"<font color='{GOLD}'><b>{text}</b></font>"
+    if kind in ("unit_destroyed", "strength_lost", "marker_added"):
+        return f"<font color='{BAD}'>{text}</font>"
+    if kind in ("overwatch_fired", "guard_counter"):
+        return f"<font color='{WARN}'>{text}</font>"
+    return f"<font color='{DIM}'>{text}</font>"
