@@ -175,14 +175,26 @@ def tmx_text(p: Painter, title: str, tileset: str, units: list[UnitMark]) -> str
 
 # --------------------------------------------------------------------------- the two maps
 
+def scatter(p: Painter, chance: float, tile: str) -> None:
+    """Single hexes of `tile` sprinkled over open ground."""
+    for _, _, h in p.stagger.iter_grid(p.width, p.height):
+        if p.ground[h] == "clear" and p.rng.random() < chance:
+            p.ground[h] = tile
+
+
 def riverford(seed: int = 1864) -> Painter:
     """Pointy-top 34 x 24: a river runs north-south; the east-west road crosses it at a bridge."""
     st = Stagger("y", "odd")
     p = Painter(34, 24, st, random.Random(seed))
     # woods and hills first; river, town and roads paint over them
-    for col, row, size in ((5, 4, 14), (8, 17, 16), (25, 5, 12), (29, 18, 14), (14, 2, 8), (20, 20, 9)):
+    for col, row, size in ((5, 4, 14), (8, 17, 16), (25, 5, 12), (29, 18, 14), (14, 2, 8), (20, 20, 9),
+                           (10, 7, 6), (22, 14, 7), (2, 20, 8), (31, 2, 6)):
         cells = p.blob(p.at(col, row), size, "woods")
         p.paint([c for c in cells if p.rng.random() < 0.35], "dense_woods")
+    scatter(p, 0.05, "rough")
+    scatter(p, 0.04, "woods")
+    p.paint([p.at(6, 8), p.at(7, 8)], "building")  # a farm west of the river
+    p.paint([p.at(30, 14)], "rubble")
     for col, row, size in ((27, 11, 9), (4, 11, 7)):
         hill = p.blob(p.at(col, row), size, "hill")
         for h in hill:
@@ -231,9 +243,12 @@ def hollow_ridge(seed: int = 2203) -> tuple[Painter, list[UnitMark]]:
     """Flat-top 32 x 22: a ridge with a dug-in line in the north, a village and a stream."""
     st = Stagger("x", "odd")
     p = Painter(32, 22, st, random.Random(seed))
-    for col, row, size in ((3, 3, 12), (10, 15, 18), (26, 16, 12), (20, 2, 10), (29, 6, 9)):
+    for col, row, size in ((3, 3, 12), (10, 15, 18), (26, 16, 12), (20, 2, 10), (29, 6, 9), (5, 19, 8),
+                           (21, 10, 6)):
         cells = p.blob(p.at(col, row), size, "woods")
         p.paint([c for c in cells if p.rng.random() < 0.4], "dense_woods")
+    scatter(p, 0.05, "rough")
+    scatter(p, 0.03, "woods")
     ridge: list[Hex] = []
     for col in range(6, 26):
         row = 6 + (1 if col % 5 == 0 else 0)

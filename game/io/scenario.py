@@ -1,0 +1,300 @@
+"""Scenario files (YAML): a map, the sides and their commanders, the units, objectives, rules overrides.
+
+`load_scenario(path) -> LoadedScenario` reads and checks everything a battle needs and builds
+the rules' BattleSetup and Board. Unknown keys are refused; every problem is a GameFileError
+naming the file, the field path (e.g. ``units[3].at``), the line and what was expected.
+The format is documented in docs/formats.md#scenarios.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from game.board import Board
+from game.errors import GameFileError
+from game.hexgrid import Hex
+from game.io.datafiles import (
+    DEFAULT_CATALOGUE,
+    DEFAULT_RULES,
+    GameFileErrors,
+    YamlDoc,
+    format_loc,
+    load_catalogue,
+    load_rules,
+    read_yaml,
+    validate_model,
+)
+from game.io.tmx import MapData, load_map
+from game.rules.ail.models import (
+    BattleSetup,
+    Catalogue,
+    Commander,
+    Objective,
+    RulesData,
+    SideSetup,
+    UnitSetup,
+)
+
+Colour = tuple[int, int, int]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def parse_colour(value: Any) -> Any:
+    """'#rrggbb' or [r, g, b] -> (r, g, b); anything else is left for pydantic to refuse."""
+    if isinstance(value, str):
+        text = value.strip().lstrip("#")
+        if len(text) != 6:
+            raise ValueError(f"colour '{value}' should be '#rrggbb' or [r, g, b]")
+        try:
+            return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+        except ValueError:
+            raise ValueError(f"colour '{value}' should be '#rrggbb' or [r, g, b]") from None
+    return value
+
+
+class ScenarioSide(_Strict):
+    id: str = Field(min_length=1)
+    name: str
+    colour: tuple[int, int, int]
+    commander: Commander
+
+    @field_validator("colour", mode="before")
+    @classmethod
+    def _colour(cls, v: Any) -> Any:
+        return parse_colour(v)
+
+    @field_validator("colour")
+    @classmethod
+    def _colour_range(cls, v: Colour) -> Colour:
+        if any(not 0 <= c <= 255 for c in v):
+            raise ValueError(f"colour components must be 0-255, got {list(v)}")
+        return v
+
+
+class ScenarioUnit(_Strict):
+    id: str = Field(min_length=1)
+    type: str
+    side: str
+    at: tuple[int, int] = Field(description="[col, row] in Tiled's tile coordinates")
+    strength: int | None = Field(None, ge=1)
+    name: str | None = None
+
+
+class ScenarioObjective(_Strict):
+    kind: Literal["destroy_all", "hold", "survive"]
+    side: str
+    hexes: tuple[tuple[int, int], ...] = ()  # [col, row] each
+    round: int | None = Field(None, ge=1)
+    description: str = ""
+
+
+class ScenarioOptions(_Strict):
+    ask_defensive_action: bool = True
+
+
+class ScenarioFile(_Strict):
+    name: str
+    description: str = ""
+    map: str
+    catalogue: str | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+    map_units: bool = True  # also place the units of the map's object layers
+    sides: tuple[ScenarioSide, ...] = Field(min_length=2)
+    units: tuple[ScenarioUnit, ...] = ()
+    objectives: tuple[ScenarioObjective, ...] = ()
+    round_limit: int = Field(8, ge=1)
+    seed: int = Field(0, ge=0)
+    options: ScenarioOptions = ScenarioOptions()
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedScenario:
+    setup: BattleSetup
+    board: Board
+    map: MapData
+    seed: int
+    path: Path
+    file: ScenarioFile
+    catalogue_path: Path
+    rules_path: Path
+
+    @property
+    def name(self) -> str:
+        return self.setup.name
+
+    @property
+    def description(self) -> str:
+        return self.file.description
+
+    @property
+    def options(self) -> ScenarioOptions:
+        return self.file.options
+
+    def side_colour(self, side_id: str) -> Colour:
+        for s in self.setup.sides:
+            if s.id == side_id:
+                return s.colour
+        return (160, 160, 160)
+
+
+class _Problems:
+    def __init__(self, doc: YamlDoc) -> None:
+        self.doc = doc
+        self.items: list[GameFileError] = []
+
+    def add(self, loc: tuple[int | str, ...], message: str) -> None:
+        line = self.doc.line_of(loc)
+        where = format_loc(loc)
+        self.items.append(GameFileError(str(self.doc.path), f"line {line}: {where}" if line else where, message))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise GameFileErrors(self.items)
+
+
+def load_scenario(path: str | Path) -> LoadedScenario:
+    """Read a scenario and everything it refers to; raise GameFileError on any problem."""
+    doc = read_yaml(path, "scenario file")
+    sc = validate_model(ScenarioFile, doc.data, doc, doc.path, what="scenario")
+    base = doc.path.parent
+    problems = _Problems(doc)
+
+    rules: RulesData = load_rules(DEFAULT_RULES, sc.rules or None, doc, ("rules",))
+    catalogue_path = (base / sc.catalogue).resolve() if sc.catalogue else DEFAULT_CATALOGUE
+    if sc.catalogue and not catalogue_path.exists():
+        problems.add(("catalogue",), f"unit catalogue '{sc.catalogue}' not found (looked for {catalogue_path})")
+        problems.raise_if_any()
+    catalogue: Catalogue = load_catalogue(catalogue_path)
+    map_path = (base / sc.map).resolve()
+    if not map_path.exists():
+        problems.add(("map",), f"map '{sc.map}' not found (looked for {map_path})")
+        problems.raise_if_any()
+    md = load_map(map_path, set(rules.terrain))
+    board = md.board
+    stagger = md.stagger
+
+    # sides
+    side_ids: dict[str, int] = {}
+    for i, s in enumerate(sc.sides):
+        if s.id in side_ids:
+            problems.add(("sides", i, "id"), f"side id '{s.id}' is used twice (also sides[{side_ids[s.id]}])")
+        side_ids.setdefault(s.id, i)
+    known_types = ", ".join(sorted(catalogue.units))
+
+    def check_placement(loc: tuple[int | str, ...], type_id: str, h: Hex, col: int, row: int) -> None:
+        if not (0 <= col < md.width and 0 <= row < md.height):
+            problems.add(loc, f"[{col}, {row}] is outside the {md.width} x {md.height} map "
+                              f"(columns 0-{md.width - 1}, rows 0-{md.height - 1})")
+            return
+        if h not in board:
+            problems.add(loc, f"[{col}, {row}] has no terrain (off the board)")
+            return
+        name = board.terrain_at(h)
+        t = rules.terrain.get(name)
+        ut = catalogue.units.get(type_id)
+        if t is not None and t.impassable and not (ut is not None and ut.unit_class == "hover" and t.hover_passable):
+            problems.add(loc, f"[{col}, {row}] is {name}, impassable for a {type_id}")
+
+    # units (scenario first, then the map's object layer)
+    units: list[UnitSetup] = []
+    where_of: dict[str, str] = {}
+    occupied: dict[Hex, str] = {}
+    for i, u in enumerate(sc.units):
+        loc: tuple[int | str, ...] = ("units", i)
+        ok = True
+        if u.id in where_of:
+            problems.add(loc + ("id",), f"unit id '{u.id}' is used twice (also {where_of[u.id]})")
+            ok = False
+        if u.type not in catalogue.units:
+            problems.add(loc + ("type",), f"unknown unit type '{u.type}'; the catalogue has: {known_types}")
+            ok = False
+        if u.side not in side_ids:
+            problems.add(loc + ("side",), f"unknown side '{u.side}'; sides are: {', '.join(side_ids)}")
+            ok = False
+        col, row = u.at
+        h = stagger.to_hex(col, row)
+        before = len(problems.items)
+        check_placement(loc + ("at",), u.type, h, col, row)
+        if len(problems.items) == before and h in occupied:
+            problems.add(loc + ("at",), f"[{col}, {row}] is already taken by unit '{occupied[h]}' (one unit per hex)")
+        if u.strength is not None and u.type in catalogue.units and u.strength > catalogue.units[u.type].strength:
+            problems.add(loc + ("strength",), f"{u.strength} is more than a {u.type}'s full strength "
+                                              f"({catalogue.units[u.type].strength})")
+            ok = False
+        where_of.setdefault(u.id, format_loc(loc))
+        occupied.setdefault(h, u.id)
+        if ok:
+            units.append(UnitSetup(id=u.id, type=u.type, side=u.side, at=h, strength=u.strength, name=u.name))
+    if sc.map_units:
+        counter = 0
+        for mu in md.units:
+            counter += 1
+            uid = mu.id or f"{mu.side}-{mu.unit_type}-{mu.object_id}"
+            here = mu.describe()
+            if mu.unit_type not in catalogue.units:
+                raise GameFileError(str(md.path), here, f"unknown unit_type '{mu.unit_type}'; the catalogue "
+                                                        f"({catalogue_path.name}) has: {known_types}")
+            if mu.side not in side_ids:
+                raise GameFileError(str(md.path), here, f"unknown side '{mu.side}'; scenario "
+                                                        f"{doc.path.name} has sides: {', '.join(side_ids)}")
+            if uid in where_of:
+                raise GameFileError(str(md.path), here, f"unit id '{uid}' is also used by {where_of[uid]} "
+                                                        f"of {doc.path.name}")
+            if mu.hex in occupied:
+                raise GameFileError(str(md.path), here, f"stands on tile ({mu.col},{mu.row}), already taken by "
+                                                        f"unit '{occupied[mu.hex]}'")
+            t = rules.terrain.get(board.terrain_at(mu.hex))
+            ut = catalogue.units[mu.unit_type]
+            if t is not None and t.impassable and not (ut.unit_class == "hover" and t.hover_passable):
+                raise GameFileError(str(md.path), here, f"stands on {board.terrain_at(mu.hex)} at "
+                                                        f"({mu.col},{mu.row}), impassable for a {mu.unit_type}")
+            where_of[uid] = here
+            occupied[mu.hex] = uid
+            units.append(UnitSetup(id=uid, type=mu.unit_type, side=mu.side, at=mu.hex))
+
+    # commanders riding with a unit
+    unit_side = {u.id: u.side for u in units}
+    for i, s in enumerate(sc.sides):
+        ride = s.commander.unit
+        if ride is not None:
+            if ride not in unit_side:
+                problems.add(("sides", i, "commander", "unit"), f"no unit with id '{ride}' in this scenario")
+            elif unit_side[ride] != s.id:
+                problems.add(("sides", i, "commander", "unit"),
+                             f"unit '{ride}' belongs to side '{unit_side[ride]}', not to '{s.id}'")
+    for sid in side_ids:
+        if not any(u.side == sid for u in units) and not problems.items:
+            problems.add(("sides", side_ids[sid], "id"), f"side '{sid}' has no units")
+
+    # objectives
+    objectives: list[Objective] = []
+    for i, o in enumerate(sc.objectives):
+        loc = ("objectives", i)
+        if o.side not in side_ids:
+            problems.add(loc + ("side",), f"unknown side '{o.side}'; sides are: {', '.join(side_ids)}")
+        if o.kind == "hold" and not o.hexes:
+            problems.add(loc + ("hexes",), "a 'hold' objective needs at least one hex: hexes: [[col, row], ...]")
+        hexes: list[Hex] = []
+        for j, (col, row) in enumerate(o.hexes):
+            h = stagger.to_hex(col, row)
+            if h not in board:
+                problems.add(loc + ("hexes", j), f"[{col}, {row}] is not a hex of the board")
+            hexes.append(h)
+        if o.round is not None and o.round > sc.round_limit:
+            problems.add(loc + ("round",), f"round {o.round} is after the last round ({sc.round_limit})")
+        objectives.append(Objective(kind=o.kind, side=o.side, hexes=tuple(hexes), round=o.round,
+                                    description=o.description))
+    problems.raise_if_any()
+
+    sides = tuple(SideSetup(id=s.id, name=s.name, colour=s.colour, commander=s.commander) for s in sc.sides)
+    setup = BattleSetup(name=sc.name, rules=rules, catalogue=catalogue, sides=sides, units=tuple(units),
+                        objectives=tuple(objectives), round_limit=sc.round_limit)
+    return LoadedScenario(setup=setup, board=board, map=md, seed=sc.seed, path=doc.path, file=sc,
+                          catalogue_path=catalogue_path, rules_path=DEFAULT_RULES)
