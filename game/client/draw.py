@@ -18,7 +18,7 @@ from game.hexlayout import HexLayout
 Colour = tuple[int, int, int]
 
 MOVE_COLOUR = (80, 170, 255)
-DASH_COLOUR = (255, 170, 60)
+DASH_COLOUR = (255, 128, 32)
 ROAD_COLOUR = (255, 240, 120)
 TARGET_COLOUR = (255, 70, 60)
 SELECT_COLOUR = (255, 255, 255)

@@ -164,10 +164,9 @@ class MoveMode(Mode):
         stage = self._stage(scene)
         name = scene.state.unit_name(self.unit_id)
         if stage == "move":
-            return (f"{name}: click a blue hex to move, an orange one to dash (ends the move), "
-                    "or an enemy to charge. Right click: cancel.")
+            return f"{name}: click blue to move, orange to dash, a red enemy to charge. Right click: cancel."
         if stage == "dash":
-            return f"{name} has moved: click an orange hex to dash, or an enemy to charge. Right click: done."
+            return f"{name} has moved: click orange to dash or a red enemy to charge. Right click: done."
         return f"{name} has used its moves."
 
     def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
@@ -178,7 +177,7 @@ class MoveMode(Mode):
         out: list[tuple[Hex, tuple[int, int, int], int]] = []
         for h in dash:
             if h not in move:
-                out.append((h, draw.DASH_COLOUR, 80))
+                out.append((h, draw.DASH_COLOUR, 105))
         for h in move:
             out.append((h, draw.ROAD_COLOUR if h in roads else draw.MOVE_COLOUR, 90))
         for u in scene.state.live_units():
@@ -407,8 +406,7 @@ class AttackMode(Mode):
     def hint(self, scene: BattleScene) -> str:
         w = self._weapon(scene)
         name = scene.state.unit_name(self.unit_id)
-        return (f"{name}: click a red target to attack with {w}, or pick a stance on the right. "
-                "Right click: cancel.")
+        return f"{name}: click a red target to attack with {w}, or pick a stance on the right."
 
     def fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
         w = self._weapon(scene)

@@ -40,7 +40,8 @@ def hexcol(colour: tuple[int, int, int]) -> str:
 
 
 def e(s: object) -> str:
-    return escape(str(s), quote=False)
+    # the UI font has no arrow glyph
+    return escape(str(s), quote=False).replace("→", "&gt;")
 
 
 def signed(v: int) -> str:
@@ -49,12 +50,12 @@ def signed(v: int) -> str:
 
 def weapon_line(w: Weapon) -> str:
     if w.melee:
-        rng = "melee"
+        rng = "melee" + ("" if w.skill == "melee" else f" · {w.skill}")
     else:
         assert w.bands is not None
-        rng = "/".join(str(b) for b in w.bands)
+        rng = "range " + "/".join(str(b) for b in w.bands) + f" · {w.skill}"
     traits = f" <i>{e(', '.join(t.replace('_', ' ') for t in w.traits))}</i>" if w.traits else ""
-    return f"<b>{e(w.name)}</b> FP {w.fp} · {rng} · {w.skill}{traits}"
+    return f"<b>{e(w.name)}</b> FP {w.fp} · {rng}{traits}"
 
 
 def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None = None) -> str:

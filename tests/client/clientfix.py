@@ -30,6 +30,7 @@ from game.rules.ail.models import (  # noqa: E402
     Stats,
     UnitSetup,
 )
+from game.rules.ail.state import TurnSlot  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Catalogue.model_validate(yaml.safe_load((ROOT / "assets/units/starter.yaml").read_text()))
@@ -47,7 +48,9 @@ def commander(unit: str | None = None) -> Commander:
 def make_session(units: Iterable[tuple[str, str, str, tuple[int, int]]], *, width: int = 12, height: int = 9,
                  overrides: dict[tuple[int, int], str] | None = None, roads: set[tuple[int, int]] | None = None,
                  objectives: Iterable[Objective] = (), seed: int = 7, round_limit: int = 8,
-                 rule_changes: dict[str, Any] | None = None) -> Session:
+                 rule_changes: dict[str, Any] | None = None, phase: str = "initiative",
+                 forced: Iterable[int] = ()) -> Session:
+    """A small battle. phase "movement"/"attack" jumps straight into Blue's turn (Blue first)."""
     board = Board.filled(width, height, overrides=overrides, roads=roads)
     rules = RULES.model_copy(update=rule_changes or {})
     ups = tuple(UnitSetup(id=uid, type=t, side=side, at=board.hex_at(c, r)) for uid, t, side, (c, r) in units)
@@ -57,7 +60,14 @@ def make_session(units: Iterable[tuple[str, str, str, tuple[int, int]]], *, widt
                SideSetup(id="red", name="Red", colour=RED, commander=commander())),
         units=ups, objectives=tuple(objectives), round_limit=round_limit)
     layout = HexLayout(64, 74, 37, board.stagger, width, height)
-    return Session.start(setup, board, layout, seed)
+    session = Session.start(setup, board, layout, seed)
+    if phase != "initiative":
+        order = (TurnSlot(side="blue"), TurnSlot(side="red"))
+        session.state = session.state.model_copy(
+            update={"phase": phase, "turn_order": order, "turn_index": 0, "pending": None})
+    if forced:
+        session.state = session.state.model_copy(update={"forced_rolls": tuple(forced)})
+    return session
 
 
 def make_app(session: Session, size: tuple[int, int] = (1280, 800), **settings: Any) -> App:
@@ -131,9 +141,9 @@ def press_button(app: App, label: str) -> None:
     top = app.scenes.top
     ui = getattr(top, "ui", None)
     assert ui is not None, "top scene has no UI"
-    found = [el for el in ui.get_sprite_group() if isinstance(el, pygame_gui.elements.UIButton)
+    found = [el for el in ui.get_sprite_group().sprites() if isinstance(el, pygame_gui.elements.UIButton)
              and el.text == label and el.visible]
-    assert found, f"no button {label!r}; have {[el.text for el in ui.get_sprite_group() if isinstance(el, pygame_gui.elements.UIButton)]}"
+    assert found, f"no button {label!r}; have {[el.text for el in ui.get_sprite_group().sprites() if isinstance(el, pygame_gui.elements.UIButton)]}"
     click_at(app, found[0].rect.center)
 
 

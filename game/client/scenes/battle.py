@@ -163,7 +163,7 @@ class BattleScene(Scene):
         self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
         for key, label, width, tip in (("help", "Help F1", 78, "Controls"),
                                        ("options", "Options", 78, "Animation speed, blackout, questions"),
-                                       ("end", "End phase (E)", 130, "End this phase"),
+                                       ("end", "End phase (E)", 160, "End this phase"),
                                        ("undo", "Undo", 70, "Take back the last move (Ctrl+Z)")):
             bx -= width
             oid = ObjectID(class_id="@primary") if key == "end" else None
@@ -723,6 +723,8 @@ class BattleScene(Scene):
         self._use(self.mode.button(self, bid))
 
     def cancel(self) -> None:
+        if isinstance(self.mode, SelectMode):
+            self.selected = None
         nxt = self.mode.cancel(self)
         self.mode = nxt or SelectMode()
         self._overlay_key = None

@@ -1,0 +1,240 @@
+"""Saves in the client: the bridge between a client `Session` and save files.
+
+- `save_session` / `quick_save` / `autosave_if_new_round`: a session to a save file (atomic,
+  the previous file kept as `.bak`, autosaves rotated).
+- `session_from_save` (registered as an opener of `game.client.launch`): `python -m game play
+  SAVE` and the load menu resume a saved game exactly, history and dice log included.
+- `load_into(app, path)`: load a save and swap it in for the running battle; on any problem the
+  running game carries on and the reason (file, line, field) is returned for the screen.
+- `run_guarded(app)`: the app loop with a crash guard: an unexpected error writes an emergency
+  save of every battle on the stack and a readable crash report, then exits with status 1.
+
+The folder is `saves/` at the top of the project, or `$AIL_SAVES_DIR` when set (tests).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from game.errors import GameFileError
+from game.io import saves
+from game.replay import load_game, make_save, rolls_of
+from game.rules.ail.gm import is_gm_command
+
+if TYPE_CHECKING:
+    from game.client.app import App
+    from game.client.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICK_SAVE_NAME = "quicksave.yaml"
+AUTOSAVE_DIR = "autosave"
+AUTOSAVE_KEEP = 5
+
+
+def saves_dir() -> Path:
+    env = os.environ.get("AIL_SAVES_DIR")
+    return Path(env) if env else ROOT / "saves"
+
+
+def quick_save_path() -> Path:
+    return saves_dir() / QUICK_SAVE_NAME
+
+
+# --------------------------------------------------------------------------- session -> save
+
+
+def gm_marks(session: Session) -> set[int]:
+    """Indices of history steps made while GM mode was on (kept on the session object)."""
+    marks: set[int] | None = getattr(session, "gm_marks", None)
+    if marks is None:
+        marks = set()
+        session.gm_marks = marks  # type: ignore[attr-defined]
+    return marks
+
+
+def session_save(session: Session, *, title: str = "", gm_mode: bool = False) -> saves.SaveData:
+    if session.path is None:
+        raise GameFileError("<battle>", "", "this battle was not started from a scenario file, "
+                                           "so it cannot be saved")
+    data = make_save(session.state, session.history, scenario_path=session.path, seed=session.seed,
+                     title=title or session.setup.name, gm_mode=gm_mode)
+    marks = gm_marks(session)
+    if marks:
+        log = tuple(e.model_copy(update={"gm": True}) if i in marks else e for i, e in enumerate(data.log))
+        data = saves.SaveData(data.header, data.state, log)
+    return data
+
+
+def save_session(session: Session, path: str | os.PathLike[str], *, title: str = "",
+                 gm_mode: bool = False) -> Path:
+    return saves.write_save(path, session_save(session, title=title, gm_mode=gm_mode))
+
+
+def quick_save(session: Session, *, gm_mode: bool = False) -> Path:
+    return save_session(session, quick_save_path(), title=f"{session.setup.name} (quick save)",
+                        gm_mode=gm_mode)
+
+
+def autosave_if_new_round(session: Session) -> Path | None:
+    """Write an autosave the first time a session is seen in a new round (keeps the last few)."""
+    state = session.state
+    last = getattr(session, "autosaved_round", None)
+    if last is None:
+        session.autosaved_round = state.round  # type: ignore[attr-defined]
+        return None
+    if state.round <= last or session.path is None:
+        return None
+    session.autosaved_round = state.round  # type: ignore[attr-defined]
+    data = session_save(session, title=f"{session.setup.name} (autosave, round {state.round})")
+    stem = "autosave-" + "".join(ch if ch.isalnum() else "-" for ch in Path(session.path).stem)
+    return saves.autosave(saves_dir() / AUTOSAVE_DIR, data, keep=AUTOSAVE_KEEP, stem=stem)
+
+
+# --------------------------------------------------------------------------- save -> session
+
+
+def is_save_file(path: Path) -> bool:
+    """A cheap look at the start of the file: saves open with the '--- # header' document."""
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return "--- # header" in head or ("\nformat:" in head and "\n---" in head and "state_checksum" in head)
+
+
+def _layout_for(scenario: Any) -> Any:
+    from game.client.launch import layout_of
+    from game.hexlayout import HexLayout
+
+    if getattr(scenario, "map", None) is not None:
+        return layout_of(scenario.map)
+    board = scenario.board
+    return HexLayout(64, 74, 37, board.stagger, board.width, board.height)
+
+
+def session_from_save(path: Path) -> Session | None:
+    """A Session resuming the save at `path` (None if the file is not a save). Raises SaveError."""
+    if not is_save_file(Path(path)):
+        return None
+    from game.client.session import Session, Step
+
+    loaded = load_game(path)
+    sc = loaded.scenario
+    session = Session(setup=sc.setup, board=sc.board, layout=_layout_for(sc), state=loaded.state,
+                      map_data=getattr(sc, "map", None), seed=loaded.header.seed,
+                      path=Path(sc.path) if getattr(sc, "path", None) else None,
+                      history=[Step(s.before, s.command, s.events) for s in loaded.record.steps])
+    marks = gm_marks(session)
+    marks.update(i for i, e in enumerate(loaded.save.log) if e.gm and not is_gm_command(session.history[i].command))
+    marks.update(i for i, s in enumerate(session.history) if is_gm_command(s.command))
+    session.autosaved_round = session.state.round  # type: ignore[attr-defined]
+    session.save_path = Path(path)  # type: ignore[attr-defined]
+    session.load_warnings = list(loaded.warnings)  # type: ignore[attr-defined]
+    return session
+
+
+def register_opener() -> None:
+    from game.client import launch
+
+    if session_from_save not in launch.OPENERS:
+        launch.OPENERS.insert(0, session_from_save)
+
+
+def battle_scenes(app: App) -> list[Any]:
+    from game.client.scenes.battle import BattleScene
+
+    return [s for s in app.scenes if isinstance(s, BattleScene)]
+
+
+def load_into(app: App, path: str | os.PathLike[str]) -> str | None:
+    """Load a save over the running battle. Returns None on success, else the one-line reason
+    (the running game is left exactly as it was, and no file is written)."""
+    from game.client.scenes.battle import BattleScene
+
+    try:
+        session = session_from_save(Path(path))
+        if session is None:
+            return f"{path}: not a saved game"
+    except GameFileError as exc:
+        return exc.line()
+    except (OSError, ValueError) as exc:
+        return f"{path}: {exc}"
+    app.scenes.clear()
+    app.push(BattleScene(app, session))
+    return None
+
+
+# --------------------------------------------------------------------------- crash guard
+
+
+def emergency_save(app: App) -> tuple[Path | None, str | None]:
+    """Save the battle on the stack to saves/emergency-<date>.yaml; (path, None) or (None, why)."""
+    scenes = battle_scenes(app)
+    if not scenes:
+        return None, "there was no battle to save"
+    session = scenes[-1].session
+    try:
+        data = session_save(session, title=f"{session.setup.name} (emergency save)")
+        path = saves_dir() / f"emergency-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.yaml"
+        return saves.write_save(path, data, backup=False), None
+    except Exception as exc:  # we are already handling a crash: report, don't raise
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def crash_context(app: App) -> dict[str, Any]:
+    scenes = battle_scenes(app)
+    context: dict[str, Any] = {"scenes": " > ".join(getattr(s, "name", type(s).__name__) for s in app.scenes)}
+    if scenes:
+        session = scenes[-1].session
+        st = session.state
+        context.update({"scenario": session.path, "round": st.round, "phase": st.phase,
+                        "side to move": st.active_side, "commands played": len(session.history)})
+        if session.history:
+            last = session.history[-1]
+            context["last command"] = last.command.model_dump(mode="json")
+            context["its dice"] = list(rolls_of(last.events))
+    return context
+
+
+def handle_crash(app: App, exc: BaseException) -> Path:
+    save_path, save_error = emergency_save(app)
+    try:
+        context = crash_context(app)
+    except Exception:
+        context = {"context": "unavailable"}
+    report = saves.write_crash_report(saves_dir(), exc, emergency_save=save_path,
+                                      emergency_error=save_error, context=context)
+    print("The game hit an unexpected error and had to close.", file=sys.stderr)
+    if save_path is not None:
+        print(f"Your game was saved to {save_path}", file=sys.stderr)
+        print(f"Resume it with: python -m game play {save_path}", file=sys.stderr)
+    print(f"A crash report was written to {report}", file=sys.stderr)
+    return report
+
+
+def run_guarded(app: App, **run_kwargs: Any) -> int:
+    """`app.run()` inside the crash guard (emergency save + crash report, exit status 1)."""
+    try:
+        return int(app.run(**run_kwargs))
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # the whole point: nothing unexpected loses a game
+        try:
+            handle_crash(app, exc)
+        except Exception:  # the report itself failed: at least show the error
+            traceback.print_exc()
+        try:
+            import pygame
+
+            pygame.quit()
+        except Exception:
+            pass
+        return 1

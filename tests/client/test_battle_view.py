@@ -1,0 +1,156 @@
+"""The battle view driven by real pygame events: camera input, the cached map, hover, selection."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from tests.client.clientfix import (
+    battle,
+    click_hex,
+    continue_handoff,
+    hex_pos,
+    hover_hex,
+    key,
+    make_app,
+    make_session,
+    move_mouse,
+    post,
+    press_button,
+    settle,
+    top_name,
+)
+
+UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (8, 5))]
+
+
+@pytest.fixture
+def app():  # type: ignore[no-untyped-def]
+    a = make_app(make_session(UNITS, width=30, height=20, overrides={(3, 3): "woods"}, roads={(4, 4)},
+                                phase="movement"))
+    continue_handoff(a)
+    return a
+
+
+def test_the_static_map_is_drawn_once_per_zoom_level_not_every_frame(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    for _ in range(30):
+        app.step()
+        app.render()
+    assert scene.map_cache.builds == 1
+    move_mouse(app, (400, 400))
+    post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    settle(app)
+    for _ in range(10):
+        app.render()
+    assert scene.map_cache.builds == 2
+    post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
+    settle(app)
+    app.render()
+    assert scene.map_cache.builds == 2  # back to a level already drawn: reused
+
+
+def test_wheel_zoom_keeps_the_point_under_the_cursor(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    pos = (450, 420)
+    move_mouse(app, pos)
+    before = scene.camera.screen_to_world(*pos)
+    zoom = scene.camera.zoom
+    post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    settle(app)
+    assert scene.camera.zoom > zoom
+    assert scene.camera.screen_to_world(*pos) == pytest.approx(before, abs=0.5)
+
+
+def test_left_drag_on_the_map_pans_and_does_not_click(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    start = (scene.camera.pos_x, scene.camera.pos_y)
+    post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(500, 400), button=1))
+    for i in range(1, 6):
+        post(pygame.event.Event(pygame.MOUSEMOTION, pos=(500 - 20 * i, 400 - 10 * i), rel=(-20, -10),
+                                buttons=(1, 0, 0)))
+    post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(400, 350), button=1))
+    settle(app)
+    assert scene.camera.pos_x > start[0] and scene.camera.pos_y > start[1]
+    assert scene.selected is None
+
+
+def test_arrow_keys_and_wasd_pan_while_held(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    x0 = scene.camera.pos_x
+    post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d", scancode=0))
+    for _ in range(10):
+        app.step(dt=0.05)
+    post(pygame.event.Event(pygame.KEYUP, key=pygame.K_d, mod=0, unicode="d", scancode=0))
+    app.step()
+    x1 = scene.camera.pos_x
+    assert x1 > x0
+    post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=0, unicode="", scancode=0))
+    for _ in range(5):
+        app.step(dt=0.05)
+    post(pygame.event.Event(pygame.KEYUP, key=pygame.K_LEFT, mod=0, unicode="", scancode=0))
+    app.step()
+    assert scene.camera.pos_x < x1
+
+
+def test_hovering_a_hex_shows_its_terrain_and_the_unit_on_it(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    st = scene.state
+    hover_hex(app, st.board.hex_at(3, 3))
+    html = scene._info_html()
+    assert "Woods" in html and "move cost 2" in html and "cover 2" in html and "blocks line of sight" in html
+    hover_hex(app, st.board.hex_at(4, 4))
+    assert "road" in scene._info_html()
+    hover_hex(app, st.units["m1"].hex)
+    html = scene._info_html()
+    assert "Militia Band" in html and "Strength <b>8/8</b>" in html and "spears" in html
+
+
+def test_clicking_a_unit_selects_it_and_shows_its_panel(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    click_hex(app, scene.state.units["m1"].hex)
+    assert scene.selected == "m1"
+    assert "Militia Band" in scene._ui_cache["unit"]
+    click_hex(app, scene.state.units["m1"].hex, button=3)  # right click cancels
+    assert scene.selected is None
+
+
+def test_g_toggles_the_hex_grid(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    shown = scene.settings.show_grid
+    key(app, pygame.K_g)
+    assert scene.settings.show_grid is not shown
+    key(app, pygame.K_g)
+    assert scene.settings.show_grid is shown
+
+
+def test_f1_opens_the_help_overlay_listing_the_controls(app) -> None:  # type: ignore[no-untyped-def]
+    key(app, pygame.K_F1)
+    assert top_name(app) == "help"
+    html = app.scenes.top.body_html  # type: ignore[union-attr]
+    for words in ("Right click", "Wheel", "WASD", "Tab", "Ctrl+Z", "End the phase".lower(), "F11"):
+        assert words.lower() in html.lower()
+    press_button(app, "Close")
+    assert top_name(app) == "battle"
+
+
+def test_resizing_the_window_relays_out_the_view(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    post(pygame.event.Event(pygame.VIDEORESIZE, w=1600, h=1000, size=(1600, 1000)))
+    settle(app)
+    app.render()
+    assert app.screen.get_size() == (1600, 1000)
+    assert scene.camera.view_w == 1600 - 380 and scene.camera.view_h == 1000 - 46
+    # clicks still land on the right hex after the resize
+    click_hex(app, scene.state.units["r1"].hex)
+    assert scene.selected == "r1"
+
+
+def test_hex_centres_pick_their_own_hex_at_every_zoom(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    h = scene.state.board.hex_at(5, 6)
+    for steps in (-2, 1, 1, 1, 1):
+        move_mouse(app, hex_pos(app, h))
+        post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=steps, flipped=False))
+        settle(app)
+        assert scene.hex_at(hex_pos(app, h)) == h
