@@ -598,3 +598,25 @@ def _unit_from_object(p: Path, where: str, mo: MapObject, layer: str, layout: He
     return MapUnit(unit_type=props["unit_type"], side=props["side"], col=col, row=row,
                    hex=layout.stagger.to_hex(col, row), id=uid, layer=layer, object_id=mo.id,
                    object_name=mo.name)
+
+
+def load_tileset(path: str | Path, terrain_names: Collection[str] | None = None) -> Tileset:
+    """Load and check a Tiled tileset (.tsx): images exist, `terrain`/`road` properties are right."""
+    p = Path(path).resolve()
+    if terrain_names is None:
+        from game.io.datafiles import load_rules
+        terrain_names = set(load_rules().terrain)
+    ref = ET.Element("tileset", {"firstgid": "1", "source": p.name})
+    ts = _read_tileset(ref, p.parent / "_.tmx", 0)
+    allowed = ", ".join(sorted(terrain_names))
+    for local, props in sorted(ts.properties.items()):
+        where = f"tileset '{ts.name}' tile {local}"
+        value = props.get("terrain")
+        if value is not None:
+            if not isinstance(value, str):
+                raise _err(p, where, f"property 'terrain' should be a string, got {value!r}")
+            if value not in terrain_names:
+                raise _err(p, where, f"unknown terrain '{value}'; allowed: {allowed}")
+        if "road" in props and not isinstance(props["road"], bool):
+            raise _err(p, where, f"property 'road' should be a bool (type=\"bool\" in Tiled), got {props['road']!r}")
+    return ts

@@ -8,6 +8,7 @@ Public API (the client and the `render` command use it):
     CounterView(hex, colour, unit_class, label, strength, max_strength, markers, selected)
     counter_surface(unit_type, unit, colour, size, markers) -> Surface   (battle scene hook)
     render_picture(map_data, counters=(), scale=1.0, grid=False) -> Surface
+    setup_counters(setup) / state_counters(setup, state) -> list[CounterView]
 
 Surface pixel = origin + map pixel * scale everywhere.
 """
@@ -15,6 +16,7 @@ Surface pixel = origin + map pixel * scale everywhere.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import pygame
 
@@ -26,7 +28,7 @@ from game.render.tiles import clear_caches, render_map_layer
 
 __all__ = [
     "CounterView", "clear_caches", "counter_size", "counter_surface", "draw_grid", "draw_units",
-    "render_counter", "render_map_layer", "render_picture",
+    "render_counter", "render_map_layer", "render_picture", "setup_counters", "state_counters",
 ]
 
 
@@ -58,3 +60,37 @@ def render_picture(map_data: MapData, counters: Iterable[CounterView] = (), scal
         draw_grid(surf, map_data.layout, scale, hexes=map_data.board.terrain.keys())
     draw_units(surf, map_data.layout, counters, scale)
     return surf
+
+
+def _side_colours(setup: Any) -> dict[str, tuple[int, int, int]]:
+    return {s.id: tuple(s.colour) for s in setup.sides}
+
+
+def setup_counters(setup: Any) -> list[CounterView]:
+    """Counters for the units of a BattleSetup as a scenario places them."""
+    colours = _side_colours(setup)
+    out: list[CounterView] = []
+    for u in setup.units:
+        t = setup.catalogue.units.get(u.type)
+        most = t.strength if t is not None else (u.strength or 1)
+        out.append(CounterView(u.at, colours.get(u.side, (160, 160, 160)), t.unit_class if t else "",
+                               (t.label or t.name[:3]) if t else "?", u.strength or most, most))
+    return out
+
+
+def state_counters(setup: Any, state: Any) -> list[CounterView]:
+    """Counters for the live units of a game state (anything with .units of unit states)."""
+    colours = _side_colours(setup)
+    out: list[CounterView] = []
+    for u in state.units.values():
+        if getattr(u, "destroyed", False):
+            continue
+        t = setup.catalogue.units.get(u.type_id)
+        markers = [m for m in ("pinned", "out_of_action") if getattr(u, m, None)]
+        stance = getattr(u, "stance", "none")
+        if stance and stance != "none":
+            markers.append(str(stance))
+        most = t.strength if t is not None else u.strength
+        out.append(CounterView(u.hex, colours.get(u.side, (160, 160, 160)), t.unit_class if t else "",
+                               (t.label or t.name[:3]) if t else "?", u.strength, most, tuple(markers)))
+    return out

@@ -7,7 +7,7 @@ A counter reads at a glance at zoom 1 (about 46 px on the project tilesets):
     |   +-----------+      |   class symbol in a white frame: infantry cross,
     |   |    X      |      |   cavalry slash, wheels, tracks, walker legs, hover wave
     |   +-----------+      |
-    |  o o o o o o         |   strength pips (filled = left, hollow = lost), or "5/8" when large
+    |  o o o o o o         |   strength pips (filled = left, hollow = lost), or "5/8" above 6
     +----------------------+
 
 Out-of-action units are greyed with a red bar; pinned units get a yellow "P" badge; overwatch,
@@ -165,9 +165,9 @@ def render_counter(view: CounterView, size: int) -> pygame.Surface:
     # strength
     strength, most = max(0, view.strength), max(1, view.max_strength)
     bottom = inner.bottom - max(2, s // 14)
-    if most <= 8:
-        r = max(2, min(s // 14, (inner.width - 6) // (most * 3)))
-        gap = r * 2 + max(1, r // 2)
+    r = max(2, min(s // 12, (inner.width - 8) // max(1, most * 3)))
+    if most <= 6 and r >= 2:
+        gap = r * 2 + max(2, r // 2)
         x = inner.centerx - (gap * (most - 1)) / 2
         for i in range(most):
             centre = (round(x + i * gap), bottom - r)
@@ -176,8 +176,8 @@ def render_counter(view: CounterView, size: int) -> pygame.Surface:
             else:
                 pygame.draw.circle(surf, ink, centre, r, 1)
     else:
-        txt = _font(max(9, round(s * 0.24))).render(f"{strength}/{most}", True, ink)
-        surf.blit(txt, txt.get_rect(midbottom=(inner.centerx, bottom + 1)))
+        txt = _font(max(10, round(s * 0.3))).render(f"{strength}/{most}", True, ink)
+        surf.blit(txt, txt.get_rect(midbottom=(inner.centerx, bottom + 2)))
 
     # status badges down the right edge
     by = inner.top + 1

@@ -1,0 +1,116 @@
+"""`python -m game validate PATH...`: check maps, tilesets, scenarios, unit catalogues, rules files
+and saves. Prints one line per problem; exit 0 when everything is valid, 1 otherwise.
+A folder is searched for .tmx, .tsx and .yaml files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from game.errors import GameFileError, UserError
+
+KINDS = "a map (.tmx), tileset (.tsx), scenario, unit catalogue, rules file or save (.yaml)"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "validate", help="check maps, scenarios, unit catalogues, rules files and saves",
+        description="Check each PATH (a file, or a folder searched for .tmx/.tsx/.yaml files). "
+        "Prints one line per problem; exit status 0 when all are valid, 1 otherwise.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    p.set_defaults(func=run)
+
+
+def _expand(path: Path) -> Iterator[Path]:
+    if path.is_dir():
+        for p in sorted(path.rglob("*")):
+            if p.is_file() and p.suffix.lower() in (".tmx", ".tsx", ".yaml", ".yml"):
+                yield p
+    else:
+        yield path
+
+
+def check_file(path: Path) -> str:
+    """Check one file; return what it is. Raises GameFileError/UserError on a problem."""
+    from game.io.datafiles import load_catalogue, load_rules, sniff_kind
+
+    if not path.exists():
+        raise UserError(f"{path}: no such file")
+    kind = sniff_kind(path)
+    if kind == "map":
+        from game.io.tmx import load_map
+
+        md = load_map(path)
+        if md.units:
+            from game.io.datafiles import load_catalogue as _cat
+
+            cat = _cat()
+            for u in md.units:
+                if u.unit_type not in cat.units:
+                    raise GameFileError(str(path), u.describe(), f"unknown unit_type '{u.unit_type}'; the "
+                                        f"starter catalogue has: {', '.join(sorted(cat.units))}")
+        return f"map {md.width} x {md.height}, {len(md.board.terrain)} hexes, {len(md.units)} units"
+    if kind == "tileset":
+        from game.io.tmx import load_tileset
+
+        ts = load_tileset(path)
+        return f"tileset '{ts.name}', {ts.tilecount} tiles"
+    if kind == "scenario":
+        from game.io.scenario import load_scenario
+
+        sc = load_scenario(path)
+        return f"scenario '{sc.name}', {len(sc.setup.sides)} sides, {len(sc.setup.units)} units"
+    if kind == "catalogue":
+        cat = load_catalogue(path)
+        return f"unit catalogue, {len(cat.units)} unit types"
+    if kind == "rules":
+        rules = load_rules(path)
+        return f"rules file, {len(rules.terrain)} terrain types"
+    if kind == "save":
+        try:
+            from game.replay import load_game
+        except ImportError:
+            from game.io.saves import load_save
+
+            load_save(path)
+            return "save (file format checked)"
+        game = load_game(path, verify=True)
+        return f"save, round {game.state.round}"
+    raise UserError(f"{path}: not {KINDS}")
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.io.datafiles import problems_of
+
+    bad = 0
+    checked = 0
+    for raw in args.paths:
+        for path in _expand(Path(raw)):
+            checked += 1
+            try:
+                what = check_file(path)
+            except GameFileError as exc:
+                bad += 1
+                for problem in problems_of(exc):
+                    print(f"error: {problem}", file=sys.stderr)
+                continue
+            except UserError as exc:
+                bad += 1
+                print(f"error: {exc}", file=sys.stderr)
+                continue
+            if not args.quiet:
+                print(f"ok: {path} ({what})")
+    if checked == 0:
+        raise UserError("nothing to check: no .tmx, .tsx or .yaml files found")
+    if bad:
+        print(f"{bad} of {checked} file(s) have problems", file=sys.stderr)
+        return 1
+    return 0
