@@ -90,6 +90,8 @@ def describe_command(command: BaseModel | Mapping[str, Any]) -> str:
         extra += f" ({d['weapon']})"
     if d.get("option"):
         extra += f" {d['option']}"
+    if d.get("stance"):
+        extra += f" {d['stance']}"
     if kind == "gm_set_next_roll":
         extra += " " + ",".join(str(v) for v in d.get("values", ()))
     return " ".join(x for x in (kind.replace("_", " "), str(who)) if x) + extra

@@ -10,6 +10,7 @@ command or the final state differs from what the save holds.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from game.replay import Step, describe_command, verify_save
@@ -43,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
         for event in step.events:
             print(f"      {event.text(name)}", file=out)
 
-    report = verify_save(args.save, on_step=None if args.verify else show)
+    try:
+        report = verify_save(args.save, on_step=None if args.verify else show)
+    except BrokenPipeError:  # `replay SAVE | head`: the reader has seen enough
+        sys.stdout = open(os.devnull, "w")  # keeps Python quiet at exit
+        return 0
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"{args.save}: OK: {report.commands} commands re-applied ({report.rolls} dice, "

@@ -132,8 +132,8 @@ class LoadMenuScene(Scene):
         self.close_button = pygame_gui.elements.UIButton(pygame.Rect(x + 320, bh - 50, 150, 38), "Close",
                                                          self.ui, container=panel)
         if not self.listings:
-            self.load_button.disable()
-            self.replay_button.disable()
+            self.load_button.disable()  # type: ignore[no-untyped-call]
+            self.replay_button.disable()  # type: ignore[no-untyped-call]
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)

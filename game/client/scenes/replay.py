@@ -1,0 +1,256 @@
+"""The replay view: step through a game one command at a time, forward and back, jump to a
+round, and read the dice log as it goes.
+
+The map, the unit panel and the dice log are drawn by an ordinary battle scene that never gets
+a click: the replay sets its session to the state after the first N commands (and its history to
+those N commands, which is what the dice log lists) and animates the events of a step forward.
+
+Keys: → / D / Space next command · ← / A previous · PageDown / PageUp next / previous round ·
+1-9 round N · Home / End first / last · mouse wheel zoom, drag to pan · Esc closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from game.client import text
+from game.client.scene import Scene
+from game.replay import describe_command, rolls_of
+
+if TYPE_CHECKING:
+    from game.client.app import App
+    from game.client.session import Session
+
+BAR_H = 132
+
+
+class ReplayScene(Scene):
+    overlay = False
+    name = "replay"
+
+    def __init__(self, app: App, session: Session, steps: Sequence[Any], *, title: str = "",
+                 start: int | None = None) -> None:
+        """`session`: the battle's context (setup, board, map); `steps`: its history, each with
+        `before`, `command` and `events`. The view opens on `start` (default: the last step)."""
+        super().__init__(app)
+        from game.client.scenes.battle import BattleScene
+        from game.client.session import Session as SessionType
+        from game.client.session import Step
+
+        self.steps = [Step(s.before, s.command, tuple(s.events)) for s in steps]
+        self.final = session.state
+        self.initial = self.steps[0].before if self.steps else session.state
+        self.title = title or session.setup.name
+        self.display = SessionType(setup=session.setup, board=session.board, layout=session.layout,
+                                   state=self.initial, map_data=session.map_data, seed=session.seed,
+                                   path=session.path, history=[])
+        self.view = BattleScene(app, self.display)
+        self.view.viewer = None
+        self.index = 0
+        self._press: tuple[int, int] | None = None
+        self._dragged = False
+        self.ui = app.make_ui()
+        self._build()
+        self.goto(len(self.steps) if start is None else start, animate=False)
+
+    # ------------------------------------------------------------------ positions
+    def state_at(self, index: int) -> Any:
+        """The state after the first `index` commands (the step after it starts from there)."""
+        if index <= 0:
+            return self.initial
+        if index >= len(self.steps):
+            return self.final
+        return self.steps[index].before
+
+    def round_starts(self) -> dict[int, int]:
+        """Round -> index of its first command."""
+        starts: dict[int, int] = {}
+        for i, step in enumerate(self.steps):
+            starts.setdefault(step.before.round, i)
+        last_round = self.final.round
+        starts.setdefault(last_round, len(self.steps))
+        return starts
+
+    def goto(self, index: int, *, animate: bool = False) -> None:
+        index = max(0, min(len(self.steps), index))
+        forward_one = animate and index == self.index + 1
+        before_units = dict(self.display.state.units)
+        self.index = index
+        self.display.history = list(self.steps[:index])
+        self.display.state = self.state_at(index)
+        self.view.anim.skip()
+        if forward_one:
+            step = self.steps[index - 1]
+            self.view.anim.load(list(step.events), self.view.layout.hex_center, self.view._unit_hex,
+                                self.app.settings.speed_factor(), before_units)
+        self.view._after_change()
+        self._refresh()
+
+    def step_forward(self) -> None:
+        self.goto(self.index + 1, animate=True)
+
+    def step_back(self) -> None:
+        self.goto(self.index - 1)
+
+    def jump_to_round(self, round_no: int) -> bool:
+        starts = self.round_starts()
+        if round_no not in starts:
+            return False
+        self.goto(starts[round_no])
+        return True
+
+    def next_round(self) -> None:
+        rnd = self.display.state.round
+        later = sorted(i for r, i in self.round_starts().items() if r > rnd)
+        self.goto(later[0] if later else len(self.steps))
+
+    def previous_round(self) -> None:
+        starts = self.round_starts()
+        rnd = self.display.state.round
+        here = starts.get(rnd, 0)
+        if self.index > here:
+            self.goto(here)
+            return
+        earlier = sorted((i for r, i in starts.items() if r < rnd), reverse=True)
+        self.goto(earlier[0] if earlier else 0)
+
+    # ------------------------------------------------------------------ UI
+    def _bar(self) -> pygame.Rect:
+        w, h = self.app.screen.get_size()
+        return pygame.Rect(0, h - BAR_H, w - 360, BAR_H)
+
+    def _build(self) -> None:
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        bar = self._bar()
+        pygame_gui.elements.UIPanel(bar, manager=self.ui)
+        self.title_label = pygame_gui.elements.UILabel(pygame.Rect(bar.x + 10, bar.y + 6, bar.w - 20, 24), "",
+                                                       self.ui, object_id=ObjectID(class_id="@title"))
+        self.step_box = pygame_gui.elements.UITextBox("", pygame.Rect(bar.x + 10, bar.y + 32, bar.w - 20, 52),
+                                                      self.ui)
+        y = bar.y + 88
+        self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
+        x = bar.x + 10
+        for key, label, width in (("first", "|◀ Start", 90), ("prev_round", "◀◀ Round", 100),
+                                  ("back", "◀ Back", 90), ("next", "Next ▶", 90),
+                                  ("next_round", "Round ▶▶", 100), ("last", "End ▶|", 90),
+                                  ("close", "Close (Esc)", 110)):
+            oid = ObjectID(class_id="@primary") if key == "next" else None
+            btn = pygame_gui.elements.UIButton(pygame.Rect(x, y, width, 34), label, self.ui, object_id=oid)
+            self.buttons[btn] = key
+            x += width + 8
+        self.banner = pygame_gui.elements.UILabel(pygame.Rect(10, 48, 420, 26), "REPLAY · nothing is changed",
+                                                  self.ui, object_id=ObjectID(class_id="@title"))
+
+    def _refresh(self) -> None:
+        st = self.display.state
+        n = len(self.steps)
+        self.title_label.set_text(f"Replay: {self.title} · command {self.index}/{n} · round {st.round}")
+        if self.index == 0:
+            html = f"<font color='{text.DIM}'>The battle as it started. Next ▶ (→) plays the first command.</font>"
+        else:
+            step = self.steps[self.index - 1]
+            gm = "<font color='#ffc857'><b>GM</b></font> " if str(getattr(step.command, "kind", "")).startswith("gm_") \
+                else ""
+            rolls = rolls_of(step.events)
+            dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
+            html = f"<b>{self.index}.</b> {gm}{text.e(describe_command(step.command))}{dice}"
+            name = st.unit_name
+            events = [text.event_html(ev, name) for ev in step.events
+                      if getattr(ev, "kind", "") != "roll_made"][:3]
+            if events:
+                html += "<br>" + " · ".join(events)
+        self.step_box.set_text(html)
+        for btn, key in self.buttons.items():
+            enabled = {"first": self.index > 0, "back": self.index > 0, "prev_round": self.index > 0,
+                       "next": self.index < n, "next_round": self.index < n, "last": self.index < n}.get(key, True)
+            if enabled:
+                btn.enable()  # type: ignore[no-untyped-call]
+            else:
+                btn.disable()  # type: ignore[no-untyped-call]
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.view.on_resize(size)
+        self.ui.set_window_resolution(size)
+        self._build()
+        self._refresh()
+
+    # ------------------------------------------------------------------ events
+    def _press_button(self, key: str) -> None:
+        {"first": lambda: self.goto(0), "prev_round": self.previous_round, "back": self.step_back,
+         "next": self.step_forward, "next_round": self.next_round, "last": lambda: self.goto(len(self.steps)),
+         "close": self.close}[key]()
+
+    def close(self) -> None:
+        self.app.pop()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
+            self._press_button(self.buttons[event.ui_element])
+            return
+        if self.ui.process_events(event):
+            return
+        cam = self.view.camera
+        if event.type == pygame.KEYDOWN:
+            k = event.key
+            if k == pygame.K_ESCAPE:
+                self.close()
+            elif k in (pygame.K_RIGHT, pygame.K_d, pygame.K_SPACE, pygame.K_n):
+                self.step_forward()
+            elif k in (pygame.K_LEFT, pygame.K_a, pygame.K_b):
+                self.step_back()
+            elif k == pygame.K_PAGEDOWN:
+                self.next_round()
+            elif k == pygame.K_PAGEUP:
+                self.previous_round()
+            elif k == pygame.K_HOME:
+                self.goto(0)
+            elif k == pygame.K_END:
+                self.goto(len(self.steps))
+            elif pygame.K_1 <= k <= pygame.K_9:
+                self.jump_to_round(k - pygame.K_0)
+        elif event.type == pygame.MOUSEWHEEL:
+            mx, my = pygame.mouse.get_pos()
+            if cam.contains_screen(mx, my):
+                cam.zoom_at(1 if event.y > 0 else -1, mx, my)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2):
+            self._press = event.pos
+            self._dragged = False
+        elif event.type == pygame.MOUSEMOTION and self._press is not None:
+            self._dragged = True
+            cam.pan_screen(-event.rel[0], -event.rel[1])
+        elif event.type == pygame.MOUSEBUTTONUP:
+            self._press = None
+
+    def update(self, dt: float) -> None:
+        self.view.update(dt)
+        self.ui.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.view.draw(surface)
+        self.ui.draw_ui(surface)
+
+
+def open_replay(app: App, path: str | Path) -> str | None:
+    """Open the replay view of a save file (verified on load). Returns an error line or None."""
+    from game.client import savegame
+    from game.errors import GameFileError
+
+    try:
+        session = savegame.session_from_save(Path(path))
+    except GameFileError as exc:
+        return exc.line()
+    if session is None:
+        return f"{path}: not a saved game"
+    app.push(ReplayScene(app, session, session.history, title=Path(path).name, start=0))
+    return None
+
+
+def replay_current(app: App, session: Session) -> None:
+    """The replay view of the battle being played (from the battle scene: F3)."""
+    app.push(ReplayScene(app, session, list(session.history), title=f"{session.setup.name} (so far)"))
