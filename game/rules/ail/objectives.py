@@ -5,7 +5,8 @@
   on every listed hex. [decision]
 - survive: at the end of round `round` (the round limit when unset) the side wins if it still has
   a unit on the map. [decision]
-- A side with no units left cannot win; when only one side has units left it wins. [decision]
+- A side with no units left cannot win; when only one side that started with units still has
+  some, it wins. [decision]
 - After the round limit with no objective met the battle is a draw. [decision]
 Objectives are tried in the scenario's order; the first one met decides. [decision]
 """
@@ -35,8 +36,10 @@ def immediate_winner(state: GameState) -> tuple[str | None, str] | None:
         if obj.kind == "destroy_all" and obj.side in state.sides and not _enemies_left(state, obj.side) \
                 and state.live_units(obj.side):
             return obj.side, obj.description or f"{state.side_name(obj.side)} destroyed every enemy unit"
-    standing = [s for s in state.sides if state.live_units(s)]
-    if len(state.sides) > 1 and len(standing) <= 1:
+    # Only sides that started with units count (a side a GM fills later is not "beaten").
+    fielded = [s for s in state.sides if any(u.side == s for u in state.setup.units)]
+    standing = [s for s in fielded if state.live_units(s)]
+    if len(fielded) > 1 and len(standing) <= 1:
         if standing:
             return standing[0], f"{state.side_name(standing[0])} is the last side with units on the map"
         return None, "no units are left on the map"

@@ -1,0 +1,127 @@
+"""`python -m game run SCENARIO --commands FILE.yaml [--seed N] [--out SAVE.yaml]`
+
+Applies a list of commands to a scenario without a window and prints one line per event (and
+`REJECTED: <reason>` for every refused command): the tool a GM uses to prepare a demonstration
+and the tool tests use to play whole scenarios. Exit status 0 when every command was accepted,
+3 when some were rejected (1 for a bad file or argument).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import yaml
+
+from game.errors import GameFileError, UserError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run", help="apply a list of commands to a scenario headless and print every event",
+        description="Apply the commands of FILE.yaml (a YAML list of command mappings, each with a "
+        "'kind') to SCENARIO and print one line per event; refused commands print 'REJECTED: reason'.",
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario file (.yaml)")
+    p.add_argument("--commands", required=True, metavar="FILE.yaml", help="YAML list of commands")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: the scenario's)")
+    p.add_argument("--out", metavar="SAVE.yaml", default=None, help="write a save of the final state")
+    p.add_argument("--stop-on-reject", action="store_true", help="stop at the first refused command")
+    p.set_defaults(func=run_command)
+
+
+def read_commands(path: str) -> list[Any]:
+    """The commands of FILE.yaml, parsed; errors name the file and the entry.
+
+    GM commands (`gm_...`, game/rules/ail/gm.py) are accepted too: a GM prepares a situation with
+    them (place units, set stances, queue dice) and then plays it."""
+    from game.rules.ail import parse_command
+
+    try:
+        import game.rules.ail.gm  # noqa: F401  (registers the GM command kinds)
+    except ImportError:  # pragma: no cover
+        pass
+
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GameFileError(path, "", "file not found") from None
+    except OSError as exc:
+        raise GameFileError(path, "", f"cannot read it ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        raise GameFileError(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if data is None:
+        return []
+    if isinstance(data, dict) and "commands" in data:
+        data = data["commands"]
+    if not isinstance(data, list):
+        raise GameFileError(path, "", "expected a YAML list of commands (mappings with a 'kind')")
+    out = []
+    for i, entry in enumerate(data):
+        try:
+            out.append(parse_command(entry))
+        except ValueError as exc:
+            raise GameFileError(path, f"command {i + 1}", str(exc)) from None
+    return out
+
+
+def run_commands(state: Any, commands: list[Any], out: TextIO, *, stop_on_reject: bool = False,
+                 ) -> tuple[Any, list[Any], int]:
+    """Apply `commands`, printing events; returns (final state, accepted steps, rejections)."""
+    from game.rules.ail import Accepted, apply
+
+    steps: list[Any] = []
+    rejected = 0
+    for i, cmd in enumerate(commands):
+        outcome = apply(state, cmd)
+        if not isinstance(outcome, Accepted):
+            rejected += 1
+            print(f"[{i + 1}] {cmd.kind}: REJECTED: {outcome.reason}", file=out)
+            if stop_on_reject:
+                break
+            continue
+        namer = outcome.state.unit_name
+        for ev in outcome.events:
+            print(f"[{i + 1}] {ev.kind}: {ev.text(namer)}", file=out)
+        steps.append((state, cmd, outcome.events, outcome.state))
+        state = outcome.state
+    return state, steps, rejected
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from game.rules.ail import initial_state
+
+    try:
+        from game.io.scenario import load_scenario
+    except ImportError:  # pragma: no cover - until the scenario loader lands
+        raise UserError("scenario loading is not available in this build (game.io.scenario)") from None
+    scenario = load_scenario(args.scenario)
+    commands = read_commands(args.commands)
+    seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
+    state = initial_state(scenario.setup, scenario.board, seed)
+    state, steps, rejected = run_commands(state, commands, sys.stdout, stop_on_reject=args.stop_on_reject)
+    print(f"-- {len(steps)} command(s) accepted, {rejected} rejected; round {state.round}, "
+          f"phase {state.phase}" + (f", winner {state.winner}" if state.phase == "ended" else ""))
+    if args.out:
+        _write_save(args.out, state, steps, args.scenario, seed)
+        print(f"-- saved to {args.out}")
+    return 3 if rejected else 0
+
+
+def _write_save(path: str, state: Any, steps: list[Any], scenario_path: str, seed: int) -> None:
+    """Through the saves module when present; otherwise a simple YAML of scenario, seed, commands,
+    state (TODO: drop the fallback once game.replay.save_game is in every build)."""
+    try:
+        from game.replay import Step, save_game
+    except ImportError:  # pragma: no cover
+        data = {"scenario": scenario_path, "seed": seed,
+                "commands": [c.model_dump(mode="json") for _, c, _, _ in steps], "state": state.to_dict()}
+        Path(path).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        return
+    save_game(path, state, [Step(b, c, tuple(e), a) for b, c, e, a in steps], scenario_path=scenario_path,
+              seed=seed)
