@@ -475,6 +475,21 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
                 return ts, base - ts.firstgid
         return None
 
+    # Check what pytmx would stumble on (property values, tile data) first, with clear messages.
+    layer_data: dict[int, tuple[tuple[int, ...], ...]] = {}
+    for el in root.iter():
+        if el.tag in ("layer", "objectgroup", "imagelayer", "group"):
+            _check_properties(el, p, f"layer '{el.get('name', '')}'")
+        elif el.tag == "object":
+            _check_properties(el, p, f"object '{el.get('name', '')}' (id {el.get('id', '?')})")
+        if el.tag == "layer":
+            where = f"layer '{el.get('name', '')}'"
+            lw = _int_attr(el, "width", p, where, width)
+            lh = _int_attr(el, "height", p, where, height)
+            if (lw, lh) != (width, height):
+                raise _err(p, where, f"layer is {lw} x {lh} tiles but the map is {width} x {height}")
+            layer_data[id(el)] = _layer_data(el, p, where, width, height)
+
     # Let pytmx read the map too: tilesets, tile properties and objects come from it.
     try:
         tiled = pytmx.TiledMap(str(p), allow_duplicate_names=True)
@@ -500,11 +515,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
         _float_attr(el, "offsety", p, where, 0.0)
         offset = (ctx.ox, ctx.oy)
         if el.tag == "layer":
-            lw = _int_attr(el, "width", p, where, width)
-            lh = _int_attr(el, "height", p, where, height)
-            if (lw, lh) != (width, height):
-                raise _err(p, where, f"layer is {lw} x {lh} tiles but the map is {width} x {height}")
-            gids = _layer_data(el, p, where, width, height)
+            gids = layer_data[id(el)]
             layer = TileLayer(name, lid, ctx.visible, ctx.opacity, offset, gids, _typed_props(el))
             for col, row, gid in layer.cells():
                 found = lookup(gid)
