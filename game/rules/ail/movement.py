@@ -106,30 +106,64 @@ class Reach:
         return path[1:]
 
 
+# Entry costs per (board, rules, hover or not, dash or not, road only), filled lazily hex by hex:
+# terrain never changes during a battle, so each hex's enterable neighbours and their costs are
+# worked out once and reused by every later search (a pure memo, same answers as enter_cost).
+_Adjacency = dict[Hex, tuple[tuple[Hex, int], ...]]
+_ADJ_CACHE: dict[tuple[int, int, bool, bool, bool], tuple[object, object, _Adjacency]] = {}
+_ADJ_CACHE_SIZE = 32
+
+
+def _adjacency(state: GameState, unit: UnitState, road_only: bool, no_difficult: bool) -> _Adjacency:
+    hover = state.unit_type(unit.id).unit_class == "hover"
+    key = (id(state.board), id(state.setup.rules), hover, road_only, no_difficult)
+    hit = _ADJ_CACHE.get(key)
+    if hit is not None and hit[0] is state.board and hit[1] is state.setup.rules:
+        return hit[2]
+    if len(_ADJ_CACHE) >= _ADJ_CACHE_SIZE:
+        _ADJ_CACHE.pop(next(iter(_ADJ_CACHE)))
+    adj: _Adjacency = {}
+    _ADJ_CACHE[key] = (state.board, state.setup.rules, adj)
+    return adj
+
+
+def _neighbour_costs(state: GameState, unit: UnitState, h: Hex, road_only: bool, no_difficult: bool,
+                     ) -> tuple[tuple[Hex, int], ...]:
+    out: list[tuple[Hex, int]] = []
+    for n in neighbours(h):
+        step = enter_cost(state, unit, n)
+        if step is None or (road_only and not state.board.is_road(n)):
+            continue
+        if no_difficult and is_difficult(state, n):
+            continue
+        out.append((n, step))
+    return tuple(out)
+
+
 def _search(state: GameState, unit: UnitState, limit: int, *, road_only: bool, no_difficult: bool,
-            ) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
-    occupied = state.occupied()
+            blocked: frozenset[Hex] | None = None) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
+    """Uniform-cost search from the unit's hex up to `limit` points; `blocked`: enemy-held hexes."""
+    if blocked is None:
+        blocked = frozenset(u.hex for u in state.units.values() if u.alive and u.side != unit.side)
+    adj = _adjacency(state, unit, road_only, no_difficult)
+    big = 1 << 30
     best: dict[Hex, int] = {unit.hex: 0}
     prev: dict[Hex, Hex] = {}
     heap: list[tuple[int, Hex]] = [(0, unit.hex)]
+    pop, push, get = heapq.heappop, heapq.heappush, best.get
     while heap:
-        cost, h = heapq.heappop(heap)
-        if cost > best.get(h, 1 << 30):
+        cost, h = pop(heap)
+        if cost > get(h, big):
             continue
-        for n in neighbours(h):
-            step = enter_cost(state, unit, n)
-            if step is None or (road_only and not state.board.is_road(n)):
-                continue
-            if no_difficult and is_difficult(state, n):
-                continue
-            other = occupied.get(n)
-            if other is not None and other.side != unit.side:
-                continue
+        row = adj.get(h)
+        if row is None:
+            row = adj[h] = _neighbour_costs(state, unit, h, road_only, no_difficult)
+        for n, step in row:
             c = cost + step
-            if c <= limit and c < best.get(n, 1 << 30):
+            if c <= limit and c < get(n, big) and n not in blocked:
                 best[n] = c
                 prev[n] = h
-                heapq.heappush(heap, (c, n))
+                push(heap, (c, n))
     return best, prev
 
 
@@ -137,15 +171,23 @@ def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Rea
     unit = state.units[unit_id]
     base = state.unit_type(unit_id).move
     no_difficult = mode == "dash"
-    best, prev = _search(state, unit, base, road_only=False, no_difficult=no_difficult)
-    occupied = state.occupied()
+    occupied: set[Hex] = set()
+    enemy: set[Hex] = set()
+    for other in state.units.values():  # one pass: every live unit's hex, and the enemies'
+        if not other.destroyed:
+            occupied.add(other.hex)
+            if other.side != unit.side:
+                enemy.add(other.hex)
+    blocked = frozenset(enemy)
+    best, prev = _search(state, unit, base, road_only=False, no_difficult=no_difficult, blocked=blocked)
     costs = {h: c for h, c in best.items() if h != unit.hex and h not in occupied}
     road_best: dict[Hex, int] = {}
     road_prev: dict[Hex, Hex] = {}
     road_allowance = 0
     if state.board.is_road(unit.hex) and road_bonus(state, unit):
         road_allowance = base + road_bonus(state, unit)
-        road_best, road_prev = _search(state, unit, road_allowance, road_only=True, no_difficult=no_difficult)
+        road_best, road_prev = _search(state, unit, road_allowance, road_only=True, no_difficult=no_difficult,
+                                       blocked=blocked)
     only = set()
     for h, c in road_best.items():
         if h == unit.hex or h in occupied:

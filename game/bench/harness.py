@@ -1,0 +1,105 @@
+"""Timing helpers and the result record every benchmark returns.
+
+These machines are noisy, so every figure is a *ratio* of two timings taken in the same run,
+interleaved where possible, plus the absolute medians for context. Timings use
+`time.perf_counter`; a benchmark is never a unit test (nothing here asserts speed in pytest).
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+def median_time(fn: Callable[[], Any], repeats: int, *, warmup: int = 1) -> float:
+    """Median wall time of `fn()` in seconds over `repeats` calls (after `warmup` untimed calls)."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def interleaved(fns: dict[str, Callable[[], Any]], repeats: int, *, warmup: int = 1) -> dict[str, float]:
+    """Median time of each function, calling them in turn so that machine noise hits all alike."""
+    for _ in range(warmup):
+        for fn in fns.values():
+            fn()
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            for k, fn in fns.items():
+                t0 = time.perf_counter()
+                fn()
+                times[k].append(time.perf_counter() - t0)
+    finally:
+        if gc_was:
+            gc.enable()
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+@dataclass
+class Figure:
+    """One benchmark figure: a measured value against its target.
+
+    kind "ratio_max": value must be <= target (e.g. frame cost / baseline <= 3);
+    kind "ratio_min": value must be >= target (e.g. networkx time / ours >= 5);
+    kind "seconds_max" / "ms_max": an absolute ceiling; kind "min": value must be >= target.
+    """
+
+    name: str
+    value: float
+    target: float
+    kind: str
+    unit: str = "x"
+    details: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    @property
+    def passed(self) -> bool:
+        if self.kind in ("ratio_min", "min"):
+            return self.value >= self.target
+        return self.value <= self.target
+
+    def line(self) -> str:
+        op = ">=" if self.kind in ("ratio_min", "min") else "<="
+        mark = "ok  " if self.passed else "MISS"
+        extra = ", ".join(f"{k} {fmt(v)}" for k, v in self.details.items())
+        text = f"[{mark}] {self.name}: {fmt(self.value)}{self.unit} (target {op} {fmt(self.target)}{self.unit})"
+        if extra:
+            text += f"  [{extra}]"
+        if self.note:
+            text += f"  -- {self.note}"
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["passed"] = self.passed
+        return d
+
+
+def fmt(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, float):
+        return str(v)
+    if v == 0:
+        return "0"
+    if abs(v) >= 100:
+        return f"{v:.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    if abs(v) >= 0.01:
+        return f"{v:.3g}"
+    return f"{v:.2e}"
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1000.0
