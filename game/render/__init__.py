@@ -40,7 +40,7 @@ def draw_grid(surface: pygame.Surface, layout: HexLayout, scale: float = 1.0,
         hexes = (h for _, _, h in layout.stagger.iter_grid(layout.width, layout.height))
     ox, oy = origin
     layer = surface
-    alpha = len(colour) == 4 and colour[3] < 255  # type: ignore[misc]
+    alpha = len(colour) == 4 and colour[3] < 255
     if alpha:
         layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     rgb = tuple(colour[:3])
@@ -48,7 +48,7 @@ def draw_grid(surface: pygame.Surface, layout: HexLayout, scale: float = 1.0,
         pts = [(ox + x * scale, oy + y * scale) for x, y in layout.hex_corners(h)]
         pygame.draw.lines(layer, rgb, True, pts, width)
     if alpha:
-        layer.set_alpha(colour[3])  # type: ignore[misc]
+        layer.set_alpha(colour[3] if len(colour) == 4 else 255)
         surface.blit(layer, (0, 0))
 
 

@@ -382,9 +382,9 @@ def paint_fortification(c: Canvas) -> None:
         a = math.tau * k / n
         rr = 20 if k % 2 == 0 else 15
         pts.append((c.cx + math.cos(a) * rr, c.cy + math.sin(a) * rr * 0.9))
-    for a, b in zip(pts, pts[1:], strict=False):
-        c.line((70, 56, 40), a, b, 3.2)
-        c.line((100, 84, 60), a, b, 1.6)
+    for p1, p2 in zip(pts, pts[1:], strict=False):
+        c.line((70, 56, 40), p1, p2, 3.2)
+        c.line((100, 84, 60), p1, p2, 1.6)
     for k in range(n * 2):
         a = math.tau * (k + 0.5) / (n * 2)
         x, y = c.cx + math.cos(a) * 23, c.cy + math.sin(a) * 21
