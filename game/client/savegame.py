@@ -238,3 +238,96 @@ def run_guarded(app: App, **run_kwargs: Any) -> int:
         except Exception:
             pass
         return 1
+
+
+# --------------------------------------------------------------------------- keys and hooks
+
+
+HELP_EXTRA = (
+    "<br><br><b>Saves, replays, GM</b><br>"
+    "F5: quick save · F9: quick load · Ctrl+O: load menu (saves and autosaves)<br>"
+    "F3: replay view of this battle (step with ← →, PageUp/PageDown by round)<br>"
+    "F2: GM mode (place, move, edit, remove units; Advantage; set the next roll; undo/redo "
+    "anything with Ctrl+Z / Ctrl+Y; save the set-up as a scenario)"
+)
+
+
+def _gm_active(app: App) -> bool:
+    return any(getattr(s, "name", "") == "gm" for s in app.scenes)
+
+
+def quick_save_action(scene: Any) -> None:
+    try:
+        path = quick_save(scene.session, gm_mode=_gm_active(scene.app))
+    except (GameFileError, OSError) as exc:
+        scene.toast(f"Not saved: {exc}", 6.0)
+        return
+    scene.toast(f"Saved to {path} (F9 loads it)", 3.0)
+
+
+def quick_load_action(scene: Any) -> None:
+    path = quick_save_path()
+    if not path.exists():
+        scene.toast("No quick save yet: F5 saves the battle.", 4.0)
+        return
+    problem = load_into(scene.app, path)
+    if problem is not None:
+        scene.toast(f"Not loaded: {problem}", 8.0)
+        return
+    top = scene.app.scenes.top
+    if top is not None and hasattr(top, "toast"):
+        top.toast(f"Loaded {path}", 3.0)
+
+
+def open_load_menu(scene: Any) -> None:
+    from game.client.scenes.load_menu import LoadMenuScene
+
+    scene.app.push(LoadMenuScene(scene.app))
+
+
+def open_replay_view(scene: Any) -> None:
+    from game.client.scenes.replay import replay_current
+
+    replay_current(scene.app, scene.session)
+
+
+def toggle_gm(scene: Any) -> None:
+    from game.client.scenes.gm import GmScene
+
+    scene.app.push(GmScene(scene.app, scene))
+
+
+def autosave_hook(scene: Any) -> None:
+    if scene not in list(scene.app.scenes):  # a replay's display, not the battle being played
+        return
+    try:
+        path = autosave_if_new_round(scene.session)
+    except (GameFileError, OSError) as exc:
+        scene.toast(f"Autosave failed: {exc}", 6.0)
+        return
+    if path is not None:
+        scene.toast(f"Round {scene.session.state.round}: autosaved", 2.5)
+
+
+def install() -> None:
+    """Register the save/load/replay/GM keys, end-of-battle choices and the autosave hook with
+    the battle scene, and the save opener with game.client.launch (idempotent)."""
+    import pygame
+
+    from game.client.scenes import battle
+    from game.client.scenes.dialog import Choice
+
+    register_opener()
+    battle.KEY_HOOKS[pygame.K_F5] = quick_save_action
+    battle.KEY_HOOKS[pygame.K_F9] = quick_load_action
+    battle.KEY_HOOKS[(pygame.K_o, "ctrl")] = open_load_menu
+    battle.KEY_HOOKS[pygame.K_F3] = open_replay_view
+    battle.KEY_HOOKS[pygame.K_F2] = toggle_gm
+    if autosave_hook not in battle.AFTER_CHANGE_HOOKS:
+        battle.AFTER_CHANGE_HOOKS.append(autosave_hook)
+    if not getattr(battle, "_saves_installed", False):
+        battle._saves_installed = True  # type: ignore[attr-defined]
+        battle.END_CHOICES.append(lambda scene: Choice("Load", lambda: open_load_menu(scene), pygame.K_l))
+        battle.END_CHOICES.append(lambda scene: Choice("Replay", lambda: open_replay_view(scene),
+                                                       pygame.K_p))
+        battle.HELP_HTML += HELP_EXTRA

@@ -82,7 +82,7 @@ def test_gm_commands_are_parsed_from_plain_dicts_like_any_command() -> None:
     assert cmd == MoveUnitGM(unit_id="r1", to=Hex(2, 3))
     assert is_gm_command(cmd) and not is_gm_command(parse_command({"kind": "end_phase", "side": "zone"}))
     with pytest.raises(ValueError, match="bad gm_set_next_roll"):
-        parse_command({"kind": "gm_set_next_roll", "values": []})
+        parse_command({"kind": "gm_set_next_roll", "values": ["six"]})
 
 
 def test_place_unit_puts_a_full_strength_unit_on_a_free_hex_and_says_so() -> None:
@@ -186,6 +186,9 @@ def test_set_next_roll_queues_values_that_the_next_dice_take() -> None:
     state, _ = ok(state, SetNextRoll(values=(2,), replace=True))
     assert state.forced_rolls == (2,)
     assert "1 or more" in refused(state, SetNextRoll(values=(0,)))
+    assert "at least one" in refused(state, SetNextRoll(values=()))
+    state, events = ok(state, SetNextRoll(values=(), replace=True))
+    assert state.forced_rolls == () and "clears" in gm_text(events)
 
 
 def test_gm_commands_are_pure_the_old_state_is_unchanged() -> None:

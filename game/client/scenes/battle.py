@@ -93,6 +93,7 @@ class BattleScene(Scene):
         self.viewer: str | None = None        # the side whose view is on screen
         self._dialog_key: object = None       # the decision a dialog is open for
         self._ended_shown = False
+        self._turn: tuple[int, int, bool] | None = None
         self._toast: tuple[str, float] | None = None
         self._ui_cache: dict[str, str] = {}
         self._button_ids: dict[object, str] = {}
@@ -156,7 +157,7 @@ class BattleScene(Scene):
         top, side, view = self._regions()
         self.camera.set_viewport(view.x, view.y, view.w, view.h)
         pygame_gui.elements.UIPanel(top, manager=self.ui)
-        self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, 420, 22), "", self.ui,
+        self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", self.ui,
                                                         object_id=ObjectID(class_id="@title"))
         self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 480, 20), "", self.ui)
         bx = top.w - 10
@@ -245,6 +246,9 @@ class BattleScene(Scene):
             _enable(self.top_buttons["end"], False)
         self._rebuild_action_buttons()
 
+    def _side_names(self) -> dict[str, str]:
+        return {s.id: s.name for s in self.session.setup.sides}
+
     def _side_summary_html(self) -> str:
         st = self.state
         lines = []
@@ -327,7 +331,7 @@ class BattleScene(Scene):
         name = st.unit_name
         lines: list[str] = []
         for step in reversed(self.session.history[-80:]):
-            block = [text.event_html(ev, name) for ev in reversed(step.events)
+            block = [text.event_html(ev, name, self._side_names()) for ev in reversed(step.events)
                      if getattr(ev, "kind", "") not in ("initiative_chosen",)]
             lines.extend(block)
             if len(lines) > 200:
@@ -414,6 +418,8 @@ class BattleScene(Scene):
             self.mode = SelectMode()
         self._overlay_key = None
         self._refresh_panels(force=True)
+        for hook in AFTER_CHANGE_HOOKS:  # e.g. the autosave at each new round
+            hook(self)
         self.sync()
 
     def undo(self) -> None:
@@ -465,6 +471,10 @@ class BattleScene(Scene):
                 self.app.push(self._end_dialog())
             return
         side = self.decision_side()
+        turn = (st.round, st.turn_index, st.phase == "initiative")
+        if turn != self._turn and st.active_side is not None and st.pending is None:
+            self._turn = turn
+            self._centre_on_side(st.active_side)  # a new turn starts: look at its units
         if side is not None and side != self.viewer:
             # auto-answer the defensive-action question when the table switched it off
             if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
@@ -490,12 +500,15 @@ class BattleScene(Scene):
         self.viewer = side
         self.selected = None
         self.mode = SelectMode()
-        mine = [self.layout.hex_center(u.hex) for u in self.state.live_units(side)]
-        if mine and self.state.pending is None:
-            self.camera.centre_on(sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine))
+        self._centre_on_side(side)
         self._overlay_key = None
         self._refresh_panels()
         self._open_decision()
+
+    def _centre_on_side(self, side: str) -> None:
+        mine = [self.layout.hex_center(u.hex) for u in self.state.live_units(side)]
+        if mine:
+            self.camera.centre_on(sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine))
 
     def _open_decision(self) -> None:
         st = self.state
@@ -530,11 +543,15 @@ class BattleScene(Scene):
         personal = ini.personal_stat_options(st, side) if ini.personal_available(st, side) is None else []
         if personal:
             title, roll, gives = text.OPTION_TEXT["personal"]
-            rows.append(f"<b>{title}</b> — {', '.join(personal)} + its skill<br>"
-                        f"<font color='{text.DIM}'>{gives}</font>")
+            skill_of = {"physique": "athletics", "senses": "awareness", "aether": "aether_channel"}
+            rolls = []
             for stat in personal:
-                choices.append(Choice(f"Personal: {stat}", partial(self.submit, cmd.ChooseInitiative(
+                sk = skill_of.get(stat, "")
+                sv = cdr.skills.get(sk, 0)  # type: ignore[call-overload,unused-ignore]
+                rolls.append(f"{stat} {getattr(cdr.stats, stat)} + {sk.replace('_', ' ')} {sv} + d{10 if sv else 6}")
+                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self.submit, cmd.ChooseInitiative(
                     side=side, option="personal", personal_stat=stat))))
+            rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
         if adv:
             rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
         body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
@@ -546,7 +563,7 @@ class BattleScene(Scene):
         st = self.state
         side = p.sides[0]
         last = self.session.history[-1].events if self.session.history else ()
-        rolls = [text.event_html(ev, st.unit_name) for ev in last
+        rolls = [text.event_html(ev, st.unit_name, self._side_names()) for ev in last
                  if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
                                                 "advantage_gained")]
         slots = len(p.ranking) + len(p.trailing)
@@ -684,7 +701,9 @@ class BattleScene(Scene):
     def _key(self, event: pygame.event.Event) -> None:
         k = event.key
         ctrl = bool(event.mod & pygame.KMOD_CTRL) if hasattr(event, "mod") else False
-        if k in PAN_KEYS and not ctrl:
+        if ctrl and (k, "ctrl") in KEY_HOOKS:  # e.g. Ctrl+O load menu (game/client/savegame.py)
+            KEY_HOOKS[(k, "ctrl")](self)
+        elif k in PAN_KEYS and not ctrl:
             self._held.add(k)
         elif k == pygame.K_z and ctrl:
             self.undo()
@@ -932,7 +951,8 @@ class BattleScene(Scene):
 
 # Other modules may add end-of-battle choices (e.g. "Load") and keys (quick save) here.
 END_CHOICES: list[Any] = []
-KEY_HOOKS: dict[int, Any] = {}
+KEY_HOOKS: dict[Any, Any] = {}  # key code, or (key code, "ctrl") -> handler(scene)
+AFTER_CHANGE_HOOKS: list[Any] = []  # handler(scene) after every accepted command or undo
 
 
 def END_CHOICES_HOOK(scene: BattleScene) -> list[Choice]:
@@ -999,3 +1019,10 @@ def _render_counter(t: Any, unit: Any, colour: tuple[int, int, int], size: int,
     from game.render.counters import counter_surface
 
     return counter_surface(t, unit, colour, size, markers)
+
+
+# Saves, the load menu, the replay view and GM mode register their keys, end-of-battle choices
+# and the autosave hook (game/client/savegame.py).
+from game.client import savegame as _savegame  # noqa: E402
+
+_savegame.install()

@@ -96,8 +96,8 @@ class SetNextRoll(CommandBase):
     """Queue die results: the next dice rolled take these values, in order, whatever the die."""
 
     kind: Literal["gm_set_next_roll"] = "gm_set_next_roll"
-    values: tuple[int, ...] = Field(min_length=1)
-    replace: bool = False  # True: drop any values already queued
+    values: tuple[int, ...] = ()
+    replace: bool = False  # True: drop any values already queued (no values + replace: clear)
 
 
 GM_COMMANDS: tuple[type[CommandBase], ...] = (PlaceUnit, MoveUnitGM, RemoveUnit, EditUnit, GiveAdvantage,
@@ -327,6 +327,8 @@ def _advantage(txn: Txn, cmd: GiveAdvantage) -> None:
 
 
 def _next_roll(txn: Txn, cmd: SetNextRoll) -> None:
+    if not cmd.values and not cmd.replace:
+        raise Reject("give at least one die result (or replace: true with none to clear the queue)")
     for v in cmd.values:
         if v < 1:
             raise Reject(f"a die result must be 1 or more, not {v}")
@@ -336,8 +338,12 @@ def _next_roll(txn: Txn, cmd: SetNextRoll) -> None:
     txn._forced = list(queue)
     txn.update(forced_rolls=tuple(queue))
     values = ", ".join(str(v) for v in cmd.values)
-    txn.emit(GmAction(action="next_roll", detail=f"sets the next roll{'s' if len(cmd.values) > 1 else ''} "
-                      f"to {values} (queue: {', '.join(str(v) for v in queue)})"))
+    if not cmd.values:
+        detail = "clears the queued die results"
+    else:
+        detail = (f"sets the next roll{'s' if len(cmd.values) > 1 else ''} to {values} "
+                  f"(queue: {', '.join(str(v) for v in queue)})")
+    txn.emit(GmAction(action="next_roll", detail=detail))
 
 
 _HANDLERS: dict[str, object] = {
