@@ -146,3 +146,12 @@ def test_hex_corners_are_six_distinct_points_around_the_centre():
     cx, cy = lay.hex_center(Hex(1, 1))
     assert sum(x for x, _ in corners) / 6 == pytest.approx(cx)
     assert sum(y for _, y in corners) / 6 == pytest.approx(cy)
+
+
+def test_hexlayout_is_pure_and_imports_no_pygame():
+    import subprocess
+    import sys
+
+    code = "import sys, game.hexlayout; print('pygame' in sys.modules, 'pytmx' in sys.modules, 'yaml' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False", "False"]

@@ -172,3 +172,17 @@ def test_validate_prints_one_line_per_problem_and_exits_1(tmp_path, capsys):
     assert any("dragon" in line for line in lines) and any("purple" in line for line in lines)
     assert any("orthogonal" in line for line in lines)
     assert "ok: " in captured.out and "layout-pointy-odd.tmx" in captured.out
+
+
+def test_render_command_draws_a_save_with_its_units(tmp_path):
+    cmds = tmp_path / "cmds.yaml"
+    cmds.write_text("[]\n", encoding="utf-8")
+    save = tmp_path / "game.yaml"
+    assert main(["run", str(FIX / "small.yaml"), "--commands", str(cmds), "--out", str(save)]) == 0
+    out = tmp_path / "save.png"
+    assert main(["render", str(save), "--out", str(out)]) == 0
+    sc = load_scenario(FIX / "small.yaml")
+    img = pygame.image.load(str(out))
+    x, y = sc.map.layout.hex_center(next(u.at for u in sc.setup.units if u.id == "b1"))
+    c = tuple(img.get_at((int(x - 18), int(y))))
+    assert c[2] > c[0]  # the blue unit's counter is there
