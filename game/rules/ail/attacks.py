@@ -24,7 +24,7 @@ from typing import Literal
 from game.hexgrid import Hex
 from game.rules.ail.attack import AttackImpossible, AttackResult, AttackSetup, Combatant, resolve_attack
 from game.rules.ail.commands import Attack, DefensiveAction, EnterStance
-from game.rules.ail.common import active_unit, commander_unit, find_weapon, known_unit, name
+from game.rules.ail.common import active_unit, commander_unit, find_weapon, known_unit, name, not_ended
 from game.rules.ail.events import (
     AdvantageSpent,
     AttackDeclared,
@@ -217,8 +217,7 @@ def declare_or_offer(txn: Txn, attacker_id: str, target_id: str, weapon: str, ad
 def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
     st = txn.state
     p = st.pending
-    if st.phase == "ended":
-        raise Reject("the battle is over")
+    not_ended(st)
     if p is None or p.kind != "defensive_action" or p.attack is None:
         raise Reject("no unit is being asked about a defensive action now")
     if cmd.unit_id != p.unit_id:

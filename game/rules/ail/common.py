@@ -15,11 +15,15 @@ def name(state: GameState, unit_id: str) -> str:
     return state.unit_name(unit_id)
 
 
-def not_waiting(state: GameState) -> None:
-    """Reject while the game waits for a decision or is over."""
+def not_ended(state: GameState) -> None:
     if state.phase == "ended":
         who = f"{state.side_name(state.winner)} won" if state.winner else "it was a draw"
         raise Reject(f"the battle is over ({who}: {state.end_reason})")
+
+
+def not_waiting(state: GameState) -> None:
+    """Reject while the game waits for a decision or is over."""
+    not_ended(state)
     p = state.pending
     if p is None:
         return

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from game.rules.ail.check import Modifier, roll_check
 from game.rules.ail.commands import AssignLeadership, ChooseInitiative, ChooseTurnPlace
-from game.rules.ail.common import commander_unit, known_side, name
+from game.rules.ail.common import commander_unit, known_side, name, not_ended
 from game.rules.ail.events import (
     AdvantageGained,
     AdvantageSpent,
@@ -76,6 +76,7 @@ def personal_available(state: GameState, side: str) -> str | None:
 
 def handle_choose_initiative(txn: Txn, cmd: ChooseInitiative) -> None:
     st = txn.state
+    not_ended(st)
     known_side(st, cmd.side)
     p = st.pending
     if st.phase != "initiative" or p is None or p.kind != "initiative_choice":
@@ -199,6 +200,7 @@ def _set_order(txn: Txn, order: list[TurnSlot]) -> None:
 
 def handle_choose_turn_place(txn: Txn, cmd: ChooseTurnPlace) -> None:
     st = txn.state
+    not_ended(st)
     known_side(st, cmd.side)
     p = st.pending
     if p is None or p.kind != "turn_place":
@@ -216,9 +218,8 @@ def handle_choose_turn_place(txn: Txn, cmd: ChooseTurnPlace) -> None:
 
 def handle_assign_leadership(txn: Txn, cmd: AssignLeadership) -> None:
     st = txn.state
+    not_ended(st)
     known_side(st, cmd.side)
-    if st.phase == "ended":
-        raise Reject("the battle is over")
     if cmd.unit_id not in st.units or not st.units[cmd.unit_id].alive:
         raise Reject(f"there is no unit {cmd.unit_id!r} on the map")
     u = st.units[cmd.unit_id]
