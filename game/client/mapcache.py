@@ -17,6 +17,7 @@ from game.hexlayout import HexLayout
 from game.rules.ail.models import RulesData
 
 Builder = Callable[[float], pygame.Surface]
+BACKGROUND = (14, 16, 19)
 
 
 class MapCache:
@@ -52,7 +53,7 @@ def board_builder(board: Board, layout: HexLayout, rules: RulesData) -> Builder:
     def build(scale: float) -> pygame.Surface:
         w, h = layout.map_pixel_size
         surf = pygame.Surface((max(1, round(w * scale)), max(1, round(h * scale))))
-        surf.fill((24, 26, 30))
+        surf.fill(BACKGROUND)
         for hx, name in board.terrain.items():
             terrain = rules.terrain.get(name)
             colour = terrain.colour if terrain is not None else (200, 0, 200)
@@ -72,7 +73,10 @@ def tiled_builder(map_data: Any) -> Builder:
     from game.render import render_map_layer
 
     def build(scale: float) -> pygame.Surface:
-        surf = render_map_layer(map_data, scale)
+        layer = render_map_layer(map_data, scale)
+        surf = pygame.Surface(layer.get_size())
+        surf.fill(BACKGROUND)  # the map's empty corners take the view's colour
+        surf.blit(layer, (0, 0))
         return surf.convert() if pygame.display.get_surface() is not None else surf
 
     return build

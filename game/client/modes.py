@@ -442,8 +442,10 @@ class AttackMode(Mode):
         if target is None:
             return None
         me = scene.state.units[self.unit_id]
+        pv = self.preview(scene)
+        chance = f" · {draw.percent(pv[0].odds.hit_chance)} to hit" if pv is not None else ""
         return PathView([me.hex, scene.state.units[target].hex], draw.TARGET_COLOUR,
-                        f"Attack with {self._weapon(scene)}", target=target)
+                        f"{self._weapon(scene)}{chance}", target=target)
 
     def click(self, scene: BattleScene, h: Hex) -> Result:
         state = scene.state
@@ -475,10 +477,10 @@ class AttackMode(Mode):
                             tooltip=f"FP {x.fp}") for x in t.weapons]
         kind, avail = self._kind(scene)
         if avail:
-            out.append(ActionButton("adv:-", "− Advantage", enabled=self.advantage > 0))
-            out.append(ActionButton("adv:+", f"+ Advantage ({self.advantage}/{avail} {kind})",
-                                    enabled=self.advantage < avail,
-                                    tooltip="Spend Advantage points (+1 each) on the hit roll."))
+            out.append(ActionButton("adv:-", "−1 Advantage", enabled=self.advantage > 0))
+            out.append(ActionButton("adv:+", f"+1 Advantage ({self.advantage}/{avail})",
+                                    enabled=self.advantage < avail, selected=self.advantage > 0,
+                                    tooltip=f"Spend {kind} Advantage points (+1 each) on the hit roll."))
             if len(self.pools(scene)) > 1:
                 out.append(ActionButton("adv:kind", f"Pool: {kind}"))
         ranged = w is not None and not next(x for x in t.weapons if x.name == w).melee

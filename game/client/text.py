@@ -6,6 +6,7 @@ data; computes nothing of the rules itself.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -152,11 +153,21 @@ def roll_html(ev: Any, name: Any) -> str:
     return line
 
 
-def event_html(ev: Any, name: Any) -> str:
+SIDE_EVENTS = {"phase_changed", "initiative_chosen", "initiative_rolled", "initiative_won", "turn_order_set",
+               "advantage_gained", "advantage_spent", "advantage_expired", "leadership_assigned",
+               "defensive_action_offered", "battle_ended"}
+
+
+def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None) -> str:
+    """One log line. `sides` maps side ids to names (the rules' own lines use ids)."""
     kind = getattr(ev, "kind", "")
     if kind == "roll_made":
         return roll_html(ev, name)
-    text = e(ev.text(name)) if hasattr(ev, "text") else e(ev)
+    raw = ev.text(name) if hasattr(ev, "text") else str(ev)
+    if sides and kind in SIDE_EVENTS:
+        for sid, sname in sides.items():
+            raw = re.sub(rf"(?<![\w-]){re.escape(sid)}(?![\w-])", sname, raw)
+    text = e(raw)
     if kind in ("phase_changed", "round_ended", "battle_ended", "turn_order_set", "initiative_won"):
         return f"<font color='{GOLD}'><b>{text}</b></font>"
     if kind in ("unit_destroyed", "strength_lost", "marker_added"):

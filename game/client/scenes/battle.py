@@ -176,16 +176,16 @@ class BattleScene(Scene):
         x, wdt = side.x + 8, side.w - 16
         y = side.y + 8
         hgt = side.h
-        unit_h = max(150, int(hgt * 0.30))
+        unit_h = max(150, int(hgt * 0.25))
         self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, unit_h), self.ui)
         y += unit_h + 6
         self.actions_rect = pygame.Rect(x, y, wdt, 118)
         y += 118 + 4
-        info_h = max(90, int(hgt * 0.17))
+        info_h = max(100, int(hgt * 0.19))
         self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, info_h), self.ui)
         y += info_h + 4
-        self.chart_rect = pygame.Rect(x, y, wdt, 120)
-        y += 120 + 6
+        self.chart_rect = pygame.Rect(x, y, wdt, 112)
+        y += 112 + 6
         pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 26), "Dice log (newest first)", self.ui,
                                     object_id=ObjectID(class_id="@title"))
         y += 26
@@ -316,8 +316,8 @@ class BattleScene(Scene):
                 _, bodds = _preview_parts(base)
                 if bodds is not None:
                     chance += f" (was {draw.percent(bodds.hit_chance)} without Advantage)"
+            chance += f" · expected strength lost {float(odds.expected_strength_lost):.2f}"
             lines.append(chance)
-            lines.append(f"Expected strength lost {float(odds.expected_strength_lost):.2f}")
             da = getattr(p, "odds_if_defensive_action", None)
             if da is not None:
                 lines.append(f"<font color='{text.DIM}'>If the defender takes a defensive action: "
