@@ -108,7 +108,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     assert before is not None
     p0 = before[0].odds.hit_chance
     labels = [b.label for b in scene.mode.buttons(scene)]
-    plus = next(x for x in labels if x.startswith("+ Advantage"))
+    plus = next(x for x in labels if x.startswith("+1 Advantage"))
     press_button(app, plus)
     hover_hex(app, session.state.units["a1"].hex)
     after = scene.mode.preview(scene)
