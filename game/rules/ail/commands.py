@@ -20,6 +20,8 @@ DashPay = Literal["adrenaline", "leadership", "pilot"]
 class CommandBase(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    kind: str
+
 
 class ChooseInitiative(CommandBase):
     kind: Literal["choose_initiative"] = "choose_initiative"

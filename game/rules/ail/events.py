@@ -28,6 +28,8 @@ def _signed(v: int) -> str:
 class EventBase(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    kind: str
+
     def text(self, name: Namer = _same) -> str:  # pragma: no cover - every event overrides it
         return self.model_dump_json()
 
