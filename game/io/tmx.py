@@ -63,6 +63,8 @@ class Tileset:
     offset: tuple[int, int] = (0, 0)                 # <tileoffset>
     properties: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)  # local id -> props
     source: Path | None = None                       # the .tsx (None when embedded in the map)
+    render_size: str = "tile"                         # Tiled's tilerendersize: "tile" or "grid"
+    fill_mode: str = "stretch"                        # with "grid": "stretch" or "preserve-aspect-fit"
 
     def contains(self, gid: int) -> bool:
         return self.firstgid <= gid < self.firstgid + self.tilecount
@@ -366,6 +368,12 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int) -> Tileset:
             tilecount = columns * rows
     if tile_images:
         tilecount = max(tilecount, max(tile_images) + 1)
+    render_size = el.get("tilerendersize", "tile")
+    fill_mode = el.get("fillmode", "stretch")
+    if render_size not in ("tile", "grid"):
+        raise _err(file_path, where, f"tilerendersize '{render_size}' should be 'tile' or 'grid'")
+    if fill_mode not in ("stretch", "preserve-aspect-fit"):
+        raise _err(file_path, where, f"fillmode '{fill_mode}' should be 'stretch' or 'preserve-aspect-fit'")
     off = el.find("tileoffset")
     offset = (0, 0)
     if off is not None:
@@ -373,7 +381,8 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int) -> Tileset:
                   _int_attr(off, "y", file_path, f"{where}: <tileoffset>", 0))
     return Tileset(name=name, firstgid=firstgid, tilecount=tilecount, columns=columns, tilewidth=tw,
                    tileheight=th, spacing=spacing, margin=margin, image=image, tile_images=tile_images,
-                   tile_sizes=tile_sizes, offset=offset, properties=properties, source=tsx)
+                   tile_sizes=tile_sizes, offset=offset, properties=properties, source=tsx,
+                   render_size=render_size, fill_mode=fill_mode)
 
 
 # --------------------------------------------------------------------------- layers

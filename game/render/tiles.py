@@ -29,6 +29,7 @@ from game.io.tmx import (
 
 _images: dict[Path, pygame.Surface] = {}
 _tiles: dict[tuple[Path | None, int, int, int], pygame.Surface] = {}
+_placed_cache: dict[tuple[Path | None, int, int, int, float], pygame.Surface] = {}
 _base_cache: weakref.WeakKeyDictionary[MapData, pygame.Surface] = weakref.WeakKeyDictionary()
 
 
@@ -72,7 +73,34 @@ def tile_image(ts: Tileset, local_id: int, flags: int = 0) -> pygame.Surface:
     return img
 
 
-def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer) -> None:
+def _placed(ts: Tileset, local: int, flags: int, md: MapData, scale: float) -> pygame.Surface:
+    """A tile image at the size it is drawn: its own size, or the grid cell's (tilerendersize=grid),
+    times `scale` (cached)."""
+    key = (ts.source or ts.image, ts.firstgid, local, flags, scale)
+    img = _placed_cache.get(key)
+    if img is not None:
+        return img
+    img = tile_image(ts, local, flags)
+    w, h = img.get_size()
+    if ts.render_size == "grid":
+        gw, gh = md.tilewidth, md.tileheight
+        if ts.fill_mode == "preserve-aspect-fit":
+            k = min(gw / w, gh / h)
+            fitted = pygame.transform.smoothscale(img, (max(1, round(w * k)), max(1, round(h * k))))
+            img = pygame.Surface((gw, gh), pygame.SRCALPHA)
+            img.blit(fitted, fitted.get_rect(center=(gw // 2, gh // 2)))
+        elif (w, h) != (gw, gh):
+            img = pygame.transform.smoothscale(img, (gw, gh))
+        w, h = gw, gh
+    if scale != 1:
+        img = pygame.transform.smoothscale(img, (max(1, round(w * scale)), max(1, round(h * scale))))
+    if len(_placed_cache) > 4096:
+        _placed_cache.clear()
+    _placed_cache[key] = img
+    return img
+
+
+def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scale: float = 1.0) -> None:
     lay = md.layout
     ox, oy = layer.offset
     staggered_x = md.stagger.axis == "x"
@@ -96,12 +124,19 @@ def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer) -> N
         if found is None:
             continue
         ts, local = found
-        img = tile_image(ts, local, gid & ~GID_MASK)
-        x, y = lay.tile_image_position(col, row, img.get_height(), ts.offset)
-        target.blit(img, (x + round(ox), y + round(oy)))
+        flags = gid & ~GID_MASK
+        height = ts.tile_size(local)[1] if ts.render_size == "tile" else md.tileheight
+        if ts.render_size == "tile" and local in ts.tile_images:
+            height = tile_image(ts, local, flags).get_height()
+        x, y = lay.tile_image_position(col, row, height, ts.offset)
+        img = _placed(ts, local, flags, md, scale)
+        if scale == 1:
+            target.blit(img, (x + round(ox), y + round(oy)))
+        else:
+            target.blit(img, (round((x + ox) * scale), round((y + oy) * scale)))
 
 
-def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer) -> None:
+def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale: float = 1.0) -> None:
     """Tile objects (objects showing a tile image); other shapes are editor-only and not drawn."""
     for obj in layer.objects:
         if not obj.gid:
@@ -111,13 +146,16 @@ def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer) -> No
             continue
         ts, local = found
         img = tile_image(ts, local, obj.gid & ~GID_MASK)
-        if obj.width and obj.height and (round(obj.width), round(obj.height)) != img.get_size():
-            img = pygame.transform.smoothscale(img, (max(1, round(obj.width)), max(1, round(obj.height))))
-        target.blit(img, (round(obj.x) + ts.offset[0], round(obj.y) + ts.offset[1]))
+        w, h = (obj.width, obj.height) if obj.width and obj.height else img.get_size()
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        if size != img.get_size():
+            img = pygame.transform.smoothscale(img, size)
+        target.blit(img, (round((obj.x + ts.offset[0]) * scale), round((obj.y + ts.offset[1]) * scale)))
 
 
-def _render_base(md: MapData) -> pygame.Surface:
-    w, h = md.layout.map_pixel_size
+def _render_base(md: MapData, scale: float = 1.0) -> pygame.Surface:
+    mw, mh = md.layout.map_pixel_size
+    w, h = (mw, mh) if scale == 1 else (max(1, round(mw * scale)), max(1, round(mh * scale)))
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
     if md.background is not None:
         surf.fill((*md.background, 255))
@@ -128,11 +166,15 @@ def _render_base(md: MapData) -> pygame.Surface:
         if layer.opacity < 1:
             target = pygame.Surface((w, h), pygame.SRCALPHA)
         if isinstance(layer, TileLayer):
-            _draw_tile_layer(target, md, layer)
+            _draw_tile_layer(target, md, layer, scale)
         elif isinstance(layer, ObjectLayer):
-            _draw_objects(target, md, layer)
+            _draw_objects(target, md, layer, scale)
         elif isinstance(layer, ImageLayer) and layer.image is not None:
-            target.blit(_load_image(layer.image), (round(layer.offset[0]), round(layer.offset[1])))
+            img = _load_image(layer.image)
+            if scale != 1:
+                iw, ih = img.get_size()
+                img = pygame.transform.smoothscale(img, (max(1, round(iw * scale)), max(1, round(ih * scale))))
+            target.blit(img, (round(layer.offset[0] * scale), round(layer.offset[1] * scale)))
         if target is not surf:
             target.set_alpha(round(255 * layer.opacity))
             surf.blit(target, (0, 0))
@@ -152,6 +194,9 @@ def render_map_layer(map_data: MapData, scale: float = 1.0) -> pygame.Surface:
         _base_cache[map_data] = base
     if scale == 1:
         return base.copy()
+    if scale > 1:
+        # Zooming in: draw every tile at the new size (crisp), at Tiled's positions times scale.
+        return _render_base(map_data, scale)
     w, h = base.get_size()
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     return pygame.transform.smoothscale(base, size)
@@ -160,4 +205,5 @@ def render_map_layer(map_data: MapData, scale: float = 1.0) -> pygame.Surface:
 def clear_caches() -> None:
     _images.clear()
     _tiles.clear()
+    _placed_cache.clear()
     _base_cache.clear()

@@ -319,12 +319,18 @@ def house(c: Canvas, x: float, y: float, w: float, h: float, roof: Colour) -> No
 
 
 def paint_building(c: Canvas) -> None:
-    grass(c, (136, 160, 100))
-    c.noise([(170, 160, 130)], 40, (1.0, 2.5), 70)
+    grass(c, (132, 150, 100))
+    c.noise([(168, 156, 124), (120, 132, 92)], 70, (1.0, 2.8), 80)
     cx, cy = c.cx, c.cy
-    house(c, cx - 17, cy - 15, 19, 15, ROOF_RED)
-    house(c, cx + 2, cy - 2, 15, 14, ROOF_SLATE)
-    house(c, cx - 13, cy + 4, 12, 11, (150, 96, 60))
+    # garden walls / lanes between the houses
+    c.line((176, 162, 126), (cx - 26, cy + 1), (cx + 26, cy + 1), 3.0, 200)
+    c.line((176, 162, 126), (cx + 1, cy - 26), (cx + 1, cy + 26), 2.4, 170)
+    house(c, cx - 23, cy - 21, 21, 19, ROOF_RED)
+    house(c, cx + 4, cy - 18, 18, 16, ROOF_SLATE)
+    house(c, cx - 20, cy + 5, 18, 15, (150, 96, 60))
+    house(c, cx + 5, cy + 6, 17, 14, ROOF_RED)
+    for x, y in ((cx + 21, cy - 1), (cx - 2, cy + 21)):
+        tree(c, x, y, 3.2)
 
 
 def paint_town_square(c: Canvas) -> None:

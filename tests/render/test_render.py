@@ -186,3 +186,28 @@ def test_render_command_draws_a_save_with_its_units(tmp_path):
     x, y = sc.map.layout.hex_center(next(u.at for u in sc.setup.units if u.id == "b1"))
     c = tuple(img.get_at((int(x - 18), int(y))))
     assert c[2] > c[0]  # the blue unit's counter is there
+
+
+def test_grid_render_size_squeezes_a_tall_tile_into_its_cell(tmp_path):
+    text = (FIX / "order-and-offsets.tmx").read_text(encoding="utf-8")
+    text = text.replace('source="../../assets/tiles/', f'source="{(ROOT / "assets" / "tiles").as_posix()}/')
+    text = text.replace('tilecount="1" columns="1">', 'tilecount="1" columns="1" tilerendersize="grid">')
+    text = text.replace('source="tall-red.png"', f'source="{(FIX / "tall-red.png").as_posix()}"')
+    text = text.replace('source="magenta.png"', f'source="{(FIX / "magenta.png").as_posix()}"')
+    p = tmp_path / "grid.tmx"
+    p.write_text(text, encoding="utf-8")
+    surf = render_map_layer(load_map(p))
+    red = (255, 0, 0, 255)
+    left, top = 96 + 3, 55 - 4  # now 64 x 74, the cell's size, still shifted by the offset
+    assert rgb_at(surf, left, top) == red and rgb_at(surf, left + 63, top + 73) == red
+    assert rgb_at(surf, left + 10, top - 2) != red and rgb_at(surf, left + 10, top + 75) != red
+
+
+def test_zooming_in_draws_tiles_at_scaled_tiled_positions():
+    md = load_map(FIX / "layout-pointy-odd.tmx")
+    big = render_map_layer(md, 2.0)
+    w, h = md.layout.map_pixel_size
+    assert big.get_size() == (w * 2, h * 2)
+    cx, cy = md.layout.tile_center(1, 1)
+    assert is_watery(rgb_at(big, cx * 2, cy * 2))
+    assert is_grassy(rgb_at(big, *(v * 2 for v in md.layout.tile_center(3, 3))))
