@@ -198,3 +198,15 @@ def test_the_round_limit_without_an_objective_met_is_a_draw():
     assert (end.phase, end.winner) == ("ended", None)
     assert "round limit" in (end.end_reason or "")
     assert "battle is over" in no(end, ChooseTurnPlace(side="blue", position=0))
+
+
+def test_every_test_the_rules_reference_names_exists():
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", (root / "docs" / "rules.md").read_text(encoding="utf-8")))
+    defined = set()
+    for f in (root / "tests" / "rules").glob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_[a-z0-9_]+)", f.read_text(encoding="utf-8"), re.M))
+    assert len(named) > 50
+    assert sorted(named - defined) == []
