@@ -14,7 +14,7 @@ from typing import Any
 
 from game.errors import GameFileError, UserError
 
-KINDS = "a map (.tmx), tileset (.tsx), scenario, unit catalogue, rules file or save (.yaml)"
+KINDS = "a map (.tmx), tileset (.tsx), scenario, unit catalogue, rules file, save or command list (.yaml)"
 
 
 def register(subparsers: Any) -> None:
@@ -83,6 +83,10 @@ def check_file(path: Path) -> str:
             return "save (file format checked)"
         game = load_game(path, verify=True)
         return f"save, round {game.state.round}"
+    if kind == "commands":
+        from game.cli.run import read_commands
+
+        return f"command list, {len(read_commands(str(path)))} commands"
     raise UserError(f"{path}: not {KINDS}")
 
 

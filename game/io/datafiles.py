@@ -228,7 +228,8 @@ def load_catalogue(path: str | Path = DEFAULT_CATALOGUE) -> Catalogue:
 
 
 def sniff_kind(path: str | Path) -> str:
-    """Guess what a data file is: 'map', 'tileset', 'scenario', 'catalogue', 'rules', 'save' or ''."""
+    """Guess what a data file is: 'map', 'tileset', 'scenario', 'catalogue', 'rules', 'save',
+    'commands' (a command list for `run`), 'yaml' (unrecognised YAML) or '' (not ours)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".tmx":
@@ -244,8 +245,12 @@ def sniff_kind(path: str | Path) -> str:
     if len(docs) > 1:
         return "save"  # saves are multi-document YAML (game.io.saves)
     data = docs[0] if docs else None
+    if isinstance(data, list) and data and all(isinstance(d, dict) and "kind" in d for d in data):
+        return "commands"  # a command list for `python -m game run`
     if not isinstance(data, dict):
         return "yaml"
+    if set(data) == {"commands"} or ("commands" in data and "map" not in data and "sides" not in data):
+        return "commands"
     keys = set(data)
     if "map" in keys and "sides" in keys:
         return "scenario"

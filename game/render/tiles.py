@@ -28,8 +28,8 @@ from game.io.tmx import (
 )
 
 _images: dict[Path, pygame.Surface] = {}
-_tiles: dict[tuple[Path | None, int, int, int], pygame.Surface] = {}
-_placed_cache: dict[tuple[Path | None, int, int, int, float], pygame.Surface] = {}
+_tiles: dict[tuple[object, ...], pygame.Surface] = {}
+_placed_cache: dict[tuple[object, ...], pygame.Surface] = {}
 _base_cache: weakref.WeakKeyDictionary[MapData, pygame.Surface] = weakref.WeakKeyDictionary()
 
 
@@ -48,7 +48,7 @@ def _load_image(path: Path) -> pygame.Surface:
 
 def tile_image(ts: Tileset, local_id: int, flags: int = 0) -> pygame.Surface:
     """The image of one tile of a tileset, with Tiled's flip/rotation flags applied."""
-    key = (ts.source or ts.image, ts.firstgid, local_id, flags)
+    key = (ts.image, ts.tile_images.get(local_id), ts.tile_rect(local_id), flags)
     img = _tiles.get(key)
     if img is not None:
         return img
@@ -76,7 +76,8 @@ def tile_image(ts: Tileset, local_id: int, flags: int = 0) -> pygame.Surface:
 def _placed(ts: Tileset, local: int, flags: int, md: MapData, scale: float) -> pygame.Surface:
     """A tile image at the size it is drawn: its own size, or the grid cell's (tilerendersize=grid),
     times `scale` (cached)."""
-    key = (ts.source or ts.image, ts.firstgid, local, flags, scale)
+    key = (ts.image, ts.tile_images.get(local), ts.tile_rect(local), flags, ts.render_size, ts.fill_mode,
+           md.tilewidth, md.tileheight, scale)
     img = _placed_cache.get(key)
     if img is not None:
         return img
