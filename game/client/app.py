@@ -148,8 +148,10 @@ class App:
 
     def render(self) -> pygame.Surface:
         """Draw the visible scenes onto the window surface and return it."""
-        self.screen.fill((0, 0, 0))
-        for scene in self.scenes.visible():
+        visible = self.scenes.visible()
+        if not visible or visible[0].overlay:
+            self.screen.fill((0, 0, 0))
+        for scene in visible:
             scene.draw(self.screen)
         return self.screen
 

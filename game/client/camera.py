@@ -16,6 +16,8 @@ DEFAULT_ZOOM_INDEX = 4  # 1.0
 
 # How far (in screen pixels) the map edge may be dragged inside the viewport.
 EDGE_MARGIN = 64
+# The cached map surface of one zoom level stays under this many pixels (memory on huge maps).
+MAX_CACHED_PIXELS = 48_000_000
 
 
 @dataclass
@@ -29,6 +31,12 @@ class Camera:
     pos_x: float = 0.0
     pos_y: float = 0.0
     zoom_index: int = DEFAULT_ZOOM_INDEX
+
+    def __post_init__(self) -> None:
+        area = max(1.0, self.map_w * self.map_h)
+        fits = [i for i, z in enumerate(ZOOM_LEVELS) if area * z * z <= MAX_CACHED_PIXELS]
+        self.max_index = max(fits) if fits else 0
+        self.zoom_index = min(self.zoom_index, self.max_index)
 
     # ------------------------------------------------------------------ geometry
     @property
@@ -84,7 +92,7 @@ class Camera:
         """Zoom in (steps > 0) or out, keeping the world point under screen (sx, sy) still.
 
         Returns whether the zoom level changed."""
-        new_index = min(max(self.zoom_index + steps, 0), len(ZOOM_LEVELS) - 1)
+        new_index = min(max(self.zoom_index + steps, 0), self.max_index)
         if new_index == self.zoom_index:
             return False
         wx, wy = self.screen_to_world(sx, sy)

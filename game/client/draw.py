@@ -45,24 +45,20 @@ def scaled_corners(layout: HexLayout, h: Hex, scale: float, ox: float = 0, oy: f
     return [(ox + x * scale, oy + y * scale) for x, y in pts]
 
 
-def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int]], scale: float) -> pygame.Surface:
-    """A transparent map-sized surface with the given hexes tinted (colour, alpha)."""
-    w, h = layout.map_pixel_size
-    surf = pygame.Surface((max(1, round(w * scale)), max(1, round(h * scale))), pygame.SRCALPHA)
-    for hx, colour, alpha in fills:
-        pygame.draw.polygon(surf, (*colour, alpha), scaled_corners(layout, hx, scale, shrink=0.96))
-    return surf
-
-
-def grid_surface(layout: HexLayout, hexes: Iterable[Hex], scale: float) -> pygame.Surface:
-    """The hex grid overlay at one zoom (game.render draws the lines)."""
-    from game.render import draw_grid
-
-    w, h = layout.map_pixel_size
-    surf = pygame.Surface((max(1, round(w * scale)), max(1, round(h * scale))), pygame.SRCALPHA)
-    draw_grid(surf, layout, scale, hexes=list(hexes), colour=(12, 14, 16))
-    surf.set_alpha(80)
-    return surf
+def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int]],
+                     scale: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
+    """The given hexes tinted (colour, alpha) on a transparent surface just big enough for them,
+    and where its top-left goes in zoomed map pixels (None when there is nothing to tint)."""
+    polys = [(colour, alpha, scaled_corners(layout, hx, scale, shrink=0.96)) for hx, colour, alpha in fills]
+    if not polys:
+        return None
+    xs = [x for _, _, pts in polys for x, _ in pts]
+    ys = [y for _, _, pts in polys for _, y in pts]
+    ox, oy = int(min(xs)) - 1, int(min(ys)) - 1
+    surf = pygame.Surface((int(max(xs)) - ox + 2, int(max(ys)) - oy + 2), pygame.SRCALPHA)
+    for colour, alpha, pts in polys:
+        pygame.draw.polygon(surf, (*colour, alpha), [(x - ox, y - oy) for x, y in pts])
+    return surf, (ox, oy)
 
 
 def hex_outline(surface: pygame.Surface, layout: HexLayout, h: Hex, scale: float, origin: tuple[float, float],

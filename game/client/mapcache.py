@@ -7,44 +7,65 @@ board built in code (tests, generated boards) is painted as flat hexes in its te
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pygame
 
 from game.board import Board
+from game.hexgrid import Hex
 from game.hexlayout import HexLayout
 from game.rules.ail.models import RulesData
 
 Builder = Callable[[float], pygame.Surface]
+GridDrawer = Callable[[pygame.Surface, float], None]
 BACKGROUND = (14, 16, 19)
 
 
 class MapCache:
-    def __init__(self, builder: Builder, max_levels: int = 4) -> None:
+    """Surfaces by (zoom, grid shown): the grid is baked in, so a frame blits one opaque image."""
+
+    def __init__(self, builder: Builder, grid: GridDrawer | None = None, max_levels: int = 4) -> None:
         self._builder = builder
-        self._surfaces: dict[float, pygame.Surface] = {}
-        self._order: list[float] = []
+        self._grid = grid
+        self._surfaces: dict[tuple[float, bool], pygame.Surface] = {}
+        self._order: list[tuple[float, bool]] = []
         self._max = max_levels
         self.builds = 0
 
-    def get(self, scale: float) -> pygame.Surface:
-        surf = self._surfaces.get(scale)
+    def get(self, scale: float, grid: bool = False) -> pygame.Surface:
+        key = (scale, grid and self._grid is not None)
+        surf = self._surfaces.get(key)
         if surf is None:
             surf = self._builder(scale)
+            if key[1] and self._grid is not None:
+                surf = surf.copy()
+                self._grid(surf, scale)
             self.builds += 1
-            self._surfaces[scale] = surf
-            self._order.append(scale)
+            self._surfaces[key] = surf
+            self._order.append(key)
             while len(self._order) > self._max:  # keep memory bounded on huge maps
                 self._surfaces.pop(self._order.pop(0), None)
-        else:
-            self._order.remove(scale)
-            self._order.append(scale)
+        elif self._order[-1] != key:
+            self._order.remove(key)
+            self._order.append(key)
         return surf
 
     def clear(self) -> None:
         self._surfaces.clear()
         self._order.clear()
+
+
+def grid_drawer(layout: HexLayout, hexes: Iterable[Hex]) -> GridDrawer:
+    """Thin dark hex outlines drawn into the cached map surface (game.render draws them)."""
+    from game.render import draw_grid
+
+    cells = list(hexes)
+
+    def run(surface: pygame.Surface, scale: float) -> None:
+        draw_grid(surface, layout, scale, hexes=cells, colour=(20, 24, 20, 80))
+
+    return run
 
 
 def board_builder(board: Board, layout: HexLayout, rules: RulesData) -> Builder:

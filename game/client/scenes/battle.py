@@ -21,7 +21,7 @@ from pygame_gui.core import ObjectID
 from game.client import draw, fonts, text
 from game.client.anim import AnimQueue, FloatText, Shot
 from game.client.camera import Camera
-from game.client.mapcache import MapCache, board_builder, tiled_builder
+from game.client.mapcache import MapCache, board_builder, grid_drawer, tiled_builder
 from game.client.modes import ActionButton, Mode, SelectMode, unit_mode
 from game.client.rq import Queries
 from game.client.scene import Scene
@@ -34,6 +34,7 @@ from game.rules.ail import commands as cmd
 if TYPE_CHECKING:
     from game.client.app import App
 
+BACKGROUND = (14, 16, 19)
 TOP_H = 46
 SIDE_W = 380
 PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
@@ -75,12 +76,13 @@ class BattleScene(Scene):
         w, h = session.layout.map_pixel_size
         self.camera = Camera(w, h)
         if session.map_data is not None:
-            self.map_cache = MapCache(tiled_builder(session.map_data))
+            builder = tiled_builder(session.map_data)
         else:
-            self.map_cache = MapCache(board_builder(session.board, session.layout, session.setup.rules))
-        self.grid_cache = MapCache(lambda s: draw.grid_surface(self.layout, session.board.terrain, s))
+            builder = board_builder(session.board, session.layout, session.setup.rules)
+        self.map_cache = MapCache(builder, grid_drawer(self.layout, session.board.terrain))
         self._overlay_key: tuple[Any, ...] | None = None
-        self._overlay: pygame.Surface | None = None
+        self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
+        self._chart: tuple[object, pygame.Surface] | None = None
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
@@ -816,16 +818,16 @@ class BattleScene(Scene):
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
         _, _, view = self._regions()
-        surface.fill((14, 16, 19), view)
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
+        layer = self.map_cache.get(z, self.settings.show_grid)
+        if not layer.get_rect(topleft=origin).contains(view):
+            surface.fill(BACKGROUND, view)
         surface.set_clip(view)
-        surface.blit(self.map_cache.get(z), origin)
-        if self.settings.show_grid:
-            surface.blit(self.grid_cache.get(z), origin)
+        surface.blit(layer, origin)
         overlay = self._overlay_surface(z)
         if overlay is not None:
-            surface.blit(overlay, origin)
+            surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
         self._draw_marks(surface, origin, z)
         self._draw_units(surface, z)
         self._draw_path(surface, origin, z)
@@ -838,20 +840,31 @@ class BattleScene(Scene):
     def _prepare(self) -> None:
         """Build what draw() will blit: the map layer of this zoom, the mode's hex tints."""
         z = self.camera.zoom
-        self.map_cache.get(z)
-        if self.settings.show_grid:
-            self.grid_cache.get(z)
-        if self.state.pending is not None or self.anim.busy:
-            key: tuple[Any, ...] = ("none",)
-            fills: list[Any] = []
-        else:
-            key, fills = self.mode.fills(self)
-        full_key = (*key, z)
-        if full_key != self._overlay_key:
-            self._overlay_key = full_key
-            self._overlay = draw.hex_fill_surface(self.layout, fills, z) if fills else None
+        self.map_cache.get(z, self.settings.show_grid)
+        quiet = self.state.pending is None and not self.anim.busy
+        cheap = (type(self.mode).__name__, tuple(sorted(vars(self.mode).items())), self.state.seq, quiet, z)
+        if cheap != self._overlay_key:
+            self._overlay_key = cheap
+            fills = self.mode.fills(self)[1] if quiet else []
+            self._overlay = draw.hex_fill_surface(self.layout, fills, z)
+        pv = self.mode.preview(self) if quiet else None
+        chart_key = (id(pv[0]), id(pv[1])) if pv is not None else None
+        if self._chart is None or self._chart[0] != chart_key:
+            chart = pygame.Surface(self.chart_rect.size)
+            local = chart.get_rect()
+            if pv is None:
+                pygame.draw.rect(chart, (16, 19, 23), local)
+                pygame.draw.rect(chart, (59, 67, 76), local, 1)
+                img = fonts.text("Hover a target: exact outcome odds", 12, (110, 106, 98))
+                chart.blit(img, img.get_rect(center=local.center))
+            else:
+                _, odds = _preview_parts(pv[0])
+                base = _preview_parts(pv[1])[1] if pv[1] is not None else None
+                if odds is not None:
+                    draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
+            self._chart = (chart_key, chart)
 
-    def _overlay_surface(self, z: float) -> pygame.Surface | None:
+    def _overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._overlay_key is None or self._overlay_key[-1] != z:
             return None
         return self._overlay
@@ -934,18 +947,8 @@ class BattleScene(Scene):
                         (60, 20, 16, 230))
 
     def _draw_chart(self, surface: pygame.Surface) -> None:
-        pv = self.mode.preview(self) if self.state.pending is None and not self.anim.busy else None
-        if pv is None:
-            pygame.draw.rect(surface, (16, 19, 23), self.chart_rect)
-            pygame.draw.rect(surface, (59, 67, 76), self.chart_rect, 1)
-            img = fonts.text("Hover a target: exact outcome odds", 12, (110, 106, 98))
-            surface.blit(img, img.get_rect(center=self.chart_rect.center))
-            return
-        _, odds = _preview_parts(pv[0])
-        base = _preview_parts(pv[1])[1] if pv[1] is not None else None
-        if odds is not None:
-            draw.bar_chart(surface, self.chart_rect, odds.results, base.results if base is not None else None)
-
+        if self._chart is not None:
+            surface.blit(self._chart[1], self.chart_rect)
 
 # ---------------------------------------------------------------------------- helpers
 
