@@ -1,0 +1,107 @@
+"""Games of random legal commands: the soak tests' player and the saves benchmark's game maker.
+
+Each step asks the rules for `legal_commands(state)`, picks a command kind at random (so that
+ending the phase is as likely as any other kind of action) and then one command of that kind,
+and applies it through a `game.replay.Record`. Seeded with its own `random.Random`, so a game is
+reproducible from (scenario, game seed, player seed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from game.replay import Record, Step
+from game.rules.ail import Accepted, GameState, legal_commands
+
+
+class IllegalLegalCommand(AssertionError):
+    """The rules listed a command as legal and then refused it."""
+
+
+@dataclass
+class Played:
+    record: Record
+    ended: bool
+    commands: int
+
+    @property
+    def state(self) -> GameState:
+        return self.record.state
+
+
+Policy = Callable[[GameState, list[BaseModel], random.Random], BaseModel]
+
+
+def uniform_by_kind(state: GameState, cmds: list[BaseModel], rng: random.Random) -> BaseModel:
+    by_kind: dict[str, list[BaseModel]] = {}
+    for c in cmds:
+        by_kind.setdefault(str(getattr(c, "kind", type(c).__name__)), []).append(c)
+    kind = rng.choice(sorted(by_kind))
+    return rng.choice(by_kind[kind])
+
+
+def play(initial: GameState, seed: int, *, max_commands: int = 5000, policy: Policy = uniform_by_kind,
+         after_each: Callable[[Step], None] | None = None) -> Played:
+    """Play random legal commands from `initial` until the battle ends (or max_commands)."""
+    rng = random.Random(seed)
+    record = Record(initial)
+    n = 0
+    while record.state.phase != "ended" and n < max_commands:
+        cmds = legal_commands(record.state)
+        if not cmds:
+            raise IllegalLegalCommand(f"no legal command in phase {record.state.phase} of round "
+                                      f"{record.state.round}, but the battle has not ended")
+        cmd = policy(record.state, cmds, rng)
+        outcome = record.apply(cmd)
+        if not isinstance(outcome, Accepted):
+            raise IllegalLegalCommand(f"legal_commands listed {cmd!r} but apply refused it: "
+                                      f"{getattr(outcome, 'reason', outcome)}")
+        n += 1
+        if after_each is not None:
+            after_each(record.steps[-1])
+    return Played(record, record.state.phase == "ended", n)
+
+
+def long_game_policy(moves_per_phase: int = 3, attack_chance: float = 0.3) -> Policy:
+    """A steadier player for long games: a few moves and the odd attack per phase, rarely a kill
+    shot against a side that is nearly gone, so that a battle lasts to its round limit."""
+
+    def choose(state: GameState, cmds: list[BaseModel], rng: random.Random) -> BaseModel:
+        kinds = {str(getattr(c, "kind", "")): c for c in cmds}
+        if "end_phase" not in kinds:
+            return rng.choice(cmds)
+        acted = state.seq  # changes every command; combined with rng keeps phases short
+        del acted
+        if state.phase == "movement":
+            moves = [c for c in cmds if getattr(c, "kind", "") == "move"]
+            if moves and rng.random() < moves_per_phase / (moves_per_phase + 1):
+                return rng.choice(moves)
+        elif state.phase == "attack":
+            live: dict[str, int] = {}
+            for u in state.live_units():
+                live[u.side] = live.get(u.side, 0) + 1
+            attacks = [c for c in cmds if getattr(c, "kind", "") == "attack"
+                       and live.get(state.units[c.target_id].side, 0) > 3]  # type: ignore[attr-defined]
+            if attacks and rng.random() < attack_chance:
+                return rng.choice(attacks)
+        return kinds["end_phase"]
+
+    return choose
+
+
+def with_round_limit(state: GameState, rounds: int) -> GameState:
+    setup = state.setup.model_copy(update={"round_limit": rounds})
+    return state.model_copy(update={"setup": setup})
+
+
+def kinds_played(steps: Sequence[Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for s in steps:
+        k = str(getattr(s.command, "kind", "?"))
+        out[k] = out.get(k, 0) + 1
+    return out

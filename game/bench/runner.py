@@ -1,0 +1,89 @@
+"""Run every benchmark section and report: one line per figure, or JSON."""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from game.bench.harness import Figure
+
+SECTIONS = ("frame", "reach", "odds", "saves", "startup")
+
+
+def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
+            log: Callable[[str], None] = print) -> tuple[list[Figure], list[str]]:
+    """(figures, errors). A section that crashes is reported as an error line, the rest still run."""
+    from game.bench import bigmap
+
+    figures: list[Figure] = []
+    errors: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="ail-bench-") as tmp:
+        battle = None
+        rules = catalogue = None
+
+        def need_battle() -> Any:
+            nonlocal battle
+            if battle is None:
+                t0 = time.perf_counter()
+                battle = bigmap.big_battle(tmp)
+                log(f"  made the 100x100 benchmark map with {len(battle.setup.units)} units "
+                    f"in {time.perf_counter() - t0:.2f} s")
+            return battle
+
+        for name in sections:
+            log(f"{name}...")
+            t0 = time.perf_counter()
+            try:
+                if name == "frame":
+                    from game.bench import frame
+                    figures += frame.run(need_battle(), quick=quick, log=log)
+                elif name == "reach":
+                    from game.bench import reach
+                    figures += reach.run(need_battle(), quick=quick, log=log)
+                elif name == "odds":
+                    from game.bench import odds
+                    if rules is None:
+                        rules, catalogue = bigmap.load_rules_and_catalogue()
+                    assert catalogue is not None
+                    figures += odds.run(rules, catalogue, quick=quick, log=log)
+                elif name == "saves":
+                    from game.bench import saves
+                    figures += saves.run(tmp, quick=quick, log=log)
+                elif name == "startup":
+                    from game.bench import startup
+                    figures += startup.run(quick=quick, log=log)
+                else:
+                    raise ValueError(f"unknown section {name!r}")
+            except Exception as exc:  # a broken section must not hide the others' figures
+                errors.append(f"{name}: {type(exc).__name__}: {exc}")
+                log("".join(traceback.format_exception(exc)).rstrip())
+            log(f"  ({name} took {time.perf_counter() - t0:.1f} s)")
+    return figures, errors
+
+
+def environment() -> dict[str, Any]:
+    import pygame
+    import yaml
+
+    return {"python": sys.version.split()[0], "platform": platform.platform(), "machine": platform.machine(),
+            "pygame-ce": pygame.version.ver, "pyyaml C": hasattr(yaml, "CSafeLoader")}
+
+
+def report(figures: list[Figure], errors: list[str], *, as_json: bool, elapsed: float) -> str:
+    if as_json:
+        return json.dumps({"environment": environment(), "elapsed_s": round(elapsed, 1),
+                           "figures": [f.as_dict() for f in figures], "errors": errors,
+                           "all_passed": not errors and all(f.passed for f in figures)}, indent=2)
+    lines = ["", "Benchmark figures (ratios measured in the same run; medians in brackets):"]
+    lines += [f.line() for f in figures]
+    lines += [f"[FAIL] {e}" for e in errors]
+    missed = sum(1 for f in figures if not f.passed) + len(errors)
+    lines.append(f"{len(figures) - sum(1 for f in figures if not f.passed)} of {len(figures)} figures on target"
+                 + (f"; {missed} missed" if missed else "") + f" ({elapsed:.0f} s)")
+    return "\n".join(lines)

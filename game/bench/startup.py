@@ -1,0 +1,45 @@
+"""Start-up benchmark: from the command to the first drawn frame, in a fresh process.
+
+Runs `python -m game play --frames 1` (the default scenario, quit after one drawn frame) headless
+and times the whole process, against `python -c pass` as the bare interpreter baseline.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from game.bench.harness import Figure
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _time(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+    return elapsed
+
+
+def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    game_cmd = [sys.executable, "-m", "game", "play", "--frames", "1"]
+    bare_cmd = [sys.executable, "-c", "pass"]
+    _time(game_cmd, env)  # warm the file cache and .pyc files
+    repeats = 3 if quick else 7
+    game_t: list[float] = []
+    bare_t: list[float] = []
+    for _ in range(repeats):
+        bare_t.append(_time(bare_cmd, env))
+        game_t.append(_time(game_cmd, env))
+    g, b = statistics.median(game_t), statistics.median(bare_t)
+    log(f"  start-up: {' '.join(game_cmd[1:])}: median {g:.2f} s over {repeats} runs")
+    return [Figure("start-up: command to first drawn frame (default scenario)", g, 2.0, "max", unit=" s",
+                   details={"worst s": max(game_t), "bare interpreter s": b, "ratio to bare interpreter": g / b})]
