@@ -38,8 +38,9 @@ def _pick_unit(session: Any) -> str:
     st = session.state
     cx, cy = st.board.width // 2, st.board.height // 2
     blue = [u for u in st.live_units("blue")]
-    return min(blue, key=lambda u: (abs(st.board.offset_of(u.hex)[0] - cx) + abs(st.board.offset_of(u.hex)[1] - cy),
-                                    u.id)).id
+    best = min(blue, key=lambda u: (abs(st.board.offset_of(u.hex)[0] - cx) + abs(st.board.offset_of(u.hex)[1] - cy),
+                                    u.id))
+    return str(best.id)
 
 
 def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:

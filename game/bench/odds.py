@@ -13,6 +13,7 @@ import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 
 from game.bench.harness import Figure, median_time, ms
 from game.board import Board
@@ -59,7 +60,7 @@ def disagreement(exact: Odds, sampled: Odds, sigmas: float = 5.0) -> str | None:
 def run(rules: RulesData, catalogue: Catalogue, *, quick: bool = False,
         log: Callable[[str], None] = print) -> list[Figure]:
     attacks = starter_attacks(rules, catalogue)
-    exact_times = {label: median_time(lambda s=setup: outcome_distribution(s), 3 if quick else 7)
+    exact_times = {label: median_time(partial(outcome_distribution, setup), 3 if quick else 7)
                    for label, setup in attacks}
     by_slowness = sorted(attacks, key=lambda a: -exact_times[a[0]])
     checked = by_slowness[: 2 if quick else 4]

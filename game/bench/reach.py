@@ -10,6 +10,7 @@ same costs, then the timing ratio is networkx / ours (target: at least 5).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal
 
 from game.bench.harness import Figure, interleaved, ms
@@ -125,8 +126,7 @@ def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print)
                 diff = set(got.items()) ^ set(expected.items())
                 mismatches.append(f"{uid} {mode}: {len(diff)} hexes differ")
             hexes += len(got)
-            t = interleaved({"ours": lambda fn=fn, uid=uid: fn(state, uid),
-                             "nx": lambda uid=uid, mode=mode, graphs=graphs: nx_reach(state, uid, mode, graphs)},
+            t = interleaved({"ours": partial(fn, state, uid), "nx": partial(nx_reach, state, uid, mode, graphs)},
                             repeats)
             ours_total += t["ours"]
             theirs_total += t["nx"]
