@@ -202,3 +202,11 @@ def test_catalogue_mistake_names_unit_field_and_line(tmp_path):
         load_catalogue(p)
     msg = str(info.value)
     assert "units.rifle_section.move" in msg and "fast" in msg and "line 10" in msg
+
+
+def test_map_unit_of_unknown_type_names_the_map_object(tmp_path):
+    p = scenario(tmp_path, SMALL)
+    tmx = tmp_path / "layout-pointy-odd.tmx"
+    tmx.write_text(tmx.read_text(encoding="utf-8").replace('value="rifle_section"', 'value="dragon"'), encoding="utf-8")
+    err = errors(p)[0]
+    assert err.path.endswith(".tmx") and "scout" in err.where and "'dragon'" in err.message

@@ -215,3 +215,37 @@ def test_zooming_in_draws_tiles_at_scaled_tiled_positions():
     cx, cy = md.layout.tile_center(1, 1)
     assert is_watery(rgb_at(big, cx * 2, cy * 2))
     assert is_grassy(rgb_at(big, *(v * 2 for v in md.layout.tile_center(3, 3))))
+
+
+def _fixture_copy(tmp_path: Path, name: str, *edits: tuple[str, str]) -> Path:
+    text = (FIX / name).read_text(encoding="utf-8")
+    text = text.replace('source="../../assets/tiles/', f'source="{(ROOT / "assets" / "tiles").as_posix()}/')
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_layer_offset_shifts_the_layers_tiles(tmp_path):
+    p = _fixture_copy(tmp_path, "layout-pointy-odd.tmx",
+                      ('<layer id="1" name="ground" width="6"', '<layer id="1" name="ground" offsetx="20" offsety="10" width="6"'))
+    md = load_map(p)
+    surf = render_map_layer(md)
+    cx, cy = md.layout.tile_center(1, 1)
+    assert is_watery(rgb_at(surf, cx + 20, cy + 10))
+    assert not is_watery(rgb_at(surf, cx - 22, cy))
+
+
+def test_hidden_layers_are_not_drawn_and_opacity_blends(tmp_path):
+    hidden = _fixture_copy(tmp_path, "layout-pointy-odd.tmx",
+                           ('<layer id="1" name="ground" width="6"', '<layer id="1" name="ground" visible="0" width="6"'))
+    md = load_map(hidden)
+    assert md.board.terrain_at(md.stagger.to_hex(1, 1)) == "water"  # terrain still counts
+    assert rgb_at(render_map_layer(md), *md.layout.tile_center(1, 1))[3] == 0
+    faint = _fixture_copy(tmp_path, "layout-pointy-odd.tmx",
+                          ('<layer id="1" name="ground" width="6"', '<layer id="1" name="ground" opacity="0.5" width="6"'))
+    md2 = load_map(faint)
+    alpha = rgb_at(render_map_layer(md2), *md2.layout.tile_center(1, 1))[3]
+    assert 100 <= alpha <= 160
