@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import game.rules.ail as ail
 from game.client import draw
 from game.client.rq import adjacent, reach_cost, reach_path, reach_roads
 from game.hexgrid import Hex
@@ -61,6 +62,10 @@ class Mode:
 
     def path_view(self, scene: BattleScene) -> PathView | None:
         return None
+
+    def hover_fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        """(cache key, hex tints) that depend on the hovered hex."""
+        return ((), [])
 
     def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
         """(attack preview, the same without Advantage) for the hovered target, if any."""
@@ -164,7 +169,8 @@ class MoveMode(Mode):
         stage = self._stage(scene)
         name = scene.state.unit_name(self.unit_id)
         if stage == "move":
-            return f"{name}: click blue to move, orange to dash, a red enemy to charge. Right click: cancel."
+            return (f"{name}: click blue to move (orange: where a dash could go next), a red enemy to "
+                    "charge. Right click: cancel.")
         if stage == "dash":
             return f"{name} has moved: click orange to dash or a red enemy to charge. Right click: done."
         return f"{name} has used its moves."
@@ -184,6 +190,32 @@ class MoveMode(Mode):
             if u.side != self._unit(scene).side and self._charge_path(scene, u.id) is not None:
                 out.append((u.hex, draw.TARGET_COLOUR, 110))
         return key, out
+
+    def dash_after(self, scene: BattleScene, h: Hex) -> dict[Hex, int]:
+        """Where a dash could go after moving to `h`: the rules' dash reach asked of the state
+        in which the unit stands on `h` with its move action taken (a what-if, nothing applied)."""
+        state = scene.state
+
+        def run() -> dict[Hex, int]:
+            me = state.units[self.unit_id]
+            there = me.model_copy(update={"hex": h, "move_done": True, "moved": True})
+            what_if = state.model_copy(update={"units": {**state.units, self.unit_id: there}})
+            return reach_cost(ail.dash_reach(what_if, self.unit_id))
+
+        out: dict[Hex, int] = scene.q._cached(state, ("dash_after", self.unit_id, h), run)
+        return out
+
+    def hover_fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        h = scene.hover
+        move = self._move(scene)
+        if h is None or h not in move or self._stage(scene) != "move":
+            return ((), [])
+        me = self._unit(scene)
+        if state_dash_blocked(scene, me):
+            return ((), [])
+        dash = self.dash_after(scene, h)
+        fills = [(x, draw.DASH_COLOUR, 70) for x in dash if x not in move and x != me.hex]
+        return (("dash_after", self.unit_id, h, scene.state.seq), fills)
 
     def _dest(self, scene: BattleScene, h: Hex) -> tuple[str, list[Hex], int] | None:
         move, dash = self._move(scene), self._dash(scene)
@@ -293,6 +325,16 @@ class MoveMode(Mode):
         if button_id.startswith("stuck:"):
             return StuckMode(self.unit_id, button_id.split(":", 1)[1])
         return None
+
+
+def state_dash_blocked(scene: BattleScene, unit: Any) -> bool:
+    """A unit with nothing to pay a dash with shows no dash reach (living: Adrenaline or
+    Leadership; vehicles roll a pilot check and can always try)."""
+    t = scene.state.unit_type(unit.id)
+    if not t.living:
+        return False
+    need = scene.state.setup.rules.dash
+    return bool(unit.adrenaline < need.adrenaline_cost and unit.leadership < need.leadership_per_adrenaline)
 
 
 class SpecialMoveMode(Mode):

@@ -82,6 +82,8 @@ class BattleScene(Scene):
         self.map_cache = MapCache(builder, grid_drawer(self.layout, session.board.terrain))
         self._overlay_key: tuple[Any, ...] | None = None
         self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
+        self._hover_overlay_key: tuple[Any, ...] | None = None
+        self._hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._chart: tuple[object, pygame.Surface] | None = None
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self.mode: Mode = SelectMode()
@@ -825,9 +827,9 @@ class BattleScene(Scene):
             surface.fill(BACKGROUND, view)
         surface.set_clip(view)
         surface.blit(layer, origin)
-        overlay = self._overlay_surface(z)
-        if overlay is not None:
-            surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
+        for overlay in (self._overlay_surface(z), self._hover_overlay_surface(z)):
+            if overlay is not None:
+                surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
         self._draw_marks(surface, origin, z)
         self._draw_units(surface, z)
         self._draw_path(surface, origin, z)
@@ -847,6 +849,10 @@ class BattleScene(Scene):
             self._overlay_key = cheap
             fills = self.mode.fills(self)[1] if quiet else []
             self._overlay = draw.hex_fill_surface(self.layout, fills, z)
+        hkey, hfills = self.mode.hover_fills(self) if quiet else ((), [])
+        if (*hkey, z) != self._hover_overlay_key:
+            self._hover_overlay_key = (*hkey, z)
+            self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
         pv = self.mode.preview(self) if quiet else None
         chart_key = (id(pv[0]), id(pv[1])) if pv is not None else None
         if self._chart is None or self._chart[0] != chart_key:
@@ -863,6 +869,11 @@ class BattleScene(Scene):
                 if odds is not None:
                     draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
             self._chart = (chart_key, chart)
+
+    def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
+        if self._hover_overlay_key is None or self._hover_overlay_key[-1] != z:
+            return None
+        return self._hover_overlay
 
     def _overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._overlay_key is None or self._overlay_key[-1] != z:
