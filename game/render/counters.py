@@ -134,14 +134,24 @@ def render_counter(view: CounterView, size: int) -> pygame.Surface:
     surf = _cache.get(key)
     if surf is not None:
         return surf
-    s = max(16, int(size))
+    final = max(16, int(size))
+    # drawn at twice the size and scaled down: smooth edges, crisp small text
+    surf = pygame.transform.smoothscale(_draw_counter(view, final * 2), (final, final))
+    if len(_cache) > 2000:
+        _cache.clear()
+    _cache[key] = surf
+    return surf
+
+
+def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
     surf = pygame.Surface((s, s), pygame.SRCALPHA)
     out = "out_of_action" in view.markers
     colour = _shade(view.colour, 0.55) if out else view.colour
     ink = _ink_for(colour)
     radius = max(3, s // 8)
-    body = pygame.Rect(0, 0, s - 2, s - 2)
-    shadow = body.move(2, 2)
+    sh = max(2, s // 24)
+    body = pygame.Rect(0, 0, s - sh, s - sh)
+    shadow = body.move(sh, sh)
     pygame.draw.rect(surf, (0, 0, 0, 110), shadow, border_radius=radius)
     pygame.draw.rect(surf, _shade(colour, 0.55), body, border_radius=radius)
     inner = body.inflate(-max(2, s // 16) * 2, -max(2, s // 16) * 2)
@@ -165,16 +175,16 @@ def render_counter(view: CounterView, size: int) -> pygame.Surface:
     # strength
     strength, most = max(0, view.strength), max(1, view.max_strength)
     bottom = inner.bottom - max(2, s // 14)
-    r = max(2, min(s // 12, (inner.width - 8) // max(1, most * 3)))
-    if most <= 6 and r >= 2:
-        gap = r * 2 + max(2, r // 2)
+    gap = min(s * 0.15, inner.width * 0.86 / max(1, most))
+    r = max(2, round(gap * 0.36))
+    if most <= 6:
         x = inner.centerx - (gap * (most - 1)) / 2
         for i in range(most):
             centre = (round(x + i * gap), bottom - r)
             if i < strength:
                 pygame.draw.circle(surf, ink, centre, r)
             else:
-                pygame.draw.circle(surf, ink, centre, r, 1)
+                pygame.draw.circle(surf, ink, centre, r, max(1, r // 3))
     else:
         txt = _font(max(10, round(s * 0.3))).render(f"{strength}/{most}", True, ink)
         surf.blit(txt, txt.get_rect(midbottom=(inner.centerx, bottom + 2)))
@@ -196,9 +206,6 @@ def render_counter(view: CounterView, size: int) -> pygame.Surface:
                          max(2, s // 12))
     if view.selected:
         pygame.draw.rect(surf, (255, 255, 255), body, max(2, s // 20), border_radius=radius)
-    if len(_cache) > 2000:
-        _cache.clear()
-    _cache[key] = surf
     return surf
 
 
