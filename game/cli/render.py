@@ -88,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
     if out.suffix.lower() not in (".png", ".bmp", ".tga", ".jpg", ".jpeg"):
         raise UserError(f"--out {out}: use a .png file name")
     md, counters = picture_inputs(path)
+    mw, mh = md.layout.map_pixel_size
+    if mw * mh * args.scale * args.scale > 80_000_000:
+        raise UserError(f"--scale {args.scale:g} would make a {round(mw * args.scale)} x {round(mh * args.scale)} px "
+                        "image; use a smaller scale")
     import pygame
 
     from game.render import render_picture
