@@ -1,0 +1,110 @@
+"""The replay view, driven by real key presses and button clicks: one command forward and back,
+jump by round, the dice log following along, opened from the battle (F3) or the load menu."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from game.client.app import App
+from game.io.scenario import load_scenario
+from game.replay import Record, initial_state_of, save_game
+from game.rules.ail.commands import parse_command
+from tests.client.clientfix import battle, key, press_button, top_name
+from tests.client.test_load_menu import ROOT, ctrl, open_app, saves_dir  # noqa: F401 - fixture
+
+OVERWATCH = ROOT / "maps" / "demo-overwatch.yaml"
+
+
+def played_overwatch(path: Path) -> Path:
+    """The overwatch demo's script, then round 2's initiative."""
+    import yaml
+
+    sc = load_scenario(OVERWATCH)
+    rec = Record(initial_state_of(sc))
+    for entry in yaml.safe_load(OVERWATCH.with_name("demo-overwatch-commands.yaml").read_text(encoding="utf-8")):
+        assert rec.apply(parse_command(entry)).accepted
+    # round 2's initiative, so the battle opens on a side's Movement phase (no dialog up)
+    for side in ("garrison", "jibril"):
+        assert rec.apply(parse_command({"kind": "choose_initiative", "side": side, "option": "tactics"})).accepted
+    winner = rec.state.pending.sides[0]
+    assert rec.apply(parse_command({"kind": "choose_turn_place", "side": winner, "position": 0})).accepted
+    return save_game(path, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
+
+
+def replay_scene(app: App):  # type: ignore[no-untyped-def]
+    assert top_name(app) == "replay", top_name(app)
+    return app.scenes.top
+
+
+def test_f3_opens_the_replay_of_the_battle_at_its_last_command(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(played_overwatch(tmp_path / "ow.yaml"))
+    n = len(battle(app).session.history)
+    key(app, pygame.K_F3)
+    view = replay_scene(app)
+    assert view.index == n and view.display.state == battle(app).state
+    key(app, pygame.K_ESCAPE)
+    assert top_name(app) == "battle"
+
+
+def test_stepping_back_and_forward_one_command_at_a_time(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(played_overwatch(tmp_path / "ow.yaml"))
+    steps = list(battle(app).session.history)
+    live = battle(app).state
+    key(app, pygame.K_F3)
+    view = replay_scene(app)
+    key(app, pygame.K_HOME)
+    assert view.index == 0 and view.display.state == steps[0].before and view.display.history == []
+    key(app, pygame.K_RIGHT)
+    assert view.index == 1 and view.display.state == steps[1].before
+    press_button(app, "Next ▶")
+    press_button(app, "Next ▶")
+    assert view.index == 3 and view.display.history == steps[:3]
+    key(app, pygame.K_LEFT)
+    assert view.index == 2 and view.display.state == steps[2].before
+    # the live battle is untouched by the replay
+    assert battle(app).state == live and battle(app).session.history == steps
+
+
+def test_dice_log_shows_the_rolls_up_to_the_current_command(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(played_overwatch(tmp_path / "ow.yaml"))
+    key(app, pygame.K_F3)
+    view = replay_scene(app)
+    steps = view.steps
+    dash = next(i for i, s in enumerate(steps) if s.command.kind == "dash")
+    view.goto(dash)
+    before_log = view.view._log_html()
+    assert "fires overwatch" not in before_log
+    key(app, pygame.K_RIGHT)  # the dash: the overwatch shot and its dice appear
+    log = view.view._log_html()
+    assert "fires overwatch" in log and "d10=10" in log
+    assert "dash" in view.step_box.html_text and "dice: 10, 10, 1, 1, 1" in view.step_box.html_text
+
+
+def test_jump_to_a_round_and_between_rounds(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(played_overwatch(tmp_path / "ow.yaml"))
+    key(app, pygame.K_F3)
+    view = replay_scene(app)
+    key(app, pygame.K_HOME)
+    key(app, pygame.K_PAGEDOWN)
+    assert view.display.state.round == 2 and view.display.state.phase == "initiative"
+    assert view.index == view.round_starts()[2]
+    key(app, pygame.K_1)
+    assert view.index == 0 and view.display.state.round == 1
+    key(app, pygame.K_2)
+    assert view.display.state.round == 2
+    key(app, pygame.K_PAGEUP)
+    assert view.display.state.round == 1
+
+
+def test_load_menu_opens_a_save_in_the_replay_view(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    saves_dir.mkdir(parents=True)
+    played_overwatch(saves_dir / "ow.yaml")
+    app = open_app(played_overwatch(tmp_path / "current.yaml"))
+    ctrl(app, pygame.K_o)
+    press_button(app, "Replay")
+    view = replay_scene(app)
+    assert view.index == 0 and len(view.steps) == 17
+    key(app, pygame.K_END)
+    assert view.display.state.round == 2
