@@ -49,13 +49,16 @@ def make_session(units: Iterable[tuple[str, str, str, tuple[int, int]]], *, widt
                  overrides: dict[tuple[int, int], str] | None = None, roads: set[tuple[int, int]] | None = None,
                  objectives: Iterable[Objective] = (), seed: int = 7, round_limit: int = 8,
                  rule_changes: dict[str, Any] | None = None, phase: str = "initiative",
-                 forced: Iterable[int] = ()) -> Session:
+                 forced: Iterable[int] = (), extra_types: dict[str, Any] | None = None) -> Session:
     """A small battle. phase "movement"/"attack" jumps straight into Blue's turn (Blue first)."""
     board = Board.filled(width, height, overrides=overrides, roads=roads)
     rules = RULES.model_copy(update=rule_changes or {})
     ups = tuple(UnitSetup(id=uid, type=t, side=side, at=board.hex_at(c, r)) for uid, t, side, (c, r) in units)
+    catalogue = CATALOGUE
+    if extra_types:
+        catalogue = Catalogue(units={**CATALOGUE.units, **extra_types})
     setup = BattleSetup(
-        name="test", rules=rules, catalogue=CATALOGUE,
+        name="test", rules=rules, catalogue=catalogue,
         sides=(SideSetup(id="blue", name="Blue", colour=BLUE, commander=commander()),
                SideSetup(id="red", name="Red", colour=RED, commander=commander())),
         units=ups, objectives=tuple(objectives), round_limit=round_limit)

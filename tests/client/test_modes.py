@@ -1,0 +1,128 @@
+"""Input modes through the window: Leadership points, the stuck choice, the special move,
+the end-of-phase key, undo limits, and what the mode shows before a click."""
+
+from __future__ import annotations
+
+import pygame
+
+from tests.client.clientfix import (
+    CATALOGUE,
+    battle,
+    click_hex,
+    hover_hex,
+    key,
+    make_app,
+    make_session,
+    press_button,
+    top_name,
+)
+
+
+def test_the_commander_hands_leadership_points_to_a_selected_unit() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    st = session.state
+    sides = dict(st.sides)
+    sides["blue"] = sides["blue"].model_copy(update={"advantage": {**sides["blue"].advantage, "leadership": 2}})
+    session.state = st.model_copy(update={"sides": sides})
+    app = make_app(session, blackout=False)
+    click_hex(app, session.state.units["r1"].hex)
+    press_button(app, "Give Leadership (2 left)")
+    assert session.state.units["r1"].leadership == 1
+    assert session.state.sides["blue"].advantage["leadership"] == 1
+    press_button(app, "Give Leadership (1 left)")
+    assert session.state.units["r1"].leadership == 2
+
+
+def test_a_unit_stuck_in_difficult_terrain_is_offered_the_one_hex_step() -> None:
+    # a field gun (move 2) ringed by swamp (cost 3) cannot enter any neighbour with its move
+    ring = {(c, r): "swamp" for c in range(1, 6) for r in range(1, 6)}
+    session = make_session([("g1", "field_gun", "blue", (3, 3)), ("m1", "militia_band", "red", (10, 7))],
+                           overrides=ring, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["g1"].hex)
+    labels = {b.label: b for b in scene.mode.buttons(scene)}
+    assert "Stuck: step (lose attack)" in labels
+    assert not labels["Stuck: step (1 Adrenaline)"].enabled  # a vehicle has no Adrenaline
+    press_button(app, "Stuck: step (lose attack)")
+    assert scene.mode.name == "stuck"
+    to = session.board.hex_at(4, 3)
+    click_hex(app, to)
+    u = session.state.units["g1"]
+    assert u.hex == to and u.action_used
+
+
+def test_a_special_move_teleports_without_a_path() -> None:
+    from game.rules.ail.models import SpecialMove
+
+    skirmisher = CATALOGUE.units["rifle_section"].model_copy(
+        update={"name": "Blink Scouts", "special_move": SpecialMove(name="blink", range=3)})
+    session = make_session([("s1", "blink_scouts", "blue", (2, 2)), ("m1", "militia_band", "red", (10, 7))],
+                           phase="movement", extra_types={"blink_scouts": skirmisher})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["s1"].hex)
+    press_button(app, "Blink (3)")
+    assert scene.mode.name == "special"
+    to = session.board.hex_at(5, 2)
+    click_hex(app, to)
+    u = session.state.units["s1"]
+    assert u.hex == to and u.dashed
+    assert [e.kind for e in session.history[-1].events].count("unit_moved") == 1
+
+
+def test_ending_a_phase_with_idle_units_asks_and_can_be_refused() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    key(app, pygame.K_e)
+    assert top_name(app) == "confirm_end"
+    assert "Rifle Section" in app.scenes.top.body_html  # type: ignore[union-attr]
+    key(app, pygame.K_ESCAPE)
+    assert top_name(app) == "battle" and session.state.phase == "movement"
+    key(app, pygame.K_RETURN)
+    press_button(app, "End phase")
+    assert session.state.phase == "attack"
+
+
+def test_undo_takes_back_moves_only_and_never_a_roll() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    start = session.state.units["r1"].hex
+    click_hex(app, start)
+    click_hex(app, session.board.hex_at(4, 2))
+    assert session.can_undo
+    key(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert session.state.units["r1"].hex == start and not session.history
+    assert not session.can_undo
+    key(app, pygame.K_z, pygame.KMOD_CTRL)  # nothing left: a message, no change
+    assert session.state.units["r1"].hex == start
+    # a dash rolls nothing for a living unit but it is not a plain move: it stays
+    click_hex(app, start)
+    click_hex(app, session.board.hex_at(3, 2))
+    click_hex(app, session.board.hex_at(6, 2))
+    assert session.history[-1].command.kind == "dash"
+    assert not session.can_undo
+
+
+def test_the_move_mode_shows_reach_paths_and_where_a_dash_could_go_next() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (10, 7))],
+                           phase="movement", roads={(c, 2) for c in range(12)})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    _, fills = scene.mode.fills(scene)
+    tints = {h: c for h, c, _ in fills}
+    from game.client import draw
+
+    far_road = session.board.hex_at(7, 2)  # 5 hexes along the road: only with the road bonus
+    assert tints.get(far_road) == draw.ROAD_COLOUR
+    assert tints.get(session.board.hex_at(3, 3)) == draw.MOVE_COLOUR
+    hover_hex(app, session.board.hex_at(4, 4))
+    key_, after = scene.mode.hover_fills(scene)
+    assert after and all(c == draw.DASH_COLOUR for _, c, _ in after)
+    view = scene.mode.path_view(scene)
+    assert view is not None and view.points[0] == session.state.units["r1"].hex
+    assert view.points[-1] == session.board.hex_at(4, 4) and "cost" in view.label
