@@ -83,3 +83,19 @@ def test_a_marker_placed_during_the_units_own_turn_lasts_through_its_next_turn()
     assert s.units["r1"].pinned == "next_turn"
     s = ok(ok(s, EndPhase(side="blue")).state, EndPhase(side="blue")).state  # blue's turn ends
     assert s.units["r1"].pinned == "next_turn"  # its next turn has not come yet
+
+
+def test_leadership_points_may_be_spent_on_a_vehicles_pilot_check_but_command_advantage_may_not():
+    st = make_state([("c1", "armoured_car", "blue", (1, 1))], phase="movement", forced=[3])
+    st = edit_unit(st, "c1", leadership=1)
+    sides = dict(st.sides)
+    sides["blue"] = sides["blue"].model_copy(update={"advantage": {**sides["blue"].advantage, "command": 1}})
+    st = st.model_copy(update={"sides": sides})
+    assert "hit rolls only" in no(st, Dash(unit_id="c1", path=(at(2, 1),), advantage=1, advantage_kind="command"))
+    out = ok(st, Dash(unit_id="c1", path=(at(2, 1),), advantage=1, advantage_kind="leadership"))
+    roll = of(out.events, "roll_made")[0]
+    assert ("Advantage x1", 1) in roll.modifiers and roll.total == 10 and roll.success  # 3 + 3 + 3 + 1
+    assert out.state.units["c1"].hex == at(2, 1) and out.state.units["c1"].leadership == 0
+    living = make_state([("r1", "rifle_section", "blue", (1, 1))], phase="movement")
+    assert "needs none" in no(edit_unit(living, "r1", leadership=1),
+                              Dash(unit_id="r1", path=(at(2, 1),), advantage=1, advantage_kind="leadership"))

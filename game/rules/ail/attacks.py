@@ -72,8 +72,12 @@ def make_setup(state: GameState, attacker_id: str, target_id: str, weapon: str, 
     )
 
 
-def check_advantage(state: GameState, unit: UnitState, points: int, kind: AdvantageKind | None) -> None:
-    """Reject unless the unit can spend `points` of `kind` Advantage on its hit roll."""
+def check_advantage(state: GameState, unit: UnitState, points: int, kind: AdvantageKind | None,
+                    roll: str = "hit") -> None:
+    """Reject unless the unit can spend `points` of `kind` Advantage on its `roll` ("hit" or "pilot").
+
+    Command Advantage buys hit rolls only; Leadership points a unit holds and the commander's
+    Personal Advantage buy any of its rolls (here: hit and pilot)."""
     if points == 0:
         return
     who = name(state, unit.id)
@@ -81,7 +85,9 @@ def check_advantage(state: GameState, unit: UnitState, points: int, kind: Advant
     if kind is None:
         raise Reject("say which kind of Advantage to spend: command, leadership or personal")
     if kind == "deception":
-        raise Reject("Deception Advantage is banked for the next initiative roll; it cannot be spent on a hit")
+        raise Reject(f"Deception Advantage is banked for the next initiative roll; it cannot be spent on a {roll} roll")
+    if kind == "command" and roll != "hit":
+        raise Reject(f"Command Advantage is spent on hit rolls only, not on a {roll} check")
     if kind == "command":
         have = state.sides[unit.side].advantage.get("command", 0)
         if have < points:

@@ -54,12 +54,16 @@ class Move(CommandBase):
 
 
 class Dash(CommandBase):
-    """The second move. `pay` None = the usual way (living: adrenaline, vehicle: pilot check)."""
+    """The second move. `pay` None = the usual way (living: adrenaline, vehicle: pilot check).
+
+    advantage / advantage_kind: Leadership or Personal Advantage spent on a vehicle's pilot check."""
 
     kind: Literal["dash"] = "dash"
     unit_id: str
     path: tuple[Hex, ...]
     pay: DashPay | None = None
+    advantage: int = Field(0, ge=0)
+    advantage_kind: AdvantageKind | None = None
 
 
 class Charge(CommandBase):

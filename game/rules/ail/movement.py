@@ -22,13 +22,13 @@ from typing import Literal
 
 from game.hexgrid import Hex, distance, neighbours
 from game.rules.ail import overwatch
-from game.rules.ail.attacks import declare_or_offer, resolve_guard_counter
+from game.rules.ail.attacks import check_advantage, declare_or_offer, resolve_guard_counter, spend_advantage
 from game.rules.ail.check import Modifier, roll_check
 from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, StuckStep
 from game.rules.ail.common import active_unit, find_weapon, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
-from game.rules.ail.state import GameState, UnitState
+from game.rules.ail.state import AdvantageKind, GameState, UnitState
 from game.rules.ail.txn import Reject, Txn
 
 MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
@@ -353,8 +353,10 @@ def dash_payment(state: GameState, unit: UnitState, pay: DashPay | None) -> Dash
     return pay
 
 
-def pay_for_dash(txn: Txn, unit_id: str, pay: DashPay) -> bool:
-    """Pay; for a vehicle roll the pilot check. False when the pilot check fails (dash spent)."""
+def pay_for_dash(txn: Txn, unit_id: str, pay: DashPay, advantage: int = 0,
+                 advantage_kind: AdvantageKind | None = None) -> bool:
+    """Pay; for a vehicle roll the pilot check (with any Advantage spent on it, already checked).
+    False when the pilot check fails (the dash is spent)."""
     st = txn.state
     u = st.units[unit_id]
     rules = st.setup.rules
@@ -370,6 +372,9 @@ def pay_for_dash(txn: Txn, unit_id: str, pay: DashPay) -> bool:
         return True
     ut = st.unit_type(unit_id)
     mods: tuple[Modifier, ...] = ()
+    if advantage:
+        spend_advantage(txn, unit_id, advantage, advantage_kind, "a pilot check")
+        mods = (Modifier(f"Advantage x{advantage}", advantage),)
     result = roll_check(f"pilot check to dash: {ut.name}", "intellect", ut.stats.intellect, "pilot",
                         ut.skills.get("pilot", 0), rules.dash.pilot_ct, txn.roll, rules.check, mods)
     txn.report_check(result, unit_id)
@@ -407,8 +412,12 @@ def handle_dash(txn: Txn, cmd: Dash) -> None:
     if not info.path:
         raise Reject("a dash needs a path of at least one hex")
     pay = dash_payment(st, u, cmd.pay)
+    if cmd.advantage:
+        if pay != "pilot":
+            raise Reject("Advantage on a dash is spent on a vehicle's pilot check; this dash needs none")
+        check_advantage(st, u, cmd.advantage, cmd.advantage_kind, "pilot")
     txn.change_unit(u.id, move_done=True, dashed=True)
-    if pay_for_dash(txn, u.id, pay):
+    if pay_for_dash(txn, u.id, pay, cmd.advantage, cmd.advantage_kind):
         walk(txn, u.id, info, "dash")
 
 
@@ -428,7 +437,6 @@ def handle_charge(txn: Txn, cmd: Charge) -> None:
     if distance(end, target.hex) != 1:
         raise Reject(f"a charge must end next to its target: {end} is {distance(end, target.hex)} hexes "
                      f"from {name(st, target.id)}")
-    from game.rules.ail.attacks import check_advantage  # local: attacks imports nothing from here
     check_advantage(st, u, cmd.advantage, cmd.advantage_kind)
     pay = dash_payment(st, u, cmd.pay)
     txn.change_unit(u.id, move_done=True, dashed=True)
