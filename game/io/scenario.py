@@ -168,13 +168,15 @@ def load_scenario(path: str | Path) -> LoadedScenario:
 
     rules: RulesData = load_rules(DEFAULT_RULES, sc.rules or None, doc, ("rules",))
     catalogue_path = (base / sc.catalogue).resolve() if sc.catalogue else DEFAULT_CATALOGUE
-    if sc.catalogue and not catalogue_path.exists():
-        problems.add(("catalogue",), f"unit catalogue '{sc.catalogue}' not found (looked for {catalogue_path})")
+    if sc.catalogue and not catalogue_path.is_file():
+        what = "is a folder, not a file" if catalogue_path.is_dir() else "not found"
+        problems.add(("catalogue",), f"unit catalogue '{sc.catalogue}' {what} (looked for {catalogue_path})")
         problems.raise_if_any()
     catalogue: Catalogue = load_catalogue(catalogue_path)
     map_path = (base / sc.map).resolve()
-    if not map_path.exists():
-        problems.add(("map",), f"map '{sc.map}' not found (looked for {map_path})")
+    if not map_path.is_file():
+        what = "is a folder, not a .tmx file" if map_path.is_dir() else "not found"
+        problems.add(("map",), f"map '{sc.map}' {what} (looked for {map_path})")
         problems.raise_if_any()
     md = load_map(map_path, set(rules.terrain))
     board = md.board
