@@ -80,7 +80,7 @@ def test_many_mutated_scenarios_load_or_get_a_located_error(text: str) -> None:
 @pytest.mark.parametrize("field", ["map", "catalogue"])
 def test_a_scenario_whose_map_or_catalogue_names_a_folder_gets_an_error_naming_the_scenario_field(field: str) -> None:
     data = dict(BASES[0])
-    data[field] = ""  # found by fuzzing: '' resolved to the scenario's folder, and the error named the folder
+    data[field] = "."  # found by fuzzing: map "" resolved to the scenario's folder, and the error named the folder
     path = WORK / f"folder-{field}.yaml"
     path.write_text(_dump(data), encoding="utf-8")
     with pytest.raises(GameFileError) as info:
