@@ -54,6 +54,15 @@ def _font(size: int, bold: bool = True) -> pygame.font.Font:
     return f
 
 
+def _text(text: str, size: int, colour: Colour) -> pygame.Surface:
+    """Rendered text; survives pygame.quit()/init() cycles that invalidate cached fonts."""
+    try:
+        return _font(size).render(text, True, colour)
+    except pygame.error:
+        _fonts.clear()
+        return _font(size).render(text, True, colour)
+
+
 def _shade(c: Colour, k: float) -> Colour:
     if k >= 1:
         return (min(255, round(c[0] + (255 - c[0]) * (k - 1))), min(255, round(c[1] + (255 - c[1]) * (k - 1))),
@@ -121,7 +130,7 @@ def draw_symbol(surf: pygame.Surface, rect: pygame.Rect, unit_class: str, ink: C
             pygame.draw.lines(surf, ink, False, pts, w)
         pygame.draw.line(surf, ink, (x0 + 2, cy - round(amp * 1.9)), (x1 - 2, cy - round(amp * 1.9)), w)
     else:
-        q = _font(max(8, rect.height)).render("?", True, ink)
+        q = _text("?", max(8, rect.height), ink)
         surf.blit(q, q.get_rect(center=rect.center))
 
 
@@ -161,7 +170,7 @@ def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
 
     # label on top
     lab_size = max(9, round(s * 0.27))
-    label = _font(lab_size).render(view.label[:4].upper(), True, ink)
+    label = _text(view.label[:4].upper(), lab_size, ink)
     surf.blit(label, label.get_rect(midtop=(inner.centerx - s // 10, inner.top + max(1, s // 24))))
 
     # class symbol frame
@@ -186,7 +195,7 @@ def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
             else:
                 pygame.draw.circle(surf, ink, centre, r, max(1, r // 3))
     else:
-        txt = _font(max(10, round(s * 0.3))).render(f"{strength}/{most}", True, ink)
+        txt = _text(f"{strength}/{most}", max(10, round(s * 0.3)), ink)
         surf.blit(txt, txt.get_rect(midbottom=(inner.centerx, bottom + 2)))
 
     # status badges down the right edge
@@ -198,7 +207,7 @@ def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
         badge.topright = (inner.right - 1, by)
         pygame.draw.rect(surf, INK, badge.inflate(2, 2), border_radius=3)
         pygame.draw.rect(surf, mc, badge, border_radius=3)
-        t = _font(max(8, round(bsize * 0.95))).render(text, True, INK)
+        t = _text(text, max(8, round(bsize * 0.95)), INK)
         surf.blit(t, t.get_rect(center=badge.center))
         by += bsize + 2
     if out:
