@@ -65,10 +65,15 @@ def make_setup(state: GameState, attacker_id: str, target_id: str, weapon: str, 
                counter: bool = False, target_at: Hex | None = None) -> AttackSetup:
     w = find_weapon(state, attacker_id, weapon)
     tgt = combatant(state, target_id, target_at)
+    att = combatant(state, attacker_id)
+    # A spotter only matters for an indirect weapon whose firer cannot see the target itself.
+    seen = True
+    if "indirect" in w.traits and not has_line_of_sight(state.board, state.setup.rules, att.hex, tgt.hex):
+        seen = spotted(state, attacker_id, tgt.hex)
     return AttackSetup(
-        attacker=combatant(state, attacker_id), target=tgt, weapon=w, board=state.board,
+        attacker=att, target=tgt, weapon=w, board=state.board,
         rules=state.setup.rules, overwatch_shot=overwatch_shot, defensive_action=defensive_action,
-        advantage=advantage, spotted=spotted(state, attacker_id, tgt.hex), counter=counter,
+        advantage=advantage, spotted=seen, counter=counter,
     )
 
 
