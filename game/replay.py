@@ -72,18 +72,18 @@ def command_dict(command: BaseModel) -> dict[str, Any]:
 
 
 def describe_command(command: BaseModel | Mapping[str, Any]) -> str:
-    """A short label for messages: `move u1 → (3,2)`, `attack u1 → u4 (bolt rifles)`."""
+    """A short label for messages: `move u1 to (3,2)`, `attack u1 at u4 (bolt rifles)`."""
     d = dict(command) if isinstance(command, Mapping) else command_dict(command)
     kind = str(d.get("kind", "?"))
     who = d.get("unit_id") or d.get("attacker_id") or d.get("side") or ""
     extra = ""
     if d.get("target_id"):
-        extra = f" → {d['target_id']}"
+        extra = f" at {d['target_id']}"
     elif d.get("path"):
         last = d["path"][-1]
-        extra = f" → ({last[0]},{last[1]})"
+        extra = f" to ({last[0]},{last[1]})"
     elif d.get("to") is not None:
-        extra = f" → ({d['to'][0]},{d['to'][1]})"
+        extra = f" to ({d['to'][0]},{d['to'][1]})"
     elif d.get("at") is not None:
         extra = f" at ({d['at'][0]},{d['at'][1]})"
     if d.get("weapon"):

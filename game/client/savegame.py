@@ -246,7 +246,7 @@ def run_guarded(app: App, **run_kwargs: Any) -> int:
 HELP_EXTRA = (
     "<br><br><b>Saves, replays, GM</b><br>"
     "F5: quick save · F9: quick load · Ctrl+O: load menu (saves and autosaves)<br>"
-    "F3: replay view of this battle (step with ← →, PageUp/PageDown by round)<br>"
+    "F3: replay view of this battle (Left/Right: one command, PageUp/PageDown: by round)<br>"
     "F2: GM mode (place, move, edit, remove units; Advantage; set the next roll; undo/redo "
     "anything with Ctrl+Z / Ctrl+Y; save the set-up as a scenario)"
 )

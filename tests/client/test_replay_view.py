@@ -58,8 +58,8 @@ def test_stepping_back_and_forward_one_command_at_a_time(tmp_path: Path, saves_d
     assert view.index == 0 and view.display.state == steps[0].before and view.display.history == []
     key(app, pygame.K_RIGHT)
     assert view.index == 1 and view.display.state == steps[1].before
-    press_button(app, "Next ▶")
-    press_button(app, "Next ▶")
+    press_button(app, "Next >")
+    press_button(app, "Next >")
     assert view.index == 3 and view.display.history == steps[:3]
     key(app, pygame.K_LEFT)
     assert view.index == 2 and view.display.state == steps[2].before

@@ -79,6 +79,18 @@ class GmScene(Scene):
         self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
         self.ui = app.make_ui()
         self._build()
+        self._shift_view(True)
+
+    def _shift_view(self, on: bool) -> None:
+        """Keep the map's viewport clear of the GM panel while GM mode is on."""
+        _, _, view = self.battle._regions()
+        cam = self.battle.camera
+        if on:
+            cam.set_viewport(view.x + PANEL_W, view.y, view.w - PANEL_W, view.h)
+        else:
+            cam.set_viewport(view.x, view.y, view.w, view.h)
+        cam.clamp()
+        self.battle._overlay_key = None
 
     # ------------------------------------------------------------------ state helpers
     @property
@@ -131,22 +143,22 @@ class GmScene(Scene):
         self.unit_box = pygame_gui.elements.UITextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui)
         y += 100
         third = (w - 8) // 3
-        row = [("str-", "Str −"), ("str+", "Str +"), ("stance", "Stance ↻")]
+        row = [("str-", "Str -"), ("str+", "Str +"), ("stance", "Next stance")]
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
-        row = [("adr-", "Adr −"), ("adr+", "Adr +"), ("pinned", "Pinned")]
+        row = [("adr-", "Adr -"), ("adr+", "Adr +"), ("pinned", "Pinned")]
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
-        row = [("ooa", "Out of act."), ("destroyed", "Destroy/back"), ("remove_sel", "Remove")]
+        row = [("ooa", "Out of act."), ("destroyed", "Destroy/back"), ("remove_sel", "Remove unit")]
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
         stat = STATS[self.stat_index]
         self._button("stat_pick", f"Stat: {stat}", pygame.Rect(x, y, half, 28), tip="Click to choose the stat")
         q = (half - 4) // 2
-        self._button("stat-", "−", pygame.Rect(x + half + 4, y, q, 28))
+        self._button("stat-", "-", pygame.Rect(x + half + 4, y, q, 28))
         self._button("stat+", "+", pygame.Rect(x + half + 8 + q, y, q, 28))
         y += 36
         # Advantage
@@ -157,7 +169,7 @@ class GmScene(Scene):
         self._button("adv_side", side, pygame.Rect(x, y, third, 28))
         self._button("adv_kind", kind, pygame.Rect(x + third + 4, y, third, 28))
         q3 = (third - 4) // 2
-        self._button("adv-", "−1", pygame.Rect(x + 2 * (third + 4), y, q3, 28))
+        self._button("adv-", "-1", pygame.Rect(x + 2 * (third + 4), y, q3, 28))
         self._button("adv+", "+1", pygame.Rect(x + 2 * (third + 4) + q3 + 4, y, q3, 28))
         y += 36
         # next roll
@@ -200,9 +212,9 @@ class GmScene(Scene):
         self._build()
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        self.battle.on_resize(size)
         self.ui.set_window_resolution(size)
         self._build()
+        self._shift_view(True)  # the battle rebuilt its own layout first (scenes resize bottom-up)
 
     # ------------------------------------------------------------------ commands
     def say(self, message: str) -> None:
@@ -349,6 +361,7 @@ class GmScene(Scene):
         unit = st.unit_at(h)
         if self.tool == "select":
             self.battle.selected = unit.id if unit is not None else None
+            self.battle._refresh_panels()
             self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
         elif self.tool == "place":
             type_id = self.type_ids[self.type_index]
@@ -358,6 +371,7 @@ class GmScene(Scene):
             uid = self.selected
             if unit is not None and unit.id != uid:
                 self.battle.selected = unit.id
+                self.battle._refresh_panels()
                 self.say(f"Moving {st.unit_name(unit.id)}: click any free hex.")
             elif unit is not None:
                 self.say(f"{st.unit_name(unit.id)} is already there: click a free hex.")
@@ -374,6 +388,7 @@ class GmScene(Scene):
 
     def leave(self) -> None:
         self.app.settings.blackout = self.saved_blackout
+        self._shift_view(False)
         self.app.pop()
 
     # ------------------------------------------------------------------ events

@@ -51,6 +51,10 @@ def row_text(listing: SaveListing, folder: Path) -> str:
     return f"{name}  —  {h.title} · round {h.round}, {h.phase} · {who} · {_when(listing)}{gm}"
 
 
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -106,7 +110,7 @@ class LoadMenuScene(Scene):
         first = self.page * ROWS
         for i, listing in enumerate(self.listings[first:first + ROWS]):
             n = first + i
-            text = ("▶ " if n == self.index else "   ") + row_text(listing, self.folder)
+            text = ("> " if n == self.index else "") + _clip(row_text(listing, self.folder), 118)
             oid = pygame_gui.core.ObjectID(class_id="@primary") if n == self.index else (
                 None if listing.ok else pygame_gui.core.ObjectID(class_id="@danger"))
             btn = pygame_gui.elements.UIButton(pygame.Rect(12, top + i * 32, bw - 24, 30), text, self.ui,
@@ -120,8 +124,9 @@ class LoadMenuScene(Scene):
                                                                        bh - details_top - 60),
                                                      self.ui, container=panel)
         pages = max(1, (len(self.listings) + ROWS - 1) // ROWS)
-        pygame_gui.elements.UILabel(pygame.Rect(12, bh - 50, 300, 38),
-                                    f"Page {self.page + 1}/{pages} · ↑↓ select · Enter load · R replay",
+        x_left = bw - 12 - 3 * 150 - 2 * 10
+        pygame_gui.elements.UILabel(pygame.Rect(12, bh - 50, x_left - 20, 38),
+                                    f"Page {self.page + 1}/{pages} · Up/Down · Enter load · R replay",
                                     self.ui, container=panel)
         x = bw - 12 - 3 * 150 - 2 * 10
         self.load_button = pygame_gui.elements.UIButton(

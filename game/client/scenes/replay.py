@@ -5,7 +5,7 @@ The map, the unit panel and the dice log are drawn by an ordinary battle scene t
 a click: the replay sets its session to the state after the first N commands (and its history to
 those N commands, which is what the dice log lists) and animates the events of a step forward.
 
-Keys: → / D / Space next command · ← / A previous · PageDown / PageUp next / previous round ·
+Keys: Right / D / Space next command · Left / A previous · PageDown / PageUp next / previous round ·
 1-9 round N · Home / End first / last · mouse wheel zoom, drag to pan · Esc closes.
 """
 
@@ -126,33 +126,41 @@ class ReplayScene(Scene):
         return pygame.Rect(0, h - BAR_H, w - 360, BAR_H)
 
     def _build(self) -> None:
+        from game.client.scenes.battle import TOP_H
+
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        w, _ = self.app.screen.get_size()
+        # the top bar replaces the battle's own (no turn to end, nothing to undo in a replay)
+        pygame_gui.elements.UIPanel(pygame.Rect(0, 0, w, TOP_H), manager=self.ui)
+        self.title_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, w - 20, 22), "", self.ui,
+                                                       object_id=ObjectID(class_id="@title"))
+        pygame_gui.elements.UILabel(pygame.Rect(10, 24, w - 20, 20),
+                                    "REPLAY: the battle is not changed. Right/Left: one command · "
+                                    "PageDown/PageUp: by round · 1-9: round N · Esc: close", self.ui)
         bar = self._bar()
         pygame_gui.elements.UIPanel(bar, manager=self.ui)
-        self.title_label = pygame_gui.elements.UILabel(pygame.Rect(bar.x + 10, bar.y + 6, bar.w - 20, 24), "",
-                                                       self.ui, object_id=ObjectID(class_id="@title"))
+        pygame_gui.elements.UILabel(pygame.Rect(bar.x + 10, bar.y + 6, bar.w - 20, 24), "This command", self.ui,
+                                    object_id=ObjectID(class_id="@title"))
         self.step_box = pygame_gui.elements.UITextBox("", pygame.Rect(bar.x + 10, bar.y + 32, bar.w - 20, 52),
                                                       self.ui)
         y = bar.y + 88
         self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
         x = bar.x + 10
-        for key, label, width in (("first", "|◀ Start", 90), ("prev_round", "◀◀ Round", 100),
-                                  ("back", "◀ Back", 90), ("next", "Next ▶", 90),
-                                  ("next_round", "Round ▶▶", 100), ("last", "End ▶|", 90),
+        for key, label, width in (("first", "|< Start", 90), ("prev_round", "<< Round", 100),
+                                  ("back", "< Back", 90), ("next", "Next >", 90),
+                                  ("next_round", "Round >>", 100), ("last", "End >|", 90),
                                   ("close", "Close (Esc)", 110)):
             oid = ObjectID(class_id="@primary") if key == "next" else None
             btn = pygame_gui.elements.UIButton(pygame.Rect(x, y, width, 34), label, self.ui, object_id=oid)
             self.buttons[btn] = key
             x += width + 8
-        self.banner = pygame_gui.elements.UILabel(pygame.Rect(10, 48, 420, 26), "REPLAY · nothing is changed",
-                                                  self.ui, object_id=ObjectID(class_id="@title"))
 
     def _refresh(self) -> None:
         st = self.display.state
         n = len(self.steps)
         self.title_label.set_text(f"Replay: {self.title} · command {self.index}/{n} · round {st.round}")
         if self.index == 0:
-            html = f"<font color='{text.DIM}'>The battle as it started. Next ▶ (→) plays the first command.</font>"
+            html = f"<font color='{text.DIM}'>The battle as it started. Next > (Right arrow) plays the first command.</font>"
         else:
             step = self.steps[self.index - 1]
             gm = "<font color='#ffc857'><b>GM</b></font> " if str(getattr(step.command, "kind", "")).startswith("gm_") \
