@@ -235,28 +235,32 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         if ok:
             units.append(UnitSetup(id=u.id, type=u.type, side=u.side, at=h, strength=u.strength, name=u.name))
     if sc.map_units:
-        counter = 0
+        # Problems between the map's unit objects and this scenario are reported against the
+        # scenario (its `map` line), naming the map object.
+        map_name = md.path.name
         for mu in md.units:
-            counter += 1
             uid = mu.id or f"{mu.side}-{mu.unit_type}-{mu.object_id}"
-            here = mu.describe()
+            here = f"{mu.describe()} of {map_name}"
+            before = len(problems.items)
             if mu.unit_type not in catalogue.units:
-                raise GameFileError(str(md.path), here, f"unknown unit_type '{mu.unit_type}'; the catalogue "
-                                                        f"({catalogue_path.name}) has: {known_types}")
+                problems.add(("map",), f"{here}: unknown unit_type '{mu.unit_type}'; the catalogue "
+                                       f"({catalogue_path.name}) has: {known_types}")
             if mu.side not in side_ids:
-                raise GameFileError(str(md.path), here, f"unknown side '{mu.side}'; scenario "
-                                                        f"{doc.path.name} has sides: {', '.join(side_ids)}")
+                problems.add(("map",), f"{here}: unknown side '{mu.side}'; this scenario's sides are: "
+                                       f"{', '.join(side_ids)} (or set map_units: false)")
             if uid in where_of:
-                raise GameFileError(str(md.path), here, f"unit id '{uid}' is also used by {where_of[uid]} "
-                                                        f"of {doc.path.name}")
+                problems.add(("map",), f"{here}: unit id '{uid}' is also used by {where_of[uid]}")
             if mu.hex in occupied:
-                raise GameFileError(str(md.path), here, f"stands on tile ({mu.col},{mu.row}), already taken by "
-                                                        f"unit '{occupied[mu.hex]}'")
+                problems.add(("map",), f"{here}: tile ({mu.col},{mu.row}) is already taken by unit "
+                                       f"'{occupied[mu.hex]}'")
             t = rules.terrain.get(board.terrain_at(mu.hex))
-            ut = catalogue.units[mu.unit_type]
-            if t is not None and t.impassable and not (ut.unit_class == "hover" and t.hover_passable):
-                raise GameFileError(str(md.path), here, f"stands on {board.terrain_at(mu.hex)} at "
-                                                        f"({mu.col},{mu.row}), impassable for a {mu.unit_type}")
+            ut = catalogue.units.get(mu.unit_type)
+            if t is not None and t.impassable and not (ut is not None and ut.unit_class == "hover"
+                                                       and t.hover_passable):
+                problems.add(("map",), f"{here}: stands on {board.terrain_at(mu.hex)} at ({mu.col},{mu.row}), "
+                                       f"impassable for a {mu.unit_type}")
+            if len(problems.items) > before:
+                continue
             where_of[uid] = here
             occupied[mu.hex] = uid
             units.append(UnitSetup(id=uid, type=mu.unit_type, side=mu.side, at=mu.hex))

@@ -184,7 +184,8 @@ def test_map_unit_of_unknown_side_names_the_map_object(tmp_path):
     p = edited(tmp_path, "  - id: red\n    name: Red\n", "  - id: rouge\n    name: Red\n")
     p.write_text(p.read_text().replace("side: red", "side: rouge"), encoding="utf-8")
     err = errors(p)[0]
-    assert err.path.endswith(".tmx") and "scout" in err.where and "'red'" in err.message
+    assert err.path == str(p) and "map" in err.where
+    assert "scout" in err.message and "layout-pointy-odd.tmx" in err.message and "'red'" in err.message
 
 
 # --------------------------------------------------------------------------- data files
@@ -209,4 +210,4 @@ def test_map_unit_of_unknown_type_names_the_map_object(tmp_path):
     tmx = tmp_path / "layout-pointy-odd.tmx"
     tmx.write_text(tmx.read_text(encoding="utf-8").replace('value="rifle_section"', 'value="dragon"'), encoding="utf-8")
     err = errors(p)[0]
-    assert err.path.endswith(".tmx") and "scout" in err.where and "'dragon'" in err.message
+    assert err.path == str(p) and "scout" in err.message and "'dragon'" in err.message
