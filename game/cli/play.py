@@ -34,4 +34,6 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(animation="instant" if args.instant else "fast" if args.fast else "normal",
                         blackout=not args.no_blackout)
     app = App.for_scenario(args.path, size=(w, h), headless=False, settings=settings)
-    return app.run(max_frames=frames)
+    from game.client.savegame import run_guarded  # emergency save + crash report on a bug
+
+    return run_guarded(app, max_frames=frames)
