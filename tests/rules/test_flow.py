@@ -185,3 +185,17 @@ def test_stances_last_until_the_start_of_the_sides_next_turn():
     out = ok(s, EndPhase(side="red"))
     assert out.state.units["r1"].stance == "none"
     assert of(out.events, "stance_changed")[0].reason == "its side's turn begins"
+
+
+def test_a_side_with_no_units_left_sits_out_the_initiative_phase():
+    units = [*TWO, ("k1", "battlemage_knight", "green", (5, 6))]
+    st = make_state(units, sides=("blue", "red", "green"), phase="movement")
+    st = edit_unit(st, "k1", destroyed=True)
+    order = (TurnSlot(side="blue"), TurnSlot(side="red"), TurnSlot(side="green"))
+    st = st.model_copy(update={"turn_order": order, "forced_rolls": (9, 2)})
+    for side in ("blue", "blue", "red", "red"):
+        st = ok(st, EndPhase(side=side)).state
+    assert st.phase == "initiative" and st.pending.sides == ("blue", "red")
+    out = choose(st)
+    assert [e.side for e in of(out.events, "initiative_rolled")] == ["blue", "red"]
+    assert out.state.sides["blue"].advantage["command"] == 2  # two sides rolled: 1 + 1 per full 5

@@ -39,7 +39,9 @@ from game.rules.ail.txn import Reject, Txn
 
 
 def initiative_pending(state: GameState) -> Pending:
-    return Pending(kind="initiative_choice", sides=tuple(state.sides))
+    """Every side with a unit on the map chooses (a side wiped out, or not yet fielded, sits out)."""
+    sides = tuple(s for s in state.sides if state.live_units(s)) or tuple(state.sides)
+    return Pending(kind="initiative_choice", sides=sides)
 
 
 def start_round(txn: Txn) -> None:

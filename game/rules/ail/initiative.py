@@ -103,7 +103,7 @@ def handle_choose_initiative(txn: Txn, cmd: ChooseInitiative) -> None:
 
 def _roll_all(txn: Txn) -> None:
     st = txn.state
-    order = list(st.sides)
+    order = [s for s in st.sides if st.sides[s].initiative_option is not None]  # the sides that chose
     rules = st.setup.rules
     # Deception banked from earlier rounds is added to this round's roll(s), then spent.
     bank = {s: st.sides[s].advantage.get("deception", 0) for s in order}
