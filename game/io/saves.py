@@ -402,6 +402,9 @@ def _split_documents(path: str, text: str) -> _Docs:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if not _has_end_marker(text):
+            raise SaveError(path, where, f"the file ends early (not valid YAML: {problem}); it was cut "
+                            "short while being written or copied") from None
         raise SaveError(path, where, f"not valid YAML ({problem}); the file is damaged or was "
                         "edited by hand") from None
     if len(docs) < 3:
@@ -411,11 +414,16 @@ def _split_documents(path: str, text: str) -> _Docs:
                         "it was cut short while being written or copied")
     if len(docs) > 3:
         raise SaveError(path, "", f"expected 3 documents (header, state, log), found {len(docs)}")
-    if text.rstrip().splitlines()[-1].strip() != END_MARKER:
+    if not _has_end_marker(text):
         raise SaveError(path, f"line {text.rstrip().count(chr(10)) + 1}",
                         f"the file ends early: the end marker '{END_MARKER}' after the log is missing; "
                         "it was cut short while being written or copied")
     return _Docs(path, text, docs[0], docs[1], docs[2])
+
+
+def _has_end_marker(text: str) -> bool:
+    lines = text.rstrip().splitlines()
+    return bool(lines) and lines[-1].strip() == END_MARKER
 
 
 def _check_version(docs: _Docs) -> int:
