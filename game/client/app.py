@@ -144,6 +144,9 @@ class App:
         top = self.scenes.top
         if top is not None:
             top.update(dt)
+            for scene in self.scenes.visible():
+                if scene is not top:
+                    scene.update_covered(dt)
         self.frame += 1
 
     def render(self) -> pygame.Surface:

@@ -66,6 +66,16 @@ def hex_outline(surface: pygame.Surface, layout: HexLayout, h: Hex, scale: float
     pygame.draw.polygon(surface, colour, scaled_corners(layout, h, scale, origin[0], origin[1], shrink), width)
 
 
+def objective_flag(surface: pygame.Surface, at: tuple[float, float], colour: Colour, scale: float = 1.0) -> None:
+    """A small pennant marking an objective hex."""
+    x, y = at
+    h, w = 16 * scale, 11 * scale
+    pygame.draw.line(surface, (10, 10, 12), (x - w / 2, y - h / 2), (x - w / 2, y + h / 2), 3)
+    pts = [(x - w / 2, y - h / 2), (x + w / 2, y - h / 4), (x - w / 2, y)]
+    pygame.draw.polygon(surface, colour, pts)
+    pygame.draw.polygon(surface, (10, 10, 12), pts, 1)
+
+
 def draw_path(surface: pygame.Surface, points: Sequence[tuple[float, float]], colour: Colour, width: int) -> None:
     if len(points) >= 2:
         pygame.draw.lines(surface, (10, 10, 12), False, points, width + 4)

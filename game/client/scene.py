@@ -31,6 +31,10 @@ class Scene:
     def update(self, dt: float) -> None:
         """Advance time by dt seconds (animations, timers)."""
 
+    def update_covered(self, dt: float) -> None:
+        """Called instead of update() while the scene is drawn under an overlay (no game time
+        passes for it; widgets may refresh their pictures)."""
+
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the scene. Must not change any state."""
 

@@ -163,6 +163,12 @@ def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None) -> str:
     kind = getattr(ev, "kind", "")
     if kind == "roll_made":
         return roll_html(ev, name)
+    if kind == "attack_resolved" and ev.result != "no_hit":
+        hits = f"{ev.hits} hit{'s' if ev.hits != 1 else ''}"
+        dmg = ", ".join(ev.damages) if ev.damages else "none"
+        result = ev.result.replace("_", " ")
+        return (f"<font color='{WARN}'>{e(name(ev.attacker_id))} &gt; {e(name(ev.target_id))}: {hits}, "
+                f"damage {e(dmg)}, strength lost {ev.strength_lost}: <b>{e(result)}</b></font>")
     raw = ev.text(name) if hasattr(ev, "text") else str(ev)
     if sides and kind in SIDE_EVENTS:
         for sid, sname in sides.items():

@@ -295,6 +295,10 @@ class BattleScene(Scene):
             parts.append(f"<b>{text.e(view.label)}</b> · no overwatch on this path")
         if self.hover is not None and self.hover in st.board.terrain:
             parts.append(text.terrain_html(st.board, st.setup.rules, self.hover, st))
+            for obj in st.setup.objectives:
+                if self.hover in obj.hexes:
+                    parts.append(f"<font color='{text.GOLD}'>Objective of {text.e(st.side_name(obj.side))}: "
+                                 f"{text.e(obj.description or 'hold this hex')}</font>")
             u = st.unit_at(self.hover)
             if u is not None and u.id != self.selected:
                 parts.append(text.unit_html(st, u.id, self.side_colour(u.side)))
@@ -504,7 +508,6 @@ class BattleScene(Scene):
         self.viewer = side
         self.selected = None
         self.mode = SelectMode()
-        self._centre_on_side(side)
         self._overlay_key = None
         self._refresh_panels()
         self._open_decision()
@@ -817,6 +820,9 @@ class BattleScene(Scene):
             self.sync()
         self._prepare()
 
+    def update_covered(self, dt: float) -> None:
+        self.ui.update(0.0)  # labels changed under a dialog redraw their text
+
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
         _, _, view = self._regions()
@@ -882,6 +888,13 @@ class BattleScene(Scene):
 
     def _draw_marks(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
         st = self.state
+        for obj in st.setup.objectives:  # hexes to hold: a flag in the colour of the side that wants them
+            for h in obj.hexes:
+                colour = self.side_colour(obj.side)
+                draw.hex_outline(surface, self.layout, h, z, origin, (10, 10, 12), 5, 0.86)
+                draw.hex_outline(surface, self.layout, h, z, origin, (240, 200, 90), 2, 0.86)
+                cx, cy = self.camera.world_to_screen(*self.layout.hex_center(h))
+                draw.objective_flag(surface, (cx, cy - self.layout.th * z * 0.28), colour, max(0.6, z))
         if self.hover is not None:
             draw.hex_outline(surface, self.layout, self.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
         if self.selected and self.selected in st.units and not st.units[self.selected].destroyed:
