@@ -134,3 +134,21 @@ def test_a_charge_stopped_by_overwatch_makes_no_attack():
     assert "attack_declared" not in kinds(out.events)
     assert out.state.units["m1"].hex == at(1, 1) and out.state.units["m1"].pinned
     assert of(out.events, "attack_given_up")[0].reason == "its charge was stopped"
+
+
+def test_charge_preview_shows_the_guard_counter_and_the_charge_attack_from_the_last_hex():
+    from game.rules.ail import Rejection, charge_preview
+    from game.rules.ail.odds import outcome_distribution as dist
+
+    st = make_state(CHARGE, phase="movement", active="red")
+    st = edit_unit(st, "r1", stance="guard", stance_weapon="bayonets", acted_round=1)
+    cmd = Charge(unit_id="m1", path=(at(2, 1), at(3, 1), at(4, 1)), target_id="r1", weapon="spears")
+    p = charge_preview(st, cmd)
+    assert not isinstance(p, Rejection)
+    there = edit_unit(st, "m1", hex=at(4, 1), moved=True)
+    assert p.guard_weapon == "bayonets"
+    assert p.guard_counter.joint == dist(make_setup(there, "r1", "m1", "bayonets", counter=True)).joint
+    assert p.attack.odds.joint == dist(make_setup(there, "m1", "r1", "spears")).joint
+    assert "braced" not in [m.label for m in p.attack.hit_modifiers]
+    bad = Charge(unit_id="m1", path=(at(2, 1),), target_id="r1", weapon="spears")
+    assert isinstance(charge_preview(st, bad), Rejection)

@@ -40,9 +40,11 @@ from game.rules.ail.models import BattleSetup
 from game.rules.ail.objectives import describe as describe_objectives
 from game.rules.ail.queries import (
     AttackPreview,
+    ChargePreview,
     Exposure,
     Reach,
     attack_preview,
+    charge_preview,
     dash_reach,
     legal_commands,
     move_reach,
@@ -79,10 +81,10 @@ RULES = AILRules()
 
 __all__ = [
     "RULES", "AILRules", "Accepted", "AssignLeadership", "Attack", "AttackPreview", "BattleSetup", "Charge",
-    "ChooseInitiative", "ChooseTurnPlace", "Command", "Dash", "DefensiveAction", "EndPhase", "EnterStance",
+    "ChargePreview", "ChooseInitiative", "ChooseTurnPlace", "Command", "Dash", "DefensiveAction", "EndPhase", "EnterStance",
     "EventBase", "Exposure", "GameState", "Move", "Outcome", "Pending", "Reach", "Reject", "Rejection",
     "RollMade", "SetupError", "SideState", "SpecialMove", "StuckStep", "TurnSlot", "Txn", "UnitState",
-    "apply", "attack_preview", "dash_reach", "describe_objectives", "events", "initial_state",
+    "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
     "register_command_model", "register_handler", "units_that_can_act",
 ]

@@ -421,37 +421,55 @@ def handle_dash(txn: Txn, cmd: Dash) -> None:
         walk(txn, u.id, info, "dash")
 
 
-def handle_charge(txn: Txn, cmd: Charge) -> None:
-    st = txn.state
-    u = active_unit(st, cmd.unit_id, "movement")
-    who = name(st, u.id)
-    _second_move_allowed(st, u)
+@dataclass(frozen=True)
+class ChargePlan:
+    """A charge that passed every check: who, whom, with what, along which path, paid how."""
+
+    unit_id: str
+    target_id: str
+    weapon: str
+    info: PathInfo
+    pay: DashPay
+
+
+def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
+    """Every legality check of a Charge (nothing rolled). Raises Reject."""
+    u = active_unit(state, cmd.unit_id, "movement")
+    who = name(state, u.id)
+    _second_move_allowed(state, u)
     if u.action_used:
         raise Reject(f"{who} has already used its action this turn; a charge ends with its attack")
-    target = known_unit(st, cmd.target_id)
+    target = known_unit(state, cmd.target_id)
     if target.side == u.side:
-        raise Reject(f"{name(st, target.id)} is on {who}'s own side")
-    weapon = find_weapon(st, u.id, cmd.weapon, melee=True)
-    info = check_path(st, u, cmd.path, "charge")
+        raise Reject(f"{name(state, target.id)} is on {who}'s own side")
+    weapon = find_weapon(state, u.id, cmd.weapon, melee=True)
+    info = check_path(state, u, cmd.path, "charge")
     end = info.path[-1] if info.path else u.hex
     if distance(end, target.hex) != 1:
         raise Reject(f"a charge must end next to its target: {end} is {distance(end, target.hex)} hexes "
-                     f"from {name(st, target.id)}")
-    check_advantage(st, u, cmd.advantage, cmd.advantage_kind)
-    pay = dash_payment(st, u, cmd.pay)
-    txn.change_unit(u.id, move_done=True, dashed=True)
-    if not pay_for_dash(txn, u.id, pay):
+                     f"from {name(state, target.id)}")
+    check_advantage(state, u, cmd.advantage, cmd.advantage_kind)
+    pay = dash_payment(state, u, cmd.pay)
+    return ChargePlan(u.id, target.id, weapon.name, info, pay)
+
+
+def handle_charge(txn: Txn, cmd: Charge) -> None:
+    st = txn.state
+    plan = check_charge(st, cmd)
+    uid = plan.unit_id
+    txn.change_unit(uid, move_done=True, dashed=True)
+    if not pay_for_dash(txn, uid, plan.pay):
         return  # the pilot check failed: no charge, the unit keeps its attack [decision]
-    txn.change_unit(u.id, action_used=True, acted_round=st.round)
-    arrived = walk(txn, u.id, info, "charge", emit_empty=True)
-    mover = txn.unit(u.id)
+    txn.change_unit(uid, action_used=True, acted_round=st.round)
+    arrived = walk(txn, uid, plan.info, "charge", emit_empty=True)
+    mover = txn.unit(uid)
     if not arrived or not mover.alive or mover.out_of_action:
         if mover.alive:
-            txn.emit(AttackGivenUp(unit_id=u.id, reason="its charge was stopped"))
+            txn.emit(AttackGivenUp(unit_id=uid, reason="its charge was stopped"))
         return
-    if not resolve_guard_counter(txn, target.id, u.id):
+    if not resolve_guard_counter(txn, plan.target_id, uid):
         return
-    declare_or_offer(txn, u.id, target.id, weapon.name, cmd.advantage, cmd.advantage_kind, charge=True)
+    declare_or_offer(txn, uid, plan.target_id, plan.weapon, cmd.advantage, cmd.advantage_kind, charge=True)
 
 
 def handle_special_move(txn: Txn, cmd: SpecialMove) -> None:

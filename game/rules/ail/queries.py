@@ -35,7 +35,7 @@ from game.rules.ail.commands import (
     SpecialMove,
     StuckStep,
 )
-from game.rules.ail.movement import Reach, dash_reach, enter_cost, is_stuck, move_reach
+from game.rules.ail.movement import Reach, check_charge, dash_reach, enter_cost, is_stuck, move_reach
 from game.rules.ail.odds import Odds, outcome_distribution
 from game.rules.ail.overwatch import qualifying_watchers
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
@@ -44,7 +44,7 @@ from game.rules.ail.txn import Reject, Rejection
 OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics", "leadership", "deception")
 
 __all__ = [
-    "AttackPreview", "Exposure", "Reach", "attack_preview", "dash_reach", "legal_commands", "move_reach",
+    "AttackPreview", "ChargePreview", "Exposure", "Reach", "attack_preview", "charge_preview", "dash_reach", "legal_commands", "move_reach",
     "overwatch_exposure", "preview", "units_that_can_act",
 ]
 
@@ -112,12 +112,53 @@ def attack_preview(state: GameState, attacker_id: str, target_id: str, weapon: s
                          da, da_odds)
 
 
+@dataclass(frozen=True)
+class ChargePreview:
+    """Before a charge: the overwatch it runs into, the guard's counter-attack (when the target
+    is on guard) and the charge's own melee attack from its last hex (assuming it gets there)."""
+
+    exposure: list[Exposure]
+    guard_weapon: str | None
+    guard_counter: Odds | None
+    attack: AttackPreview
+
+
+def charge_preview(state: GameState, command: Charge) -> ChargePreview | Rejection:
+    try:
+        plan = check_charge(state, command)
+    except Reject as exc:
+        return Rejection(exc.reason)
+    end = plan.info.path[-1] if plan.info.path else state.units[plan.unit_id].hex
+    units = dict(state.units)
+    units[plan.unit_id] = units[plan.unit_id].model_copy(
+        update={"hex": end, "moved": units[plan.unit_id].moved or bool(plan.info.path)})
+    there = state.model_copy(update={"units": units})
+    target = state.units[plan.target_id]
+    guard_weapon: str | None = None
+    guard_odds: Odds | None = None
+    if target.stance == "guard" and not target.out_of_action:
+        guard_weapon = target.stance_weapon or next(
+            (w.name for w in state.unit_type(target.id).weapons if w.melee), None)
+        if guard_weapon is not None:
+            guard_odds = outcome_distribution(make_setup(there, target.id, plan.unit_id, guard_weapon, counter=True))
+    attack = attack_preview(there, plan.unit_id, plan.target_id, plan.weapon, command.advantage,
+                            command.advantage_kind, check_turn=False)
+    if isinstance(attack, Rejection):
+        return attack
+    return ChargePreview(overwatch_exposure(state, plan.unit_id, plan.info.path, "charge"), guard_weapon,
+                         guard_odds, attack)
+
+
 def preview(state: GameState, command: BaseModel) -> object:
-    """What the client shows before sending `command` (None when there is nothing to show)."""
+    """What the client shows before sending `command` (None when there is nothing to show):
+    Attack -> AttackPreview | Rejection; Charge -> ChargePreview | Rejection;
+    Move / Dash -> list[Exposure] (overwatch along the path)."""
     if isinstance(command, Attack):
         return attack_preview(state, command.attacker_id, command.target_id, command.weapon,
                               command.advantage, command.advantage_kind)
-    if isinstance(command, Move | Dash | Charge):
+    if isinstance(command, Charge):
+        return charge_preview(state, command)
+    if isinstance(command, Move | Dash):
         return overwatch_exposure(state, command.unit_id, command.path, command.kind)
     return None
 
