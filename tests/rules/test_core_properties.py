@@ -134,6 +134,10 @@ def test_parse_command_explains_bad_input():
         parse_command({"kind": "fly"})
     with pytest.raises(ValueError, match="bad move command: unit_id"):
         parse_command({"kind": "move", "path": []})
+    with pytest.raises(ValueError, match="unknown command kind"):
+        parse_command({"kind": ["move"]})
+    with pytest.raises(ValueError, match="must be a mapping"):
+        parse_command(["move"])  # type: ignore[arg-type]
 
 
 def test_forced_rolls_are_used_before_the_generator_and_consumed():

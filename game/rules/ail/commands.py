@@ -153,7 +153,7 @@ def parse_command(d: dict[str, Any]) -> BaseModel:
     if not isinstance(d, dict):
         raise ValueError(f"a command must be a mapping with a 'kind', got {type(d).__name__}")
     kind = d.get("kind")
-    if kind not in _CORE_KINDS and kind not in _EXTRA:
+    if not isinstance(kind, str) or (kind not in _CORE_KINDS and kind not in _EXTRA):
         raise ValueError(f"unknown command kind {kind!r}; expected one of: {', '.join(command_kinds())}")
     try:
         if kind in _EXTRA:
