@@ -22,7 +22,7 @@ from game.rules.ail.attacks import make_setup, resolve
 from game.rules.ail.events import GuardCounter, OverwatchFired, StanceChanged
 from game.rules.ail.los import has_line_of_sight
 from game.rules.ail.state import GameState
-from game.rules.ail.txn import Txn
+from game.rules.ail.txn import Reject, Txn
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,10 @@ def qualifying_watchers(state: GameState, mover_id: str, at: Hex) -> list[Watche
             continue
         if not has_line_of_sight(state.board, state.setup.rules, u.hex, at):
             continue
-        setup = make_setup(state, u.id, mover_id, u.stance_weapon, overwatch_shot=True, target_at=at)
+        try:
+            setup = make_setup(state, u.id, mover_id, u.stance_weapon, overwatch_shot=True, target_at=at)
+        except Reject:  # the held weapon is gone (a GM edited the unit): it cannot fire
+            continue
         if isinstance(accuracy_challenge(setup), str):
             continue
         out.append(Watcher(u.id, u.stance_weapon, distance(u.hex, at)))
@@ -67,12 +70,19 @@ def fire_at(txn: Txn, mover_id: str, at: Hex, step: int, watchers: list[Watcher]
     return False
 
 
+def guard_weapon_of(state: GameState, guard_id: str) -> str | None:
+    """The melee weapon a guarding unit counters with (the one it named, else its first)."""
+    g = state.units[guard_id]
+    melee = [w.name for w in state.unit_type(guard_id).weapons if w.melee]
+    return g.stance_weapon if g.stance_weapon in melee else (melee[0] if melee else None)
+
+
 def guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
     """The charged unit, if on guard, strikes first. True when a counter was made."""
     g = txn.unit(guard_id)
     if not g.alive or g.stance != "guard" or g.out_of_action:
         return False
-    weapon = g.stance_weapon or next((w.name for w in txn.state.unit_type(guard_id).weapons if w.melee), None)
+    weapon = guard_weapon_of(txn.state, guard_id)
     if weapon is None:
         return False
     txn.change_unit(guard_id, stance="none", stance_weapon=None)

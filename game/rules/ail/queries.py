@@ -37,7 +37,7 @@ from game.rules.ail.commands import (
 )
 from game.rules.ail.movement import Reach, check_charge, dash_reach, enter_cost, is_stuck, move_reach
 from game.rules.ail.odds import Odds, outcome_distribution
-from game.rules.ail.overwatch import qualifying_watchers
+from game.rules.ail.overwatch import guard_weapon_of, qualifying_watchers
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
 from game.rules.ail.txn import Reject, Rejection
 
@@ -137,8 +137,7 @@ def charge_preview(state: GameState, command: Charge) -> ChargePreview | Rejecti
     guard_weapon: str | None = None
     guard_odds: Odds | None = None
     if target.stance == "guard" and not target.out_of_action:
-        guard_weapon = target.stance_weapon or next(
-            (w.name for w in state.unit_type(target.id).weapons if w.melee), None)
+        guard_weapon = guard_weapon_of(state, target.id)
         if guard_weapon is not None:
             guard_odds = outcome_distribution(make_setup(there, target.id, plan.unit_id, guard_weapon, counter=True))
     attack = attack_preview(there, plan.unit_id, plan.target_id, plan.weapon, command.advantage,
