@@ -245,7 +245,11 @@ class MoveMode(Mode):
         kind, path, cost = dest
         ex = scene.q.exposure(state, self.unit_id, path, kind)
         colour = draw.MOVE_COLOUR if kind == "move" else draw.DASH_COLOUR
-        return PathView([me.hex, *path], colour, f"{kind.capitalize()} · cost {cost}", ex)
+        reach = scene.q.move_reach(state, self.unit_id) if kind == "move" else scene.q.dash_reach(state, self.unit_id)
+        road = ""
+        if h in reach_roads(reach):
+            road = f" (road bonus +{getattr(reach, 'road_allowance', 0) - getattr(reach, 'allowance', 0)})"
+        return PathView([me.hex, *path], colour, f"{kind.capitalize()} · cost {cost}{road}", ex)
 
     def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
         view = self.path_view(scene)

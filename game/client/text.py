@@ -7,6 +7,7 @@ data; computes nothing of the rules itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -158,11 +159,24 @@ SIDE_EVENTS = {"phase_changed", "initiative_chosen", "initiative_rolled", "initi
                "defensive_action_offered", "battle_ended"}
 
 
-def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None) -> str:
-    """One log line. `sides` maps side ids to names (the rules' own lines use ids)."""
+def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
+               where: Callable[[Hex], str] | None = None) -> str:
+    """One log line. `sides` maps side ids to names (the rules' own lines use ids); `where`
+    names a hex the way the hex panel does (Tiled column,row)."""
     kind = getattr(ev, "kind", "")
     if kind == "roll_made":
         return roll_html(ev, name)
+    if where is not None and kind == "unit_moved":
+        steps = len(ev.path) - 1
+        extra = f", road bonus +{ev.road_bonus}" if ev.road_bonus else ""
+        stop = " and is <b>stopped</b> there" if ev.stopped else ""
+        verb = {"move": "moves", "dash": "dashes", "charge": "charges", "special_move": "uses its special move",
+                "stuck_step": "steps out"}.get(ev.mode, ev.mode)
+        return (f"<font color='{DIM}'>{e(name(ev.unit_id))} {verb} {steps} hex{'es' if steps != 1 else ''} "
+                f"to {where(ev.path[-1])} (cost {ev.cost}{extra}){stop}</font>")
+    if where is not None and kind == "overwatch_fired":
+        return (f"<font color='{WARN}'>{e(name(ev.watcher_id))} fires overwatch ({e(ev.weapon)}) at "
+                f"{e(name(ev.target_id))} entering {where(ev.at)}</font>")
     if kind == "attack_resolved" and ev.result != "no_hit":
         hits = f"{ev.hits} hit{'s' if ev.hits != 1 else ''}"
         dmg = ", ".join(ev.damages) if ev.damages else "none"

@@ -250,6 +250,10 @@ class BattleScene(Scene):
             _enable(self.top_buttons["end"], False)
         self._rebuild_action_buttons()
 
+    def _where(self, h: Hex) -> str:
+        col, row = self.session.board.offset_of(h)
+        return f"{col},{row}"
+
     def _side_names(self) -> dict[str, str]:
         return {s.id: s.name for s in self.session.setup.sides}
 
@@ -339,7 +343,7 @@ class BattleScene(Scene):
         name = st.unit_name
         lines: list[str] = []
         for step in reversed(self.session.history[-80:]):
-            block = [text.event_html(ev, name, self._side_names()) for ev in reversed(step.events)
+            block = [text.event_html(ev, name, self._side_names(), self._where) for ev in reversed(step.events)
                      if getattr(ev, "kind", "") not in ("initiative_chosen",)]
             lines.extend(block)
             if len(lines) > 200:
@@ -570,7 +574,7 @@ class BattleScene(Scene):
         st = self.state
         side = p.sides[0]
         last = self.session.history[-1].events if self.session.history else ()
-        rolls = [text.event_html(ev, st.unit_name, self._side_names()) for ev in last
+        rolls = [text.event_html(ev, st.unit_name, self._side_names(), self._where) for ev in last
                  if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
                                                 "advantage_gained")]
         slots = len(p.ranking) + len(p.trailing)
