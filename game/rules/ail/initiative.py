@@ -120,9 +120,10 @@ def _roll_all(txn: Txn) -> None:
         stat_name, stat, skill_name, skill = initiative_roll_parts(st, side)
         mods = (Modifier("Deception Advantage", bank[side]),) if bank[side] else ()
         option = str(st.sides[side].initiative_option)
-        label = f"initiative ({option})" + (f", tie re-roll {level}" if level else "")
+        label = (f"{st.side_name(side)} initiative ({option}, {commander(st, side).name})"
+                 + (f", tie re-roll {level}" if level else ""))
         result = roll_check(label, stat_name, stat, skill_name, skill, 0, txn.roll, rules.check, mods)
-        txn.report_check(result, commander_unit(st, side), opposed=True)
+        txn.report_check(result, None, opposed=True)
         txn.emit(InitiativeRolled(side=side, option=option, total=result.total, reroll=level))
         return result.total
 
