@@ -42,7 +42,7 @@ def test_movement_demo_shows_road_bonus_per_action_dash_ban_and_stuck_units() ->
     assert any(e.kind == "adrenaline_spent" for e in _kinds(rec, "mired"))
     assert any(e.kind == "attack_given_up" for e in _kinds(rec, "gun"))
     assert moves[("band-1", "move")].cost == 4 and moves[("band-2", "move")].cost == 4
-    assert rec.state.round == 2
+    assert (rec.state.round, rec.state.phase, rec.state.active_side) == (1, "attack", "zenith")
 
 
 def test_overwatch_demo_stops_the_dasher_and_the_guard_strikes_first() -> None:

@@ -140,7 +140,7 @@ def test_load_menu_shows_why_a_save_cannot_load_and_the_game_carries_on(tmp_path
 
 
 def test_autosave_is_written_when_a_new_round_starts(tmp_path: Path, saves_dir: Path) -> None:
-    app = open_app(demo_save(tmp_path / "start.yaml", commands=15))  # the last command of round 1 is next
+    app = open_app(demo_save(tmp_path / "start.yaml", commands=15))  # the whole script: round 1's end is next
     scene = battle(app)
     assert scene.state.round == 1
     scene.submit(parse_command({"kind": "end_phase", "side": "zenith"}))

@@ -25,7 +25,8 @@ def played_overwatch(path: Path) -> Path:
     rec = Record(initial_state_of(sc))
     for entry in yaml.safe_load(OVERWATCH.with_name("demo-overwatch-commands.yaml").read_text(encoding="utf-8")):
         assert rec.apply(parse_command(entry)).accepted
-    # round 2's initiative, so the battle opens on a side's Movement phase (no dialog up)
+    # end round 1, then round 2's initiative, so the battle opens on a Movement phase (no dialog up)
+    assert rec.apply(parse_command({"kind": "end_phase", "side": "jibril"})).accepted
     for side in ("garrison", "jibril"):
         assert rec.apply(parse_command({"kind": "choose_initiative", "side": side, "option": "tactics"})).accepted
     winner = rec.state.pending.sides[0]
