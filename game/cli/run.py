@@ -104,9 +104,15 @@ def run_command(args: argparse.Namespace) -> int:
     commands = read_commands(args.commands)
     seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
     state = initial_state(scenario.setup, scenario.board, seed)
-    state, steps, rejected = run_commands(state, commands, sys.stdout, stop_on_reject=args.stop_on_reject)
-    print(f"-- {len(steps)} command(s) accepted, {rejected} rejected; round {state.round}, "
-          f"phase {state.phase}" + (f", winner {state.winner}" if state.phase == "ended" else ""))
+    try:
+        state, steps, rejected = run_commands(state, commands, sys.stdout, stop_on_reject=args.stop_on_reject)
+        print(f"-- {len(steps)} command(s) accepted, {rejected} rejected; round {state.round}, "
+              f"phase {state.phase}" + (f", winner {state.winner}" if state.phase == "ended" else ""))
+        sys.stdout.flush()
+    except BrokenPipeError:  # output piped into `head` and closed: not an error
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     if args.out:
         _write_save(args.out, state, steps, args.scenario, seed)
         print(f"-- saved to {args.out}")
