@@ -208,6 +208,8 @@ def _parse_xml(path: Path, what: str) -> ET.Element:
         raise _err(path, f"line {line}, column {col + 1}", f"not valid XML ({msg})") from None
     except OSError as exc:
         raise _err(path, "", f"cannot read {what}: {exc.strerror or exc}") from None
+    except (LookupError, ValueError) as exc:  # e.g. an unknown encoding in the XML declaration
+        raise _err(path, "", f"not valid XML ({exc})") from None
 
 
 def _int_attr(el: ET.Element, name: str, path: Path, where: str, default: int | None = None,

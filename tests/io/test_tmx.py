@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.errors import GameFileError
 from game.hexgrid import Stagger
@@ -253,3 +256,31 @@ def test_base64_zlib_layer_data_loads_like_csv(tmp_path):
                  f'<data encoding="base64" compression="zlib">{blob}</data>'))
     got, want = load_map(p).board, load_map(FIX / "layout-pointy-odd.tmx").board
     assert dict(got.terrain) == dict(want.terrain) and got.roads == want.roads
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+_ATTRS = ['orientation="hexagonal"', 'width="6"', 'height="5"', 'tilewidth="64"', 'tileheight="74"',
+          'hexsidelength="36"', 'staggeraxis="y"', 'staggerindex="odd"', 'firstgid="1"', 'encoding="csv"',
+          'value="rifle_section"', 'value="red"', 'id="1"', 'infinite="0"']
+_ODD = ["", "0", "-3", "1e9", "abc", "x", "even", "hexagonal", "base64", "99999999999", "2.5", "\u00e9", "<"]
+
+
+@settings(max_examples=int(os.environ.get('AIL_FUZZ_QUICK', '60')), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_ATTRS), st.sampled_from(_ODD)), min_size=1, max_size=3),
+       st.integers(0, 2000), st.sampled_from(["", "<", ",", "0", "\n</map>", "1,"]))
+def test_mutated_maps_load_or_give_a_clean_error(tmp_path_factory, edits, cut, insert):
+    text = (FIX / "layout-pointy-odd.tmx").read_text(encoding="utf-8")
+    text = text.replace('source="../../assets/tiles/', f'source="{TILES.as_posix()}/')
+    for attr, value in edits:
+        name = attr.split("=")[0]
+        text = text.replace(attr, f'{name}="{value}"', 1)
+    text = text[:cut] + insert + text[cut:]
+    p = tmp_path_factory.mktemp("fuzz") / "m.tmx"
+    p.write_text(text, encoding="utf-8")
+    try:
+        md = load_map(p)
+    except GameFileError as exc:
+        assert exc.path and str(exc).strip() and "\n" not in str(exc)
+        return
+    assert md.width > 0 and md.board.terrain
