@@ -150,3 +150,17 @@ def test_a_random_legal_battle_on_the_default_scenario_plays_to_its_end():
         assert isinstance(out, Accepted)
         state = out.state
     assert state.phase == "ended" and state.end_reason
+
+
+def test_run_with_the_same_seed_prints_the_same_game_and_another_seed_other_dice(tmp_path, capsys):
+    f = tmp_path / "c.yaml"
+    f.write_text(yaml.safe_dump([
+        {"kind": "choose_initiative", "side": "zone", "option": "tactics"},
+        {"kind": "choose_initiative", "side": "zenith", "option": "deception"},
+    ]))
+    outs = []
+    for seed in ("11", "11", "12"):
+        main(["run", str(SCENARIO), "--commands", str(f), "--seed", seed])
+        outs.append([line for line in capsys.readouterr().out.splitlines() if "roll_made" in line])
+    assert outs[0] == outs[1] and len(outs[0]) >= 2
+    assert outs[0] != outs[2]
