@@ -13,6 +13,7 @@ from game.client.app import App
 from game.hexgrid import Hex
 from game.io import saves
 from game.io.scenario import load_scenario
+from game.rules.ail.commands import parse_command
 from tests.client.clientfix import battle, click_hex, key, press_button, top_name
 from tests.client.test_load_menu import ctrl, demo_save, open_app, saves_dir  # noqa: F401 - fixture
 from tests.client.test_replay_view import played_overwatch
@@ -147,3 +148,24 @@ def test_save_as_scenario_writes_a_file_that_loads_like_a_shipped_one(tmp_path: 
     ids = {u.id for u in sc.setup.units}
     assert "band-1" not in ids and {"car", "runners", "band-2"} <= ids
     assert sc.map.path.name == "demo-movement.tmx"
+
+
+def test_redo_is_dropped_once_the_battle_has_moved_on(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "s.yaml"))
+    gm = gm_on(app)
+    press_button(app, "+1")
+    ctrl(app, pygame.K_z)
+    # a player's command after the undo: the undone GM action must not come back on top of it
+    assert battle(app).submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2]]}))
+    n = len(battle(app).session.history)
+    ctrl(app, pygame.K_y)
+    assert len(battle(app).session.history) == n and "Nothing to redo" in gm.message
+
+
+def test_loading_a_save_from_gm_mode_restores_the_table_settings(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "s.yaml"))
+    app.settings.blackout = True
+    gm_on(app)
+    key(app, pygame.K_F5)
+    key(app, pygame.K_F9)
+    assert top_name(app) != "gm" and app.settings.blackout is True

@@ -44,10 +44,11 @@ TOOLS = ("select", "place", "move", "remove")
 DRAG = 6
 
 
-def redo_stack(session: Any) -> list[tuple[Any, bool]]:
-    """Commands undone in GM mode, newest last, with whether they were GM-marked (on the session,
-    so leaving and re-entering GM mode keeps them)."""
-    stack: list[tuple[Any, bool]] | None = getattr(session, "gm_redo", None)
+def redo_stack(session: Any) -> list[tuple[Any, bool, Any]]:
+    """Commands undone in GM mode, newest last: (command, was GM-marked, the state the undo left).
+    Kept on the session, so leaving and re-entering GM mode keeps them; a redo is only offered
+    while the battle is still in the state the undo left it in."""
+    stack: list[tuple[Any, bool, Any]] | None = getattr(session, "gm_redo", None)
     if stack is None:
         stack = []
         session.gm_redo = stack
@@ -244,19 +245,21 @@ class GmScene(Scene):
         step = history.pop()
         marks = savegame.gm_marks(self.session)
         index = len(history)
-        redo_stack(self.session).append((step.command, index in marks))
-        marks.discard(index)
         self.session.state = step.before
+        redo_stack(self.session).append((step.command, index in marks, step.before))
+        marks.discard(index)
         self.battle.anim.skip()
         self.battle._after_change()
         self.say(f"Undone: {_describe(step.command)}")
 
     def redo(self) -> None:
         stack = redo_stack(self.session)
+        if stack and stack[-1][2] is not self.session.state and stack[-1][2] != self.session.state:
+            stack.clear()  # the battle moved on since the undo: redoing would rewrite history
         if not stack:
             self.say("Nothing to redo.")
             return
-        command, was_gm = stack.pop()
+        command, was_gm, at = stack.pop()
         keep = list(stack)
         before = len(self.session.history)
         if self.battle.submit(command):
@@ -265,7 +268,7 @@ class GmScene(Scene):
             stack[:] = keep
             self.say(f"Redone: {_describe(command)}")
         else:
-            stack.append((command, was_gm))
+            stack.append((command, was_gm, at))
             self.say(f"Cannot redo: {self.session.last_rejection}")
 
     def edit(self, **changes: Any) -> None:
@@ -387,9 +390,12 @@ class GmScene(Scene):
                 self.submit(RemoveUnit(unit_id=unit.id))
 
     def leave(self) -> None:
+        self.app.pop()
+
+    def on_exit(self) -> None:
+        """Leaving GM mode (F2, Esc, or a load replacing the battle): the table's settings return."""
         self.app.settings.blackout = self.saved_blackout
         self._shift_view(False)
-        self.app.pop()
 
     # ------------------------------------------------------------------ events
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -414,9 +420,17 @@ class GmScene(Scene):
                     self.press("tool:select")
                 else:
                     self.leave()
-            elif k in (pygame.K_F5,):
+            elif k == pygame.K_F5:
                 savegame.quick_save_action(b)
                 self.say(b._toast[0] if b._toast else "Saved.")
+            elif k == pygame.K_F9:
+                savegame.quick_load_action(b)
+                if self.app.scenes.top is self:  # still here: the load was refused
+                    self.say(b._toast[0] if b._toast else "Not loaded.")
+            elif ctrl and k == pygame.K_o:
+                savegame.open_load_menu(b)
+            elif k == pygame.K_F3:
+                savegame.open_replay_view(b)
             else:
                 if _is_view_key(k):
                     b.handle_event(event)
