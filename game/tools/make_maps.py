@@ -64,13 +64,22 @@ class Painter:
         self.paint(cells, tile, over)
         return cells
 
-    def river(self, start: Hex, steps: tuple[int, ...]) -> list[Hex]:
-        """A meandering one-hex river following the allowed direction indices until it leaves the map."""
+    def river(self, start: Hex, steps: tuple[int, ...], rows: tuple[int, int] | None = None) -> list[Hex]:
+        """A meandering one-hex river following the allowed direction indices until it leaves the map.
+
+        With `rows`, the river is steered back whenever it strays outside that band of rows
+        (the allowed step that moves towards the band is taken)."""
         path = [start]
         h = start
         last = self.rng.choice(steps)
         while True:
             d = last if self.rng.random() < 0.55 else self.rng.choice(steps)
+            if rows is not None:
+                row = self.stagger.to_offset(h)[1]
+                if row < rows[0] or row > rows[1]:
+                    want_down = row < rows[0]
+                    d = max(steps, key=lambda k: (self.stagger.to_offset(h + DIRECTIONS[k])[1] - row)
+                            * (1 if want_down else -1))
             last = d
             h = h + DIRECTIONS[d]
             if not self.on_map(h):
@@ -260,7 +269,7 @@ def hollow_ridge(seed: int = 2203) -> tuple[Painter, list[UnitMark]]:
         p.paint([p.at(col, 5)], "fortification")
     p.paint([p.at(16, 5)], "bunker")
     p.paint([p.at(12, 7), p.at(21, 7)], "cliff")
-    stream = p.river(p.at(0, 13), (0, 1))  # flat-top: south-east / north-east
+    stream = p.river(p.at(0, 13), (0, 1), rows=(11, 16))  # flat-top: south-east / north-east
     for h in stream:
         col, row = st.to_offset(h)
         if 18 <= col <= 24:
