@@ -80,12 +80,12 @@ def describe_command(command: BaseModel | Mapping[str, Any]) -> str:
     if d.get("target_id"):
         extra = f" at {d['target_id']}"
     elif d.get("path"):
-        last = d["path"][-1]
-        extra = f" to ({last[0]},{last[1]})"
+        path = d["path"]
+        extra = f" to {_hex_text(path[-1] if isinstance(path, (list, tuple)) else path)}"
     elif d.get("to") is not None:
-        extra = f" to ({d['to'][0]},{d['to'][1]})"
+        extra = f" to {_hex_text(d['to'])}"
     elif d.get("at") is not None:
-        extra = f" at ({d['at'][0]},{d['at'][1]})"
+        extra = f" at {_hex_text(d['at'])}"
     if d.get("weapon"):
         extra += f" ({d['weapon']})"
     if d.get("option"):
@@ -95,6 +95,13 @@ def describe_command(command: BaseModel | Mapping[str, Any]) -> str:
     if kind == "gm_set_next_roll":
         extra += " " + ",".join(str(v) for v in d.get("values", ()))
     return " ".join(x for x in (kind.replace("_", " "), str(who)) if x) + extra
+
+
+def _hex_text(value: Any) -> str:
+    """`(q,r)` for a hex; anything else (a hand-edited save's mistake) shown as it is."""
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return f"({value[0]},{value[1]})"
+    return _short(value)
 
 
 @dataclass
