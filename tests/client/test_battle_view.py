@@ -154,3 +154,14 @@ def test_hex_centres_pick_their_own_hex_at_every_zoom(app) -> None:  # type: ign
         post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=steps, flipped=False))
         settle(app)
         assert scene.hex_at(hex_pos(app, h)) == h
+
+
+def test_f11_toggles_fullscreen_and_back_to_the_window_size(app) -> None:  # type: ignore[no-untyped-def]
+    key(app, pygame.K_F11)
+    assert app.fullscreen
+    app.render()
+    key(app, pygame.K_F11)
+    assert not app.fullscreen
+    assert app.screen.get_size() == app.size
+    scene = battle(app)
+    assert scene.camera.view_w == app.size[0] - 380
