@@ -273,7 +273,7 @@ def walk(txn: Txn, unit_id: str, info: PathInfo, mode: MoveMode, *, emit_empty: 
     pinned, put out of action or destroyed there: look at the unit)."""
     st = txn.state
     start = st.units[unit_id].hex
-    triggers = mode in st.setup.rules.overwatch_triggers
+    triggers = ("move" if mode == "stuck_step" else mode) in st.setup.rules.overwatch_triggers
     segment: list[Hex] = [start]
     seg_cost = 0
     first_segment = True

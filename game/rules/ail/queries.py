@@ -61,7 +61,7 @@ class Exposure:
 def overwatch_exposure(state: GameState, unit_id: str, path: list[Hex] | tuple[Hex, ...],
                        mode: Literal["move", "dash", "charge", "stuck_step"]) -> list[Exposure]:
     """Where overwatch would fire along `path` (hexes entered; a leading start hex is ignored)."""
-    if mode not in state.setup.rules.overwatch_triggers:
+    if ("move" if mode == "stuck_step" else mode) not in state.setup.rules.overwatch_triggers:
         return []
     unit = state.units[unit_id]
     steps = [Hex(*h) for h in path]
