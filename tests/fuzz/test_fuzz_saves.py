@@ -109,3 +109,17 @@ def test_a_command_whose_kind_is_not_a_name_is_refused_with_a_sentence(kind: Any
     # found by fuzzing a save's log: a list as `kind` raised TypeError (unhashable) instead
     with pytest.raises(ValueError, match="unknown command kind"):
         parse_command({"kind": kind, "side": "zone"})
+
+
+@pytest.mark.parametrize("command", [
+    {"kind": "move", "unit_id": "u1", "path": True},
+    {"kind": "move", "unit_id": "u1", "path": "x"},
+    {"kind": "move", "unit_id": "u1", "path": {"a": 1}},
+    {"kind": "special_move", "unit_id": "u1", "to": 5},
+    {"kind": "gm_place_unit", "unit_id": "u1", "at": [1]},
+])
+def test_describing_a_malformed_logged_command_never_fails(command: dict[str, Any]) -> None:
+    from game.replay import describe_command
+
+    # found by fuzzing a save's log: a hand-edited path crashed the message meant to report it
+    assert describe_command(command).startswith(command["kind"].replace("_", " "))

@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 from game.errors import GameFileError
 from game.io.scenario import load_scenario
 from game.rules.ail import initial_state, legal_commands
-from tests.fuzz.fuzzlib import QUICK, SLOW, loads_or_clean_error, mutated_text, mutated_tree, shipped_scenarios
+from tests.fuzz.fuzzlib import (
+    QUICK,
+    SLOW,
+    loads_or_clean_error,
+    mutated_text,
+    mutated_tree,
+    shipped_scenarios,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = shipped_scenarios()
