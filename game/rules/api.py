@@ -7,7 +7,7 @@ layers later). The client, saves and replays talk to a rule system only through 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from game.board import Board
 
@@ -17,6 +17,7 @@ class Outcome(Protocol):
     def accepted(self) -> bool: ...
 
 
+@runtime_checkable
 class RuleSystem(Protocol):
     name: str
 

@@ -214,3 +214,14 @@ def test_every_test_the_rules_reference_names_exists():
         defined |= set(re.findall(r"^def (test_[a-z0-9_]+)", f.read_text(encoding="utf-8"), re.M))
     assert len(named) > 50
     assert sorted(named - defined) == []
+
+
+def test_the_ail_rules_fit_the_interface_every_rule_system_shares():
+    from game.rules.ail import RULES
+    from game.rules.api import RuleSystem
+
+    assert isinstance(RULES, RuleSystem)
+    st = RULES.initial_state(make_state(UNITS, board=BOARD).setup, BOARD, 3)
+    cmd = RULES.parse_command({"kind": "choose_initiative", "side": "blue", "option": "tactics"})
+    assert cmd in RULES.legal_commands(st) and RULES.apply(st, cmd).accepted
+    assert RULES.preview(st, cmd) is None

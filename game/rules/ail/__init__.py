@@ -54,6 +54,7 @@ from game.rules.ail.queries import (
 )
 from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
 from game.rules.ail.txn import Reject, Txn
+from game.rules.api import RuleSystem
 
 
 class AILRules:
@@ -78,6 +79,7 @@ class AILRules:
 
 
 RULES = AILRules()
+_CHECK: RuleSystem = RULES  # mypy checks that the AI:L rules fit the shared interface
 
 __all__ = [
     "RULES", "AILRules", "Accepted", "AssignLeadership", "Attack", "AttackPreview", "BattleSetup", "Charge",
