@@ -16,7 +16,7 @@ from game.errors import UserError
 
 # Hook: functions turning a save file into (MapData, counters), tried in order; the first that
 # returns something wins. The default one below uses game.replay (the saves engineer's loader).
-SaveRenderer = Callable[[Path], "tuple[Any, list[Any]] | None"]
+SaveRenderer = Callable[[Path], "tuple[Any, list[Any], list[Any]] | None"]  # (map, counters, objective hexes)
 SAVE_RENDERERS: list[SaveRenderer] = []
 
 
@@ -34,20 +34,20 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _save_via_replay(path: Path) -> tuple[Any, list[Any]] | None:
+def _save_via_replay(path: Path) -> tuple[Any, list[Any], list[Any]] | None:
     try:
         from game.replay import load_game
     except ImportError:
         return None
-    from game.render import state_counters
+    from game.render import objective_hexes, state_counters
 
     game = load_game(path, verify=False)
     scenario = game.scenario
-    return scenario.map, state_counters(scenario.setup, game.state)
+    return scenario.map, state_counters(scenario.setup, game.state), objective_hexes(scenario.setup)
 
 
-def picture_inputs(path: Path) -> tuple[Any, list[Any]]:
-    """(MapData, counters) for any renderable file."""
+def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
+    """(MapData, counters, objective hexes) for any renderable file."""
     from game.io.datafiles import sniff_kind
 
     kind = sniff_kind(path)
@@ -61,13 +61,13 @@ def picture_inputs(path: Path) -> tuple[Any, list[Any]]:
         for u in md.units:  # units on the map's object layer, in neutral colours by side
             shade = 90 + (sum(map(ord, u.side)) * 37) % 140
             counters.append(CounterView(u.hex, (shade, 120, 255 - shade), "", u.unit_type[:3].upper(), 1, 1))
-        return md, counters
+        return md, counters, []
     if kind == "scenario":
         from game.io.scenario import load_scenario
-        from game.render import setup_counters
+        from game.render import objective_hexes, setup_counters
 
         sc = load_scenario(path)
-        return sc.map, setup_counters(sc.setup)
+        return sc.map, setup_counters(sc.setup), objective_hexes(sc.setup)
     if kind == "save":
         for renderer in [*SAVE_RENDERERS, _save_via_replay]:
             got = renderer(path)
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() not in (".png", ".bmp", ".tga", ".jpg", ".jpeg"):
         raise UserError(f"--out {out}: use a .png file name")
-    md, counters = picture_inputs(path)
+    md, counters, objectives = picture_inputs(path)
     mw, mh = md.layout.map_pixel_size
     if mw * mh * args.scale * args.scale > 80_000_000:
         raise UserError(f"--scale {args.scale:g} would make a {round(mw * args.scale)} x {round(mh * args.scale)} px "
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     from game.render import render_picture
 
-    surf = render_picture(md, [] if args.no_units else counters, args.scale, args.grid)
+    surf = render_picture(md, [] if args.no_units else counters, args.scale, args.grid, objectives)
     if out.parent and not out.parent.exists():
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
     try:

@@ -7,7 +7,8 @@ Public API (the client and the `render` command use it):
     draw_units(surface, layout, counters, scale=1.0, origin=(0, 0))
     CounterView(hex, colour, unit_class, label, strength, max_strength, markers, selected)
     counter_surface(unit_type, unit, colour, size, markers) -> Surface   (battle scene hook)
-    render_picture(map_data, counters=(), scale=1.0, grid=False) -> Surface
+    draw_objectives(surface, layout, hexes, scale=1.0, origin=(0, 0))   gold outline + pennant
+    render_picture(map_data, counters=(), scale=1.0, grid=False, objectives=()) -> Surface
     setup_counters(setup) / state_counters(setup, state) -> list[CounterView]
 
 Surface pixel = origin + map pixel * scale everywhere.
@@ -27,8 +28,9 @@ from game.render.counters import CounterView, counter_size, counter_surface, dra
 from game.render.tiles import clear_caches, render_map_layer
 
 __all__ = [
-    "CounterView", "clear_caches", "counter_size", "counter_surface", "draw_grid", "draw_units",
-    "render_counter", "render_map_layer", "render_picture", "setup_counters", "state_counters",
+    "CounterView", "clear_caches", "counter_size", "counter_surface", "draw_grid", "draw_objectives", "draw_units",
+    "objective_hexes", "render_counter", "render_map_layer", "render_picture", "setup_counters",
+    "state_counters",
 ]
 
 
@@ -52,14 +54,45 @@ def draw_grid(surface: pygame.Surface, layout: HexLayout, scale: float = 1.0,
         surface.blit(layer, (0, 0))
 
 
+def draw_objectives(surface: pygame.Surface, layout: HexLayout, hexes: Iterable[Hex], scale: float = 1.0,
+                    origin: tuple[float, float] = (0, 0)) -> None:
+    """Mark objective hexes: a gold hex outline and a small pennant at the top of the hex."""
+    ox, oy = origin
+    width = max(2, round(3 * scale))
+    for h in hexes:
+        pts = [(ox + (x + (layout.hex_center(h)[0] - x) * 0.08) * scale,
+                oy + (y + (layout.hex_center(h)[1] - y) * 0.08) * scale) for x, y in layout.hex_corners(h)]
+        pygame.draw.lines(surface, (20, 16, 8), True, pts, width + 2)
+        pygame.draw.lines(surface, (240, 196, 60), True, pts, width)
+        cx, cy = layout.hex_center(h)
+        top = oy + (cy - layout.th * 0.42) * scale
+        px = ox + (cx + layout.tw * 0.22) * scale
+        pole = max(8.0, layout.th * 0.3 * scale)
+        pygame.draw.line(surface, (30, 24, 16), (px, top), (px, top + pole), max(1, round(2 * scale)))
+        flag = [(px, top), (px + pole * 0.7, top + pole * 0.22), (px, top + pole * 0.44)]
+        pygame.draw.polygon(surface, (240, 196, 60), flag)
+        pygame.draw.polygon(surface, (20, 16, 8), flag, 1)
+
+
 def render_picture(map_data: MapData, counters: Iterable[CounterView] = (), scale: float = 1.0,
-                   grid: bool = False) -> pygame.Surface:
-    """The map with optional grid and unit counters on top (what `python -m game render` saves)."""
+                   grid: bool = False, objectives: Iterable[Hex] = ()) -> pygame.Surface:
+    """The map with optional grid, objective marks and unit counters on top (what `render` saves)."""
     surf = render_map_layer(map_data, scale)
     if grid:
         draw_grid(surf, map_data.layout, scale, hexes=map_data.board.terrain.keys())
+    draw_objectives(surf, map_data.layout, objectives, scale)
     draw_units(surf, map_data.layout, counters, scale)
     return surf
+
+
+def objective_hexes(setup: Any) -> list[Hex]:
+    """The hexes named by a BattleSetup's objectives (hold objectives)."""
+    seen: list[Hex] = []
+    for o in setup.objectives:
+        for h in o.hexes:
+            if h not in seen:
+                seen.append(h)
+    return seen
 
 
 def _side_colours(setup: Any) -> dict[str, tuple[int, int, int]]:

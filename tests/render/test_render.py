@@ -249,3 +249,17 @@ def test_hidden_layers_are_not_drawn_and_opacity_blends(tmp_path):
     md2 = load_map(faint)
     alpha = rgb_at(render_map_layer(md2), *md2.layout.tile_center(1, 1))[3]
     assert 100 <= alpha <= 160
+
+
+def test_objective_hexes_are_outlined_in_gold():
+    from game.render import objective_hexes
+
+    sc = load_scenario(FIX / "small.yaml")
+    hexes = objective_hexes(sc.setup)
+    assert hexes == [sc.map.stagger.to_hex(3, 3)]
+    pic = render_picture(sc.map, (), 1.0, objectives=hexes)
+    corners = sc.map.layout.hex_corners(hexes[0])
+    cx, cy = sc.map.layout.hex_center(hexes[0])
+    x, y = corners[0][0] + (cx - corners[0][0]) * 0.08, corners[0][1] + (cy - corners[0][1]) * 0.08
+    c = rgb_at(pic, x + 1, y)
+    assert c[0] > 200 and c[1] > 160 and c[2] < 120
