@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from game.rules.ail.check import Modifier, roll_check
 from game.rules.ail.commands import AssignLeadership, ChooseInitiative, ChooseTurnPlace
-from game.rules.ail.common import commander_unit, known_side, name, not_ended
+from game.rules.ail.common import commander_unit, known_side, name, not_ended, not_waiting
 from game.rules.ail.events import (
     AdvantageGained,
     AdvantageSpent,
@@ -220,6 +220,8 @@ def handle_choose_turn_place(txn: Txn, cmd: ChooseTurnPlace) -> None:
 def handle_assign_leadership(txn: Txn, cmd: AssignLeadership) -> None:
     st = txn.state
     not_ended(st)
+    if st.pending is not None and st.pending.kind == "defensive_action":
+        not_waiting(st)
     known_side(st, cmd.side)
     if cmd.unit_id not in st.units or not st.units[cmd.unit_id].alive:
         raise Reject(f"there is no unit {cmd.unit_id!r} on the map")

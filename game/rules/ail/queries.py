@@ -23,6 +23,7 @@ from game.rules.ail.attack import ACBreakdown, accuracy_challenge, hit_modifiers
 from game.rules.ail.attacks import check_attack, defensive_action_available, make_setup
 from game.rules.ail.check import Modifier
 from game.rules.ail.commands import (
+    AssignLeadership,
     Attack,
     Charge,
     ChooseInitiative,
@@ -220,6 +221,9 @@ def legal_commands(state: GameState) -> list[BaseModel]:
     else:
         for u in _slot_units(state, side):
             out.extend(_attack_commands(state, u))
+    pool = state.sides[side].advantage.get("leadership", 0)
+    for u in state.live_units(side):
+        out.extend(AssignLeadership(side=side, unit_id=u.id, points=n) for n in range(1, pool + 1))
     out.append(EndPhase(side=side))
     return out
 
