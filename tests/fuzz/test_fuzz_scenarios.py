@@ -63,13 +63,13 @@ structural = st.sampled_from(range(len(BASES))).flatmap(lambda i: mutated_tree(B
 textual = st.sampled_from(range(len(BASES))).flatmap(lambda i: mutated_text(_dump(BASES[i])))
 
 
-@settings(max_examples=QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2 * QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(structural)
 def test_mutated_scenario_data_loads_or_gets_a_located_error(data: Any) -> None:
     check_scenario_text(_dump(data))
 
 
-@settings(max_examples=QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2 * QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(textual)
 def test_mutated_scenario_text_loads_or_gets_a_located_error(text: str) -> None:
     check_scenario_text(text)
