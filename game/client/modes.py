@@ -532,8 +532,10 @@ class AttackMode(Mode):
         ranged = w is not None and not next(x for x in t.weapons if x.name == w).melee
         out.append(ActionButton("stance:overwatch", "Overwatch", enabled=ranged,
                                 tooltip="Hold a ranged shot for the first enemy that dashes or charges in range."))
-        out.append(ActionButton("stance:guard", "Guard",
-                                tooltip="Strike first with a melee counter at the first unit that charges it."))
+        has_melee = any(x.melee for x in t.weapons)
+        out.append(ActionButton("stance:guard", "Guard", enabled=has_melee,
+                                tooltip="Strike first with a melee counter at the first unit that charges it."
+                                if has_melee else "Guard needs a melee weapon."))
         out.append(ActionButton("stance:defensive", "Defensive stance", tooltip="+5 AC against attacks."))
         return out
 

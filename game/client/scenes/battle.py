@@ -222,6 +222,9 @@ class BattleScene(Scene):
             status = f"Round {st.round} · Initiative"
         else:
             status = f"Round {st.round} · {st.side_name(side) if side else ''} · {phase} phase"
+            slot = st.active_slot
+            if slot is not None and slot.unit_id is not None:
+                status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
         self._set_label("status", self.status_label, status)
         self._set_label("hint", self.hint_label, self._hint())
         # selected unit
