@@ -74,6 +74,10 @@ def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
             if got is not None:
                 return got
         raise UserError(f"{path}: cannot render saves (no save loader available)")
+    if kind == "broken":
+        from game.io.datafiles import read_yaml
+
+        read_yaml(path)  # raises the located syntax error
     raise UserError(f"{path}: not a map (.tmx), scenario or save (.yaml)")
 
 

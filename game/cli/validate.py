@@ -83,6 +83,10 @@ def check_file(path: Path) -> str:
             return "save (file format checked)"
         game = load_game(path, verify=True)
         return f"save, round {game.state.round}"
+    if kind == "broken":
+        from game.io.datafiles import read_yaml
+
+        read_yaml(path)  # raises the located syntax error
     if kind == "commands":
         from game.cli.run import read_commands
 

@@ -231,7 +231,8 @@ def load_catalogue(path: str | Path = DEFAULT_CATALOGUE) -> Catalogue:
 
 def sniff_kind(path: str | Path) -> str:
     """Guess what a data file is: 'map', 'tileset', 'scenario', 'catalogue', 'rules', 'save',
-    'commands' (a command list for `run`), 'yaml' (unrecognised YAML) or '' (not ours)."""
+    'commands' (a command list for `run`), 'yaml' (unrecognised YAML), 'broken' (YAML that does not
+    parse) or '' (not ours)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".tmx":
@@ -243,7 +244,7 @@ def sniff_kind(path: str | Path) -> str:
     try:
         docs = list(yaml.safe_load_all(p.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return "yaml"  # let the real loader report the problem
+        return "broken"  # unreadable or not YAML: read_yaml() reports where
     if len(docs) > 1:
         return "save"  # saves are multi-document YAML (game.io.saves)
     data = docs[0] if docs else None

@@ -263,3 +263,11 @@ def test_objective_hexes_are_outlined_in_gold():
     x, y = corners[0][0] + (cx - corners[0][0]) * 0.08, corners[0][1] + (cy - corners[0][1]) * 0.08
     c = rgb_at(pic, x + 1, y)
     assert c[0] > 200 and c[1] > 160 and c[2] < 120
+
+
+def test_validate_reports_a_yaml_syntax_error_with_its_line(tmp_path, capsys):
+    p = tmp_path / "broken.yaml"
+    p.write_text("name: x\nsides: [\n  - a\n", encoding="utf-8")
+    assert main(["validate", str(p)]) == 1
+    err = capsys.readouterr().err
+    assert "not valid YAML" in err and "line 3" in err
