@@ -193,3 +193,16 @@ def test_a_second_move_action_is_rejected():
     st = make_state([("r1", "rifle_section", "blue", (1, 1))], phase="movement")
     s = ok(st, Move(unit_id="r1", path=(at(2, 1),))).state
     assert "already taken its move action" in no(s, Move(unit_id="r1", path=(at(3, 1),)))
+
+
+def test_special_move_targets_are_exactly_the_hexes_the_special_move_accepts():
+    from game.rules.ail import Accepted, apply, special_move_targets
+
+    board = Board.filled(10, 8, overrides={(3, 3): "woods", (2, 1): "water"})
+    st = make_state([("k1", "battlemage_knight", "blue", (2, 3)), ("m1", "militia_band", "red", (3, 2))],
+                    board=board, phase="movement")
+    targets = set(special_move_targets(st, "k1"))
+    assert targets and at(4, 3) not in targets and at(2, 1) not in targets and at(3, 2) not in targets
+    for h in board.terrain:
+        accepted = isinstance(apply(st, SpecialMove(unit_id="k1", to=h)), Accepted)
+        assert accepted == (h in targets), h

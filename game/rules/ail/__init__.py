@@ -50,6 +50,7 @@ from game.rules.ail.queries import (
     move_reach,
     overwatch_exposure,
     preview,
+    special_move_targets,
     units_that_can_act,
 )
 from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
@@ -88,5 +89,5 @@ __all__ = [
     "RollMade", "SetupError", "SideState", "SpecialMove", "StuckStep", "TurnSlot", "Txn", "UnitState",
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
-    "register_command_model", "register_handler", "units_that_can_act",
+    "register_command_model", "register_handler", "special_move_targets", "units_that_can_act",
 ]

@@ -472,29 +472,55 @@ def handle_charge(txn: Txn, cmd: Charge) -> None:
     declare_or_offer(txn, uid, plan.target_id, plan.weapon, cmd.advantage, cmd.advantage_kind, charge=True)
 
 
+def special_move_destination(state: GameState, unit: UnitState, to: Hex) -> str | None:
+    """None when the unit's special move may land on `to` (turn and phase aside), else why not."""
+    who = name(state, unit.id)
+    sm = state.unit_type(unit.id).special_move
+    if sm is None:
+        return f"{who} has no special move"
+    to = Hex(*to)
+    if to not in state.board:
+        return f"{to} is off the map"
+    d = distance(unit.hex, to)
+    if d == 0:
+        return f"{who} is already on {to}"
+    if d > sm.range:
+        return f"{sm.name} reaches {sm.range} hexes; {to} is {d} away"
+    if enter_cost(state, unit, to) is None:
+        return f"{who} cannot {sm.name} onto {to}: {_terrain_word(state, to)} is impassable"
+    other = state.unit_at(to)
+    if other is not None:
+        return f"{who} cannot {sm.name} onto {to}: {name(state, other.id)} is there"
+    if sm.needs_los and not has_line_of_sight(state.board, state.setup.rules, unit.hex, to):
+        return f"{sm.name} needs line of sight to {to}"
+    return None
+
+
+def special_move_targets(state: GameState, unit_id: str) -> list[Hex]:
+    """Every hex the unit's special move can land on from where it stands (empty if it has none)."""
+    unit = state.units[unit_id]
+    sm = state.unit_type(unit_id).special_move
+    if sm is None:
+        return []
+    out = []
+    for dq in range(-sm.range, sm.range + 1):
+        for dr in range(max(-sm.range, -dq - sm.range), min(sm.range, -dq + sm.range) + 1):
+            h = Hex(unit.hex.q + dq, unit.hex.r + dr)
+            if special_move_destination(state, unit, h) is None:
+                out.append(h)
+    return out
+
+
 def handle_special_move(txn: Txn, cmd: SpecialMove) -> None:
     st = txn.state
     u = active_unit(st, cmd.unit_id, "movement")
-    who = name(st, u.id)
-    sm = st.unit_type(u.id).special_move
-    if sm is None:
-        raise Reject(f"{who} has no special move")
+    if st.unit_type(u.id).special_move is None:
+        raise Reject(f"{name(st, u.id)} has no special move")
     _second_move_allowed(st, u)
     to = Hex(*cmd.to)
-    if to not in st.board:
-        raise Reject(f"{to} is off the map")
-    d = distance(u.hex, to)
-    if d == 0:
-        raise Reject(f"{who} is already on {to}")
-    if d > sm.range:
-        raise Reject(f"{sm.name} reaches {sm.range} hexes; {to} is {d} away")
-    if enter_cost(st, u, to) is None:
-        raise Reject(f"{who} cannot {sm.name} onto {to}: {_terrain_word(st, to)} is impassable")
-    other = st.unit_at(to)
-    if other is not None:
-        raise Reject(f"{who} cannot {sm.name} onto {to}: {name(st, other.id)} is there")
-    if sm.needs_los and not has_line_of_sight(st.board, st.setup.rules, u.hex, to):
-        raise Reject(f"{sm.name} needs line of sight to {to}")
+    why = special_move_destination(st, u, to)
+    if why:
+        raise Reject(why)
     start = u.hex
     txn.change_unit(u.id, hex=to, moved=True, move_done=True, dashed=True)
     txn.emit(UnitMoved(unit_id=u.id, path=[start, to], mode="special_move"))

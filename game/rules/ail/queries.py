@@ -36,7 +36,15 @@ from game.rules.ail.commands import (
     SpecialMove,
     StuckStep,
 )
-from game.rules.ail.movement import Reach, check_charge, dash_reach, enter_cost, is_stuck, move_reach
+from game.rules.ail.movement import (
+    Reach,
+    check_charge,
+    dash_reach,
+    enter_cost,
+    is_stuck,
+    move_reach,
+    special_move_targets,
+)
 from game.rules.ail.odds import Odds, outcome_distribution
 from game.rules.ail.overwatch import guard_weapon_of, qualifying_watchers
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
@@ -46,7 +54,7 @@ OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics",
 
 __all__ = [
     "AttackPreview", "ChargePreview", "Exposure", "Reach", "attack_preview", "charge_preview", "dash_reach", "legal_commands", "move_reach",
-    "overwatch_exposure", "preview", "units_that_can_act",
+    "overwatch_exposure", "preview", "special_move_targets", "units_that_can_act",
 ]
 
 
@@ -266,20 +274,7 @@ def _movement_commands(state: GameState, u: UnitState) -> list[BaseModel]:
                     if distance(end, e.hex) == 1:
                         for w in melee:
                             out.append(Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w))
-    sm = state.unit_type(u.id).special_move
-    if sm is not None:
-        from game.rules.ail.los import has_line_of_sight
-
-        for dq in range(-sm.range, sm.range + 1):
-            for dr in range(-sm.range, sm.range + 1):
-                h = Hex(u.hex.q + dq, u.hex.r + dr)
-                if h == u.hex or distance(h, u.hex) > sm.range or h not in state.board:
-                    continue
-                if enter_cost(state, u, h) is None or state.unit_at(h) is not None:
-                    continue
-                if sm.needs_los and not has_line_of_sight(state.board, state.setup.rules, u.hex, h):
-                    continue
-                out.append(SpecialMove(unit_id=u.id, to=h))
+    out.extend(SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id))
     return out
 
 
