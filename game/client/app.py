@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pygame
 import pygame_gui
@@ -138,6 +138,8 @@ class App:
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
                 self.toggle_fullscreen()
                 continue
+            if event.type == pygame.KEYDOWN and _global_key(self, event):
+                continue
             top = self.scenes.top
             if top is not None:
                 top.handle_event(event)
@@ -173,3 +175,14 @@ class App:
                 break
         pygame.quit()
         return 0
+
+
+# Keys that work whatever scene is on top (quick save / load, the load menu: game/client/savegame.py).
+# key code, or (key code, "ctrl") -> handler(app) returning True when it used the key.
+GLOBAL_KEYS: dict[Any, Any] = {}
+
+
+def _global_key(app: App, event: pygame.event.Event) -> bool:
+    ctrl = bool(getattr(event, "mod", 0) & pygame.KMOD_CTRL)
+    handler = GLOBAL_KEYS.get((event.key, "ctrl") if ctrl else event.key)
+    return bool(handler(app)) if handler is not None else False

@@ -309,18 +309,36 @@ def autosave_hook(scene: Any) -> None:
         scene.toast(f"Round {scene.session.state.round}: autosaved", 2.5)
 
 
+def _global(action: Any, unless_top: str | None = None) -> Any:
+    """A global key handler running `action(battle scene)` on the live battle, if there is one."""
+
+    def handler(app: App) -> bool:
+        scenes = battle_scenes(app)
+        if not scenes:
+            return False
+        if unless_top is not None and getattr(app.scenes.top, "name", "") == unless_top:
+            return True
+        action(scenes[-1])
+        return True
+
+    return handler
+
+
 def install() -> None:
     """Register the save/load/replay/GM keys, end-of-battle choices and the autosave hook with
     the battle scene, and the save opener with game.client.launch (idempotent)."""
     import pygame
 
+    from game.client import app as app_module
     from game.client.scenes import battle
     from game.client.scenes.dialog import Choice
 
     register_opener()
-    battle.KEY_HOOKS[pygame.K_F5] = quick_save_action
-    battle.KEY_HOOKS[pygame.K_F9] = quick_load_action
-    battle.KEY_HOOKS[(pygame.K_o, "ctrl")] = open_load_menu
+    # saving and loading work whatever is on screen (a dialog, the hand-off, the replay view)
+    app_module.GLOBAL_KEYS[pygame.K_F5] = _global(quick_save_action)
+    app_module.GLOBAL_KEYS[pygame.K_F9] = _global(quick_load_action)
+    app_module.GLOBAL_KEYS[(pygame.K_o, "ctrl")] = _global(open_load_menu, unless_top="load_menu")
+    # the replay view and GM mode need the map: from the battle scene itself
     battle.KEY_HOOKS[pygame.K_F3] = open_replay_view
     battle.KEY_HOOKS[pygame.K_F2] = toggle_gm
     if autosave_hook not in battle.AFTER_CHANGE_HOOKS:

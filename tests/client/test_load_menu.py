@@ -166,3 +166,17 @@ def test_crash_in_the_loop_writes_an_emergency_save_and_a_report(tmp_path: Path,
     assert "a bug in the animation code" in text and str(emergency[0]) in text
     assert saves.load_save(emergency[0]).header.commands == 6  # the 7 scripted include one refused
     assert "crash report" in capsys.readouterr().err
+
+
+def test_f5_and_ctrl_o_work_while_a_dialog_is_open(tmp_path: Path, saves_dir: Path) -> None:
+    session = savegame.session_from_save(demo_save(tmp_path / "init.yaml", commands=1))
+    assert session is not None
+    app = make_app(session, blackout=False)
+    settle(app)
+    assert top_name(app) == "initiative"  # the initiative choice is waiting
+    key(app, pygame.K_F5)
+    assert saves.read_header(saves_dir / savegame.QUICK_SAVE_NAME).commands == 1
+    ctrl(app, pygame.K_o)
+    assert top_name(app) == "load_menu"
+    ctrl(app, pygame.K_o)  # not a second menu on top of the first
+    assert [getattr(s, "name", "") for s in app.scenes].count("load_menu") == 1

@@ -420,16 +420,7 @@ class GmScene(Scene):
                     self.press("tool:select")
                 else:
                     self.leave()
-            elif k == pygame.K_F5:
-                savegame.quick_save_action(b)
-                self.say(b._toast[0] if b._toast else "Saved.")
-            elif k == pygame.K_F9:
-                savegame.quick_load_action(b)
-                if self.app.scenes.top is self:  # still here: the load was refused
-                    self.say(b._toast[0] if b._toast else "Not loaded.")
-            elif ctrl and k == pygame.K_o:
-                savegame.open_load_menu(b)
-            elif k == pygame.K_F3:
+            elif k == pygame.K_F3:  # (F5, F9 and Ctrl+O are global keys: game/client/savegame.py)
                 savegame.open_replay_view(b)
             else:
                 if _is_view_key(k):
