@@ -15,7 +15,6 @@ as "thanks to the road bonus".
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -42,7 +41,7 @@ def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:
     if h not in board:
         return None
     if board.is_road(h):
-        return rules.road_move_cost
+        return max(0, rules.road_move_cost)
     terrain = rules.terrain.get(board.terrain_at(h))
     if terrain is None:
         return None
@@ -142,57 +141,81 @@ def _neighbour_costs(state: GameState, unit: UnitState, h: Hex, road_only: bool,
 
 def _search(state: GameState, unit: UnitState, limit: int, *, road_only: bool, no_difficult: bool,
             blocked: frozenset[Hex] | None = None) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
-    """Uniform-cost search from the unit's hex up to `limit` points; `blocked`: enemy-held hexes."""
+    """Uniform-cost search from the unit's hex up to `limit` points; `blocked`: enemy-held hexes.
+
+    Step costs are small whole numbers, so the priority queue is a list of buckets, one per cost
+    (Dial's algorithm): the same order as a binary heap, without its comparisons."""
     if blocked is None:
-        blocked = frozenset(u.hex for u in state.units.values() if u.alive and u.side != unit.side)
+        blocked = _occupancy(state)[1].get(unit.side, frozenset())
     adj = _adjacency(state, unit, road_only, no_difficult)
     big = 1 << 30
-    best: dict[Hex, int] = {unit.hex: 0}
+    start = unit.hex
+    best: dict[Hex, int] = {start: 0}
     prev: dict[Hex, Hex] = {}
-    heap: list[tuple[int, Hex]] = [(0, unit.hex)]
-    pop, push, get = heapq.heappop, heapq.heappush, best.get
-    while heap:
-        cost, h = pop(heap)
-        if cost > get(h, big):
-            continue
-        row = adj.get(h)
-        if row is None:
-            row = adj[h] = _neighbour_costs(state, unit, h, road_only, no_difficult)
-        for n, step in row:
-            c = cost + step
-            if c <= limit and c < get(n, big) and n not in blocked:
-                best[n] = c
-                prev[n] = h
-                push(heap, (c, n))
+    get = best.get
+    buckets: list[list[Hex]] = [[] for _ in range(limit + 1)]
+    buckets[0].append(start)
+    # Every step costs at least 1 (unless a rules file makes roads free): hexes reached with the
+    # whole allowance spent need not be expanded.
+    last = limit if state.setup.rules.road_move_cost < 1 else limit - 1
+    for cost in range(last + 1):
+        bucket = buckets[cost]
+        for h in bucket:  # a bucket grows while walked only through zero-cost steps
+            if best[h] != cost:
+                continue  # a stale entry: h was reached cheaper later
+            row = adj.get(h)
+            if row is None:
+                row = adj[h] = _neighbour_costs(state, unit, h, road_only, no_difficult)
+            room = limit - cost
+            for n, step in row:
+                if step <= room and cost + step < get(n, big) and n not in blocked:
+                    c = cost + step
+                    best[n] = c
+                    prev[n] = h
+                    buckets[c].append(n)
     return best, prev
+
+
+# Occupancy of the latest units mapping seen: (units object, every live unit's hex, enemy-held
+# hexes per side). States never change in place, so the same mapping object always means the
+# same occupancy; a pure memo that spares a pass over every unit on each search.
+_OCC: list[tuple[object, frozenset[Hex], dict[str, frozenset[Hex]]]] = []
+
+
+def _occupancy(state: GameState) -> tuple[frozenset[Hex], dict[str, frozenset[Hex]]]:
+    units = state.units
+    if _OCC and _OCC[0][0] is units:
+        return _OCC[0][1], _OCC[0][2]
+    by_side: dict[str, set[Hex]] = {}
+    for u in units.values():
+        if not u.destroyed:
+            by_side.setdefault(u.side, set()).add(u.hex)
+    occupied = frozenset(h for hexes in by_side.values() for h in hexes)
+    sides = set(state.sides) | set(by_side)
+    enemy = {side: frozenset(h for s, hexes in by_side.items() if s != side for h in hexes) for side in sides}
+    _OCC[:] = [(units, occupied, enemy)]
+    return occupied, enemy
 
 
 def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Reach:
     unit = state.units[unit_id]
     base = state.unit_type(unit_id).move
     no_difficult = mode == "dash"
-    occupied: set[Hex] = set()
-    enemy: set[Hex] = set()
-    for other in state.units.values():  # one pass: every live unit's hex, and the enemies'
-        if not other.destroyed:
-            occupied.add(other.hex)
-            if other.side != unit.side:
-                enemy.add(other.hex)
-    blocked = frozenset(enemy)
+    occupied, enemy = _occupancy(state)
+    blocked = enemy.get(unit.side, frozenset())
     best, prev = _search(state, unit, base, road_only=False, no_difficult=no_difficult, blocked=blocked)
-    costs = {h: c for h, c in best.items() if h != unit.hex and h not in occupied}
+    costs = {h: c for h, c in best.items() if h not in occupied}
     road_best: dict[Hex, int] = {}
     road_prev: dict[Hex, Hex] = {}
     road_allowance = 0
-    if state.board.is_road(unit.hex) and road_bonus(state, unit):
-        road_allowance = base + road_bonus(state, unit)
+    bonus = road_bonus(state, unit)
+    if bonus and state.board.is_road(unit.hex):
+        road_allowance = base + bonus
         road_best, road_prev = _search(state, unit, road_allowance, road_only=True, no_difficult=no_difficult,
                                        blocked=blocked)
     only = set()
     for h, c in road_best.items():
-        if h == unit.hex or h in occupied:
-            continue
-        if h not in costs:
+        if h not in costs and h not in occupied:
             costs[h] = c
             only.add(h)
     return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, frozenset(only), prev, road_prev)
