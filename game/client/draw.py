@@ -58,6 +58,8 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int]]
     surf = pygame.Surface((int(max(xs)) - ox + 2, int(max(ys)) - oy + 2), pygame.SRCALPHA)
     for colour, alpha, pts in polys:
         pygame.draw.polygon(surf, (*colour, alpha), [(x - ox, y - oy) for x, y in pts])
+    if pygame.display.get_surface() is not None:
+        surf = surf.convert_alpha()  # the display's pixel format blits faster
     return surf, (ox, oy)
 
 

@@ -1,12 +1,18 @@
-"""The static map, drawn once per zoom level and kept: panning only blits the cached surface.
+"""The static map, drawn once per zoom level and kept: a frame only blits cached pictures.
 
-The picture comes from game.render (the Tiled tile layers) when the battle has a Tiled map; a
-board built in code (tests, generated boards) is painted as flat hexes in its terrain colours.
-`builds` counts how many times a surface was actually drawn, so tests can check the cache.
+The full-size picture (zoom 1) comes from game.render (the Tiled tile layers) when the battle has
+a Tiled map; a board built in code (tests, generated boards) is painted as flat hexes in its
+terrain colours. Other zoom levels are cut into square chunks, each scaled from the full-size
+picture the first time it is seen and then kept, so a zoom step on a huge map costs only the
+chunks on screen, not the whole map. The hex grid is baked into the chunks.
+
+`builds` counts the chunks (and whole layers) actually drawn, so tests can check the cache.
 """
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -18,86 +24,168 @@ from game.hexlayout import HexLayout
 from game.rules.ail.models import RulesData
 
 Builder = Callable[[float], pygame.Surface]
-GridDrawer = Callable[[pygame.Surface, float], None]
 BACKGROUND = (14, 16, 19)
+GRID_RGBA = (18, 22, 18, 80)
+CHUNK = 512          # chunk side in screen pixels
+MAX_CHUNKS = 120     # about 120 MB of cached chunks at most
+MARGIN = 2           # source pixels read around a chunk so scaled edges match their neighbours
 
 
 class MapCache:
-    """Surfaces by (zoom, grid shown): the grid is baked in, so a frame blits one opaque image."""
+    """Cached map pictures by zoom level, in chunks, with the grid baked in."""
 
-    def __init__(self, builder: Builder, grid: GridDrawer | None = None, max_levels: int = 4) -> None:
-        self._builder = builder
-        self._grid = grid
-        self._surfaces: dict[tuple[float, bool], pygame.Surface] = {}
-        self._order: list[tuple[float, bool]] = []
-        self._max = max_levels
+    def __init__(self, base: Callable[[], pygame.Surface], layout: HexLayout, hexes: Iterable[Hex],
+                 max_chunks: int = MAX_CHUNKS) -> None:
+        self._base_fn = base
+        self._base: pygame.Surface | None = None
+        self.layout = layout
+        self._chunks: OrderedDict[tuple[float, bool, int, int], pygame.Surface] = OrderedDict()
+        self._max = max_chunks
         self.builds = 0
+        self._buckets = _hex_buckets(layout, hexes)
 
-    def get(self, scale: float, grid: bool = False) -> pygame.Surface:
-        key = (scale, grid and self._grid is not None)
-        surf = self._surfaces.get(key)
-        if surf is None:
-            surf = self._builder(scale)
-            if key[1] and self._grid is not None:
-                surf = surf.copy()
-                self._grid(surf, scale)
+    # ------------------------------------------------------------------ pictures
+    def base(self) -> pygame.Surface:
+        """The whole map at zoom 1 (drawn once)."""
+        if self._base is None:
+            self._base = self._base_fn()
             self.builds += 1
-            self._surfaces[key] = surf
-            self._order.append(key)
-            while len(self._order) > self._max:  # keep memory bounded on huge maps
-                self._surfaces.pop(self._order.pop(0), None)
-        elif self._order[-1] != key:
-            self._order.remove(key)
-            self._order.append(key)
+        return self._base
+
+    def size_at(self, scale: float) -> tuple[int, int]:
+        w, h = self.layout.map_pixel_size
+        return max(1, round(w * scale)), max(1, round(h * scale))
+
+    def chunk(self, scale: float, grid: bool, i: int, j: int) -> pygame.Surface:
+        key = (scale, grid, i, j)
+        surf = self._chunks.get(key)
+        if surf is not None:
+            self._chunks.move_to_end(key)
+            return surf
+        surf = self._build_chunk(scale, grid, i, j)
+        self.builds += 1
+        self._chunks[key] = surf
+        while len(self._chunks) > self._max:
+            self._chunks.popitem(last=False)
         return surf
 
+    def _build_chunk(self, scale: float, grid: bool, i: int, j: int) -> pygame.Surface:
+        base = self.base()
+        bw, bh = base.get_size()
+        zw, zh = self.size_at(scale)
+        x0, y0 = i * CHUNK, j * CHUNK
+        cw, ch = min(CHUNK, zw - x0), min(CHUNK, zh - y0)
+        out = pygame.Surface((max(1, cw), max(1, ch)))
+        out.fill(BACKGROUND)
+        sx0 = max(0, math.floor(x0 / scale) - MARGIN)
+        sy0 = max(0, math.floor(y0 / scale) - MARGIN)
+        sx1 = min(bw, math.ceil((x0 + cw) / scale) + MARGIN)
+        sy1 = min(bh, math.ceil((y0 + ch) / scale) + MARGIN)
+        if sx1 > sx0 and sy1 > sy0:
+            src = base.subsurface(pygame.Rect(sx0, sy0, sx1 - sx0, sy1 - sy0))
+            if scale == 1:
+                piece = src
+            else:
+                piece = pygame.transform.smoothscale(
+                    src, (max(1, round((sx1 - sx0) * scale)), max(1, round((sy1 - sy0) * scale))))
+            out.blit(piece, (round(sx0 * scale) - x0, round(sy0 * scale) - y0))
+        if grid:
+            self._draw_grid(out, scale, x0, y0)
+        return out.convert() if pygame.display.get_surface() is not None else out
+
+    def _draw_grid(self, out: pygame.Surface, scale: float, x0: int, y0: int) -> None:
+        w, h = out.get_size()
+        lines = pygame.Surface((w, h), pygame.SRCALPHA)
+        seen: set[Hex] = set()
+        bx0, by0 = int(x0 / scale) // BUCKET, int(y0 / scale) // BUCKET
+        bx1, by1 = int((x0 + w) / scale) // BUCKET, int((y0 + h) / scale) // BUCKET
+        for bx in range(bx0, bx1 + 1):
+            for by in range(by0, by1 + 1):
+                for hx in self._buckets.get((bx, by), ()):
+                    if hx in seen:
+                        continue
+                    seen.add(hx)
+                    pts = [(x * scale - x0, y * scale - y0) for x, y in self.layout.hex_corners(hx)]
+                    pygame.draw.lines(lines, GRID_RGBA, True, pts, 1)
+        out.blit(lines, (0, 0))
+
+    # ------------------------------------------------------------------ drawing
+    def blit(self, surface: pygame.Surface, scale: float, grid: bool, origin: tuple[int, int],
+             view: pygame.Rect) -> None:
+        """Blit the chunks of the map that show inside `view` (map top-left at `origin`)."""
+        zw, zh = self.size_at(scale)
+        left, top = view.x - origin[0], view.y - origin[1]
+        i0, j0 = max(0, left // CHUNK), max(0, top // CHUNK)
+        i1 = min((zw - 1) // CHUNK, (left + view.w - 1) // CHUNK)
+        j1 = min((zh - 1) // CHUNK, (top + view.h - 1) // CHUNK)
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                surface.blit(self.chunk(scale, grid, i, j), (origin[0] + i * CHUNK, origin[1] + j * CHUNK))
+
+    def prepare(self, scale: float, grid: bool, origin: tuple[int, int], view: pygame.Rect) -> None:
+        """Build the chunks `blit` will need (so drawing only reads the cache)."""
+        self.blit(_NullSurface(), scale, grid, origin, view)  # type: ignore[arg-type]
+
+    def get(self, scale: float, grid: bool = False) -> pygame.Surface:
+        """The whole map at one zoom as one surface (the `render` command, benchmarks)."""
+        zw, zh = self.size_at(scale)
+        out = pygame.Surface((zw, zh))
+        self.blit(out, scale, grid, (0, 0), out.get_rect())
+        return out
+
     def clear(self) -> None:
-        self._surfaces.clear()
-        self._order.clear()
+        """Forget the zoomed chunks (the full-size picture is kept)."""
+        self._chunks.clear()
 
 
-def grid_drawer(layout: HexLayout, hexes: Iterable[Hex]) -> GridDrawer:
-    """Thin dark hex outlines drawn into the cached map surface (game.render draws them)."""
-    from game.render import draw_grid
-
-    cells = list(hexes)
-
-    def run(surface: pygame.Surface, scale: float) -> None:
-        draw_grid(surface, layout, scale, hexes=cells, colour=(20, 24, 20, 80))
-
-    return run
+class _NullSurface:
+    def blit(self, *_: Any) -> None:
+        pass
 
 
-def board_builder(board: Board, layout: HexLayout, rules: RulesData) -> Builder:
-    """Flat-colour hexes for a board without Tiled art."""
+BUCKET = 256  # world pixels per bucket of the hex index used to draw the grid of one chunk
 
-    def build(scale: float) -> pygame.Surface:
+
+def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex]) -> dict[tuple[int, int], list[Hex]]:
+    out: dict[tuple[int, int], list[Hex]] = {}
+    for h in hexes:
+        pts = layout.hex_corners(h)
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        for bx in range(int(min(xs)) // BUCKET, int(max(xs)) // BUCKET + 1):
+            for by in range(int(min(ys)) // BUCKET, int(max(ys)) // BUCKET + 1):
+                out.setdefault((bx, by), []).append(h)
+    return out
+
+
+def board_picture(board: Board, layout: HexLayout, rules: RulesData) -> Callable[[], pygame.Surface]:
+    """Flat-colour hexes for a board without Tiled art (zoom 1)."""
+
+    def build() -> pygame.Surface:
         w, h = layout.map_pixel_size
-        surf = pygame.Surface((max(1, round(w * scale)), max(1, round(h * scale))))
+        surf = pygame.Surface((max(1, w), max(1, h)))
         surf.fill(BACKGROUND)
         for hx, name in board.terrain.items():
             terrain = rules.terrain.get(name)
             colour = terrain.colour if terrain is not None else (200, 0, 200)
-            pts = [(x * scale, y * scale) for x, y in layout.hex_corners(hx)]
-            pygame.draw.polygon(surf, colour, pts)
+            pygame.draw.polygon(surf, colour, layout.hex_corners(hx))
             if board.is_road(hx):
-                cx, cy = layout.hex_center(hx)
-                pygame.draw.circle(surf, (196, 176, 128), (cx * scale, cy * scale),
-                                   max(2, layout.tw * scale * 0.18))
-        return surf.convert() if pygame.display.get_surface() is not None else surf
+                pygame.draw.circle(surf, (196, 176, 128), layout.hex_center(hx), max(2, layout.tw * 0.18))
+        return surf
 
     return build
 
 
-def tiled_builder(map_data: Any) -> Builder:
-    """The Tiled tile layers through game.render (engineer M's renderer)."""
-    from game.render import render_map_layer
+def tiled_picture(map_data: Any) -> Callable[[], pygame.Surface]:
+    """The Tiled tile layers at zoom 1 through game.render (engineer M's renderer)."""
 
-    def build(scale: float) -> pygame.Surface:
-        layer = render_map_layer(map_data, scale)
+    def build() -> pygame.Surface:
+        from game.render import render_map_layer
+
+        layer = render_map_layer(map_data, 1.0)
         surf = pygame.Surface(layer.get_size())
         surf.fill(BACKGROUND)  # the map's empty corners take the view's colour
         surf.blit(layer, (0, 0))
-        return surf.convert() if pygame.display.get_surface() is not None else surf
+        return surf
 
     return build

@@ -100,7 +100,7 @@ class SelectMode(Mode):
         return ""
 
     def click(self, scene: BattleScene, h: Hex) -> Result:
-        u = scene.state.unit_at(h)
+        u = scene.unit_at(h)
         if u is None:
             scene.selected = None
             return None
@@ -158,7 +158,7 @@ class MoveMode(Mode):
         if adjacent(me.hex, there):
             return []
         dash = self._dash(scene)
-        best = [(c, h) for h, c in dash.items() if adjacent(h, there) and state.unit_at(h) is None]
+        best = [(c, h) for h, c in dash.items() if adjacent(h, there) and scene.unit_at(h) is None]
         if not best:
             return None
         _, h = min(best, key=lambda ch: (ch[0], ch[1]))
@@ -230,7 +230,7 @@ class MoveMode(Mode):
         if h is None:
             return None
         state = scene.state
-        enemy = state.unit_at(h)
+        enemy = scene.unit_at(h)
         me = self._unit(scene)
         if enemy is not None and enemy.side != me.side:
             path = self._charge_path(scene, enemy.id)
@@ -266,7 +266,7 @@ class MoveMode(Mode):
         me = self._unit(scene)
         if h == me.hex:
             return None
-        other = state.unit_at(h)
+        other = scene.unit_at(h)
         if other is not None and other.side != me.side:
             path = self._charge_path(scene, other.id)
             weapon = self._melee(scene)
@@ -355,7 +355,7 @@ class SpecialMoveMode(Mode):
         assert t.special_move is not None
         me = state.units[self.unit_id]
         return {h for h in hex_range(me.hex, t.special_move.range)
-                if h in state.board.terrain and state.unit_at(h) is None}
+                if h in state.board.terrain and scene.unit_at(h) is None}
 
     def hint(self, scene: BattleScene) -> str:
         return "Special move: click a destination in range (the rules check line of sight). Right click: back."
@@ -383,7 +383,7 @@ class StuckMode(Mode):
     def _targets(self, scene: BattleScene) -> list[Hex]:
         from game.hexgrid import neighbours
         me = scene.state.units[self.unit_id]
-        return [h for h in neighbours(me.hex) if h in scene.state.board.terrain and scene.state.unit_at(h) is None]
+        return [h for h in neighbours(me.hex) if h in scene.state.board.terrain and scene.unit_at(h) is None]
 
     def hint(self, scene: BattleScene) -> str:
         cost = "1 Adrenaline" if self.pay == "adrenaline" else "its attack this turn"
@@ -465,7 +465,7 @@ class AttackMode(Mode):
     def _hover_target(self, scene: BattleScene) -> str | None:
         if scene.hover is None:
             return None
-        u = scene.state.unit_at(scene.hover)
+        u = scene.unit_at(scene.hover)
         w = self._weapon(scene)
         if u is None or w is None or u.id not in scene.q.targets(scene.state, self.unit_id, w):
             return None
@@ -495,7 +495,7 @@ class AttackMode(Mode):
 
     def click(self, scene: BattleScene, h: Hex) -> Result:
         state = scene.state
-        other = state.unit_at(h)
+        other = scene.unit_at(h)
         if other is None:
             return None
         if other.side == state.units[self.unit_id].side:

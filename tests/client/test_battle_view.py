@@ -34,20 +34,44 @@ def app():  # type: ignore[no-untyped-def]
 
 def test_the_static_map_is_drawn_once_per_zoom_level_not_every_frame(app) -> None:  # type: ignore[no-untyped-def]
     scene = battle(app)
+    app.render()
+    first = scene.map_cache.builds
+    assert first >= 1
     for _ in range(30):
         app.step()
         app.render()
-    assert scene.map_cache.builds == 1
+    assert scene.map_cache.builds == first  # idle frames only blit cached chunks
     move_mouse(app, (400, 400))
     post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
     settle(app)
+    zoomed = scene.map_cache.builds
+    assert zoomed > first  # a new zoom level draws its chunks once...
     for _ in range(10):
+        app.step()
         app.render()
-    assert scene.map_cache.builds == 2
+    assert scene.map_cache.builds == zoomed  # ...and then keeps them
     post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
     settle(app)
     app.render()
-    assert scene.map_cache.builds == 2  # back to a level already drawn: reused
+    assert scene.map_cache.builds == zoomed  # back to a level already drawn: reused
+
+
+def test_the_chunked_map_shows_the_same_picture_as_one_scaled_image() -> None:
+    from game.client.mapcache import MapCache, board_picture
+
+    session = make_session(UNITS, width=30, height=20, overrides={(3, 3): "woods", (10, 10): "water"})
+    cache = MapCache(board_picture(session.board, session.layout, session.setup.rules), session.layout,
+                     session.board.terrain)
+    whole = pygame.transform.smoothscale(cache.base(), cache.size_at(0.75))
+    chunked = cache.get(0.75)
+    assert chunked.get_size() == whole.get_size()
+    w, h = whole.get_size()
+    worst = 0
+    for x in range(3, w - 3, 37):
+        for y in range(3, h - 3, 41):
+            a, b = whole.get_at((x, y)), chunked.get_at((x, y))
+            worst = max(worst, max(abs(a[k] - b[k]) for k in range(3)))
+    assert worst <= 24  # same picture; only edge pixels of a chunk may blend a little differently
 
 
 def test_wheel_zoom_keeps_the_point_under_the_cursor(app) -> None:  # type: ignore[no-untyped-def]

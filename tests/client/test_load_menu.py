@@ -180,3 +180,17 @@ def test_f5_and_ctrl_o_work_while_a_dialog_is_open(tmp_path: Path, saves_dir: Pa
     assert top_name(app) == "load_menu"
     ctrl(app, pygame.K_o)  # not a second menu on top of the first
     assert [getattr(s, "name", "") for s in app.scenes].count("load_menu") == 1
+
+
+def test_opening_a_save_like_play_save_shows_the_hand_off_to_the_side_to_move(tmp_path: Path,
+                                                                               saves_dir: Path) -> None:
+    path = demo_save(tmp_path / "zenith.yaml", commands=14)  # Zenith is moving when the save was made
+    header = saves.read_header(path)
+    assert header.to_move == "zenith"
+    app = App.for_scenario(path, headless=True)  # what `python -m game play SAVE` does
+    settle(app)
+    assert top_name(app) == "handoff"
+    assert app.scenes.top.side_name == "Zenith Militia"
+    key(app, pygame.K_SPACE)
+    assert top_name(app) == "battle" and battle(app).viewer == "zenith"
+    assert battle(app).state.to_dict() == saves.load_save(path).state

@@ -21,7 +21,7 @@ from pygame_gui.core import ObjectID
 from game.client import draw, fonts, text
 from game.client.anim import AnimQueue, FloatText, Shot
 from game.client.camera import Camera
-from game.client.mapcache import MapCache, board_builder, grid_drawer, tiled_builder
+from game.client.mapcache import MapCache, board_picture, tiled_picture
 from game.client.modes import ActionButton, Mode, SelectMode, unit_mode
 from game.client.rq import Queries
 from game.client.scene import Scene
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from game.client.app import App
 
 BACKGROUND = (14, 16, 19)
+PANEL_BG = (29, 33, 38)
+PANEL_EDGE = (59, 67, 76)
 TOP_H = 46
 SIDE_W = 380
 PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
@@ -76,15 +78,19 @@ class BattleScene(Scene):
         w, h = session.layout.map_pixel_size
         self.camera = Camera(w, h)
         if session.map_data is not None:
-            builder = tiled_builder(session.map_data)
+            picture = tiled_picture(session.map_data)
         else:
-            builder = board_builder(session.board, session.layout, session.setup.rules)
-        self.map_cache = MapCache(builder, grid_drawer(self.layout, session.board.terrain))
+            picture = board_picture(session.board, session.layout, session.setup.rules)
+        self.map_cache = MapCache(picture, self.layout, session.board.terrain)
         self._overlay_key: tuple[Any, ...] | None = None
         self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._hover_overlay_key: tuple[Any, ...] | None = None
         self._hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._chart: tuple[object, pygame.Surface] | None = None
+        self._places_key: tuple[int, int] | None = None
+        self._places: list[tuple[Any, float, float]] = []
+        self._can_act: set[str] = set()
+        self._occupant: dict[Hex, Any] = {}
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
@@ -160,7 +166,6 @@ class BattleScene(Scene):
         self._buttons_key = None
         top, side, view = self._regions()
         self.camera.set_viewport(view.x, view.y, view.w, view.h)
-        pygame_gui.elements.UIPanel(top, manager=self.ui)
         self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", self.ui,
                                                         object_id=ObjectID(class_id="@title"))
         self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 480, 20), "", self.ui)
@@ -176,7 +181,6 @@ class BattleScene(Scene):
                                                tool_tip_text=tip, object_id=oid)
             self.top_buttons[key] = btn
             bx -= 8
-        pygame_gui.elements.UIPanel(side, manager=self.ui)
         x, wdt = side.x + 8, side.w - 16
         y = side.y + 8
         hgt = side.h
@@ -306,7 +310,7 @@ class BattleScene(Scene):
                 if self.hover in obj.hexes:
                     parts.append(f"<font color='{text.GOLD}'>Objective of {text.e(st.side_name(obj.side))}: "
                                  f"{text.e(obj.description or 'hold this hex')}</font>")
-            u = st.unit_at(self.hover)
+            u = self.unit_at(self.hover)
             if u is not None and u.id != self.selected:
                 parts.append(text.unit_html(st, u.id, self.side_colour(u.side)))
         return "<br>".join(parts) or f"<font color='{text.DIM}'>Hover a hex to see its terrain.</font>"
@@ -776,7 +780,7 @@ class BattleScene(Scene):
             return
         self._use(self.mode.click(self, h))
         if self.selected is None and isinstance(self.mode, SelectMode):
-            u = st.unit_at(h)
+            u = self.unit_at(h)
             if u is not None:
                 self.selected = u.id
         self._refresh_panels()
@@ -835,11 +839,10 @@ class BattleScene(Scene):
         _, _, view = self._regions()
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
-        layer = self.map_cache.get(z, self.settings.show_grid)
-        if not layer.get_rect(topleft=origin).contains(view):
+        if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(view):
             surface.fill(BACKGROUND, view)
         surface.set_clip(view)
-        surface.blit(layer, origin)
+        self.map_cache.blit(surface, z, self.settings.show_grid, origin, view)
         for overlay in (self._overlay_surface(z), self._hover_overlay_surface(z)):
             if overlay is not None:
                 surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
@@ -849,13 +852,22 @@ class BattleScene(Scene):
         self._draw_anim(surface)
         self._draw_toast(surface, view)
         surface.set_clip(None)
+        self._draw_frames(surface)
         self.ui.draw_ui(surface)
         self._draw_chart(surface)
+
+    def _draw_frames(self, surface: pygame.Surface) -> None:
+        """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels)."""
+        top, side, _ = self._regions()
+        surface.fill(PANEL_BG, top)
+        surface.fill(PANEL_BG, side)
+        surface.fill(PANEL_EDGE, (top.x, top.bottom - 1, top.w, 1))
+        surface.fill(PANEL_EDGE, (side.x, side.y, 1, side.h))
 
     def _prepare(self) -> None:
         """Build what draw() will blit: the map layer of this zoom, the mode's hex tints."""
         z = self.camera.zoom
-        self.map_cache.get(z, self.settings.show_grid)
+        self.map_cache.prepare(z, self.settings.show_grid, self.camera.map_origin_on_screen(), self._regions()[2])
         quiet = self.state.pending is None and not self.anim.busy
         cheap = (type(self.mode).__name__, tuple(sorted(vars(self.mode).items())), self.state.seq, quiet, z)
         if cheap != self._overlay_key:
@@ -919,22 +931,48 @@ class BattleScene(Scene):
         if surf is None:
             colour = self.side_colour(unit.side)
             surf = _render_counter(t, unit, colour, size, markers)
+            if pygame.display.get_surface() is not None:
+                surf = surf.convert_alpha()
             if len(self._counter_cache) > 400:
                 self._counter_cache.clear()
             self._counter_cache[key] = surf
         return surf
 
+    def unit_at(self, h: Hex) -> Any:
+        """The live unit on a hex (the rules' state.unit_at, indexed once per state)."""
+        self._unit_places()
+        return self._occupant.get(h)
+
+    def _unit_places(self) -> list[tuple[Any, float, float]]:
+        """(unit, world x, world y) of every unit on the map, computed once per game state."""
+        st = self.state
+        if self._places_key != (id(st), st.seq):
+            self._places_key = (id(st), st.seq)
+            self._places = [(u, *self.layout.hex_center(u.hex)) for u in st.units.values() if not u.destroyed]
+            self._occupant = {u.hex: u for u, _, _ in self._places}
+            self._can_act = set(self.q.can_act(st, st.active_side)) \
+                if st.pending is None and st.phase != "ended" else set()
+        return self._places
+
     def _draw_units(self, surface: pygame.Surface, z: float) -> None:
         st = self.state
         size = max(14, int(min(self.layout.tw, self.layout.th) * 0.72 * z))
-        can_act = set(self.q.can_act(st, st.active_side)) if st.pending is None and st.phase != "ended" else set()
-        units = [u for u in st.units.values() if not u.destroyed] + list(self.anim.ghosts.values())
-        for u in units:
-            wx, wy = self.unit_world(u.id)
-            sx, sy = self.camera.world_to_screen(wx, wy)
+        places = self._unit_places()
+        if self.anim.busy or self.anim.ghosts:
+            places = [(u, *self.unit_world(u.id)) for u, _, _ in places] + \
+                     [(u, *self.unit_world(uid)) for uid, u in self.anim.ghosts.items()]
+        cam = self.camera
+        half = size / z  # world margin so counters half off the view still show
+        wx0, wy0 = cam.screen_to_world(cam.view_x, cam.view_y)
+        wx1, wy1 = cam.screen_to_world(cam.view_x + cam.view_w, cam.view_y + cam.view_h)
+        ring = self.viewer == st.active_side
+        for u, wx, wy in places:
+            if not (wx0 - half <= wx <= wx1 + half and wy0 - half <= wy <= wy1 + half):
+                continue
+            sx, sy = cam.world_to_screen(wx, wy)
             img = self._counter(u, size)
             rect = img.get_rect(center=(round(sx), round(sy)))
-            if u.id in can_act and self.viewer == st.active_side:
+            if ring and u.id in self._can_act:
                 pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
             surface.blit(img, rect)
 
