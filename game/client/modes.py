@@ -258,8 +258,19 @@ class MoveMode(Mode):
         weapon = self._melee(scene)
         if weapon is None:
             return None
-        p = scene.q.preview(scene.state, self.unit_id, view.target, weapon, 0)
-        return None if isinstance(p, str) else (p, None)
+        state = scene.state
+        end = view.points[-1]
+        target = view.target
+
+        def run() -> Any:
+            # the rules' own preview, asked of the state in which the charger has arrived
+            me = state.units[self.unit_id]
+            there = me.model_copy(update={"hex": end, "moved": end != me.hex, "move_done": True, "dashed": True})
+            what_if = state.model_copy(update={"units": {**state.units, self.unit_id: there}})
+            return ail.attack_preview(what_if, self.unit_id, target, weapon, check_turn=False)
+
+        p = scene.q._cached(state, ("charge_preview", self.unit_id, target, end), run)
+        return None if isinstance(p, ail.Rejection) else (p, None)
 
     def click(self, scene: BattleScene, h: Hex) -> Result:
         state = scene.state

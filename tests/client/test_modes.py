@@ -126,3 +126,26 @@ def test_the_move_mode_shows_reach_paths_and_where_a_dash_could_go_next() -> Non
     view = scene.mode.path_view(scene)
     assert view is not None and view.points[0] == session.state.units["r1"].hex
     assert view.points[-1] == session.board.hex_at(4, 4) and "cost" in view.label
+
+
+def test_hovering_an_enemy_to_charge_shows_the_odds_of_the_melee_attack_on_arrival() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    hover_hex(app, session.state.units["m1"].hex)
+    view = scene.mode.path_view(scene)
+    assert view is not None and view.target == "m1" and "Charge" in view.label
+    pv = scene.mode.preview(scene)
+    assert pv is not None and pv[0].weapon == "bayonets"
+    assert 0 < pv[0].odds.hit_chance <= 1
+    assert "Accuracy Challenge" in scene._info_html()
+
+
+def test_dialog_buttons_can_be_picked_with_number_keys() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))])
+    app = make_app(session, blackout=False)
+    assert top_name(app) == "initiative"
+    key(app, pygame.K_1)  # Tactics
+    assert session.state.sides["blue"].initiative_option == "tactics"

@@ -109,3 +109,16 @@ def test_load_menu_opens_a_save_in_the_replay_view(tmp_path: Path, saves_dir: Pa
     assert view.index == 0 and len(view.steps) == 17
     key(app, pygame.K_END)
     assert view.display.state.round == 2
+
+
+def test_replay_command_opens_the_view_in_a_window(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    path = played_overwatch(tmp_path / "ow.yaml")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "game", "replay", str(path), "--verify", "--view", "--frames", "3"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "OK: 17 commands" in done.stdout

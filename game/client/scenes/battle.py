@@ -56,7 +56,7 @@ HELP_HTML = (
     "Tab or N: next unit that can act<br>"
     "E or Enter: end the phase (asks when units have not acted)<br>"
     "Ctrl+Z: undo the last move (only when it rolled no dice)<br>"
-    "Space: skip the running animation · O: options<br>"
+    "Space: skip the running animation · O: options · 1-9: the buttons of a dialog<br>"
     "F1: this help · F11: fullscreen<br><br>"
     "<b>Colours</b><br>"
     "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach · "

@@ -101,6 +101,9 @@ class DialogScene(Scene):
                     return
             if event.key == pygame.K_ESCAPE and self.cancel is not None:
                 self.choose(self.cancel)
+                return
+            if pygame.K_1 <= event.key <= pygame.K_9 and event.key - pygame.K_1 < len(self.choices):
+                self.choose(self.choices[event.key - pygame.K_1])  # number keys pick the n-th button
 
     def update(self, dt: float) -> None:
         self.ui.update(dt)
