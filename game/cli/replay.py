@@ -24,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("save", help="a save file (saves/*.yaml)")
     p.add_argument("--verify", action="store_true",
                    help="only check: print a one-line summary instead of the whole battle")
+    p.add_argument("--view", action="store_true",
+                   help="open the replay view in a window (step with the arrow keys) after checking")
+    p.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)  # smoke tests: quit after N frames
     p.set_defaults(func=run)
 
 
@@ -54,4 +57,21 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.save}: OK: {report.commands} commands re-applied ({report.rolls} dice, "
           f"{report.gm_actions} GM actions); every roll and the final state match "
           f"(state {report.final_checksum})", file=out)
+    if args.view:
+        return _view(args.save, args.frames)
     return 0
+
+
+def _view(path: str, frames: int) -> int:
+    """The replay view alone in a window, from the first command; Esc closes it."""
+    from pathlib import Path
+
+    from game.client.app import App
+    from game.client.savegame import run_guarded, session_from_save
+    from game.client.scenes.replay import ReplayScene
+
+    session = session_from_save(Path(path))
+    assert session is not None  # verify_save has read it as a save
+    app = App()
+    app.push(ReplayScene(app, session, session.history, title=Path(path).name, start=0))
+    return run_guarded(app, max_frames=frames)
