@@ -149,3 +149,34 @@ def test_dialog_buttons_can_be_picked_with_number_keys() -> None:
     assert top_name(app) == "initiative"
     key(app, pygame.K_1)  # Tactics
     assert session.state.sides["blue"].initiative_option == "tactics"
+
+
+def test_a_refused_command_shows_the_rules_reason_and_changes_nothing() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (0, 0)), ("m1", "militia_band", "red", (11, 8))],
+                           phase="attack", width=40, height=30)
+    # put the militia far beyond the rifles' extreme range (14 hexes)
+    st = session.state
+    far = session.board.hex_at(38, 28)
+    session.state = st.model_copy(update={"units": {**st.units, "m1": st.units["m1"].model_copy(update={"hex": far})}})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    before = session.state
+    click_hex(app, far)
+    assert session.state == before and not session.history
+    assert scene._toast is not None and "range" in scene._toast[0].lower()
+
+
+def test_options_switch_the_blackout_and_the_animation_speed() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    key(app, pygame.K_o)
+    assert top_name(app) == "options"
+    press_button(app, "Blackout")
+    assert scene.settings.blackout is True
+    press_button(app, "Animation speed")
+    assert scene.settings.animation == "normal"
+    press_button(app, "Close")
+    assert top_name(app) == "battle"
