@@ -1,0 +1,31 @@
+"""The benchmark harness itself (no timing asserted): targets are judged the right way round,
+the report says which figures missed, and the command line refuses an unknown section cleanly."""
+
+from __future__ import annotations
+
+import json
+
+from game.__main__ import main
+from game.bench.harness import Figure
+from game.bench.runner import report
+
+
+def test_a_ratio_ceiling_passes_at_or_below_its_target_and_a_floor_at_or_above() -> None:
+    assert Figure("f", 2.9, 3.0, "ratio_max").passed and not Figure("f", 3.1, 3.0, "ratio_max").passed
+    assert Figure("r", 5.0, 5.0, "ratio_min").passed and not Figure("r", 4.9, 5.0, "ratio_min").passed
+    assert Figure("fps", 61.0, 60.0, "min").passed and not Figure("fps", 59.0, 60.0, "min").passed
+
+
+def test_the_report_marks_missed_figures_and_failed_sections() -> None:
+    figs = [Figure("good", 1.0, 3.0, "ratio_max"), Figure("bad", 4.0, 3.0, "ratio_max", note="why")]
+    text = report(figs, ["saves: RuntimeError: boom"], as_json=False, elapsed=1.0)
+    assert "[ok  ] good" in text and "[MISS] bad" in text and "why" in text
+    assert "[FAIL] saves: RuntimeError: boom" in text and "1 of 2 figures on target" in text
+    data = json.loads(report(figs, [], as_json=True, elapsed=1.0))
+    assert [f["passed"] for f in data["figures"]] == [True, False] and data["all_passed"] is False
+
+
+def test_bench_with_an_unknown_section_is_a_one_line_error(capsys: object) -> None:
+    assert main(["bench", "--only", "warp"]) == 1
+    err = capsys.readouterr().err  # type: ignore[attr-defined]
+    assert err.startswith("error: --only: unknown section 'warp'") and err.count("\n") == 1
