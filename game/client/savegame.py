@@ -48,13 +48,24 @@ def quick_save_path() -> Path:
 # --------------------------------------------------------------------------- session -> save
 
 
-def gm_marks(session: Session) -> set[int]:
-    """Indices of history steps made while GM mode was on (kept on the session object)."""
-    marks: set[int] | None = getattr(session, "gm_marks", None)
+def gm_marks(session: Session) -> dict[int, Any]:
+    """History steps made while GM mode was on: index -> the step object (kept on the session).
+    A mark only counts while that very step is still at that index (see `is_gm_marked`), so an
+    undo outside GM mode can never pass the mark on to the next command."""
+    marks: dict[int, Any] | None = getattr(session, "gm_marks", None)
     if marks is None:
-        marks = set()
+        marks = {}
         session.gm_marks = marks  # type: ignore[attr-defined]
     return marks
+
+
+def mark_gm(session: Session, index: int) -> None:
+    gm_marks(session)[index] = session.history[index]
+
+
+def is_gm_marked(session: Session, index: int) -> bool:
+    step = gm_marks(session).get(index)
+    return step is not None and index < len(session.history) and session.history[index] is step
 
 
 def session_save(session: Session, *, title: str = "", gm_mode: bool = False) -> saves.SaveData:
@@ -63,9 +74,9 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
                                            "so it cannot be saved")
     data = make_save(session.state, session.history, scenario_path=session.path, seed=session.seed,
                      title=title or session.setup.name, gm_mode=gm_mode)
-    marks = gm_marks(session)
-    if marks:
-        log = tuple(e.model_copy(update={"gm": True}) if i in marks else e for i, e in enumerate(data.log))
+    if gm_marks(session):
+        log = tuple(e.model_copy(update={"gm": True}) if is_gm_marked(session, i) else e
+                    for i, e in enumerate(data.log))
         data = saves.SaveData(data.header, data.state, log)
     return data
 
@@ -132,9 +143,9 @@ def session_from_save(path: Path) -> Session | None:
                       map_data=getattr(sc, "map", None), seed=loaded.header.seed,
                       path=Path(sc.path) if getattr(sc, "path", None) else None,
                       history=[Step(s.before, s.command, s.events) for s in loaded.record.steps])
-    marks = gm_marks(session)
-    marks.update(i for i, e in enumerate(loaded.save.log) if e.gm and not is_gm_command(session.history[i].command))
-    marks.update(i for i, s in enumerate(session.history) if is_gm_command(s.command))
+    for i, entry in enumerate(loaded.save.log):
+        if entry.gm and not is_gm_command(session.history[i].command):
+            mark_gm(session, i)  # a player's command made in GM mode stays marked
     session.autosaved_round = session.state.round  # type: ignore[attr-defined]
     session.save_path = Path(path)  # type: ignore[attr-defined]
     session.load_warnings = list(loaded.warnings)  # type: ignore[attr-defined]

@@ -93,8 +93,7 @@ def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None
         status.append(f"<font color='{WARN}'>pinned</font>")
     if u.out_of_action:
         status.append(f"<font color='{BAD}'>out of action</font>")
-    if u.leadership:
-        status.append(f"<font color='{GOLD}'>{u.leadership} Leadership</font>")
+
     if not u.destroyed:
         done = []
         if u.move_done:
@@ -109,6 +108,17 @@ def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None
             status.append(f"<font color='{DIM}'>{', '.join(done)}</font>")
     if status:
         lines.append(" · ".join(status))
+    pools = []
+    side = state.sides.get(u.side)
+    if side is not None and not u.destroyed:
+        if side.advantage.get("command", 0):
+            pools.append(f"command {side.advantage['command']}")
+        if u.leadership:
+            pools.append(f"leadership {u.leadership}")
+        if side.advantage.get("personal", 0) and state.personal_units().get(u.side) == u.id:
+            pools.append(f"personal {side.advantage['personal']}")
+    if pools:
+        lines.append(f"<font color='{GOLD}'>Advantage to spend: {', '.join(pools)}</font>")
     return "<br>".join(lines)
 
 

@@ -227,8 +227,8 @@ class GmScene(Scene):
         before = len(self.session.history)
         ok = bool(self.battle.submit(command))
         if ok:
-            marks = savegame.gm_marks(self.session)
-            marks.update(range(before, len(self.session.history)))
+            for i in range(before, len(self.session.history)):
+                savegame.mark_gm(self.session, i)
             redo_stack(self.session).clear()
             events = self.session.history[-1].events
             said = [e.text(self.state.unit_name) for e in events if getattr(e, "kind", "") == "gm_action"]
@@ -242,12 +242,12 @@ class GmScene(Scene):
         if not history:
             self.say("Nothing to undo.")
             return
+        index = len(history) - 1
+        was_gm = savegame.is_gm_marked(self.session, index)
         step = history.pop()
-        marks = savegame.gm_marks(self.session)
-        index = len(history)
         self.session.state = step.before
-        redo_stack(self.session).append((step.command, index in marks, step.before))
-        marks.discard(index)
+        redo_stack(self.session).append((step.command, was_gm, step.before))
+        savegame.gm_marks(self.session).pop(index, None)
         self.battle.anim.skip()
         self.battle._after_change()
         self.say(f"Undone: {_describe(step.command)}")
@@ -264,7 +264,7 @@ class GmScene(Scene):
         before = len(self.session.history)
         if self.battle.submit(command):
             if was_gm:
-                savegame.gm_marks(self.session).add(before)
+                savegame.mark_gm(self.session, before)
             stack[:] = keep
             self.say(f"Redone: {_describe(command)}")
         else:
