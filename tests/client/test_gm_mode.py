@@ -169,3 +169,17 @@ def test_loading_a_save_from_gm_mode_restores_the_table_settings(tmp_path: Path,
     key(app, pygame.K_F5)
     key(app, pygame.K_F9)
     assert top_name(app) != "gm" and app.settings.blackout is True
+
+
+def test_a_gm_mark_does_not_pass_to_the_next_command_after_an_ordinary_undo(tmp_path: Path,
+                                                                             saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "s.yaml"))
+    gm_on(app)
+    move = parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2]]})
+    assert app.scenes.top.submit(move)  # a player's move made while GM mode is on: a GM action
+    key(app, pygame.K_F2)
+    ctrl(app, pygame.K_z)  # the battle's own undo (a move that rolled no dice)
+    assert battle(app).submit(parse_command({"kind": "move", "unit_id": "runners", "path": [[0, 2]]}))
+    key(app, pygame.K_F5)
+    data = saves.load_save(saves_dir / savegame.QUICK_SAVE_NAME)
+    assert data.log[-1].command["unit_id"] == "runners" and data.log[-1].gm is False
