@@ -179,7 +179,7 @@ def test_a_gm_mark_does_not_pass_to_the_next_command_after_an_ordinary_undo(tmp_
     assert app.scenes.top.submit(move)  # a player's move made while GM mode is on: a GM action
     key(app, pygame.K_F2)
     ctrl(app, pygame.K_z)  # the battle's own undo (a move that rolled no dice)
-    assert battle(app).submit(parse_command({"kind": "move", "unit_id": "runners", "path": [[0, 2]]}))
+    assert battle(app).submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2], [2, 2]]}))
     key(app, pygame.K_F5)
     data = saves.load_save(saves_dir / savegame.QUICK_SAVE_NAME)
-    assert data.log[-1].command["unit_id"] == "runners" and data.log[-1].gm is False
+    assert data.log[-1].command["path"] == [[1, 2], [2, 2]] and data.log[-1].gm is False
