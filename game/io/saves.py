@@ -54,6 +54,7 @@ GAME_KIND = "ail-tactical"
 END_MARKER = "..."
 SAVE_SUFFIX = ".yaml"
 BACKUP_SUFFIX = ".bak"
+SCENARIOS_DIR = "scenarios"  # sub-folder of the saves folder holding exported scenarios
 
 _PREAMBLE = (
     "# Ascension Isle: Legacy - a saved tactical battle. Plain YAML, safe to read.\n"
@@ -588,6 +589,8 @@ def list_saves(directory: str | os.PathLike[str], *, recursive: bool = True) -> 
     for p in candidates:
         if p.name.startswith(".") or not p.is_file():
             continue
+        if SCENARIOS_DIR in p.relative_to(d).parts[:-1]:
+            continue  # set-ups exported from GM mode are scenarios, not saves
         try:
             modified = p.stat().st_mtime
         except OSError:

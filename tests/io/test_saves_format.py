@@ -116,6 +116,8 @@ def test_list_saves_shows_headers_and_the_reason_a_file_is_unreadable(tmp_path: 
     saves.write_save(tmp_path / "good.yaml", _save())
     (tmp_path / "bad.yaml").write_text("--- # header\nformat: [\n", encoding="utf-8")
     (tmp_path / ".good.yaml.123.tmp").write_text("junk", encoding="utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "gm-setup.yaml").write_text("name: a scenario\n", encoding="utf-8")
     listing = {p.path.name: p for p in saves.list_saves(tmp_path)}
     assert set(listing) == {"good.yaml", "bad.yaml"}
     assert listing["good.yaml"].ok and listing["good.yaml"].header is not None
