@@ -152,11 +152,19 @@ def session_from_save(path: Path) -> Session | None:
     return session
 
 
+def open_for_launch(path: Path) -> Session | None:
+    """The opener `python -m game play SAVE` uses: like session_from_save, warnings to stderr."""
+    session = session_from_save(path)
+    for warning in getattr(session, "load_warnings", ()):
+        print(f"warning: {path}: {warning}", file=sys.stderr)
+    return session
+
+
 def register_opener() -> None:
     from game.client import launch
 
-    if session_from_save not in launch.OPENERS:
-        launch.OPENERS.insert(0, session_from_save)
+    if open_for_launch not in launch.OPENERS:
+        launch.OPENERS.insert(0, open_for_launch)
 
 
 def battle_scenes(app: App) -> list[Any]:
@@ -179,7 +187,11 @@ def load_into(app: App, path: str | os.PathLike[str]) -> str | None:
     except (OSError, ValueError) as exc:
         return f"{path}: {exc}"
     app.scenes.clear()
-    app.push(BattleScene(app, session))
+    scene = BattleScene(app, session)
+    app.push(scene)
+    warnings = getattr(session, "load_warnings", [])
+    if warnings:
+        scene.toast("Warning: " + "; ".join(warnings), 8.0)
     return None
 
 
@@ -286,8 +298,8 @@ def quick_load_action(scene: Any) -> None:
         scene.toast(f"Not loaded: {problem}", 8.0)
         return
     top = scene.app.scenes.top
-    if top is not None and hasattr(top, "toast"):
-        top.toast(f"Loaded {path}", 3.0)
+    if top is not None and hasattr(top, "toast") and getattr(top, "_toast", None) is None:
+        top.toast(f"Loaded {path}", 3.0)  # (a warning about the scenario, if any, stays up instead)
 
 
 def open_load_menu(scene: Any) -> None:
