@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ZOOM_LEVELS: tuple[float, ...] = (0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 1.75, 2.0)
-DEFAULT_ZOOM_INDEX = 4  # 1.0
+ZOOM_LEVELS: tuple[float, ...] = (0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 1.75, 2.0)
+DEFAULT_ZOOM_INDEX = 6  # 1.0
 
 # How far (in screen pixels) the map edge may be dragged inside the viewport.
 EDGE_MARGIN = 64
