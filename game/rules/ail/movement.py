@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from game.hexgrid import Hex, distance, neighbours
+from game.hexgrid import DIRECTIONS, Hex, distance, neighbours
 from game.rules.ail import overwatch
 from game.rules.ail.attacks import check_advantage, declare_or_offer, resolve_guard_counter, spend_advantage
 from game.rules.ail.check import Modifier, roll_check
@@ -41,7 +41,7 @@ def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:
     if h not in board:
         return None
     if board.is_road(h):
-        return max(0, rules.road_move_cost)
+        return max(1, rules.road_move_cost)  # a road is never free: every step costs 1 or more
     terrain = rules.terrain.get(board.terrain_at(h))
     if terrain is None:
         return None
@@ -83,8 +83,13 @@ class Reach:
     road_allowance: int
     costs: Mapping[Hex, int]
     road_only: frozenset[Hex]
-    _prev: Mapping[Hex, Hex] = field(repr=False)
-    _road_prev: Mapping[Hex, Hex] = field(repr=False)
+    # The searches' costs by hex key (see _key) and the neighbour rows they walked: path_to
+    # rebuilds a cheapest path backwards from them.
+    _best: Mapping[int, int] = field(repr=False)
+    _adj: Mapping[int, tuple[tuple[int, int], ...]] = field(repr=False)
+    _road_best: Mapping[int, int] = field(repr=False)
+    _road_adj: Mapping[int, tuple[tuple[int, int], ...]] = field(repr=False)
+    _prev_memo: dict[bool, dict[int, int]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def hexes(self) -> frozenset[Hex]:
@@ -97,18 +102,66 @@ class Reach:
         """The cheapest path to `h` (hexes entered, start excluded); [] for the start or unreachable."""
         if h not in self.costs:
             return []
-        prev = self._road_prev if h in self.road_only else self._prev
+        prev = self._predecessors(h in self.road_only)
+        start = _key(self.start)
+        k = _key(h)
         path = [h]
-        while path[-1] != self.start:
-            path.append(prev[path[-1]])
+        while k != start:
+            k = prev[k]
+            path.append(_HEX_OF[k])
         path.reverse()
         return path[1:]
+
+    def _predecessors(self, road: bool) -> dict[int, int]:
+        """For every key reached, the neighbour it is cheapest reached from (first in direction
+        order); worked out once per Reach, on the first path asked for."""
+        memo = self._prev_memo.get(road)
+        if memo is not None:
+            return memo
+        best = self._road_best if road else self._best
+        adj = self._road_adj if road else self._adj
+        prev: dict[int, int] = {}
+        for k, ck in best.items():
+            for d in _DIR_KEYS:
+                pk = k - d
+                pc = best.get(pk)
+                if pc is None or pc >= ck:
+                    continue
+                if any(n == k and pc + step == ck for n, step in adj.get(pk, ())):
+                    prev[k] = pk
+                    break
+        self._prev_memo[road] = prev
+        return prev
+
+
+# The search runs on whole-number keys instead of Hex tuples (an int hashes to itself; a tuple
+# is hashed again at every lookup): key = (q + 4096) * 8192 + (r + 4096), for maps below 4096
+# hexes a side. `_hex_of` turns keys back into hexes (a memo of every key seen).
+_OFF = 4096
+_SPAN = 8192
+_HEX_OF: dict[int, Hex] = {}
+
+
+# Key offsets of the six neighbours, in DIRECTIONS order (k - d is the neighbour in direction d's
+# opposite, so walking them all covers every neighbour).
+_DIR_KEYS = tuple(dq * _SPAN + dr for dq, dr in DIRECTIONS)
+
+
+def _key(h: Hex) -> int:
+    return (h[0] + _OFF) * _SPAN + (h[1] + _OFF)
+
+
+def _hex_of(k: int) -> Hex:
+    h = _HEX_OF.get(k)
+    if h is None:
+        h = _HEX_OF[k] = Hex(k // _SPAN - _OFF, k % _SPAN - _OFF)
+    return h
 
 
 # Entry costs per (board, rules, hover or not, dash or not, road only), filled lazily hex by hex:
 # terrain never changes during a battle, so each hex's enterable neighbours and their costs are
 # worked out once and reused by every later search (a pure memo, same answers as enter_cost).
-_Adjacency = dict[Hex, tuple[tuple[Hex, int], ...]]
+_Adjacency = dict[int, tuple[tuple[int, int], ...]]
 _ADJ_CACHE: dict[tuple[int, int, bool, bool, bool], tuple[object, object, _Adjacency]] = {}
 _ADJ_CACHE_SIZE = 32
 
@@ -127,98 +180,101 @@ def _adjacency(state: GameState, unit: UnitState, road_only: bool, no_difficult:
 
 
 def _neighbour_costs(state: GameState, unit: UnitState, h: Hex, road_only: bool, no_difficult: bool,
-                     ) -> tuple[tuple[Hex, int], ...]:
-    out: list[tuple[Hex, int]] = []
+                     ) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
     for n in neighbours(h):
         step = enter_cost(state, unit, n)
         if step is None or (road_only and not state.board.is_road(n)):
             continue
         if no_difficult and is_difficult(state, n):
             continue
-        out.append((n, step))
+        k = _key(n)
+        _HEX_OF[k] = n  # every key a search can reach decodes with a plain lookup
+        out.append((k, step))
     return tuple(out)
 
 
 def _search(state: GameState, unit: UnitState, limit: int, *, road_only: bool, no_difficult: bool,
-            blocked: frozenset[Hex] | None = None) -> tuple[dict[Hex, int], dict[Hex, Hex]]:
-    """Uniform-cost search from the unit's hex up to `limit` points; `blocked`: enemy-held hexes.
+            blocked: frozenset[int] | None = None) -> tuple[dict[int, int], _Adjacency]:
+    """Uniform-cost search from the unit's hex up to `limit` points, on hex keys; `blocked`: the
+    keys of enemy-held hexes. Returns (cost to each key reached, the neighbour rows it used).
 
     Step costs are small whole numbers, so the priority queue is a list of buckets, one per cost
     (Dial's algorithm): the same order as a binary heap, without its comparisons."""
     if blocked is None:
-        blocked = _occupancy(state)[1].get(unit.side, frozenset())
+        blocked = _occupancy(state)[2].get(unit.side, frozenset())
     adj = _adjacency(state, unit, road_only, no_difficult)
     big = 1 << 30
-    start = unit.hex
-    best: dict[Hex, int] = {start: 0}
-    prev: dict[Hex, Hex] = {}
+    start = _key(unit.hex)
+    _HEX_OF[start] = unit.hex
+    best: dict[int, int] = {start: 0}
     get = best.get
-    buckets: list[list[Hex]] = [[] for _ in range(limit + 1)]
+    buckets: list[list[int]] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
-    # Every step costs at least 1 (unless a rules file makes roads free): hexes reached with the
-    # whole allowance spent need not be expanded.
-    last = limit if state.setup.rules.road_move_cost < 1 else limit - 1
-    for cost in range(last + 1):
+    # Every step costs at least 1: hexes reached with the whole allowance spent are not expanded.
+    for cost in range(limit):
         bucket = buckets[cost]
-        for h in bucket:  # a bucket grows while walked only through zero-cost steps
+        for h in bucket:
             if best[h] != cost:
                 continue  # a stale entry: h was reached cheaper later
             row = adj.get(h)
             if row is None:
-                row = adj[h] = _neighbour_costs(state, unit, h, road_only, no_difficult)
+                row = adj[h] = _neighbour_costs(state, unit, _hex_of(h), road_only, no_difficult)
             room = limit - cost
             for n, step in row:
                 if step <= room and cost + step < get(n, big) and n not in blocked:
                     c = cost + step
                     best[n] = c
-                    prev[n] = h
                     buckets[c].append(n)
-    return best, prev
+    return best, adj
 
 
-# Occupancy of the latest units mapping seen: (units object, every live unit's hex, enemy-held
-# hexes per side). States never change in place, so the same mapping object always means the
+# Occupancy of the latest units mapping seen: (units object, every live unit's hex key, enemy-held
+# hex keys per side). States never change in place, so the same mapping object always means the
 # same occupancy; a pure memo that spares a pass over every unit on each search.
-_OCC: list[tuple[object, frozenset[Hex], dict[str, frozenset[Hex]]]] = []
+_OCC: list[tuple[object, frozenset[int], dict[str, frozenset[int]]]] = []
 
 
-def _occupancy(state: GameState) -> tuple[frozenset[Hex], dict[str, frozenset[Hex]]]:
+def _occupancy(state: GameState) -> tuple[object, frozenset[int], dict[str, frozenset[int]]]:
     units = state.units
     if _OCC and _OCC[0][0] is units:
-        return _OCC[0][1], _OCC[0][2]
-    by_side: dict[str, set[Hex]] = {}
+        return _OCC[0]
+    by_side: dict[str, set[int]] = {}
     for u in units.values():
         if not u.destroyed:
-            by_side.setdefault(u.side, set()).add(u.hex)
-    occupied = frozenset(h for hexes in by_side.values() for h in hexes)
+            by_side.setdefault(u.side, set()).add(_key(u.hex))
+    occupied = frozenset(k for keys in by_side.values() for k in keys)
     sides = set(state.sides) | set(by_side)
-    enemy = {side: frozenset(h for s, hexes in by_side.items() if s != side for h in hexes) for side in sides}
+    enemy = {side: frozenset(k for s, keys in by_side.items() if s != side for k in keys) for side in sides}
     _OCC[:] = [(units, occupied, enemy)]
-    return occupied, enemy
+    return _OCC[0]
 
 
 def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Reach:
     unit = state.units[unit_id]
     base = state.unit_type(unit_id).move
     no_difficult = mode == "dash"
-    occupied, enemy = _occupancy(state)
+    _, occupied, enemy = _occupancy(state)
     blocked = enemy.get(unit.side, frozenset())
-    best, prev = _search(state, unit, base, road_only=False, no_difficult=no_difficult, blocked=blocked)
-    costs = {h: c for h, c in best.items() if h not in occupied}
-    road_best: dict[Hex, int] = {}
-    road_prev: dict[Hex, Hex] = {}
+    best, adj = _search(state, unit, base, road_only=False, no_difficult=no_difficult, blocked=blocked)
+    hex_of = _HEX_OF  # filled for every key the searches produce
+    costs = {hex_of[k]: c for k, c in best.items() if k not in occupied}
+    road_best: dict[int, int] = {}
+    road_adj: _Adjacency = {}
     road_allowance = 0
+    only = set()
     bonus = road_bonus(state, unit)
     if bonus and state.board.is_road(unit.hex):
         road_allowance = base + bonus
-        road_best, road_prev = _search(state, unit, road_allowance, road_only=True, no_difficult=no_difficult,
-                                       blocked=blocked)
-    only = set()
-    for h, c in road_best.items():
-        if h not in costs and h not in occupied:
-            costs[h] = c
-            only.add(h)
-    return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, frozenset(only), prev, road_prev)
+        road_best, road_adj = _search(state, unit, road_allowance, road_only=True, no_difficult=no_difficult,
+                                      blocked=blocked)
+        for k, c in road_best.items():
+            if k not in occupied and k not in best:
+                h = hex_of[k]
+                costs[h] = c
+                only.add(h)
+    return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, frozenset(only), best, adj, road_best,
+                 road_adj)
 
 
 def move_reach(state: GameState, unit_id: str) -> Reach:
