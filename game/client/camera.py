@@ -16,8 +16,6 @@ DEFAULT_ZOOM_INDEX = 6  # 1.0
 
 # How far (in screen pixels) the map edge may be dragged inside the viewport.
 EDGE_MARGIN = 64
-# The cached map surface of one zoom level stays under this many pixels (memory on huge maps).
-MAX_CACHED_PIXELS = 48_000_000
 
 
 @dataclass
@@ -33,10 +31,7 @@ class Camera:
     zoom_index: int = DEFAULT_ZOOM_INDEX
 
     def __post_init__(self) -> None:
-        area = max(1.0, self.map_w * self.map_h)
-        fits = [i for i, z in enumerate(ZOOM_LEVELS) if area * z * z <= MAX_CACHED_PIXELS]
-        self.max_index = max(fits) if fits else 0
-        self.zoom_index = min(self.zoom_index, self.max_index)
+        self.max_index = len(ZOOM_LEVELS) - 1
 
     # ------------------------------------------------------------------ geometry
     @property

@@ -189,3 +189,16 @@ def test_f11_toggles_fullscreen_and_back_to_the_window_size(app) -> None:  # typ
     assert app.screen.get_size() == app.size
     scene = battle(app)
     assert scene.camera.view_w == app.size[0] - 380
+
+
+def test_the_map_cache_keeps_a_bounded_number_of_chunks() -> None:
+    from game.client.mapcache import MapCache, board_picture
+
+    session = make_session(UNITS, width=40, height=30)
+    cache = MapCache(board_picture(session.board, session.layout, session.setup.rules), session.layout,
+                     session.board.terrain, max_chunks=6)
+    view = pygame.Rect(0, 0, 900, 700)
+    for z in (0.5, 1.0, 2.0):
+        for dx in range(0, 3000, 600):
+            cache.prepare(z, True, (-dx, 0), view)
+    assert len(cache._chunks) <= 6
