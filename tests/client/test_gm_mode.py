@@ -80,6 +80,10 @@ def test_select_and_edit_a_unit_with_the_panel_buttons(tmp_path: Path, saves_dir
     press_button(app, "Stat: physique")  # cycles to senses
     press_button(app, "+")
     assert battle(app).state.unit_type("band-1").stats.senses == 3
+    for label in ("Stat: senses", "Stat: intellect", "Stat: aether"):
+        press_button(app, label)  # on to move
+    press_button(app, "+")
+    assert battle(app).state.unit_type("band-1").move == 5
 
 
 def test_move_tool_moves_a_unit_anywhere_free(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 PANEL_W = 300
 GM_GOLD = (224, 184, 100)
 STATS = ("physique", "senses", "intellect", "aether")
+EDITABLE = (*STATS, "move", "durability", "morale")  # what the "Stat:" button cycles through
 STANCES = ("none", "overwatch", "guard", "defensive")
 TOOLS = ("select", "place", "move", "remove")
 DRAG = 6
@@ -156,7 +157,7 @@ class GmScene(Scene):
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
-        stat = STATS[self.stat_index]
+        stat = EDITABLE[self.stat_index]
         self._button("stat_pick", f"Stat: {stat}", pygame.Rect(x, y, half, 28), tip="Click to choose the stat")
         q = (half - 4) // 2
         self._button("stat-", "-", pygame.Rect(x + half + 4, y, q, 28))
@@ -205,6 +206,7 @@ class GmScene(Scene):
         marks = [m for m, on in (("pinned", u.pinned), ("out of action", u.out_of_action),
                                  ("destroyed", u.destroyed)) if on]
         stats = " ".join(f"{k[:3]} {getattr(t.stats, k)}" for k in STATS)
+        stats += f" · move {t.move} dur {t.durability} mor {t.morale:+d}"
         return (f"<b>{text.e(st.unit_name(uid))}</b> ({text.e(u.side)})<br>"
                 f"strength {u.strength}/{t.strength} · adrenaline {u.adrenaline}<br>"
                 f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "") + f"<br>{stats}")
@@ -327,12 +329,18 @@ class GmScene(Scene):
         elif key == "remove_sel" and uid:
             self.submit(RemoveUnit(unit_id=uid))
         elif key == "stat_pick":
-            self.stat_index = (self.stat_index + 1) % len(STATS)
+            self.stat_index = (self.stat_index + 1) % len(EDITABLE)
             self.refresh()
         elif key in ("stat-", "stat+") and uid:
-            stat = STATS[self.stat_index]
-            value = getattr(st.unit_type(uid).stats, stat) + (1 if key == "stat+" else -1)
-            self.edit(stats={stat: max(0, min(10, value))})
+            stat = EDITABLE[self.stat_index]
+            step = 1 if key == "stat+" else -1
+            t = st.unit_type(uid)
+            if stat in STATS:
+                self.edit(stats={stat: max(0, min(10, getattr(t.stats, stat) + step))})
+            elif stat == "morale":
+                self.edit(morale=t.morale + step)
+            else:
+                self.edit(**{stat: max(0, getattr(t, stat) + step)})
         elif key == "adv_side":
             self.adv_side_index = (self.adv_side_index + 1) % len(self.side_ids)
             self.refresh()
