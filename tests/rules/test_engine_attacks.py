@@ -179,3 +179,16 @@ def test_attack_preview_gives_the_exact_odds_the_attack_is_rolled_with():
     assert preview.odds_if_defensive_action.hit_chance < preview.odds.hit_chance
     assert isinstance(attack_preview(st, "r1", "m1", "bows"), Rejection)
     assert at(1, 1) == st.units["r1"].hex
+
+
+def test_an_attack_that_became_impossible_while_the_prompt_waited_is_called_off():
+    from game.rules.ail.gm import MoveUnitGM
+
+    wide = Board.filled(20, 4)
+    st = make_state(PAIR, phase="attack", board=wide)
+    s = ok(st, Attack(attacker_id="r1", target_id="m1", weapon="bolt rifles")).state
+    s = ok(s, MoveUnitGM(unit_id="m1", to=at(19, 1, wide))).state  # 18 hexes: out of range now
+    out = ok(s, DefensiveAction(unit_id="m1", accept=False))
+    assert "attack_resolved" not in kinds(out.events)
+    assert "can no longer be made" in of(out.events, "attack_given_up")[0].reason
+    assert out.state.pending is None

@@ -28,6 +28,7 @@ from game.rules.ail.common import active_unit, commander_unit, find_weapon, know
 from game.rules.ail.events import (
     AdvantageSpent,
     AttackDeclared,
+    AttackGivenUp,
     AttackResolved,
     DefensiveActionOffered,
     DefensiveActionTaken,
@@ -241,8 +242,17 @@ def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
         costs = "this_turn" if slot_index > st.turn_index else "next_turn"
         txn.change_unit(cmd.unit_id, forfeit_attack=True, acted_round=st.round)
     txn.emit(DefensiveActionTaken(unit_id=cmd.unit_id, accepted=cmd.accept, costs=costs))
-    setup = make_setup(txn.state, a.attacker_id, a.target_id, a.weapon, advantage=a.advantage,
-                       defensive_action=cmd.accept)
+    # A GM may have changed the table while the prompt waited: an attack that can no longer be
+    # made is called off instead of leaving the game stuck on the prompt.
+    try:
+        setup = make_setup(txn.state, a.attacker_id, a.target_id, a.weapon, advantage=a.advantage,
+                           defensive_action=cmd.accept)
+        reason = attack_reason(txn.state, setup)
+    except Reject as exc:
+        reason = exc.reason
+    if reason or not txn.state.units[a.attacker_id].alive:
+        txn.emit(AttackGivenUp(unit_id=a.attacker_id, reason=f"the attack can no longer be made ({reason})"))
+        return
     resolve(txn, setup, "charge" if a.charge else "attack")
 
 
