@@ -237,21 +237,29 @@ def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
     a = p.attack
     costs: Literal["this_turn", "next_turn", "none"] = "none"
     txn.update(pending=None)
-    if cmd.accept:
+    if cmd.accept and cmd.unit_id in st.units and st.units[cmd.unit_id].alive:
         slot_index = next((i for i, s in enumerate(st.turn_order) if st.acts_in(s, st.units[cmd.unit_id])), -1)
         costs = "this_turn" if slot_index > st.turn_index else "next_turn"
         txn.change_unit(cmd.unit_id, forfeit_attack=True, acted_round=st.round)
     txn.emit(DefensiveActionTaken(unit_id=cmd.unit_id, accepted=cmd.accept, costs=costs))
     # A GM may have changed the table while the prompt waited: an attack that can no longer be
     # made is called off instead of leaving the game stuck on the prompt.
-    try:
-        setup = make_setup(txn.state, a.attacker_id, a.target_id, a.weapon, advantage=a.advantage,
-                           defensive_action=cmd.accept)
-        reason = attack_reason(txn.state, setup)
-    except Reject as exc:
-        reason = exc.reason
-    if reason or not txn.state.units[a.attacker_id].alive:
-        txn.emit(AttackGivenUp(unit_id=a.attacker_id, reason=f"the attack can no longer be made ({reason})"))
+    units = txn.state.units
+    reason = ""
+    if not (a.attacker_id in units and units[a.attacker_id].alive):
+        reason = "the attacker is gone"
+    elif not (a.target_id in units and units[a.target_id].alive):
+        reason = "the target is gone"
+    else:
+        try:
+            setup = make_setup(txn.state, a.attacker_id, a.target_id, a.weapon, advantage=a.advantage,
+                               defensive_action=cmd.accept)
+            reason = attack_reason(txn.state, setup) or ""
+        except Reject as exc:
+            reason = exc.reason
+    if reason:
+        if a.attacker_id in units:
+            txn.emit(AttackGivenUp(unit_id=a.attacker_id, reason=f"the attack can no longer be made ({reason})"))
         return
     resolve(txn, setup, "charge" if a.charge else "attack")
 
