@@ -2,8 +2,13 @@
 
     state = initial_state(setup, board, seed)
     outcome = apply(state, command)          # Accepted(state, events) | Rejection(reason)
-    legal_commands(state), move_reach(state, uid), dash_reach(state, uid),
-    overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon), preview(state, cmd)
+    state.to_dict() / GameState.from_dict(d, setup, board); parse_command(d) / command.model_dump()
+
+Queries (the same code `apply` runs): legal_commands(state), units_that_can_act(state, side),
+move_reach / dash_reach(state, uid) -> Reach, special_move_targets(state, uid),
+overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, advantage, kind),
+charge_preview(state, Charge(...)), preview(state, command).
+Extension points: register_command_model(kind, model) + register_handler(kind, handler) (GM tools).
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
 """
