@@ -225,7 +225,8 @@ class BattleScene(Scene):
         elif st.phase == "initiative":
             status = f"Round {st.round} · Initiative"
         else:
-            status = f"Round {st.round} · {st.side_name(side) if side else ''} · {phase} phase"
+            owner = st.active_side
+            status = f"Round {st.round} · {st.side_name(owner) if owner else ''} · {phase} phase"
             slot = st.active_slot
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
@@ -286,7 +287,7 @@ class BattleScene(Scene):
         if st.phase == "ended":
             return "The battle is over."
         if st.pending is not None:
-            return f"Waiting for {st.side_name(st.pending.sides[0])}."
+            return f"Waiting for {st.side_name(st.pending.sides[0])} to answer."
         return self.mode.hint(self)
 
     def _info_html(self) -> str:
@@ -603,6 +604,19 @@ class BattleScene(Scene):
         body = (f"<b>{text.e(st.unit_name(uid))}</b> is about to be attacked by <b>{text.e(who)}</b>"
                 f"{text.e(weapon)}.<br><br>A defensive action adds +5 to the Accuracy Challenge of this attack, "
                 "but the unit loses its attack (this turn if it has not acted yet, otherwise its next one).")
+        if atk is not None:
+            import game.rules.ail as ail
+
+            pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
+                                    check_turn=False)
+            if not isinstance(pv, ail.Rejection):
+                lines = [f"<br><br>Chance to be hit: <b>{draw.percent(pv.odds.hit_chance)}</b>, "
+                         f"expected strength lost {float(pv.odds.expected_strength_lost):.2f}"]
+                if pv.odds_if_defensive_action is not None:
+                    da = pv.odds_if_defensive_action
+                    lines.append(f"<br>With the defensive action: <b>{draw.percent(da.hit_chance)}</b>, "
+                                 f"expected strength lost {float(da.expected_strength_lost):.2f}")
+                body += "".join(lines)
 
         def never() -> None:
             self.settings.ask_defensive = False
@@ -613,7 +627,7 @@ class BattleScene(Scene):
                    pygame.K_y, primary=True),
             Choice("No", lambda: self.submit(cmd.DefensiveAction(unit_id=uid, accept=False)), pygame.K_n),
             Choice("No, never ask", never),
-        ], size=(620, 260), name="defensive")
+        ], size=(660, 330), name="defensive")
 
     def _end_dialog(self) -> DialogScene:
         st = self.state
