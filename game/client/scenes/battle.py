@@ -218,7 +218,6 @@ class BattleScene(Scene):
     def _refresh_panels(self, force: bool = False) -> None:
         """Bring the panels up to date (only what changed is re-rendered)."""
         st = self.state
-        side = self.decision_side()
         phase = text.PHASE_NAMES.get(st.phase, st.phase)
         if st.phase == "ended":
             status = f"Round {st.round} · Battle over"
