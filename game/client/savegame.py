@@ -268,7 +268,7 @@ def run_guarded(app: App, **run_kwargs: Any) -> int:
 
 HELP_EXTRA = (
     "<br><br><b>Saves, replays, GM</b><br>"
-    "F5: quick save · F9: quick load · Ctrl+O: load menu (saves and autosaves)<br>"
+    "F5: quick save · F9: quick load · Ctrl+S: save to a new file · Ctrl+O: load menu<br>"
     "F3: replay view of this battle (Left/Right: one command, PageUp/PageDown: by round)<br>"
     "F2: GM mode (place, move, edit, remove units; Advantage; set the next roll; undo/redo "
     "anything with Ctrl+Z / Ctrl+Y; save the set-up as a scenario)"
@@ -286,6 +286,27 @@ def quick_save_action(scene: Any) -> None:
         scene.toast(f"Not saved: {exc}", 6.0)
         return
     scene.toast(f"Saved to {path} (F9 loads it)", 3.0)
+
+
+def new_save_path(session: Session, now: _dt.datetime | None = None) -> Path:
+    """saves/<scenario>-r<round>-<date>.yaml: a fresh file for Ctrl+S (never overwrites one)."""
+    stem = "".join(ch if ch.isalnum() else "-" for ch in Path(session.path or "battle").stem).strip("-")
+    when = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = saves_dir() / f"{stem}-r{session.state.round:02d}-{when}.yaml"
+    n = 1
+    while path.exists():
+        n += 1
+        path = path.with_name(f"{stem}-r{session.state.round:02d}-{when}-{n}.yaml")
+    return path
+
+
+def save_new_action(scene: Any) -> None:
+    try:
+        path = save_session(scene.session, new_save_path(scene.session), gm_mode=_gm_active(scene.app))
+    except (GameFileError, OSError) as exc:
+        scene.toast(f"Not saved: {exc}", 6.0)
+        return
+    scene.toast(f"Saved to {path} (Ctrl+O lists every save)", 3.0)
 
 
 def quick_load_action(scene: Any) -> None:
@@ -360,6 +381,7 @@ def install() -> None:
     # saving and loading work whatever is on screen (a dialog, the hand-off, the replay view)
     app_module.GLOBAL_KEYS[pygame.K_F5] = _global(quick_save_action)
     app_module.GLOBAL_KEYS[pygame.K_F9] = _global(quick_load_action)
+    app_module.GLOBAL_KEYS[(pygame.K_s, "ctrl")] = _global(save_new_action)
     app_module.GLOBAL_KEYS[(pygame.K_o, "ctrl")] = _global(open_load_menu, unless_top="load_menu")
     # the replay view and GM mode need the map: from the battle scene itself
     battle.KEY_HOOKS[pygame.K_F3] = open_replay_view

@@ -194,3 +194,12 @@ def test_opening_a_save_like_play_save_shows_the_hand_off_to_the_side_to_move(tm
     key(app, pygame.K_SPACE)
     assert top_name(app) == "battle" and battle(app).viewer == "zenith"
     assert battle(app).state.to_dict() == saves.load_save(path).state
+
+
+def test_ctrl_s_saves_to_a_new_file_each_time(tmp_path: Path, saves_dir: Path) -> None:
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    ctrl(app, pygame.K_s)
+    ctrl(app, pygame.K_s)
+    made = sorted(p.name for p in saves_dir.glob("demo-movement-r01-*.yaml"))
+    assert len(made) == 2
+    assert all(saves.read_header(saves_dir / name).commands == 4 for name in made)
