@@ -368,6 +368,12 @@ def _global(action: Any, unless_top: str | None = None) -> Any:
     return handler
 
 
+def _from_end(scene: Any, action: Any) -> None:
+    """From the end-of-battle summary: when the menu or the replay closes, the summary returns."""
+    scene._ended_shown = False
+    action(scene)
+
+
 def install() -> None:
     """Register the save/load/replay/GM keys, end-of-battle choices and the autosave hook with
     the battle scene, and the save opener with game.client.launch (idempotent)."""
@@ -390,7 +396,8 @@ def install() -> None:
         battle.AFTER_CHANGE_HOOKS.append(autosave_hook)
     if not getattr(battle, "_saves_installed", False):
         battle._saves_installed = True  # type: ignore[attr-defined]
-        battle.END_CHOICES.append(lambda scene: Choice("Load", lambda: open_load_menu(scene), pygame.K_l))
-        battle.END_CHOICES.append(lambda scene: Choice("Replay", lambda: open_replay_view(scene),
+        battle.END_CHOICES.append(lambda scene: Choice("Load", lambda: _from_end(scene, open_load_menu),
+                                                       pygame.K_l))
+        battle.END_CHOICES.append(lambda scene: Choice("Replay", lambda: _from_end(scene, open_replay_view),
                                                        pygame.K_p))
         battle.HELP_HTML += HELP_EXTRA

@@ -122,3 +122,27 @@ def test_replay_command_opens_the_view_in_a_window(tmp_path: Path) -> None:
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "OK: 17 commands" in done.stdout
+
+
+def test_replay_from_the_end_of_battle_summary_returns_to_it(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    from game.client import savegame
+    from tests.client.clientfix import make_app, settle
+
+    sc = load_scenario(OVERWATCH)
+    rec = Record(initial_state_of(sc))
+    for uid in ("watch", "guard"):  # the GM removes the garrison: Jibril wins at once
+        assert rec.apply(parse_command({"kind": "gm_remove_unit", "unit_id": uid})).accepted
+    assert rec.state.phase == "ended"
+    path = save_game(tmp_path / "won.yaml", rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
+    session = savegame.session_from_save(path)
+    assert session is not None
+    app = make_app(session, blackout=False)
+    settle(app)
+    assert top_name(app) == "end"
+    press_button(app, "Replay")
+    view = replay_scene(app)
+    key(app, pygame.K_HOME)
+    assert view.display.state.phase == "initiative"
+    key(app, pygame.K_ESCAPE)
+    settle(app)
+    assert top_name(app) == "end"
