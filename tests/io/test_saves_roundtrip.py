@@ -180,3 +180,40 @@ def test_missing_scenario_file_is_named(tmp_path: Path, scenario: FakeScenario) 
     scenario.path.unlink()
     with pytest.raises(SaveError, match="scenario file .* was not found"):
         load_game(path)
+
+
+def _as_saved_by_an_older_game(rec: Record, scenario: FakeScenario) -> saves.SaveData:
+    """The save an older version would have written, before GameState had `custom_types`."""
+    def old(state: Any) -> dict[str, Any]:
+        d = state.to_dict()
+        d.pop("custom_types")
+        return d
+
+    data = replay.make_save(rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
+    state = old(rec.state)
+    log = tuple(e.model_copy(update={"after": saves.state_checksum(old(s.after))}) for e, s in zip(data.log, rec.steps,
+                                                                                                  strict=True))
+    header = data.header.model_copy(update={"state_checksum": saves.state_checksum(state)})
+    return saves.SaveData(header, state, log)
+
+
+def test_a_save_from_before_a_new_state_field_still_loads_and_verifies(tmp_path: Path,
+                                                                        scenario: FakeScenario) -> None:
+    rec = play(Record(start(scenario)), 40, random.Random(21))
+    path = tmp_path / "older.yaml"
+    path.write_text(saves.dump_save(_as_saved_by_an_older_game(rec, scenario)), encoding="utf-8")
+    loaded = load_game(path)
+    assert loaded.state == rec.state and len(loaded.record.steps) == 40
+
+
+def test_a_tampered_die_is_still_caught_in_a_save_from_before_a_new_state_field(
+        tmp_path: Path, scenario: FakeScenario) -> None:
+    rec = play(Record(start(scenario)), 40, random.Random(22))
+    data = _as_saved_by_an_older_game(rec, scenario)
+    i = next(i for i, e in enumerate(data.log) if e.rolls)
+    log = list(data.log)
+    log[i] = log[i].model_copy(update={"rolls": (log[i].rolls[0] % 6 + 1, *log[i].rolls[1:])})
+    path = tmp_path / "older.yaml"
+    path.write_text(saves.dump_save(saves.SaveData(data.header, data.state, tuple(log))), encoding="utf-8")
+    with pytest.raises(SaveError, match=f"log\\[{i}\\].rolls: command {i + 1} "):
+        load_game(path)
