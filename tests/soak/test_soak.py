@@ -63,8 +63,11 @@ def test_hundreds_of_random_legal_games_keep_the_invariants_and_replay_exactly()
     dice = sum(int(r["dice"]) for r in results)  # type: ignore[call-overload]
     ends: dict[str, int] = {}
     for r in results:
-        key = "draw" if r["winner"] is None else "won"
+        key = f"{'draw' if r['winner'] is None else 'won'}: {str(r['reason'])[:60]}"
         ends[key] = ends.get(key, 0) + 1
-    print(f"\nsoak: {len(results)} games on {len(SCENARIOS)} scenarios, {commands} commands, {dice} dice, "
-          f"{elapsed:.0f} s; endings {ends}")
+    longest = max(int(r["commands"]) for r in results)  # type: ignore[call-overload]
+    print(f"\nsoak: {len(results)} games on {len(SCENARIOS)} scenarios ({', '.join(p.stem for p in SCENARIOS)}), "
+          f"{commands} commands (longest game {longest}), {dice} dice, {elapsed:.0f} s")
+    for key, n in sorted(ends.items(), key=lambda kv: -kv[1]):
+        print(f"  {n:4d} x {key}")
     assert len(results) >= FULL_GAMES
