@@ -91,6 +91,10 @@ class BattleScene(Scene):
         self._places: list[tuple[Any, float, float]] = []
         self._can_act: set[str] = set()
         self._occupant: dict[Hex, Any] = {}
+        self._frame_key: tuple[Any, ...] | None = None
+        self._hover_key: tuple[Any, ...] | None = None
+        self._hover_preview: Any = None
+        self._view_layer: tuple[tuple[Any, ...], pygame.Surface] | None = None
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
@@ -850,6 +854,22 @@ class BattleScene(Scene):
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
         _, _, view = self._regions()
+        layer = self._view_layer
+        if layer is not None and layer[0] == self._frame_key and layer[1].get_size() == surface.get_size():
+            surface.blit(layer[1], (0, 0))  # nothing on the map changed: the last picture
+        else:
+            self._draw_view(surface)
+            self._draw_frames(surface)
+        surface.set_clip(view)
+        self._draw_anim(surface)
+        self._draw_toast(surface, view)
+        surface.set_clip(None)
+        self.ui.draw_ui(surface)
+        self._draw_chart(surface)
+
+    def _draw_view(self, surface: pygame.Surface) -> None:
+        """The map, tints, objective and selection marks, units and the hovered path."""
+        _, _, view = self._regions()
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(view):
@@ -862,12 +882,23 @@ class BattleScene(Scene):
         self._draw_marks(surface, origin, z)
         self._draw_units(surface, z)
         self._draw_path(surface, origin, z)
-        self._draw_anim(surface)
-        self._draw_toast(surface, view)
         surface.set_clip(None)
-        self._draw_frames(surface)
-        self.ui.draw_ui(surface)
-        self._draw_chart(surface)
+
+    def _view_key(self) -> tuple[Any, ...] | None:
+        """Everything the map view's picture depends on (None while something moves)."""
+        if self.anim.busy or self.anim.ghosts:
+            return None
+        st = self.state
+        cam = self.camera
+        try:
+            mode_vars = tuple(sorted(vars(self.mode).items()))
+            hash(mode_vars)
+        except TypeError:
+            return None
+        return (id(st), st.seq, cam.pos_x, cam.pos_y, cam.zoom_index, cam.view_x, cam.view_y, cam.view_w,
+                cam.view_h, self.hover, self.selected, type(self.mode).__name__, mode_vars,
+                self.settings.show_grid, self.viewer, st.pending is None, self._overlay_key,
+                self._hover_overlay_key)
 
     def _draw_frames(self, surface: pygame.Surface) -> None:
         """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels)."""
@@ -880,18 +911,23 @@ class BattleScene(Scene):
     def _prepare(self) -> None:
         """Build what draw() will blit: the map layer of this zoom, the mode's hex tints."""
         z = self.camera.zoom
-        self.map_cache.prepare(z, self.settings.show_grid, self.camera.map_origin_on_screen(), self._regions()[2])
         quiet = self.state.pending is None and not self.anim.busy
-        cheap = (type(self.mode).__name__, tuple(sorted(vars(self.mode).items())), self.state.seq, quiet, z)
+        cheap = (type(self.mode).__name__, tuple(sorted(vars(self.mode).items())), id(self.state), self.state.seq,
+                 quiet, z)
         if cheap != self._overlay_key:
             self._overlay_key = cheap
             fills = self.mode.fills(self)[1] if quiet else []
             self._overlay = draw.hex_fill_surface(self.layout, fills, z)
-        hkey, hfills = self.mode.hover_fills(self) if quiet else ((), [])
-        if (*hkey, z) != self._hover_overlay_key:
-            self._hover_overlay_key = (*hkey, z)
-            self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
-        pv = self.mode.preview(self) if quiet else None
+        # what depends on the hovered hex is asked again only when the hover (or anything above) changes
+        hover_key = (*cheap, self.hover)
+        if hover_key != self._hover_key:
+            self._hover_key = hover_key
+            hkey, hfills = self.mode.hover_fills(self) if quiet else ((), [])
+            if (*hkey, z) != self._hover_overlay_key:
+                self._hover_overlay_key = (*hkey, z)
+                self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
+            self._hover_preview = self.mode.preview(self) if quiet else None
+        pv = self._hover_preview
         chart_key = (id(pv[0]), id(pv[1])) if pv is not None else None
         if self._chart is None or self._chart[0] != chart_key:
             chart = pygame.Surface(self.chart_rect.size)
@@ -907,6 +943,19 @@ class BattleScene(Scene):
                 if odds is not None:
                     draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
             self._chart = (chart_key, chart)
+        # the map view is kept as a picture once it stayed the same for a frame (idle frames then
+        # blit one image); while the view moves it is drawn straight to the screen
+        key = self._view_key()
+        if key is None or key != self._frame_key:  # the view will be drawn: its map chunks first
+            self.map_cache.prepare(z, self.settings.show_grid, self.camera.map_origin_on_screen(), self._regions()[2])
+        if key is not None and key == self._frame_key and (self._view_layer is None or self._view_layer[0] != key):
+            layer = pygame.Surface(self.app.screen.get_size())
+            if pygame.display.get_surface() is not None:
+                layer = layer.convert()
+            self._draw_view(layer)
+            self._draw_frames(layer)
+            self._view_layer = (key, layer)
+        self._frame_key = key
 
     def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._hover_overlay_key is None or self._hover_overlay_key[-1] != z:

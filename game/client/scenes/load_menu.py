@@ -46,7 +46,7 @@ def row_text(listing: SaveListing, folder: Path) -> str:
     h = listing.header
     if h is None:
         return f"{name}  —  cannot be read"
-    who = f"{h.to_move} to play" if h.to_move else "battle over"
+    who = f"{saves.side_name(h, h.to_move)} to play" if h.to_move else "battle over"
     gm = " · GM" if h.gm_mode else ""
     return f"{name}  —  {h.title} · round {h.round}, {h.phase} · {who} · {_when(listing)}{gm}"
 
@@ -63,11 +63,11 @@ def details_html(listing: SaveListing) -> str:
     h = listing.header
     if h is None:
         return f"<font color='#ff7a6a'><b>This file cannot be read.</b></font><br>{_escape(listing.error or '')}"
-    sides = ", ".join(h.sides)
+    sides = ", ".join(saves.side_name(h, s) for s in h.sides)
     return (f"<b>{_escape(h.title)}</b><br>"
             f"Scenario: {_escape(h.scenario)}<br>"
             f"Round {h.round} · {_escape(h.phase)} · "
-            f"{_escape(h.to_move + ' to play') if h.to_move else 'the battle is over'}<br>"
+            f"{_escape(saves.side_name(h, h.to_move) + ' to play') if h.to_move else 'the battle is over'}<br>"
             f"Sides: {_escape(sides)}<br>"
             f"{h.commands} commands played · saved {_escape(h.saved_at.replace('T', ' '))}"
             + (" · <font color='#ffc857'>GM mode</font>" if h.gm_mode else "")
