@@ -243,10 +243,12 @@ def make_save(state: GameState, steps: Sequence[Any], *, scenario_path: str | os
     if entries and not entries[-1].after:
         entries[-1] = entries[-1].model_copy(update={"after": check})
     sides = tuple(s.id for s in state.setup.sides)
+    side_names = tuple(s.name for s in state.setup.sides)
     header = SaveHeader(
         format=saves.FORMAT_VERSION, title=title or state.setup.name, scenario=scenario_ref(scenario_path),
         scenario_checksum=scenario_checksum or saves.file_checksum(scenario_path), seed=seed,
         saved_at=saves.now_iso(now), round=state.round, phase=_phase_name(state), sides=sides,
+        side_names=side_names,
         to_move=to_move(state), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
     )
     return SaveData(header, state_dict, tuple(entries))

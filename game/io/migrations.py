@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-CURRENT_VERSION = 1
+CURRENT_VERSION = 2
 
 Docs = tuple[Any, Any, Any]
 
@@ -33,8 +33,26 @@ class Step:
     header: Callable[[Any], Any]
 
 
+# --------------------------------------------------------------------------- 1 -> 2
+
+
+def _v2_header(header: Any) -> Any:
+    """Format 2 adds `side_names` to the header (the load menu says "Zenith Militia to play").
+    A version-1 file only knows the side ids: they stand in for the names."""
+    h = dict(header)
+    h["format"] = 2
+    h.setdefault("side_names", list(h.get("sides") or []))
+    return h
+
+
+def _v2_whole(header: Any, state: Any, log: Any) -> Docs:
+    return _v2_header(header), state, log
+
+
 # from_version -> the step that produces from_version + 1
-STEPS: dict[int, Step] = {}
+STEPS: dict[int, Step] = {
+    1: Step(1, "side names in the header", _v2_whole, _v2_header),
+}
 
 
 def _chain(version: int) -> list[Step]:

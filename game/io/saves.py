@@ -88,6 +88,7 @@ class SaveHeader(_Strict):
     round: int = Field(ge=0)
     phase: str
     sides: tuple[str, ...]
+    side_names: tuple[str, ...] = Field((), description="display names of `sides`, same order (format 2)")
     to_move: str | None = Field(description="id of the side to act, or null when the battle is over")
     commands: int = Field(ge=0, description="number of commands in the log")
     state_checksum: str
@@ -122,6 +123,15 @@ class SaveData:
             return SaveError(self.path, _field_name([root, *loc] if root else loc) or document, message)
         docs = _Docs(self.path, self.source, None, None, None)
         return docs.error(index, loc, message)
+
+
+def side_name(header: SaveHeader, side: str | None) -> str:
+    """The display name of a side in a header (its id when the header has no names)."""
+    if side is None:
+        return ""
+    if side in header.sides and len(header.side_names) == len(header.sides):
+        return header.side_names[header.sides.index(side)]
+    return side
 
 
 @dataclass(frozen=True)

@@ -37,20 +37,38 @@ def test_every_fixture_save_loads_with_todays_code(path: Path) -> None:
     assert game.state.round == header.round
 
 
+# --------------------------------------------------------------------------- real steps
+
+
+def test_format_1_to_2_fills_side_names_with_the_side_ids() -> None:
+    path = FIXTURES / "v1-demo-overwatch.yaml"
+    assert "side_names" not in path.read_text(encoding="utf-8")
+    header = saves.read_header(path)
+    assert header.format == 2 and header.side_names == header.sides == ("garrison", "jibril")
+    assert saves.side_name(header, "jibril") == "jibril"
+
+
+def test_format_2_saves_carry_the_side_names() -> None:
+    header = saves.read_header(FIXTURES / "v2-demo-overwatch.yaml")
+    assert saves.side_name(header, "jibril") == "Jibril Assault Group"
+
+
 # --------------------------------------------------------------------------- the mechanism
 
-
-def _pretend_version_2(monkeypatch: pytest.MonkeyPatch, step: migrations.Step) -> None:
-    """Today's format is 1; pretend a version 2 exists whose only change is a renamed header key."""
-    monkeypatch.setattr(migrations, "CURRENT_VERSION", 2)
-    monkeypatch.setattr(saves, "FORMAT_VERSION", 2)
-    monkeypatch.setitem(migrations.STEPS, 1, step)
+CURRENT = migrations.CURRENT_VERSION
 
 
-def _rename(header: Any) -> Any:
+def _pretend_next_version(monkeypatch: pytest.MonkeyPatch, step: migrations.Step) -> None:
+    """Pretend a format CURRENT+1 exists whose only change is a marked title."""
+    monkeypatch.setattr(migrations, "CURRENT_VERSION", CURRENT + 1)
+    monkeypatch.setattr(saves, "FORMAT_VERSION", CURRENT + 1)
+    monkeypatch.setitem(migrations.STEPS, CURRENT, step)
+
+
+def _mark(header: Any) -> Any:
     h = dict(header)
-    h["format"] = 2
-    h["title"] = "[v1] " + h.get("title", "")
+    h["format"] = CURRENT + 1
+    h["title"] = "[old] " + h.get("title", "")
     return h
 
 
@@ -59,26 +77,28 @@ def test_an_old_version_is_migrated_step_by_step_on_load(monkeypatch: pytest.Mon
 
     def whole(header: Any, state: Any, log: Any) -> Any:
         seen.append(header["format"])
-        return _rename(header), state, log
+        return _mark(header), state, log
 
-    _pretend_version_2(monkeypatch, migrations.Step(1, "titles marked", whole, _rename))
+    _pretend_next_version(monkeypatch, migrations.Step(CURRENT, "titles marked", whole, _mark))
     path = FIXTURES / "v1-demo-overwatch.yaml"
     data = saves.load_save(path)
-    assert seen == [1] and data.header.format == 2 and data.header.title.startswith("[v1] ")
-    assert saves.read_header(path).title.startswith("[v1] ")  # the load menu migrates headers too
+    assert seen == [CURRENT]  # the real steps ran first, then this one
+    assert data.header.format == CURRENT + 1 and data.header.title.startswith("[old] ")
+    assert data.header.side_names == ("garrison", "jibril")
+    assert saves.read_header(path).title.startswith("[old] ")  # the load menu migrates headers too
 
 
 def test_a_failing_migration_step_names_the_versions(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(header: Any, state: Any, log: Any) -> Any:
         raise KeyError("units")
 
-    _pretend_version_2(monkeypatch, migrations.Step(1, "units renamed", broken, _rename))
-    with pytest.raises(SaveError, match="from format 1 to 2 .units renamed."):
+    _pretend_next_version(monkeypatch, migrations.Step(CURRENT, "units renamed", broken, _mark))
+    with pytest.raises(SaveError, match=f"from format {CURRENT} to {CURRENT + 1} .units renamed."):
         saves.load_save(FIXTURES / "v1-demo-overwatch.yaml")
 
 
 def test_a_missing_step_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(migrations, "CURRENT_VERSION", 3)
-    monkeypatch.setattr(saves, "FORMAT_VERSION", 3)
-    with pytest.raises(SaveError, match="no migration from format 1 to 2"):
+    monkeypatch.setattr(migrations, "CURRENT_VERSION", CURRENT + 2)
+    monkeypatch.setattr(saves, "FORMAT_VERSION", CURRENT + 2)
+    with pytest.raises(SaveError, match=f"no migration from format {CURRENT} to {CURRENT + 1}"):
         saves.load_save(FIXTURES / "v1-demo-overwatch.yaml")
