@@ -182,6 +182,27 @@ def find_scenario(ref: str, save_path: str | os.PathLike[str] | None = None) -> 
     return next((c for c in candidates if c.is_file()), None)
 
 
+def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
+    """A checksum of a scenario file together with the map and unit catalogue it names, so a save
+    notices when any of them changed (16 hex digits of SHA-256)."""
+    import hashlib
+
+    import yaml
+
+    p = Path(path)
+    h = hashlib.sha256(p.read_bytes())
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = None
+    if isinstance(data, Mapping):
+        for key in ("map", "catalogue"):
+            ref = data.get(key)
+            if isinstance(ref, str) and (p.parent / ref).is_file():
+                h.update(b"\0" + key.encode() + b"\0" + (p.parent / ref).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _load_scenario(path: Path) -> Any:
     from game.io.scenario import load_scenario  # the maps helper's loader: TMX/YAML at the edge
 
@@ -246,7 +267,7 @@ def make_save(state: GameState, steps: Sequence[Any], *, scenario_path: str | os
     side_names = tuple(s.name for s in state.setup.sides)
     header = SaveHeader(
         format=saves.FORMAT_VERSION, title=title or state.setup.name, scenario=scenario_ref(scenario_path),
-        scenario_checksum=scenario_checksum or saves.file_checksum(scenario_path), seed=seed,
+        scenario_checksum=scenario_checksum or scenario_fingerprint(scenario_path), seed=seed,
         saved_at=saves.now_iso(now), round=state.round, phase=_phase_name(state), sides=sides,
         side_names=side_names,
         to_move=to_move(state), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
@@ -427,8 +448,9 @@ def load_scenario_of(save: SaveData, save_path: str | os.PathLike[str]) -> tuple
     except GameFileError as exc:
         raise save.error("header", ("scenario",), f"its scenario cannot be loaded: {exc}") from None
     warnings: list[str] = []
-    if saves.file_checksum(found) != save.header.scenario_checksum:
-        warnings.append(f"the scenario file {ref} has changed since this game was saved")
+    # (saves made before the fingerprint covered the map and catalogue hold the file's checksum)
+    if save.header.scenario_checksum not in (scenario_fingerprint(found), saves.file_checksum(found)):
+        warnings.append(f"the scenario {ref} (or its map or unit catalogue) has changed since this game was saved")
     return scenario, warnings
 
 

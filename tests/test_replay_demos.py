@@ -83,3 +83,20 @@ def test_replay_command_fails_loudly_on_a_tampered_roll(tmp_path: Path, capsys: 
     assert main(["replay", str(path), "--verify"]) == 1
     err = capsys.readouterr().err
     assert "error:" in err and "recorded rolls" in err and "charge lancers" in err
+
+
+def test_a_changed_map_file_is_noticed_when_the_save_is_loaded(tmp_path: Path) -> None:
+    import shutil
+
+    (tmp_path / "maps").mkdir()
+    shutil.copytree(ROOT / "assets" / "tiles", tmp_path / "assets" / "tiles")
+    for name in ("demo-movement.yaml", "demo-movement.tmx"):
+        shutil.copy(ROOT / "maps" / name, tmp_path / "maps" / name)
+    scenario = load_scenario(tmp_path / "maps" / "demo-movement.yaml")
+    rec = Record(initial_state_of(scenario))
+    path = save_game(tmp_path / "s.yaml", rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
+    assert load_game(path).warnings == []
+    tmx = tmp_path / "maps" / "demo-movement.tmx"
+    tmx.write_text(tmx.read_text(encoding="utf-8") + "<!-- edited in Tiled -->\n", encoding="utf-8")
+    warnings = load_game(path).warnings
+    assert len(warnings) == 1 and "has changed" in warnings[0]
