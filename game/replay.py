@@ -454,10 +454,32 @@ def load_scenario_of(save: SaveData, save_path: str | os.PathLike[str]) -> tuple
     return scenario, warnings
 
 
+def _locate_hand_edit(path: str | os.PathLike[str]) -> SaveError | None:
+    """A state that fails its checksum was edited: replay the log to name the field that differs."""
+    try:
+        save = saves.load_save(path, verify_checksums=False)
+        scenario, _ = load_scenario_of(save, path)
+        _state_from(save, scenario)
+        replay_log(save, initial_state_of(scenario, save.header.seed))
+    except ReplayMismatch as exc:
+        if exc.index is None:  # the final state differs: `where` names the edited field
+            return SaveError(exc.path, exc.where, "the state was edited by hand (it no longer matches its "
+                             "checksum)" + exc.message.removeprefix("the log does not lead to the saved state"))
+        return None
+    except SaveError as exc:
+        return exc  # e.g. the edit put a wrong type in a field: that message is the precise one
+    return None
+
+
 def load_game(path: str | os.PathLike[str], *, verify: bool = True) -> LoadedGame:
     """Read a save and rebuild the game. Raises SaveError (one clear line) if anything is wrong;
     never writes a file."""
-    save = saves.load_save(path)
+    try:
+        save = saves.load_save(path)
+    except SaveError as exc:
+        if "does not match its checksum" not in exc.message:
+            raise
+        raise (_locate_hand_edit(path) or exc) from None
     scenario, warnings = load_scenario_of(save, path)
     state = _state_from(save, scenario)
     if verify:

@@ -217,3 +217,15 @@ def test_a_tampered_die_is_still_caught_in_a_save_from_before_a_new_state_field(
     path.write_text(saves.dump_save(saves.SaveData(data.header, data.state, tuple(log))), encoding="utf-8")
     with pytest.raises(SaveError, match=f"log\\[{i}\\].rolls: command {i + 1} "):
         load_game(path)
+
+
+def test_a_hand_edited_state_is_named_down_to_the_field(tmp_path: Path, scenario: FakeScenario) -> None:
+    path, text = _played(tmp_path, scenario)
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, ln in enumerate(lines) if ln.strip() == "r2:")
+    strength = next(i for i in range(at, len(lines)) if lines[i].strip().startswith("strength:"))
+    lines[strength] = lines[strength].replace("strength:", "strength: 1", 1).replace(": 1 ", ": 1", 1)
+    edited = "".join(lines)
+    assert edited != text
+    msg = _refused(path, edited)
+    assert f"line {strength + 1}: state.units.r2.strength" in msg and "edited by hand" in msg, msg
