@@ -78,6 +78,21 @@ class Mode:
         return None
 
 
+def advantage_pools(scene: BattleScene, unit_id: str) -> list[tuple[str, int]]:
+    """Advantage a unit may spend on a hit roll: (kind, points available)."""
+    state = scene.state
+    me = state.units[unit_id]
+    side = state.sides[me.side]
+    out = []
+    if side.advantage.get("command", 0):
+        out.append(("command", side.advantage["command"]))
+    if me.leadership:
+        out.append(("leadership", me.leadership))
+    if side.advantage.get("personal", 0) and state.personal_units().get(me.side) == me.id:
+        out.append(("personal", side.advantage["personal"]))
+    return out
+
+
 def unit_mode(scene: BattleScene, unit_id: str) -> Mode:
     """The mode for acting with one of the viewer's units in the current phase."""
     phase = scene.state.phase
@@ -120,9 +135,14 @@ class MoveMode(Mode):
 
     unit_id: str
 
-    def __init__(self, unit_id: str, pay: str | None = None) -> None:
+    def __init__(self, unit_id: str, pay: str | None = None, advantage: int = 0) -> None:
         self.unit_id = unit_id
         self.pay = pay
+        self.advantage = advantage  # Advantage to spend on a charge's melee attack
+
+    def _adv_kind(self, scene: BattleScene) -> str | None:
+        pools = advantage_pools(scene, self.unit_id)
+        return pools[0][0] if pools and self.advantage else None
 
     # -------------------------------------------------- what the unit can do now
     def _unit(self, scene: BattleScene) -> Any:
@@ -267,10 +287,16 @@ class MoveMode(Mode):
             me = state.units[self.unit_id]
             there = me.model_copy(update={"hex": end, "moved": end != me.hex, "move_done": True, "dashed": True})
             what_if = state.model_copy(update={"units": {**state.units, self.unit_id: there}})
-            return ail.attack_preview(what_if, self.unit_id, target, weapon, check_turn=False)
+            return ail.attack_preview(what_if, self.unit_id, target, weapon, self.advantage,
+                                      self._adv_kind(scene), check_turn=False)  # type: ignore[arg-type]
 
-        p = scene.q._cached(state, ("charge_preview", self.unit_id, target, end), run)
-        return None if isinstance(p, ail.Rejection) else (p, None)
+        p = scene.q._cached(state, ("charge_preview", self.unit_id, target, end, self.advantage), run)
+        if isinstance(p, ail.Rejection):
+            return None
+        base = None
+        if self.advantage:
+            base = MoveMode(self.unit_id, self.pay).preview(scene)
+        return p, (base[0] if base else None)
 
     def click(self, scene: BattleScene, h: Hex) -> Result:
         state = scene.state
@@ -285,7 +311,8 @@ class MoveMode(Mode):
                 scene.toast(f"{state.unit_name(self.unit_id)} cannot charge {state.unit_name(other.id)} from here.")
                 return None
             return cmd.Charge(unit_id=self.unit_id, path=tuple(path), target_id=other.id, weapon=weapon,
-                              pay=self.pay)  # type: ignore[arg-type,unused-ignore]
+                              pay=self.pay, advantage=self.advantage,  # type: ignore[arg-type,unused-ignore]
+                              advantage_kind=self._adv_kind(scene))  # type: ignore[arg-type,unused-ignore]
         if other is not None and other.side == me.side and scene.is_mine(other.id) and h not in self._move(scene):
             scene.selected = other.id
             return unit_mode(scene, other.id)
@@ -325,6 +352,14 @@ class MoveMode(Mode):
                 out.append(ActionButton("special", f"{t.special_move.name.capitalize()} ({t.special_move.range})",
                                         tooltip="Instead of a dash: ignores terrain and blockers, "
                                                 "triggers no overwatch."))
+        pools = advantage_pools(scene, self.unit_id)
+        if stage != "done" and pools and self._melee(scene) is not None:
+            kind, avail = pools[0]
+            out.append(ActionButton("cadv:+", f"+1 Adv. on charge ({self.advantage}/{avail})",
+                                    enabled=self.advantage < avail, selected=self.advantage > 0,
+                                    tooltip=f"Spend {kind} Advantage on the melee attack of a charge."))
+            if self.advantage:
+                out.append(ActionButton("cadv:-", "−1 Adv. on charge"))
         stuck = stage == "move" and not self._move(scene)
         if stuck:
             out.append(ActionButton("stuck:adrenaline", "Stuck: step (1 Adrenaline)", enabled=t.living))
@@ -334,7 +369,11 @@ class MoveMode(Mode):
     def button(self, scene: BattleScene, button_id: str) -> Result:
         if button_id.startswith("pay:"):
             pay = button_id.split(":", 1)[1]
-            return MoveMode(self.unit_id, None if pay == "adrenaline" else pay)
+            return MoveMode(self.unit_id, None if pay == "adrenaline" else pay, self.advantage)
+        if button_id == "cadv:+":
+            return MoveMode(self.unit_id, self.pay, self.advantage + 1)
+        if button_id == "cadv:-":
+            return MoveMode(self.unit_id, self.pay, max(0, self.advantage - 1))
         if button_id == "special":
             return SpecialMoveMode(self.unit_id)
         if button_id.startswith("stuck:"):
@@ -440,18 +479,7 @@ class AttackMode(Mode):
         return ranged[0] if ranged else (t.weapons[0].name if t.weapons else None)
 
     def pools(self, scene: BattleScene) -> list[tuple[str, int]]:
-        """Advantage this unit may spend on a hit roll: (kind, points available)."""
-        state = scene.state
-        me = state.units[self.unit_id]
-        side = state.sides[me.side]
-        out = []
-        if side.advantage.get("command", 0):
-            out.append(("command", side.advantage["command"]))
-        if me.leadership:
-            out.append(("leadership", me.leadership))
-        if side.advantage.get("personal", 0) and state.personal_units().get(me.side) == me.id:
-            out.append(("personal", side.advantage["personal"]))
-        return out
+        return advantage_pools(scene, self.unit_id)
 
     def _kind(self, scene: BattleScene) -> tuple[str | None, int]:
         pools = self.pools(scene)

@@ -180,3 +180,25 @@ def test_options_switch_the_blackout_and_the_animation_speed() -> None:
     assert scene.settings.animation == "normal"
     press_button(app, "Close")
     assert top_name(app) == "battle"
+
+
+def test_advantage_can_be_spent_on_a_charge_and_improves_its_odds() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2))],
+                           phase="movement", rule_changes={"defensive_action_prompt": "never"})
+    st = session.state
+    sides = dict(st.sides)
+    sides["blue"] = sides["blue"].model_copy(update={"advantage": {**sides["blue"].advantage, "command": 2}})
+    session.state = st.model_copy(update={"sides": sides})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    hover_hex(app, session.state.units["m1"].hex)
+    p0 = scene.mode.preview(scene)[0].odds.hit_chance  # type: ignore[index]
+    press_button(app, "+1 Adv. on charge (0/2)")
+    hover_hex(app, session.state.units["m1"].hex)
+    pv = scene.mode.preview(scene)
+    assert pv is not None and pv[0].odds.hit_chance >= p0 and pv[1] is not None
+    click_hex(app, session.state.units["m1"].hex)
+    kinds = [e.kind for e in session.history[-1].events]
+    assert "advantage_spent" in kinds
+    assert session.state.sides["blue"].advantage["command"] == 1
