@@ -22,7 +22,7 @@ class Hex(NamedTuple):
     def s(self) -> int:
         return -self.q - self.r
 
-    def __add__(self, other: object) -> Hex:  # type: ignore[override]
+    def __add__(self, other: object) -> Hex:
         if not isinstance(other, Hex):
             return NotImplemented
         return Hex(self.q + other.q, self.r + other.r)

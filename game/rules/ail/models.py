@@ -73,10 +73,18 @@ class DashRules(Strict):
     leadership_per_adrenaline: int = 2
 
 
+def _size_defaults() -> dict[Size, int]:
+    return {"small": 2, "normal": 0, "large": -2, "huge": -5}
+
+
+def _road_bonus_defaults() -> dict[UnitClass, int]:
+    return {"infantry": 1, "walker": 2, "wheeled": 3, "hover": 3, "tracked": 2, "cavalry": 1}
+
+
 class AccuracyRules(Strict):
     band_ac: tuple[int, int, int, int] = (5, 10, 15, 20)
     melee_ac: int = 5
-    size: dict[Size, int] = Field(default_factory=lambda: {"small": 2, "normal": 0, "large": -2, "huge": -5})
+    size: dict[Size, int] = Field(default_factory=lambda: _size_defaults())
     defensive_stance: int = 5
     defensive_action: int = 5
     indirect_unspotted: int = 5
@@ -124,8 +132,7 @@ class RulesData(Strict):
     initiative: InitiativeRules = InitiativeRules()                      # §3
     terrain: dict[str, Terrain] = Field(default_factory=_default_terrain)  # §4.1
     road_move_cost: int = 1                                              # §4.2
-    road_bonus: dict[UnitClass, int] = Field(default_factory=lambda: {
-        "infantry": 1, "walker": 2, "wheeled": 3, "hover": 3, "tracked": 2, "cavalry": 1})
+    road_bonus: dict[UnitClass, int] = Field(default_factory=lambda: _road_bonus_defaults())
     dash: DashRules = DashRules()                                        # §4.3
     accuracy: AccuracyRules = AccuracyRules()                            # §5.1
     edges: EdgeRules = EdgeRules()                                       # §5.2
