@@ -471,15 +471,20 @@ def _locate_hand_edit(path: str | os.PathLike[str]) -> SaveError | None:
     return None
 
 
-def load_game(path: str | os.PathLike[str], *, verify: bool = True) -> LoadedGame:
-    """Read a save and rebuild the game. Raises SaveError (one clear line) if anything is wrong;
-    never writes a file."""
+def _load_checked(path: str | os.PathLike[str]) -> SaveData:
+    """load_save, with a checksum failure traced to the edited field when the log allows it."""
     try:
-        save = saves.load_save(path)
+        return saves.load_save(path)
     except SaveError as exc:
         if "does not match its checksum" not in exc.message:
             raise
         raise (_locate_hand_edit(path) or exc) from None
+
+
+def load_game(path: str | os.PathLike[str], *, verify: bool = True) -> LoadedGame:
+    """Read a save and rebuild the game. Raises SaveError (one clear line) if anything is wrong;
+    never writes a file."""
+    save = _load_checked(path)
     scenario, warnings = load_scenario_of(save, path)
     state = _state_from(save, scenario)
     if verify:
@@ -507,7 +512,7 @@ def verify_save(path: str | os.PathLike[str],
                 on_step: Callable[[int, Step], None] | None = None) -> VerifyReport:
     """Re-apply the whole log from the scenario's initial state; raise ReplayMismatch (naming the
     first bad command) or SaveError; return counts when everything matches bit for bit."""
-    save = saves.load_save(path)
+    save = _load_checked(path)
     scenario, warnings = load_scenario_of(save, path)
     _state_from(save, scenario)
     initial = initial_state_of(scenario, save.header.seed)
