@@ -35,10 +35,20 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return f
 
 
+def _render(s: str, size: int, colour: tuple[int, int, int], bold: bool) -> pygame.Surface:
+    """Render with a cached font; a pygame.quit()/init() cycle invalidates cached fonts, so on
+    'Invalid font' the font cache is dropped and the font made again."""
+    try:
+        return font(size, bold).render(s, True, colour)
+    except pygame.error:
+        font.cache_clear()
+        return font(size, bold).render(s, True, colour)
+
+
 @lru_cache(maxsize=512)
 def text(s: str, size: int, colour: tuple[int, int, int], bold: bool = False) -> pygame.Surface:
     """A rendered line of text (cached: the same label is drawn every frame)."""
-    return font(size, bold).render(s, True, colour)
+    return _render(s, size, colour, bold)
 
 
 def outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool = True) -> pygame.Surface:
@@ -48,8 +58,8 @@ def outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool = True)
 
 @lru_cache(maxsize=256)
 def _outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool) -> pygame.Surface:
-    fg = font(size, bold).render(s, True, colour)
-    bg = font(size, bold).render(s, True, (10, 10, 12))
+    fg = _render(s, size, colour, bold)
+    bg = _render(s, size, (10, 10, 12), bold)
     w, h = fg.get_width() + 2, fg.get_height() + 2
     out = pygame.Surface((w, h), pygame.SRCALPHA)
     for dx, dy in ((0, 1), (2, 1), (1, 0), (1, 2)):
