@@ -21,6 +21,8 @@ def test_the_report_marks_missed_figures_and_failed_sections() -> None:
     text = report(figs, ["saves: RuntimeError: boom"], as_json=False, elapsed=1.0)
     assert "[ok  ] good" in text and "[MISS] bad" in text and "why" in text
     assert "[FAIL] saves: RuntimeError: boom" in text and "1 of 2 figures on target" in text
+    info = report([Figure("context", 1.0, 5.0, "ratio_min", judged=False)], [], as_json=False, elapsed=1.0)
+    assert "[info] context" in info and "0 of 0 figures on target" in info
     data = json.loads(report(figs, [], as_json=True, elapsed=1.0))
     assert [f["passed"] for f in data["figures"]] == [True, False] and data["all_passed"] is False
 

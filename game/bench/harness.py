@@ -63,6 +63,7 @@ class Figure:
     unit: str = "x"
     details: dict[str, Any] = field(default_factory=dict)
     note: str = ""
+    judged: bool = True  # False: shown for context ("[info]"), not counted as on or off target
 
     @property
     def passed(self) -> bool:
@@ -72,7 +73,7 @@ class Figure:
 
     def line(self) -> str:
         op = ">=" if self.kind in ("ratio_min", "min") else "<="
-        mark = "ok  " if self.passed else "MISS"
+        mark = ("ok  " if self.passed else "MISS") if self.judged else "info"
         extra = ", ".join(f"{k} {fmt(v)}" for k, v in self.details.items())
         text = f"[{mark}] {self.name}: {fmt(self.value)}{self.unit} (target {op} {fmt(self.target)}{self.unit})"
         if extra:
@@ -83,7 +84,7 @@ class Figure:
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["passed"] = self.passed
+        d["passed"] = self.passed if self.judged else None
         return d
 
 

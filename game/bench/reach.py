@@ -162,7 +162,7 @@ def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print)
                note="same sets" if not mismatches else "DIFFERENT SETS: " + "; ".join(mismatches[:3])),
         Figure("reach (informational): first query on a fresh state, networkx time / ours", cold_theirs / cold_ours,
                5.0, "ratio_min", details={"ours median ms": ms(cold_ours / n), "networkx median ms": ms(cold_theirs / n)},
-               note="no per-state occupancy memo on either side"),
+               note="no per-state occupancy memo on either side", judged=False),
         Figure("reach: searches whose set differs from networkx", float(len(mismatches)), 0.0, "max",
                unit=""),
     ]

@@ -79,11 +79,13 @@ def report(figures: list[Figure], errors: list[str], *, as_json: bool, elapsed: 
     if as_json:
         return json.dumps({"environment": environment(), "elapsed_s": round(elapsed, 1),
                            "figures": [f.as_dict() for f in figures], "errors": errors,
-                           "all_passed": not errors and all(f.passed for f in figures)}, indent=2)
+                           "all_passed": not errors and all(f.passed for f in figures if f.judged)}, indent=2)
     lines = ["", "Benchmark figures (ratios measured in the same run; medians in brackets):"]
     lines += [f.line() for f in figures]
     lines += [f"[FAIL] {e}" for e in errors]
-    missed = sum(1 for f in figures if not f.passed) + len(errors)
-    lines.append(f"{len(figures) - sum(1 for f in figures if not f.passed)} of {len(figures)} figures on target"
-                 + (f"; {missed} missed" if missed else "") + f" ({elapsed:.0f} s)")
+    judged = [f for f in figures if f.judged]
+    missed = sum(1 for f in judged if not f.passed)
+    lines.append(f"{len(judged) - missed} of {len(judged)} figures on target"
+                 + (f"; {missed} missed" if missed else "") + (f"; {len(errors)} sections failed" if errors else "")
+                 + f" ({elapsed:.0f} s)")
     return "\n".join(lines)
