@@ -223,13 +223,14 @@ class BattleScene(Scene):
         """Bring the panels up to date (only what changed is re-rendered)."""
         st = self.state
         phase = text.PHASE_NAMES.get(st.phase, st.phase)
+        rnd = f"Round {st.round}/{st.setup.round_limit}"
         if st.phase == "ended":
-            status = f"Round {st.round} · Battle over"
+            status = f"{rnd} · Battle over"
         elif st.phase == "initiative":
-            status = f"Round {st.round} · Initiative"
+            status = f"{rnd} · Initiative"
         else:
             owner = st.active_side
-            status = f"Round {st.round} · {st.side_name(owner) if owner else ''} · {phase} phase"
+            status = f"{rnd} · {st.side_name(owner) if owner else ''} · {phase} phase"
             slot = st.active_slot
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
@@ -277,6 +278,13 @@ class BattleScene(Scene):
             alive = len(st.live_units(s.id))
             lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
                          f"{alive} units" + (f" · Advantage: {pools}" if pools else ""))
+        if st.turn_order:
+            order = []
+            for i, slot in enumerate(st.turn_order):
+                label = st.side_name(slot.side) + (f" ({st.unit_name(slot.unit_id)})" if slot.unit_id else "")
+                order.append(f"<b>{text.e(label)}</b>" if i == st.turn_index and st.phase != "initiative"
+                             else text.e(label))
+            lines.append(f"<font color='{text.DIM}'>Turn order:</font> " + " &gt; ".join(order))
         for o in st.setup.objectives:
             if o.description:
                 lines.append(f"<font color='{text.DIM}'>Objective ({text.e(st.side_name(o.side))}): "
