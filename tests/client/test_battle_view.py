@@ -202,3 +202,16 @@ def test_the_map_cache_keeps_a_bounded_number_of_chunks() -> None:
         for dx in range(0, 3000, 600):
             cache.prepare(z, True, (-dx, 0), view)
     assert len(cache._chunks) <= 6
+
+
+def test_a_drag_released_over_the_side_panel_stops_panning(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(500, 400), button=1))
+    post(pygame.event.Event(pygame.MOUSEMOTION, pos=(700, 400), rel=(200, 0), buttons=(1, 0, 0)))
+    post(pygame.event.Event(pygame.MOUSEMOTION, pos=(1000, 300), rel=(300, -100), buttons=(1, 0, 0)))
+    post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(1000, 300), button=1))  # over the side panel
+    settle(app)
+    after = (scene.camera.pos_x, scene.camera.pos_y)
+    post(pygame.event.Event(pygame.MOUSEMOTION, pos=(600, 500), rel=(-400, 200), buttons=(0, 0, 0)))
+    settle(app)
+    assert (scene.camera.pos_x, scene.camera.pos_y) == after

@@ -705,6 +705,12 @@ class BattleScene(Scene):
         if event.type == pygame.KEYUP:
             self._held.discard(event.key)
             return
+        if event.type == pygame.MOUSEBUTTONUP and consumed:
+            self._press, self._dragging = None, False  # a drag released over the panels ends there
+            return
+        if event.type == pygame.MOUSEMOTION and self._press is not None \
+                and not any(getattr(event, "buttons", (1,))):
+            self._press, self._dragging = None, False  # the button was released outside the window
         if consumed and event.type != pygame.MOUSEMOTION:
             return
         if event.type == pygame.KEYDOWN:
@@ -728,7 +734,6 @@ class BattleScene(Scene):
                 if self._dragging or abs(dx) + abs(dy) > DRAG_THRESHOLD:
                     if not self._dragging:
                         self._dragging = True
-                        dx, dy = dx, dy
                     else:
                         dx, dy = event.rel
                     self.camera.pan_screen(-dx, -dy)
