@@ -208,8 +208,8 @@ def test_a_drag_released_over_the_side_panel_stops_panning(app) -> None:  # type
     scene = battle(app)
     post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(500, 400), button=1))
     post(pygame.event.Event(pygame.MOUSEMOTION, pos=(700, 400), rel=(200, 0), buttons=(1, 0, 0)))
-    post(pygame.event.Event(pygame.MOUSEMOTION, pos=(1000, 300), rel=(300, -100), buttons=(1, 0, 0)))
-    post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(1000, 300), button=1))  # over the side panel
+    post(pygame.event.Event(pygame.MOUSEMOTION, pos=(1000, 450), rel=(300, 50), buttons=(1, 0, 0)))
+    post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(1000, 450), button=1))  # over the hex panel
     settle(app)
     after = (scene.camera.pos_x, scene.camera.pos_y)
     post(pygame.event.Event(pygame.MOUSEMOTION, pos=(600, 500), rel=(-400, 200), buttons=(0, 0, 0)))
