@@ -11,7 +11,8 @@ Dice order (fixed, so a seeded game replays bit for bit):
   2. one damage d10 per hit, in order;
   3. for each damage that succeeded, in order: its defence d10s (the combined cumulative roll
      first, then each separate defence in the unit's list order until one succeeds);
-  4. one casualty die per strength point lost, in the order the points are lost.
+  4. one casualty die per strength point lost, in the order the points are lost (the target's
+     Advantage, if it spends any, is added to these rolls in that order: `casualty_advantage`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ class AttackSetup:
     called interrupt (+5 AC). advantage: Advantage points spent on the hit roll (+1 each).
     spotted: for an indirect weapon whose firer has no line of sight, a friendly unit sees the target.
     counter: a guard's melee counter-attack (same maths; labels only).
+    casualty_advantage: Advantage the TARGET spends on its casualty rolls, declared before rolling:
+    its i-th casualty roll of this attack gets +casualty_advantage[i] (nothing past the end of the
+    tuple). The engine builds it from the points per roll the defender chose and the points it
+    holds, e.g. 1 per roll with 3 points held -> (1, 1, 1).
     """
 
     attacker: Combatant
@@ -83,6 +88,7 @@ class AttackSetup:
     advantage: int = 0
     spotted: bool = True
     counter: bool = False
+    casualty_advantage: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,7 @@ class AttackResult:
     worst: UnitState | None
     result: Result
     dice: tuple[DieRecord, ...]
+    casualty_advantage_spent: int = 0  # Advantage points the target used on its casualty rolls
 
     @property
     def strength_after(self) -> int:
@@ -343,14 +350,23 @@ def fp_excess(weapon: Weapon, target: UnitType) -> int:
 
 
 def casualty_parts(target: UnitType, strength_left: int, excess: int, reduced: bool,
-                   rules: RulesData) -> tuple[Modifier, ...]:
-    """What is added to the casualty die: morale, strength left after the point, -(FP - DUR), +3 if reduced."""
+                   rules: RulesData, advantage: int = 0) -> tuple[Modifier, ...]:
+    """What is added to the casualty die: morale, strength left after the point, -(FP - DUR),
+    +3 if reduced, +1 per Advantage point the target spends on this roll."""
     parts = [Modifier("morale", target.morale), Modifier("strength left", strength_left)]
     if excess:
         parts.append(Modifier("firepower over durability", -excess))
     if reduced:
         parts.append(Modifier("damage reduced", rules.casualty.reduced_bonus))
+    if advantage:
+        parts.append(Modifier(f"Advantage x{advantage}", advantage))
     return tuple(parts)
+
+
+def casualty_advantage_on(setup: AttackSetup, roll_index: int) -> int:
+    """Advantage the target spends on its casualty roll number `roll_index` (0 = the first) of this attack."""
+    adv = setup.casualty_advantage
+    return adv[roll_index] if 0 <= roll_index < len(adv) else 0
 
 
 def casualty_state(total: int, rules: RulesData) -> UnitState:
@@ -447,12 +463,15 @@ def resolve_attack(setup: AttackSetup, roller: Roller, ac: ACBreakdown | None = 
     casualty_records: list[DieRecord] = []
     worst: UnitState | None = None
     cas_die = rules.casualty.die
+    spent = 0
     for i, eff in enumerate(damages):
         if eff not in ("reduced", "full"):
             continue
         for _ in range(min(weapon.damage, strength)):
+            adv = casualty_advantage_on(setup, len(casualty_records))
+            spent += adv
             strength -= 1
-            parts = casualty_parts(tgt.unit_type, strength, excess, eff == "reduced", rules)
+            parts = casualty_parts(tgt.unit_type, strength, excess, eff == "reduced", rules, adv)
             lab = f"casualty: {tgt.name} down to strength {strength} (damage {i + 1})"
             v = roller(cas_die, lab)
             state = casualty_state(v + sum(p.value for p in parts), rules)
@@ -466,4 +485,5 @@ def resolve_attack(setup: AttackSetup, roller: Roller, ac: ACBreakdown | None = 
         defence_rolls=tuple(defence_records), damages=tuple(damages), strength_before=tgt.strength,
         strength_lost=lost, casualty_rolls=tuple(casualty_records), worst=worst,
         result=final_result(check.success, lost, strength, worst), dice=tuple(dice),
+        casualty_advantage_spent=spent,
     )

@@ -8,6 +8,10 @@ their `AttackSetup` from the game state and records every die they roll.
 - Advantage spent on a hit roll (+1 per point, declared before rolling): Command (side pool, any
   unit), Leadership (points the unit holds), Personal (the commander's unit only). Deception
   cannot be spent on rolls (it is banked for initiative). [source / decision]
+- Advantage spent by the TARGET on its casualty rolls: Leadership points it holds, or Personal
+  Advantage for the commander's unit. Its side gives a standing order (SetCasualtyAdvantage: n
+  points on each casualty roll, while it has them); a defensive-action answer may choose
+  otherwise for that one attack. Only the points of the rolls actually made are spent.
 - Defensive action (called interrupt): when an attack is declared against a unit that still has
   its action this round, its owner is asked (unless the rules say `defensive_action_prompt:
   never`); accepting gives +5 AC against that attack and costs the unit its action (this turn's
@@ -23,13 +27,22 @@ from typing import Literal
 
 from game.hexgrid import Hex
 from game.rules.ail.attack import AttackImpossible, AttackResult, AttackSetup, Combatant, resolve_attack
-from game.rules.ail.commands import Attack, DefensiveAction, EnterStance
-from game.rules.ail.common import active_unit, commander_unit, find_weapon, known_unit, name, not_ended
+from game.rules.ail.commands import Attack, DefensiveAction, EnterStance, SetCasualtyAdvantage
+from game.rules.ail.common import (
+    active_unit,
+    commander_unit,
+    find_weapon,
+    known_unit,
+    name,
+    not_ended,
+    not_waiting,
+)
 from game.rules.ail.events import (
     AdvantageSpent,
     AttackDeclared,
     AttackGivenUp,
     AttackResolved,
+    CasualtyAdvantageSet,
     DefensiveActionOffered,
     DefensiveActionTaken,
     MarkerAdded,
@@ -39,7 +52,14 @@ from game.rules.ail.events import (
     UnitDestroyed,
 )
 from game.rules.ail.los import has_line_of_sight
-from game.rules.ail.state import AdvantageKind, DeclaredAttack, GameState, Pending, UnitState
+from game.rules.ail.state import (
+    AdvantageKind,
+    CasualtyAdvantageKind,
+    DeclaredAttack,
+    GameState,
+    Pending,
+    UnitState,
+)
 from game.rules.ail.txn import Reject, Txn
 
 AttackMode = Literal["attack", "overwatch", "guard_counter", "charge"]
@@ -61,9 +81,55 @@ def spotted(state: GameState, attacker_id: str, target_hex: Hex) -> bool:
                for u in state.units.values())
 
 
+def held_advantage(state: GameState, unit: UnitState, kind: AdvantageKind) -> int:
+    """Points of `kind` the unit could spend now (Personal: only the commander's unit)."""
+    if kind == "leadership":
+        return unit.leadership
+    if kind == "personal" and commander_unit(state, unit.side) != unit.id:
+        return 0
+    if kind == "deception":
+        return 0
+    return state.sides[unit.side].advantage.get(kind, 0)
+
+
+def casualty_plan(state: GameState, target_id: str, points: int | None = None,
+                  kind: CasualtyAdvantageKind | None = None) -> tuple[int, ...]:
+    """The Advantage the target adds to its 1st, 2nd, ... casualty roll of an attack: `points` on
+    each (None: its standing order) while the points of `kind` it holds last."""
+    u = state.units[target_id]
+    if points is None:
+        points, kind = u.casualty_advantage, u.casualty_advantage_kind
+    if not points or kind is None:
+        return ()
+    held = held_advantage(state, u, kind)
+    plan: list[int] = []
+    while held > 0 and len(plan) < u.strength:
+        plan.append(min(points, held))
+        held -= plan[-1]
+    return tuple(plan)
+
+
+def check_casualty_order(state: GameState, unit: UnitState, points: int,
+                         kind: CasualtyAdvantageKind | None) -> None:
+    """Reject unless the unit can spend `kind` Advantage on its casualty rolls."""
+    if points == 0:
+        return
+    who = name(state, unit.id)
+    if kind is None:
+        raise Reject("say which kind of Advantage to spend on casualty rolls: leadership or personal")
+    if kind == "personal" and commander_unit(state, unit.side) != unit.id:
+        raise Reject(f"Personal Advantage is for the commander's own unit only, not {who}")
+    if held_advantage(state, unit, kind) == 0:
+        whose = who if kind == "leadership" else state.side_name(unit.side)
+        raise Reject(f"{whose} holds no {kind.capitalize()} Advantage points to spend on casualty rolls")
+
+
 def make_setup(state: GameState, attacker_id: str, target_id: str, weapon: str, *,
                advantage: int = 0, overwatch_shot: bool = False, defensive_action: bool = False,
-               counter: bool = False, target_at: Hex | None = None) -> AttackSetup:
+               counter: bool = False, target_at: Hex | None = None, casualty_advantage: int | None = None,
+               casualty_kind: CasualtyAdvantageKind | None = None) -> AttackSetup:
+    """The AttackSetup of an attack in `state`. casualty_advantage / casualty_kind: the Advantage the
+    target spends on each casualty roll (None: the target's standing order)."""
     w = find_weapon(state, attacker_id, weapon)
     tgt = combatant(state, target_id, target_at)
     att = combatant(state, attacker_id)
@@ -75,6 +141,7 @@ def make_setup(state: GameState, attacker_id: str, target_id: str, weapon: str, 
         attacker=att, target=tgt, weapon=w, board=state.board,
         rules=state.setup.rules, overwatch_shot=overwatch_shot, defensive_action=defensive_action,
         advantage=advantage, spotted=seen, counter=counter,
+        casualty_advantage=casualty_plan(state, target_id, casualty_advantage, casualty_kind),
     )
 
 
@@ -154,14 +221,21 @@ def _report(txn: Txn, result: AttackResult, attacker_id: str, target_id: str) ->
         ))
 
 
-def resolve(txn: Txn, setup: AttackSetup, mode: AttackMode) -> AttackResult:
-    """Roll the attack through the game's dice and apply its result to the target."""
+def resolve(txn: Txn, setup: AttackSetup, mode: AttackMode,
+            casualty_kind: CasualtyAdvantageKind | None = None) -> AttackResult:
+    """Roll the attack through the game's dice and apply its result to the target.
+
+    casualty_kind: the kind of the Advantage in `setup.casualty_advantage` (None: the target's
+    standing order's kind); the points of the casualty rolls made are spent."""
     attacker_id, target_id = setup.attacker.unit_id, setup.target.unit_id
     try:
         result = resolve_attack(setup, txn.roll)
     except AttackImpossible as exc:  # checked before; kept so a rules bug can't crash a game
         raise Reject(exc.reason) from None
     _report(txn, result, attacker_id, target_id)
+    if result.casualty_advantage_spent:
+        kind = casualty_kind or txn.unit(target_id).casualty_advantage_kind
+        spend_advantage(txn, target_id, result.casualty_advantage_spent, kind, "its casualty rolls")
     txn.emit(AttackResolved(attacker_id=attacker_id, target_id=target_id, weapon=setup.weapon.name,
                             hits=result.hits, damages=list(result.damages),
                             strength_lost=result.strength_lost, result=result.result, mode=mode))
@@ -206,6 +280,10 @@ def declare_or_offer(txn: Txn, attacker_id: str, target_id: str, weapon: str, ad
                      kind: AdvantageKind | None, *, charge: bool = False) -> None:
     """The attack is legal and declared: spend Advantage, then ask the defender or resolve."""
     st = txn.state
+    if advantage and kind is not None:
+        # Overwatch or a guard counter met on the way (a charge) may have cost the unit some of
+        # the points it meant to spend (on its own casualty rolls): it spends what it has left.
+        advantage = min(advantage, held_advantage(st, st.units[attacker_id], kind))
     setup = make_setup(st, attacker_id, target_id, weapon, advantage=advantage)
     reason = attack_reason(st, setup)
     if reason:
@@ -235,6 +313,8 @@ def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
     if cmd.unit_id != p.unit_id:
         raise Reject(f"the prompt is for {name(st, p.unit_id or '')}, not {name(st, cmd.unit_id)}")
     a = p.attack
+    if cmd.casualty_advantage is not None and cmd.unit_id in st.units:
+        check_casualty_order(st, st.units[cmd.unit_id], cmd.casualty_advantage, cmd.casualty_advantage_kind)
     costs: Literal["this_turn", "next_turn", "none"] = "none"
     txn.update(pending=None)
     if cmd.accept and cmd.unit_id in st.units and st.units[cmd.unit_id].alive:
@@ -253,7 +333,8 @@ def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
     else:
         try:
             setup = make_setup(txn.state, a.attacker_id, a.target_id, a.weapon, advantage=a.advantage,
-                               defensive_action=cmd.accept)
+                               defensive_action=cmd.accept, casualty_advantage=cmd.casualty_advantage,
+                               casualty_kind=cmd.casualty_advantage_kind)
             reason = attack_reason(txn.state, setup) or ""
         except Reject as exc:
             reason = exc.reason
@@ -261,7 +342,21 @@ def handle_defensive_action(txn: Txn, cmd: DefensiveAction) -> None:
         if a.attacker_id in units:
             txn.emit(AttackGivenUp(unit_id=a.attacker_id, reason=f"the attack can no longer be made ({reason})"))
         return
-    resolve(txn, setup, "charge" if a.charge else "attack")
+    resolve(txn, setup, "charge" if a.charge else "attack",
+            cmd.casualty_advantage_kind if cmd.casualty_advantage is not None else None)
+
+
+def handle_set_casualty_advantage(txn: Txn, cmd: SetCasualtyAdvantage) -> None:
+    st = txn.state
+    not_waiting(st)
+    u = known_unit(st, cmd.unit_id)
+    if st.phase != "initiative" and st.active_side != u.side:
+        raise Reject(f"{st.side_name(u.side)} gives its units' orders in the Initiative phase or during "
+                     "its own turn")
+    check_casualty_order(st, u, cmd.points, cmd.advantage_kind)
+    kind = cmd.advantage_kind if cmd.points else None
+    txn.change_unit(u.id, casualty_advantage=cmd.points, casualty_advantage_kind=kind)
+    txn.emit(CasualtyAdvantageSet(unit_id=u.id, points=cmd.points, advantage_kind=kind))
 
 
 # --------------------------------------------------------------------------- guard counter

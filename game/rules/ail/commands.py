@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from game.hexgrid import Hex
-from game.rules.ail.state import AdvantageKind, InitiativeOption, PersonalStat
+from game.rules.ail.state import AdvantageKind, CasualtyAdvantageKind, InitiativeOption, PersonalStat
 
 DashPay = Literal["adrenaline", "leadership", "pilot"]
 
@@ -67,7 +67,10 @@ class Dash(CommandBase):
 
 
 class Charge(CommandBase):
-    """A dash that ends next to `target_id`, then a melee attack with `weapon`."""
+    """A dash that ends next to `target_id`, then a melee attack with `weapon`.
+
+    advantage / advantage_kind: spent on the melee hit roll. pilot_advantage / pilot_advantage_kind:
+    Leadership or Personal Advantage spent on a vehicle's pilot check for the charge."""
 
     kind: Literal["charge"] = "charge"
     unit_id: str
@@ -77,6 +80,8 @@ class Charge(CommandBase):
     pay: DashPay | None = None
     advantage: int = Field(0, ge=0)
     advantage_kind: AdvantageKind | None = None
+    pilot_advantage: int = Field(0, ge=0)
+    pilot_advantage_kind: AdvantageKind | None = None
 
 
 class SpecialMove(CommandBase):
@@ -111,11 +116,27 @@ class EnterStance(CommandBase):
 
 
 class DefensiveAction(CommandBase):
-    """The defender's answer to the defensive-action prompt."""
+    """The defender's answer to the defensive-action prompt.
+
+    casualty_advantage / casualty_advantage_kind: for THIS attack only, the Advantage points the
+    unit spends on each of its casualty rolls (None: its standing order, SetCasualtyAdvantage)."""
 
     kind: Literal["defensive_action"] = "defensive_action"
     unit_id: str
     accept: bool
+    casualty_advantage: int | None = Field(None, ge=0)
+    casualty_advantage_kind: CasualtyAdvantageKind | None = None
+
+
+class SetCasualtyAdvantage(CommandBase):
+    """A standing order: when `unit_id` is attacked, it spends `points` Advantage of `advantage_kind`
+    on each of its casualty rolls, while it has them (0 = spend none). Given in the Initiative
+    phase or during the unit's side's own turn."""
+
+    kind: Literal["set_casualty_advantage"] = "set_casualty_advantage"
+    unit_id: str
+    points: int = Field(ge=0)
+    advantage_kind: CasualtyAdvantageKind | None = None
 
 
 class EndPhase(CommandBase):
@@ -125,14 +146,15 @@ class EndPhase(CommandBase):
 
 Command = Annotated[
     ChooseInitiative | ChooseTurnPlace | AssignLeadership | Move | Dash | Charge | SpecialMove
-    | StuckStep | Attack | EnterStance | DefensiveAction | EndPhase,
+    | StuckStep | Attack | EnterStance | DefensiveAction | SetCasualtyAdvantage | EndPhase,
     Field(discriminator="kind"),
 ]
 
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 _CORE_KINDS = {
     "choose_initiative", "choose_turn_place", "assign_leadership", "move", "dash", "charge",
-    "special_move", "stuck_step", "attack", "enter_stance", "defensive_action", "end_phase",
+    "special_move", "stuck_step", "attack", "enter_stance", "defensive_action", "set_casualty_advantage",
+    "end_phase",
 }
 _EXTRA: dict[str, type[BaseModel]] = {}
 

@@ -58,6 +58,7 @@ _CORE: dict[str, Handler] = {
     "attack": attacks.handle_attack,
     "enter_stance": attacks.handle_enter_stance,
     "defensive_action": attacks.handle_defensive_action,
+    "set_casualty_advantage": attacks.handle_set_casualty_advantage,
     "end_phase": flow.handle_end_phase,
 }
 for _kind, _handler in _CORE.items():

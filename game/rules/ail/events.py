@@ -121,6 +121,21 @@ class AdvantageExpired(EventBase):
         return f"{self.side}: {self.points} unspent {self.advantage_kind} Advantage{of} expires"
 
 
+class CasualtyAdvantageSet(EventBase):
+    """A unit's standing order for Advantage on its own casualty rolls."""
+
+    kind: Literal["casualty_advantage_set"] = "casualty_advantage_set"
+    unit_id: str
+    points: int
+    advantage_kind: str | None = None
+
+    def text(self, name: Namer = _same) -> str:
+        if not self.points or not self.advantage_kind:
+            return f"{name(self.unit_id)} will spend no Advantage on its casualty rolls"
+        return (f"{name(self.unit_id)} will spend {self.points} {self.advantage_kind} Advantage on each of its "
+                "casualty rolls, while it has them")
+
+
 class LeadershipAssigned(EventBase):
     kind: Literal["leadership_assigned"] = "leadership_assigned"
     side: str
@@ -359,7 +374,7 @@ class BattleEnded(EventBase):
 
 Event = Annotated[
     PhaseChanged | InitiativeChosen | InitiativeRolled | InitiativeWon | TurnOrderSet | AdvantageGained
-    | AdvantageSpent | AdvantageExpired | LeadershipAssigned | RollMade | UnitMoved | AdrenalineSpent
+    | AdvantageSpent | AdvantageExpired | CasualtyAdvantageSet | LeadershipAssigned | RollMade | UnitMoved | AdrenalineSpent
     | DashFailed | AttackGivenUp | AttackDeclared | OverwatchFired | GuardCounter | AttackResolved
     | StrengthLost | MarkerAdded | MarkerRemoved | UnitDestroyed | StanceChanged | DefensiveActionOffered
     | DefensiveActionTaken | RoundEnded | BattleEnded,

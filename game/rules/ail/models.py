@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from game.hexgrid import Hex
 
@@ -148,6 +148,23 @@ class RulesData(Strict):
     # §5.6: "ask" = the defender is asked before each attack it may answer with a defensive
     # action; "never" = never ask (always "no"), for quick games and scripted runs.
     defensive_action_prompt: Literal["ask", "never"] = "ask"
+
+    @field_validator("damage_table")
+    @classmethod
+    def _damage_table_covers_every_case(cls, rows: tuple[DamageRow, ...]) -> tuple[DamageRow, ...]:
+        """Every firepower/durability pair must find a row: rows are tried in order, and only
+        fp_greater, fp_equal and fp_less between them cover every case (fp_at_least_double and
+        fp_at_most_half are refinements of fp_greater and fp_less)."""
+        have = {r.when for r in rows}
+        missing = [(when, example) for when, example in (
+            ("fp_greater", "firepower above durability, e.g. FP 5 vs DUR 4"),
+            ("fp_equal", "firepower equal to durability, e.g. FP 4 vs DUR 4"),
+            ("fp_less", "firepower below durability, e.g. FP 3 vs DUR 4"),
+        ) if when not in have]
+        if missing:
+            cases = "; ".join(f"no row for {example} (add a row with when: {when})" for when, example in missing)
+            raise ValueError(f"the damage table must give a number for every firepower against durability: {cases}")
+        return rows
 
 
 # --------------------------------------------------------------------------- unit catalogue

@@ -529,6 +529,12 @@ def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
                      f"from {name(state, target.id)}")
     check_advantage(state, u, cmd.advantage, cmd.advantage_kind)
     pay = dash_payment(state, u, cmd.pay)
+    if cmd.pilot_advantage:
+        if pay != "pilot":
+            raise Reject("pilot Advantage is spent on a vehicle's pilot check; this charge needs none")
+        check_advantage(state, u, cmd.pilot_advantage, cmd.pilot_advantage_kind, "pilot")
+        if cmd.advantage and cmd.advantage_kind == cmd.pilot_advantage_kind:
+            check_advantage(state, u, cmd.advantage + cmd.pilot_advantage, cmd.advantage_kind)
     return ChargePlan(u.id, target.id, weapon.name, info, pay)
 
 
@@ -537,7 +543,7 @@ def handle_charge(txn: Txn, cmd: Charge) -> None:
     plan = check_charge(st, cmd)
     uid = plan.unit_id
     txn.change_unit(uid, move_done=True, dashed=True)
-    if not pay_for_dash(txn, uid, plan.pay):
+    if not pay_for_dash(txn, uid, plan.pay, cmd.pilot_advantage, cmd.pilot_advantage_kind):
         return  # the pilot check failed: no charge, the unit keeps its attack [decision]
     txn.change_unit(uid, action_used=True, acted_round=st.round)
     arrived = walk(txn, uid, plan.info, "charge", emit_empty=True)

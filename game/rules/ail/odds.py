@@ -28,6 +28,7 @@ from game.rules.ail.attack import (
     DefenceRoll,
     Result,
     UnitState,
+    casualty_advantage_on,
     casualty_parts,
     casualty_state,
     damage_needs,
@@ -147,14 +148,18 @@ def outcome_distribution(setup: AttackSetup) -> Odds:
     cas_die = rules.casualty.die
     excess = fp_excess(weapon, tgt.unit_type)
     dmg = weapon.damage
-    # casualty die counts per resulting state index, for (strength left after the point, reduced)
+    start = tgt.strength
+    # casualty die counts per resulting state index, for (strength left after the point, reduced).
+    # The point lost leaving `left` is the (start - left)-th casualty roll of the attack, which
+    # fixes the Advantage the target spends on it.
     cas_cache: dict[tuple[int, bool], list[int]] = {}
 
     def cas_counts(left: int, reduced: bool) -> list[int]:
         key = (left, reduced)
         counts = cas_cache.get(key)
         if counts is None:
-            bonus = sum(p.value for p in casualty_parts(tgt.unit_type, left, excess, reduced, rules))
+            adv = casualty_advantage_on(setup, start - left - 1)
+            bonus = sum(p.value for p in casualty_parts(tgt.unit_type, left, excess, reduced, rules, adv))
             counts = [0] * len(STATES)
             for v in range(1, cas_die + 1):
                 counts[STATES.index(casualty_state(v + bonus, rules))] += 1
@@ -200,7 +205,6 @@ def outcome_distribution(setup: AttackSetup) -> Odds:
         return out
 
     # Fold damages one at a time; the states after h damages serve every hit count h.
-    start = tgt.strength
     joint_num: dict[tuple[int, Result], int] = {}
     states: dict[_State, int] = {(start, -1): 1}
     for h in range(max_hits + 1):
@@ -218,7 +222,11 @@ def outcome_distribution(setup: AttackSetup) -> Odds:
     den = sides * step_den ** max_hits
     joint = {key: Fraction(num, den) for key, num in joint_num.items() if num}
     hits = {h: Fraction(n, sides) for h, n in sorted(hits_count.items())}
-    return Odds(ac, start, hits, joint, None, defence_notes(weapon, tgt.unit_type.defences))
+    notes = defence_notes(weapon, tgt.unit_type.defences)
+    if any(setup.casualty_advantage):
+        each = ", ".join(f"+{a}" for a in setup.casualty_advantage)
+        notes = (*notes, f"{tgt.name} spends Advantage on its casualty rolls ({each}, in the order rolled)")
+    return Odds(ac, start, hits, joint, None, notes)
 
 
 class RngRoller:

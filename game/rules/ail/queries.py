@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from game.hexgrid import Hex, distance, neighbours
 from game.rules.ail import initiative
 from game.rules.ail.attack import ACBreakdown, accuracy_challenge, hit_modifiers
-from game.rules.ail.attacks import check_attack, defensive_action_available, make_setup
+from game.rules.ail.attacks import check_attack, defensive_action_available, held_advantage, make_setup
 from game.rules.ail.check import Modifier
 from game.rules.ail.commands import (
     AssignLeadership,
@@ -33,6 +33,7 @@ from game.rules.ail.commands import (
     EndPhase,
     EnterStance,
     Move,
+    SetCasualtyAdvantage,
     SpecialMove,
     StuckStep,
 )
@@ -47,7 +48,7 @@ from game.rules.ail.movement import (
 )
 from game.rules.ail.odds import Odds, outcome_distribution
 from game.rules.ail.overwatch import guard_weapon_of, qualifying_watchers
-from game.rules.ail.state import AdvantageKind, GameState, UnitState
+from game.rules.ail.state import AdvantageKind, CasualtyAdvantageKind, GameState, UnitState
 from game.rules.ail.txn import Reject, Rejection
 
 OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics", "leadership", "deception")
@@ -102,21 +103,30 @@ class AttackPreview:
 
 def attack_preview(state: GameState, attacker_id: str, target_id: str, weapon: str, advantage: int = 0,
                    advantage_kind: AdvantageKind | None = None, *, check_turn: bool = True,
+                   casualty_advantage: int | None = None, casualty_kind: CasualtyAdvantageKind | None = None,
                    ) -> AttackPreview | Rejection:
-    """The exact odds of an attack (Rejection with the reason when it can't be made now)."""
+    """The exact odds of an attack (Rejection with the reason when it can't be made now).
+
+    The target's Advantage on its casualty rolls counts: its standing order, or (the defender
+    weighing its answer to the defensive-action prompt) `casualty_advantage` points of
+    `casualty_kind` on each casualty roll."""
     cmd = Attack(attacker_id=attacker_id, target_id=target_id, weapon=weapon, advantage=advantage,
                  advantage_kind=advantage_kind)
     try:
         setup = check_attack(state, cmd, check_turn=check_turn)
     except Reject as exc:
         return Rejection(exc.reason)
+    if casualty_advantage is not None:
+        setup = make_setup(state, attacker_id, target_id, weapon, advantage=advantage,
+                           casualty_advantage=casualty_advantage, casualty_kind=casualty_kind)
     ac = accuracy_challenge(setup)
     assert not isinstance(ac, str)
     da = (state.setup.rules.defensive_action_prompt == "ask" and defensive_action_available(state, target_id))
     da_odds = None
     if da:
         da_odds = outcome_distribution(make_setup(state, attacker_id, target_id, weapon, advantage=advantage,
-                                                  defensive_action=True))
+                                                  defensive_action=True, casualty_advantage=casualty_advantage,
+                                                  casualty_kind=casualty_kind))
     return AttackPreview(attacker_id, target_id, weapon, ac, hit_modifiers(setup), outcome_distribution(setup),
                          da, da_odds)
 
@@ -218,7 +228,13 @@ def legal_commands(state: GameState) -> list[BaseModel]:
         if p.kind == "turn_place":
             return [ChooseTurnPlace(side=p.sides[0], position=i) for i in range(len(p.ranking))]
         assert p.unit_id is not None
-        return [DefensiveAction(unit_id=p.unit_id, accept=True), DefensiveAction(unit_id=p.unit_id, accept=False)]
+        answers: list[BaseModel] = []
+        for accept in (True, False):
+            answers.append(DefensiveAction(unit_id=p.unit_id, accept=accept))
+            answers.extend(DefensiveAction(unit_id=p.unit_id, accept=accept, casualty_advantage=1,
+                                           casualty_advantage_kind=kind)
+                           for kind in _casualty_kinds(state, state.units[p.unit_id]))
+        return answers
     active = state.active_side
     assert active is not None
     side: str = active
@@ -232,8 +248,18 @@ def legal_commands(state: GameState) -> list[BaseModel]:
     pool = state.sides[side].advantage.get("leadership", 0)
     for u in state.live_units(side):
         out.extend(AssignLeadership(side=side, unit_id=u.id, points=n) for n in range(1, pool + 1))
+        out.extend(SetCasualtyAdvantage(unit_id=u.id, points=1, advantage_kind=kind)
+                   for kind in _casualty_kinds(state, u))
+        if u.casualty_advantage:
+            out.append(SetCasualtyAdvantage(unit_id=u.id, points=0))
     out.append(EndPhase(side=side))
     return out
+
+
+def _casualty_kinds(state: GameState, u: UnitState) -> list[CasualtyAdvantageKind]:
+    """The kinds of Advantage the unit holds points of, to spend on its casualty rolls."""
+    kinds: tuple[CasualtyAdvantageKind, ...] = ("leadership", "personal")
+    return [k for k in kinds if held_advantage(state, u, k) > 0]
 
 
 def _movement_commands(state: GameState, u: UnitState) -> list[BaseModel]:

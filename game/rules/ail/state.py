@@ -22,6 +22,9 @@ from game.rules.ail.models import BattleSetup, UnitType
 Phase = Literal["initiative", "movement", "attack", "ended"]
 Stance = Literal["none", "overwatch", "guard", "defensive"]
 AdvantageKind = Literal["command", "leadership", "deception", "personal"]
+# The kinds a unit may spend on its own casualty rolls (design page §3: Leadership points it
+# holds; Personal Advantage for the commander's unit).
+CasualtyAdvantageKind = Literal["leadership", "personal"]
 ADVANTAGE_KINDS: tuple[AdvantageKind, ...] = ("command", "leadership", "deception", "personal")
 InitiativeOption = Literal["tactics", "leadership", "deception", "personal"]
 PersonalStat = Literal["physique", "senses", "aether"]
@@ -53,6 +56,11 @@ class UnitState(Frozen):
     forfeit_attack: bool = False  # a defensive action took its next turn's action
     acted_round: int = 0  # last round in which it used its action or took a defensive action
     leadership: int = 0  # Leadership Advantage points handed to it by its commander
+    # Standing order: Advantage points spent on EACH of its casualty rolls when it is attacked
+    # (while it has them), and of which kind. Set by its side (SetCasualtyAdvantage); a
+    # defensive-action answer may choose otherwise for one attack.
+    casualty_advantage: int = 0
+    casualty_advantage_kind: CasualtyAdvantageKind | None = None
     destroyed: bool = False
     annihilated: bool = False
 
