@@ -96,7 +96,10 @@ class ScenarioObjective(_Strict):
 
 
 class ScenarioOptions(_Strict):
-    ask_defensive_action: bool = True
+    # Ask the defender about the defensive action before each attack it may answer (true) or
+    # never (false). It sets the rules' `defensive_action_prompt` (ask / never), which the
+    # engine, `run` and the client all obey; left out (None): the rules file's value stands.
+    ask_defensive_action: bool | None = None
 
 
 class ScenarioFile(_Strict):
@@ -135,7 +138,9 @@ class LoadedScenario:
 
     @property
     def options(self) -> ScenarioOptions:
-        return self.file.options
+        """The options in effect: ask_defensive_action is always a bool here, from the rules."""
+        ask = self.setup.rules.defensive_action_prompt == "ask"
+        return self.file.options.model_copy(update={"ask_defensive_action": ask})
 
     def side_colour(self, side_id: str) -> Colour:
         for s in self.setup.sides:
@@ -167,6 +172,16 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     problems = _Problems(doc)
 
     rules: RulesData = load_rules(DEFAULT_RULES, sc.rules or None, doc, ("rules",))
+    ask = sc.options.ask_defensive_action
+    if ask is not None:
+        wanted = "ask" if ask else "never"
+        given = (sc.rules or {}).get("defensive_action_prompt")
+        if given is not None and given != wanted:
+            problems.add(("options", "ask_defensive_action"),
+                         f"{str(ask).lower()} contradicts rules: defensive_action_prompt: {given} "
+                         f"(true means ask, false means never); give only one of them")
+            problems.raise_if_any()
+        rules = rules.model_copy(update={"defensive_action_prompt": wanted})
     catalogue_path = (base / sc.catalogue).resolve() if sc.catalogue else DEFAULT_CATALOGUE
     if sc.catalogue and not catalogue_path.is_file():
         what = "is a folder, not a file" if catalogue_path.is_dir() else "not found"
