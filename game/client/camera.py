@@ -75,6 +75,11 @@ class Camera:
         self.pos_x = min(max(self.pos_x, lo), hi)
         lo, hi = self._axis_limits(self.map_h, self.view_h)
         self.pos_y = min(max(self.pos_y, lo), hi)
+        # whole screen pixels: the map's corner lands on a pixel, so a panned picture can be
+        # scrolled by a whole number of pixels and match a fresh drawing exactly
+        z = self.zoom
+        self.pos_x = round(self.pos_x * z) / z
+        self.pos_y = round(self.pos_y * z) / z
 
     def pan_screen(self, dx: float, dy: float) -> None:
         """Move the view by (dx, dy) screen pixels (positive dx shows more of the right side)."""

@@ -94,7 +94,8 @@ class BattleScene(Scene):
         self._frame_key: tuple[Any, ...] | None = None
         self._hover_key: tuple[Any, ...] | None = None
         self._hover_preview: Any = None
-        self._view_layer: tuple[tuple[Any, ...], pygame.Surface] | None = None
+        self._view_layer: tuple[Any, pygame.Surface, tuple[int, int]] | None = None
+        self.view_scrolls = 0  # frames whose view picture was scrolled, not redrawn (tests, benchmarks)
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
@@ -880,15 +881,17 @@ class BattleScene(Scene):
         self.ui.draw_ui(surface)
         self._draw_chart(surface)
 
-    def _draw_view(self, surface: pygame.Surface) -> None:
-        """The map, tints, objective and selection marks, units and the hovered path."""
+    def _draw_view(self, surface: pygame.Surface, clip: pygame.Rect | None = None) -> None:
+        """The map, tints, objective and selection marks, units and the hovered path (only
+        inside `clip` when given)."""
         _, _, view = self._regions()
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
-        if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(view):
-            surface.fill(BACKGROUND, view)
-        surface.set_clip(view)
-        self.map_cache.blit(surface, z, self.settings.show_grid, origin, view)
+        area = view if clip is None else view.clip(clip)
+        surface.set_clip(area)
+        if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
+            surface.fill(BACKGROUND, area)
+        self.map_cache.blit(surface, z, self.settings.show_grid, origin, area)
         for overlay in (self._overlay_surface(z), self._hover_overlay_surface(z)):
             if overlay is not None:
                 surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
@@ -897,7 +900,7 @@ class BattleScene(Scene):
         self._draw_path(surface, origin, z)
         surface.set_clip(None)
 
-    def _view_key(self) -> tuple[Any, ...] | None:
+    def _view_key(self) -> tuple[tuple[Any, ...], tuple[float, float]] | None:
         """Everything the map view's picture depends on (None while something moves)."""
         if self.anim.busy or self.anim.ghosts:
             return None
@@ -908,10 +911,10 @@ class BattleScene(Scene):
             hash(mode_vars)
         except TypeError:
             return None
-        return (id(st), st.seq, cam.pos_x, cam.pos_y, cam.zoom_index, cam.view_x, cam.view_y, cam.view_w,
-                cam.view_h, self.hover, self.selected, type(self.mode).__name__, mode_vars,
-                self.settings.show_grid, self.viewer, st.pending is None, self._overlay_key,
-                self._hover_overlay_key)
+        return ((id(st), st.seq, cam.zoom_index, cam.view_x, cam.view_y, cam.view_w,
+                 cam.view_h, self.hover, self.selected, type(self.mode).__name__, mode_vars,
+                 self.settings.show_grid, self.viewer, st.pending is None, self._overlay_key,
+                 self._hover_overlay_key), (cam.pos_x, cam.pos_y))
 
     def _draw_frames(self, surface: pygame.Surface) -> None:
         """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels)."""
@@ -959,15 +962,42 @@ class BattleScene(Scene):
         # the map view is kept as a picture once it stayed the same for a frame (idle frames then
         # blit one image); while the view moves it is drawn straight to the screen
         key = self._view_key()
+        view = self._regions()[2]
+        origin = self.camera.map_origin_on_screen()
+        old = self._view_layer
+        if key is not None and old is not None and old[0] != key and old[0][0] == key[0] \
+                and old[1].get_size() == self.app.screen.get_size():
+            # only the camera moved: scroll the kept picture and draw the strips that came into view
+            dx, dy = origin[0] - old[2][0], origin[1] - old[2][1]
+            if abs(dx) < view.w and abs(dy) < view.h:
+                layer = old[1]
+                layer.set_clip(view)
+                layer.scroll(dx, dy)
+                layer.set_clip(None)
+                strips = []
+                if dx > 0:
+                    strips.append(pygame.Rect(view.x, view.y, dx, view.h))
+                elif dx < 0:
+                    strips.append(pygame.Rect(view.right + dx, view.y, -dx, view.h))
+                if dy > 0:
+                    strips.append(pygame.Rect(view.x, view.y, view.w, dy))
+                elif dy < 0:
+                    strips.append(pygame.Rect(view.x, view.bottom + dy, view.w, -dy))
+                for strip in strips:
+                    self._draw_view(layer, strip)
+                self._view_layer = (key, layer, origin)
+                self._frame_key = key
+                self.view_scrolls += 1
+                return
         if key is None or key != self._frame_key:  # the view will be drawn: its map chunks first
-            self.map_cache.prepare(z, self.settings.show_grid, self.camera.map_origin_on_screen(), self._regions()[2])
-        if key is not None and key == self._frame_key and (self._view_layer is None or self._view_layer[0] != key):
+            self.map_cache.prepare(z, self.settings.show_grid, origin, view)
+        if key is not None and key == self._frame_key and (old is None or old[0] != key):
             layer = pygame.Surface(self.app.screen.get_size())
             if pygame.display.get_surface() is not None:
                 layer = layer.convert()
             self._draw_view(layer)
             self._draw_frames(layer)
-            self._view_layer = (key, layer)
+            self._view_layer = (key, layer, origin)
         self._frame_key = key
 
     def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
