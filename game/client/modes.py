@@ -67,6 +67,10 @@ class Mode:
         """(cache key, hex tints) that depend on the hovered hex."""
         return ((), [])
 
+    def hex_labels(self, scene: BattleScene) -> list[tuple[Hex, str]]:
+        """Short labels drawn over hexes (e.g. the hit chance over each target)."""
+        return []
+
     def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
         """(attack preview, the same without Advantage) for the hovered target, if any."""
         return None
@@ -500,6 +504,21 @@ class AttackMode(Mode):
             return key, []
         targets = scene.q.targets(scene.state, self.unit_id, w)
         return key, [(scene.state.units[t].hex, draw.TARGET_COLOUR, 110) for t in targets]
+
+    def hex_labels(self, scene: BattleScene) -> list[tuple[Hex, str]]:
+        w = self._weapon(scene)
+        if w is None:
+            return []
+        targets = scene.q.targets(scene.state, self.unit_id, w)
+        kind, _ = self._kind(scene)
+        out = []
+        for t, p in sorted(targets.items()):
+            if self.advantage:  # the odds with the Advantage now chosen
+                p = scene.q.preview(scene.state, self.unit_id, t, w, self.advantage, kind)
+                if isinstance(p, str):
+                    continue
+            out.append((scene.state.units[t].hex, draw.percent(p.odds.hit_chance)))
+        return out
 
     def _hover_target(self, scene: BattleScene) -> str | None:
         if scene.hover is None:

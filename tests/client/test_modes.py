@@ -202,3 +202,14 @@ def test_advantage_can_be_spent_on_a_charge_and_improves_its_odds() -> None:
     kinds = [e.kind for e in session.history[-1].events]
     assert "advantage_spent" in kinds
     assert session.state.sides["blue"].advantage["command"] == 1
+
+
+def test_attack_mode_labels_every_target_with_its_hit_chance() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2)),
+                            ("m2", "militia_band", "red", (6, 5))], phase="attack")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    labels = dict(scene.mode.hex_labels(scene))
+    assert set(labels) == {session.state.units["m1"].hex, session.state.units["m2"].hex}
+    assert all(v.endswith("%") for v in labels.values())

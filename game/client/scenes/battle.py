@@ -897,6 +897,7 @@ class BattleScene(Scene):
                 surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
         self._draw_marks(surface, origin, z)
         self._draw_units(surface, z)
+        self._draw_hex_labels(surface, z)
         self._draw_path(surface, origin, z)
         surface.set_clip(None)
 
@@ -1080,6 +1081,14 @@ class BattleScene(Scene):
             if ring and u.id in self._can_act:
                 pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
             surface.blit(img, rect)
+
+    def _draw_hex_labels(self, surface: pygame.Surface, z: float) -> None:
+        if self.anim.busy or self.state.pending is not None:
+            return
+        for h, label in self.mode.hex_labels(self):
+            x, y = self.camera.world_to_screen(*self.layout.hex_center(h))
+            draw.draw_label(surface, label, (x, y - self.layout.th * z * 0.5), (255, 200, 190), 12,
+                            (70, 16, 12, 220))
 
     def _draw_path(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
         if self.anim.busy or self.state.pending is not None:
