@@ -213,3 +213,26 @@ def test_attack_mode_labels_every_target_with_its_hit_chance() -> None:
     labels = dict(scene.mode.hex_labels(scene))
     assert set(labels) == {session.state.units["m1"].hex, session.state.units["m2"].hex}
     assert all(v.endswith("%") for v in labels.values())
+
+
+def test_personal_initiative_gives_the_commanders_unit_its_own_slot_on_screen() -> None:
+    from game.client.session import Session
+
+    base = make_session([("r1", "rifle_section", "blue", (2, 2)), ("r2", "rifle_section", "blue", (2, 4)),
+                         ("m1", "militia_band", "red", (8, 5))])
+    blue, red = base.setup.sides
+    blue = blue.model_copy(update={"commander": blue.commander.model_copy(update={"unit": "r1"})})
+    session = Session.start(base.setup.model_copy(update={"sides": (blue, red)}), base.board, base.layout, 7)
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    session.state = session.state.model_copy(update={"forced_rolls": (10, 1)})
+    press_button(app, "Personal (PHY)")
+    press_button(app, "Tactics")
+    press_button(app, "Go first")
+    slot = session.state.active_slot
+    assert slot is not None and slot.unit_id == "r1"
+    assert "Personal" in scene._ui_cache["status"] and "alone" in scene._ui_cache["status"]
+    click_hex(app, session.state.units["r2"].hex)  # the troops wait for their own slot
+    assert scene.mode.name == "select"
+    click_hex(app, session.state.units["r1"].hex)
+    assert scene.mode.name == "move"
