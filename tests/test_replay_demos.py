@@ -34,7 +34,7 @@ def _kinds(rec: Record, unit: str) -> list[Any]:
 
 def test_movement_demo_shows_road_bonus_per_action_dash_ban_and_stuck_units() -> None:
     _, rec, refused = _run_script("demo-movement")
-    assert refused == ["a dash may not enter difficult terrain: (3,5) is swamp"]
+    assert refused == ["a dash may not enter difficult terrain: hex 5,5 is swamp"]
     moves = {(e.unit_id, e.mode): e for s in rec.steps for e in s.events if e.kind == "unit_moved"}
     assert moves[("car", "move")].road_bonus == 3 and len(moves[("car", "move")].path) == 10
     assert moves[("runners", "move")].road_bonus == 1 and moves[("runners", "dash")].road_bonus == 1

@@ -44,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
                 return uid
 
         print(f"[{index + 1}] round {step.round}: {mark}{describe_command(step.command)}", file=out)
+        from game.rules.ail.events import board_where, event_text
+
+        where = board_where(step.after.board)
         for event in step.events:
-            print(f"      {event.text(name)}", file=out)
+            print(f"      {event_text(event, name, where)}", file=out)
 
     try:
         report = verify_save(args.save, on_step=None if args.verify else show)

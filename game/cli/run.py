@@ -85,9 +85,12 @@ def run_commands(state: Any, commands: list[Any], out: TextIO, *, stop_on_reject
             if stop_on_reject:
                 break
             continue
+        from game.rules.ail.events import board_where, event_text
+
         namer = outcome.state.unit_name
+        where = board_where(outcome.state.board)
         for ev in outcome.events:
-            print(f"[{i + 1}] {ev.kind}: {ev.text(namer)}", file=out)
+            print(f"[{i + 1}] {ev.kind}: {event_text(ev, namer, where)}", file=out)
         steps.append((state, cmd, outcome.events, outcome.state))
         state = outcome.state
     return state, steps, rejected

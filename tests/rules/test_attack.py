@@ -171,7 +171,7 @@ def test_ac_parts_name_every_component() -> None:
 
 
 def test_blocked_line_of_sight_prevents_a_direct_attack_and_names_the_blocker() -> None:
-    assert accuracy_challenge(setup(bd=board(x1_0="woods"))) == "no line of sight: woods at (1,0)"
+    assert accuracy_challenge(setup(bd=board(x1_0="woods"))) == "no line of sight: woods at hex 1,0"
 
 
 GUN = Weapon(name="gun", fp=6, skill="gunnery", bands=(3, 10, 20, 30), traits=("indirect",))

@@ -104,7 +104,7 @@ def test_an_impossible_attack_is_one_error_line_with_the_reason(capsys: pytest.C
     code, _, err = run(capsys, "--attacker", "rif", "--target", "arm")
     assert code == 1
     assert err.strip() == ("error: Rifle Section (rif) cannot attack Armoured Infantry (arm) with bolt rifles: "
-                           "no line of sight: woods at (0,3)")
+                           "no line of sight: woods at hex 1,3")  # axial (0,3) on the map
     code, _, err = run(capsys, "--attacker", "rif", "--target", "far")
     assert err.strip() == ("error: Rifle Section (rif) cannot attack Hover Skiff (far) with bolt rifles: "
                            "out of range: 16 hexes, extreme is 14")

@@ -23,6 +23,7 @@ from typing import Literal
 from game.board import Board
 from game.hexgrid import Hex, distance
 from game.rules.ail.check import CheckResult, Modifier, Roller, die_for
+from game.rules.ail.common import hex_name
 from game.rules.ail.los import first_blocker
 from game.rules.ail.models import Defence, RulesData, UnitType, Weapon
 
@@ -186,7 +187,7 @@ def accuracy_challenge(setup: AttackSetup) -> ACBreakdown | str:
             if blocker is not None and not setup.spotted:
                 parts.append(Modifier("indirect fire, no spotter", acc.indirect_unspotted))
         elif blocker is not None:
-            return f"no line of sight: {_terrain_name(setup.board, blocker)} at {blocker}"
+            return f"no line of sight: {_terrain_name(setup.board, blocker)} at {hex_name(setup.board, blocker)}"
     size = acc.size.get(tgt.unit_type.size, 0)
     if size:
         parts.append(Modifier(f"{tgt.unit_type.size} target", size))

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from game.board import Board
+from game.hexgrid import Hex
 from game.rules.ail.models import RulesData, UnitType, Weapon
 from game.rules.ail.state import GameState, UnitState
 from game.rules.ail.txn import Reject
+
+
+def hex_label(board: Board, h: Hex) -> str:
+    """A hex as the player sees it: the map's column,row (Tiled's tile coordinates), e.g. '19,11'."""
+    col, row = board.offset_of(Hex(*h))
+    return f"{col},{row}"
+
+
+def hex_name(board: Board, h: Hex) -> str:
+    """'hex 19,11': how every player-facing sentence of the rules names a hex."""
+    return f"hex {hex_label(board, h)}"
 
 
 def rules_of(state: GameState) -> RulesData:

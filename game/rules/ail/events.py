@@ -12,13 +12,36 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from game.board import Board
 from game.hexgrid import Hex
 
 Namer = Callable[[str], str]
+# Names a hex for the player: the map's "col,row" (see `board_where`). Without a board, events
+# fall back to the axial "(q,r)" they store.
+HexNamer = Callable[[Hex], str]
 
 
 def _same(x: str) -> str:
     return x
+
+
+def _axial(h: Hex) -> str:
+    return f"({h[0]},{h[1]})"
+
+
+def board_where(board: Board) -> HexNamer:
+    """A HexNamer giving the map's column,row, as Tiled and the client show it (e.g. '19,11')."""
+    def where(h: Hex) -> str:
+        col, row = board.offset_of(Hex(*h))
+        return f"{col},{row}"
+    return where
+
+
+def event_text(event: EventBase, name: Namer = _same, where: HexNamer | None = None) -> str:
+    """An event's line for the player, with hexes named by `where` (e.g. board_where(board))."""
+    if where is not None and isinstance(event, UnitMoved | OverwatchFired):
+        return event.text(name, where)
+    return event.text(name)
 
 
 def _signed(v: int) -> str:
@@ -192,11 +215,15 @@ class UnitMoved(EventBase):
     road_bonus: int = 0
     stopped: bool = False  # the move was cut short (overwatch)
 
-    def text(self, name: Namer = _same) -> str:
-        route = " ".join(str(h) for h in self.path)
+    def text(self, name: Namer = _same, where: HexNamer = _axial) -> str:
+        route = " → ".join(where(h) for h in self.path)
         extra = f", road bonus +{self.road_bonus}" if self.road_bonus else ""
         stop = " and is stopped there" if self.stopped else ""
-        return f"{name(self.unit_id)} {self.mode.replace('_', ' ')}s {route} (cost {self.cost}{extra}){stop}"
+        hexes = "hex" if len(self.path) == 1 else "hexes"
+        verb = {"move": "moves", "dash": "dashes", "charge": "charges", "special_move": "uses its special move",
+                "stuck_step": "steps out"}[self.mode]
+        return (f"{name(self.unit_id)} {verb}: {hexes} {route} "
+                f"(cost {self.cost}{extra}){stop}")
 
 
 class AdrenalineSpent(EventBase):
@@ -248,9 +275,9 @@ class OverwatchFired(EventBase):
     at: Hex
     step: int
 
-    def text(self, name: Namer = _same) -> str:
+    def text(self, name: Namer = _same, where: HexNamer = _axial) -> str:
         return (f"{name(self.watcher_id)} fires overwatch ({self.weapon}) at {name(self.target_id)} "
-                f"entering {self.at} (step {self.step})")
+                f"entering hex {where(self.at)} (step {self.step})")
 
 
 class GuardCounter(EventBase):

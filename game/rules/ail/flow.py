@@ -23,7 +23,7 @@ from game.dice import Rng
 from game.hexgrid import Hex
 from game.rules.ail import objectives
 from game.rules.ail.commands import EndPhase
-from game.rules.ail.common import known_side, not_waiting
+from game.rules.ail.common import hex_name, known_side, not_waiting
 from game.rules.ail.events import (
     AdvantageExpired,
     AttackGivenUp,
@@ -188,9 +188,9 @@ def initial_state(setup: BattleSetup, board: Board, seed: int) -> GameState:
             raise SetupError(f"unit {us.id!r}: unknown side {us.side!r} (sides: {', '.join(side_ids)})")
         at = Hex(*us.at)
         if at not in board:
-            raise SetupError(f"unit {us.id!r}: hex {at} is not on the map")
+            raise SetupError(f"unit {us.id!r}: {hex_name(board, at)} is not on the map")
         if at in where:
-            raise SetupError(f"units {where[at]!r} and {us.id!r} are both placed on {at}")
+            raise SetupError(f"units {where[at]!r} and {us.id!r} are both placed on {hex_name(board, at)}")
         where[at] = us.id
         ut = setup.catalogue.units[us.type]
         strength = ut.strength if us.strength is None else us.strength

@@ -27,6 +27,7 @@ from pydantic import Field
 from game.hexgrid import Hex
 from game.rules.ail import engine
 from game.rules.ail.commands import CommandBase, register_command_model
+from game.rules.ail.common import hex_name
 from game.rules.ail.events import EventBase, Namer
 from game.rules.ail.models import SkillName, StatName, UnitType
 from game.rules.ail.state import ADVANTAGE_KINDS, AdvantageKind, GameState, Stance, UnitState
@@ -137,10 +138,10 @@ def _live_unit(txn: Txn, unit_id: str) -> UnitState:
 
 def _free_hex(state: GameState, at: Hex, moving: str | None = None) -> None:
     if at not in state.board:
-        raise Reject(f"hex {at} is not on the map")
+        raise Reject(f"{hex_name(state.board, at)} is not on the map")
     other = state.unit_at(at)
     if other is not None and other.id != moving:
-        raise Reject(f"hex {at} is taken by {state.unit_name(other.id)}")
+        raise Reject(f"{hex_name(state.board, at)} is taken by {state.unit_name(other.id)}")
 
 
 def _type_of(state: GameState, type_id: str) -> UnitType | None:
@@ -173,7 +174,7 @@ def _place(txn: Txn, cmd: PlaceUnit) -> None:
     )
     txn.set_unit(unit)
     txn.emit(GmAction(action="place", unit_id=unit.id, side=unit.side,
-                      detail=f"places {{unit}} ({utype.name}, {cmd.side}) at {cmd.at}"))
+                      detail=f"places {{unit}} ({utype.name}, {cmd.side}) on {hex_name(state.board, cmd.at)}"))
 
 
 def _move(txn: Txn, cmd: MoveUnitGM) -> None:
@@ -181,7 +182,8 @@ def _move(txn: Txn, cmd: MoveUnitGM) -> None:
     _free_hex(txn.state, cmd.to, moving=unit.id)
     txn.change_unit(unit.id, hex=cmd.to)
     txn.emit(GmAction(action="move", unit_id=unit.id, side=unit.side,
-                      detail=f"moves {{unit}} from {unit.hex} to {cmd.to}"))
+                      detail=f"moves {{unit}} from {hex_name(txn.state.board, unit.hex)} to "
+                             f"{hex_name(txn.state.board, cmd.to)}"))
 
 
 def _remove(txn: Txn, cmd: RemoveUnit) -> None:

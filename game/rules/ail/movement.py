@@ -24,7 +24,7 @@ from game.rules.ail import overwatch
 from game.rules.ail.attacks import check_advantage, declare_or_offer, resolve_guard_counter, spend_advantage
 from game.rules.ail.check import Modifier, roll_check
 from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, StuckStep
-from game.rules.ail.common import active_unit, find_weapon, known_unit, name
+from game.rules.ail.common import active_unit, find_weapon, hex_name, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
@@ -303,29 +303,33 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
     if steps and steps[0] == unit.hex:
         steps = steps[1:]
     who = name(state, unit.id)
+
+    def where(h: Hex) -> str:
+        return hex_name(state.board, h)
+
     occupied = state.occupied()
     cost = 0
     here = unit.hex
     for h in steps:
         h = Hex(*h)
         if distance(here, h) != 1:
-            raise Reject(f"the path is not contiguous: {h} is not next to {here}")
+            raise Reject(f"the path is not contiguous: {where(h)} is not next to {where(here)}")
         if h not in state.board:
-            raise Reject(f"{h} is off the map")
+            raise Reject(f"{where(h)} is off the map")
         step = enter_cost(state, unit, h)
         if step is None:
-            raise Reject(f"{who} cannot enter {h}: {_terrain_word(state, h)} is impassable")
+            raise Reject(f"{who} cannot enter {where(h)}: {_terrain_word(state, h)} is impassable")
         if mode in ("dash", "charge") and is_difficult(state, h):
-            raise Reject(f"a {mode} may not enter difficult terrain: {h} is {_terrain_word(state, h)}")
+            raise Reject(f"a {mode} may not enter difficult terrain: {where(h)} is {_terrain_word(state, h)}")
         other = occupied.get(h)
         if other is not None and other.side != unit.side:
-            raise Reject(f"{who} cannot move through {h}: enemy {name(state, other.id)} is there")
+            raise Reject(f"{who} cannot move through {where(h)}: enemy {name(state, other.id)} is there")
         cost += step
         here = h
     if steps:
         other = occupied.get(here)
         if other is not None and other.id != unit.id:
-            raise Reject(f"{who} cannot end its move on {here}: {name(state, other.id)} is there")
+            raise Reject(f"{who} cannot end its move on {where(here)}: {name(state, other.id)} is there")
     base = state.unit_type(unit.id).move
     on_road = bool(steps) and state.board.is_road(unit.hex) and all(state.board.is_road(h) for h in steps)
     bonus = road_bonus(state, unit) if on_road else 0
@@ -525,7 +529,7 @@ def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
     info = check_path(state, u, cmd.path, "charge")
     end = info.path[-1] if info.path else u.hex
     if distance(end, target.hex) != 1:
-        raise Reject(f"a charge must end next to its target: {end} is {distance(end, target.hex)} hexes "
+        raise Reject(f"a charge must end next to its target: {hex_name(state.board, end)} is {distance(end, target.hex)} hexes "
                      f"from {name(state, target.id)}")
     check_advantage(state, u, cmd.advantage, cmd.advantage_kind)
     pay = dash_payment(state, u, cmd.pay)
@@ -560,24 +564,28 @@ def handle_charge(txn: Txn, cmd: Charge) -> None:
 def special_move_destination(state: GameState, unit: UnitState, to: Hex) -> str | None:
     """None when the unit's special move may land on `to` (turn and phase aside), else why not."""
     who = name(state, unit.id)
+
+    def where(h: Hex) -> str:
+        return hex_name(state.board, h)
+
     sm = state.unit_type(unit.id).special_move
     if sm is None:
         return f"{who} has no special move"
     to = Hex(*to)
     if to not in state.board:
-        return f"{to} is off the map"
+        return f"{where(to)} is off the map"
     d = distance(unit.hex, to)
     if d == 0:
-        return f"{who} is already on {to}"
+        return f"{who} is already on {where(to)}"
     if d > sm.range:
-        return f"{sm.name} reaches {sm.range} hexes; {to} is {d} away"
+        return f"{sm.name} reaches {sm.range} hexes; {where(to)} is {d} away"
     if enter_cost(state, unit, to) is None:
-        return f"{who} cannot {sm.name} onto {to}: {_terrain_word(state, to)} is impassable"
+        return f"{who} cannot {sm.name} onto {where(to)}: {_terrain_word(state, to)} is impassable"
     other = state.unit_at(to)
     if other is not None:
-        return f"{who} cannot {sm.name} onto {to}: {name(state, other.id)} is there"
+        return f"{who} cannot {sm.name} onto {where(to)}: {name(state, other.id)} is there"
     if sm.needs_los and not has_line_of_sight(state.board, state.setup.rules, unit.hex, to):
-        return f"{sm.name} needs line of sight to {to}"
+        return f"{sm.name} needs line of sight to {where(to)}"
     return None
 
 
@@ -625,6 +633,10 @@ def is_stuck(state: GameState, unit: UnitState) -> bool:
 
 def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
     st = txn.state
+
+    def where(h: Hex) -> str:
+        return hex_name(st.board, h)
+
     u = active_unit(st, cmd.unit_id, "movement")
     who = name(st, u.id)
     _can_move_now(st, u)
@@ -634,12 +646,12 @@ def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
         raise Reject(f"{who} is not stuck: it can enter a neighbouring hex with its move")
     to = Hex(*cmd.to)
     if distance(u.hex, to) != 1:
-        raise Reject(f"a stuck unit steps one hex: {to} is not next to {u.hex}")
+        raise Reject(f"a stuck unit steps one hex: {where(to)} is not next to {where(u.hex)}")
     if enter_cost(st, u, to) is None:
-        raise Reject(f"{who} cannot enter {to}: {_terrain_word(st, to)} is impassable")
+        raise Reject(f"{who} cannot enter {where(to)}: {_terrain_word(st, to)} is impassable")
     other = st.unit_at(to)
     if other is not None:
-        raise Reject(f"{who} cannot step onto {to}: {name(st, other.id)} is there")
+        raise Reject(f"{who} cannot step onto {where(to)}: {name(st, other.id)} is there")
     if cmd.pay == "adrenaline":
         cost = st.setup.rules.dash.adrenaline_cost
         if not st.unit_type(u.id).living:

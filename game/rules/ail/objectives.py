@@ -13,6 +13,7 @@ Objectives are tried in the scenario's order; the first one met decides. [decisi
 
 from __future__ import annotations
 
+from game.rules.ail.common import hex_label
 from game.rules.ail.models import Objective
 from game.rules.ail.state import GameState
 
@@ -52,13 +53,21 @@ def end_of_round_winner(state: GameState) -> tuple[str | None, str] | None:
         if obj.kind not in ("hold", "survive") or _objective_round(state, obj) != state.round:
             continue
         if obj.kind == "hold" and holds(state, obj):
-            hexes = " ".join(str(h) for h in obj.hexes)
+            hexes = _hexes(state, obj)
             return obj.side, obj.description or f"{state.side_name(obj.side)} holds {hexes} at the end of round {state.round}"
         if obj.kind == "survive" and state.live_units(obj.side):
             return obj.side, obj.description or f"{state.side_name(obj.side)} survived {state.round} rounds"
     if state.round >= state.setup.round_limit:
         return None, f"round limit ({state.setup.round_limit}) reached with no objective met"
     return None
+
+
+def _hexes(state: GameState, obj: Objective) -> str:
+    """'hex 3,4' / 'hexes 3,4 and 4,4' in the map's column,row."""
+    labels = [hex_label(state.board, h) for h in obj.hexes]
+    if len(labels) == 1:
+        return f"hex {labels[0]}"
+    return "hexes " + ", ".join(labels[:-1]) + f" and {labels[-1]}"
 
 
 def describe(state: GameState) -> list[str]:
@@ -71,7 +80,7 @@ def describe(state: GameState) -> list[str]:
         elif obj.kind == "destroy_all":
             out.append(f"{who}: destroy every enemy unit")
         elif obj.kind == "hold":
-            out.append(f"{who}: hold {' '.join(str(h) for h in obj.hexes)} at the end of round "
+            out.append(f"{who}: hold {_hexes(state, obj)} at the end of round "
                        f"{_objective_round(state, obj)}")
         else:
             out.append(f"{who}: keep a unit on the map through round {_objective_round(state, obj)}")
