@@ -25,6 +25,7 @@ from game.rules.ail.attack import (
     hit_die,
     hit_modifiers,
     hit_stat_and_skill,
+    target_defences,
 )
 from game.rules.ail.los import has_line_of_sight
 from game.rules.ail.models import BattleSetup, UnitSetup
@@ -125,7 +126,7 @@ def describe(s: AttackSetup, odds: Odds) -> list[str]:
     needs = damage_needs(w.fp, t.unit_type.durability, s.rules)
     lines.append(f"damage: d10 per hit, FP {w.fp} vs DUR {t.unit_type.durability} needs {needs}+"
                  + (f", each removes {w.damage} strength" if w.damage != 1 else ""))
-    rolls = defence_rolls(w, t.unit_type.defences)
+    rolls = defence_rolls(w, target_defences(s))
     if rolls or odds.notes:
         bits = [f"{r.label} {r.target}+ ({r.effect})" for r in rolls]
         lines.append("defences: " + ("; then ".join(bits) if bits else "none") +

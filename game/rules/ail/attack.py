@@ -295,6 +295,21 @@ class DefenceRoll:
     names: tuple[str, ...]
 
 
+def target_defences(setup: AttackSetup) -> tuple[Defence, ...]:
+    """The defences the target rolls: its own, plus the cover save of the terrain it stands in
+    (design §5.4: a cumulative cover save from fortifications), which does not count against melee."""
+    own = setup.target.unit_type.defences
+    if setup.weapon.melee:
+        return own
+    name = setup.board.terrain.get(setup.target.hex)
+    terrain = setup.rules.terrain.get(name) if name is not None else None
+    if name is None or terrain is None or terrain.cover_save is None:
+        return own
+    save = Defence(name=f"cover save ({name.replace('_', ' ')})", kind="cover", target=terrain.cover_save,
+                   effect="negate", cumulative=True)
+    return (*own, save)
+
+
 def _usable(weapon: Weapon, d: Defence) -> tuple[bool, str]:
     if "armour_piercing" in weapon.traits and d.kind == "armour":
         return False, f"{d.name} ignored (armour piercing)"
@@ -437,7 +452,7 @@ def resolve_attack(setup: AttackSetup, roller: Roller, ac: ACBreakdown | None = 
     dice.extend(damage_rolls)
 
     # 3. defences
-    plan = defence_rolls(weapon, tgt.unit_type.defences)
+    plan = defence_rolls(weapon, target_defences(setup))
     damages: list[DamageEffect] = []
     defence_records: list[DieRecord] = []
     for i, dmg in enumerate(damage_rolls):

@@ -37,6 +37,9 @@ class Terrain(Strict):
     blocks_los: bool = False
     impassable: bool = False
     hover_passable: bool = False  # impassable terrain a hover unit may still cross (water)
+    # A cover save (design §5.4: "cover save from fortifications"): a cumulative defence roll,
+    # negating on this d10 score or more, that a unit in this terrain makes against ranged attacks.
+    cover_save: int | None = Field(None, ge=1, le=11)
     colour: tuple[int, int, int] = (120, 160, 90)  # how the tileset generator paints it
 
 
@@ -119,8 +122,8 @@ def _default_terrain() -> dict[str, Terrain]:
         "building": Terrain(move_cost=2, cover=4, blocks_los=True, colour=(150, 120, 110)),
         "rubble": Terrain(move_cost=2, cover=3, difficult=True, colour=(130, 120, 115)),
         "hill": Terrain(move_cost=2, cover=1, blocks_los=True, colour=(170, 150, 90)),
-        "fortification": Terrain(move_cost=2, cover=6, colour=(120, 115, 100)),
-        "bunker": Terrain(move_cost=3, cover=10, blocks_los=True, colour=(95, 95, 95)),
+        "fortification": Terrain(move_cost=2, cover=6, cover_save=9, colour=(120, 115, 100)),
+        "bunker": Terrain(move_cost=3, cover=10, cover_save=8, blocks_los=True, colour=(95, 95, 95)),
         "cliff": Terrain(move_cost=1, impassable=True, blocks_los=True, colour=(90, 80, 70)),
     }
 

@@ -41,6 +41,7 @@ from game.rules.ail.attack import (
     hits_scored,
     require_ac,
     resolve_attack,
+    target_defences,
 )
 
 
@@ -140,7 +141,8 @@ def outcome_distribution(setup: AttackSetup) -> Odds:
     # One damage: numerators of (no strength lost, reduced, full) over `per_damage_den`.
     needs = damage_needs(weapon.fp, tgt.unit_type.durability, rules)
     dmg_ok = max(0, min(DAMAGE_DIE, DAMAGE_DIE - needs + 1))
-    neg, red, full, def_den = _defence_weights(defence_rolls(weapon, tgt.unit_type.defences))
+    defences = target_defences(setup)
+    neg, red, full, def_den = _defence_weights(defence_rolls(weapon, defences))
     c_none = (DAMAGE_DIE - dmg_ok) * def_den + dmg_ok * neg
     c_red = dmg_ok * red
     c_full = dmg_ok * full
@@ -222,7 +224,7 @@ def outcome_distribution(setup: AttackSetup) -> Odds:
     den = sides * step_den ** max_hits
     joint = {key: Fraction(num, den) for key, num in joint_num.items() if num}
     hits = {h: Fraction(n, sides) for h, n in sorted(hits_count.items())}
-    notes = defence_notes(weapon, tgt.unit_type.defences)
+    notes = defence_notes(weapon, defences)
     if any(setup.casualty_advantage):
         each = ", ".join(f"+{a}" for a in setup.casualty_advantage)
         notes = (*notes, f"{tgt.name} spends Advantage on its casualty rolls ({each}, in the order rolled)")
