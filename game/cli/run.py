@@ -32,9 +32,35 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_command)
 
 
-def read_commands(path: str) -> list[Any]:
+HEX_FIELDS = ("to", "at")  # a single hex; "path" is a list of them
+
+
+def _to_axial(entry: Any, board: Any) -> Any:
+    """A command mapping with its hexes turned from [column, row] into axial [q, r] (anything
+    that is not a pair of whole numbers is left for the command parser to refuse)."""
+    def conv(v: Any) -> Any:
+        if isinstance(v, list | tuple) and len(v) == 2 and all(isinstance(x, int) for x in v):
+            q, r = board.hex_at(v[0], v[1])
+            return [q, r]
+        return v
+
+    if not isinstance(entry, dict):
+        return entry
+    out = dict(entry)
+    for key in HEX_FIELDS:
+        if key in out:
+            out[key] = conv(out[key])
+    if isinstance(out.get("path"), list):
+        out["path"] = [conv(v) for v in out["path"]]
+    return out
+
+
+def read_commands(path: str, board: Any = None) -> list[Any]:
     """The commands of FILE.yaml, parsed; errors name the file and the entry.
 
+    The file is a list of commands, or a mapping `{coordinates: axial | col_row, commands: [...]}`;
+    with `col_row` every hex is written [column, row] as Tiled and the game show them, and is
+    converted with `board` (without a board, e.g. when only validating, they are parsed as they are).
     GM commands (`gm_...`, game/rules/ail/gm.py) are accepted too: a GM prepares a situation with
     them (place units, set stances, queue dice) and then plays it."""
     from game.rules.ail import parse_command
@@ -57,13 +83,23 @@ def read_commands(path: str) -> list[Any]:
         raise GameFileError(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
     if data is None:
         return []
+    coordinates = "axial"
     if isinstance(data, dict) and "commands" in data:
+        coordinates = data.get("coordinates", "axial")
+        if coordinates not in ("axial", "col_row"):
+            raise GameFileError(path, "coordinates", f"expected axial or col_row, got {coordinates!r}")
+        extra = sorted(set(data) - {"commands", "coordinates"})
+        if extra:
+            raise GameFileError(path, "", f"unknown key(s) {', '.join(map(str, extra))}; expected commands "
+                                          "and optionally coordinates")
         data = data["commands"]
     if not isinstance(data, list):
         raise GameFileError(path, "", "expected a YAML list of commands (mappings with a 'kind')")
     out = []
     for i, entry in enumerate(data):
         try:
+            if coordinates == "col_row" and board is not None:
+                entry = _to_axial(entry, board)
             out.append(parse_command(entry))
         except ValueError as exc:
             raise GameFileError(path, f"command {i + 1}", str(exc)) from None
@@ -104,7 +140,7 @@ def run_command(args: argparse.Namespace) -> int:
     except ImportError:  # pragma: no cover - until the scenario loader lands
         raise UserError("scenario loading is not available in this build (game.io.scenario)") from None
     scenario = load_scenario(args.scenario)
-    commands = read_commands(args.commands)
+    commands = read_commands(args.commands, scenario.board)
     seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
     state = initial_state(scenario.setup, scenario.board, seed)
     try:

@@ -164,3 +164,23 @@ def test_run_with_the_same_seed_prints_the_same_game_and_another_seed_other_dice
         outs.append([line for line in capsys.readouterr().out.splitlines() if "roll_made" in line])
     assert outs[0] == outs[1] and len(outs[0]) >= 2
     assert outs[0] != outs[2]
+
+
+def test_run_command_files_may_write_hexes_as_column_row_like_the_messages(tmp_path, capsys):
+    f = tmp_path / "commands.yaml"
+    f.write_text(yaml.safe_dump({"coordinates": "col_row", "commands": PRELUDE + [
+        {"kind": "move", "unit_id": "zone-car", "path": [[c, 10] for c in range(2, 11)]},
+        {"kind": "move", "unit_id": "zone-rifles-1", "path": [[3, 10], [3, 11], [3, 13]]},
+    ]}))
+    code = main(["run", str(SCENARIO), "--commands", str(f)])
+    out = capsys.readouterr().out
+    assert code == 3, out
+    assert "Resistance Car moves: hexes 1,10 → 2,10 → 3,10" in out and "→ 10,10 (cost 9, road bonus +3)" in out
+    assert "REJECTED: the path is not contiguous: hex 3,13 is not next to hex 3,11" in out
+
+
+def test_run_refuses_an_unknown_coordinates_word(tmp_path, capsys):
+    f = tmp_path / "commands.yaml"
+    f.write_text(yaml.safe_dump({"coordinates": "offset", "commands": []}))
+    assert main(["run", str(SCENARIO), "--commands", str(f)]) == 1
+    assert "coordinates: expected axial or col_row, got 'offset'" in capsys.readouterr().err
