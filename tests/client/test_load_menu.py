@@ -134,7 +134,8 @@ def test_load_menu_shows_why_a_save_cannot_load_and_the_game_carries_on(tmp_path
     press_button(app, "Load")
     assert top_name(app) == "load_menu"
     menu = app.scenes.top
-    assert menu.message is not None and "edited.yaml" in menu.message and "state_checksum" in menu.message
+    assert menu.message is not None and "edited.yaml" in menu.message
+    assert "state.units.runners.strength" in menu.message and "edited by hand" in menu.message
     key(app, pygame.K_ESCAPE)
     assert top_name(app) == "battle" and battle(app) is scene and scene.state == before
 
