@@ -92,6 +92,17 @@ def held_advantage(state: GameState, unit: UnitState, kind: AdvantageKind) -> in
     return state.sides[unit.side].advantage.get(kind, 0)
 
 
+def triggered_advantage(state: GameState, unit_id: str) -> tuple[int, AdvantageKind | None]:
+    """The Advantage a unit's overwatch shot or guard counter spends on its hit roll: what it named
+    with the stance, as far as it still has those points."""
+    u = state.units[unit_id]
+    kind = u.stance_advantage_kind
+    if not u.stance_advantage or kind is None:
+        return 0, None
+    points = min(u.stance_advantage, held_advantage(state, u, kind))
+    return (points, kind) if points else (0, None)
+
+
 def casualty_plan(state: GameState, target_id: str, points: int | None = None,
                   kind: CasualtyAdvantageKind | None = None) -> tuple[int, ...]:
     """The Advantage the target adds to its 1st, 2nd, ... casualty roll of an attack: `points` on
@@ -422,5 +433,11 @@ def handle_enter_stance(txn: Txn, cmd: EnterStance) -> None:
         weapon = find_weapon(st, u.id, cmd.weapon, melee=True).name
     elif cmd.weapon is not None:
         raise Reject("the defensive stance holds no weapon")
-    txn.change_unit(u.id, stance=cmd.stance, stance_weapon=weapon, action_used=True, acted_round=st.round)
+    if cmd.advantage:
+        if cmd.stance == "defensive":
+            raise Reject("the defensive stance makes no roll to spend Advantage on")
+        check_advantage(st, u, cmd.advantage, cmd.advantage_kind)
+    kind = cmd.advantage_kind if cmd.advantage else None
+    txn.change_unit(u.id, stance=cmd.stance, stance_weapon=weapon, action_used=True, acted_round=st.round,
+                    stance_advantage=cmd.advantage, stance_advantage_kind=kind)
     txn.emit(StanceChanged(unit_id=u.id, stance=cmd.stance, weapon=weapon))

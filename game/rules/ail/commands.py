@@ -109,10 +109,15 @@ class Attack(CommandBase):
 
 
 class EnterStance(CommandBase):
+    """advantage / advantage_kind (overwatch, guard): Advantage for the hit roll of the triggered
+    shot, named now and spent when it fires."""
+
     kind: Literal["enter_stance"] = "enter_stance"
     unit_id: str
     stance: Literal["overwatch", "guard", "defensive"]
     weapon: str | None = None  # overwatch: the ranged weapon held
+    advantage: int = Field(0, ge=0)
+    advantage_kind: AdvantageKind | None = None
 
 
 class DefensiveAction(CommandBase):

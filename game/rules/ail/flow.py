@@ -102,7 +102,8 @@ def start_slot(txn: Txn) -> None:
         if u.forfeit_attack:
             txn.emit(AttackGivenUp(unit_id=uid, reason="it took a defensive action"))
         txn.change_unit(
-            uid, stance="none", stance_weapon=None, moved=False, move_done=False, dashed=False,
+            uid, stance="none", stance_weapon=None, stance_advantage=0, stance_advantage_kind=None,
+            moved=False, move_done=False, dashed=False,
             action_used=u.forfeit_attack, forfeit_attack=False,
             pinned="this_turn" if u.pinned else None,
             out_of_action="this_turn" if u.out_of_action else None,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from game.hexgrid import Hex, distance
 from game.rules.ail.attack import accuracy_challenge
-from game.rules.ail.attacks import make_setup, resolve
+from game.rules.ail.attacks import make_setup, resolve, spend_advantage, triggered_advantage
 from game.rules.ail.events import GuardCounter, OverwatchFired, StanceChanged
 from game.rules.ail.los import has_line_of_sight
 from game.rules.ail.state import GameState
@@ -60,10 +60,12 @@ def fire_at(txn: Txn, mover_id: str, at: Hex, step: int, watchers: list[Watcher]
         watcher = txn.unit(w.unit_id)
         if not watcher.alive or watcher.stance != "overwatch":
             continue
-        txn.change_unit(w.unit_id, stance="none", stance_weapon=None)
+        points, kind = triggered_advantage(txn.state, w.unit_id)
+        txn.change_unit(w.unit_id, stance="none", stance_weapon=None, stance_advantage=0, stance_advantage_kind=None)
         txn.emit(OverwatchFired(watcher_id=w.unit_id, target_id=mover_id, weapon=w.weapon, at=at, step=step))
         txn.emit(StanceChanged(unit_id=w.unit_id, stance="none", reason="overwatch fired"))
-        setup = make_setup(txn.state, w.unit_id, mover_id, w.weapon, overwatch_shot=True)
+        spend_advantage(txn, w.unit_id, points, kind, f"its overwatch shot ({w.weapon})")
+        setup = make_setup(txn.state, w.unit_id, mover_id, w.weapon, overwatch_shot=True, advantage=points)
         result = resolve(txn, setup, "overwatch")
         if result.result in ("pinned", "out_of_action", "destroyed", "annihilated"):
             return True
@@ -85,11 +87,13 @@ def guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
     weapon = guard_weapon_of(txn.state, guard_id)
     if weapon is None:
         return False
-    txn.change_unit(guard_id, stance="none", stance_weapon=None)
+    points, kind = triggered_advantage(txn.state, guard_id)
+    txn.change_unit(guard_id, stance="none", stance_weapon=None, stance_advantage=0, stance_advantage_kind=None)
     txn.emit(GuardCounter(guard_id=guard_id, charger_id=charger_id, weapon=weapon))
     txn.emit(StanceChanged(unit_id=guard_id, stance="none", reason="guard counter made"))
-    setup = make_setup(txn.state, guard_id, charger_id, weapon, counter=True)
+    setup = make_setup(txn.state, guard_id, charger_id, weapon, counter=True, advantage=points)
     if isinstance(accuracy_challenge(setup), str):
         return False
+    spend_advantage(txn, guard_id, points, kind, f"its guard counter ({weapon})")
     resolve(txn, setup, "guard_counter")
     return True

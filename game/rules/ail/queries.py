@@ -20,7 +20,13 @@ from pydantic import BaseModel
 from game.hexgrid import Hex, distance, neighbours
 from game.rules.ail import initiative
 from game.rules.ail.attack import ACBreakdown, accuracy_challenge, hit_modifiers
-from game.rules.ail.attacks import check_attack, defensive_action_available, held_advantage, make_setup
+from game.rules.ail.attacks import (
+    check_attack,
+    defensive_action_available,
+    held_advantage,
+    make_setup,
+    triggered_advantage,
+)
 from game.rules.ail.check import Modifier
 from game.rules.ail.commands import (
     AssignLeadership,
@@ -84,7 +90,8 @@ def overwatch_exposure(state: GameState, unit_id: str, path: list[Hex] | tuple[H
             if w.unit_id in fired:
                 continue
             fired.add(w.unit_id)
-            setup = make_setup(state, w.unit_id, unit_id, w.weapon, overwatch_shot=True, target_at=h)
+            setup = make_setup(state, w.unit_id, unit_id, w.weapon, overwatch_shot=True, target_at=h,
+                               advantage=triggered_advantage(state, w.unit_id)[0])
             out.append(Exposure(i + 1, h, w.unit_id, w.weapon, outcome_distribution(setup)))
     return out
 
@@ -158,7 +165,8 @@ def charge_preview(state: GameState, command: Charge) -> ChargePreview | Rejecti
     if target.stance == "guard" and not target.out_of_action:
         guard_weapon = guard_weapon_of(state, target.id)
         if guard_weapon is not None:
-            guard_odds = outcome_distribution(make_setup(there, target.id, plan.unit_id, guard_weapon, counter=True))
+            guard_odds = outcome_distribution(make_setup(there, target.id, plan.unit_id, guard_weapon, counter=True,
+                                                         advantage=triggered_advantage(there, target.id)[0]))
     attack = attack_preview(there, plan.unit_id, plan.target_id, plan.weapon, command.advantage,
                             command.advantage_kind, check_turn=False)
     if isinstance(attack, Rejection):

@@ -47,6 +47,10 @@ class UnitState(Frozen):
     adrenaline: int
     stance: Stance = "none"
     stance_weapon: str | None = None  # the weapon held for overwatch
+    # Advantage named with an overwatch / guard stance for the hit roll of its triggered shot
+    # (spent when it fires, as far as the points are still there).
+    stance_advantage: int = 0
+    stance_advantage_kind: AdvantageKind | None = None
     pinned: MarkerLife | None = None
     out_of_action: MarkerLife | None = None
     moved: bool = False  # left its hex during its side's current/latest turn (not braced)
