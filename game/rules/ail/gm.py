@@ -83,6 +83,9 @@ class EditUnit(CommandBase):
     morale: int | None = None
 
 
+MAX_GM_ADVANTAGE = 20
+
+
 class GiveAdvantage(CommandBase):
     """Add (points > 0) or take (points < 0) Advantage; Leadership may be given to one unit."""
 
@@ -278,8 +281,8 @@ def _type_changes(state: GameState, unit: UnitState, cmd: EditUnit) -> tuple[Uni
     if cmd.skills is not None:
         skills = dict(old.skills)
         for skill, level in cmd.skills.items():
-            if level < 0:
-                raise Reject(f"skill {skill} cannot be negative")
+            if not 0 <= level <= 10:
+                raise Reject(f"skill {skill} must be between 0 and 10, not {level}")
             if level == 0:
                 skills.pop(skill, None)
             else:
@@ -301,6 +304,8 @@ def _advantage(txn: Txn, cmd: GiveAdvantage) -> None:
         raise Reject(f"unknown side {cmd.side!r}; the sides are: {', '.join(state.sides)}")
     if cmd.points == 0:
         raise Reject("give a number of points other than 0 (negative takes Advantage away)")
+    if abs(cmd.points) > MAX_GM_ADVANTAGE:  # each point is a +1 on a roll: keep margins (and hits) sane
+        raise Reject(f"give or take at most {MAX_GM_ADVANTAGE} points at a time, not {cmd.points}")
     if cmd.unit_id is not None:
         if cmd.advantage_kind != "leadership":
             raise Reject("only Leadership Advantage is held by a unit; give other kinds to the side")

@@ -7,11 +7,18 @@ Every model refuses unknown keys so a typo in a file is reported, not ignored.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from game.hexgrid import Hex
+
+NonNegative = Annotated[int, Field(ge=0)]  # e.g. a road bonus: a negative one breaks the reach search
+# Bounds that keep a roll's margin (and so its number of hits and dice) finite and small: found by
+# fuzzing, a skill or edge of a million made one attack roll hundreds of thousands of dice.
+SkillLevel = Annotated[int, Field(ge=0, le=10)]
+ModifierValue = Annotated[int, Field(ge=-50, le=50)]
+Award = Annotated[int, Field(ge=0, le=10)]
 
 
 class Strict(BaseModel):
@@ -58,22 +65,22 @@ class CasualtyRow(Strict):
 
 
 class CheckRules(Strict):
-    skilled_die: int = 10
-    unskilled_die: int = 6
-    threshold: int = 5
+    skilled_die: int = Field(10, ge=1, le=100, description="sides of the die rolled with the skill")
+    unskilled_die: int = Field(6, ge=1, le=100, description="sides of the die rolled without it")
+    threshold: int = Field(5, ge=1, description="each full threshold of margin is one more success")
 
 
 class InitiativeRules(Strict):
-    two_sides_winner: int = 1
-    per_full_margin: int = 5
-    multi_winner: int = 2
-    multi_runner_up: int = 1
+    two_sides_winner: Award = 1
+    per_full_margin: int = Field(5, ge=1, description="one more Advantage per this much margin")
+    multi_winner: Award = 2
+    multi_runner_up: Award = 1
 
 
 class DashRules(Strict):
-    adrenaline_cost: int = 1
+    adrenaline_cost: int = Field(1, ge=0)
     pilot_ct: int = 10
-    leadership_per_adrenaline: int = 2
+    leadership_per_adrenaline: int = Field(2, ge=0)
 
 
 def _size_defaults() -> dict[Size, int]:
@@ -85,21 +92,21 @@ def _road_bonus_defaults() -> dict[UnitClass, int]:
 
 
 class AccuracyRules(Strict):
-    band_ac: tuple[int, int, int, int] = (5, 10, 15, 20)
-    melee_ac: int = 5
-    size: dict[Size, int] = Field(default_factory=lambda: _size_defaults())
-    defensive_stance: int = 5
-    defensive_action: int = 5
-    indirect_unspotted: int = 5
+    band_ac: tuple[ModifierValue, ModifierValue, ModifierValue, ModifierValue] = (5, 10, 15, 20)
+    melee_ac: ModifierValue = 5
+    size: dict[Size, ModifierValue] = Field(default_factory=lambda: _size_defaults())
+    defensive_stance: ModifierValue = 5
+    defensive_action: ModifierValue = 5
+    indirect_unspotted: ModifierValue = 5
 
 
 class EdgeRules(Strict):
-    braced: int = 2
-    overwatch: int = -2
+    braced: ModifierValue = 2
+    overwatch: ModifierValue = -2
 
 
 class CasualtyRules(Strict):
-    die: int = 10
+    die: int = Field(10, ge=1, le=100, description="sides of the casualty die")
     reduced_bonus: int = 3
     table: tuple[CasualtyRow, ...] = (
         CasualtyRow(min_total=8, result="steady"),
@@ -134,8 +141,8 @@ class RulesData(Strict):
     check: CheckRules = CheckRules()                                     # §1
     initiative: InitiativeRules = InitiativeRules()                      # §3
     terrain: dict[str, Terrain] = Field(default_factory=_default_terrain)  # §4.1
-    road_move_cost: int = 1                                              # §4.2
-    road_bonus: dict[UnitClass, int] = Field(default_factory=lambda: _road_bonus_defaults())
+    road_move_cost: int = Field(1, ge=1)                                 # §4.2
+    road_bonus: dict[UnitClass, NonNegative] = Field(default_factory=lambda: _road_bonus_defaults())
     dash: DashRules = DashRules()                                        # §4.3
     accuracy: AccuracyRules = AccuracyRules()                            # §5.1
     edges: EdgeRules = EdgeRules()                                       # §5.2
@@ -220,7 +227,7 @@ class UnitType(Strict):
     living: bool
     move: int = Field(ge=0)
     stats: Stats
-    skills: dict[SkillName, int] = Field(default_factory=dict)
+    skills: dict[SkillName, SkillLevel] = Field(default_factory=dict)
     strength: int = Field(ge=1)
     durability: int = Field(ge=0)
     morale: int = 0
@@ -249,7 +256,7 @@ class Catalogue(Strict):
 class Commander(Strict):
     name: str
     stats: Stats
-    skills: dict[SkillName, int] = Field(default_factory=dict)
+    skills: dict[SkillName, SkillLevel] = Field(default_factory=dict)
     unit: str | None = Field(None, description="id of the unit the commander rides with (Personal initiative)")
 
 
