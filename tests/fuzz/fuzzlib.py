@@ -171,3 +171,32 @@ def loads_or_clean_error(load: Callable[[Path], T], path: Path) -> T | GameFileE
         assert Path(exc.path).name == path.name or str(path) in text, \
             f"the error does not name the file {path.name}: {text}"
         return exc
+
+
+class TookTooLong(AssertionError):
+    """A single fuzz case ran past its time limit: a hang or a runaway computation."""
+
+
+def time_limit(seconds: int) -> Any:
+    """Context manager: fail the case (instead of hanging the suite) after `seconds` (POSIX)."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def guard() -> Any:
+        if not hasattr(signal, "SIGALRM"):
+            yield
+            return
+
+        def alarm(*_: Any) -> None:
+            raise TookTooLong(f"a single case ran longer than {seconds} s")
+
+        old = signal.signal(signal.SIGALRM, alarm)
+        signal.alarm(seconds)
+        try:
+            yield
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+
+    return guard()

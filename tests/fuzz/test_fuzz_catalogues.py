@@ -1,0 +1,69 @@
+"""Fuzzing unit catalogues: a scenario using a mutated copy of the starter catalogue is refused
+with a GameFileError naming the catalogue or the scenario, or it loads and survives a short
+random game (within a time limit: a runaway number of dice counts as a failure)."""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.bench.randomplay import play
+from game.errors import GameFileError
+from game.io.scenario import load_scenario
+from game.rules.ail import initial_state
+from tests.fuzz.fuzzlib import QUICK, SLOW, mutated_tree, time_limit
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-catalogue-"))
+CATALOGUE = yaml.safe_load((ROOT / "assets" / "units" / "starter.yaml").read_text(encoding="utf-8"))
+SCENARIO = yaml.safe_load((ROOT / "maps" / "default.yaml").read_text(encoding="utf-8"))
+SCENARIO["map"] = str((ROOT / "maps" / SCENARIO["map"]).resolve())
+SCENARIO["catalogue"] = str(WORK / "catalogue.yaml")
+HUGE = st.sampled_from([0, 1, 50, 1000, 10**6])
+
+
+@st.composite
+def catalogues(draw: st.DrawFn) -> Any:
+    data = draw(mutated_tree(CATALOGUE)) if draw(st.booleans()) else copy.deepcopy(CATALOGUE)
+    if draw(st.booleans()) and isinstance(data, dict) and isinstance(data.get("units"), dict) and data["units"]:
+        unit = data["units"][draw(st.sampled_from(sorted(data["units"])))]  # a plausible but extreme number
+        if isinstance(unit, dict):
+            field = draw(st.sampled_from(["move", "strength", "durability", "morale"]))
+            unit[field] = draw(HUGE)
+            weapons = unit.get("weapons")
+            if isinstance(weapons, list) and weapons and isinstance(weapons[0], dict):
+                weapons[0][draw(st.sampled_from(["fp", "damage"]))] = draw(HUGE)
+    return data
+
+
+def check_catalogue(data: Any, seed: int) -> None:
+    (WORK / "catalogue.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    path = WORK / "scenario.yaml"
+    path.write_text(yaml.safe_dump(SCENARIO, sort_keys=False), encoding="utf-8")
+    with time_limit(20):
+        try:
+            scenario = load_scenario(path)
+        except GameFileError as exc:
+            assert Path(exc.path).name in ("catalogue.yaml", "scenario.yaml"), str(exc)
+            return
+        play(initial_state(scenario.setup, scenario.board, scenario.seed), seed, max_commands=60)
+
+
+@settings(max_examples=QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(catalogues(), st.integers(0, 1000))
+def test_mutated_catalogues_are_refused_cleanly_or_play(data: Any, seed: int) -> None:
+    check_catalogue(data, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW // 3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(catalogues(), st.integers(0, 1000))
+def test_many_mutated_catalogues_are_refused_cleanly_or_play(data: Any, seed: int) -> None:
+    check_catalogue(data, seed)
