@@ -23,7 +23,7 @@ T = TypeVar("T")
 Loc = tuple[Any, ...]
 
 # How many examples each fuzz test runs: quick in the default suite, the full count when slow.
-QUICK = int(os.environ.get("AIL_FUZZ_QUICK", "60"))
+QUICK = int(os.environ.get("AIL_FUZZ_QUICK", "40"))
 SLOW = int(os.environ.get("AIL_FUZZ_SLOW", "3500"))
 
 ODD_STRINGS = ["", " ", "clear", "road", "water", "zone", "zenith", "blue", "rifle_section", "warjack",
