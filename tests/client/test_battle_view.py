@@ -244,3 +244,17 @@ def test_a_panned_view_kept_by_scrolling_matches_a_fresh_drawing() -> None:
     diff = [(x, y) for x in range(view.x, view.right, 3) for y in range(view.y, view.bottom, 3)
             if kept.get_at((x, y)) != fresh.get_at((x, y))]
     assert not diff, f"{len(diff)} pixels differ, e.g. {diff[:5]}"
+
+
+def test_at_the_smallest_window_every_panel_fits_on_screen(app) -> None:  # type: ignore[no-untyped-def]
+    import pygame_gui
+
+    scene = battle(app)
+    post(pygame.event.Event(pygame.VIDEORESIZE, w=800, h=500, size=(800, 500)))  # below the minimum
+    settle(app)
+    w, h = app.screen.get_size()
+    assert (w, h) == (960, 600)
+    for el in scene.ui.get_sprite_group().sprites():
+        if isinstance(el, pygame_gui.elements.UITextBox | pygame_gui.elements.UIButton):
+            assert el.rect.bottom <= h and el.rect.right <= w, el
+    assert scene.chart_rect.bottom <= h

@@ -188,13 +188,14 @@ class BattleScene(Scene):
             bx -= 8
         x, wdt = side.x + 8, side.w - 16
         y = side.y + 8
-        hgt = side.h
-        unit_h = max(150, int(hgt * 0.25))
+        # fixed parts: action buttons, odds chart, log title and the gaps; the rest is shared
+        rest = max(220, side.h - 16 - 118 - 112 - 26 - 20)
+        unit_h = max(90, int(rest * 0.40))
+        info_h = max(70, int(rest * 0.31))
         self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, unit_h), self.ui)
         y += unit_h + 6
         self.actions_rect = pygame.Rect(x, y, wdt, 118)
         y += 118 + 4
-        info_h = max(100, int(hgt * 0.19))
         self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, info_h), self.ui)
         y += info_h + 4
         self.chart_rect = pygame.Rect(x, y, wdt, 112)
