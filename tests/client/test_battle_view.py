@@ -258,3 +258,17 @@ def test_at_the_smallest_window_every_panel_fits_on_screen(app) -> None:  # type
         if isinstance(el, pygame_gui.elements.UITextBox | pygame_gui.elements.UIButton):
             assert el.rect.bottom <= h and el.rect.right <= w, el
     assert scene.chart_rect.bottom <= h
+
+
+def test_a_pan_key_released_while_a_dialog_is_up_does_not_keep_panning(app) -> None:  # type: ignore[no-untyped-def]
+    scene = battle(app)
+    post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d", scancode=0))
+    app.step(dt=0.05)
+    key(app, pygame.K_F1)  # help opens while D is held
+    post(pygame.event.Event(pygame.KEYUP, key=pygame.K_d, mod=0, unicode="d", scancode=0))
+    settle(app)
+    press_button(app, "Close")
+    x = scene.camera.pos_x
+    for _ in range(5):
+        app.step(dt=0.05)
+    assert scene.camera.pos_x == x

@@ -655,7 +655,7 @@ class BattleScene(Scene):
             lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
                          f"{lost} of {len(units)} units lost · strength {left}/{full}")
         lines.append(f"<br>Rounds played: {st.round}")
-        choices = [Choice("Restart", self.restart, pygame.K_r), *END_CHOICES_HOOK(self),
+        choices = [Choice("Restart", self.restart, pygame.K_r), *_end_choices(self),
                    Choice("Quit", self.app.quit, pygame.K_q, primary=True)]
         return DialogScene(self.app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
 
@@ -694,7 +694,10 @@ class BattleScene(Scene):
 
     # ================================================================== events
     def on_enter(self) -> None:
-        # uncovered (a dialog closed, hand-off continued) or first shown: see what is awaited
+        # uncovered (a dialog closed, hand-off continued) or first shown: see what is awaited.
+        # Keys and buttons released while another screen was up never reached us: forget them.
+        self._held.clear()
+        self._press, self._dragging = None, False
         self._refresh_panels()
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -1142,7 +1145,7 @@ KEY_HOOKS: dict[Any, Any] = {}  # key code, or (key code, "ctrl") -> handler(sce
 AFTER_CHANGE_HOOKS: list[Any] = []  # handler(scene) after every accepted command or undo
 
 
-def END_CHOICES_HOOK(scene: BattleScene) -> list[Choice]:
+def _end_choices(scene: BattleScene) -> list[Choice]:
     return [make(scene) for make in END_CHOICES]
 
 
