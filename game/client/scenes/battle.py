@@ -681,11 +681,13 @@ class BattleScene(Scene):
         body = (f"Animation: <b>{st.animation}</b><br>"
                 f"Blackout between sides: <b>{'on' if st.blackout else 'off (GM at the table)'}</b><br>"
                 f"Ask the defender about defensive actions: <b>{'yes' if st.ask_defensive else 'no'}</b><br>"
+                f"Ask before ending a phase with idle units: <b>{'yes' if st.confirm_end_phase else 'no'}</b><br>"
                 f"Hex grid: <b>{'on' if st.show_grid else 'off'}</b> (G)")
         self.app.push(DialogScene(self.app, "Options", body, [
             Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
-            Choice("Ask defender", flip("ask_defensive")), Choice("Close", None, pygame.K_ESCAPE, primary=True),
-        ], size=(640, 260), cancel=Choice("Close"), name="options"))
+            Choice("Ask defender", flip("ask_defensive")), Choice("Confirm end", flip("confirm_end_phase")),
+            Choice("Close", None, pygame.K_ESCAPE, primary=True),
+        ], size=(760, 280), cancel=Choice("Close"), name="options"))
 
     def help_dialog(self) -> None:
         self.app.push(DialogScene(self.app, "Controls", HELP_HTML,
