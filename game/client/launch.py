@@ -33,7 +33,8 @@ def layout_of(map_data: Any) -> HexLayout:
 def session_from_scenario(loaded: Any) -> Session:
     """A fresh battle from a LoadedScenario (game.io.scenario)."""
     return Session.start(loaded.setup, loaded.board, layout_of(loaded.map), loaded.seed,
-                         map_data=loaded.map, path=Path(loaded.path))
+                         map_data=loaded.map, path=Path(loaded.path),
+                         description=str(getattr(loaded, "description", "") or ""))
 
 
 def open_battle(path: str | Path | None = None) -> Session:

@@ -42,14 +42,15 @@ class Session:
     path: Path | None = None
     history: list[Step] = field(default_factory=list)
     last_rejection: str | None = None
+    description: str = ""           # the scenario's briefing text (shown before a fresh battle)
 
     # ------------------------------------------------------------------ building
     @classmethod
     def start(cls, setup: BattleSetup, board: Board, layout: HexLayout, seed: int,
-              map_data: Any = None, path: Path | None = None) -> Session:
+              map_data: Any = None, path: Path | None = None, description: str = "") -> Session:
         state = rules.initial_state(setup, board, seed)
         return cls(setup=setup, board=board, layout=layout, state=state, map_data=map_data,
-                   seed=seed, path=path)
+                   seed=seed, path=path, description=description)
 
     # ------------------------------------------------------------------ commands
     def apply(self, command: Any) -> tuple[bool, tuple[Any, ...], str | None]:

@@ -112,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     s = Shooter(Path(args.out))
 
+    if s.top() == "briefing":
+        s.save("briefing")
+        s.key(pygame.K_RETURN)
     s.save("handoff")
     s.through_handoff()
     s.save("initiative")

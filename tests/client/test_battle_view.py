@@ -272,3 +272,19 @@ def test_a_pan_key_released_while_a_dialog_is_up_does_not_keep_panning(app) -> N
     for _ in range(5):
         app.step(dt=0.05)
     assert scene.camera.pos_x == x
+
+
+def test_a_fresh_scenario_opens_on_its_briefing_then_the_first_hand_off() -> None:
+    from game.client.app import App, Settings
+
+    app = App.for_scenario(None, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    app.step()
+    assert top_name(app) == "briefing"
+    body = app.scenes.top.body_html  # type: ignore[union-attr]
+    scene = battle(app)
+    assert scene.session.description.split()[0] in body
+    for side in scene.state.setup.sides:
+        assert side.name in body
+    assert "round" in body.lower()
+    key(app, pygame.K_RETURN)
+    assert top_name(app) == "handoff"

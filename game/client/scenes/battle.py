@@ -108,6 +108,7 @@ class BattleScene(Scene):
         self.viewer: str | None = None        # the side whose view is on screen
         self._dialog_key: object = None       # the decision a dialog is open for
         self._ended_shown = False
+        self._briefed = False
         self._turn: tuple[int, int, bool] | None = None
         self._toast: tuple[str, float] | None = None
         self._ui_cache: dict[str, str] = {}
@@ -503,6 +504,11 @@ class BattleScene(Scene):
                 self._ended_shown = True
                 self.app.push(self._end_dialog())
             return
+        if not self._briefed:
+            self._briefed = True
+            if self.session.description and st.seq == 0:
+                self.app.push(self._briefing())
+                return
         side = self.decision_side()
         turn = (st.round, st.turn_index, st.phase == "initiative")
         if turn != self._turn and st.active_side is not None and st.pending is None:
@@ -520,6 +526,24 @@ class BattleScene(Scene):
             self._show(side)
             return
         self._open_decision()
+
+    def _briefing(self) -> DialogScene:
+        """The scenario before the first roll: the situation, the sides, what wins."""
+        import game.rules.ail as ail
+
+        st = self.state
+        lines = [text.e(self.session.description.strip()), ""]
+        for s in st.setup.sides:
+            c = s.commander
+            rides = f", with {text.e(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{len(st.live_units(s.id))} units, commander {text.e(c.name)}{rides}")
+        lines.append("")
+        lines += [f"<font color='{text.GOLD}'>{text.e(line)}</font>" for line in ail.describe_objectives(st)]
+        lines.append(f"<br>{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
+        return DialogScene(self.app, st.setup.name, "<br>".join(lines),
+                           [Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
+                           size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
 
     def _handoff_detail(self) -> str:
         st = self.state
@@ -661,7 +685,8 @@ class BattleScene(Scene):
 
     def restart(self) -> None:
         s = self.session
-        fresh = Session.start(s.setup, s.board, s.layout, s.seed, map_data=s.map_data, path=s.path)
+        fresh = Session.start(s.setup, s.board, s.layout, s.seed, map_data=s.map_data, path=s.path,
+                              description=s.description)
         self.app.replace(BattleScene(self.app, fresh))
 
     def options_dialog(self) -> None:
