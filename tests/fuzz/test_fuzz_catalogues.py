@@ -67,3 +67,31 @@ def test_mutated_catalogues_are_refused_cleanly_or_play(data: Any, seed: int) ->
 @given(catalogues(), st.integers(0, 1000))
 def test_many_mutated_catalogues_are_refused_cleanly_or_play(data: Any, seed: int) -> None:
     check_catalogue(data, seed)
+
+
+# --------------------------------------------------------------------------- regressions found by fuzzing
+
+def test_a_catalogue_unit_with_a_move_of_a_million_is_refused_naming_the_field() -> None:
+    # found by fuzzing: every reach search then walked a million cost buckets (the game froze)
+    data = copy.deepcopy(CATALOGUE)
+    data["units"]["rifle_section"]["move"] = 10**6
+    (WORK / "catalogue.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    path = WORK / "scenario.yaml"
+    path.write_text(yaml.safe_dump(SCENARIO, sort_keys=False), encoding="utf-8")
+    with pytest.raises(GameFileError) as info:
+        load_scenario(path)
+    assert Path(info.value.path).name == "catalogue.yaml" and "move" in str(info.value)
+
+
+def test_the_gm_cannot_give_a_unit_a_move_of_a_million() -> None:
+    from game.rules.ail import Rejection, apply
+    from game.rules.ail.gm import EditUnit
+
+    (WORK / "catalogue.yaml").write_text(yaml.safe_dump(CATALOGUE, sort_keys=False), encoding="utf-8")
+    path = WORK / "scenario.yaml"
+    path.write_text(yaml.safe_dump(SCENARIO, sort_keys=False), encoding="utf-8")
+    scenario = load_scenario(path)
+    state = initial_state(scenario.setup, scenario.board, 1)
+    uid = sorted(state.units)[0]
+    assert isinstance(apply(state, EditUnit(unit_id=uid, move=10**6)), Rejection)
+    assert not isinstance(apply(state, EditUnit(unit_id=uid, move=6)), Rejection)

@@ -291,6 +291,9 @@ def _type_changes(state: GameState, unit: UnitState, cmd: EditUnit) -> tuple[Uni
         said += [f"{k} {old.skills.get(k, 0)}→{v}" for k, v in cmd.skills.items()]
     for field in ("move", "durability", "morale"):
         value = getattr(cmd, field)
+        limit = {"move": 50, "durability": 100, "morale": 100}[field]  # the catalogue's own bounds
+        if value is not None and abs(value) > limit:
+            raise Reject(f"{field} must be at most {limit}, not {value}")
         if value is not None:
             update[field] = value
             said.append(f"{field} {getattr(old, field)}→{value}")

@@ -19,6 +19,7 @@ NonNegative = Annotated[int, Field(ge=0)]  # e.g. a road bonus: a negative one b
 SkillLevel = Annotated[int, Field(ge=0, le=10)]
 ModifierValue = Annotated[int, Field(ge=-50, le=50)]
 Award = Annotated[int, Field(ge=0, le=10)]
+MAX_MOVE = 50  # a move of a million made every reach search walk a million cost buckets
 
 
 class Strict(BaseModel):
@@ -188,12 +189,12 @@ class Stats(Strict):
 
 class Weapon(Strict):
     name: str
-    fp: int = Field(ge=0, description="firepower")
+    fp: int = Field(ge=0, le=100, description="firepower")
     melee: bool = False
     skill: Literal["firearms", "gunnery", "melee", "aether_channel"] = "firearms"
     bands: tuple[int, int, int, int] | None = None  # close/medium/long/extreme limits in hexes
     traits: tuple[WeaponTrait, ...] = ()
-    damage: int = Field(1, ge=1, description="strength removed per damage not negated")
+    damage: int = Field(1, ge=1, le=20, description="strength removed per damage not negated")
 
     @model_validator(mode="after")
     def _bands_match_kind(self) -> Weapon:
@@ -225,11 +226,11 @@ class UnitType(Strict):
     faction: str
     unit_class: UnitClass
     living: bool
-    move: int = Field(ge=0)
+    move: int = Field(ge=0, le=MAX_MOVE)
     stats: Stats
     skills: dict[SkillName, SkillLevel] = Field(default_factory=dict)
-    strength: int = Field(ge=1)
-    durability: int = Field(ge=0)
+    strength: int = Field(ge=1, le=100)
+    durability: int = Field(ge=0, le=100)
     morale: int = 0
     size: Size = "normal"
     defences: tuple[Defence, ...] = ()
