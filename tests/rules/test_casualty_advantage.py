@@ -144,3 +144,18 @@ def test_leadership_may_be_spent_on_a_charging_vehicles_pilot_check():
     reason = no(living, Charge(unit_id="r1", path=(at(2, 1), at(3, 1)), target_id="m1", weapon="bayonets",
                                pilot_advantage=1, pilot_advantage_kind="leadership"))
     assert "pilot check" in reason
+
+
+def test_a_charger_whose_casualty_rolls_used_its_points_against_the_guard_hits_with_what_is_left():
+    st = make_state([("m1", "militia_band", "red", (1, 1)), ("r1", "rifle_section", "blue", (5, 1))],
+                    phase="movement", active="red", rule_changes=NEVER,
+                    forced=[2, 4, 10, 1])  # guard: 3+1+2+braced 2 = 8 vs 5, 1 hit; damage 4 on 4+; casualty 10
+    st = edit_unit(st, "r1", stance="guard", stance_weapon="bayonets", acted_round=1)
+    st = edit_unit(st, "m1", leadership=2, casualty_advantage=1, casualty_advantage_kind="leadership")
+    out = ok(st, Charge(unit_id="m1", path=(at(2, 1), at(3, 1), at(4, 1)), target_id="r1", weapon="spears",
+                        advantage=2, advantage_kind="leadership"))
+    rolls = of(out.events, "roll_made")
+    assert ("Advantage x1", 1) in rolls[2].modifiers  # m1's casualty roll against the counter
+    charge_hit = next(r for r in rolls if r.unit_id == "m1" and r.label.startswith("hit"))
+    assert ("Advantage x1", 1) in charge_hit.modifiers  # 2 named, 1 left
+    assert out.state.units["m1"].leadership == 0
