@@ -57,6 +57,7 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption("Ascension Isle: Legacy - Tactics")
+        pygame.display.set_icon(_icon())
         self.fullscreen = False
         self.screen = self._open_window(self.size)
         self.scenes = SceneStack()
@@ -186,3 +187,16 @@ def _global_key(app: App, event: pygame.event.Event) -> bool:
     ctrl = bool(getattr(event, "mod", 0) & pygame.KMOD_CTRL)
     handler = GLOBAL_KEYS.get((event.key, "ctrl") if ctrl else event.key)
     return bool(handler(app)) if handler is not None else False
+
+
+def _icon() -> pygame.Surface:
+    """The window icon: a gold hex with a dark rim (drawn, not loaded)."""
+    import math
+
+    surf = pygame.Surface((32, 32), pygame.SRCALPHA)
+    pts = [(16 + 14 * math.cos(math.radians(60 * i - 90)), 16 + 14 * math.sin(math.radians(60 * i - 90)))
+           for i in range(6)]
+    pygame.draw.polygon(surf, (201, 164, 92), pts)
+    pygame.draw.polygon(surf, (29, 33, 38), pts, 3)
+    pygame.draw.circle(surf, (63, 111, 198), (16, 16), 5)
+    return surf
