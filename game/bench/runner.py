@@ -60,6 +60,8 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
                     figures += startup.run(quick=quick, log=log)
                 else:
                     raise ValueError(f"unknown section {name!r}")
+            except ModuleNotFoundError as exc:  # networkx is a benchmark-only dependency (the test extra)
+                errors.append(f"{name}: needs the Python module {exc.name!r}: pip install -e '.[test]'")
             except Exception as exc:  # a broken section must not hide the others' figures
                 errors.append(f"{name}: {type(exc).__name__}: {exc}")
                 log("".join(traceback.format_exception(exc)).rstrip())
