@@ -67,8 +67,9 @@ class Mode:
         """(cache key, hex tints) that depend on the hovered hex."""
         return ((), [])
 
-    def hex_labels(self, scene: BattleScene) -> list[tuple[Hex, str]]:
-        """Short labels drawn over hexes (e.g. the hit chance over each target)."""
+    def hex_labels(self, scene: BattleScene) -> list[tuple[Hex, str] | tuple[Hex, str, bool]]:
+        """Short labels drawn over hexes (e.g. the hit chance over each target); a third item
+        False draws the label greyed (a target it cannot hit)."""
         return []
 
     def preview(self, scene: BattleScene) -> tuple[Any, Any] | None:
@@ -193,8 +194,8 @@ class MoveMode(Mode):
         stage = self._stage(scene)
         name = scene.state.unit_name(self.unit_id)
         if stage == "move":
-            return (f"{name}: click blue to move (orange: where a dash could go next), a red enemy to "
-                    "charge. Right click: cancel.")
+            return (f"{name}: click blue to move, orange (past the move) to move and dash, a red enemy "
+                    "to charge. Right click: cancel.")
         if stage == "dash":
             return f"{name} has moved: click orange to dash or a red enemy to charge. Right click: done."
         return f"{name} has used its moves."
@@ -215,18 +216,55 @@ class MoveMode(Mode):
                 out.append((u.hex, draw.TARGET_COLOUR, 110))
         return key, out
 
+    def _after_move(self, scene: BattleScene, h: Hex) -> Any:
+        """The what-if state in which the unit stands on `h` with its move action taken."""
+        state = scene.state
+        me = state.units[self.unit_id]
+        there = me.model_copy(update={"hex": h, "move_done": True, "moved": h != me.hex or me.moved})
+        return state.model_copy(update={"units": {**state.units, self.unit_id: there}})
+
+    def _dash_reach_after(self, scene: BattleScene, h: Hex) -> Any:
+        """The rules' dash reach from `h` once the move action has taken the unit there."""
+        return scene.q._cached(scene.state, ("dash_reach_after", self.unit_id, h),
+                               lambda: ail.dash_reach(self._after_move(scene, h), self.unit_id))
+
     def dash_after(self, scene: BattleScene, h: Hex) -> dict[Hex, int]:
         """Where a dash could go after moving to `h`: the rules' dash reach asked of the state
         in which the unit stands on `h` with its move action taken (a what-if, nothing applied)."""
+        out: dict[Hex, int] = scene.q._cached(scene.state, ("dash_after", self.unit_id, h),
+                                              lambda: reach_cost(self._dash_reach_after(scene, h)))
+        return out
+
+    def combo(self, scene: BattleScene, h: Hex) -> tuple[list[Hex], list[Hex], list[Any]] | None:
+        """For a hex only a move followed by a dash can reach (before the unit has moved): the
+        move path, the dash path after it, and the overwatch the two draw. The move ends where
+        the dash draws the fewest overwatch shots, then where the dash is shortest (the move
+        goes as far as it can), then the cheapest in all; ties by hex order."""
+        if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene)):
+            return None
+        move = self._move(scene)
+        if h in move or h in self._dash(scene) or h == self._unit(scene).hex or scene.unit_at(h) is not None:
+            return None
         state = scene.state
 
-        def run() -> dict[Hex, int]:
-            me = state.units[self.unit_id]
-            there = me.model_copy(update={"hex": h, "move_done": True, "moved": True})
-            what_if = state.model_copy(update={"units": {**state.units, self.unit_id: there}})
-            return reach_cost(ail.dash_reach(what_if, self.unit_id))
+        def run() -> tuple[list[Hex], list[Hex], list[Any]] | None:
+            best: tuple[tuple[int, int, int, Hex], tuple[list[Hex], list[Hex], list[Any]]] | None = None
+            for m, mcost in move.items():
+                if scene.unit_at(m) is not None:
+                    continue
+                dcost = self.dash_after(scene, m).get(h)
+                if dcost is None:
+                    continue
+                mpath = reach_path(scene.q.move_reach(state, self.unit_id), m)
+                dpath = reach_path(self._dash_reach_after(scene, m), h)
+                ex = combo_exposure(scene, self.unit_id, mpath, dpath, self._after_move(scene, m))
+                rank = (len(ex), dcost, mcost + dcost, m)
+                if best is None or rank < best[0]:
+                    best = (rank, (mpath, dpath, ex))
+            return None if best is None else best[1]
 
-        out: dict[Hex, int] = scene.q._cached(state, ("dash_after", self.unit_id, h), run)
+        out: tuple[list[Hex], list[Hex], list[Any]] | None = scene.q._cached(
+            state, ("combo", self.unit_id, h), run)
         return out
 
     def hover_fills(self, scene: BattleScene) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
@@ -265,7 +303,14 @@ class MoveMode(Mode):
                             f"Charge {state.unit_name(enemy.id)}", ex, target=enemy.id)
         dest = self._dest(scene, h)
         if dest is None:
-            return None
+            both = self.combo(scene, h)
+            if both is None:
+                return None
+            mpath, dpath, ex = both
+            mcost = self._move(scene).get(mpath[-1], 0) if mpath else 0
+            dcost = self.dash_after(scene, mpath[-1] if mpath else me.hex).get(h, 0)
+            return PathView([me.hex, *mpath, *dpath], draw.DASH_COLOUR,
+                            f"Move {mcost} + dash {dcost}", ex)
         kind, path, cost = dest
         ex = scene.q.exposure(state, self.unit_id, path, kind)
         colour = draw.MOVE_COLOUR if kind == "move" else draw.DASH_COLOUR
@@ -322,6 +367,11 @@ class MoveMode(Mode):
             return unit_mode(scene, other.id)
         dest = self._dest(scene, h)
         if dest is None:
+            both = self.combo(scene, h) if other is None else None
+            if both is not None:  # the move action as far as it helps, then the dash: two commands
+                mpath, dpath, _ = both
+                return [cmd.Move(unit_id=self.unit_id, path=tuple(mpath)),
+                        cmd.Dash(unit_id=self.unit_id, path=tuple(dpath), pay=self.pay)]  # type: ignore[arg-type,unused-ignore]
             if other is None:
                 scene.toast("That hex is out of reach.")
             return None
@@ -383,6 +433,19 @@ class MoveMode(Mode):
         if button_id.startswith("stuck:"):
             return StuckMode(self.unit_id, button_id.split(":", 1)[1])
         return None
+
+
+def combo_exposure(scene: BattleScene, unit_id: str, move_path: list[Hex], dash_path: list[Hex],
+                   after_move: Any) -> list[Any]:
+    """The overwatch a move then a dash would draw: the move's (when the rules' triggers include
+    moves) and the dash's, asked of the state after the move, its steps counted from the start."""
+    from dataclasses import replace
+
+    out = list(scene.q.exposure(scene.state, unit_id, move_path, "move")) if move_path else []
+    fired = {e.watcher_id for e in out}
+    dash = ail.overwatch_exposure(after_move, unit_id, list(dash_path), "dash")
+    out += [replace(e, step=e.step + len(move_path)) for e in dash if e.watcher_id not in fired]
+    return out
 
 
 def state_dash_blocked(scene: BattleScene, unit: Any) -> bool:
@@ -502,22 +565,34 @@ class AttackMode(Mode):
         key = ("attack", self.unit_id, w, scene.state.seq)
         if w is None:
             return key, []
-        targets = scene.q.targets(scene.state, self.unit_id, w)
-        return key, [(scene.state.units[t].hex, draw.TARGET_COLOUR, 110) for t in targets]
+        out = []
+        for t, p in self._target_odds(scene, w).items():
+            hopeless = p.odds.hit_chance == 0  # still a legal attack: greyed, not hidden
+            out.append((scene.state.units[t].hex, draw.NO_CHANCE_COLOUR if hopeless else draw.TARGET_COLOUR,
+                        90 if hopeless else 110))
+        return key, out
 
-    def hex_labels(self, scene: BattleScene) -> list[tuple[Hex, str]]:
+    def _target_odds(self, scene: BattleScene, w: str) -> dict[str, Any]:
+        """Every target of weapon `w` -> its preview with the Advantage now chosen."""
+        targets = scene.q.targets(scene.state, self.unit_id, w)
+        if not self.advantage:
+            return dict(sorted(targets.items()))
+        kind, _ = self._kind(scene)
+        out = {}
+        for t in sorted(targets):
+            p = scene.q.preview(scene.state, self.unit_id, t, w, self.advantage, kind)
+            if not isinstance(p, str):
+                out[t] = p
+        return out
+
+    def hex_labels(self, scene: BattleScene) -> list[tuple[Hex, str] | tuple[Hex, str, bool]]:
         w = self._weapon(scene)
         if w is None:
             return []
-        targets = scene.q.targets(scene.state, self.unit_id, w)
-        kind, _ = self._kind(scene)
-        out = []
-        for t, p in sorted(targets.items()):
-            if self.advantage:  # the odds with the Advantage now chosen
-                p = scene.q.preview(scene.state, self.unit_id, t, w, self.advantage, kind)
-                if isinstance(p, str):
-                    continue
-            out.append((scene.state.units[t].hex, draw.percent(p.odds.hit_chance)))
+        out: list[tuple[Hex, str] | tuple[Hex, str, bool]] = []
+        for t, p in self._target_odds(scene, w).items():
+            chance = p.odds.hit_chance
+            out.append((scene.state.units[t].hex, draw.percent(chance), chance > 0))
         return out
 
     def _hover_target(self, scene: BattleScene) -> str | None:
@@ -588,12 +663,16 @@ class AttackMode(Mode):
             if len(self.pools(scene)) > 1:
                 out.append(ActionButton("adv:kind", f"Pool: {kind}"))
         ranged = w is not None and not next(x for x in t.weapons if x.name == w).melee
-        out.append(ActionButton("stance:overwatch", "Overwatch", enabled=ranged,
-                                tooltip="Hold a ranged shot for the first enemy that dashes or charges in range."))
+        adv = f" +{self.advantage} Adv." if self.advantage and kind else ""
+        named = (f" The {self.advantage} {kind} Advantage chosen is named now and spent on that shot."
+                 if adv else " The +1 Advantage buttons name Advantage for that shot.")
+        out.append(ActionButton("stance:overwatch", f"Overwatch{adv}", enabled=ranged,
+                                tooltip="Hold a ranged shot for the first enemy that dashes or charges in range."
+                                + named))
         has_melee = any(x.melee for x in t.weapons)
-        out.append(ActionButton("stance:guard", "Guard", enabled=has_melee,
+        out.append(ActionButton("stance:guard", f"Guard{adv}", enabled=has_melee,
                                 tooltip="Strike first with a melee counter at the first unit that charges it."
-                                if has_melee else "Guard needs a melee weapon."))
+                                + named.replace("shot", "counter") if has_melee else "Guard needs a melee weapon."))
         out.append(ActionButton("stance:defensive", "Defensive stance", tooltip="+5 AC against attacks."))
         return out
 
@@ -612,5 +691,8 @@ class AttackMode(Mode):
         if button_id.startswith("stance:"):
             stance = button_id.split(":", 1)[1]
             weapon = self._weapon(scene) if stance == "overwatch" else None
-            return cmd.EnterStance(unit_id=self.unit_id, stance=stance, weapon=weapon)  # type: ignore[arg-type,unused-ignore]
+            # overwatch and guard name the Advantage chosen for their triggered shot
+            spend = self.advantage if kind and stance != "defensive" else 0
+            return cmd.EnterStance(unit_id=self.unit_id, stance=stance, weapon=weapon,  # type: ignore[arg-type,unused-ignore]
+                                   advantage=spend, advantage_kind=kind if spend else None)  # type: ignore[arg-type,unused-ignore]
         return None

@@ -88,7 +88,11 @@ def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None
     status = []
     if u.stance != "none":
         held = f" ({e(u.stance_weapon)})" if u.stance_weapon else ""
-        status.append(f"<font color='#9fd0ff'>{u.stance}{held}</font>")
+        named = ""
+        if u.stance_advantage and u.stance_advantage_kind:
+            what = "shot" if u.stance == "overwatch" else "counter"
+            named = f", +{u.stance_advantage} {u.stance_advantage_kind} Advantage on its {what}"
+        status.append(f"<font color='#9fd0ff'>{u.stance}{held}{named}</font>")
     if u.pinned:
         status.append(f"<font color='{WARN}'>pinned</font>")
     if u.out_of_action:
@@ -119,6 +123,9 @@ def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None
             pools.append(f"personal {side.advantage['personal']}")
     if pools:
         lines.append(f"<font color='{GOLD}'>Advantage to spend: {', '.join(pools)}</font>")
+    if u.casualty_advantage and u.casualty_advantage_kind and not u.destroyed:
+        lines.append(f"<font color='{GOLD}'>Casualty rolls: +{u.casualty_advantage} {u.casualty_advantage_kind} "
+                     "Advantage on each (standing order)</font>")
     return "<br>".join(lines)
 
 

@@ -210,7 +210,7 @@ def test_attack_mode_labels_every_target_with_its_hit_chance() -> None:
     app = make_app(session, blackout=False)
     scene = battle(app)
     click_hex(app, session.state.units["r1"].hex)
-    labels = dict(scene.mode.hex_labels(scene))
+    labels = {item[0]: item[1] for item in scene.mode.hex_labels(scene)}
     assert set(labels) == {session.state.units["m1"].hex, session.state.units["m2"].hex}
     assert all(v.endswith("%") for v in labels.values())
 

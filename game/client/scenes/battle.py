@@ -326,6 +326,11 @@ class BattleScene(Scene):
                     parts.append(f"<font color='{text.GOLD}'>Objective of {text.e(st.side_name(obj.side))}: "
                                  f"{text.e(obj.description or 'hold this hex')}</font>")
             u = self.unit_at(self.hover)
+            if u is not None and u.stance == "overwatch":
+                zone = self.q.danger_zone(st, u.id)
+                parts.append(f"<font color='{text.BAD}'>{text.e(st.unit_name(u.id))} is on overwatch "
+                             f"({text.e(u.stance_weapon or '')}): it fires at the first enemy that dashes or "
+                             f"charges into the red hexes ({len(zone)} in range and sight).</font>")
             if u is not None and u.id != self.selected:
                 parts.append(text.unit_html(st, u.id, self.side_colour(u.side)))
         return "<br>".join(parts) or f"<font color='{text.DIM}'>Hover a hex to see its terrain.</font>"
@@ -344,6 +349,8 @@ class BattleScene(Scene):
         hit = _hit_roll_text(st, p)
         if hit:
             lines.append(hit)
+        if odds is not None and odds.hit_chance == 0:
+            lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(_no_chance_reason(st, p))}</font>")
         if odds is not None:
             chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
             if base is not None:
@@ -388,10 +395,13 @@ class BattleScene(Scene):
         items: list[ActionButton] = list(buttons) + list(extra)
         cols = 2
         bw = (r.w - 6) // cols
-        bh = 26
-        for i, b in enumerate(items[:8]):
+        items = items[:12]
+        rows = max(1, (len(items) + cols - 1) // cols)
+        gap = 4 if rows <= 4 else 2
+        bh = min(26, (r.h - gap * (rows - 1)) // rows)
+        for i, b in enumerate(items):
             cx = r.x + (i % cols) * (bw + 6)
-            cy = r.y + (i // cols) * (bh + 4)
+            cy = r.y + (i // cols) * (bh + gap)
             oid = ObjectID(class_id="@primary") if b.selected else None
             el = pygame_gui.elements.UIButton(pygame.Rect(cx, cy, bw, bh), b.label, self.ui,
                                               tool_tip_text=b.tooltip or None, object_id=oid)
@@ -405,11 +415,19 @@ class BattleScene(Scene):
         u = st.units.get(self.selected)
         if u is None or not self.is_mine(u.id):
             return []
+        out = []
         pool = st.sides[u.side].advantage.get("leadership", 0)
-        if not pool:
-            return []
-        return [ActionButton("leadership", f"Give Leadership ({pool} left)",
-                             tooltip="The commander hands 1 Leadership point to this unit.")]
+        if pool:
+            out.append(ActionButton("leadership", f"Give Leadership ({pool} left)",
+                                    tooltip="The commander hands 1 Leadership point to this unit."))
+        options = casualty_options(st, u.id)
+        if len(options) > 1:
+            now = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
+            out.append(ActionButton("casualty", "Casualty rolls: " + casualty_label(*now),
+                                    selected=bool(now[0]),
+                                    tooltip="Standing order: Advantage this unit spends on EACH of its casualty "
+                                            "rolls when attacked, while its points last. Click to change."))
+        return out
 
     # ================================================================== applying commands
     def submit(self, commands: Any) -> bool:
@@ -422,14 +440,20 @@ class BattleScene(Scene):
         for c in batch:
             ok, evs, reason = self.session.apply(c)
             if not ok:
-                # undo the earlier parts of the batch (they rolled no dice: zero-hex moves)
-                del self.session.history[mark:]
-                self.session.state = saved
-                self.toast(reason or "Not allowed.")
-                self._refresh_panels()
-                return False
+                if not events or not any(step.rolled_dice for step in self.session.history[mark:]):
+                    # undo the earlier parts of the batch: they rolled no dice (e.g. the move
+                    # before a dash), so nothing anybody saw is taken back
+                    del self.session.history[mark:]
+                    self.session.state = saved
+                    self.toast(reason or "Not allowed.")
+                    self._refresh_panels()
+                    return False
+                # an earlier part rolled dice (overwatch stopped the move): it stands
+                self.toast(f"Stopped: {reason}" if reason else "Stopped.")
+                break
             events.extend(evs)
-        self._toast = None
+        if len(self.session.history) == mark + len(batch):
+            self._toast = None
         self.anim.load(events, self.layout.hex_center, self._unit_hex, self.settings.speed_factor(), before_units)
         self._after_change()
         return True
@@ -632,10 +656,17 @@ class BattleScene(Scene):
         return DialogScene(self.app, f"{st.side_name(side)} wins the initiative", body, choices,
                            size=(720, 380), name="turn_place")
 
-    def _defensive_dialog(self, p: Any) -> DialogScene:
+    def _defensive_dialog(self, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
         st = self.state
         uid = p.unit_id
         atk = p.attack
+        options = casualty_options(st, uid)
+        u = st.units[uid]
+        if casualty is None or casualty not in options:
+            standing = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
+            casualty = standing if standing in options else options[0]
+        spend: int | None = casualty[0] if len(options) > 1 else None
+        ckind = casualty[1]
         who = st.unit_name(atk.attacker_id) if atk else "an enemy"
         weapon = f" with {atk.weapon}" if atk else ""
         body = (f"<b>{text.e(st.unit_name(uid))}</b> is about to be attacked by <b>{text.e(who)}</b>"
@@ -644,27 +675,45 @@ class BattleScene(Scene):
         if atk is not None:
             import game.rules.ail as ail
 
-            pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
-                                    check_turn=False)
-            if not isinstance(pv, ail.Rejection):
-                lines = [f"<br><br>Chance to be hit: <b>{draw.percent(pv.odds.hit_chance)}</b>, "
-                         f"expected strength lost {float(pv.odds.expected_strength_lost):.2f}"]
+            lines = []
+            for n, k in options:  # the odds of each casualty-Advantage choice, with and without
+                pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
+                                        check_turn=False, casualty_advantage=n if len(options) > 1 else None,
+                                        casualty_kind=k)  # type: ignore[arg-type]
+                if isinstance(pv, ail.Rejection):
+                    continue
+                mark = (n, k) == casualty
+                head = ""
+                if len(options) > 1:
+                    head = (f"{'&gt; ' if mark else ''}<b>Casualty rolls {text.e(casualty_label(n, k))}</b>"
+                            f"{' (chosen)' if mark else ''}: ")
+                row = f"{head}to be hit <b>{draw.percent(pv.odds.hit_chance)}</b>, " + _loss_text(pv.odds)
                 if pv.odds_if_defensive_action is not None:
                     da = pv.odds_if_defensive_action
-                    lines.append(f"<br>With the defensive action: <b>{draw.percent(da.hit_chance)}</b>, "
-                                 f"expected strength lost {float(da.expected_strength_lost):.2f}")
-                body += "".join(lines)
+                    row += (f"<br>&#160;&#160;with the defensive action: <b>{draw.percent(da.hit_chance)}</b>, "
+                            + _loss_text(da))
+                lines.append(f"<font color='{text.GOLD if mark and len(options) > 1 else '#e8e2d6'}'>{row}</font>")
+            if lines:
+                body += "<br><br>" + "<br>".join(lines)
+
+        def answer(accept: bool) -> Any:
+            return lambda: self.submit(cmd.DefensiveAction(
+                unit_id=uid, accept=accept, casualty_advantage=spend,
+                casualty_advantage_kind=ckind if spend else None))
 
         def never() -> None:
             self.settings.ask_defensive = False
-            self.submit(cmd.DefensiveAction(unit_id=uid, accept=False))
+            answer(False)()
 
-        return DialogScene(self.app, f"{st.side_name(p.sides[0])}: defensive action?", body, [
-            Choice("Take it (+5 AC)", lambda: self.submit(cmd.DefensiveAction(unit_id=uid, accept=True)),
-                   pygame.K_y, primary=True),
-            Choice("No", lambda: self.submit(cmd.DefensiveAction(unit_id=uid, accept=False)), pygame.K_n),
-            Choice("No, never ask", never),
-        ], size=(660, 330), name="defensive")
+        choices = [Choice("Take it (+5 AC)", answer(True), pygame.K_y, primary=True),
+                   Choice("No", answer(False), pygame.K_n),
+                   Choice("No, never ask", never)]
+        if len(options) > 1:
+            nxt = options[(options.index(casualty) + 1) % len(options)]
+            choices.append(Choice(f"Casualty: {casualty_label(*casualty)}",
+                                  lambda: self.app.push(self._defensive_dialog(p, nxt)), pygame.K_c))
+        return DialogScene(self.app, f"{st.side_name(p.sides[0])}: defensive action?", body, choices,
+                           size=(760, 420 if len(options) > 1 else 330), name="defensive")
 
     def _end_dialog(self) -> DialogScene:
         st = self.state
@@ -819,6 +868,13 @@ class BattleScene(Scene):
             u = self.state.units[self.selected]
             self.submit(cmd.AssignLeadership(side=u.side, unit_id=u.id, points=1))
             return
+        if bid == "casualty" and self.selected:
+            u = self.state.units[self.selected]
+            options = casualty_options(self.state, u.id)
+            now = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
+            n, kind = options[(options.index(now) + 1) % len(options)] if now in options else options[0]
+            self.submit(cmd.SetCasualtyAdvantage(unit_id=u.id, points=n, advantage_kind=kind))  # type: ignore[arg-type,unused-ignore]
+            return
         self._use(self.mode.button(self, bid))
 
     def cancel(self) -> None:
@@ -971,6 +1027,8 @@ class BattleScene(Scene):
         if hover_key != self._hover_key:
             self._hover_key = hover_key
             hkey, hfills = self.mode.hover_fills(self) if quiet else ((), [])
+            dkey, dfills = self._danger_fills() if quiet else ((), [])
+            hkey, hfills = (*hkey, *dkey), [*dfills, *hfills]
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
                 self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
@@ -1032,6 +1090,14 @@ class BattleScene(Scene):
             self._view_layer = (key, layer, origin)
         self._frame_key = key
 
+    def _danger_fills(self) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+        """The hovered unit's overwatch danger zone (where a dash or charge would draw its shot)."""
+        u = self.unit_at(self.hover) if self.hover is not None else None
+        if u is None or u.stance != "overwatch":
+            return ((), [])
+        zone = self.q.danger_zone(self.state, u.id)
+        return (("danger", u.id, self.state.seq), [(h, draw.DANGER_COLOUR, 60) for h in sorted(zone)])
+
     def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._hover_overlay_key is None or self._hover_overlay_key[-1] != z:
             return None
@@ -1063,11 +1129,18 @@ class BattleScene(Scene):
         t = st.unit_type(unit.id) if unit.id in st.units else None
         markers = tuple(m for m, on in (("pinned", unit.pinned), ("out_of_action", unit.out_of_action),
                                         (unit.stance, unit.stance != "none")) if on)
-        key = (unit.type_id, unit.side, unit.strength, markers, size)
+        orders = bool(getattr(unit, "casualty_advantage", 0))
+        key = (unit.type_id, unit.side, unit.strength, markers, size, orders)
         surf = self._counter_cache.get(key)
         if surf is None:
             colour = self.side_colour(unit.side)
             surf = _render_counter(t, unit, colour, size, markers)
+            if orders:  # a standing order to spend Advantage on casualty rolls: a gold pip
+                surf = surf.copy()
+                r = max(3, size // 9)
+                at = (surf.get_width() - r - 2, surf.get_height() - r - 2)
+                pygame.draw.circle(surf, (10, 10, 12), at, r + 1)
+                pygame.draw.circle(surf, (240, 200, 90), at, r)
             if pygame.display.get_surface() is not None:
                 surf = surf.convert_alpha()
             if len(self._counter_cache) > 400:
@@ -1116,10 +1189,13 @@ class BattleScene(Scene):
     def _draw_hex_labels(self, surface: pygame.Surface, z: float) -> None:
         if self.anim.busy or self.state.pending is not None:
             return
-        for h, label in self.mode.hex_labels(self):
+        for item in self.mode.hex_labels(self):
+            h, label = item[0], item[1]
+            live = len(item) < 3 or bool(item[2])
             x, y = self.camera.world_to_screen(*self.layout.hex_center(h))
-            draw.draw_label(surface, label, (x, y - self.layout.th * z * 0.5), (255, 200, 190), 12,
-                            (70, 16, 12, 220))
+            draw.draw_label(surface, label, (x, y - self.layout.th * z * 0.5),
+                            (255, 200, 190) if live else (170, 170, 176), 12,
+                            (70, 16, 12, 220) if live else (40, 40, 46, 220))
 
     def _draw_path(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
         if self.anim.busy or self.state.pending is not None:
@@ -1217,6 +1293,48 @@ def _hit_roll_text(state: Any, p: Any) -> str:
     parts = [f"{stat_name} {stat}", f"{skill_name} {skill}", f"d{die_for(skill, state.setup.rules.check)}"]
     parts += [f"{text.e(m.label)} {text.signed(m.value)}" for m in getattr(p, "hit_modifiers", ())]
     return "Hit roll: " + " + ".join(parts)
+
+
+def casualty_options(state: Any, unit_id: str) -> list[tuple[int, str | None]]:
+    """What a unit may spend on each of its casualty rolls: none, or 1..3 points of each kind of
+    Advantage it holds (Leadership points; Personal for the commander's unit), as the rules count it."""
+    from game.rules.ail.attacks import held_advantage
+
+    u = state.units[unit_id]
+    out: list[tuple[int, str | None]] = [(0, None)]
+    for kind in ("leadership", "personal"):
+        held = held_advantage(state, u, kind)
+        out += [(n, kind) for n in range(1, min(held, 3) + 1)]
+    return out
+
+
+def casualty_label(points: int, kind: str | None) -> str:
+    return f"+{points} {kind}" if points and kind else "no Advantage"
+
+
+def _loss_text(odds: Any) -> str:
+    res = odds.results
+    gone = float(res.get("destroyed", 0)) + float(res.get("annihilated", 0))
+    return (f"expected strength lost {float(odds.expected_strength_lost):.2f}, "
+            f"destroyed {draw.percent(gone)}")
+
+
+def _no_chance_reason(state: Any, p: Any) -> str:
+    """Why an attack cannot hit, in words (the rules still allow it)."""
+    from game.rules.ail.attack import hit_stat_and_skill
+    from game.rules.ail.check import die_for
+
+    ac, _ = _preview_parts(p)
+    t = state.unit_type(p.attacker_id)
+    w = next((x for x in t.weapons if x.name == p.weapon), None)
+    if w is None or ac is None:
+        return "no roll can meet the Accuracy Challenge."
+    _, stat, _, skill = hit_stat_and_skill(t, w)
+    best = stat + skill + die_for(skill, state.setup.rules.check) + sum(m.value for m in p.hit_modifiers)
+    if best < ac.total:
+        return (f"the Accuracy Challenge {ac.total} is beyond the best possible roll {best} "
+                f"(rolling {die_for(skill, state.setup.rules.check)} on the die). The attack may still be made.")
+    return "no roll can meet the Accuracy Challenge. The attack may still be made."
 
 
 def _hit_chance(ex: Any) -> float:
