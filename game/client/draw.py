@@ -46,11 +46,18 @@ def scaled_corners(layout: HexLayout, h: Hex, scale: float, ox: float = 0, oy: f
     return [(ox + x * scale, oy + y * scale) for x, y in pts]
 
 
-def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int]],
+def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] | tuple[Hex, Colour, int, int]],
                      scale: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
     """The given hexes tinted (colour, alpha) on a transparent surface just big enough for them,
-    and where its top-left goes in zoomed map pixels (None when there is nothing to tint)."""
-    polys = [(colour, alpha, scaled_corners(layout, hx, scale, shrink=0.96)) for hx, colour, alpha in fills]
+    and where its top-left goes in zoomed map pixels (None when there is nothing to tint). A
+    fourth item draws an inner rim of that width in the same colour (e.g. a danger zone)."""
+    polys = []
+    rims = []
+    for f in fills:
+        hx, colour, alpha = f[0], f[1], f[2]
+        polys.append((colour, alpha, scaled_corners(layout, hx, scale, shrink=0.96)))
+        if len(f) > 3:
+            rims.append((colour, f[3], scaled_corners(layout, hx, scale, shrink=0.86)))
     if not polys:
         return None
     xs = [x for _, _, pts in polys for x, _ in pts]
@@ -59,6 +66,8 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int]]
     surf = pygame.Surface((int(max(xs)) - ox + 2, int(max(ys)) - oy + 2), pygame.SRCALPHA)
     for colour, alpha, pts in polys:
         pygame.draw.polygon(surf, (*colour, alpha), [(x - ox, y - oy) for x, y in pts])
+    for colour, width, pts in rims:
+        pygame.draw.polygon(surf, (*colour, 230), [(x - ox, y - oy) for x, y in pts], max(1, round(width * scale)))
     if pygame.display.get_surface() is not None:
         surf = surf.convert_alpha()  # the display's pixel format blits faster
     return surf, (ox, oy)

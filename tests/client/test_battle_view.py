@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from game.hexgrid import distance
 from tests.client.clientfix import (
     battle,
     click_hex,
@@ -288,3 +289,38 @@ def test_a_fresh_scenario_opens_on_its_briefing_then_the_first_hand_off() -> Non
     assert "round" in body.lower()
     key(app, pygame.K_RETURN)
     assert top_name(app) == "handoff"
+
+
+def test_hovering_a_unit_on_overwatch_tints_its_danger_zone_by_range_and_line_of_sight() -> None:
+    from game.rules.ail.los import has_line_of_sight
+
+    # a red rifle (bolt rifles: longest band 14) on overwatch; a woods hex hides what lies behind it
+    session = make_session([("r1", "rifle_section", "blue", (1, 1)), ("w1", "rifle_section", "red", (10, 4))],
+                           width=20, height=9, overrides={(8, 4): "woods"}, phase="movement")
+    st = session.state
+    units = dict(st.units)
+    units["w1"] = units["w1"].model_copy(update={"stance": "overwatch", "stance_weapon": "bolt rifles"})
+    session.state = st.model_copy(update={"units": units})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    st = session.state
+    w = st.units["w1"].hex
+    zone = scene.q.danger_zone(st, "w1")
+    behind = st.board.hex_at(6, 4)
+    assert behind not in zone and not has_line_of_sight(st.board, st.setup.rules, w, behind)
+    seen = st.board.hex_at(12, 4)
+    assert seen in zone and w not in zone
+    assert all(h in zone for h in st.board.terrain
+               if 0 < distance(w, h) <= 14 and has_line_of_sight(st.board, st.setup.rules, w, h))
+
+    def colour_at(h):  # type: ignore[no-untyped-def]
+        app.render()
+        return app.screen.get_at(hex_pos(app, h))[:3]
+
+    move_mouse(app, hex_pos(app, st.board.hex_at(1, 8)))
+    before_seen, before_behind = colour_at(seen), colour_at(behind)
+    hover_hex(app, w)
+    assert "on overwatch" in scene._ui_cache["info"]
+    after_seen, after_behind = colour_at(seen), colour_at(behind)
+    assert after_seen != before_seen and after_seen[0] > after_seen[1]  # tinted red
+    assert after_behind == before_behind  # out of its sight: untouched

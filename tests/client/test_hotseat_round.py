@@ -211,3 +211,49 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     assert fresh is not scene and fresh.session.state.round == 1 and not fresh.session.history
     continue_handoff(app)
     key(app, pygame.K_ESCAPE)
+
+
+def test_the_defensive_action_question_offers_casualty_advantage_with_the_odds_of_each_choice() -> None:
+    import game.rules.ail as ail
+    from game.client import draw
+
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2))],
+                           phase="attack")
+    st = session.state
+    units = dict(st.units)
+    units["m1"] = units["m1"].model_copy(update={"leadership": 2})
+    session.state = st.model_copy(update={"units": units})
+    app = make_app(session)
+    continue_handoff(app)
+    click_hex(app, session.state.units["r1"].hex)
+    click_hex(app, session.state.units["m1"].hex)
+    continue_handoff(app)  # red looks at the question
+    assert top_name(app) == "defensive"
+    dialog = app.scenes.top
+    st = session.state
+    shown = []
+    for n, chance_of in ((0, None), (1, "leadership"), (2, "leadership")):
+        pv = ail.attack_preview(st, "r1", "m1", "bolt rifles", check_turn=False, casualty_advantage=n,
+                                casualty_kind=chance_of)  # type: ignore[arg-type]
+        assert not isinstance(pv, ail.Rejection)
+        label = f"+{n} leadership" if n else "no Advantage"
+        assert f"Casualty rolls {label}" in dialog.body_html
+        res = pv.odds.results
+        pinned = res["pinned"] + res["out_of_action"] + res["destroyed"] + res["annihilated"]
+        assert (f"Casualty rolls {label}</b>{' (chosen)' if not n else ''}: to be hit "
+                f"<b>{draw.percent(pv.odds.hit_chance)}</b>, expected strength lost "
+                f"{float(pv.odds.expected_strength_lost):.2f}, pinned or worse <b>{draw.percent(pinned)}</b>"
+                in dialog.body_html)
+        da = pv.odds_if_defensive_action
+        assert da is not None
+        assert f"with the defensive action: <b>{draw.percent(da.hit_chance)}</b>" in dialog.body_html
+        shown.append(pinned)
+    assert shown[2] < shown[0]  # the choices really differ: Advantage on casualty rolls saves the unit
+    press_button(app, "Casualty: no Advantage")
+    assert top_name(app) == "defensive" and "+1 leadership</b> (chosen)" in app.scenes.top.body_html
+    press_button(app, "Casualty: +1 leadership")
+    assert "+2 leadership</b> (chosen)" in app.scenes.top.body_html
+    session.state = session.state.model_copy(update={"forced_rolls": (9, 1, 1, 1, 1, 1, 1, 1, 1)})
+    press_button(app, "No")
+    answer = [s.command for s in session.history if s.command.kind == "defensive_action"][-1]
+    assert (answer.accept, answer.casualty_advantage, answer.casualty_advantage_kind) == (False, 2, "leadership")

@@ -236,3 +236,145 @@ def test_personal_initiative_gives_the_commanders_unit_its_own_slot_on_screen() 
     assert scene.mode.name == "select"
     click_hex(app, session.state.units["r1"].hex)
     assert scene.mode.name == "move"
+
+
+# ---------------------------------------------------------------------------- C2 follow-ups
+
+def _with_leadership(session, unit_id: str, points: int):  # type: ignore[no-untyped-def]
+    st = session.state
+    units = dict(st.units)
+    units[unit_id] = units[unit_id].model_copy(update={"leadership": points})
+    session.state = st.model_copy(update={"units": units})
+    return session
+
+
+def test_the_casualty_advantage_standing_order_is_set_from_the_unit_panel_and_shown() -> None:
+    session = _with_leadership(make_session([("r1", "rifle_section", "blue", (2, 2)),
+                                             ("m1", "militia_band", "red", (9, 6))], phase="movement"), "r1", 2)
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    press_button(app, "Casualty rolls: none")
+    u = session.state.units["r1"]
+    assert (u.casualty_advantage, u.casualty_advantage_kind) == (1, "leadership")
+    assert session.history[-1].command.kind == "set_casualty_advantage"
+    assert "Casualty rolls: +1 leadership Advantage on each" in scene._ui_cache["unit"]
+    press_button(app, "Casualty: +1 leadership")
+    assert session.state.units["r1"].casualty_advantage == 2
+    # the counter carries a gold pip while the order stands
+    size = 40
+    pip = scene._counter(session.state.units["r1"], size)
+    r = max(3, size // 9)
+    assert pip.get_at((pip.get_width() - r - 2, pip.get_height() - r - 2))[:3] == (240, 200, 90)
+    press_button(app, "Casualty: +2 leadership")  # only 2 points held: back to none
+    assert session.state.units["r1"].casualty_advantage == 0
+    assert "Casualty rolls:" not in scene._ui_cache["unit"].split("Advantage to spend")[-1]
+
+
+def test_overwatch_names_the_advantage_chosen_with_the_plus_buttons() -> None:
+    session = _with_leadership(make_session([("r1", "rifle_section", "blue", (2, 2)),
+                                             ("m1", "militia_band", "red", (12, 7))], width=16,
+                                            phase="attack"), "r1", 2)
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    press_button(app, "+1 Advantage (0/2)")
+    press_button(app, "Overwatch +1 Adv.")
+    u = session.state.units["r1"]
+    assert (u.stance, u.stance_weapon) == ("overwatch", "bolt rifles")
+    assert (u.stance_advantage, u.stance_advantage_kind) == (1, "leadership")
+    assert u.leadership == 2  # named now, spent when the shot is made
+    click_hex(app, u.hex)
+    assert "+1 leadership Advantage on its shot" in scene._ui_cache["unit"]
+
+
+def test_guard_without_advantage_names_none() -> None:
+    session = _with_leadership(make_session([("r1", "rifle_section", "blue", (2, 2)),
+                                             ("m1", "militia_band", "red", (12, 7))], width=16,
+                                            phase="attack"), "r1", 2)
+    app = make_app(session, blackout=False)
+    click_hex(app, session.state.units["r1"].hex)
+    press_button(app, "Guard")
+    u = session.state.units["r1"]
+    assert u.stance == "guard" and u.stance_advantage == 0 and u.stance_advantage_kind is None
+
+
+def _combo_hex(scene, unit_id: str):  # type: ignore[no-untyped-def]
+    """A hex only a move then a dash reaches (the farthest along row 2)."""
+    from game.client.rq import reach_cost
+
+    mode = scene.mode
+    st = scene.state
+    move = reach_cost(scene.q.move_reach(st, unit_id))
+    start = st.units[unit_id].hex
+    for col in range(11, 2, -1):
+        h = st.board.hex_at(col, 2)
+        if h not in move and h != start and mode.combo(scene, h) is not None:
+            return h
+    raise AssertionError("no move+dash hex")
+
+
+def test_clicking_past_the_move_reach_moves_then_dashes_in_two_commands() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (12, 8))],
+                           width=16, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    target = _combo_hex(scene, "r1")
+    hover_hex(app, target)
+    view = scene.mode.path_view(scene)
+    assert view is not None and view.points[0] == session.state.units["r1"].hex and view.points[-1] == target
+    assert view.label.startswith("Move ") and "+ dash" in view.label
+    click_hex(app, target)
+    kinds = [s.command.kind for s in session.history[-2:]]
+    assert kinds == ["move", "dash"]
+    u = session.state.units["r1"]
+    assert u.hex == target and u.move_done and u.dashed and u.adrenaline == 2
+
+
+def test_a_move_then_dash_path_shows_and_draws_the_overwatch_of_its_dash() -> None:
+    # a red rifle on overwatch watches the far end of the run
+    session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("w1", "rifle_section", "red", (10, 6))],
+                           width=16, phase="movement")
+    st = session.state
+    units = dict(st.units)
+    units["w1"] = units["w1"].model_copy(update={"stance": "overwatch", "stance_weapon": "bolt rifles"})
+    session.state = st.model_copy(update={"units": units})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    target = _combo_hex(scene, "r1")
+    hover_hex(app, target)
+    view = scene.mode.path_view(scene)
+    assert view is not None and [e.watcher_id for e in view.exposures] == ["w1"]
+    # the marker's step counts from the start of the move
+    ex = view.exposures[0]
+    assert view.points[ex.step] == ex.hex
+    app.render()
+    assert "Overwatch at step" in scene._ui_cache["info"]
+    session.state = session.state.model_copy(update={"forced_rolls": (1,)})  # the snap shot misses
+    click_hex(app, target)
+    assert "overwatch_fired" in [e.kind for e in session.history[-1].events]
+    assert session.state.units["r1"].hex == target
+
+
+def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why() -> None:
+    # bolt rifles at 12 hexes: extreme band AC 20, best roll 3 + 2 + 10 + braced 2 = 17
+    session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (13, 2)),
+                            ("m2", "militia_band", "red", (4, 2))], width=16, phase="attack")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    import game.client.draw as draw
+
+    click_hex(app, session.state.units["r1"].hex)
+    far, near = session.state.units["m1"].hex, session.state.units["m2"].hex
+    labels = {item[0]: item for item in scene.mode.hex_labels(scene)}
+    assert labels[far][1:] == ("0%", False) and labels[near][2] is True
+    tints = {h: c for h, c, _ in scene.mode.fills(scene)[1]}
+    assert tints[far] == draw.NO_CHANCE_COLOUR and tints[near] == draw.TARGET_COLOUR
+    hover_hex(app, far)
+    info = scene._ui_cache["info"]
+    assert "0% to hit" in info and "Accuracy Challenge 20 is beyond the best possible roll 17" in info
+    click_hex(app, far)  # still allowed
+    assert session.history[-1].command.kind == "attack"
+    assert session.history[-1].command.target_id == "m1"

@@ -423,7 +423,7 @@ class BattleScene(Scene):
         options = casualty_options(st, u.id)
         if len(options) > 1:
             now = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
-            out.append(ActionButton("casualty", "Casualty rolls: " + casualty_label(*now),
+            out.append(ActionButton("casualty", f"Casualty: +{now[0]} {now[1]}" if now[0] else "Casualty rolls: none",
                                     selected=bool(now[0]),
                                     tooltip="Standing order: Advantage this unit spends on EACH of its casualty "
                                             "rolls when attacked, while its points last. Click to change."))
@@ -1090,13 +1090,13 @@ class BattleScene(Scene):
             self._view_layer = (key, layer, origin)
         self._frame_key = key
 
-    def _danger_fills(self) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
+    def _danger_fills(self) -> tuple[tuple[Any, ...], list[Any]]:
         """The hovered unit's overwatch danger zone (where a dash or charge would draw its shot)."""
         u = self.unit_at(self.hover) if self.hover is not None else None
         if u is None or u.stance != "overwatch":
             return ((), [])
         zone = self.q.danger_zone(self.state, u.id)
-        return (("danger", u.id, self.state.seq), [(h, draw.DANGER_COLOUR, 60) for h in sorted(zone)])
+        return (("danger", u.id, self.state.seq), [(h, draw.DANGER_COLOUR, 70, 2) for h in sorted(zone)])
 
     def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._hover_overlay_key is None or self._hover_overlay_key[-1] != z:
@@ -1313,10 +1313,12 @@ def casualty_label(points: int, kind: str | None) -> str:
 
 
 def _loss_text(odds: Any) -> str:
+    """Expected strength lost and the chances of the markers (what casualty rolls decide)."""
     res = odds.results
-    gone = float(res.get("destroyed", 0)) + float(res.get("annihilated", 0))
-    return (f"expected strength lost {float(odds.expected_strength_lost):.2f}, "
-            f"destroyed {draw.percent(gone)}")
+    ooa = sum(float(res.get(k, 0)) for k in ("out_of_action", "destroyed", "annihilated"))
+    pinned = ooa + float(res.get("pinned", 0))
+    return (f"expected strength lost {float(odds.expected_strength_lost):.2f}, pinned or worse "
+            f"<b>{draw.percent(pinned)}</b>, out of action or worse {draw.percent(ooa)}")
 
 
 def _no_chance_reason(state: Any, p: Any) -> str:
