@@ -206,6 +206,8 @@ class MoveMode(Mode):
         dash = self._dash(scene)
         roads = reach_roads(scene.q.move_reach(scene.state, self.unit_id)) if move else frozenset()
         out: list[tuple[Hex, tuple[int, int, int], int]] = []
+        for h in sorted(self.combo_reach(scene)):  # a move then a dash: faint orange
+            out.append((h, draw.DASH_COLOUR, 45))
         for h in dash:
             if h not in move:
                 out.append((h, draw.DASH_COLOUR, 105))
@@ -235,6 +237,25 @@ class MoveMode(Mode):
                                               lambda: reach_cost(self._dash_reach_after(scene, h)))
         return out
 
+    def combo_reach(self, scene: BattleScene) -> frozenset[Hex]:
+        """Hexes only a move followed by a dash reaches (before the unit has moved)."""
+        if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene)):
+            return frozenset()
+        move = self._move(scene)
+        dash = self._dash(scene)
+        start = self._unit(scene).hex
+
+        def run() -> frozenset[Hex]:
+            out: set[Hex] = set()
+            for m in move:
+                if scene.unit_at(m) is None:
+                    out.update(self.dash_after(scene, m))
+            return frozenset(h for h in out if h not in move and h not in dash and h != start
+                             and scene.unit_at(h) is None)
+
+        reach: frozenset[Hex] = scene.q._cached(scene.state, ("combo_reach", self.unit_id), run)
+        return reach
+
     def combo(self, scene: BattleScene, h: Hex) -> tuple[list[Hex], list[Hex], list[Any]] | None:
         """For a hex only a move followed by a dash can reach (before the unit has moved): the
         move path, the dash path after it, and the overwatch the two draw. The move ends where
@@ -243,7 +264,7 @@ class MoveMode(Mode):
         if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene)):
             return None
         move = self._move(scene)
-        if h in move or h in self._dash(scene) or h == self._unit(scene).hex or scene.unit_at(h) is not None:
+        if h not in self.combo_reach(scene):
             return None
         state = scene.state
 

@@ -154,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
         s.mouse(tuple(round(v) for v in s.scene.camera.world_to_screen(*b)))  # type: ignore[arg-type]
     s.save("dash-overwatch")
 
+    # the same watcher hovered with nothing selected: its danger zone (range and line of sight)
+    s.key(pygame.K_ESCAPE)
+    s.key(pygame.K_ESCAPE)
+    s.mouse(tuple(round(v) for v in s.scene.camera.world_to_screen(*s.scene.layout.hex_center(enemy.hex))))  # type: ignore[arg-type]
+    s.save("danger-zone")
+
     # attack phase: Advantage spent, odds and the AC in parts
     s.key(pygame.K_ESCAPE)
     s.session.state = s.session.state.model_copy(update={"phase": "attack"})
@@ -186,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         s.button(plus)
         s.hover_hex(enemy.hex)
     s.save("attack-odds")
+    # the target holds Leadership points: the defensive-action question offers them for its casualty rolls
+    s.edit(**{enemy.id: {"leadership": 2}})
     s.click_hex(enemy.hex)
     s.through_handoff()
     if s.top() == "defensive":

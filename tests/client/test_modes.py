@@ -321,6 +321,9 @@ def test_clicking_past_the_move_reach_moves_then_dashes_in_two_commands() -> Non
     scene = battle(app)
     click_hex(app, session.state.units["r1"].hex)
     target = _combo_hex(scene, "r1")
+    import game.client.draw as draw
+
+    assert (target, draw.DASH_COLOUR, 45) in scene.mode.fills(scene)[1]  # shown (faint) before any hover
     hover_hex(app, target)
     view = scene.mode.path_view(scene)
     assert view is not None and view.points[0] == session.state.units["r1"].hex and view.points[-1] == target

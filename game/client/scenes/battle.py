@@ -59,10 +59,12 @@ HELP_HTML = (
     "Space: skip the running animation · O: options · 1-9: the buttons of a dialog<br>"
     "F1: this help · F11: fullscreen<br><br>"
     "<b>Colours</b><br>"
-    "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach · "
+    "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach "
+    "(click past the blue to move and dash in one go) · "
     "<font color='#fff078'>yellow</font>: reachable only thanks to the road bonus · "
     "<font color='#ff463c'>red</font>: targets / charge. A red crosshair on a path marks a hex "
-    "where overwatch would fire, with who fires and the chance to hit."
+    "where overwatch would fire, with who fires and the chance to hit. Hover a unit on overwatch: "
+    "its danger zone is rimmed in red. Grey targets (0%) cannot be hit."
 )
 
 
