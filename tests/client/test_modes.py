@@ -381,3 +381,29 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
     click_hex(app, far)  # still allowed
     assert session.history[-1].command.kind == "attack"
     assert session.history[-1].command.target_id == "m1"
+
+
+def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice() -> None:
+    from game.rules.ail import commands as cmd
+
+    # moves draw overwatch in this variant; a red rifle watches the row
+    session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("w1", "rifle_section", "red", (6, 2))],
+                           width=16, phase="movement", rule_changes={"overwatch_triggers": ["move", "dash", "charge"]})
+    st = session.state
+    units = dict(st.units)
+    units["w1"] = units["w1"].model_copy(update={"stance": "overwatch", "stance_weapon": "bolt rifles"})
+    session.state = st.model_copy(update={"units": units})
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    board = session.board
+    start = session.state.units["r1"].hex
+    bogus = cmd.Dash(unit_id="r1", path=(board.hex_at(12, 8),))  # not adjacent: always refused
+    # a zero-hex move rolls nothing: when the dash is refused, the move is taken back too
+    assert not scene.submit([cmd.Move(unit_id="r1", path=()), bogus])
+    assert session.history == [] and session.state.units["r1"].hex == start  # nothing kept
+    session.state = session.state.model_copy(update={"forced_rolls": (1,)})  # the shot misses
+    step = board.hex_at(2, 2)
+    assert scene.submit([cmd.Move(unit_id="r1", path=(step,)), bogus])
+    assert [s.command.kind for s in session.history] == ["move"]  # the shot was seen: the move stands
+    assert session.history[0].rolled_dice and session.state.units["r1"].hex == step
+    assert "Stopped" in scene._hint()

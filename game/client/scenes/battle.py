@@ -1095,8 +1095,8 @@ class BattleScene(Scene):
     def _danger_fills(self) -> tuple[tuple[Any, ...], list[Any]]:
         """The hovered unit's overwatch danger zone (where a dash or charge would draw its shot)."""
         u = self.unit_at(self.hover) if self.hover is not None else None
-        if u is None or u.stance != "overwatch":
-            return ((), [])
+        if u is None or u.stance != "overwatch" or self.mode.name == "attack":
+            return ((), [])  # (while attacking, the hovered target's odds are what matters)
         zone = self.q.danger_zone(self.state, u.id)
         return (("danger", u.id, self.state.seq), [(h, draw.DANGER_COLOUR, 70, 2) for h in sorted(zone)])
 
