@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from game.board import Board
 from game.hexgrid import DIRECTIONS, Hex, distance, neighbours
 from game.rules.ail import overwatch
 from game.rules.ail.attacks import check_advantage, declare_or_offer, resolve_guard_counter, spend_advantage
@@ -27,6 +28,7 @@ from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, St
 from game.rules.ail.common import active_unit, find_weapon, hex_name, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
+from game.rules.ail.models import RulesData
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
 from game.rules.ail.txn import Reject, Txn
 
@@ -83,13 +85,10 @@ class Reach:
     road_allowance: int
     costs: Mapping[Hex, int]
     road_only: frozenset[Hex]
-    # The searches' costs by hex key (see _key) and the neighbour rows they walked: path_to
-    # rebuilds a cheapest path backwards from them.
-    _best: Mapping[int, int] = field(repr=False)
-    _adj: Mapping[int, tuple[tuple[int, int], ...]] = field(repr=False)
-    _road_best: Mapping[int, int] = field(repr=False)
-    _road_adj: Mapping[int, tuple[tuple[int, int], ...]] = field(repr=False)
-    _prev_memo: dict[bool, dict[int, int]] = field(default_factory=dict, repr=False, compare=False)
+    # The state the reach was worked out on: path_to searches it again (keeping every hex passed,
+    # friends' included) to rebuild a cheapest path, once per Reach and kind of search.
+    _state: GameState = field(repr=False, compare=False)
+    _prev_memo: dict[bool, dict[Hex, Hex]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def hexes(self) -> frozenset[Hex]:
@@ -103,178 +102,235 @@ class Reach:
         if h not in self.costs:
             return []
         prev = self._predecessors(h in self.road_only)
-        start = _key(self.start)
-        k = _key(h)
         path = [h]
-        while k != start:
-            k = prev[k]
-            path.append(_HEX_OF[k])
+        while h != self.start:
+            h = prev[h]
+            path.append(h)
         path.reverse()
         return path[1:]
 
-    def _predecessors(self, road: bool) -> dict[int, int]:
-        """For every key reached, the neighbour it is cheapest reached from (first in direction
-        order); worked out once per Reach, on the first path asked for."""
+    def _predecessors(self, road: bool) -> dict[Hex, Hex]:
+        """For every hex the search passes (friends' too), the neighbour it is cheapest reached
+        from (first in direction order, looking back along each direction)."""
         memo = self._prev_memo.get(road)
         if memo is not None:
             return memo
-        best = self._road_best if road else self._best
-        adj = self._road_adj if road else self._adj
-        prev: dict[int, int] = {}
-        for k, ck in best.items():
-            for d in _DIR_KEYS:
-                pk = k - d
-                pc = best.get(pk)
-                if pc is None or pc >= ck:
+        state = self._state
+        unit = state.units[self.unit_id]
+        ut = state.unit_type(self.unit_id)
+        walk = _walk(state, ut.unit_class == "hover", road, self.mode == "dash")
+        blocked = _occupancy(state, walk.grid)[3].get(unit.side, frozenset())
+        limit = self.road_allowance if road else self.allowance
+        best: dict[Hex, int] = {}
+        _search(state, unit, walk, walk.grid.index_of(self.start), limit, blocked, frozenset(), best)
+        index, rows = walk.grid.index, walk.rows
+        prev: dict[Hex, Hex] = {}
+        for h, ch in best.items():
+            k = index[h]
+            q, r = h
+            for dq, dr in DIRECTIONS:
+                p = Hex(q - dq, r - dr)
+                pc = best.get(p)
+                if pc is None or pc >= ch:
                     continue
-                if any(n == k and pc + step == ck for n, step in adj.get(pk, ())):
-                    prev[k] = pk
+                if any(pc + step == ch and k in group for step, group in rows[index[p]] or ()):
+                    prev[h] = p
                     break
         self._prev_memo[road] = prev
         return prev
 
 
-# The search runs on whole-number keys instead of Hex tuples (an int hashes to itself; a tuple
-# is hashed again at every lookup): key = (q + 4096) * 8192 + (r + 4096), for maps below 4096
-# hexes a side. `_hex_of` turns keys back into hexes (a memo of every key seen).
-_OFF = 4096
-_SPAN = 8192
-_HEX_OF: dict[int, Hex] = {}
+class _Grid:
+    """One board as flat lists, so the search runs on small whole numbers (list positions)
+    instead of hashing Hex tuples: `hexes[i]` is the hex at index i, `index` the reverse, and
+    `marks` the search's scratch list (see _search). Made once per board; a hex outside the board
+    (a unit standing off it) is appended when first asked for."""
+
+    __slots__ = ("board", "hexes", "index", "marks", "stamp")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.hexes: list[Hex] = list(board.terrain)
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        self.marks: list[int] = [0] * len(self.hexes)
+        self.stamp = 0
+
+    def index_of(self, h: Hex) -> int:
+        i = self.index.get(h)
+        if i is None:
+            h = Hex(*h)
+            i = self.index[h] = len(self.hexes)
+            self.hexes.append(h)
+            self.marks.append(0)
+        return i
 
 
-# Key offsets of the six neighbours, in DIRECTIONS order (k - d is the neighbour in direction d's
-# opposite, so walking them all covers every neighbour).
-_DIR_KEYS = tuple(dq * _SPAN + dr for dq, dr in DIRECTIONS)
+# A hex's neighbours a unit may enter, grouped by step cost: ((cost, (index, ...)), ...), cheapest first.
+_Row = tuple[tuple[int, tuple[int, ...]], ...]
 
 
-def _key(h: Hex) -> int:
-    return (h[0] + _OFF) * _SPAN + (h[1] + _OFF)
+class _Walk:
+    """One kind of movement on one board under one rules set (hover or not, road hexes only or
+    not, difficult terrain allowed or not): `rows[i]` lists the hexes a unit can step to from
+    index i, grouped by what entering them costs (cheapest first), filled in hex by hex as searches reach them. Terrain never
+    changes during a battle, so every later search reuses them (a pure memo of enter_cost)."""
+
+    __slots__ = ("grid", "rules", "rows", "hover", "road_only", "no_difficult")
+
+    def __init__(self, grid: _Grid, rules: RulesData, hover: bool, road_only: bool, no_difficult: bool) -> None:
+        self.grid = grid
+        self.rules = rules
+        self.hover = hover
+        self.road_only = road_only
+        self.no_difficult = no_difficult
+        self.rows: list[_Row | None] = []
+
+    def row(self, state: GameState, unit: UnitState, i: int) -> _Row:
+        grid = self.grid
+        rows = self.rows
+        if len(rows) < len(grid.hexes):
+            rows.extend([None] * (len(grid.hexes) - len(rows)))
+        by_step: dict[int, list[int]] = {}
+        board = grid.board
+        for n in neighbours(grid.hexes[i]):
+            j = grid.index.get(n)
+            if j is None:
+                continue  # off the board: never enterable
+            step = enter_cost(state, unit, n)
+            if step is None or (self.road_only and not board.is_road(n)):
+                continue
+            if self.no_difficult and is_difficult(state, n):
+                continue
+            by_step.setdefault(step, []).append(j)
+        row = rows[i] = tuple((step, tuple(by_step[step])) for step in sorted(by_step))
+        return row
 
 
-def _hex_of(k: int) -> Hex:
-    h = _HEX_OF.get(k)
-    if h is None:
-        h = _HEX_OF[k] = Hex(k // _SPAN - _OFF, k % _SPAN - _OFF)
-    return h
+_GRIDS: list[_Grid] = []
+_WALKS: dict[tuple[int, int, bool, bool, bool], _Walk] = {}
+_CACHE_SIZE = 8
 
 
-# Entry costs per (board, rules, hover or not, dash or not, road only), filled lazily hex by hex:
-# terrain never changes during a battle, so each hex's enterable neighbours and their costs are
-# worked out once and reused by every later search (a pure memo, same answers as enter_cost).
-_Adjacency = dict[int, tuple[tuple[int, int], ...]]
-_ADJ_CACHE: dict[tuple[int, int, bool, bool, bool], tuple[object, object, _Adjacency]] = {}
-_ADJ_CACHE_SIZE = 32
+def _grid(board: Board) -> _Grid:
+    for g in _GRIDS:
+        if g.board is board:
+            return g
+    if len(_GRIDS) >= _CACHE_SIZE:
+        dropped = _GRIDS.pop(0)
+        for key in [k for k, w in _WALKS.items() if w.grid is dropped]:
+            del _WALKS[key]
+    g = _Grid(board)
+    _GRIDS.append(g)
+    return g
 
 
-def _adjacency(state: GameState, unit: UnitState, road_only: bool, no_difficult: bool) -> _Adjacency:
-    hover = state.unit_type(unit.id).unit_class == "hover"
-    key = (id(state.board), id(state.setup.rules), hover, road_only, no_difficult)
-    hit = _ADJ_CACHE.get(key)
-    if hit is not None and hit[0] is state.board and hit[1] is state.setup.rules:
-        return hit[2]
-    if len(_ADJ_CACHE) >= _ADJ_CACHE_SIZE:
-        _ADJ_CACHE.pop(next(iter(_ADJ_CACHE)))
-    adj: _Adjacency = {}
-    _ADJ_CACHE[key] = (state.board, state.setup.rules, adj)
-    return adj
+def _walk(state: GameState, hover: bool, road_only: bool, no_difficult: bool) -> _Walk:
+    board, rules = state.board, state.setup.rules
+    key = (id(board), id(rules), hover, road_only, no_difficult)
+    w = _WALKS.get(key)
+    if w is not None and w.grid.board is board and w.rules is rules:
+        return w
+    if len(_WALKS) >= 4 * _CACHE_SIZE:
+        del _WALKS[next(iter(_WALKS))]
+    w = _WALKS[key] = _Walk(_grid(board), rules, hover, road_only, no_difficult)
+    return w
 
 
-def _neighbour_costs(state: GameState, unit: UnitState, h: Hex, road_only: bool, no_difficult: bool,
-                     ) -> tuple[tuple[int, int], ...]:
-    out: list[tuple[int, int]] = []
-    for n in neighbours(h):
-        step = enter_cost(state, unit, n)
-        if step is None or (road_only and not state.board.is_road(n)):
-            continue
-        if no_difficult and is_difficult(state, n):
-            continue
-        k = _key(n)
-        _HEX_OF[k] = n  # every key a search can reach decodes with a plain lookup
-        out.append((k, step))
-    return tuple(out)
-
-
-def _search(state: GameState, unit: UnitState, limit: int, *, road_only: bool, no_difficult: bool,
-            blocked: frozenset[int] | None = None) -> tuple[dict[int, int], _Adjacency]:
-    """Uniform-cost search from the unit's hex up to `limit` points, on hex keys; `blocked`: the
-    keys of enemy-held hexes. Returns (cost to each key reached, the neighbour rows it used).
+def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: int, blocked: frozenset[int],
+            skip: frozenset[int], out: dict[Hex, int]) -> None:
+    """Uniform-cost search from index `start` up to `limit` points; `blocked`: the indices of
+    enemy-held hexes. Puts the cost of every hex reached into `out`, but for the indices in `skip`.
 
     Step costs are small whole numbers, so the priority queue is a list of buckets, one per cost
-    (Dial's algorithm): the same order as a binary heap, without its comparisons."""
-    if blocked is None:
-        blocked = _occupancy(state)[2].get(unit.side, frozenset())
-    adj = _adjacency(state, unit, road_only, no_difficult)
-    big = 1 << 30
-    start = _key(unit.hex)
-    _HEX_OF[start] = unit.hex
-    best: dict[int, int] = {start: 0}
-    get = best.get
+    (Dial's algorithm): the same order as a binary heap, without its comparisons. The costs live
+    in the grid's scratch list `marks` as `stamp - cost`, with a stamp above every value an
+    earlier search left there: a hex is unreached in this search exactly when its mark is below
+    stamp - limit, so nothing needs clearing between searches."""
+    grid = walk.grid
+    hexes = grid.hexes
+    marks = grid.marks
+    rows = walk.rows
+    if len(rows) < len(marks):
+        rows.extend([None] * (len(marks) - len(rows)))
+    stamp = grid.stamp = grid.stamp + limit + 1
+    marks[start] = stamp
     buckets: list[list[int]] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
-    # Every step costs at least 1: hexes reached with the whole allowance spent are not expanded.
     for cost in range(limit):
-        bucket = buckets[cost]
-        for h in bucket:
-            if best[h] != cost:
-                continue  # a stale entry: h was reached cheaper later
-            row = adj.get(h)
+        here = stamp - cost
+        room = limit - cost
+        for i in buckets[cost]:
+            if marks[i] != here:
+                continue  # a stale entry: i was reached cheaper later
+            if i not in skip:
+                out[hexes[i]] = cost
+            row = rows[i]
             if row is None:
-                row = adj[h] = _neighbour_costs(state, unit, _hex_of(h), road_only, no_difficult)
-            room = limit - cost
-            for n, step in row:
-                if step <= room and cost + step < get(n, big) and n not in blocked:
-                    c = cost + step
-                    best[n] = c
-                    buckets[c].append(n)
-    return best, adj
+                row = walk.row(state, unit, i)
+            for step, group in row:
+                if step > room:
+                    break  # the rest cost more still
+                m = here - step
+                for j in group:
+                    if m > marks[j] and j not in blocked:
+                        marks[j] = m
+                        buckets[cost + step].append(j)
+    # Every step costs at least 1: hexes reached with the whole allowance spent are not expanded.
+    here = stamp - limit
+    for i in buckets[limit]:
+        if marks[i] == here and i not in skip:
+            out[hexes[i]] = limit
 
 
-# Occupancy of the latest units mapping seen: (units object, every live unit's hex key, enemy-held
-# hex keys per side). States never change in place, so the same mapping object always means the
-# same occupancy; a pure memo that spares a pass over every unit on each search.
-_OCC: list[tuple[object, frozenset[int], dict[str, frozenset[int]]]] = []
+# Occupancy of the latest units mapping seen on a board: (units object, grid, every live unit's
+# hex index, enemy-held hex indices per side). States never change in place, so the same mapping
+# object always means the same occupancy; a pure memo that spares a pass over every unit on each
+# search.
+_Occupancy = tuple[object, _Grid, frozenset[int], dict[str, frozenset[int]]]
+_OCC: list[_Occupancy] = []
 
 
-def _occupancy(state: GameState) -> tuple[object, frozenset[int], dict[str, frozenset[int]]]:
+def _occupancy(state: GameState, grid: _Grid) -> _Occupancy:
     units = state.units
-    if _OCC and _OCC[0][0] is units:
+    if _OCC and _OCC[0][0] is units and _OCC[0][1] is grid:
         return _OCC[0]
     by_side: dict[str, set[int]] = {}
+    index_of = grid.index_of
     for u in units.values():
         if not u.destroyed:
-            by_side.setdefault(u.side, set()).add(_key(u.hex))
+            by_side.setdefault(u.side, set()).add(index_of(u.hex))
     occupied = frozenset(k for keys in by_side.values() for k in keys)
     sides = set(state.sides) | set(by_side)
     enemy = {side: frozenset(k for s, keys in by_side.items() if s != side for k in keys) for side in sides}
-    _OCC[:] = [(units, occupied, enemy)]
+    _OCC[:] = [(units, grid, occupied, enemy)]
     return _OCC[0]
 
 
 def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Reach:
     unit = state.units[unit_id]
-    base = state.unit_type(unit_id).move
+    ut = state.unit_type(unit_id)
+    base = ut.move
+    hover = ut.unit_class == "hover"
     no_difficult = mode == "dash"
-    _, occupied, enemy = _occupancy(state)
+    walk = _walk(state, hover, False, no_difficult)
+    grid = walk.grid
+    _, _, occupied, enemy = _occupancy(state, grid)
     blocked = enemy.get(unit.side, frozenset())
-    best, adj = _search(state, unit, base, road_only=False, no_difficult=no_difficult, blocked=blocked)
-    hex_of = _HEX_OF  # filled for every key the searches produce
-    costs = {hex_of[k]: c for k, c in best.items() if k not in occupied}
-    road_best: dict[int, int] = {}
-    road_adj: _Adjacency = {}
+    start = grid.index_of(unit.hex)
+    costs: dict[Hex, int] = {}
+    _search(state, unit, walk, start, base, blocked, occupied, costs)
     road_allowance = 0
-    only = set()
-    bonus = road_bonus(state, unit)
-    if bonus and state.board.is_road(unit.hex):
+    only: frozenset[Hex] = frozenset()
+    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
+    if bonus and unit.hex in state.board.roads:
         road_allowance = base + bonus
-        road_best, road_adj = _search(state, unit, road_allowance, road_only=True, no_difficult=no_difficult,
-                                      blocked=blocked)
-        for k, c in road_best.items():
-            if k not in occupied and k not in best:
-                h = hex_of[k]
-                costs[h] = c
-                only.add(h)
-    return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, frozenset(only), best, adj, road_best,
-                 road_adj)
+        road: dict[Hex, int] = {}
+        _search(state, unit, _walk(state, hover, True, no_difficult), start, road_allowance, blocked, occupied, road)
+        extra = [h for h in road if h not in costs]
+        for h in extra:
+            costs[h] = road[h]
+        only = frozenset(extra)
+    return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, only, state)
 
 
 def move_reach(state: GameState, unit_id: str) -> Reach:
