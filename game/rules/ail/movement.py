@@ -142,18 +142,17 @@ class Reach:
 
 class _Grid:
     """One board as flat lists, so the search runs on small whole numbers (list positions)
-    instead of hashing Hex tuples: `hexes[i]` is the hex at index i, `index` the reverse, and
-    `marks` the search's scratch list (see _search). Made once per board; a hex outside the board
-    (a unit standing off it) is appended when first asked for."""
+    instead of hashing Hex tuples: `hexes[i]` is the hex at index i, `index` the reverse.
+    Made once per board; a hex outside the board (a unit standing off it) is appended when first
+    asked for. `scratch` holds each side's search marks (see _Scratch)."""
 
-    __slots__ = ("board", "hexes", "index", "marks", "stamp")
+    __slots__ = ("board", "hexes", "index", "scratch")
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.hexes: list[Hex] = list(board.terrain)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
-        self.marks: list[int] = [0] * len(self.hexes)
-        self.stamp = 0
+        self.scratch: dict[str, _Scratch] = {}
 
     def index_of(self, h: Hex) -> int:
         i = self.index.get(h)
@@ -161,8 +160,43 @@ class _Grid:
             h = Hex(*h)
             i = self.index[h] = len(self.hexes)
             self.hexes.append(h)
-            self.marks.append(0)
+            for sc in self.scratch.values():
+                sc.marks.append(0)
         return i
+
+    def scratch_for(self, side: str, blocked: frozenset[int]) -> _Scratch:
+        """The side's marks, with `blocked` (the hexes its enemies hold) marked closed."""
+        sc = self.scratch.get(side)
+        if sc is None:
+            sc = self.scratch[side] = _Scratch(len(self.hexes))
+        if sc.blocked is not blocked:
+            if sc.blocked != blocked:
+                marks = sc.marks
+                for j in sc.blocked - blocked:
+                    marks[j] = 0
+                for j in blocked - sc.blocked:
+                    marks[j] = _CLOSED
+            sc.blocked = blocked
+        return sc
+
+
+# Above every stamp a search will ever use (one per search).
+_CLOSED = 1 << 62
+
+
+class _Scratch:
+    """A search's marks, one per hex index, kept between searches so none needs a fresh list:
+    each search takes a new `stamp`, higher than any before, and marks every hex it reaches
+    with it, so a mark below the stamp means "not reached yet". Hexes an enemy holds stay marked
+    `_CLOSED` (above every stamp) while the occupancy holds, so the search never enters them and
+    never has to ask. One per side, as each side has its own enemies."""
+
+    __slots__ = ("marks", "stamp", "blocked")
+
+    def __init__(self, size: int) -> None:
+        self.marks: list[int] = [0] * size
+        self.stamp = 0
+        self.blocked: frozenset[int] = frozenset()
 
 
 # A hex's neighbours a unit may enter, grouped by step cost: ((cost, (index, ...)), ...), cheapest first.
@@ -242,26 +276,24 @@ def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: i
     enemy-held hexes. Puts the cost of every hex reached into `out`, but for the indices in `skip`.
 
     Step costs are small whole numbers, so the priority queue is a list of buckets, one per cost
-    (Dial's algorithm): the same order as a binary heap, without its comparisons. The costs live
-    in the grid's scratch list `marks` as `stamp - cost`, with a stamp above every value an
-    earlier search left there: a hex is unreached in this search exactly when its mark is below
-    stamp - limit, so nothing needs clearing between searches."""
+    (Dial's algorithm): the same order as a binary heap, without its comparisons. What a step
+    costs depends only on the hex entered, and hexes leave the buckets in order of cost, so the
+    first time a hex is reached is also the cheapest: it goes into one bucket once, and is
+    marked reached (see _Scratch) so no later step looks at it again."""
     grid = walk.grid
     hexes = grid.hexes
-    marks = grid.marks
+    sc = grid.scratch_for(unit.side, blocked)
+    marks = sc.marks
     rows = walk.rows
     if len(rows) < len(marks):
         rows.extend([None] * (len(marks) - len(rows)))
-    stamp = grid.stamp = grid.stamp + limit + 1
+    stamp = sc.stamp = sc.stamp + 1
     marks[start] = stamp
     buckets: list[list[int]] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
     for cost in range(limit):
-        here = stamp - cost
         room = limit - cost
         for i in buckets[cost]:
-            if marks[i] != here:
-                continue  # a stale entry: i was reached cheaper later
             if i not in skip:
                 out[hexes[i]] = cost
             row = rows[i]
@@ -270,16 +302,16 @@ def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: i
             for step, group in row:
                 if step > room:
                     break  # the rest cost more still
-                m = here - step
                 for j in group:
-                    if m > marks[j] and j not in blocked:
-                        marks[j] = m
+                    if marks[j] < stamp:  # neither reached yet nor held by an enemy
+                        marks[j] = stamp
                         buckets[cost + step].append(j)
     # Every step costs at least 1: hexes reached with the whole allowance spent are not expanded.
-    here = stamp - limit
     for i in buckets[limit]:
-        if marks[i] == here and i not in skip:
+        if i not in skip:
             out[hexes[i]] = limit
+    if start in blocked:
+        marks[start] = _CLOSED  # a unit sharing an enemy's hex (never in play): keep it closed
 
 
 # Occupancy of the latest units mapping seen on a board: (units object, grid, every live unit's
