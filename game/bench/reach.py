@@ -54,11 +54,18 @@ def occupancy(state: GameState) -> Occupancy:
     return {u.hex: u.side for u in state.live_units()}
 
 
+def enemy_hexes(occupied: Occupancy) -> dict[str, frozenset[Hex]]:
+    """Side -> hexes its enemies hold (once per state, like the rules' per-side memo)."""
+    return {s: frozenset(h for h, side in occupied.items() if side != s) for s in set(occupied.values())}
+
+
 def nx_reach(state: GameState, unit_id: str, mode: Mode, graphs: tuple[Any, Any],
-             occupied: Occupancy | None = None) -> dict[Hex, int]:
+             occupied: Occupancy | None = None, enemies: dict[str, frozenset[Hex]] | None = None,
+             ) -> dict[Hex, int]:
     """End hexes and costs computed with networkx from the game state: enemy-held hexes are closed
     through the weight function (None hides an edge), friends may be passed but not ended on, and
-    the road bonus applies only to an all-road path from a road hex."""
+    the road bonus applies only to an all-road path from a road hex. `occupied` and `enemies`:
+    the per-state memos (computed here when not given)."""
     import networkx as nx
 
     unit = state.units[unit_id]
@@ -66,7 +73,9 @@ def nx_reach(state: GameState, unit_id: str, mode: Mode, graphs: tuple[Any, Any]
     g, roads = graphs
     if occupied is None:
         occupied = occupancy(state)
-    enemy = {h for h, side in occupied.items() if side != unit.side}
+    if enemies is None:
+        enemies = enemy_hexes(occupied)
+    enemy = enemies.get(unit.side, frozenset())
 
     def weight(u: Hex, v: Hex, d: dict[str, int]) -> int | None:
         return None if v in enemy else d["weight"]
@@ -125,7 +134,8 @@ def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print)
     repeats = 5 if quick else 15
     ours_total = theirs_total = 0.0
     cold_ours = cold_theirs = 0.0
-    occ = occupancy(state)  # networkx gets the per-state occupancy memo the rules keep too
+    occ = occupancy(state)  # networkx gets the per-state memos the rules keep too: occupancy,
+    enemies = enemy_hexes(occ)  # and the hexes each side's enemies hold
     # "cold": the first query on a fresh state (no per-state memo on either side)
     fresh = [state.model_copy(update={"units": dict(state.units)}) for _ in range(repeats + 1)]
     mismatches: list[str] = []
@@ -145,7 +155,7 @@ def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print)
                 mismatches.append(f"{uid} {mode}: {len(diff)} hexes differ")
             hexes += len(got)
             t = interleaved({"ours": partial(fn, state, uid),
-                             "nx": partial(nx_reach, state, uid, mode, graphs, occ)}, repeats)
+                             "nx": partial(nx_reach, state, uid, mode, graphs, occ, enemies)}, repeats)
             ours_total += t["ours"]
             theirs_total += t["nx"]
             t = interleaved({"ours": partial(_on_fresh_states, fn, iter(fresh), uid),
