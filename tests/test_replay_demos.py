@@ -75,10 +75,9 @@ def test_replay_command_fails_loudly_on_a_tampered_roll(tmp_path: Path, capsys: 
     scenario, rec, _ = _run_script("demo-overwatch")
     path = save_game(tmp_path / "t.yaml", rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    at = next(i for i, ln in enumerate(lines) if "kind: charge" in ln) + 1
-    assert lines[at].startswith("  rolls: [")
-    first = int(lines[at].split("[")[1].split(",")[0])
-    lines[at] = lines[at].replace(f"[{first},", f"[{first % 10 + 1},", 1)  # the guard's hit die
+    at = next(i for i, ln in enumerate(lines) if '"kind": "charge"' in ln)
+    first = int(lines[at].split('"rolls": [')[1].split(",")[0])
+    lines[at] = lines[at].replace(f'"rolls": [{first},', f'"rolls": [{first % 10 + 1},', 1)  # the guard's hit die
     path.write_text("".join(lines), encoding="utf-8")
     assert main(["replay", str(path), "--verify"]) == 1
     err = capsys.readouterr().err

@@ -151,20 +151,84 @@ class SaveListing:
 # --------------------------------------------------------------------------- checksums
 
 
-def canonical_json(data: Any) -> str:
-    """The one text a state's checksum is computed from: key order and tuple/list don't matter."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=_json_default)
-
-
 def _json_default(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted(value)
     raise TypeError(f"cannot put a {type(value).__name__} in a save")
 
 
+# One encoder for every canonical text (json.dumps with options would build a new one per call).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=_json_default)
+
+
+def canonical_json(data: Any) -> str:
+    """The one text a state's checksum is computed from: key order and tuple/list don't matter."""
+    return _CANONICAL.encode(data)
+
+
+def _checksum_of(text: str) -> str:
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
 def state_checksum(state: Mapping[str, Any]) -> str:
     """A short, stable fingerprint of a state dict (16 hex digits of SHA-256)."""
-    return hashlib.sha256(canonical_json(state).encode("ascii")).hexdigest()[:16]
+    return _checksum_of(canonical_json(state))
+
+
+class StateChecksums:
+    """`state_checksum(model.model_dump(mode="json"))` for a run of states, e.g. after every command
+    of a log, at a fraction of the cost: successive states share most of their parts (a command
+    changes a unit or two; the others are the very same objects), so the canonical text of each
+    part of a `keyed` field (a mapping of id -> model, like `units`) is made once per object and
+    the state's canonical text is put together from the parts. The result is the same checksum,
+    digit for digit, as encoding the whole dump (sorted keys at every level either way).
+
+    Keep one instance for one pass over a game (it holds the parts it has seen) and drop it after.
+    """
+
+    def __init__(self, keyed: Iterable[str] = ()) -> None:
+        self._keyed = set(keyed)
+        self._entries: dict[tuple[str, int], tuple[Any, str]] = {}  # (key, id(part)) -> (part, `"key":{...}`)
+
+    def _entry(self, key: str, item: Any) -> str:
+        hit = self._entries.get((key, id(item)))
+        if hit is not None and hit[0] is item:  # the part itself is kept, so its id is not reused
+            return hit[1]
+        value = item.model_dump(mode="json") if isinstance(item, BaseModel) else item
+        text = f"{_CANONICAL.encode(key)}:{_CANONICAL.encode(value)}"
+        self._entries[(key, id(item))] = (item, text)
+        return text
+
+    def canonical_json(self, model: BaseModel) -> str:
+        """`canonical_json(model.model_dump(mode="json"))`, from cached parts where it can."""
+        rest = model.model_dump(mode="json", exclude=self._keyed)
+        keyed: dict[str, Mapping[str, Any]] = {}
+        for name in self._keyed:
+            mapping = getattr(model, name, None)
+            if isinstance(mapping, Mapping) and all(isinstance(k, str) for k in mapping):
+                keyed[name] = mapping
+            else:  # not a mapping of ids: encoded like any other field
+                rest.update(model.model_dump(mode="json", include={name}))
+        # The fields in sorted order; each run of plain fields is encoded in one go (braces cut off).
+        pieces: list[str] = []
+        run: dict[str, Any] = {}
+        for key in sorted([*rest, *keyed]):
+            if key in keyed:
+                if run:
+                    pieces.append(_CANONICAL.encode(run)[1:-1])
+                    run = {}
+                mapping = keyed[key]
+                inner = ",".join([self._entry(k, mapping[k]) for k in sorted(mapping)])
+                pieces.append(f"{_CANONICAL.encode(key)}:{{{inner}}}")
+            else:
+                run[key] = rest[key]
+        if run:
+            pieces.append(_CANONICAL.encode(run)[1:-1])
+        return "{" + ",".join(pieces) + "}"
+
+    def checksum(self, model: BaseModel) -> str:
+        """`state_checksum(model.model_dump(mode="json"))`."""
+        return _checksum_of(self.canonical_json(model))
 
 
 def file_checksum(path: str | os.PathLike[str]) -> str:
@@ -207,22 +271,98 @@ def _plain(data: Any) -> Any:
     return data
 
 
+# The log is JSON lines: one entry per line, `- {"command": {...}, "rolls": [...], ...}`. Every
+# line is a YAML flow mapping too, so the file stays one valid YAML stream (any YAML reader, and
+# any older version of the game, reads the same data), while the game reads the log with `json`,
+# tens of times faster than building it through YAML. A line is written by the YAML emitter
+# instead when JSON and YAML could read it differently: a float (`1e3` is a number in JSON, a
+# string in YAML 1.1) or a character YAML must escape (control characters, line separators).
+_LOG_LINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+# Characters outside YAML's printable set, YAML's extra line breaks, and the byte-order mark.
+_YAML_CAREFUL = re.compile("[^\x09\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD"
+                           "\U00010000-\U0010FFFF]")
+
+
+def _has_float(data: Any) -> bool:
+    if isinstance(data, float):
+        return True
+    if isinstance(data, Mapping):
+        return any(_has_float(v) for v in data.values())
+    if isinstance(data, (list, tuple)):
+        return any(_has_float(v) for v in data)
+    return False
+
+
+def _log_line(entry: LogEntry) -> str:
+    data = {"command": entry.command, "rolls": entry.rolls, "gm": entry.gm, "round": entry.round,
+            "after": entry.after}
+    if not _has_float(entry.command) and all(isinstance(k, str) for k in entry.command):
+        text = _LOG_LINE.encode(data)
+        if not _YAML_CAREFUL.search(text):
+            return f"- {text}\n"
+    text = yaml.dump(_plain(data), Dumper=_Dumper, default_flow_style=True, sort_keys=False,
+                     width=1 << 30, allow_unicode=True)
+    # (a long or multi-line scalar may still break the line: continuation lines are indented)
+    return "- " + text.strip().removesuffix("...").strip().replace("\n", "\n  ") + "\n"
+
+
 def _dump_log(log: Sequence[LogEntry]) -> str:
-    """One entry per block; the command on one line so a reader scans the log like a script."""
+    """One entry per line, so a reader scans the log like a script."""
     if not log:
         return "[]\n"
-    out: list[str] = []
-    for entry in log:
-        cmd = yaml.dump(_plain(entry.command), Dumper=_Dumper, default_flow_style=True,
-                        sort_keys=False, width=100000, allow_unicode=True).strip()
-        rolls = "[" + ", ".join(str(r) for r in entry.rolls) + "]"
-        out.append(f"- command: {cmd}\n  rolls: {rolls}\n  gm: {'true' if entry.gm else 'false'}\n"
-                   f"  round: {entry.round}\n  after: {_quote(entry.after)}\n")
-    return "".join(out)
+    return "".join(_log_line(entry) for entry in log)
 
 
-def _quote(text: str) -> str:
-    return _dump(text).strip().removesuffix("...").strip()
+def _reject_number(text: str) -> Any:
+    raise ValueError(f"{text} is read differently by YAML")
+
+
+def _short_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # YAML forgets a key more than 1024 characters from its colon (JSON does not): field names
+    # are short, anything else goes the YAML way (an escape is at most 6 characters for 1)
+    if any(len(key) > 150 for key, _ in pairs):
+        raise ValueError("a long key is read differently by YAML")
+    return dict(pairs)
+
+
+_LOG_READER = json.JSONDecoder(parse_float=_reject_number, parse_constant=_reject_number,
+                               object_pairs_hook=_short_keys)
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89abAB]")  # JSON reads a pair of them, YAML refuses them
+_LOG_MARK = "\n--- # log\n"
+
+
+def _read_log_fast(path: str, text: str) -> _Docs | None:
+    """The three documents of a save whose log is JSON lines as the game writes it, reading only
+    the header and state with YAML; None when the file is anything else (hand-edited, damaged,
+    another layout): then the whole file is read with YAML, which also names any problem."""
+    at = text.rfind(_LOG_MARK)
+    if at < 0:
+        return None
+    tail = text[at + len(_LOG_MARK):].rstrip()
+    if not (tail == END_MARKER or tail.endswith("\n" + END_MARKER)):
+        return None
+    body = tail[: -len(END_MARKER)]
+    if _YAML_CAREFUL.search(body) or _SURROGATE_ESCAPE.search(body):
+        return None
+    lines = body.split("\n")[:-1]
+    log: list[Any] = []
+    if lines != ["[]"]:
+        if not lines:
+            return None
+        for line in lines:
+            if not line.startswith("- {"):
+                return None
+            try:
+                log.append(_LOG_READER.decode(line[2:]))
+            except ValueError:
+                return None
+    try:
+        head = list(yaml.load_all(text[: at + 1], Loader=_Loader))
+    except yaml.YAMLError:
+        return None
+    if len(head) != 2:
+        return None
+    return _Docs(path, text, head[0], head[1], log)
 
 
 def dump_save(save: SaveData) -> str:
@@ -407,6 +547,9 @@ _DOC_ROOTS = ("", "state", "log")  # header fields are named bare: `round`, `for
 def _split_documents(path: str, text: str) -> _Docs:
     if not text.strip():
         raise SaveError(path, "", "the file is empty; expected a saved game (three YAML documents)")
+    fast = _read_log_fast(path, text)
+    if fast is not None:
+        return fast
     try:
         docs = list(yaml.load_all(text, Loader=_Loader))
     except yaml.YAMLError as exc:

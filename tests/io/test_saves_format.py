@@ -197,13 +197,14 @@ def test_unknown_key_in_header_is_named(tmp_path: Path) -> None:
 
 
 def test_unknown_key_in_log_entry_is_named_with_its_index(tmp_path: Path) -> None:
-    text = saves.dump_save(_save()).replace("  gm: false\n", "  gm: false\n  colour: red\n", 1)
+    # (typed the YAML way into a log line the game wrote as JSON)
+    text = saves.dump_save(_save()).replace('"gm": false,', '"gm": false, colour: red,', 1)
     _, err = _bad(tmp_path, text)
     assert "log[1].colour" in str(err) and "unknown key" in str(err)
 
 
 def test_wrong_type_of_roll_in_log_names_the_entry(tmp_path: Path) -> None:
-    text = saves.dump_save(_save()).replace("rolls: [3, 9]", "rolls: [3, nine]", 1)
+    text = saves.dump_save(_save()).replace('"rolls": [3, 9]', '"rolls": [3, nine]', 1)
     _, err = _bad(tmp_path, text)
     assert "log[1].rolls[1]" in str(err)
 

@@ -87,7 +87,7 @@ def test_a_save_is_readable_text_with_the_commands_and_their_dice(tmp_path: Path
     text = _save(tmp_path / "read.yaml", rec, scenario).read_text(encoding="utf-8")
     docs = list(yaml.safe_load_all(text))
     assert docs[0]["round"] == rec.state.round and docs[0]["commands"] == 25
-    assert "- command: {kind: choose_initiative" in text
+    assert '\n- {"command": {"kind": "choose_initiative"' in text  # one command a line
     assert "units:" in text and "rng:" in text
 
 
