@@ -9,8 +9,9 @@ Layout of a save (format version `FORMAT_VERSION`)::
     --- # state
     ...                    <- document 2: the whole game state (random generator included)
     --- # log
-    - command: {...}       <- document 3: every command applied, the dice it rolled,
-      rolls: [...]            whether the GM issued it, and a checksum of the state after it
+    - {"command": {...}, "rolls": [...], "gm": false, "round": 1, "after": "..."}
+    - {...}                <- document 3, one line a command: every command applied, the dice it
+                              rolled, whether the GM issued it, a checksum of the state after it
     ...                    <- end marker: a file without it was cut short
 
 This module knows the *file*: format, checksums, atomic writing, backups, autosave rotation,
@@ -18,7 +19,10 @@ header-only reading, migrations and errors that name the file, the line and the 
 nothing of the rules: the state is a plain mapping and commands are plain mappings. Turning
 them into a live game (and back) is `game.replay`'s job.
 
-Only `yaml.safe_load`/`safe_dump` semantics are used (the C loader/dumper when available).
+Only `yaml.safe_load`/`safe_dump` semantics are used (the C loader/dumper when available). The
+log's lines are JSON, which is also YAML: the game reads them with `json` (much faster) when the
+log is exactly as it writes it, and with YAML otherwise (older layouts, hand edits), getting the
+same data either way.
 """
 
 from __future__ import annotations
