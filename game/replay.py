@@ -192,7 +192,7 @@ def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
     p = Path(path)
     h = hashlib.sha256(p.read_bytes())
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = yaml.load(p.read_text(encoding="utf-8"), Loader=saves._Loader)  # safe; libyaml's when built
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         data = None
     if isinstance(data, Mapping):
