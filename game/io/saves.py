@@ -4,7 +4,7 @@ Layout of a save (format version `FORMAT_VERSION`)::
 
     # comment lines saying what the file is
     --- # header
-    format: 1              <- document 1: small header, read alone by the load menu
+    format: 2              <- document 1: small header, read alone by the load menu
     ...
     --- # state
     ...                    <- document 2: the whole game state (random generator included)
