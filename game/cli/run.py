@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import yaml
 
-from game.errors import GameFileError, UserError
+from game.errors import GameFileError
 
 
 def register(subparsers: Any) -> None:
@@ -133,12 +133,9 @@ def run_commands(state: Any, commands: list[Any], out: TextIO, *, stop_on_reject
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from game.io.scenario import load_scenario
     from game.rules.ail import initial_state
 
-    try:
-        from game.io.scenario import load_scenario
-    except ImportError:  # pragma: no cover - until the scenario loader lands
-        raise UserError("scenario loading is not available in this build (game.io.scenario)") from None
     scenario = load_scenario(args.scenario)
     commands = read_commands(args.commands, scenario.board)
     seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
@@ -159,14 +156,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _write_save(path: str, state: Any, steps: list[Any], scenario_path: str, seed: int) -> None:
-    """Through the saves module when present; otherwise a simple YAML of scenario, seed, commands,
-    state (TODO: drop the fallback once game.replay.save_game is in every build)."""
-    try:
-        from game.replay import Step, save_game
-    except ImportError:  # pragma: no cover
-        data = {"scenario": scenario_path, "seed": seed,
-                "commands": [c.model_dump(mode="json") for _, c, _, _ in steps], "state": state.to_dict()}
-        Path(path).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-        return
+    """A full save (header, state, command log with its dice) through game.replay."""
+    from game.replay import Step, save_game
+
     save_game(path, state, [Step(b, c, tuple(e), a) for b, c, e, a in steps], scenario_path=scenario_path,
               seed=seed)
