@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
-import yaml  # noqa: E402
 
 from game.board import Board  # noqa: E402
 from game.client.app import App, Settings  # noqa: E402
@@ -25,16 +23,12 @@ from game.rules.ail.models import (  # noqa: E402
     Catalogue,
     Commander,
     Objective,
-    RulesData,
     SideSetup,
     Stats,
     UnitSetup,
 )
 from game.rules.ail.state import TurnSlot  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-CATALOGUE = Catalogue.model_validate(yaml.safe_load((ROOT / "assets/units/starter.yaml").read_text()))
-RULES = RulesData.model_validate(yaml.safe_load((ROOT / "assets/rules/ail-tactical.yaml").read_text()))
+from tests.rules.ailfix import CATALOGUE, RULES  # noqa: E402  (one copy of the shipped data)
 
 BLUE = (70, 120, 220)
 RED = (200, 60, 50)
