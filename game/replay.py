@@ -378,6 +378,12 @@ def _state_from(save: SaveData, scenario: Any) -> GameState:
     return state
 
 
+def _label(save: SaveData, i: int) -> str:
+    """How messages name command i of a log (made only when something is wrong)."""
+    entry = save.log[i]
+    return f"command {i + 1} of {len(save.log)} ({describe_command(entry.command)}, round {entry.round})"
+
+
 def replay_log(save: SaveData, initial: GameState, *,
                on_step: Callable[[int, Step], None] | None = None) -> Record:
     """Re-apply the log of `save` from `initial`, checking every recorded roll and checksum.
@@ -400,16 +406,16 @@ def replay_log(save: SaveData, initial: GameState, *,
     same_layout = saved_plain == dict(save.state)
     checksums = state_checksums()
     for i, entry in enumerate(save.log):
-        label = f"command {i + 1} of {len(save.log)} ({describe_command(entry.command)}, round {entry.round})"
         try:
             command = parse_command(dict(entry.command))
         except ValueError as exc:
             err = save.error("log", (i, "command"), str(exc))
-            raise ReplayMismatch(path, err.where, f"{label}: {exc}", i) from None
+            raise ReplayMismatch(path, err.where, f"{_label(save, i)}: {exc}", i) from None
         outcome = record.apply(command)
         if not isinstance(outcome, engine.Accepted):
             err = save.error("log", (i, "command"), "")
-            raise ReplayMismatch(path, err.where, f"{label} is refused when replayed: {outcome.reason}", i)
+            raise ReplayMismatch(path, err.where, f"{_label(save, i)} is refused when replayed: {outcome.reason}",
+                                 i)
         step = record.steps[-1]
         if step.rolls != entry.rolls:
             k = next((j for j, (x, y) in enumerate(zip(step.rolls, entry.rolls, strict=False)) if x != y),
@@ -417,7 +423,7 @@ def replay_log(save: SaveData, initial: GameState, *,
             err = save.error("log", (i, "rolls"), "")
             raise ReplayMismatch(
                 path, err.where,
-                f"{label}: recorded rolls {list(entry.rolls)} but the replay rolls {list(step.rolls)} "
+                f"{_label(save, i)}: recorded rolls {list(entry.rolls)} but the replay rolls {list(step.rolls)} "
                 f"(first difference at die {k + 1}): the dice in the save were changed", i)
         last_and_final = i == len(save.log) - 1 and entry.after == save.header.state_checksum
         if same_layout and entry.after and not last_and_final:  # last: below
@@ -425,7 +431,7 @@ def replay_log(save: SaveData, initial: GameState, *,
             if check != entry.after:
                 err = save.error("log", (i, "after"), "")
                 raise ReplayMismatch(path, err.where,
-                                     f"{label} leaves state {check}, the save recorded {entry.after}", i)
+                                     f"{_label(save, i)} leaves state {check}, the save recorded {entry.after}", i)
         if on_step is not None:
             on_step(i, step)
     final = record.state.to_dict()
