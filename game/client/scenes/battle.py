@@ -40,6 +40,9 @@ PANEL_EDGE = (59, 67, 76)
 TOP_H = 46
 SIDE_W = 380
 PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
+# The kept picture of the map view reaches this far (screen pixels) beyond the view on every
+# side, so panning frames only blit another part of it (see _build_view_layer).
+VIEW_MARGIN = 192
 DRAG_THRESHOLD = 6
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
@@ -96,8 +99,10 @@ class BattleScene(Scene):
         self._frame_key: tuple[Any, ...] | None = None
         self._hover_key: tuple[Any, ...] | None = None
         self._hover_preview: Any = None
-        self._view_layer: tuple[Any, pygame.Surface, tuple[int, int]] | None = None
-        self.view_scrolls = 0  # frames whose view picture was scrolled, not redrawn (tests, benchmarks)
+        # the kept picture of the map view: (frame key, picture, map origin on screen when it was
+        # drawn, picture position of the screen's (0, 0) then); see _build_view_layer
+        self._view_layer: tuple[Any, pygame.Surface, tuple[int, int], tuple[int, int]] | None = None
+        self.view_scrolls = 0  # panned frames shown from the kept picture, not redrawn (tests, benchmarks)
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
@@ -957,12 +962,19 @@ class BattleScene(Scene):
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
         _, _, view = self._regions()
-        layer = self._view_layer
-        if layer is not None and layer[0] == self._frame_key and layer[1].get_size() == surface.get_size():
-            surface.blit(layer[1], (0, 0))  # nothing on the map changed: the last picture
-        else:
+        self._draw_frames(surface)  # first: its fills may spill a few pixels into the view
+        src = None
+        if self._frame_key is not None and surface.get_size() == self.app.screen.get_size():
+            src = self._kept_view_area(view)
+            if src is None:  # forgotten since the last update: draw it again
+                old = self._view_layer
+                self._build_view_layer(self._frame_key, view, old[1] if old is not None else None)
+                src = self._kept_view_area(view)
+        if src is not None and self._view_layer is not None:
+            # the part of the kept picture the camera shows now
+            surface.blit(self._view_layer[1], view.topleft, src)
+        else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface)
-            self._draw_frames(surface)
         surface.set_clip(view)
         self._draw_anim(surface)
         self._draw_toast(surface, view)
@@ -970,13 +982,23 @@ class BattleScene(Scene):
         self.ui.draw_ui(surface)
         self._draw_chart(surface)
 
-    def _draw_view(self, surface: pygame.Surface, clip: pygame.Rect | None = None) -> None:
-        """The map, tints, objective and selection marks, units and the hovered path (only
-        inside `clip` when given)."""
-        _, _, view = self._regions()
+    def _kept_view_area(self, view: pygame.Rect) -> pygame.Rect | None:
+        """Where in the kept picture the view is now, or None when it has to be drawn afresh."""
+        layer = self._view_layer
+        if layer is None or layer[0] != self._frame_key:
+            return None
+        origin = self.camera.map_origin_on_screen()
+        built_at, shift = layer[2], layer[3]
+        src = view.move(shift[0] - (origin[0] - built_at[0]), shift[1] - (origin[1] - built_at[1]))
+        return src if layer[1].get_rect().contains(src) else None
+
+    def _draw_view(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
+        """The map, tints, objective and selection marks, units and the hovered path, inside
+        `area` (default: the view)."""
+        if area is None:
+            area = self._regions()[2]
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
-        area = view if clip is None else view.clip(clip)
         surface.set_clip(area)
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
             surface.fill(BACKGROUND, area)
@@ -985,10 +1007,17 @@ class BattleScene(Scene):
             if overlay is not None:
                 surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
         self._draw_marks(surface, origin, z)
-        self._draw_units(surface, z)
-        self._draw_hex_labels(surface, z)
+        self._draw_units(surface, origin, z, area)
+        self._draw_hex_labels(surface, origin, z)
         self._draw_path(surface, origin, z)
         surface.set_clip(None)
+
+    @staticmethod
+    def _on_view(origin: tuple[int, int], z: float, wx: float, wy: float) -> tuple[float, float]:
+        """A world point on the view: the camera's world_to_screen, counted from the map's corner
+        (a whole pixel) so that a point's fraction of a pixel never depends on where the camera
+        is, and a picture kept while panning matches one drawn afresh to the pixel."""
+        return origin[0] + wx * z, origin[1] + wy * z
 
     def _view_key(self) -> tuple[tuple[Any, ...], tuple[float, float]] | None:
         """Everything the map view's picture depends on (None while something moves)."""
@@ -1007,10 +1036,15 @@ class BattleScene(Scene):
                  self._hover_overlay_key), (cam.pos_x, cam.pos_y))
 
     def _draw_frames(self, surface: pygame.Surface) -> None:
-        """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels)."""
+        """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels).
+
+        Drawn before the map view, which covers its own rectangle whole: the side panel's fill
+        starts a few pixels left of the panel, on a multiple of 16 pixels, where whole rows of
+        pixels are filled several times faster (measured: 0.04 ms against 0.22 ms at 1280 x 800)."""
         top, side, _ = self._regions()
         surface.fill(PANEL_BG, top)
-        surface.fill(PANEL_BG, side)
+        x0 = side.x - side.x % 16
+        surface.fill(PANEL_BG, (x0, side.y, side.right - x0, side.h))
         surface.fill(PANEL_EDGE, (top.x, top.bottom - 1, top.w, 1))
         surface.fill(PANEL_EDGE, (side.x, side.y, 1, side.h))
 
@@ -1051,46 +1085,51 @@ class BattleScene(Scene):
                 if odds is not None:
                     draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
             self._chart = (chart_key, chart)
-        # the map view is kept as a picture once it stayed the same for a frame (idle frames then
-        # blit one image); while the view moves it is drawn straight to the screen
+        # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
+        # idle frames blit it, and so do panning frames, from further along, until the view goes
+        # past the margin and it is drawn again there. While something moves (an animation) the
+        # view is drawn straight onto the screen instead.
         key = self._view_key()
         view = self._regions()[2]
-        origin = self.camera.map_origin_on_screen()
         old = self._view_layer
-        if key is not None and old is not None and old[0] != key and old[0][0] == key[0] \
-                and old[1].get_size() == self.app.screen.get_size():
-            # only the camera moved: scroll the kept picture and draw the strips that came into view
-            dx, dy = origin[0] - old[2][0], origin[1] - old[2][1]
-            if abs(dx) < view.w and abs(dy) < view.h:
-                layer = old[1]
-                layer.set_clip(view)
-                layer.scroll(dx, dy)
-                layer.set_clip(None)
-                strips = []
-                if dx > 0:
-                    strips.append(pygame.Rect(view.x, view.y, dx, view.h))
-                elif dx < 0:
-                    strips.append(pygame.Rect(view.right + dx, view.y, -dx, view.h))
-                if dy > 0:
-                    strips.append(pygame.Rect(view.x, view.y, view.w, dy))
-                elif dy < 0:
-                    strips.append(pygame.Rect(view.x, view.bottom + dy, view.w, -dy))
-                for strip in strips:
-                    self._draw_view(layer, strip)
-                self._view_layer = (key, layer, origin)
-                self._frame_key = key
-                self.view_scrolls += 1
-                return
-        if key is None or key != self._frame_key:  # the view will be drawn: its map chunks first
-            self.map_cache.prepare(z, self.settings.show_grid, origin, view)
-        if key is not None and key == self._frame_key and (old is None or old[0] != key):
-            layer = pygame.Surface(self.app.screen.get_size())
-            if pygame.display.get_surface() is not None:
-                layer = layer.convert()
-            self._draw_view(layer)
-            self._draw_frames(layer)
-            self._view_layer = (key, layer, origin)
         self._frame_key = key
+        if key is None:
+            self.map_cache.prepare(z, self.settings.show_grid, self.camera.map_origin_on_screen(), view)
+            return
+        if old is not None and old[0] != key and old[0][0] == key[0]:  # only the camera moved
+            self._view_layer = (key, old[1], old[2], old[3])
+            self.view_scrolls += 1
+        if self._kept_view_area(view) is None:
+            self._build_view_layer(key, view, old[1] if old is not None else None)
+
+    def _build_view_layer(self, key: Any, view: pygame.Rect, reuse: pygame.Surface | None) -> None:
+        """Draw the map view, and VIEW_MARGIN pixels around it, into the kept picture.
+
+        It is drawn as if the screen were bigger and the view started VIEW_MARGIN pixels in: the
+        camera's viewport corner is moved there for the drawing. Every point is placed from the
+        map's corner (a whole pixel; see _on_view), so the picture does not depend on where the
+        camera was when it was drawn, and nothing is drawn at negative coordinates (where
+        pygame's outlines and rounded corners fall a pixel differently): a view shown from a
+        picture kept while panning matches one drawn for the new position pixel for pixel."""
+        m = VIEW_MARGIN
+        shift = (m - view.x + (m - view.x) % 2, m - view.y + (m - view.y) % 2)
+        size = (view.w + 2 * m + 1, view.h + 2 * m + 1)
+        pic = reuse if reuse is not None and reuse.get_size() == size else None
+        if pic is None:
+            pic = pygame.Surface(size)
+            if pygame.display.get_surface() is not None:
+                pic = pic.convert()
+        cam = self.camera
+        saved = cam.view_x, cam.view_y
+        cam.view_x, cam.view_y = view.x + shift[0], view.y + shift[1]
+        try:
+            origin = cam.map_origin_on_screen()
+            self.map_cache.prepare(cam.zoom, self.settings.show_grid, origin, pic.get_rect())
+            self._draw_view(pic, pic.get_rect())
+        finally:
+            cam.view_x, cam.view_y = saved
+        built_at = cam.map_origin_on_screen()
+        self._view_layer = (key, pic, built_at, shift)
 
     def _danger_fills(self) -> tuple[tuple[Any, ...], list[Any]]:
         """The hovered unit's overwatch danger zone (where a dash or charge would draw its shot)."""
@@ -1117,7 +1156,7 @@ class BattleScene(Scene):
                 colour = self.side_colour(obj.side)
                 draw.hex_outline(surface, self.layout, h, z, origin, (10, 10, 12), 5, 0.86)
                 draw.hex_outline(surface, self.layout, h, z, origin, (240, 200, 90), 2, 0.86)
-                cx, cy = self.camera.world_to_screen(*self.layout.hex_center(h))
+                cx, cy = self._on_view(origin, z, *self.layout.hex_center(h))
                 draw.objective_flag(surface, (cx, cy - self.layout.th * z * 0.28), colour, max(0.6, z))
         if self.hover is not None:
             draw.hex_outline(surface, self.layout, self.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
@@ -1166,7 +1205,7 @@ class BattleScene(Scene):
                 if st.pending is None and st.phase != "ended" else set()
         return self._places
 
-    def _draw_units(self, surface: pygame.Surface, z: float) -> None:
+    def _draw_units(self, surface: pygame.Surface, origin: tuple[int, int], z: float, area: pygame.Rect) -> None:
         st = self.state
         size = max(14, int(min(self.layout.tw, self.layout.th) * 0.72 * z))
         places = self._unit_places()
@@ -1175,26 +1214,26 @@ class BattleScene(Scene):
                      [(u, *self.unit_world(uid)) for uid, u in self.anim.ghosts.items()]
         cam = self.camera
         half = size / z  # world margin so counters half off the view still show
-        wx0, wy0 = cam.screen_to_world(cam.view_x, cam.view_y)
-        wx1, wy1 = cam.screen_to_world(cam.view_x + cam.view_w, cam.view_y + cam.view_h)
+        wx0, wy0 = cam.screen_to_world(area.x, area.y)
+        wx1, wy1 = cam.screen_to_world(area.right, area.bottom)
         ring = self.viewer == st.active_side
         for u, wx, wy in places:
             if not (wx0 - half <= wx <= wx1 + half and wy0 - half <= wy <= wy1 + half):
                 continue
-            sx, sy = cam.world_to_screen(wx, wy)
+            sx, sy = self._on_view(origin, z, wx, wy)
             img = self._counter(u, size)
             rect = img.get_rect(center=(round(sx), round(sy)))
             if ring and u.id in self._can_act:
                 pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
             surface.blit(img, rect)
 
-    def _draw_hex_labels(self, surface: pygame.Surface, z: float) -> None:
+    def _draw_hex_labels(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
         if self.anim.busy or self.state.pending is not None:
             return
         for item in self.mode.hex_labels(self):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])
-            x, y = self.camera.world_to_screen(*self.layout.hex_center(h))
+            x, y = self._on_view(origin, z, *self.layout.hex_center(h))
             draw.draw_label(surface, label, (x, y - self.layout.th * z * 0.5),
                             (255, 200, 190) if live else (170, 170, 176), 12,
                             (70, 16, 12, 220) if live else (40, 40, 46, 220))
@@ -1205,12 +1244,12 @@ class BattleScene(Scene):
         view = self.mode.path_view(self)
         if view is None:
             return
-        pts = [self.camera.world_to_screen(*self.layout.hex_center(h)) for h in view.points]
+        pts = [self._on_view(origin, z, *self.layout.hex_center(h)) for h in view.points]
         draw.draw_path(surface, pts, view.colour, max(2, int(4 * z)))
         end = pts[-1]
         r = self.layout.th * z * 0.5
         for ex in view.exposures:
-            c = self.camera.world_to_screen(*self.layout.hex_center(ex.hex))
+            c = self._on_view(origin, z, *self.layout.hex_center(ex.hex))
             draw.danger_marker(surface, c, r * 0.45)
             wname = self.state.unit_name(ex.watcher_id)
             draw.draw_label(surface, f"{wname}: {draw.percent(_hit_chance(ex))}",

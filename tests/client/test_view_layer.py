@@ -1,0 +1,91 @@
+"""The kept picture of the map view: drawn once with a margin around the view, then panning
+frames show another part of it; past the margin it is drawn again around the new position.
+Whatever the zoom and however far the view pans, the screen must match a fresh drawing pixel
+for pixel."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.client.scenes import battle as battle_module
+from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, post
+
+UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (8, 5)),
+         ("r2", "rifle_section", "blue", (6, 6)), ("m2", "militia_band", "red", (12, 9))]
+
+
+def view_pixels(surface: pygame.Surface, view: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(view), "RGB")
+
+
+def pan(app, k: int, frames: int) -> None:  # type: ignore[no-untyped-def]
+    post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    for _ in range(frames):
+        app.step(dt=0.03)
+        app.render()
+    post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
+    app.step()
+    app.render()
+
+
+def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    builds: list[int] = []
+    real = battle_module.BattleScene._build_view_layer
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        builds.append(1)
+        return real(self, *args)
+
+    monkeypatch.setattr(battle_module.BattleScene, "_build_view_layer", counting)
+    units = UNITS + [(f"x{i}", "rifle_section", ("blue", "red")[i % 2], (5 + 3 * (i % 9), 4 + 2 * (i // 9)))
+                     for i in range(40)]
+    session = make_session(units, width=60, height=40, overrides={(3, 3): "woods", (5, 5): "swamp"},
+                           roads={(4, c) for c in range(40)}, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r2"].hex)
+    hover_hex(app, session.board.hex_at(8, 7))
+    _, _, view = scene._regions()
+    seen = set()
+    for steps in (0, 1, 1, 1, -4, -1, -1, 4):  # zoom 1, 1.25, 1.5, 1.75, 0.875, 0.75, 0.625, 1
+        for _ in range(abs(steps)):
+            post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1 if steps > 0 else -1, flipped=False,
+                                    precise_x=0.0, precise_y=1.0 if steps > 0 else -1.0))
+            app.step()
+        for _ in range(3):
+            app.step()
+            app.render()
+        for k, frames in ((pygame.K_RIGHT, 3), (pygame.K_DOWN, 14), (pygame.K_RIGHT, 17), (pygame.K_w, 2)):
+            builds.clear()
+            scrolls = scene.view_scrolls
+            pan(app, k, frames)
+            moved = scene.view_scrolls - scrolls
+            assert scene._view_layer is not None and scene._view_layer[0] == scene._frame_key
+            kept = view_pixels(app.render(), view)
+            if frames <= 3:  # 21 px a frame: still inside the margin, nothing was drawn again
+                assert moved >= 1 and not builds, (scene.camera.zoom, k)
+            else:
+                assert builds, (scene.camera.zoom, k)  # past the margin: drawn again further on
+            scene._view_layer = None  # forget it: the next picture is drawn from scratch
+            fresh = view_pixels(app.render(), view)
+            assert kept == fresh, f"zoom {scene.camera.zoom}, key {pygame.key.name(k)} x{frames}"
+            seen.add(scene.camera.zoom)
+            app.step()
+            app.render()
+        for k in (pygame.K_LEFT, pygame.K_UP):  # back near the start for the next zoom
+            pan(app, k, 20)
+    assert seen == {0.625, 0.75, 0.875, 1.0, 1.25, 1.5, 1.75}
+
+
+def test_the_side_panel_and_top_bar_look_the_same_whether_the_view_is_kept_or_drawn() -> None:
+    session = make_session(UNITS, width=30, height=20, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    for _ in range(3):
+        app.step()
+        app.render()
+    assert scene._view_layer is not None
+    kept = pygame.image.tobytes(app.render(), "RGB")
+    scene._view_layer = None
+    fresh = pygame.image.tobytes(app.render(), "RGB")
+    assert kept == fresh
