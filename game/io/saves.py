@@ -358,7 +358,7 @@ def _read_log_fast(path: str, text: str) -> _Docs | None:
                 return None
             try:
                 log.append(_LOG_READER.decode(line[2:]))
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
                 return None
     try:
         head = list(yaml.load_all(text[: at + 1], Loader=_Loader))
