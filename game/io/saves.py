@@ -287,20 +287,22 @@ _YAML_CAREFUL = re.compile("[^\x09\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE00
                            "\U00010000-\U0010FFFF]")
 
 
-def _has_float(data: Any) -> bool:
-    if isinstance(data, float):
+def _json_exact(data: Any) -> bool:
+    """Whether JSON writes `data` so that YAML reads back the very same: no floats, no keys other
+    than strings (JSON would turn them into strings), nothing JSON cannot write."""
+    if data is None or isinstance(data, (str, int)):
         return True
     if isinstance(data, Mapping):
-        return any(_has_float(v) for v in data.values())
+        return all(isinstance(k, str) and _json_exact(v) for k, v in data.items())
     if isinstance(data, (list, tuple)):
-        return any(_has_float(v) for v in data)
+        return all(_json_exact(v) for v in data)
     return False
 
 
 def _log_line(entry: LogEntry) -> str:
     data = {"command": entry.command, "rolls": entry.rolls, "gm": entry.gm, "round": entry.round,
             "after": entry.after}
-    if not _has_float(entry.command) and all(isinstance(k, str) for k in entry.command):
+    if _json_exact(entry.command):
         text = _LOG_LINE.encode(data)
         if not _YAML_CAREFUL.search(text):
             return f"- {text}\n"

@@ -118,7 +118,8 @@ def _plain(entries: Any) -> list[dict[str, Any]]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(commands=st.lists(st.dictionaries(TEXT, DATA, max_size=5), max_size=5))
+@given(commands=st.lists(st.dictionaries(TEXT, st.one_of(DATA, st.dictionaries(st.integers(), DATA, max_size=3)),
+                                         max_size=5), max_size=5))
 def test_any_logged_command_is_read_back_unchanged_and_as_any_yaml_reader_reads_it(
         commands: list[dict[str, Any]]) -> None:
     save = _save_with(commands)
@@ -126,6 +127,11 @@ def test_any_logged_command_is_read_back_unchanged_and_as_any_yaml_reader_reads_
     back = saves.parse_save(text, "game.yaml")
     assert back.log == save.log
     assert _plain(save.log) == _yaml_log(text)
+
+
+def test_a_command_with_keys_that_are_not_text_keeps_them_through_a_save() -> None:
+    save = _save_with([{"kind": "k", "table": {1: "one", 2: [True, None]}}])
+    assert saves.parse_save(saves.dump_save(save), "game.yaml").log == save.log
 
 
 def test_a_save_the_game_writes_has_its_log_read_without_yaml(tmp_path: Path) -> None:
