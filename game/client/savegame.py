@@ -370,7 +370,7 @@ def _global(action: Any, unless_top: str | None = None) -> Any:
 
 def _from_end(scene: Any, action: Any) -> None:
     """From the end-of-battle summary: when the menu or the replay closes, the summary returns."""
-    scene._ended_shown = False
+    scene.reopen_end_summary()
     action(scene)
 
 
@@ -380,7 +380,7 @@ def install() -> None:
     import pygame
 
     from game.client import app as app_module
-    from game.client.scenes import battle
+    from game.client.scenes import battle, battle_dialogs
     from game.client.scenes.dialog import Choice
 
     register_opener()
@@ -396,8 +396,8 @@ def install() -> None:
         battle.AFTER_CHANGE_HOOKS.append(autosave_hook)
     if not getattr(battle, "_saves_installed", False):
         battle._saves_installed = True  # type: ignore[attr-defined]
-        battle.END_CHOICES.append(lambda scene: Choice("Load", lambda: _from_end(scene, open_load_menu),
+        battle_dialogs.END_CHOICES.append(lambda scene: Choice("Load", lambda: _from_end(scene, open_load_menu),
                                                        pygame.K_l))
-        battle.END_CHOICES.append(lambda scene: Choice("Replay", lambda: _from_end(scene, open_replay_view),
+        battle_dialogs.END_CHOICES.append(lambda scene: Choice("Replay", lambda: _from_end(scene, open_replay_view),
                                                        pygame.K_p))
-        battle.HELP_HTML += HELP_EXTRA
+        battle_dialogs.HELP_HTML += HELP_EXTRA

@@ -99,7 +99,7 @@ class Shooter:
         for uid, changes in units.items():
             new[uid] = new[uid].model_copy(update=changes)
         self.session.state = st.model_copy(update={"units": new})
-        self.scene._after_change()
+        self.scene.after_change()
         self.frames(2)
 
     def at(self, col: int, row: int) -> Any:
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     s.session.state = s.session.state.model_copy(update={
         "phase": "ended", "winner": side, "end_reason": "Zone holds the town square at the end of round 8",
         "pending": None})
-    s.scene._after_change()
+    s.scene.after_change()
     s.frames(3)
     s.save("end")
     s.key(pygame.K_q)

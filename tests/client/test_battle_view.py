@@ -241,7 +241,7 @@ def test_a_panned_view_kept_by_scrolling_matches_a_fresh_drawing() -> None:
     kept = app.render().copy()
     scene._view_layer = None  # forget it: the next picture is drawn from scratch
     fresh = app.render().copy()
-    _, _, view = scene._regions()
+    _, _, view = scene.regions()
     diff = [(x, y) for x in range(view.x, view.right, 3) for y in range(view.y, view.bottom, 3)
             if kept.get_at((x, y)) != fresh.get_at((x, y))]
     assert not diff, f"{len(diff)} pixels differ, e.g. {diff[:5]}"

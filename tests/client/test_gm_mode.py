@@ -41,7 +41,7 @@ def test_f2_toggles_gm_mode_marked_on_screen_with_the_blackout_off(tmp_path: Pat
     gm = gm_on(app)
     assert app.settings.blackout is False
     frame = app.render()
-    _, _, view = battle(app)._regions()
+    _, _, view = battle(app).regions()
     assert tuple(frame.get_at((view.right - 2, view.centery)))[:3] == (224, 184, 100)  # the gold frame
     assert gm.name == "gm"
     key(app, pygame.K_F2)

@@ -75,10 +75,10 @@ def test_dice_log_shows_the_rolls_up_to_the_current_command(tmp_path: Path, save
     steps = view.steps
     dash = next(i for i, s in enumerate(steps) if s.command.kind == "dash")
     view.goto(dash)
-    before_log = view.view._log_html()
+    before_log = view.view.log_html()
     assert "fires overwatch" not in before_log
     key(app, pygame.K_RIGHT)  # the dash: the overwatch shot and its dice appear
-    log = view.view._log_html()
+    log = view.view.log_html()
     assert "fires overwatch" in log and "d10=10" in log
     assert "dash" in view.step_box.html_text and "dice: 10, 10, 1, 1, 1" in view.step_box.html_text
 

@@ -45,7 +45,7 @@ def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawin
     scene = battle(app)
     click_hex(app, session.state.units["r2"].hex)
     hover_hex(app, session.board.hex_at(8, 7))
-    _, _, view = scene._regions()
+    _, _, view = scene.regions()
     seen = set()
     for steps in (0, 1, 1, 1, -4, -1, -1, 4):  # zoom 1, 1.25, 1.5, 1.75, 0.875, 0.75, 0.625, 1
         for _ in range(abs(steps)):

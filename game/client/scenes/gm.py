@@ -85,14 +85,14 @@ class GmScene(Scene):
 
     def _shift_view(self, on: bool) -> None:
         """Keep the map's viewport clear of the GM panel while GM mode is on."""
-        _, _, view = self.battle._regions()
+        _, _, view = self.battle.regions()
         cam = self.battle.camera
         if on:
             cam.set_viewport(view.x + PANEL_W, view.y, view.w - PANEL_W, view.h)
         else:
             cam.set_viewport(view.x, view.y, view.w, view.h)
         cam.clamp()
-        self.battle._overlay_key = None
+        self.battle.forget_overlay()
 
     # ------------------------------------------------------------------ state helpers
     @property
@@ -236,7 +236,7 @@ class GmScene(Scene):
             said = [e.text(self.state.unit_name) for e in events if getattr(e, "kind", "") == "gm_action"]
             self.say(said[0] if said else "Done.")
         else:
-            self.say(f"Refused: {self.session.last_rejection or self.battle._toast and self.battle._toast[0]}")
+            self.say(f"Refused: {self.session.last_rejection or self.battle.toast_text}")
         return ok
 
     def undo(self) -> None:
@@ -251,7 +251,7 @@ class GmScene(Scene):
         redo_stack(self.session).append((step.command, was_gm, step.before))
         savegame.gm_marks(self.session).pop(index, None)
         self.battle.anim.skip()
-        self.battle._after_change()
+        self.battle.after_change()
         self.say(f"Undone: {_describe(step.command)}")
 
     def redo(self) -> None:
@@ -372,7 +372,7 @@ class GmScene(Scene):
         unit = st.unit_at(h)
         if self.tool == "select":
             self.battle.selected = unit.id if unit is not None else None
-            self.battle._refresh_panels()
+            self.battle.refresh_panels()
             self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
         elif self.tool == "place":
             type_id = self.type_ids[self.type_index]
@@ -382,7 +382,7 @@ class GmScene(Scene):
             uid = self.selected
             if unit is not None and unit.id != uid:
                 self.battle.selected = unit.id
-                self.battle._refresh_panels()
+                self.battle.refresh_panels()
                 self.say(f"Moving {st.unit_name(unit.id)}: click any free hex.")
             elif unit is not None:
                 self.say(f"{st.unit_name(unit.id)} is already there: click a free hex.")
@@ -451,7 +451,7 @@ class GmScene(Scene):
                 if self._dragging or abs(dx) + abs(dy) > DRAG:
                     self._dragging = True
                     b.camera.pan_screen(-event.rel[0], -event.rel[1])
-            b._update_hover()
+            b.update_hover()
         elif event.type == pygame.MOUSEBUTTONUP:
             press, self._press = self._press, None
             if press is not None and event.button == 1 and not self._dragging:
@@ -465,7 +465,7 @@ class GmScene(Scene):
         self.ui.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        _, _, view = self.battle._regions()
+        _, _, view = self.battle.regions()
         pygame.draw.rect(surface, GM_GOLD, view, 3)
         banner = fonts.outlined("GM MODE", 20, GM_GOLD)
         surface.blit(banner, banner.get_rect(midtop=(view.centerx + PANEL_W // 2, view.y + 8)))

@@ -87,9 +87,9 @@ class ReplayScene(Scene):
         self.view.anim.skip()
         if forward_one:
             step = self.steps[index - 1]
-            self.view.anim.load(list(step.events), self.view.layout.hex_center, self.view._unit_hex,
+            self.view.anim.load(list(step.events), self.view.layout.hex_center, self.view.unit_hex,
                                 self.app.settings.speed_factor(), before_units)
-        self.view._after_change()
+        self.view.after_change()
         self._refresh()
 
     def step_forward(self) -> None:

@@ -1,0 +1,256 @@
+"""The battle scene's dialogs: the briefing, the initiative choice, the turn place, the
+defensive action (with the odds of each casualty-Advantage choice), the end of the battle, the
+options and the help. Mixed into BattleScene (game/client/scenes/battle.py), which decides when
+they open (BattleScene.sync)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+import pygame
+
+from game.client import draw, text
+from game.client.scenes.battle_actions import casualty_label, casualty_options
+from game.client.scenes.dialog import Choice, DialogScene
+from game.rules.ail import commands as cmd
+
+if TYPE_CHECKING:
+    from game.client.app import App, Settings
+    from game.client.scenes.battle import BattleScene
+    from game.client.session import Session
+    from game.hexgrid import Hex
+
+HELP_HTML = (
+    "<b>Mouse</b><br>"
+    "Left click: select a unit / act (move, attack, charge)<br>"
+    "Right click or Esc: cancel<br>"
+    "Left or middle drag: pan the map · Wheel: zoom towards the cursor<br><br>"
+    "<b>Keys</b><br>"
+    "Arrows / WASD: pan · G: hex grid on/off<br>"
+    "Tab or N: next unit that can act<br>"
+    "E or Enter: end the phase (asks when units have not acted)<br>"
+    "Ctrl+Z: undo the last move (only when it rolled no dice)<br>"
+    "Space: skip the running animation · O: options · 1-9: the buttons of a dialog<br>"
+    "F1: this help · F11: fullscreen<br><br>"
+    "<b>Colours</b><br>"
+    "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach "
+    "(click past the blue to move and dash in one go) · "
+    "<font color='#fff078'>yellow</font>: reachable only thanks to the road bonus · "
+    "<font color='#ff463c'>red</font>: targets / charge. A red crosshair on a path marks a hex "
+    "where overwatch would fire, with who fires and the chance to hit. Hover a unit on overwatch: "
+    "its danger zone is rimmed in red. Grey targets (0%) cannot be hit."
+)
+
+# Other modules may add end-of-battle choices (e.g. "Load"; game/client/savegame.py).
+END_CHOICES: list[Any] = []  # make(scene) -> Choice
+
+
+class BattleDialogs:
+    """The dialogs part of the battle scene."""
+
+    if TYPE_CHECKING:  # provided by BattleScene (game/client/scenes/battle.py)
+        app: App
+        session: Session
+        settings: Settings
+
+        def _side_names(self) -> dict[str, str]: ...
+        def _where(self, h: Hex) -> str: ...
+        def restart(self) -> None: ...
+        @property
+        def state(self) -> Any: ...
+        def submit(self, commands: Any) -> bool: ...
+
+    def _briefing(self) -> DialogScene:
+        """The scenario before the first roll: the situation, the sides, what wins."""
+        import game.rules.ail as ail
+
+        st = self.state
+        lines = [text.e(self.session.description.strip()), ""]
+        for s in st.setup.sides:
+            c = s.commander
+            rides = f", with {text.e(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{len(st.live_units(s.id))} units, commander {text.e(c.name)}{rides}")
+        lines.append("")
+        lines += [f"<font color='{text.GOLD}'>{text.e(line)}</font>" for line in ail.describe_objectives(st)]
+        lines.append(f"<br>{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
+        return DialogScene(self.app, st.setup.name, "<br>".join(lines),
+                           [Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
+                           size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
+
+    def _handoff_detail(self) -> str:
+        st = self.state
+        if st.pending is not None:
+            return {"initiative_choice": f"Round {st.round}: choose your initiative option.",
+                    "turn_place": "You won the initiative: choose your place in the turn order.",
+                    "defensive_action": "One of your units is under attack."}.get(st.pending.kind, "")
+        return f"Round {st.round}: {st.phase} phase."
+
+    def _initiative_dialog(self, side: str) -> DialogScene:
+        from game.rules.ail import initiative as ini
+        st = self.state
+        cdr = ini.commander(st, side)
+        rows = []
+        choices: list[Choice] = []
+        adv = st.sides[side].advantage.get("deception", 0)
+        for opt in ("tactics", "leadership", "deception"):
+            title, roll, gives = text.OPTION_TEXT[opt]
+            skill = cdr.skills.get(opt, 0)  # type: ignore[call-overload,unused-ignore]
+            rows.append(f"<b>{title}</b> — intellect {cdr.stats.intellect} + {opt} {skill} + "
+                        f"d{10 if skill else 6}<br><font color='{text.DIM}'>{gives}</font>")
+            choices.append(Choice(title, partial(self.submit, cmd.ChooseInitiative(side=side, option=opt))))
+        personal = ini.personal_stat_options(st, side) if ini.personal_available(st, side) is None else []
+        if personal:
+            title, roll, gives = text.OPTION_TEXT["personal"]
+            skill_of = {"physique": "athletics", "senses": "awareness", "aether": "aether_channel"}
+            rolls = []
+            for stat in personal:
+                sk = skill_of.get(stat, "")
+                sv = cdr.skills.get(sk, 0)  # type: ignore[call-overload,unused-ignore]
+                rolls.append(f"{stat} {getattr(cdr.stats, stat)} + {sk.replace('_', ' ')} {sv} + d{10 if sv else 6}")
+                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self.submit, cmd.ChooseInitiative(
+                    side=side, option="personal", personal_stat=stat))))
+            rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
+        if adv:
+            rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
+        body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
+               + "<br>".join(rows)
+        return DialogScene(self.app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
+                           size=(760, 420), name="initiative")
+
+    def _turn_place_dialog(self, p: Any) -> DialogScene:
+        st = self.state
+        side = p.sides[0]
+        last = self.session.history[-1].events if self.session.history else ()
+        rolls = [text.event_html(ev, st.unit_name, self._side_names(), self._where) for ev in last
+                 if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
+                                                "advantage_gained")]
+        slots = len(p.ranking) + len(p.trailing)
+        ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
+        choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
+                          partial(self.submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
+                   for i in range(max(1, len(p.ranking)))]
+        body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
+               f"order ({slots} slots)."
+        return DialogScene(self.app, f"{st.side_name(side)} wins the initiative", body, choices,
+                           size=(720, 380), name="turn_place")
+
+    def _defensive_dialog(self, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
+        st = self.state
+        uid = p.unit_id
+        atk = p.attack
+        options = casualty_options(st, uid)
+        u = st.units[uid]
+        if casualty is None or casualty not in options:
+            standing = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
+            casualty = standing if standing in options else options[0]
+        spend: int | None = casualty[0] if len(options) > 1 else None
+        ckind = casualty[1]
+        who = st.unit_name(atk.attacker_id) if atk else "an enemy"
+        weapon = f" with {atk.weapon}" if atk else ""
+        body = (f"<b>{text.e(st.unit_name(uid))}</b> is about to be attacked by <b>{text.e(who)}</b>"
+                f"{text.e(weapon)}.<br><br>A defensive action adds +5 to the Accuracy Challenge of this attack, "
+                "but the unit loses its attack (this turn if it has not acted yet, otherwise its next one).")
+        if atk is not None:
+            import game.rules.ail as ail
+
+            lines = []
+            for n, k in options:  # the odds of each casualty-Advantage choice, with and without
+                pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
+                                        check_turn=False, casualty_advantage=n if len(options) > 1 else None,
+                                        casualty_kind=k)  # type: ignore[arg-type]
+                if isinstance(pv, ail.Rejection):
+                    continue
+                mark = (n, k) == casualty
+                head = ""
+                if len(options) > 1:
+                    head = (f"{'&gt; ' if mark else ''}<b>Casualty rolls {text.e(casualty_label(n, k))}</b>"
+                            f"{' (chosen)' if mark else ''}: ")
+                row = f"{head}to be hit <b>{draw.percent(pv.odds.hit_chance)}</b>, " + _loss_text(pv.odds)
+                if pv.odds_if_defensive_action is not None:
+                    da = pv.odds_if_defensive_action
+                    row += (f"<br>&#160;&#160;with the defensive action: <b>{draw.percent(da.hit_chance)}</b>, "
+                            + _loss_text(da))
+                lines.append(f"<font color='{text.GOLD if mark and len(options) > 1 else '#e8e2d6'}'>{row}</font>")
+            if lines:
+                body += "<br><br>" + "<br>".join(lines)
+
+        def answer(accept: bool) -> Any:
+            return lambda: self.submit(cmd.DefensiveAction(
+                unit_id=uid, accept=accept, casualty_advantage=spend,
+                casualty_advantage_kind=ckind if spend else None))
+
+        def never() -> None:
+            self.settings.ask_defensive = False
+            answer(False)()
+
+        choices = [Choice("Take it (+5 AC)", answer(True), pygame.K_y, primary=True),
+                   Choice("No", answer(False), pygame.K_n),
+                   Choice("No, never ask", never)]
+        if len(options) > 1:
+            nxt = options[(options.index(casualty) + 1) % len(options)]
+            choices.append(Choice(f"Casualty: {casualty_label(*casualty)}",
+                                  lambda: self.app.push(self._defensive_dialog(p, nxt)), pygame.K_c))
+        return DialogScene(self.app, f"{st.side_name(p.sides[0])}: defensive action?", body, choices,
+                           size=(760, 420 if len(options) > 1 else 330), name="defensive")
+
+    def _end_dialog(self) -> DialogScene:
+        st = self.state
+        winner = st.winner
+        title = f"{st.side_name(winner)} wins!" if winner else "The battle ends in a draw"
+        lines = [f"<b>{text.e(st.end_reason or '')}</b>", ""]
+        for s in st.setup.sides:
+            units = [u for u in st.units.values() if u.side == s.id]
+            lost = sum(1 for u in units if u.destroyed)
+            full = sum(st.unit_type(u.id).strength for u in units)
+            left = sum(u.strength for u in units if not u.destroyed)
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{lost} of {len(units)} units lost · strength {left}/{full}")
+        lines.append(f"<br>Rounds played: {st.round}")
+        choices = [Choice("Restart", self.restart, pygame.K_r), *_end_choices(cast("BattleScene", self)),
+                   Choice("Quit", self.app.quit, pygame.K_q, primary=True)]
+        return DialogScene(self.app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
+
+    def options_dialog(self) -> None:
+        st = self.settings
+
+        def cycle_speed() -> None:
+            order = ["normal", "fast", "instant"]
+            st.animation = order[(order.index(st.animation) + 1) % 3]  # type: ignore[assignment]
+            self.options_dialog()
+
+        def flip(attr: str) -> Any:
+            def run() -> None:
+                setattr(st, attr, not getattr(st, attr))
+                self.options_dialog()
+            return run
+
+        body = (f"Animation: <b>{st.animation}</b><br>"
+                f"Blackout between sides: <b>{'on' if st.blackout else 'off (GM at the table)'}</b><br>"
+                f"Ask the defender about defensive actions: <b>{'yes' if st.ask_defensive else 'no'}</b><br>"
+                f"Ask before ending a phase with idle units: <b>{'yes' if st.confirm_end_phase else 'no'}</b><br>"
+                f"Hex grid: <b>{'on' if st.show_grid else 'off'}</b> (G)")
+        self.app.push(DialogScene(self.app, "Options", body, [
+            Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
+            Choice("Ask defender", flip("ask_defensive")), Choice("Confirm end", flip("confirm_end_phase")),
+            Choice("Close", None, pygame.K_ESCAPE, primary=True),
+        ], size=(760, 280), cancel=Choice("Close"), name="options"))
+
+    def help_dialog(self) -> None:
+        self.app.push(DialogScene(self.app, "Controls", HELP_HTML,
+                                  [Choice("Close", None, pygame.K_F1, primary=True)],
+                                  size=(640, 470), cancel=Choice("Close"), name="help"))
+
+
+def _end_choices(scene: BattleScene) -> list[Choice]:
+    return [make(scene) for make in END_CHOICES]
+
+
+def _loss_text(odds: Any) -> str:
+    """Expected strength lost and the chances of the markers (what casualty rolls decide)."""
+    res = odds.results
+    ooa = sum(float(res.get(k, 0)) for k in ("out_of_action", "destroyed", "annihilated"))
+    pinned = ooa + float(res.get("pinned", 0))
+    return (f"expected strength lost {float(odds.expected_strength_lost):.2f}, pinned or worse "
+            f"<b>{draw.percent(pinned)}</b>, out of action or worse {draw.percent(ooa)}")
