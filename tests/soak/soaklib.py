@@ -6,30 +6,13 @@ terrain table, path costs from the terrain table), so that a rule bug cannot hid
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
-
-from pydantic import BaseModel
 
 from game.hexgrid import distance, line
 from game.replay import Step
 from game.rules.ail import GameState
 from game.rules.ail.events import AttackResolved, OverwatchFired, UnitMoved
-
-
-def aggressive(state: GameState, cmds: list[BaseModel], rng: random.Random) -> BaseModel:
-    """A player that fights: attacks and charges first, ends a phase only now and then."""
-    by_kind: dict[str, list[BaseModel]] = {}
-    for c in cmds:
-        by_kind.setdefault(str(getattr(c, "kind", "")), []).append(c)
-    for kind in ("charge", "attack"):
-        if kind in by_kind and rng.random() < 0.7:
-            return rng.choice(by_kind[kind])
-    if "end_phase" in by_kind and (len(by_kind) == 1 or rng.random() < 0.12):
-        return by_kind["end_phase"][0]
-    kinds = sorted(k for k in by_kind if k != "end_phase") or ["end_phase"]
-    return rng.choice(by_kind[rng.choice(kinds)])
 
 
 def _enter_cost(state: GameState, unit_id: str, h: Any) -> int | None:
