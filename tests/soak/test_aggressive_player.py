@@ -1,0 +1,52 @@
+"""The soak's aggressive player: it only ever picks a legal command, and it ends a phase only
+when nothing aggressive is left (no charge, attack, or move or dash that closes on an enemy)."""
+
+from __future__ import annotations
+
+import random
+
+from pydantic import BaseModel
+
+from game.bench.randomplay import aggressive, end_kind, play
+from game.hexgrid import distance
+from game.io.scenario import load_scenario
+from game.replay import initial_state_of
+from game.rules.ail import GameState
+from tests.fuzz.fuzzlib import shipped_scenarios
+
+
+def _closes(state: GameState, c: BaseModel) -> bool:
+    u = state.units[c.unit_id]  # type: ignore[attr-defined]
+    path = c.path  # type: ignore[attr-defined]
+    enemies = [e.hex for e in state.live_units() if e.side != u.side]
+    end = path[-1] if path else u.hex
+    return bool(enemies) and min(distance(end, e) for e in enemies) < min(distance(u.hex, e) for e in enemies)
+
+
+def test_the_aggressive_player_picks_legal_commands_and_ends_a_phase_only_when_nothing_aggressive_is_left() -> None:
+    seen: list[tuple[GameState, list[BaseModel], BaseModel]] = []
+
+    def spy(state: GameState, cmds: list[BaseModel], rng: random.Random) -> BaseModel:
+        choice = aggressive(state, cmds, rng, overwatch_chance=0.0)
+        seen.append((state, cmds, choice))
+        return choice
+
+    path = next(p for p in shipped_scenarios() if p.stem == "default")
+    scenario = load_scenario(path)
+    played = play(initial_state_of(scenario, scenario.seed), 5, policy=spy, max_commands=20_000)
+    assert played.ended and end_kind(played.state) != "not ended"
+    ended_phases = 0
+    for state, cmds, choice in seen:
+        assert choice in cmds
+        kinds = {getattr(c, "kind", "") for c in cmds}
+        if "end_phase" not in kinds:
+            continue
+        if state.phase == "attack" and "attack" in kinds:
+            assert getattr(choice, "kind", "") == "attack", f"{choice!r} with an attack available"
+        if getattr(choice, "kind", "") != "end_phase":
+            continue
+        ended_phases += 1
+        assert "charge" not in kinds and "attack" not in kinds, f"ended the {state.phase} phase with a fight left"
+        assert not any(getattr(c, "kind", "") in ("move", "dash") and _closes(state, c) for c in cmds), \
+            "ended the movement phase with a closing move left"
+    assert ended_phases > 0
