@@ -58,12 +58,23 @@ def check_step(step: Step) -> None:
         assert all(v >= 0 for v in side.advantage.values()), f"negative Advantage {side} after {where}"
     assert after.round >= before.round, f"the round went back after {where}"
 
-    # moves: contiguous, costed as the terrain table says, within the allowance
+    # moves: contiguous, costed as the terrain table says, within the allowance. A mover stopped
+    # by overwatch on a friend's hex falls back, free, to the last free hex it passed (or its start).
     totals: dict[tuple[str, str], int] = {}
     bonus: dict[tuple[str, str], int] = {}
+    passed: dict[str, list[Any]] = {}
     for ev in events:
         if not isinstance(ev, UnitMoved) or ev.mode not in ("move", "dash", "charge"):
             continue
+        if ev.stopped:
+            assert ev.cost == 0, f"{ev.unit_id} paid {ev.cost} for being stopped in {where}"
+            if len(ev.path) > 1:
+                assert len(ev.path) == 2 and ev.path[1] in passed.get(ev.unit_id, []), \
+                    f"{ev.unit_id} fell back along {ev.path}, not to a hex it passed, in {where}"
+                assert ev.path[0] in {o.hex for o in after.units.values() if o.alive and o.id != ev.unit_id}, \
+                    f"{ev.unit_id} fell back from {ev.path[0]}, a hex no friend holds, in {where}"
+            continue
+        passed.setdefault(ev.unit_id, []).extend(ev.path[:-1])
         key = (ev.unit_id, ev.mode)
         cost = 0
         for a, b in zip(ev.path, ev.path[1:], strict=False):

@@ -1,18 +1,24 @@
 """The soak's aggressive player: it only ever picks a legal command, and it ends a phase only
-when nothing aggressive is left (no charge, attack, or move or dash that closes on an enemy)."""
+when nothing aggressive is left (no charge, attack, or move or dash that closes on an enemy).
+And the soak invariant its games first tripped: a mover stopped by overwatch on a friend's hex
+falls back, free, to the last free hex it passed (docs/rules.md, overwatch)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
+import pytest
 from pydantic import BaseModel
 
 from game.bench.randomplay import aggressive, end_kind, play
-from game.hexgrid import distance
+from game.hexgrid import Hex, distance
 from game.io.scenario import load_scenario
-from game.replay import initial_state_of
+from game.replay import Step, initial_state_of
 from game.rules.ail import GameState
+from game.rules.ail.events import UnitMoved
 from tests.fuzz.fuzzlib import shipped_scenarios
+from tests.soak.soaklib import check_step
 
 
 def _closes(state: GameState, c: BaseModel) -> bool:
@@ -50,3 +56,35 @@ def test_the_aggressive_player_picks_legal_commands_and_ends_a_phase_only_when_n
         assert not any(getattr(c, "kind", "") in ("move", "dash") and _closes(state, c) for c in cmds), \
             "ended the movement phase with a closing move left"
     assert ended_phases > 0
+
+
+def _fall_back_game() -> list[Step]:
+    """Default scenario, soak game 243 (aggressive): a charge through a friend's hex is stopped
+    there by overwatch and the charger falls back to the hex before."""
+    path = next(p for p in shipped_scenarios() if p.stem == "default")
+    scenario = load_scenario(path)
+    n = 243
+    steps: list[Step] = []
+    play(initial_state_of(scenario, scenario.seed + 7919 * n), 1000 + n, policy=aggressive,
+         max_commands=20_000, after_each=steps.append)
+    return steps
+
+
+def test_the_soak_invariants_accept_a_charger_stopped_on_a_friends_hex_falling_back_free() -> None:
+    steps = _fall_back_game()
+    falls = [s for s in steps for ev in s.events
+             if isinstance(ev, UnitMoved) and ev.stopped and len(ev.path) == 2]
+    assert falls, "the game no longer has a fall back; pick another"
+    for s in steps:
+        check_step(s)
+
+
+def test_the_soak_invariants_refuse_a_fall_back_to_a_hex_the_mover_never_passed() -> None:
+    step = next(s for s in _fall_back_game() for ev in s.events
+                if isinstance(ev, UnitMoved) and ev.stopped and len(ev.path) == 2)
+    far = Hex(0, 0)
+    events = tuple(ev.model_copy(update={"path": [ev.path[0], far]})
+                   if isinstance(ev, UnitMoved) and ev.stopped and len(ev.path) == 2 else ev
+                   for ev in step.events)
+    with pytest.raises(AssertionError, match="not to a hex it passed"):
+        check_step(dataclasses.replace(step, events=events))
