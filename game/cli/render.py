@@ -8,16 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from game.errors import UserError
-
-# Hook: functions turning a save file into (MapData, counters), tried in order; the first that
-# returns something wins. The default one below uses game.replay (the saves engineer's loader).
-SaveRenderer = Callable[[Path], "tuple[Any, list[Any], list[Any]] | None"]  # (map, counters, objective hexes)
-SAVE_RENDERERS: list[SaveRenderer] = []
 
 
 def register(subparsers: Any) -> None:
@@ -34,12 +28,10 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _save_via_replay(path: Path) -> tuple[Any, list[Any], list[Any]] | None:
-    try:
-        from game.replay import load_game
-    except ImportError:
-        return None
+def _save_picture(path: Path) -> tuple[Any, list[Any], list[Any]]:
+    """(map, counters, objective hexes) of a saved game, units as they stand in it."""
     from game.render import objective_hexes, state_counters
+    from game.replay import load_game
 
     game = load_game(path, verify=False)
     scenario = game.scenario
@@ -69,11 +61,7 @@ def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
         sc = load_scenario(path)
         return sc.map, setup_counters(sc.setup), objective_hexes(sc.setup)
     if kind == "save":
-        for renderer in [*SAVE_RENDERERS, _save_via_replay]:
-            got = renderer(path)
-            if got is not None:
-                return got
-        raise UserError(f"{path}: cannot render saves (no save loader available)")
+        return _save_picture(path)
     if kind == "broken":
         from game.io.datafiles import read_yaml
 

@@ -74,13 +74,8 @@ def check_file(path: Path) -> str:
         rules = load_rules(path)
         return f"rules file, {len(rules.terrain)} terrain types"
     if kind == "save":
-        try:
-            from game.replay import load_game
-        except ImportError:
-            from game.io.saves import load_save
+        from game.replay import load_game
 
-            load_save(path)
-            return "save (file format checked)"
         game = load_game(path, verify=True)
         return f"save, round {game.state.round}"
     if kind == "broken":

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from game.board import Board
-from game.hexgrid import Hex
+from game.hexgrid import Hex, Stagger, hex_range
 from game.rules.ail import Accepted, GameState, Rejection, apply, initial_state, parse_command
 from game.rules.ail.models import (
     BattleSetup,
@@ -27,6 +27,7 @@ from game.rules.ail.models import (
     SideSetup,
     Stats,
     UnitSetup,
+    UnitType,
 )
 from game.rules.ail.state import TurnSlot
 
@@ -113,3 +114,23 @@ def kinds(events: Iterable[Any]) -> list[str]:
 
 def of(events: Iterable[Any], kind: str) -> list[Any]:
     return [e for e in events if e.kind == kind]
+
+
+def unit(**kw: Any) -> UnitType:
+    """A plain test unit type (rifle-section numbers); keywords override any field."""
+    base: dict[str, Any] = dict(
+        name="Test Unit", faction="T", unit_class="infantry", living=True, move=4,
+        stats=Stats(physique=3, senses=3, intellect=2, aether=1),
+        skills={"firearms": 2, "melee": 1}, strength=6, durability=3, morale=0,
+    )
+    base.update(kw)
+    return UnitType(**base)
+
+
+def open_board(**terrain: str) -> Board:
+    """A radius-16 clear board around (0,0); keyword 'q_r' (negatives as m1) sets a hex's terrain."""
+    cells = {h: "clear" for h in hex_range(Hex(0, 0), 16)}
+    for key, name in terrain.items():
+        q, r = (int(p.replace("m", "-")) for p in key.lstrip("x").split("_"))
+        cells[Hex(q, r)] = name
+    return Board(33, 33, Stagger(), cells)

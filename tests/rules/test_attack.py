@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from game.board import Board
-from game.hexgrid import Hex, Stagger, hex_range
+from game.hexgrid import Hex
 from game.rules.ail.attack import (
     AttackImpossible,
     AttackResult,
@@ -20,30 +20,14 @@ from game.rules.ail.attack import (
     resolve_attack,
 )
 from game.rules.ail.models import Defence, RulesData, Stats, UnitType, Weapon
+from tests.rules.ailfix import open_board as board
+from tests.rules.ailfix import unit
 
 RULES = RulesData()
 RIFLE = Weapon(name="rifle", fp=3, skill="firearms", bands=(2, 6, 10, 14))
 BLADE = Weapon(name="blade", fp=3, melee=True, skill="melee")
 MEDIUM = Hex(3, 0)  # 3 hexes from the attacker at (0,0): medium range for RIFLE, AC 10
 
-
-def unit(**kw: Any) -> UnitType:
-    base: dict[str, Any] = dict(
-        name="Test Unit", faction="T", unit_class="infantry", living=True, move=4,
-        stats=Stats(physique=3, senses=3, intellect=2, aether=1),
-        skills={"firearms": 2, "melee": 1}, strength=6, durability=3, morale=0,
-    )
-    base.update(kw)
-    return UnitType(**base)
-
-
-def board(**terrain: str) -> Board:
-    """A radius-16 clear board; keyword 'q_r' (negatives as m1) sets a hex's terrain."""
-    cells = {h: "clear" for h in hex_range(Hex(0, 0), 16)}
-    for key, name in terrain.items():
-        q, r = (int(p.replace("m", "-")) for p in key.lstrip("x").split("_"))
-        cells[Hex(q, r)] = name
-    return Board(33, 33, Stagger(), cells)
 
 
 def setup(attacker: UnitType | None = None, target: UnitType | None = None, weapon: Weapon = RIFLE,

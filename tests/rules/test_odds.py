@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from game.board import Board
 from game.dice import Rng
-from game.hexgrid import Hex, Stagger, hex_range
+from game.hexgrid import Hex
 from game.rules.ail.attack import (
     RESULTS,
     AttackImpossible,
@@ -26,27 +26,12 @@ from game.rules.ail.attack import (
 )
 from game.rules.ail.models import Catalogue, Defence, RulesData, Stats, UnitType, Weapon
 from game.rules.ail.odds import Odds, monte_carlo, outcome_distribution
+from tests.rules.ailfix import open_board as board
+from tests.rules.ailfix import unit
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = RulesData()
 
-
-def unit(**kw: Any) -> UnitType:
-    base: dict[str, Any] = dict(
-        name="Test Unit", faction="T", unit_class="infantry", living=True, move=4,
-        stats=Stats(physique=3, senses=3, intellect=2, aether=1),
-        skills={"firearms": 2, "melee": 1}, strength=6, durability=3, morale=0,
-    )
-    base.update(kw)
-    return UnitType(**base)
-
-
-def board(**terrain: str) -> Board:
-    cells = {h: "clear" for h in hex_range(Hex(0, 0), 16)}
-    for key, name in terrain.items():
-        q, r = (int(p) for p in key.lstrip("x").split("_"))
-        cells[Hex(q, r)] = name
-    return Board(33, 33, Stagger(), cells)
 
 
 def make(attacker: UnitType, target: UnitType, weapon: Weapon, at: Hex, bd: Board | None = None,
