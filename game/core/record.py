@@ -1,0 +1,108 @@
+"""One history of a game, for every rule system: the client's undo, the GM's undo / redo (dice
+included), the replay view, saves and `replay --verify` all use this one class.
+
+A `Step` is an accepted command with the states around it. Undo pops a step; redo re-applies
+the command to the same state, which draws the very same dice (the generator is in the state).
+Whether a *player* may undo is the rule system's call (`RuleSystem.undoable`); the GM may undo
+anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.core.system import Accepted, Outcome, RuleSystem
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted command: the state before, the command, its events, the state after."""
+
+    before: Any
+    command: Any
+    events: tuple[Any, ...]
+    after: Any
+    gm: bool = False
+
+
+@dataclass
+class Record:
+    system: RuleSystem
+    initial: Any
+    steps: list[Step] = field(default_factory=list)
+    redo_stack: list[Step] = field(default_factory=list)
+    on_change: Callable[[], None] | None = None
+
+    @property
+    def state(self) -> Any:
+        return self.steps[-1].after if self.steps else self.initial
+
+    def state_at(self, index: int) -> Any:
+        """The state after the first `index` commands (0 = the initial state)."""
+        if index <= 0 or not self.steps:
+            return self.initial
+        return self.steps[min(index, len(self.steps)) - 1].after
+
+    @property
+    def commands(self) -> list[Any]:
+        return [s.command for s in self.steps]
+
+    def all_events(self) -> list[Any]:
+        return [e for s in self.steps for e in s.events]
+
+    def apply(self, command: Any) -> Outcome:
+        outcome = self.system.apply(self.state, command)
+        if isinstance(outcome, Accepted):
+            self._push(Step(self.state, command, tuple(outcome.events), outcome.state,
+                            gm=self.system.is_gm_command(command)))
+            self.redo_stack.clear()
+        return outcome
+
+    def append(self, step: Step) -> None:
+        """Add a step applied elsewhere (a save's log being rebuilt)."""
+        self._push(step)
+
+    def _push(self, step: Step) -> None:
+        self.steps.append(step)
+        if self.on_change is not None:
+            self.on_change()
+
+    # ------------------------------------------------------------------ undo / redo
+    @property
+    def can_undo(self) -> bool:
+        """A player's undo: the last step, if the rule system says it may be taken back."""
+        return bool(self.steps) and self.system.undoable(self.steps[-1])
+
+    def undo(self, *, gm: bool = False) -> Step | None:
+        """Take back the last step (any step when `gm`). None when there is nothing allowed."""
+        if not self.steps or (not gm and not self.can_undo):
+            return None
+        step = self.steps.pop()
+        self.redo_stack.append(step)
+        if self.on_change is not None:
+            self.on_change()
+        return step
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo_stack)
+
+    def redo(self) -> Outcome | None:
+        """Re-apply the last undone command (same state, so the same dice)."""
+        if not self.redo_stack:
+            return None
+        undone = self.redo_stack.pop()
+        outcome = self.system.apply(self.state, undone.command)
+        if isinstance(outcome, Accepted):
+            self._push(Step(self.state, undone.command, tuple(outcome.events), outcome.state, gm=undone.gm))
+        return outcome
+
+    def round_starts(self, round_of: Callable[[Any], int]) -> dict[int, int]:
+        """Round (or week) number -> index of the first command played in it."""
+        starts: dict[int, int] = {round_of(self.initial): 0}
+        for i, step in enumerate(self.steps):
+            starts.setdefault(round_of(step.before), i)
+            starts.setdefault(round_of(step.after), i + 1)
+        return starts

@@ -1,0 +1,109 @@
+"""The interface every rule system offers, and the outcome of applying a command.
+
+A rule system is one object (for example `game.rules.ail.SYSTEM`) registered explicitly in
+`game.systems`. The shell (client, saves, replays, GM tools, command line) talks to a system only
+through these methods, so a new system plugs in without touching shell code:
+
+    state = system.initial_state(setup, seed)
+    outcome = system.apply(state, command)   # Accepted(state, events) | Rejection(reason)
+    system.legal_commands(state); system.preview(state, command)
+    system.view(state, side)                  # what one side may see (None: the GM, everything)
+    system.state_to_data(state) / system.state_from_data(data, setup)
+    system.parse_command(data) / system.command_to_data(command); system.parse_event(data)
+    system.summary(state)                     # the save header's line: round, who is to move
+    system.undoable(step)                     # rolled no dice and revealed nothing
+    system.to_move(state)                     # the sides whose decision the game waits for
+
+Commands and events are pydantic models (or anything with the same `model_dump`) carrying a
+`kind` string; states are immutable values. Setups are whatever the system's loader builds
+(files are read at the edge, in `game.io`, never here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from game.core.record import Step
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+class Reject(Exception):
+    """Raised inside a handler: the command is illegal; `reason` is a sentence for a player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Accepted(Generic[S, E]):
+    """A command the rules took: the new state and the facts it produced, in order."""
+
+    state: S
+    events: tuple[E, ...]
+    accepted: bool = True
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A command the rules refused, with the reason as a sentence a player understands."""
+
+    reason: str
+    accepted: bool = False
+
+
+Outcome = Accepted[Any, Any] | Rejection
+
+
+@runtime_checkable
+class RuleSystem(Protocol):
+    """One rule system. `name` is written into every save and picks the system on load."""
+
+    name: str        # stable id, e.g. "ail-tactical"
+    title: str       # for people, e.g. "AI:L tactical battle"
+
+    def initial_state(self, setup: Any, seed: int) -> Any: ...
+
+    def apply(self, state: Any, command: Any) -> Outcome: ...
+
+    def legal_commands(self, state: Any) -> Sequence[Any]: ...
+
+    def preview(self, state: Any, command: Any) -> Any: ...
+
+    def view(self, state: Any, side: str | None) -> Any:
+        """The state as `side` may see it (hidden orders and the like removed); None = all."""
+        ...
+
+    def state_to_data(self, state: Any) -> dict[str, Any]: ...
+
+    def state_from_data(self, data: Mapping[str, Any], setup: Any) -> Any: ...
+
+    def parse_command(self, data: Mapping[str, Any]) -> Any: ...
+
+    def command_to_data(self, command: Any) -> dict[str, Any]: ...
+
+    def parse_event(self, data: Mapping[str, Any]) -> Any: ...
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        """Plain facts for a save header and the load menu: `round` (int), `to_move` (side id
+        or None), `phase` (text), `over` (bool), and anything else the system wants shown."""
+        ...
+
+    def undoable(self, step: Step) -> bool:
+        """May this step be taken back by a player? (It rolled no dice and revealed nothing.)"""
+        ...
+
+    def to_move(self, state: Any) -> list[str]:
+        """The sides the game now waits for (several for a sealed simultaneous decision)."""
+        ...
+
+    def rolls(self, events: Sequence[Any]) -> tuple[int, ...]:
+        """Every die value the events record, in the order rolled (replay --verify compares)."""
+        ...
+
+    def is_gm_command(self, command: Any) -> bool: ...
