@@ -15,9 +15,8 @@ from pydantic import BaseModel
 
 from game.rules.ail import attacks, flow, initiative, movement
 from game.rules.ail.state import GameState
-from game.rules.ail.txn import Accepted, Reject, Rejection, Txn
+from game.rules.ail.txn import Accepted, Outcome, Reject, Rejection, Txn
 
-Outcome = Accepted | Rejection
 Handler = Callable[[Txn, Any], None]
 _HANDLERS: dict[str, Handler] = {}
 

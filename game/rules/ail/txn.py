@@ -12,34 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.core.system import Accepted as Accepted
+from game.core.system import Reject as Reject
+from game.core.system import Rejection as Rejection
 from game.dice import Rng
 from game.rules.ail.check import CheckResult
 from game.rules.ail.events import EventBase, RollMade
 from game.rules.ail.state import GameState, UnitState
 
-
-class Reject(Exception):
-    """Raised by handlers: the command is illegal; `reason` is a sentence for the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class Accepted:
-    state: GameState
-    events: tuple[EventBase, ...]
-    accepted: bool = True
-
-
-@dataclass(frozen=True)
-class Rejection:
-    reason: str
-    accepted: bool = False
-
-
-Outcome = Accepted | Rejection
+Outcome = Accepted[GameState, EventBase] | Rejection
 
 
 @dataclass
@@ -139,7 +120,7 @@ class Txn:
         self.set_unit(unit)
         return unit
 
-    def finish(self) -> Accepted:
+    def finish(self) -> Accepted[GameState, EventBase]:
         self.report_rest(None)
         self.update(rng=self._rng.state, forced_rolls=tuple(self._forced), seq=self.state.seq + 1)
         return Accepted(self.state, tuple(self.events))
