@@ -13,6 +13,7 @@ through these methods, so a new system plugs in without touching shell code:
     system.summary(state)                     # the save header's line: round, who is to move
     system.undoable(step)                     # rolled no dice and revealed nothing
     system.to_move(state)                     # the sides whose decision the game waits for
+    system.describe_event(state, event); system.describe_command(state, command)  # for people
 
 Commands and events are pydantic models (or anything with the same `model_dump`) carrying a
 `kind` string; states are immutable values. Setups are whatever the system's loader builds
@@ -107,3 +108,12 @@ class RuleSystem(Protocol):
         ...
 
     def is_gm_command(self, command: Any) -> bool: ...
+
+    def describe_event(self, state: Any, event: Any) -> str:
+        """The event as one line for a person (names, not ids; hexes as the map's column,row).
+        `state` is the state the event happened in (for names)."""
+        ...
+
+    def describe_command(self, state: Any, command: Any) -> str:
+        """A short label for a command (logs, undo buttons, replay), names not ids."""
+        ...

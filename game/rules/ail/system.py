@@ -17,7 +17,8 @@ from game.core.record import Step
 from game.core.system import Outcome
 from game.rules.ail import engine, flow, gm, queries
 from game.rules.ail.commands import parse_command
-from game.rules.ail.events import RollMade, parse_event
+from game.rules.ail.describe import describe
+from game.rules.ail.events import RollMade, board_where, event_text, parse_event
 from game.rules.ail.models import BattleSetup
 from game.rules.ail.state import GameState
 
@@ -105,6 +106,16 @@ class AILSystem:
 
     def is_gm_command(self, command: Any) -> bool:
         return gm.is_gm_command(command)
+
+    def describe_event(self, state: GameState, event: Any) -> str:
+        return event_text(event, lambda uid: _name(state, uid), board_where(state.board))
+
+    def describe_command(self, state: GameState, command: Any) -> str:
+        return describe(state, command)
+
+
+def _name(state: GameState, unit_id: str) -> str:
+    return state.unit_name(unit_id) if unit_id in state.units else unit_id
 
 
 SYSTEM = AILSystem()
