@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-import game.rules.ail.gm as gm  # registers the GM commands with the engine and the command parser
+import game.rules.ail.gm as gm
 from game.errors import GameFileError
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader

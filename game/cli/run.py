@@ -63,7 +63,6 @@ def read_commands(path: str, board: Any = None) -> list[Any]:
     converted with `board` (without a board, e.g. when only validating, they are parsed as they are).
     GM commands (`gm_...`, game/rules/ail/gm.py) are accepted too: a GM prepares a situation with
     them (place units, set stances, queue dice) and then plays it."""
-    import game.rules.ail.gm  # noqa: F401  (registers the GM command kinds)
     from game.rules.ail import parse_command
 
     p = Path(path)

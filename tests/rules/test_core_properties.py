@@ -220,11 +220,23 @@ def test_every_test_the_rules_reference_names_exists():
 
 
 def test_the_ail_rules_fit_the_interface_every_rule_system_shares():
-    from game.rules.ail import RULES
-    from game.rules.api import RuleSystem
+    from game.core.system import RuleSystem
+    from game.rules.ail.system import SYSTEM, TacticalSetup
 
-    assert isinstance(RULES, RuleSystem)
-    st = RULES.initial_state(make_state(UNITS, board=BOARD).setup, BOARD, 3)
-    cmd = RULES.parse_command({"kind": "choose_initiative", "side": "blue", "option": "tactics"})
-    assert cmd in RULES.legal_commands(st) and RULES.apply(st, cmd).accepted
-    assert RULES.preview(st, cmd) is None
+    assert isinstance(SYSTEM, RuleSystem)
+    st = SYSTEM.initial_state(TacticalSetup(make_state(UNITS, board=BOARD).setup, BOARD), 3)
+    cmd = SYSTEM.parse_command({"kind": "choose_initiative", "side": "blue", "option": "tactics"})
+    assert cmd in SYSTEM.legal_commands(st) and SYSTEM.apply(st, cmd).accepted
+    assert SYSTEM.preview(st, cmd) is None
+    assert SYSTEM.state_from_data(SYSTEM.state_to_data(st), TacticalSetup(st.setup, BOARD)) == st
+
+
+def test_gm_commands_parse_and_apply_with_only_the_rules_package_imported():
+    import subprocess
+    import sys
+
+    code = ("from game.rules.ail import apply, parse_command\n"
+            "c = parse_command({'kind': 'gm_remove_unit', 'unit_id': 'x'})\n"
+            "print(type(c).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "RemoveUnit"

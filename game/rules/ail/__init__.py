@@ -8,18 +8,13 @@ Queries (the same code `apply` runs): legal_commands(state), units_that_can_act(
 move_reach / dash_reach(state, uid) -> Reach, special_move_targets(state, uid),
 overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, advantage, kind),
 charge_preview(state, Charge(...)), preview(state, command).
-Extension points: register_command_model(kind, model) + register_handler(kind, handler) (GM tools).
+The system object the shell uses: `SYSTEM` (game.rules.ail.system), registered in game/systems.py.
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel
-
-from game.board import Board
 from game.rules.ail import events
 from game.rules.ail.commands import (
     AssignLeadership,
@@ -37,9 +32,8 @@ from game.rules.ail.commands import (
     SpecialMove,
     StuckStep,
     parse_command,
-    register_command_model,
 )
-from game.rules.ail.engine import Accepted, Outcome, Rejection, apply, register_handler
+from game.rules.ail.engine import Accepted, Outcome, Rejection, apply
 from game.rules.ail.events import EventBase, RollMade, parse_event
 from game.rules.ail.flow import SetupError, initial_state
 from game.rules.ail.models import BattleSetup
@@ -61,39 +55,13 @@ from game.rules.ail.queries import (
 )
 from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
 from game.rules.ail.txn import Reject, Txn
-from game.rules.api import RuleSystem
-
-
-class AILRules:
-    """The AI:L tactical rules behind the interface every rule system shares (game.rules.api)."""
-
-    name = "ail-tactical"
-
-    def initial_state(self, setup: BattleSetup, board: Board, seed: int) -> GameState:
-        return initial_state(setup, board, seed)
-
-    def legal_commands(self, state: GameState) -> list[BaseModel]:
-        return legal_commands(state)
-
-    def apply(self, state: GameState, command: BaseModel) -> Outcome:
-        return apply(state, command)
-
-    def preview(self, state: GameState, command: BaseModel) -> Any:
-        return preview(state, command)
-
-    def parse_command(self, d: dict[str, Any]) -> BaseModel:
-        return parse_command(d)
-
-
-RULES = AILRules()
-_CHECK: RuleSystem = RULES  # mypy checks that the AI:L rules fit the shared interface
 
 __all__ = [
-    "RULES", "AILRules", "Accepted", "AssignLeadership", "Attack", "AttackPreview", "BattleSetup", "Charge",
+    "Accepted", "AssignLeadership", "Attack", "AttackPreview", "BattleSetup", "Charge",
     "ChargePreview", "ChooseInitiative", "ChooseTurnPlace", "Command", "Dash", "DefensiveAction", "EndPhase", "EnterStance",
     "EventBase", "Exposure", "GameState", "Move", "Outcome", "Pending", "Reach", "Reject", "Rejection",
     "RollMade", "SetCasualtyAdvantage", "SetupError", "SideState", "SpecialMove", "StuckStep", "TurnSlot", "Txn", "UnitState",
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
-    "register_command_model", "register_handler", "special_move_targets", "units_that_can_act",
+    "special_move_targets", "units_that_can_act",
 ]

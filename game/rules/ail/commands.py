@@ -1,8 +1,9 @@
 """Commands: small immutable requests a player (or a script) makes. Ids and hexes only.
 
 `Command` is the discriminated union of the core commands; `parse_command(d)` reads one from a
-plain dict and `command.model_dump()` writes it back. Other modules (e.g. GM tools) may add
-command kinds with `register_command_model`; `parse_command` then reads those too.
+plain dict and `command.model_dump()` writes it back. The GM's commands (kinds starting with
+`gm_`, applied by game/rules/ail/gm.py) are defined here too, so parsing never depends on
+which modules happen to be imported.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from game.hexgrid import Hex
-from game.rules.ail.state import AdvantageKind, CasualtyAdvantageKind, InitiativeOption, PersonalStat
+from game.rules.ail.models import SkillName, StatName
+from game.rules.ail.state import AdvantageKind, CasualtyAdvantageKind, InitiativeOption, PersonalStat, Stance
 
 DashPay = Literal["adrenaline", "leadership", "pilot"]
 
@@ -149,6 +151,82 @@ class EndPhase(CommandBase):
     side: str
 
 
+# --------------------------------------------------------------------------- GM commands
+# (applied by game/rules/ail/gm.py; ordinary rules commands whose kind starts with gm_)
+
+MarkerEdit = Literal["none", "next_turn", "this_turn"]
+
+
+class PlaceUnit(CommandBase):
+    kind: Literal["gm_place_unit"] = "gm_place_unit"
+    unit_id: str = Field(min_length=1)
+    type_id: str
+    side: str
+    at: Hex
+    strength: int | None = Field(None, ge=1)
+
+
+class MoveUnitGM(CommandBase):
+    kind: Literal["gm_move_unit"] = "gm_move_unit"
+    unit_id: str
+    to: Hex
+
+
+class RemoveUnit(CommandBase):
+    kind: Literal["gm_remove_unit"] = "gm_remove_unit"
+    unit_id: str
+
+
+class EditUnit(CommandBase):
+    """Change any of these on one unit; a field left out (None) is left as it is."""
+
+    kind: Literal["gm_edit_unit"] = "gm_edit_unit"
+    unit_id: str
+    strength: int | None = Field(None, ge=0)
+    adrenaline: int | None = Field(None, ge=0)
+    stance: Stance | None = None
+    stance_weapon: str | None = None
+    pinned: MarkerEdit | None = None
+    out_of_action: MarkerEdit | None = None
+    destroyed: bool | None = None
+    stats: dict[StatName, int] | None = None
+    skills: dict[SkillName, int] | None = None
+    move: int | None = Field(None, ge=0)
+    durability: int | None = Field(None, ge=0)
+    morale: int | None = None
+
+
+MAX_GM_ADVANTAGE = 20
+
+
+class GiveAdvantage(CommandBase):
+    """Add (points > 0) or take (points < 0) Advantage; Leadership may be given to one unit."""
+
+    kind: Literal["gm_give_advantage"] = "gm_give_advantage"
+    side: str
+    advantage_kind: AdvantageKind
+    points: int
+    unit_id: str | None = None
+
+
+class SetNextRoll(CommandBase):
+    """Queue die results: the next dice rolled take these values, in order, whatever the die."""
+
+    kind: Literal["gm_set_next_roll"] = "gm_set_next_roll"
+    values: tuple[int, ...] = ()
+    replace: bool = False  # True: drop any values already queued (no values + replace: clear)
+
+
+GM_PREFIX = "gm_"
+GM_COMMANDS: tuple[type[CommandBase], ...] = (PlaceUnit, MoveUnitGM, RemoveUnit, EditUnit, GiveAdvantage,
+                                             SetNextRoll)
+
+
+def is_gm_command(command: object) -> bool:
+    return str(getattr(command, "kind", "")).startswith(GM_PREFIX)
+
+
+
 Command = Annotated[
     ChooseInitiative | ChooseTurnPlace | AssignLeadership | Move | Dash | Charge | SpecialMove
     | StuckStep | Attack | EnterStance | DefensiveAction | SetCasualtyAdvantage | EndPhase,
@@ -161,14 +239,7 @@ _CORE_KINDS = {
     "special_move", "stuck_step", "attack", "enter_stance", "defensive_action", "set_casualty_advantage",
     "end_phase",
 }
-_EXTRA: dict[str, type[BaseModel]] = {}
-
-
-def register_command_model(kind: str, model: type[BaseModel]) -> None:
-    """Let `parse_command` read another module's command kind (e.g. GM commands)."""
-    if kind in _CORE_KINDS:
-        raise ValueError(f"command kind {kind!r} is a core command")
-    _EXTRA[kind] = model
+_EXTRA: dict[str, type[BaseModel]] = {str(m.model_fields["kind"].default): m for m in GM_COMMANDS}
 
 
 def command_kinds() -> list[str]:

@@ -1,9 +1,9 @@
 """The one entry point: `apply(state, command) -> Accepted | Rejection`.
 
-A command is dispatched to the handler registered for its `kind` (see `game.rules.ail.txn` for
-how handlers work). Other modules may register handlers for their own command kinds
-(`register_handler`, e.g. GM commands) without touching this file. After every accepted
-command the battle-end conditions are checked.
+A command is dispatched to the handler listed for its `kind` in `_HANDLERS` (see
+`game.rules.ail.txn` for how handlers work); the GM commands' handlers come from
+`game.rules.ail.gm`, listed here explicitly, so nothing depends on what was imported first.
+After every accepted command the battle-end conditions are checked.
 """
 
 from __future__ import annotations
@@ -13,17 +13,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from game.rules.ail import attacks, flow, initiative, movement
+from game.rules.ail import attacks, flow, gm, initiative, movement
 from game.rules.ail.state import GameState
 from game.rules.ail.txn import Accepted, Outcome, Reject, Rejection, Txn
 
 Handler = Callable[[Txn, Any], None]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def register_handler(kind: str, handler: Handler) -> None:
-    """Register the handler of a command kind. A handler works on a Txn and raises Reject."""
-    _HANDLERS[kind] = handler
 
 
 def registered_kinds() -> list[str]:
@@ -45,7 +39,7 @@ def apply(state: GameState, command: BaseModel) -> Outcome:
     return txn.finish()
 
 
-_CORE: dict[str, Handler] = {
+_HANDLERS: dict[str, Handler] = {
     "choose_initiative": initiative.handle_choose_initiative,
     "choose_turn_place": initiative.handle_choose_turn_place,
     "assign_leadership": initiative.handle_assign_leadership,
@@ -59,8 +53,7 @@ _CORE: dict[str, Handler] = {
     "defensive_action": attacks.handle_defensive_action,
     "set_casualty_advantage": attacks.handle_set_casualty_advantage,
     "end_phase": flow.handle_end_phase,
+    **gm.HANDLERS,
 }
-for _kind, _handler in _CORE.items():
-    register_handler(_kind, _handler)
 
-__all__ = ["Accepted", "Outcome", "Reject", "Rejection", "apply", "register_handler", "registered_kinds"]
+__all__ = ["Accepted", "Outcome", "Reject", "Rejection", "apply", "registered_kinds"]

@@ -1,8 +1,8 @@
 """The game master's tools as ordinary rules commands: pure, deterministic, logged, replayable.
 
 Every GM command has a kind starting with `gm_`, is applied by the same `apply(state, command)`
-as the players' commands (its handler is registered into the engine's registry when this module
-is imported) and emits a `GmAction` event that says in one sentence what the GM changed. A save
+as the players' commands (the engine's handler table lists this module's handlers, and the command
+parser its models, explicitly) and emits a `GmAction` event that says in one sentence what the GM changed. A save
 marks these commands `gm: true` in its log, and a replay re-applies them like any other.
 
 GM commands ignore turn order and phase: the GM may act at any moment, even while a defensive
@@ -20,21 +20,27 @@ exist on the board, known unit types and sides.
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import Field
+from typing import Any, Literal
 
 from game.hexgrid import Hex
-from game.rules.ail import engine
-from game.rules.ail.commands import CommandBase, register_command_model
+from game.rules.ail.commands import (
+    GM_COMMANDS,
+    GM_PREFIX,
+    MAX_GM_ADVANTAGE,
+    EditUnit,
+    GiveAdvantage,
+    MarkerEdit,
+    MoveUnitGM,
+    PlaceUnit,
+    RemoveUnit,
+    SetNextRoll,
+    is_gm_command,
+)
 from game.rules.ail.common import hex_name
 from game.rules.ail.events import EventBase, Namer
-from game.rules.ail.models import SkillName, StatName, UnitType
-from game.rules.ail.state import ADVANTAGE_KINDS, AdvantageKind, GameState, Stance, UnitState
+from game.rules.ail.models import UnitType
+from game.rules.ail.state import ADVANTAGE_KINDS, GameState, UnitState
 from game.rules.ail.txn import Reject, Txn
-
-GM_PREFIX = "gm_"
-MarkerEdit = Literal["none", "next_turn", "this_turn"]
 
 
 def _same(x: str) -> str:
@@ -42,74 +48,6 @@ def _same(x: str) -> str:
 
 
 # --------------------------------------------------------------------------- commands
-
-
-class PlaceUnit(CommandBase):
-    kind: Literal["gm_place_unit"] = "gm_place_unit"
-    unit_id: str = Field(min_length=1)
-    type_id: str
-    side: str
-    at: Hex
-    strength: int | None = Field(None, ge=1)
-
-
-class MoveUnitGM(CommandBase):
-    kind: Literal["gm_move_unit"] = "gm_move_unit"
-    unit_id: str
-    to: Hex
-
-
-class RemoveUnit(CommandBase):
-    kind: Literal["gm_remove_unit"] = "gm_remove_unit"
-    unit_id: str
-
-
-class EditUnit(CommandBase):
-    """Change any of these on one unit; a field left out (None) is left as it is."""
-
-    kind: Literal["gm_edit_unit"] = "gm_edit_unit"
-    unit_id: str
-    strength: int | None = Field(None, ge=0)
-    adrenaline: int | None = Field(None, ge=0)
-    stance: Stance | None = None
-    stance_weapon: str | None = None
-    pinned: MarkerEdit | None = None
-    out_of_action: MarkerEdit | None = None
-    destroyed: bool | None = None
-    stats: dict[StatName, int] | None = None
-    skills: dict[SkillName, int] | None = None
-    move: int | None = Field(None, ge=0)
-    durability: int | None = Field(None, ge=0)
-    morale: int | None = None
-
-
-MAX_GM_ADVANTAGE = 20
-
-
-class GiveAdvantage(CommandBase):
-    """Add (points > 0) or take (points < 0) Advantage; Leadership may be given to one unit."""
-
-    kind: Literal["gm_give_advantage"] = "gm_give_advantage"
-    side: str
-    advantage_kind: AdvantageKind
-    points: int
-    unit_id: str | None = None
-
-
-class SetNextRoll(CommandBase):
-    """Queue die results: the next dice rolled take these values, in order, whatever the die."""
-
-    kind: Literal["gm_set_next_roll"] = "gm_set_next_roll"
-    values: tuple[int, ...] = ()
-    replace: bool = False  # True: drop any values already queued (no values + replace: clear)
-
-
-GM_COMMANDS: tuple[type[CommandBase], ...] = (PlaceUnit, MoveUnitGM, RemoveUnit, EditUnit, GiveAdvantage,
-                                             SetNextRoll)
-
-
-def is_gm_command(command: object) -> bool:
-    return str(getattr(command, "kind", "")).startswith(GM_PREFIX)
 
 
 # --------------------------------------------------------------------------- event
@@ -356,7 +294,7 @@ def _next_roll(txn: Txn, cmd: SetNextRoll) -> None:
     txn.emit(GmAction(action="next_roll", detail=detail))
 
 
-_HANDLERS: dict[str, object] = {
+HANDLERS: dict[str, Any] = {
     "gm_place_unit": _place,
     "gm_move_unit": _move,
     "gm_remove_unit": _remove,
@@ -366,17 +304,7 @@ _HANDLERS: dict[str, object] = {
 }
 
 
-def register() -> None:
-    """Make `apply` and `parse_command` know the GM commands (idempotent; done on import)."""
-    for model in GM_COMMANDS:
-        kind = str(model.model_fields["kind"].default)
-        register_command_model(kind, model)
-        engine.register_handler(kind, _HANDLERS[kind])  # type: ignore[arg-type]
-
-
-register()
-
 __all__ = [
     "ADVANTAGE_KINDS", "EditUnit", "GiveAdvantage", "GmAction", "MoveUnitGM", "PlaceUnit", "RemoveUnit",
-    "SetNextRoll", "is_gm_command", "register",
+    "GM_COMMANDS", "GM_PREFIX", "HANDLERS", "MAX_GM_ADVANTAGE", "SetNextRoll", "is_gm_command",
 ]
