@@ -1,165 +1,52 @@
-"""The command log as the backbone: a battle is its initial state folded through `apply`.
+"""The command log as the backbone, for every rule system: a game is its initial state folded
+through the system's `apply`.
 
-- `Record`: the initial state, every applied `Step` (state before, command, events, state after)
-  and a redo stack. Undo pops a step (dice included: the state before it holds the generator as
-  it was), redo re-applies the command, which rolls the very same dice.
-- `make_save` / `save_game`: a Record (or a client session's history) to a save file.
-- `load_game`: a save file back to a live game. The log is re-applied from the scenario's initial
-  state to rebuild the history (undo, replay view, dice log) and to prove that the log and the
-  saved state agree; the saved state is what the game resumes from.
+- `make_save` / `save_game`: a history (game.core.record steps) to a save file; the header names
+  the rule system (`game`), and its round / phase / side to move come from the system's summary.
+- `load_game`: a save file back to a live game. The header's system is looked up in
+  `game.systems`; the log is re-applied from the scenario's initial state to rebuild the history
+  (undo, replay view, dice log) and to prove that the log and the saved state agree; the saved
+  state is what the game resumes from.
 - `verify_save`: `python -m game replay SAVE --verify` — re-apply the log and name the first
   command whose rolls or resulting state differ from what was recorded.
 
-Rules-agnostic where it can be; AI:L specifics (initial state, command parsing) are imported here
-and nowhere else in the save code.
+Knows no rule system: everything system-specific goes through `game.core.system.RuleSystem`.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-import game.rules.ail.gm as gm
+from game import systems
+from game.core.record import Record, Step
+from game.core.registry import UnknownSystem
+from game.core.system import Accepted, RuleSystem, StateDataError
 from game.errors import GameFileError
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
-from game.rules.ail import engine
-from game.rules.ail.commands import parse_command
-from game.rules.ail.events import RollMade
-from game.rules.ail.state import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-# --------------------------------------------------------------------------- steps and records
-
-
-@dataclass(frozen=True)
-class Step:
-    """One accepted command with the states around it."""
-
-    before: GameState
-    command: BaseModel
-    events: tuple[Any, ...]
-    after: GameState
-
-    @property
-    def rolls(self) -> tuple[int, ...]:
-        return rolls_of(self.events)
-
-    @property
-    def gm(self) -> bool:
-        return gm.is_gm_command(self.command)
-
-    @property
-    def round(self) -> int:
-        return self.before.round
+__all__ = ["LoadedGame", "Record", "ReplayMismatch", "Step", "VerifyReport", "command_label", "find_scenario",
+           "initial_state_of", "load_game", "load_scenario_of", "make_save", "replay_log", "save_game",
+           "scenario_fingerprint", "scenario_ref", "system_of", "verify_save"]
 
 
-def rolls_of(events: Iterable[Any]) -> tuple[int, ...]:
-    """The die values of every RollMade event, in the order they were rolled."""
-    return tuple(e.die for e in events if isinstance(e, RollMade))
+def system_of(loaded: Any) -> RuleSystem:
+    """The rule system a loaded set-up (or save header) belongs to."""
+    return systems.plugin_named(str(getattr(loaded, "system_name", systems.DEFAULT_SYSTEM))).system
 
 
-def command_dict(command: BaseModel) -> dict[str, Any]:
-    return command.model_dump(mode="json")
-
-
-def describe_command(command: BaseModel | Mapping[str, Any]) -> str:
-    """A short label for messages: `move u1 to (3,2)`, `attack u1 at u4 (bolt rifles)`."""
-    d = dict(command) if isinstance(command, Mapping) else command_dict(command)
-    kind = str(d.get("kind", "?"))
-    who = d.get("unit_id") or d.get("attacker_id") or d.get("side") or ""
-    extra = ""
-    if d.get("target_id"):
-        extra = f" at {d['target_id']}"
-    elif d.get("path"):
-        path = d["path"]
-        extra = f" to {_hex_text(path[-1] if isinstance(path, (list, tuple)) else path)}"
-    elif d.get("to") is not None:
-        extra = f" to {_hex_text(d['to'])}"
-    elif d.get("at") is not None:
-        extra = f" at {_hex_text(d['at'])}"
-    if d.get("weapon"):
-        extra += f" ({d['weapon']})"
-    if d.get("option"):
-        extra += f" {d['option']}"
-    if d.get("stance"):
-        extra += f" {d['stance']}"
-    if kind == "gm_set_next_roll":
-        extra += " " + ",".join(str(v) for v in d.get("values", ()))
-    return " ".join(x for x in (kind.replace("_", " "), str(who)) if x) + extra
-
-
-def _hex_text(value: Any) -> str:
-    """`(q,r)` for a hex; anything else (a hand-edited save's mistake) shown as it is."""
-    if isinstance(value, (list, tuple)) and len(value) == 2:
-        return f"({value[0]},{value[1]})"
-    return _short(value)
-
-
-@dataclass
-class Record:
-    """A battle as a chain of states, with undo and redo of anything (dice included)."""
-
-    initial: GameState
-    steps: list[Step] = field(default_factory=list)
-    redo_stack: list[BaseModel] = field(default_factory=list)
-
-    @property
-    def state(self) -> GameState:
-        return self.steps[-1].after if self.steps else self.initial
-
-    def state_at(self, index: int) -> GameState:
-        """The state after the first `index` commands (0 = the initial state)."""
-        if index <= 0:
-            return self.initial
-        return self.steps[min(index, len(self.steps)) - 1].after
-
-    def apply(self, command: BaseModel) -> engine.Outcome:
-        outcome = engine.apply(self.state, command)
-        if isinstance(outcome, engine.Accepted):
-            self.steps.append(Step(self.state, command, tuple(outcome.events), outcome.state))
-            self.redo_stack.clear()
-        return outcome
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self.steps)
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(self.redo_stack)
-
-    def undo(self) -> Step | None:
-        if not self.steps:
-            return None
-        step = self.steps.pop()
-        self.redo_stack.append(step.command)
-        return step
-
-    def redo(self) -> engine.Outcome | None:
-        if not self.redo_stack:
-            return None
-        command = self.redo_stack.pop()
-        outcome = engine.apply(self.state, command)
-        if isinstance(outcome, engine.Accepted):
-            self.steps.append(Step(self.state, command, tuple(outcome.events), outcome.state))
-        return outcome
-
-    def round_starts(self) -> dict[int, int]:
-        """Round number -> index of the first command played in it (for 'jump to round')."""
-        starts: dict[int, int] = {self.initial.round: 0}
-        for i, step in enumerate(self.steps):
-            starts.setdefault(step.before.round, i)
-            starts.setdefault(step.after.round, i + 1)
-        return starts
+def command_label(command: Mapping[str, Any]) -> str:
+    """A short label of a command as plain data, for messages about a save's log (no state at hand)."""
+    kind = str(command.get("kind", "?"))
+    who = next((str(command[k]) for k in ("unit_id", "attacker_id", "army_id", "side") if command.get(k)), "")
+    return " ".join(x for x in (kind.replace("_", " "), who) if x)
 
 
 # --------------------------------------------------------------------------- scenario files
@@ -203,88 +90,62 @@ def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()[:16]
 
 
-def _load_scenario(path: Path) -> Any:
-    from game.io.scenario import load_scenario  # the maps helper's loader: TMX/YAML at the edge
-
-    return load_scenario(path)
-
-
-def initial_state_of(scenario: Any, seed: int | None = None) -> GameState:
-    """The state a battle starts from: the scenario's set-up, board and seed (or `seed`)."""
-    from game.rules.ail import flow
-
-    use_seed = scenario.seed if seed is None else seed
-    make = getattr(engine, "initial_state", None) or flow.initial_state
-    state: GameState = make(scenario.setup, scenario.board, use_seed)
-    return state
+def initial_state_of(loaded: Any, seed: int | None = None) -> Any:
+    """The state a game starts from: the loaded scenario's set-up and seed (or `seed`)."""
+    plugin = systems.plugin_named(str(getattr(loaded, "system_name", systems.DEFAULT_SYSTEM)))
+    return plugin.system.initial_state(plugin.setup_of(loaded), loaded.seed if seed is None else seed)
 
 
 # --------------------------------------------------------------------------- saving
 
 
-def _phase_name(state: GameState) -> str:
-    pending = state.pending
-    if pending is not None:
-        return f"{state.phase} (waiting: {pending.kind.replace('_', ' ')})"
-    return state.phase
+def state_checksummer(system: RuleSystem) -> Callable[[Any], str]:
+    """`saves.state_checksum(system.state_to_data(state))` for the states of one game. A system
+    whose state is a pydantic model dumped as JSON data may name `checksum_keys` (mappings of id ->
+    part); the parts a command leaves unchanged are then encoded once, not per state (same digits)."""
+    keys = tuple(getattr(system, "checksum_keys", ()))
+    if not keys:
+        return lambda state: saves.state_checksum(system.state_to_data(state))
+    return saves.StateChecksums(keys).checksum
 
 
-def to_move(state: GameState) -> str | None:
-    """The side whose decision the game waits for."""
-    if state.phase == "ended":
-        return None
-    if state.pending is not None and state.pending.sides:
-        return state.pending.sides[0]
-    return state.active_side
+def log_entries(system: RuleSystem, steps: Sequence[Step], round_of: Callable[[Any], int]) -> list[LogEntry]:
+    """Log entries of a history: each command as data, the dice it rolled, the GM mark, the round
+    it was played in, and the checksum of the state it left."""
+    checksum = state_checksummer(system)
+    return [LogEntry(command=system.command_to_data(step.command), rolls=system.rolls(step.events),
+                     gm=step.gm, round=round_of(step.before), after=checksum(step.after))
+            for step in steps]
 
 
-def log_entries(steps: Sequence[Any]) -> tuple[LogEntry, ...]:
-    """Log entries from Steps (ours or a client session's: anything with before/command/events,
-    and `after` when known; the state after a step is the next step's `before`)."""
-    out: list[LogEntry] = []
-    checksums = state_checksums()
-    for i, step in enumerate(steps):
-        after = getattr(step, "after", None)
-        if after is None:
-            after = steps[i + 1].before if i + 1 < len(steps) else None
-        out.append(LogEntry(
-            command=command_dict(step.command), rolls=rolls_of(step.events),
-            gm=gm.is_gm_command(step.command), round=step.before.round,
-            after=checksums.checksum(after) if after is not None else "",
-        ))
-    return tuple(out)
-
-
-def state_checksums() -> saves.StateChecksums:
-    """`saves.state_checksum(state.to_dict())` for the states of one game, quickly: the units,
-    sides and GM-made unit types a command leaves unchanged are encoded once, not per state."""
-    return saves.StateChecksums(("units", "sides", "custom_types"))
-
-
-def make_save(state: GameState, steps: Sequence[Any], *, scenario_path: str | os.PathLike[str],
+def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario_path: str | os.PathLike[str],
               seed: int, title: str = "", gm_mode: bool = False, now: _dt.datetime | None = None,
               scenario_checksum: str | None = None) -> SaveData:
     """A save of `state` reached by `steps` from the scenario's initial state."""
-    state_dict = state.to_dict()
+    state_dict = system.state_to_data(state)
     check = saves.state_checksum(state_dict)
-    entries = list(log_entries(steps))
-    if entries and not entries[-1].after:
-        entries[-1] = entries[-1].model_copy(update={"after": check})
-    sides = tuple(s.id for s in state.setup.sides)
-    side_names = tuple(s.name for s in state.setup.sides)
+    summary = system.summary(state)
+
+    def round_of(st: Any) -> int:
+        return int(system.summary(st).get("round", 0))
+
+    entries = log_entries(system, steps, round_of)
+    sides = tuple(str(x) for x in summary.get("sides", ()))
     header = SaveHeader(
-        format=saves.FORMAT_VERSION, title=title or state.setup.name, scenario=scenario_ref(scenario_path),
+        format=saves.FORMAT_VERSION, game=system.name, title=title or str(summary.get("title", "")),
+        scenario=scenario_ref(scenario_path),
         scenario_checksum=scenario_checksum or scenario_fingerprint(scenario_path), seed=seed,
-        saved_at=saves.now_iso(now), round=state.round, phase=_phase_name(state), sides=sides,
-        side_names=side_names,
-        to_move=to_move(state), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
+        saved_at=saves.now_iso(now), round=int(summary.get("round", 0)), phase=str(summary.get("phase", "")),
+        sides=sides, side_names=tuple(str(x) for x in summary.get("side_names", sides)),
+        to_move=summary.get("to_move"), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
     )
     return SaveData(header, state_dict, tuple(entries))
 
 
-def save_game(path: str | os.PathLike[str], state: GameState, steps: Sequence[Any], **kwargs: Any) -> Path:
+def save_game(path: str | os.PathLike[str], system: RuleSystem, state: Any, steps: Sequence[Step],
+              **kwargs: Any) -> Path:
     """Write a save atomically (the previous file is kept as `<name>.bak`)."""
-    return saves.write_save(path, make_save(state, steps, **kwargs))
+    return saves.write_save(path, make_save(system, state, steps, **kwargs))
 
 
 # --------------------------------------------------------------------------- loading and verifying
@@ -304,14 +165,19 @@ class LoadedGame:
 
     path: Path
     save: SaveData
-    scenario: Any  # game.io.scenario.LoadedScenario
-    state: GameState
+    plugin: systems.Plugin
+    scenario: Any  # what the system's loader returned for the save's scenario
+    state: Any
     record: Record
     warnings: list[str] = field(default_factory=list)
 
     @property
     def header(self) -> SaveHeader:
         return self.save.header
+
+    @property
+    def system(self) -> RuleSystem:
+        return self.plugin.system
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any] | None:
@@ -343,98 +209,74 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _state_from(save: SaveData, scenario: Any) -> GameState:
-    """The saved state as a live GameState, with located errors for wrong or missing fields."""
+def _plugin_of(save: SaveData) -> systems.Plugin:
     try:
-        state = GameState.from_dict(dict(save.state), scenario.setup, scenario.board)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = tuple(x for x in first["loc"] if x not in ("setup", "board"))
-        raise save.error("state", loc, saves._friendly(first)) from None
-    catalogue = scenario.setup.catalogue.units
-    custom = getattr(state, "custom_types", {}) or {}
-    for uid, unit in state.units.items():
-        if unit.type_id not in catalogue and unit.type_id not in custom:
-            raise save.error("state", ("units", uid, "type_id"),
-                             f"unit type {unit.type_id!r} is not in the scenario's catalogue")
-        if unit.side not in state.sides:
-            raise save.error("state", ("units", uid, "side"), f"no side {unit.side!r} in this battle")
-        if unit.hex not in scenario.board:
-            raise save.error("state", ("units", uid, "hex"), f"hex {unit.hex} is not on the map")
-    pending = state.pending
-    if pending is not None:
-        for ref in (pending.unit_id, *(s.unit_id for s in (*pending.ranking, *pending.trailing))):
-            if ref is not None and ref not in state.units:
-                raise save.error("state", ("pending",), f"refers to unit {ref!r}, which is missing from state.units")
-        if pending.attack is not None:
-            for ref in (pending.attack.attacker_id, pending.attack.target_id):
-                if ref not in state.units:
-                    raise save.error("state", ("pending", "attack"),
-                                     f"refers to unit {ref!r}, which is missing from state.units")
-    for i, slot in enumerate(state.turn_order):
-        if slot.unit_id is not None and slot.unit_id not in state.units:
-            raise save.error("state", ("turn_order", i, "unit_id"),
-                             f"refers to unit {slot.unit_id!r}, which is missing from state.units")
-    return state
+        return systems.plugin_named(save.header.game)
+    except UnknownSystem as exc:
+        raise save.error("header", ("game",), str(exc)) from None
+
+
+def _state_from(save: SaveData, plugin: systems.Plugin, scenario: Any) -> Any:
+    """The saved state as a live state, with located errors for wrong or missing fields."""
+    try:
+        return plugin.system.state_from_data(dict(save.state), plugin.setup_of(scenario))
+    except StateDataError as exc:
+        raise save.error("state", exc.loc, exc.message) from None
 
 
 def _label(save: SaveData, i: int) -> str:
     """How messages name command i of a log (made only when something is wrong)."""
     entry = save.log[i]
-    return f"command {i + 1} of {len(save.log)} ({describe_command(entry.command)}, round {entry.round})"
+    return f"command {i + 1} of {len(save.log)} ({command_label(entry.command)}, round {entry.round})"
 
 
-def replay_log(save: SaveData, initial: GameState, *,
-               on_step: Callable[[int, Step], None] | None = None) -> Record:
+def replay_log(save: SaveData, system: RuleSystem, initial: Any, saved: Any, *,
+               on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> Record:
     """Re-apply the log of `save` from `initial`, checking every recorded roll and checksum.
 
-    Raises ReplayMismatch naming the first command that is refused, rolls other dice, or leaves
-    another state than recorded, and if the final state differs from the saved one.
+    `saved` is the save's own state, read back (`_state_from`). Raises ReplayMismatch naming the
+    first command that is refused, rolls other dice, or leaves another state than recorded, and if
+    the final state differs from the saved one.
     """
-    record = Record(initial)
+    record = Record(system, initial)
     path = save.path
-    try:
-        saved = GameState.from_dict(dict(save.state), initial.setup, initial.board)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = tuple(x for x in first["loc"] if x not in ("setup", "board"))
-        raise save.error("state", loc, saves._friendly(first)) from None
-    saved_plain = saved.to_dict()
+    saved_plain = system.state_to_data(saved)
     # Saved with the game's state layout of today? If the rules have since added a field (with a
     # default), old saves still load: the per-command checksums then cannot match and are skipped,
     # the dice are still checked one by one and the final state is compared field by field.
     same_layout = saved_plain == dict(save.state)
-    checksums = state_checksums()
+    checksum = state_checksummer(system)
     for i, entry in enumerate(save.log):
         try:
-            command = parse_command(dict(entry.command))
+            command = system.parse_command(dict(entry.command))
         except ValueError as exc:
             err = save.error("log", (i, "command"), str(exc))
             raise ReplayMismatch(path, err.where, f"{_label(save, i)}: {exc}", i) from None
-        outcome = record.apply(command)
-        if not isinstance(outcome, engine.Accepted):
+        outcome = record.apply(command, gm=entry.gm)
+        if not isinstance(outcome, Accepted):
             err = save.error("log", (i, "command"), "")
             raise ReplayMismatch(path, err.where, f"{_label(save, i)} is refused when replayed: {outcome.reason}",
                                  i)
         step = record.steps[-1]
-        if step.rolls != entry.rolls:
-            k = next((j for j, (x, y) in enumerate(zip(step.rolls, entry.rolls, strict=False)) if x != y),
-                     min(len(step.rolls), len(entry.rolls)))
+        rolls = system.rolls(step.events)
+        if rolls != entry.rolls:
+            k = next((j for j, (x, y) in enumerate(zip(rolls, entry.rolls, strict=False)) if x != y),
+                     min(len(rolls), len(entry.rolls)))
             err = save.error("log", (i, "rolls"), "")
             raise ReplayMismatch(
                 path, err.where,
-                f"{_label(save, i)}: recorded rolls {list(entry.rolls)} but the replay rolls {list(step.rolls)} "
+                f"{_label(save, i)}: recorded rolls {list(entry.rolls)} but the replay rolls {list(rolls)} "
                 f"(first difference at die {k + 1}): the dice in the save were changed", i)
         last_and_final = i == len(save.log) - 1 and entry.after == save.header.state_checksum
         if same_layout and entry.after and not last_and_final:  # last: below
-            check = checksums.checksum(step.after)
+            check = checksum(step.after)
             if check != entry.after:
                 err = save.error("log", (i, "after"), "")
                 raise ReplayMismatch(path, err.where,
                                      f"{_label(save, i)} leaves state {check}, the save recorded {entry.after}", i)
         if on_step is not None:
-            on_step(i, step)
-    final = record.state.to_dict()
+            on_step(i, step, system)
+    final = system.state_to_data(record.state)
     if final != saved_plain:
         diff = first_difference(saved_plain, final)
         where_loc: tuple[str | int, ...] = ()
@@ -454,12 +296,13 @@ def replay_log(save: SaveData, initial: GameState, *,
 
 
 def load_scenario_of(save: SaveData, save_path: str | os.PathLike[str]) -> tuple[Any, list[str]]:
+    plugin = _plugin_of(save)
     ref = save.header.scenario
     found = find_scenario(ref, save_path)
     if found is None:
         raise save.error("header", ("scenario",), f"the scenario file {ref!r} of this save was not found")
     try:
-        scenario = _load_scenario(found)
+        scenario = plugin.load(found)
     except GameFileError as exc:
         raise save.error("header", ("scenario",), f"its scenario cannot be loaded: {exc}") from None
     warnings: list[str] = []
@@ -469,13 +312,21 @@ def load_scenario_of(save: SaveData, save_path: str | os.PathLike[str]) -> tuple
     return scenario, warnings
 
 
+def _replay(save: SaveData, path: str | os.PathLike[str], *,
+            on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> tuple[systems.Plugin, Any, Any, Record, list[str]]:
+    plugin = _plugin_of(save)
+    scenario, warnings = load_scenario_of(save, path)
+    state = _state_from(save, plugin, scenario)
+    initial = plugin.system.initial_state(plugin.setup_of(scenario), save.header.seed)
+    record = replay_log(save, plugin.system, initial, state, on_step=on_step)
+    return plugin, scenario, state, record, warnings
+
+
 def _locate_hand_edit(path: str | os.PathLike[str]) -> SaveError | None:
     """A state that fails its checksum was edited: replay the log to name the field that differs."""
     try:
         save = saves.load_save(path, verify_checksums=False)
-        scenario, _ = load_scenario_of(save, path)
-        _state_from(save, scenario)
-        replay_log(save, initial_state_of(scenario, save.header.seed))
+        _replay(save, path)
     except ReplayMismatch as exc:
         if exc.index is None:  # the final state differs: `where` names the edited field
             return SaveError(exc.path, exc.where, "the state was edited by hand (it no longer matches its "
@@ -500,18 +351,19 @@ def load_game(path: str | os.PathLike[str], *, verify: bool = True) -> LoadedGam
     """Read a save and rebuild the game. Raises SaveError (one clear line) if anything is wrong;
     never writes a file."""
     save = _load_checked(path)
+    plugin = _plugin_of(save)
     scenario, warnings = load_scenario_of(save, path)
-    state = _state_from(save, scenario)
+    state = _state_from(save, plugin, scenario)
     if verify:
         try:
-            initial = initial_state_of(scenario, save.header.seed)
-            record = replay_log(save, initial)
+            initial = plugin.system.initial_state(plugin.setup_of(scenario), save.header.seed)
+            record = replay_log(save, plugin.system, initial, state)
         except ReplayMismatch as exc:
             hint = " (the scenario file has changed since the save)" if warnings else ""
             raise SaveError(exc.path, exc.where, exc.message + hint) from None
     else:
-        record = Record(state)
-    return LoadedGame(Path(path), save, scenario, state, record, warnings)
+        record = Record(plugin.system, state)
+    return LoadedGame(Path(path), save, plugin, scenario, state, record, warnings)
 
 
 @dataclass(frozen=True)
@@ -524,16 +376,14 @@ class VerifyReport:
 
 
 def verify_save(path: str | os.PathLike[str],
-                on_step: Callable[[int, Step], None] | None = None) -> VerifyReport:
+                on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> VerifyReport:
     """Re-apply the whole log from the scenario's initial state; raise ReplayMismatch (naming the
     first bad command) or SaveError; return counts when everything matches bit for bit."""
     save = _load_checked(path)
-    scenario, warnings = load_scenario_of(save, path)
-    _state_from(save, scenario)
-    initial = initial_state_of(scenario, save.header.seed)
-    record = replay_log(save, initial, on_step=on_step)
+    plugin, _scenario, _state, record, warnings = _replay(save, path, on_step=on_step)
+    system = plugin.system
     return VerifyReport(
-        commands=len(record.steps), rolls=sum(len(s.rolls) for s in record.steps),
+        commands=len(record.steps), rolls=sum(len(system.rolls(s.events)) for s in record.steps),
         gm_actions=sum(1 for s in record.steps if s.gm), final_checksum=save.header.state_checksum,
         warnings=tuple(warnings),
     )

@@ -30,15 +30,19 @@ class Plugin:
     """One rule system as the shell sees it.
 
     system: the rules.
-    load: path -> loaded set-up (an object with `.setup` for `initial_state`, `.seed`, `.path`,
-          `.name`, `.description`); raises GameFileError naming the file and the place.
-    client: a function returning the client factory `(app, session) -> Scene`, imported only when
-          a window opens (so the command line never imports pygame for it).
+    load: path -> loaded set-up (an object with `.setup`, `.seed`, `.path`, `.name`,
+          `.description` and `.system_name`); raises GameFileError naming the file and the place.
+    client: a function returning the system's client module, imported only when a window opens
+          (so the command line never imports pygame for it). The module offers
+          `open_scene(app, session) -> Scene` and, optionally, `open_replay(app, session, start=None,
+          title="")` and `open_gm(app, game_scene)`.
+    setup_of: loaded set-up -> what `system.initial_state` takes (default: its `.setup`).
     """
 
     system: RuleSystem
     load: Callable[[Path], Any]
-    client: Callable[[], Callable[..., Any]] | None = None
+    client: Callable[[], Any] | None = None
+    setup_of: Callable[[Any], Any] = lambda loaded: loaded.setup
 
 
 def _ail() -> Plugin:
@@ -49,13 +53,17 @@ def _ail() -> Plugin:
 
         return load_scenario(path)
 
-    def client() -> Callable[..., Any]:
-        from game.client.ail import open_scene
+    def client() -> Any:
+        import game.client.ail
 
-        factory: Callable[..., Any] = open_scene
-        return factory
+        return game.client.ail
 
-    return Plugin(SYSTEM, load, client)
+    def setup_of(loaded: Any) -> Any:
+        from game.rules.ail.system import TacticalSetup
+
+        return TacticalSetup(loaded.setup, loaded.board)
+
+    return Plugin(SYSTEM, load, client, setup_of)
 
 
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
@@ -79,6 +87,17 @@ def registry() -> Registry:
 def plugin_named(name: str) -> Plugin:
     registry().get(name)  # raises UnknownSystem with the list of known ones
     return plugins()[name]
+
+
+def plugin_of_loaded(loaded: Any) -> Plugin:
+    """The plugin a loaded set-up belongs to (its `system_name`; AI:L tactical by default)."""
+    return plugin_named(str(getattr(loaded, "system_name", DEFAULT_SYSTEM)))
+
+
+def load_setup(path: Path, data: Any = None) -> tuple[Plugin, Any]:
+    """Load a set-up file with the loader of the system it names (`system:` key)."""
+    plugin = plugin_named(system_of_data(data))
+    return plugin, plugin.load(path)
 
 
 def system_of_data(data: Any) -> str:

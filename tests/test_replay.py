@@ -29,8 +29,17 @@ from game.rules.ail.gm import EditUnit, SetNextRoll
 from game.rules.ail.models import BattleSetup, Commander, RulesData, SideSetup, Stats, UnitSetup
 from game.rules.ail.queries import legal_commands
 from game.rules.ail.state import GameState
+from game.rules.ail.system import SYSTEM
 
 CATALOGUE = load_catalogue()
+
+def _replay_log(save, initial):
+    """replay_log for a tactical save, the saved state read back with the battle's set-up."""
+    from game.rules.ail.system import TacticalSetup
+
+    saved = SYSTEM.state_from_data(save.state, TacticalSetup(initial.setup, initial.board))
+    return replay_log(save, SYSTEM, initial, saved)
+
 
 
 @dataclass
@@ -93,7 +102,7 @@ def play(record: Record, n: int, rnd: random.Random, stop: Any = None) -> Record
 
 
 def a_save(record: Record, sc: FakeScenario, **kw: Any) -> saves.SaveData:
-    return make_save(record.state, record.steps, scenario_path=__file__, seed=sc.seed,
+    return make_save(SYSTEM, record.state, record.steps, scenario_path=__file__, seed=sc.seed,
                      scenario_checksum="test", **kw)
 
 
@@ -106,21 +115,21 @@ def reparse(save: saves.SaveData) -> saves.SaveData:
 
 def test_folding_the_log_of_a_played_game_rebuilds_every_state_and_event() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 120, random.Random(1))
-    assert len(rec.steps) > 40 and any(s.rolls for s in rec.steps)
-    again = replay_log(reparse(a_save(rec, sc)), start(sc))
+    rec = play(Record(SYSTEM, start(sc)), 120, random.Random(1))
+    assert len(rec.steps) > 40 and any(SYSTEM.rolls(s.events) for s in rec.steps)
+    again = _replay_log(reparse(a_save(rec, sc)), start(sc))
     assert [s.events for s in again.steps] == [s.events for s in rec.steps]
     assert again.state == rec.state
 
 
 def test_undo_then_redo_of_a_command_that_rolled_dice_rolls_the_same_dice() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 200, random.Random(2), stop=lambda s: False)
-    with_dice = max(i for i, s in enumerate(rec.steps) if s.rolls)
+    rec = play(Record(SYSTEM, start(sc)), 200, random.Random(2), stop=lambda s: False)
+    with_dice = max(i for i, s in enumerate(rec.steps) if SYSTEM.rolls(s.events))
     while len(rec.steps) > with_dice + 1:
-        rec.undo()
+        rec.undo(gm=True)
     original = rec.steps[-1]
-    undone = rec.undo()
+    undone = rec.undo(gm=True)
     assert undone is original and rec.state == original.before and rec.can_redo
     outcome = rec.redo()
     assert isinstance(outcome, engine.Accepted)
@@ -129,8 +138,8 @@ def test_undo_then_redo_of_a_command_that_rolled_dice_rolls_the_same_dice() -> N
 
 def test_a_new_command_after_undo_clears_the_redo_stack() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 3, random.Random(3))
-    rec.undo()
+    rec = play(Record(SYSTEM, start(sc)), 3, random.Random(3))
+    rec.undo(gm=True)
     assert rec.can_redo
     rec.apply(SetNextRoll(values=(6,)))
     assert not rec.can_redo and rec.redo() is None
@@ -138,20 +147,20 @@ def test_a_new_command_after_undo_clears_the_redo_stack() -> None:
 
 def test_gm_actions_replay_and_forced_rolls_take_effect_on_the_next_die() -> None:
     sc = battle()
-    rec = Record(start(sc))
+    rec = Record(SYSTEM, start(sc))
     rec.apply(SetNextRoll(values=(1, 1)))
     rec.apply(EditUnit(unit_id="m1", strength=3))
     play(rec, 8, random.Random(4))
-    first_rolls = next(s.rolls for s in rec.steps if s.rolls)
+    first_rolls = next(SYSTEM.rolls(s.events) for s in rec.steps if SYSTEM.rolls(s.events))
     assert first_rolls[:2] == (1, 1)
     save = reparse(a_save(rec, sc, gm_mode=True))
     assert [e.gm for e in save.log[:2]] == [True, True] and not any(e.gm for e in save.log[2:])
-    assert replay_log(save, start(sc)).state == rec.state
+    assert _replay_log(save, start(sc)).state == rec.state
 
 
 def test_round_starts_index_the_first_command_of_each_round() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 400, random.Random(5))
+    rec = play(Record(SYSTEM, start(sc)), 400, random.Random(5))
     starts = rec.round_starts()
     assert starts[1] == 0 and len(starts) >= 2
     for rnd_no, index in starts.items():
@@ -163,7 +172,7 @@ def test_round_starts_index_the_first_command_of_each_round() -> None:
 
 def test_verification_catches_a_tampered_roll_and_names_the_command() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 60, random.Random(6))
+    rec = play(Record(SYSTEM, start(sc)), 60, random.Random(6))
     save = a_save(rec, sc)
     i = next(i for i, e in enumerate(save.log) if e.rolls)
     bad_rolls = tuple((r % 6) + 1 if k == 0 else r for k, r in enumerate(save.log[i].rolls))
@@ -172,7 +181,7 @@ def test_verification_catches_a_tampered_roll_and_names_the_command() -> None:
     log[i] = log[i].model_copy(update={"rolls": bad_rolls})
     tampered = reparse(saves.SaveData(save.header, save.state, tuple(log)))
     with pytest.raises(ReplayMismatch) as info:
-        replay_log(tampered, start(sc))
+        _replay_log(tampered, start(sc))
     assert info.value.index == i
     msg = str(info.value)
     assert f"command {i + 1} of {len(log)}" in msg and "recorded rolls" in msg and f"log[{i}].rolls" in msg
@@ -180,18 +189,18 @@ def test_verification_catches_a_tampered_roll_and_names_the_command() -> None:
 
 def test_verification_catches_a_command_edited_into_another() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 30, random.Random(7))
+    rec = play(Record(SYSTEM, start(sc)), 30, random.Random(7))
     save = a_save(rec, sc)
     i = next(i for i, e in enumerate(save.log) if e.command["kind"] == "move")
     log = list(save.log)
     log[i] = log[i].model_copy(update={"command": {**log[i].command, "unit_id": "nobody"}})
     with pytest.raises(ReplayMismatch, match=f"command {i + 1} .* refused when replayed"):
-        replay_log(reparse(saves.SaveData(save.header, save.state, tuple(log))), start(sc))
+        _replay_log(reparse(saves.SaveData(save.header, save.state, tuple(log))), start(sc))
 
 
 def test_verification_catches_a_final_state_the_log_does_not_lead_to() -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 20, random.Random(8))
+    rec = play(Record(SYSTEM, start(sc)), 20, random.Random(8))
     save = a_save(rec, sc)
     state = dict(save.state)
     state["units"] = {**state["units"], "r1": {**state["units"]["r1"], "strength": 1}}
@@ -200,7 +209,7 @@ def test_verification_catches_a_final_state_the_log_does_not_lead_to() -> None:
     log[-1] = log[-1].model_copy(update={"after": check})
     header = save.header.model_copy(update={"state_checksum": check})
     with pytest.raises(ReplayMismatch, match=r"leaves state|units\.r1\.strength"):
-        replay_log(reparse(saves.SaveData(header, state, tuple(log))), start(sc))
+        _replay_log(reparse(saves.SaveData(header, state, tuple(log))), start(sc))
 
 
 def test_first_difference_names_the_path() -> None:

@@ -12,6 +12,7 @@ from game.__main__ import main
 from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, load_game, save_game
 from game.rules.ail.commands import parse_command
+from game.rules.ail.system import SYSTEM
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _run_script(name: str) -> tuple[Any, Record, list[str]]:
     scenario = load_scenario(ROOT / "maps" / f"{name}.yaml")
     commands = yaml.safe_load((ROOT / "maps" / f"{name}-commands.yaml").read_text(encoding="utf-8"))
-    rec = Record(initial_state_of(scenario))
+    rec = Record(SYSTEM, initial_state_of(scenario))
     refused = []
     for entry in commands:
         outcome = rec.apply(parse_command(entry))
@@ -63,7 +64,7 @@ def test_overwatch_demo_stops_the_dasher_and_the_guard_strikes_first() -> None:
 def test_demo_saves_replay_bit_for_bit_through_the_command_line(tmp_path: Path, capsys: Any) -> None:
     for name in ("demo-movement", "demo-overwatch"):
         scenario, rec, _ = _run_script(name)
-        path = save_game(tmp_path / f"{name}.yaml", rec.state, rec.steps, scenario_path=scenario.path,
+        path = save_game(tmp_path / f"{name}.yaml", SYSTEM, rec.state, rec.steps, scenario_path=scenario.path,
                          seed=scenario.seed)
         assert main(["replay", str(path), "--verify"]) == 0
         assert "OK:" in capsys.readouterr().out
@@ -73,7 +74,7 @@ def test_demo_saves_replay_bit_for_bit_through_the_command_line(tmp_path: Path, 
 
 def test_replay_command_fails_loudly_on_a_tampered_roll(tmp_path: Path, capsys: Any) -> None:
     scenario, rec, _ = _run_script("demo-overwatch")
-    path = save_game(tmp_path / "t.yaml", rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
+    path = save_game(tmp_path / "t.yaml", SYSTEM, rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     at = next(i for i, ln in enumerate(lines) if '"kind": "charge"' in ln)
     first = int(lines[at].split('"rolls": [')[1].split(",")[0])
@@ -92,8 +93,8 @@ def test_a_changed_map_file_is_noticed_when_the_save_is_loaded(tmp_path: Path) -
     for name in ("demo-movement.yaml", "demo-movement.tmx"):
         shutil.copy(ROOT / "maps" / name, tmp_path / "maps" / name)
     scenario = load_scenario(tmp_path / "maps" / "demo-movement.yaml")
-    rec = Record(initial_state_of(scenario))
-    path = save_game(tmp_path / "s.yaml", rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
+    rec = Record(SYSTEM, initial_state_of(scenario))
+    path = save_game(tmp_path / "s.yaml", SYSTEM, rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
     assert load_game(path).warnings == []
     tmx = tmp_path / "maps" / "demo-movement.tmx"
     tmx.write_text(tmx.read_text(encoding="utf-8") + "<!-- edited in Tiled -->\n", encoding="utf-8")

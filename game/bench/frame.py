@@ -22,15 +22,16 @@ SIZE = (1280, 800)
 
 
 def _session(battle: Any) -> Any:
+    from game.client.ail import tactical_session
     from game.client.launch import layout_of
-    from game.client.session import Session
+    from game.rules.ail import initial_state
     from game.rules.ail.state import TurnSlot
 
-    session = Session.start(battle.setup, battle.board, layout_of(battle.map_data), 1, map_data=battle.map_data)
     order = (TurnSlot(side="blue"), TurnSlot(side="red"))
-    session.state = session.state.model_copy(update={"phase": "movement", "turn_order": order,
-                                                     "turn_index": 0, "pending": None})
-    return session
+    state = initial_state(battle.setup, battle.board, 1).model_copy(
+        update={"phase": "movement", "turn_order": order, "turn_index": 0, "pending": None})
+    return tactical_session(battle.setup, battle.board, layout_of(battle.map_data), 1, state=state,
+                            map_data=battle.map_data)
 
 
 def _pick_unit(session: Any) -> str:
@@ -48,8 +49,8 @@ def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print)
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
+    from game.client.ail.battle import BattleScene
     from game.client.app import App, Settings
-    from game.client.scenes.battle import BattleScene
     from game.rules.ail import move_reach
 
     session = _session(battle)

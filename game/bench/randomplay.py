@@ -15,9 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from game.core.record import Record, Step
 from game.hexgrid import Hex, distance
-from game.replay import Record, Step
 from game.rules.ail import Accepted, GameState, legal_commands
+from game.rules.ail.system import SYSTEM
 
 
 class IllegalLegalCommand(AssertionError):
@@ -32,7 +33,8 @@ class Played:
 
     @property
     def state(self) -> GameState:
-        return self.record.state
+        state: GameState = self.record.state
+        return state
 
 
 Policy = Callable[[GameState, list[BaseModel], random.Random], BaseModel]
@@ -50,7 +52,7 @@ def play(initial: GameState, seed: int, *, max_commands: int = 5000, policy: Pol
          after_each: Callable[[Step], None] | None = None) -> Played:
     """Play random legal commands from `initial` until the battle ends (or max_commands)."""
     rng = random.Random(seed)
-    record = Record(initial)
+    record = Record(SYSTEM, initial)
     n = 0
     while record.state.phase != "ended" and n < max_commands:
         cmds = legal_commands(record.state)

@@ -39,6 +39,7 @@ def run(directory: str | os.PathLike[str], *, quick: bool = False, rounds: int =
         log: Callable[[str], None] = print) -> list[Figure]:
     from game.io.scenario import load_scenario
     from game.replay import initial_state_of, load_game, save_game, verify_save
+    from game.rules.ail.system import SYSTEM
 
     scenario_path = long_scenario(directory, rounds)
     scenario = load_scenario(scenario_path)
@@ -47,7 +48,7 @@ def run(directory: str | os.PathLike[str], *, quick: bool = False, rounds: int =
     t_play = time.perf_counter() - t0
     state = played.state
     steps = played.record.steps
-    dice = sum(len(s.rolls) for s in steps)
+    dice = sum(len(SYSTEM.rolls(s.events)) for s in steps)
     log(f"  saves: played {len(steps)} commands over {state.round} rounds ({dice} dice) in {t_play:.1f} s; "
         f"ended: {state.end_reason}")
     save_path = Path(directory) / "long-game.yaml"
@@ -55,7 +56,7 @@ def run(directory: str | os.PathLike[str], *, quick: bool = False, rounds: int =
     repeats = 1 if quick else 3
     for _ in range(repeats):
         t0 = time.perf_counter()
-        save_game(save_path, state, steps, scenario_path=scenario_path, seed=scenario.seed)
+        save_game(save_path, SYSTEM, state, steps, scenario_path=scenario_path, seed=scenario.seed)
         t1 = time.perf_counter()
         loaded = load_game(save_path)
         t2 = time.perf_counter()

@@ -13,7 +13,8 @@ import argparse
 import os
 import sys
 
-from game.replay import Step, describe_command, verify_save
+from game.core.system import RuleSystem
+from game.replay import Step, verify_save
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,22 +34,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     out = sys.stdout
 
-    def show(index: int, step: Step) -> None:
-        names = step.after.unit_name
+    def show(index: int, step: Step, system: RuleSystem) -> None:
         mark = "GM " if step.gm else ""
-
-        def name(uid: str) -> str:
-            try:
-                return names(uid)
-            except KeyError:
-                return uid
-
-        print(f"[{index + 1}] round {step.round}: {mark}{describe_command(step.command)}", file=out)
-        from game.rules.ail.events import board_where, event_text
-
-        where = board_where(step.after.board)
+        rnd = system.summary(step.before).get("round", "?")
+        print(f"[{index + 1}] round {rnd}: {mark}{system.describe_command(step.before, step.command)}", file=out)
         for event in step.events:
-            print(f"      {event_text(event, name, where)}", file=out)
+            print(f"      {system.describe_event(step.after, event)}", file=out)
 
     try:
         report = verify_save(args.save, on_step=None if args.verify else show)
@@ -69,12 +60,13 @@ def _view(path: str, frames: int) -> int:
     """The replay view alone in a window, from the first command; Esc closes it."""
     from pathlib import Path
 
+    from game.client.actions import open_replay_file
     from game.client.app import App
-    from game.client.savegame import run_guarded, session_from_save
-    from game.client.scenes.replay import ReplayScene
+    from game.client.savegame import run_guarded
 
-    session = session_from_save(Path(path))
-    assert session is not None  # verify_save has read it as a save
     app = App()
-    app.push(ReplayScene(app, session, session.history, title=Path(path).name, start=0))
+    problem = open_replay_file(app, Path(path))
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
     return run_guarded(app, max_frames=frames)

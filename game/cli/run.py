@@ -15,6 +15,8 @@ from typing import Any, TextIO
 
 import yaml
 
+from game.core.record import Record
+from game.core.system import Accepted
 from game.errors import GameFileError
 
 
@@ -55,15 +57,20 @@ def _to_axial(entry: Any, board: Any) -> Any:
     return out
 
 
-def read_commands(path: str, board: Any = None) -> list[Any]:
+def read_commands(path: str, board: Any = None, system: Any = None) -> list[Any]:
     """The commands of FILE.yaml, parsed; errors name the file and the entry.
 
     The file is a list of commands, or a mapping `{coordinates: axial | col_row, commands: [...]}`;
     with `col_row` every hex is written [column, row] as Tiled and the game show them, and is
     converted with `board` (without a board, e.g. when only validating, they are parsed as they are).
     GM commands (`gm_...`, game/rules/ail/gm.py) are accepted too: a GM prepares a situation with
-    them (place units, set stances, queue dice) and then plays it."""
-    from game.rules.ail import parse_command
+    them (place units, set stances, queue dice) and then plays it. `system`: the rule system whose
+    commands these are (default: the AI:L tactical rules)."""
+    if system is None:
+        from game.systems import DEFAULT_SYSTEM, plugin_named
+
+        system = plugin_named(DEFAULT_SYSTEM).system
+    parse_command = system.parse_command
 
     p = Path(path)
     try:
@@ -101,58 +108,47 @@ def read_commands(path: str, board: Any = None) -> list[Any]:
     return out
 
 
-def run_commands(state: Any, commands: list[Any], out: TextIO, *, stop_on_reject: bool = False,
-                 ) -> tuple[Any, list[Any], int]:
-    """Apply `commands`, printing events; returns (final state, accepted steps, rejections)."""
-    from game.rules.ail import Accepted, apply
-
-    steps: list[Any] = []
+def run_commands(record: Record, commands: list[Any], out: TextIO, *, stop_on_reject: bool = False) -> int:
+    """Apply `commands` to the record, printing every event; returns the number refused."""
+    system = record.system
     rejected = 0
     for i, cmd in enumerate(commands):
-        outcome = apply(state, cmd)
+        outcome = record.apply(cmd)
         if not isinstance(outcome, Accepted):
             rejected += 1
             print(f"[{i + 1}] {cmd.kind}: REJECTED: {outcome.reason}", file=out)
             if stop_on_reject:
                 break
             continue
-        from game.rules.ail.events import board_where, event_text
-
-        namer = outcome.state.unit_name
-        where = board_where(outcome.state.board)
         for ev in outcome.events:
-            print(f"[{i + 1}] {ev.kind}: {event_text(ev, namer, where)}", file=out)
-        steps.append((state, cmd, outcome.events, outcome.state))
-        state = outcome.state
-    return state, steps, rejected
+            print(f"[{i + 1}] {ev.kind}: {system.describe_event(outcome.state, ev)}", file=out)
+    return rejected
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from game.io.scenario import load_scenario
-    from game.rules.ail import initial_state
+    from game.io.datafiles import peek_system
+    from game.systems import plugin_named
 
-    scenario = load_scenario(args.scenario)
-    commands = read_commands(args.commands, scenario.board)
+    plugin = plugin_named(peek_system(args.scenario))
+    scenario = plugin.load(Path(args.scenario))
+    system = plugin.system
+    commands = read_commands(args.commands, getattr(scenario, "board", None), system)
     seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
-    state = initial_state(scenario.setup, scenario.board, seed)
+    record = Record(system, system.initial_state(plugin.setup_of(scenario), seed))
     try:
-        state, steps, rejected = run_commands(state, commands, sys.stdout, stop_on_reject=args.stop_on_reject)
-        print(f"-- {len(steps)} command(s) accepted, {rejected} rejected; round {state.round}, "
-              f"phase {state.phase}" + (f", winner {state.winner}" if state.phase == "ended" else ""))
+        rejected = run_commands(record, commands, sys.stdout, stop_on_reject=args.stop_on_reject)
+        summary = system.summary(record.state)
+        ending = f", winner {summary['winner']}" if summary.get("over") and summary.get("winner") else ""
+        print(f"-- {len(record.steps)} command(s) accepted, {rejected} rejected; round {summary.get('round')}, "
+              f"phase {summary.get('phase')}" + ending)
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if args.out:
-        _write_save(args.out, state, steps, args.scenario, seed)
+        from game.replay import save_game
+
+        save_game(args.out, system, record.state, record.steps, scenario_path=args.scenario, seed=seed)
         print(f"-- saved to {args.out}")
     return 3 if rejected else 0
-
-
-def _write_save(path: str, state: Any, steps: list[Any], scenario_path: str, seed: int) -> None:
-    """A full save (header, state, command log with its dice) through game.replay."""
-    from game.replay import Step, save_game
-
-    save_game(path, state, [Step(b, c, tuple(e), a) for b, c, e, a in steps], scenario_path=scenario_path,
-              seed=seed)

@@ -6,8 +6,9 @@
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g)])
     surface = app.render()
 
-Global keys handled here: window close, resize, F11 fullscreen. Everything else goes to the
-top scene.
+Handled here: window close (asks first when there is unsaved play: game/client/actions.py),
+resize, and the shell's keys (game/client/keys.py: saves, load menu, quit, fullscreen). Everything
+else goes to the top scene.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import pygame
 import pygame_gui
 
+from game.client.keys import shell_key
 from game.client.scene import Scene, SceneStack
 
 THEME_PATH = Path(__file__).resolve().parents[2] / "assets" / "ui" / "theme.json"
@@ -69,15 +71,15 @@ class App:
     @classmethod
     def for_scenario(cls, path: str | Path | None = None, size: tuple[int, int] = (1280, 800),
                      headless: bool = False, settings: Settings | None = None) -> App:
-        """An app showing the battle of a scenario (or save) file; None = the default scenario."""
-        from game.client.launch import open_battle
-        from game.client.scenes.battle import BattleScene
+        """An app showing the game of a scenario (or save) file of any rule system; None = the
+        default scenario."""
+        from game.client.launch import open_game, scene_for
 
         if settings is None:
             settings = Settings(animation="instant") if headless else Settings()
-        session = open_battle(path)  # errors here reach the command line as one clear line
+        session = open_game(path)  # errors here reach the command line as one clear line
         app = cls(size=size, headless=headless, settings=settings)
-        app.scenes.push(BattleScene(app, session))
+        app.scenes.push(scene_for(app, session))
         return app
 
     def _open_window(self, size: tuple[int, int]) -> pygame.Surface:
@@ -110,6 +112,13 @@ class App:
     def quit(self) -> None:
         self.running = False
 
+    def request_quit(self) -> None:
+        """The window's close button: ask first when a game has unsaved play (and always keep a
+        recovery save that the next start offers to resume)."""
+        from game.client.actions import request_quit
+
+        request_quit(self)
+
     # ------------------------------------------------------------------ frames
     def resize(self, size: tuple[int, int]) -> None:
         size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
@@ -131,15 +140,12 @@ class App:
         toolkit's own events posted during the previous step), then advance time by dt seconds."""
         for event in (pygame.event.get() if events is None else events):
             if event.type == pygame.QUIT:
-                self.running = False
+                self.request_quit()
                 continue
             if event.type == pygame.VIDEORESIZE:
                 self.resize((event.w, event.h))
                 continue
-            if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
-                self.toggle_fullscreen()
-                continue
-            if event.type == pygame.KEYDOWN and _global_key(self, event):
+            if event.type == pygame.KEYDOWN and shell_key(self, event):
                 continue
             top = self.scenes.top
             if top is not None:
@@ -176,17 +182,6 @@ class App:
                 break
         pygame.quit()
         return 0
-
-
-# Keys that work whatever scene is on top (quick save / load, the load menu: game/client/savegame.py).
-# key code, or (key code, "ctrl") -> handler(app) returning True when it used the key.
-GLOBAL_KEYS: dict[Any, Any] = {}
-
-
-def _global_key(app: App, event: pygame.event.Event) -> bool:
-    ctrl = bool(getattr(event, "mod", 0) & pygame.KMOD_CTRL)
-    handler = GLOBAL_KEYS.get((event.key, "ctrl") if ctrl else event.key)
-    return bool(handler(app)) if handler is not None else False
 
 
 def _icon() -> pygame.Surface:

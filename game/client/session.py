@@ -1,90 +1,89 @@
-"""One battle as the client holds it: the static context (setup, board, map, layout), the current
-rules state, and the history of accepted commands (for undo, the dice log, saves and replays).
+"""One game as the client holds it, for any rule system: the system, what the game started from,
+the history (`game.core.record.Record`: undo, the dice log, saves and replays) and, for games
+played on a hex map, the board, its pixel layout and the Tiled map.
 
-The session is the ONLY client module that calls the rules engine's `apply`; everything the
-client shows about the rules comes from the rules' own queries through the helpers here.
+The session is the ONLY client module that calls a rule system's `apply`; everything the client
+shows about the rules comes from the system's own queries.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import game.rules.ail as rules
-from game.board import Board
-from game.hexlayout import HexLayout
-from game.rules.ail.models import BattleSetup
-
-
-@dataclass(frozen=True)
-class Step:
-    """One accepted command: the state before it, the command, and the events it produced."""
-
-    before: Any
-    command: Any
-    events: tuple[Any, ...]
-
-    @property
-    def rolled_dice(self) -> bool:
-        return any(getattr(e, "kind", "") == "roll_made" or type(e).__name__ == "RollMade"
-                   for e in self.events)
+from game.core.record import Record, Step
+from game.core.system import Accepted, RuleSystem
 
 
 @dataclass
 class Session:
-    setup: BattleSetup
-    board: Board
-    layout: HexLayout
-    state: Any
-    map_data: Any = None            # game.io.tmx MapData when the battle came from a Tiled map
+    system: RuleSystem
+    record: Record
+    game_setup: Any                  # what system.initial_state started from
+    setup: Any = None                # the set-up as the scenario file gave it (names, sides, rules)
+    board: Any = None                # game.board.Board, for games on a hex map
+    layout: Any = None               # game.hexlayout.HexLayout of that map
+    map_data: Any = None             # game.io.tmx MapData when the map came from Tiled
     seed: int = 0
-    path: Path | None = None
-    history: list[Step] = field(default_factory=list)
+    path: Path | None = None         # the scenario file (saves refer to it)
+    loaded: Any = None               # what the system's loader returned (game.systems.Plugin.load)
+    description: str = ""            # the scenario's briefing text (shown before a fresh game)
     last_rejection: str | None = None
-    description: str = ""           # the scenario's briefing text (shown before a fresh battle)
+    save_path: Path | None = None    # the save this session was loaded from, if any
+    load_warnings: list[str] = field(default_factory=list)
+    autosaved_round: int | None = None
+    saved_steps: int | None = None    # history length at the last save (None: never saved)
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def start(cls, setup: BattleSetup, board: Board, layout: HexLayout, seed: int,
-              map_data: Any = None, path: Path | None = None, description: str = "") -> Session:
-        state = rules.initial_state(setup, board, seed)
-        return cls(setup=setup, board=board, layout=layout, state=state, map_data=map_data,
-                   seed=seed, path=path, description=description)
+    def start(cls, system: RuleSystem, game_setup: Any, seed: int, **context: Any) -> Session:
+        state = system.initial_state(game_setup, seed)
+        return cls(system=system, record=Record(system, state), game_setup=game_setup, seed=seed, **context)
+
+    # ------------------------------------------------------------------ state and history
+    @property
+    def state(self) -> Any:
+        return self.record.state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        """Set a position by hand (test set-ups): before any command the game starts from it;
+        later it stands in for what the last step left (the history is kept for the dice log)."""
+        if self.record.steps:
+            self.record.steps[-1] = replace(self.record.steps[-1], after=state)
+        else:
+            self.record = Record(self.system, state, on_change=self.record.on_change)
+
+    @property
+    def history(self) -> list[Step]:
+        return self.record.steps
+
+    @property
+    def commands(self) -> list[Any]:
+        return self.record.commands
+
+    def all_events(self) -> list[Any]:
+        return self.record.all_events()
+
+    def view(self, side: str | None) -> Any:
+        """The state as `side` may see it (None: everything, for the GM)."""
+        return self.system.view(self.state, side)
 
     # ------------------------------------------------------------------ commands
-    def apply(self, command: Any) -> tuple[bool, tuple[Any, ...], str | None]:
+    def apply(self, command: Any, *, gm: bool = False) -> tuple[bool, tuple[Any, ...], str | None]:
         """Apply a command: (accepted, events, rejection reason)."""
-        outcome = rules.apply(self.state, command)
-        if isinstance(outcome, rules.Rejection):
+        outcome = self.record.apply(command, gm=gm)
+        if not isinstance(outcome, Accepted):
             self.last_rejection = outcome.reason
             return False, (), outcome.reason
-        self.history.append(Step(self.state, command, tuple(outcome.events)))
-        self.state = outcome.state
         self.last_rejection = None
         return True, tuple(outcome.events), None
 
     @property
     def can_undo(self) -> bool:
-        """Only the last command may be undone, and only when it rolled no dice."""
-        return bool(self.history) and not self.history[-1].rolled_dice \
-            and _undoable_kind(self.history[-1].command)
+        """A player's undo: what the rule system says may be taken back (no dice, nothing revealed)."""
+        return self.record.can_undo
 
     def undo(self) -> bool:
-        if not self.can_undo:
-            return False
-        step = self.history.pop()
-        self.state = step.before
-        return True
-
-    @property
-    def commands(self) -> list[Any]:
-        return [s.command for s in self.history]
-
-    def all_events(self) -> list[Any]:
-        return [e for s in self.history for e in s.events]
-
-
-def _undoable_kind(command: Any) -> bool:
-    """Undo is for moves (the genre's 'take that back'), not for decisions others have seen."""
-    return getattr(command, "kind", "") in ("move",)
+        return self.record.undo() is not None

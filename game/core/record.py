@@ -52,13 +52,26 @@ class Record:
     def all_events(self) -> list[Any]:
         return [e for s in self.steps for e in s.events]
 
-    def apply(self, command: Any) -> Outcome:
+    def apply(self, command: Any, *, gm: bool = False) -> Outcome:
+        """Apply a command to the current state; an accepted one becomes a step (marked as the
+        GM's when `gm` — a player's command made in GM mode — or when it is a GM command)."""
         outcome = self.system.apply(self.state, command)
         if isinstance(outcome, Accepted):
             self._push(Step(self.state, command, tuple(outcome.events), outcome.state,
-                            gm=self.system.is_gm_command(command)))
+                            gm=gm or self.system.is_gm_command(command)))
             self.redo_stack.clear()
         return outcome
+
+    def rolled_dice(self, step: Step) -> bool:
+        return bool(self.system.rolls(step.events))
+
+    def truncate(self, length: int) -> None:
+        """Drop every step after the first `length` (an all-or-nothing pair of commands whose
+        second part was refused). Not an undo: nothing goes on the redo stack."""
+        if length < len(self.steps):
+            del self.steps[length:]
+            if self.on_change is not None:
+                self.on_change()
 
     def append(self, step: Step) -> None:
         """Add a step applied elsewhere (a save's log being rebuilt)."""
@@ -99,8 +112,12 @@ class Record:
             self._push(Step(self.state, undone.command, tuple(outcome.events), outcome.state, gm=undone.gm))
         return outcome
 
-    def round_starts(self, round_of: Callable[[Any], int]) -> dict[int, int]:
-        """Round (or week) number -> index of the first command played in it."""
+    def round_starts(self, round_of: Callable[[Any], int] | None = None) -> dict[int, int]:
+        """Round (or week) number -> index of the first command played in it (the round of a
+        state: `round_of`, by default the system's summary)."""
+        if round_of is None:
+            def round_of(state: Any) -> int:
+                return int(self.system.summary(state).get("round", 0))
         starts: dict[int, int] = {round_of(self.initial): 0}
         for i, step in enumerate(self.steps):
             starts.setdefault(round_of(step.before), i)

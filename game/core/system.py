@@ -41,6 +41,33 @@ class Reject(Exception):
         self.reason = reason
 
 
+class StateDataError(ValueError):
+    """Saved state data that does not fit the rules: `loc` is the path of the bad field inside
+    the state document (e.g. ("units", "u3", "hex")), `message` says what was expected."""
+
+    def __init__(self, loc: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+def validation_message(err: Mapping[str, Any]) -> str:
+    """One pydantic error as a short phrase for a person (shared by saves and rule systems)."""
+    kind = str(err.get("type", ""))
+    if kind == "extra_forbidden":
+        return "unknown key (not part of the save format)"
+    if kind == "missing":
+        return "missing (this field is required)"
+    msg = str(err.get("msg", "invalid value"))
+    got = err.get("input")
+    if kind.endswith("_type") or kind.endswith("_parsing"):
+        shown = repr(got)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        return f"{msg[0].lower()}{msg[1:]}, got {shown}"
+    return msg
+
+
 @dataclass(frozen=True)
 class Accepted(Generic[S, E]):
     """A command the rules took: the new state and the facts it produced, in order."""
@@ -82,7 +109,9 @@ class RuleSystem(Protocol):
 
     def state_to_data(self, state: Any) -> dict[str, Any]: ...
 
-    def state_from_data(self, data: Mapping[str, Any], setup: Any) -> Any: ...
+    def state_from_data(self, data: Mapping[str, Any], setup: Any) -> Any:
+        """The state back from `state_to_data`; raises StateDataError for data that does not fit."""
+        ...
 
     def parse_command(self, data: Mapping[str, Any]) -> Any: ...
 

@@ -10,6 +10,7 @@ scalars replace), so a scenario can change one number without repeating the tabl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -264,3 +265,18 @@ def sniff_kind(path: str | Path) -> str:
     if "map" in keys or "sides" in keys:
         return "scenario"
     return "yaml"
+
+
+_SYSTEM_LINE = re.compile(r"^system:\s*['\"]?([A-Za-z0-9_.-]+)['\"]?\s*(?:#.*)?$", re.M)
+
+
+def peek_system(path: str | Path) -> str:
+    """The rule system a set-up file names with a top-level `system:` line, without parsing the
+    whole file (the AI:L tactical rules when it names none, as every older scenario does)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return "ail-tactical"
+    found = _SYSTEM_LINE.search(head)
+    return found.group(1) if found else "ail-tactical"

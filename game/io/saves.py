@@ -43,6 +43,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from game.core.system import validation_message
 from game.errors import GameFileError
 from game.io import migrations
 
@@ -506,16 +507,7 @@ def _field_name(loc: Sequence[str | int]) -> str:
 
 
 def _friendly(err: Mapping[str, Any]) -> str:
-    kind = str(err.get("type", ""))
-    if kind == "extra_forbidden":
-        return "unknown key (not part of the save format)"
-    if kind == "missing":
-        return "missing (this field is required)"
-    msg = str(err.get("msg", "invalid value"))
-    got = err.get("input")
-    if kind.endswith("_type") or kind.endswith("_parsing"):
-        return f"{msg[0].lower()}{msg[1:]}, got {got!r}"
-    return msg
+    return validation_message(err)
 
 
 @dataclass

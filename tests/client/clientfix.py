@@ -13,8 +13,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 
 from game.board import Board  # noqa: E402
+from game.client.ail import tactical_session  # noqa: E402
+from game.client.ail.battle import BattleScene  # noqa: E402
 from game.client.app import App, Settings  # noqa: E402
-from game.client.scenes.battle import BattleScene  # noqa: E402
 from game.client.session import Session  # noqa: E402
 from game.hexgrid import Hex  # noqa: E402
 from game.hexlayout import HexLayout  # noqa: E402
@@ -57,7 +58,7 @@ def make_session(units: Iterable[tuple[str, str, str, tuple[int, int]]], *, widt
                SideSetup(id="red", name="Red", colour=RED, commander=commander())),
         units=ups, objectives=tuple(objectives), round_limit=round_limit)
     layout = HexLayout(64, 74, 37, board.stagger, width, height)
-    session = Session.start(setup, board, layout, seed)
+    session = tactical_session(setup, board, layout, seed)
     if phase != "initiative":
         order = (TurnSlot(side="blue"), TurnSlot(side="red"))
         session.state = session.state.model_copy(

@@ -9,8 +9,8 @@ import pygame
 import pytest
 
 import game.rules.ail as ail
+from game.client.ail.battle import BattleScene
 from game.client.app import App, Settings
-from game.client.scenes.battle import BattleScene
 from game.client.scenes.handoff import HandoffScene
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.scenes.battle import BattleScene
+from game.client.ail.battle import BattleScene
 from tests.client.clientfix import (
     battle,
     click_hex,

@@ -18,6 +18,7 @@ from game.io import saves
 from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, save_game
 from game.rules.ail.commands import parse_command
+from game.rules.ail.system import SYSTEM
 from tests.client.clientfix import battle, key, make_app, press_button, settle, top_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,10 +37,10 @@ def demo_save(path: Path, commands: int = 4, scenario: Path = DEMO) -> Path:
     done, Zone to move, nothing moved yet)."""
     sc = load_scenario(scenario)
     script = yaml.safe_load(scenario.with_name(scenario.stem + "-commands.yaml").read_text(encoding="utf-8"))
-    rec = Record(initial_state_of(sc))
+    rec = Record(SYSTEM, initial_state_of(sc))
     for entry in script[:commands]:
         rec.apply(parse_command(entry))
-    return save_game(path, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
+    return save_game(path, SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
 
 
 def open_app(path: Path) -> App:

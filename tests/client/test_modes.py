@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.client.ail import tactical_session
 from tests.client.clientfix import (
     CATALOGUE,
     battle,
@@ -86,7 +87,7 @@ def test_ending_a_phase_with_idle_units_asks_and_can_be_refused() -> None:
     assert session.state.phase == "attack"
 
 
-def test_undo_takes_back_moves_only_and_never_a_roll() -> None:
+def test_undo_takes_back_what_rolled_no_dice_and_never_a_roll() -> None:
     session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
                            phase="movement")
     app = make_app(session, blackout=False)
@@ -99,12 +100,15 @@ def test_undo_takes_back_moves_only_and_never_a_roll() -> None:
     assert not session.can_undo
     key(app, pygame.K_z, pygame.KMOD_CTRL)  # nothing left: a message, no change
     assert session.state.units["r1"].hex == start
-    # a dash rolls nothing for a living unit but it is not a plain move: it stays
+    # a dash rolled nothing and revealed nothing: it comes back too, and the move before it
     click_hex(app, start)
     click_hex(app, session.board.hex_at(3, 2))
     click_hex(app, session.board.hex_at(6, 2))
-    assert session.history[-1].command.kind == "dash"
-    assert not session.can_undo
+    assert [s.command.kind for s in session.history] == ["move", "dash"]
+    assert session.can_undo
+    key(app, pygame.K_z, pygame.KMOD_CTRL)
+    key(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert session.state.units["r1"].hex == start and not session.history
 
 
 def test_the_move_mode_shows_reach_paths_and_where_a_dash_could_go_next() -> None:
@@ -216,13 +220,12 @@ def test_attack_mode_labels_every_target_with_its_hit_chance() -> None:
 
 
 def test_personal_initiative_gives_the_commanders_unit_its_own_slot_on_screen() -> None:
-    from game.client.session import Session
 
     base = make_session([("r1", "rifle_section", "blue", (2, 2)), ("r2", "rifle_section", "blue", (2, 4)),
                          ("m1", "militia_band", "red", (8, 5))])
     blue, red = base.setup.sides
     blue = blue.model_copy(update={"commander": blue.commander.model_copy(update={"unit": "r1"})})
-    session = Session.start(base.setup.model_copy(update={"sides": (blue, red)}), base.board, base.layout, 7)
+    session = tactical_session(base.setup.model_copy(update={"sides": (blue, red)}), base.board, base.layout, 7)
     app = make_app(session, blackout=False)
     scene = battle(app)
     session.state = session.state.model_copy(update={"forced_rolls": (10, 1)})
@@ -301,7 +304,7 @@ def test_guard_without_advantage_names_none() -> None:
 
 def _combo_hex(scene, unit_id: str):  # type: ignore[no-untyped-def]
     """A hex only a move then a dash reaches (the farthest along row 2)."""
-    from game.client.rq import reach_cost
+    from game.client.ail.rq import reach_cost
 
     mode = scene.mode
     st = scene.state
@@ -405,5 +408,5 @@ def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice
     step = board.hex_at(2, 2)
     assert scene.submit([cmd.Move(unit_id="r1", path=(step,)), bogus])
     assert [s.command.kind for s in session.history] == ["move"]  # the shot was seen: the move stands
-    assert session.history[0].rolled_dice and session.state.units["r1"].hex == step
+    assert session.record.rolled_dice(session.history[0]) and session.state.units["r1"].hex == step
     assert "Stopped" in scene._hint()

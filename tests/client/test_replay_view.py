@@ -11,6 +11,7 @@ from game.client.app import App
 from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, save_game
 from game.rules.ail.commands import parse_command
+from game.rules.ail.system import SYSTEM
 from tests.client.clientfix import battle, key, press_button, top_name
 from tests.client.test_load_menu import ROOT, ctrl, open_app, saves_dir  # noqa: F401 - fixture
 
@@ -22,7 +23,7 @@ def played_overwatch(path: Path) -> Path:
     import yaml
 
     sc = load_scenario(OVERWATCH)
-    rec = Record(initial_state_of(sc))
+    rec = Record(SYSTEM, initial_state_of(sc))
     for entry in yaml.safe_load(OVERWATCH.with_name("demo-overwatch-commands.yaml").read_text(encoding="utf-8")):
         assert rec.apply(parse_command(entry)).accepted
     # end round 1, then round 2's initiative, so the battle opens on a Movement phase (no dialog up)
@@ -31,7 +32,7 @@ def played_overwatch(path: Path) -> Path:
         assert rec.apply(parse_command({"kind": "choose_initiative", "side": side, "option": "tactics"})).accepted
     winner = rec.state.pending.sides[0]
     assert rec.apply(parse_command({"kind": "choose_turn_place", "side": winner, "position": 0})).accepted
-    return save_game(path, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
+    return save_game(path, SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
 
 
 def replay_scene(app: App):  # type: ignore[no-untyped-def]
@@ -129,11 +130,11 @@ def test_replay_from_the_end_of_battle_summary_returns_to_it(tmp_path: Path, sav
     from tests.client.clientfix import make_app, settle
 
     sc = load_scenario(OVERWATCH)
-    rec = Record(initial_state_of(sc))
+    rec = Record(SYSTEM, initial_state_of(sc))
     for uid in ("watch", "guard"):  # the GM removes the garrison: Jibril wins at once
         assert rec.apply(parse_command({"kind": "gm_remove_unit", "unit_id": uid})).accepted
     assert rec.state.phase == "ended"
-    path = save_game(tmp_path / "won.yaml", rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
+    path = save_game(tmp_path / "won.yaml", SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
     session = savegame.session_from_save(path)
     assert session is not None
     app = make_app(session, blackout=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.scenes import battle as battle_module
+from game.client.ail import battle as battle_module
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (8, 5)),

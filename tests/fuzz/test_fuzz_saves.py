@@ -20,6 +20,7 @@ from game.io import saves
 from game.io.scenario import load_scenario
 from game.replay import initial_state_of, load_game, make_save
 from game.rules.ail import legal_commands
+from game.rules.ail.system import SYSTEM
 from tests.fuzz.fuzzlib import QUICK, SLOW, loads_or_clean_error, mutated_text, mutated_tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +31,7 @@ WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-saves-"))
 def _base_save() -> tuple[str, list[Any]]:
     scenario = load_scenario(SCENARIO)
     played = play(initial_state_of(scenario), 5, max_commands=60)
-    save = make_save(played.state, played.record.steps, scenario_path=SCENARIO, seed=scenario.seed)
+    save = make_save(SYSTEM, played.state, played.record.steps, scenario_path=SCENARIO, seed=scenario.seed)
     text = saves.dump_save(save)
     docs = list(yaml.safe_load_all(text))
     return text, docs
@@ -119,7 +120,11 @@ def test_a_command_whose_kind_is_not_a_name_is_refused_with_a_sentence(kind: Any
     {"kind": "gm_place_unit", "unit_id": "u1", "at": [1]},
 ])
 def test_describing_a_malformed_logged_command_never_fails(command: dict[str, Any]) -> None:
-    from game.replay import describe_command
+    from game.io.scenario import load_scenario
+    from game.replay import command_label, initial_state_of
 
     # found by fuzzing a save's log: a hand-edited path crashed the message meant to report it
-    assert describe_command(command).startswith(command["kind"].replace("_", " "))
+    assert command_label(command).startswith(command["kind"].replace("_", " "))
+    state = initial_state_of(load_scenario(SCENARIO))
+    label = SYSTEM.describe_command(state, command)
+    assert label.startswith(command["kind"].replace("_", " ").replace("gm ", "GM: "))

@@ -16,9 +16,10 @@ from pydantic import BaseModel, ConfigDict
 
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
-from game.replay import Record, load_game, make_save, state_checksums
+from game.replay import Record, load_game, make_save, state_checksummer
 from game.rules.ail.commands import parse_command
 from game.rules.ail.gm import EditUnit, GiveAdvantage, MoveUnitGM, PlaceUnit, RemoveUnit, SetNextRoll
+from game.rules.ail.system import SYSTEM
 from tests.test_replay import battle, play, start
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "saves"
@@ -38,7 +39,7 @@ DATA = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=4),
 
 def test_per_command_checksums_of_a_played_game_with_gm_edits_equal_the_canonical_ones() -> None:
     sc = battle()
-    rec = Record(start(sc))
+    rec = Record(SYSTEM, start(sc))
     for command in (SetNextRoll(values=(3, 9)), EditUnit(unit_id="m1", strength=2, stats={"senses": 5}),
                     PlaceUnit(unit_id="x é", type_id="militia_band", side="zone", at=sc.board.hex_at(2, 6)),
                     GiveAdvantage(side="zenith", advantage_kind="deception", points=2),
@@ -46,12 +47,12 @@ def test_per_command_checksums_of_a_played_game_with_gm_edits_equal_the_canonica
         rec.apply(command)
     play(rec, 120, random.Random(5))
     assert rec.state.custom_types, "the GM edit of a stat should have made a unit type of its own"
-    fast = state_checksums()
+    fast = state_checksummer(SYSTEM)
     states = [rec.initial, *(s.after for s in rec.steps)]
-    assert [fast.checksum(s) for s in states] == [saves.state_checksum(s.to_dict()) for s in states]
+    assert [fast(s) for s in states] == [saves.state_checksum(s.to_dict()) for s in states]
     # asked again (every part cached now) and in another order: still the same digits
-    assert [fast.checksum(s) for s in reversed(states)] == [saves.state_checksum(s.to_dict())
-                                                            for s in reversed(states)]
+    assert [fast(s) for s in reversed(states)] == [saves.state_checksum(s.to_dict())
+                                                   for s in reversed(states)]
 
 
 class _Part(BaseModel):
@@ -136,8 +137,8 @@ def test_a_command_with_keys_that_are_not_text_keeps_them_through_a_save() -> No
 
 def test_a_save_the_game_writes_has_its_log_read_without_yaml(tmp_path: Path) -> None:
     sc = battle()
-    rec = play(Record(start(sc)), 60, random.Random(3))
-    data = make_save(rec.state, rec.steps, scenario_path=__file__, seed=sc.seed, scenario_checksum="test")
+    rec = play(Record(SYSTEM, start(sc)), 60, random.Random(3))
+    data = make_save(SYSTEM, rec.state, rec.steps, scenario_path=__file__, seed=sc.seed, scenario_checksum="test")
     text = saves.dump_save(data)
     log_lines = text[text.index("--- # log\n"):].splitlines()[1:-1]
     assert len(log_lines) == len(rec.steps) and all(ln.startswith('- {"command": {"kind": ') for ln in log_lines)

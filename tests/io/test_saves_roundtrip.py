@@ -15,6 +15,7 @@ import game.replay as replay
 from game.io import saves
 from game.io.saves import SaveError
 from game.replay import Record, load_game, save_game
+from game.rules.ail.system import SYSTEM
 from tests.test_replay import FakeScenario, battle, pick, play, start
 
 
@@ -24,13 +25,18 @@ def scenario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeScenario:
     sc = battle()
     sc.path = tmp_path / "scenario.yaml"
     sc.path.write_text("# stands for the test battle\n", encoding="utf-8")
-    monkeypatch.setattr(replay, "_load_scenario", lambda path: sc)
+    import dataclasses
+
+    from game import systems
+
+    plugin = systems.plugin_named("ail-tactical")
+    monkeypatch.setitem(systems.plugins(), "ail-tactical", dataclasses.replace(plugin, load=lambda path: sc))
     return sc
 
 
 def _save(path: Path, rec: Record, sc: FakeScenario) -> Path:
     assert sc.path is not None
-    return save_game(path, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
+    return save_game(path, SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
 
 
 def _continue(rec: Record, seed: int, n: int = 40) -> list[Any]:
@@ -47,11 +53,11 @@ def _continue(rec: Record, seed: int, n: int = 40) -> list[Any]:
 @pytest.mark.parametrize("seed,length", [(1, 5), (2, 17), (3, 33), (4, 61), (5, 90)])
 def test_save_and_load_mid_game_gives_an_equal_state_and_the_same_future(
         tmp_path: Path, scenario: FakeScenario, seed: int, length: int) -> None:
-    rec = play(Record(start(scenario)), length, random.Random(seed))
+    rec = play(Record(SYSTEM, start(scenario)), length, random.Random(seed))
     path = _save(tmp_path / "mid.yaml", rec, scenario)
     loaded = load_game(path)
     assert loaded.state == rec.state
-    assert loaded.header.to_move == replay.to_move(rec.state)
+    assert loaded.header.to_move == SYSTEM.summary(rec.state)["to_move"]
     assert [s.events for s in loaded.record.steps] == [s.events for s in rec.steps]
     assert _continue(loaded.record, seed + 100) == _continue(rec, seed + 100)
 
@@ -60,7 +66,7 @@ def test_round_trip_while_a_defensive_action_is_awaited(tmp_path: Path, scenario
     def waiting(state: Any) -> bool:
         return state.pending is not None and state.pending.kind == "defensive_action"
 
-    rec = play(Record(start(scenario)), 300, random.Random(9), stop=waiting)
+    rec = play(Record(SYSTEM, start(scenario)), 300, random.Random(9), stop=waiting)
     assert waiting(rec.state), "the random game never reached a defensive-action prompt"
     path = _save(tmp_path / "interrupt.yaml", rec, scenario)
     header = saves.read_header(path)
@@ -74,7 +80,7 @@ def test_round_trip_in_the_initiative_phase_with_a_gm_forced_roll_queued(
         tmp_path: Path, scenario: FakeScenario) -> None:
     from game.rules.ail.gm import SetNextRoll
 
-    rec = Record(start(scenario))
+    rec = Record(SYSTEM, start(scenario))
     rec.apply(SetNextRoll(values=(10, 2, 7)))
     path = _save(tmp_path / "gm.yaml", rec, scenario)
     loaded = load_game(path)
@@ -83,7 +89,7 @@ def test_round_trip_in_the_initiative_phase_with_a_gm_forced_roll_queued(
 
 
 def test_a_save_is_readable_text_with_the_commands_and_their_dice(tmp_path: Path, scenario: FakeScenario) -> None:
-    rec = play(Record(start(scenario)), 25, random.Random(10))
+    rec = play(Record(SYSTEM, start(scenario)), 25, random.Random(10))
     text = _save(tmp_path / "read.yaml", rec, scenario).read_text(encoding="utf-8")
     docs = list(yaml.safe_load_all(text))
     assert docs[0]["round"] == rec.state.round and docs[0]["commands"] == 25
@@ -95,7 +101,7 @@ def test_a_save_is_readable_text_with_the_commands_and_their_dice(tmp_path: Path
 
 
 def _played(tmp_path: Path, scenario: FakeScenario, n: int = 30) -> tuple[Path, str]:
-    rec = play(Record(start(scenario)), n, random.Random(12))
+    rec = play(Record(SYSTEM, start(scenario)), n, random.Random(12))
     path = _save(tmp_path / "game.yaml", rec, scenario)
     return path, path.read_text(encoding="utf-8")
 
@@ -152,8 +158,8 @@ def test_log_that_does_not_match_the_state_is_refused(tmp_path: Path, scenario: 
     path, text = _played(tmp_path, scenario)
     header, state, log = list(yaml.safe_load_all(text))
     # a log from another game with the same length: every checksum in the header still agrees
-    other = play(Record(start(scenario)), len(log), random.Random(999))
-    other_save = replay.make_save(other.state, other.steps, scenario_path=scenario.path, seed=scenario.seed)
+    other = play(Record(SYSTEM, start(scenario)), len(log), random.Random(999))
+    other_save = replay.make_save(SYSTEM, other.state, other.steps, scenario_path=scenario.path, seed=scenario.seed)
     mixed = saves.SaveData(saves.SaveHeader.model_validate(header), state, other_save.log)
     mixed = saves.SaveData(mixed.header, mixed.state, mixed.log[:-1] + (mixed.log[-1].model_copy(
         update={"after": header["state_checksum"]}),))
@@ -189,7 +195,7 @@ def _as_saved_by_an_older_game(rec: Record, scenario: FakeScenario) -> saves.Sav
         d.pop("custom_types")
         return d
 
-    data = replay.make_save(rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
+    data = replay.make_save(SYSTEM, rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
     state = old(rec.state)
     log = tuple(e.model_copy(update={"after": saves.state_checksum(old(s.after))}) for e, s in zip(data.log, rec.steps,
                                                                                                   strict=True))
@@ -199,7 +205,7 @@ def _as_saved_by_an_older_game(rec: Record, scenario: FakeScenario) -> saves.Sav
 
 def test_a_save_from_before_a_new_state_field_still_loads_and_verifies(tmp_path: Path,
                                                                         scenario: FakeScenario) -> None:
-    rec = play(Record(start(scenario)), 40, random.Random(21))
+    rec = play(Record(SYSTEM, start(scenario)), 40, random.Random(21))
     path = tmp_path / "older.yaml"
     path.write_text(saves.dump_save(_as_saved_by_an_older_game(rec, scenario)), encoding="utf-8")
     loaded = load_game(path)
@@ -208,7 +214,7 @@ def test_a_save_from_before_a_new_state_field_still_loads_and_verifies(tmp_path:
 
 def test_a_tampered_die_is_still_caught_in_a_save_from_before_a_new_state_field(
         tmp_path: Path, scenario: FakeScenario) -> None:
-    rec = play(Record(start(scenario)), 40, random.Random(22))
+    rec = play(Record(SYSTEM, start(scenario)), 40, random.Random(22))
     data = _as_saved_by_an_older_game(rec, scenario)
     i = next(i for i, e in enumerate(data.log) if e.rolls)
     log = list(data.log)

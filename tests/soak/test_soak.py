@@ -21,6 +21,7 @@ import pytest
 from game.bench.randomplay import Policy, aggressive, end_kind, play, uniform_by_kind
 from game.io.scenario import load_scenario
 from game.replay import initial_state_of, load_game, save_game
+from game.rules.ail.system import SYSTEM
 from tests.fuzz.fuzzlib import shipped_scenarios
 from tests.soak.soaklib import check_step
 
@@ -41,7 +42,7 @@ def soak_game(scenario_path: Path, n: int, policy: Policy) -> dict[str, object]:
     assert played.ended, f"{scenario_path.name} game {n} did not end in {played.commands} commands"
     steps = played.record.steps
     save_path = WORK / f"{scenario_path.stem}-{n}.yaml"
-    save_game(save_path, played.state, steps, scenario_path=scenario_path, seed=seed)
+    save_game(save_path, SYSTEM, played.state, steps, scenario_path=scenario_path, seed=seed)
     loaded = load_game(save_path)  # re-applies the whole log, checking every roll and checksum
     assert loaded.state == played.state
     assert [s.command for s in loaded.record.steps] == [s.command for s in steps]
@@ -49,7 +50,7 @@ def soak_game(scenario_path: Path, n: int, policy: Policy) -> dict[str, object]:
     save_path.unlink()
     return {"commands": played.commands, "rounds": played.state.round, "winner": played.state.winner,
             "reason": played.state.end_reason, "end": end_kind(played.state),
-            "dice": sum(len(s.rolls) for s in steps)}
+            "dice": sum(len(SYSTEM.rolls(s.events)) for s in steps)}
 
 
 def test_the_soak_covers_every_shipped_scenario() -> None:

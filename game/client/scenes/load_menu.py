@@ -175,9 +175,9 @@ class LoadMenuScene(Scene):
         if self.on_replay is not None:
             self.on_replay(listing.path)
             return
-        from game.client.scenes.replay import open_replay
+        from game.client.actions import open_replay_file
 
-        problem = open_replay(self.app, listing.path)
+        problem = open_replay_file(self.app, listing.path)
         if problem is not None:
             self.message = problem
             self._build()

@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from game.board import Board
 from game.core.record import Step
-from game.core.system import Outcome
+from game.core.system import Outcome, StateDataError, validation_message
 from game.rules.ail import engine, flow, gm, queries
 from game.rules.ail.commands import parse_command
 from game.rules.ail.describe import describe
@@ -41,6 +41,8 @@ class TacticalSetup:
 class AILSystem:
     name = "ail-tactical"
     title = "AI:L tactical battle"
+    # state keys whose parts a save's per-command checksums encode once and reuse (speed only)
+    checksum_keys = ("units", "sides", "custom_types")
 
     def initial_state(self, setup: TacticalSetup, seed: int) -> GameState:
         return flow.initial_state(setup.battle, setup.board, seed)
@@ -62,7 +64,14 @@ class AILSystem:
         return state.to_dict()
 
     def state_from_data(self, data: Mapping[str, Any], setup: TacticalSetup) -> GameState:
-        return GameState.from_dict(dict(data), setup.battle, setup.board)
+        try:
+            state = GameState.from_dict(dict(data), setup.battle, setup.board)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = tuple(x for x in first["loc"] if x not in ("setup", "board"))
+            raise StateDataError(loc, validation_message(first)) from None
+        _check_references(state, setup)
+        return state
 
     def parse_command(self, data: Mapping[str, Any]) -> BaseModel:
         return parse_command(dict(data))
@@ -80,7 +89,7 @@ class AILSystem:
             phase = f"{state.phase} (waiting: {state.pending.kind.replace('_', ' ')})"
         to_move = self.to_move(state)
         return {"round": state.round, "phase": phase, "to_move": to_move[0] if to_move else None,
-                "over": state.phase == "ended", "sides": [s.id for s in state.setup.sides],
+                "over": state.phase == "ended", "winner": state.winner, "title": state.setup.name, "sides": [s.id for s in state.setup.sides],
                 "side_names": [s.name for s in state.setup.sides]}
 
     def to_move(self, state: GameState) -> list[str]:
@@ -94,7 +103,7 @@ class AILSystem:
         return tuple(e.die for e in events if isinstance(e, RollMade))
 
     def undoable(self, step: Step) -> bool:
-        if step.gm or self.rolls(step.events):
+        if self.is_gm_command(step.command) or self.rolls(step.events):
             return False
         kind = str(getattr(step.command, "kind", ""))
         if kind not in _UNDOABLE_KINDS:
@@ -112,6 +121,32 @@ class AILSystem:
 
     def describe_command(self, state: GameState, command: Any) -> str:
         return describe(state, command)
+
+
+def _check_references(state: GameState, setup: TacticalSetup) -> None:
+    """Every id and hex a saved state names exists in this battle."""
+    catalogue = setup.battle.catalogue.units
+    for uid, unit in state.units.items():
+        if unit.type_id not in catalogue and unit.type_id not in state.custom_types:
+            raise StateDataError(("units", uid, "type_id"), f"unit type {unit.type_id!r} is not in the scenario's catalogue")
+        if unit.side not in state.sides:
+            raise StateDataError(("units", uid, "side"), f"no side {unit.side!r} in this battle")
+        if unit.hex not in setup.board:
+            raise StateDataError(("units", uid, "hex"), f"hex {unit.hex} is not on the map")
+    pending = state.pending
+    if pending is not None:
+        for ref in (pending.unit_id, *(s.unit_id for s in (*pending.ranking, *pending.trailing))):
+            if ref is not None and ref not in state.units:
+                raise StateDataError(("pending",), f"refers to unit {ref!r}, which is missing from state.units")
+        if pending.attack is not None:
+            for ref in (pending.attack.attacker_id, pending.attack.target_id):
+                if ref not in state.units:
+                    raise StateDataError(("pending", "attack"),
+                                         f"refers to unit {ref!r}, which is missing from state.units")
+    for i, slot in enumerate(state.turn_order):
+        if slot.unit_id is not None and slot.unit_id not in state.units:
+            raise StateDataError(("turn_order", i, "unit_id"),
+                                 f"refers to unit {slot.unit_id!r}, which is missing from state.units")
 
 
 def _name(state: GameState, unit_id: str) -> str:

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame_gui
 
-from game.client import draw, text
-from game.client.scenes.battle_actions import _enable
+from game.client import draw
+from game.client.ail import text
+from game.client.ail.battle_actions import _enable
 from game.hexgrid import Hex
 
 if TYPE_CHECKING:
-    from game.client.modes import Mode
-    from game.client.rq import Queries
-    from game.client.scenes.battle import BattleScene
+    from game.client.ail.battle import BattleScene
+    from game.client.ail.modes import Mode
+    from game.client.ail.rq import Queries
     from game.client.session import Session
 
 

@@ -1,4 +1,4 @@
-"""Screenshots of each phase for the docs: `python -m game.client.shots [--out docs/images]`.
+"""Screenshots of each phase for the docs: `python -m game.client.ail.shots [--out docs/images]`.
 
 Plays the default scenario headless with real commands through the same App the window uses.
 Where a picture needs a later situation (units in contact, a watcher on overwatch) the state is
@@ -18,8 +18,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 
 import game.rules.ail as ail  # noqa: E402
+from game.client.ail.battle import BattleScene  # noqa: E402
 from game.client.app import App, Settings  # noqa: E402
-from game.client.scenes.battle import BattleScene  # noqa: E402
 
 
 class Shooter:

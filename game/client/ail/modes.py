@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import game.rules.ail as ail
 from game.client import draw
-from game.client.rq import adjacent, reach_cost, reach_path, reach_roads
+from game.client.ail.rq import adjacent, reach_cost, reach_path, reach_roads
 from game.hexgrid import Hex
 from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
-    from game.client.scenes.battle import BattleScene
+    from game.client.ail.battle import BattleScene
 
 Result = Any  # a Command, a Mode, or None
 

@@ -6,33 +6,28 @@ they open (BattleScene.sync)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game.client import draw, text
-from game.client.scenes.battle_actions import casualty_label, casualty_options
+from game.client import actions, draw, keys
+from game.client.ail import text
+from game.client.ail.battle_actions import casualty_label, casualty_options
 from game.client.scenes.dialog import Choice, DialogScene
 from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
     from game.client.app import App, Settings
-    from game.client.scenes.battle import BattleScene
     from game.client.session import Session
     from game.hexgrid import Hex
 
-HELP_HTML = (
+HELP_MOUSE = (
     "<b>Mouse</b><br>"
     "Left click: select a unit / act (move, attack, charge)<br>"
     "Right click or Esc: cancel<br>"
-    "Left or middle drag: pan the map · Wheel: zoom towards the cursor<br><br>"
-    "<b>Keys</b><br>"
-    "Arrows / WASD: pan · G: hex grid on/off<br>"
-    "Tab or N: next unit that can act<br>"
-    "E or Enter: end the phase (asks when units have not acted)<br>"
-    "Ctrl+Z: undo the last move (only when it rolled no dice)<br>"
-    "Space: skip the running animation · O: options · 1-9: the buttons of a dialog<br>"
-    "F1: this help · F11: fullscreen<br><br>"
+    "Left or middle drag: pan the map · Wheel: zoom towards the cursor"
+)
+HELP_COLOURS = (
     "<b>Colours</b><br>"
     "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach "
     "(click past the blue to move and dash in one go) · "
@@ -42,8 +37,13 @@ HELP_HTML = (
     "its danger zone is rimmed in red. Grey targets (0%) cannot be hit."
 )
 
-# Other modules may add end-of-battle choices (e.g. "Load"; game/client/savegame.py).
-END_CHOICES: list[Any] = []  # make(scene) -> Choice
+
+def help_html() -> str:
+    """The F1 help, generated from the key maps (the battle's and the shell's)."""
+    from game.client.ail.battle import BATTLE_KEYS
+
+    groups = [("Battle keys", BATTLE_KEYS), *keys.shell_help_groups()]
+    return "<br><br>".join([HELP_MOUSE, keys.help_html(groups), HELP_COLOURS])
 
 
 class BattleDialogs:
@@ -208,8 +208,8 @@ class BattleDialogs:
             lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
                          f"{lost} of {len(units)} units lost · strength {left}/{full}")
         lines.append(f"<br>Rounds played: {st.round}")
-        choices = [Choice("Restart", self.restart, pygame.K_r), *_end_choices(cast("BattleScene", self)),
-                   Choice("Quit", self.app.quit, pygame.K_q, primary=True)]
+        choices = [Choice("Restart", self.restart, pygame.K_r), *actions.end_choices(self),
+                   Choice("Quit", lambda: actions.request_quit(self.app), pygame.K_q, primary=True)]
         return DialogScene(self.app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
 
     def options_dialog(self) -> None:
@@ -234,17 +234,14 @@ class BattleDialogs:
         self.app.push(DialogScene(self.app, "Options", body, [
             Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
             Choice("Ask defender", flip("ask_defensive")), Choice("Confirm end", flip("confirm_end_phase")),
+            Choice("Quit", lambda: actions.request_quit(self.app)),
             Choice("Close", None, pygame.K_ESCAPE, primary=True),
-        ], size=(760, 280), cancel=Choice("Close"), name="options"))
+        ], size=(860, 280), cancel=Choice("Close"), name="options"))
 
     def help_dialog(self) -> None:
-        self.app.push(DialogScene(self.app, "Controls", HELP_HTML,
+        self.app.push(DialogScene(self.app, "Controls", help_html(),
                                   [Choice("Close", None, pygame.K_F1, primary=True)],
                                   size=(640, 470), cancel=Choice("Close"), name="help"))
-
-
-def _end_choices(scene: BattleScene) -> list[Choice]:
-    return [make(scene) for make in END_CHOICES]
 
 
 def _loss_text(odds: Any) -> str:

@@ -26,15 +26,16 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.client import draw, fonts, savegame, text
+from game.client import actions, draw, fonts, savegame
+from game.client.ail import text
 from game.client.scene import Scene
 from game.hexgrid import Hex
 from game.rules.ail.gm import EditUnit, GiveAdvantage, MoveUnitGM, PlaceUnit, RemoveUnit, SetNextRoll
 from game.rules.ail.state import ADVANTAGE_KINDS
 
 if TYPE_CHECKING:
+    from game.client.ail.battle import BattleScene
     from game.client.app import App
-    from game.client.scenes.battle import BattleScene
 
 PANEL_W = 300
 GM_GOLD = (224, 184, 100)
@@ -43,17 +44,6 @@ EDITABLE = (*STATS, "move", "durability", "morale")  # what the "Stat:" button c
 STANCES = ("none", "overwatch", "guard", "defensive")
 TOOLS = ("select", "place", "move", "remove")
 DRAG = 6
-
-
-def redo_stack(session: Any) -> list[tuple[Any, bool, Any]]:
-    """Commands undone in GM mode, newest last: (command, was GM-marked, the state the undo left).
-    Kept on the session, so leaving and re-entering GM mode keeps them; a redo is only offered
-    while the battle is still in the state the undo left it in."""
-    stack: list[tuple[Any, bool, Any]] | None = getattr(session, "gm_redo", None)
-    if stack is None:
-        stack = []
-        session.gm_redo = stack
-    return stack
 
 
 class GmScene(Scene):
@@ -105,7 +95,7 @@ class GmScene(Scene):
         return uid if uid is not None and uid in self.state.units else None
 
     def _rect(self) -> pygame.Rect:
-        from game.client.scenes.battle import TOP_H
+        from game.client.ail.battle import TOP_H
 
         w, h = self.app.screen.get_size()
         return pygame.Rect(0, TOP_H, PANEL_W, h - TOP_H)
@@ -225,13 +215,9 @@ class GmScene(Scene):
         self.refresh()
 
     def submit(self, command: Any) -> bool:
-        """Apply through the battle (animation, panels, autosave) and mark it as a GM action."""
-        before = len(self.session.history)
-        ok = bool(self.battle.submit(command))
+        """Apply through the battle (animation, panels, autosave), marked as made in GM mode."""
+        ok = bool(self.battle.submit(command, gm=True))
         if ok:
-            for i in range(before, len(self.session.history)):
-                savegame.mark_gm(self.session, i)
-            redo_stack(self.session).clear()
             events = self.session.history[-1].events
             said = [e.text(self.state.unit_name) for e in events if getattr(e, "kind", "") == "gm_action"]
             self.say(said[0] if said else "Done.")
@@ -240,38 +226,31 @@ class GmScene(Scene):
         return ok
 
     def undo(self) -> None:
-        history = self.session.history
-        if not history:
+        """The GM's undo: anything, dice included (the redo rolls the very same dice)."""
+        step = self.session.record.undo(gm=True)
+        if step is None:
             self.say("Nothing to undo.")
             return
-        index = len(history) - 1
-        was_gm = savegame.is_gm_marked(self.session, index)
-        step = history.pop()
-        self.session.state = step.before
-        redo_stack(self.session).append((step.command, was_gm, step.before))
-        savegame.gm_marks(self.session).pop(index, None)
         self.battle.anim.skip()
         self.battle.after_change()
-        self.say(f"Undone: {_describe(step.command)}")
+        self.say(f"Undone: {self._describe(step.before, step.command)}")
 
     def redo(self) -> None:
-        stack = redo_stack(self.session)
-        if stack and stack[-1][2] is not self.session.state and stack[-1][2] != self.session.state:
-            stack.clear()  # the battle moved on since the undo: redoing would rewrite history
-        if not stack:
+        record = self.session.record
+        if not record.can_redo:
             self.say("Nothing to redo.")
             return
-        command, was_gm, at = stack.pop()
-        keep = list(stack)
-        before = len(self.session.history)
-        if self.battle.submit(command):
-            if was_gm:
-                savegame.mark_gm(self.session, before)
-            stack[:] = keep
-            self.say(f"Redone: {_describe(command)}")
+        command = record.redo_stack[-1].command
+        outcome = record.redo()
+        if outcome is not None and outcome.accepted:
+            self.battle.anim.skip()
+            self.battle.after_change()
+            self.say(f"Redone: {self._describe(record.steps[-1].before, command)}")
         else:
-            stack.append((command, was_gm, at))
-            self.say(f"Cannot redo: {self.session.last_rejection}")
+            self.say(f"Cannot redo: {getattr(outcome, 'reason', '')}")
+
+    def _describe(self, state: Any, command: Any) -> str:
+        return str(self.session.system.describe_command(state, command))
 
     def edit(self, **changes: Any) -> None:
         uid = self.selected
@@ -428,8 +407,8 @@ class GmScene(Scene):
                     self.press("tool:select")
                 else:
                     self.leave()
-            elif k == pygame.K_F3:  # (F5, F9 and Ctrl+O are global keys: game/client/savegame.py)
-                savegame.open_replay_view(b)
+            elif k == pygame.K_F3:  # (F5, F9 and Ctrl+O are shell keys: game/client/keys.py)
+                actions.open_replay_view(b)
             else:
                 if _is_view_key(k):
                     b.handle_event(event)
@@ -478,12 +457,6 @@ class GmScene(Scene):
 
 
 def _is_view_key(k: int) -> bool:
-    from game.client.scenes.battle import PAN_KEYS
+    from game.client.ail.battle import PAN_KEYS
 
     return k in PAN_KEYS or k == pygame.K_g
-
-
-def _describe(command: Any) -> str:
-    from game.replay import describe_command
-
-    return describe_command(command)

@@ -10,13 +10,13 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.client.modes import ActionButton
+from game.client.ail.modes import ActionButton
 from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
+    from game.client.ail.battle import BattleScene
+    from game.client.ail.modes import Mode
     from game.client.anim import AnimQueue
-    from game.client.modes import Mode
-    from game.client.scenes.battle import BattleScene
 
 
 class BattleActions:

@@ -31,17 +31,19 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.client import text
+from game.client import actions
+from game.client.ail import text
+from game.client.ail.battle_actions import BattleActions
+from game.client.ail.battle_dialogs import BattleDialogs
+from game.client.ail.battle_draw import BattleDraw
+from game.client.ail.battle_panels import BattlePanels
+from game.client.ail.modes import Mode, SelectMode, unit_mode
+from game.client.ail.rq import Queries
 from game.client.anim import AnimQueue
 from game.client.camera import Camera
+from game.client.keys import GAME_KEYS, Binding, dispatch
 from game.client.mapcache import MapCache, board_picture, tiled_picture
-from game.client.modes import Mode, SelectMode, unit_mode
-from game.client.rq import Queries
 from game.client.scene import Scene
-from game.client.scenes.battle_actions import BattleActions
-from game.client.scenes.battle_dialogs import BattleDialogs
-from game.client.scenes.battle_draw import BattleDraw
-from game.client.scenes.battle_panels import BattlePanels
 from game.client.scenes.dialog import Choice, DialogScene
 from game.client.scenes.handoff import HandoffScene
 from game.client.session import Session
@@ -60,14 +62,29 @@ PAN_KEYS = {
     pygame.K_UP: (0, -1), pygame.K_w: (0, -1), pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
 }
 
-# Other modules may add keys (quick save) here; end-of-battle choices (e.g. "Load") and help
-# text go to battle_dialogs.END_CHOICES and battle_dialogs.HELP_HTML.
-KEY_HOOKS: dict[Any, Any] = {}  # key code, or (key code, "ctrl") -> handler(scene)
-AFTER_CHANGE_HOOKS: list[Any] = []  # handler(scene) after every accepted command or undo
+
+
+# The battle's own keys (the shell's are in game/client/keys.py; F1 shows both). Arrow keys and
+# WASD are held for panning (see BattleScene.update), so they are listed here for the help.
+BATTLE_KEYS: tuple[Binding, ...] = (
+    Binding(tuple(PAN_KEYS), "Arrows / WASD", "pan the map"),
+    Binding((pygame.K_z,), "Ctrl+Z", "undo the last command that rolled no dice and revealed nothing",
+            lambda s: s.undo(), ctrl=True),
+    Binding((pygame.K_ESCAPE,), "Esc", "cancel the current choice", lambda s: s.cancel()),
+    Binding((pygame.K_g,), "G", "hex grid on/off", lambda s: s.toggle_grid()),
+    Binding((pygame.K_TAB, pygame.K_n), "Tab or N", "next unit that can still act", lambda s: s.next_unit()),
+    Binding((pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER), "E or Enter",
+            "end the phase (asks when units have not acted)", lambda s: s.end_phase()),
+    Binding((pygame.K_F1,), "F1", "this help", lambda s: s.help_dialog()),
+    Binding((pygame.K_o,), "O", "options (animation speed, blackout, quit)", lambda s: s.options_dialog()),
+    Binding((pygame.K_SPACE,), "Space", "skip the running animation", lambda s: s.anim.skip()),
+    *GAME_KEYS,
+)
 
 
 class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene):
     name = "battle"
+    game_scene = True  # a live game: the shell's save / load / replay / GM keys act on it
 
     def __init__(self, app: App, session: Session) -> None:
         super().__init__(app)
@@ -128,7 +145,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
     def side_colour(self, side: str | None) -> tuple[int, int, int]:
         for s in self.session.setup.sides:
             if s.id == side:
-                return s.colour
+                return tuple(s.colour)
         return (200, 200, 200)
 
     def decision_side(self) -> str | None:
@@ -230,21 +247,21 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self._build_ui()
 
     # ================================================================== applying commands
-    def submit(self, commands: Any) -> bool:
-        """Apply one command or a list (all or nothing); animate, sync dialogs and hand-offs."""
+    def submit(self, commands: Any, *, gm: bool = False) -> bool:
+        """Apply one command or a list (all or nothing); animate, sync dialogs and hand-offs.
+        `gm`: made in GM mode (the save marks it so)."""
         batch = commands if isinstance(commands, list) else [commands]
         before_units = dict(self.state.units)
-        mark = len(self.session.history)
-        saved = self.session.state
+        record = self.session.record
+        mark = len(record.steps)
         events: list[Any] = []
         for c in batch:
-            ok, evs, reason = self.session.apply(c)
+            ok, evs, reason = self.session.apply(c, gm=gm)
             if not ok:
-                if not events or not any(step.rolled_dice for step in self.session.history[mark:]):
-                    # undo the earlier parts of the batch: they rolled no dice (e.g. the move
-                    # before a dash), so nothing anybody saw is taken back
-                    del self.session.history[mark:]
-                    self.session.state = saved
+                if not events or not any(record.rolled_dice(step) for step in record.steps[mark:]):
+                    # take back the earlier parts of the batch: they rolled no dice (e.g. the
+                    # move before a dash), so nothing anybody saw is taken back
+                    record.truncate(mark)
                     self.toast(reason or "Not allowed.")
                     self.refresh_panels()
                     return False
@@ -280,8 +297,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             self.mode = SelectMode()
         self._overlay_key = None
         self.refresh_panels(force=True)
-        for hook in AFTER_CHANGE_HOOKS:  # e.g. the autosave at each new round
-            hook(self)
+        actions.after_change(self)  # the autosave at each new round
         self.sync()
 
     def undo(self) -> None:
@@ -290,7 +306,8 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             self.toast("Move taken back.", 2.0)
             self.after_change()
         else:
-            self.toast("Nothing to undo: only a move that rolled no dice can be taken back.")
+            self.toast("Nothing to undo: only a command that rolled no dice and revealed nothing "
+                       "can be taken back.")
 
     def end_phase(self) -> None:
         st = self.state
@@ -387,8 +404,8 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
 
     def restart(self) -> None:
         s = self.session
-        fresh = Session.start(s.setup, s.board, s.layout, s.seed, map_data=s.map_data, path=s.path,
-                              description=s.description)
+        fresh = Session.start(s.system, s.game_setup, s.seed, setup=s.setup, board=s.board, layout=s.layout,
+                              map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description)
         self.app.replace(BattleScene(self.app, fresh))
 
     # ================================================================== events
@@ -451,32 +468,13 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             self._dragging = False
 
     def _key(self, event: pygame.event.Event) -> None:
-        k = event.key
-        ctrl = bool(event.mod & pygame.KMOD_CTRL) if hasattr(event, "mod") else False
-        if ctrl and (k, "ctrl") in KEY_HOOKS:  # e.g. Ctrl+O load menu (game/client/savegame.py)
-            KEY_HOOKS[(k, "ctrl")](self)
-        elif k in PAN_KEYS and not ctrl:
-            self._held.add(k)
-        elif k == pygame.K_z and ctrl:
-            self.undo()
-        elif k in (pygame.K_ESCAPE,):
-            self.cancel()
-        elif k == pygame.K_g:
-            self.settings.show_grid = not self.settings.show_grid
-        elif k in (pygame.K_TAB, pygame.K_n):
-            self.next_unit()
-        elif k in (pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.end_phase()
-        elif k == pygame.K_F1:
-            self.help_dialog()
-        elif k == pygame.K_o:
-            self.options_dialog()
-        elif k == pygame.K_SPACE:
-            self.anim.skip()
-        else:
-            for key, handler in KEY_HOOKS.items():
-                if k == key:
-                    handler(self)
+        if event.key in PAN_KEYS and not getattr(event, "mod", 0) & pygame.KMOD_CTRL:
+            self._held.add(event.key)  # held for panning (update() moves the camera)
+            return
+        dispatch(BATTLE_KEYS, event, self)
+
+    def toggle_grid(self) -> None:
+        self.settings.show_grid = not self.settings.show_grid
 
     def cancel(self) -> None:
         if isinstance(self.mode, SelectMode):
@@ -583,9 +581,3 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
 def _phase_mode(phase: str) -> str:
     return {"movement": "move", "attack": "attack"}.get(phase, "select")
 
-
-# Saves, the load menu, the replay view and GM mode register their keys, end-of-battle choices
-# and the autosave hook (game/client/savegame.py).
-from game.client import savegame as _savegame  # noqa: E402
-
-_savegame.install()

@@ -12,16 +12,15 @@ Keys: Right / D / Space next command · Left / A previous · PageDown / PageUp n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.client import text
+from game.client.ail import text
 from game.client.scene import Scene
-from game.replay import describe_command, rolls_of
+from game.core.record import Record
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -39,17 +38,17 @@ class ReplayScene(Scene):
         """`session`: the battle's context (setup, board, map); `steps`: its history, each with
         `before`, `command` and `events`. The view opens on `start` (default: the last step)."""
         super().__init__(app)
-        from game.client.scenes.battle import BattleScene
+        from game.client.ail.battle import BattleScene
         from game.client.session import Session as SessionType
-        from game.client.session import Step
 
-        self.steps = [Step(s.before, s.command, tuple(s.events)) for s in steps]
+        self.steps = list(steps)
         self.final = session.state
         self.initial = self.steps[0].before if self.steps else session.state
         self.title = title or session.setup.name
-        self.display = SessionType(setup=session.setup, board=session.board, layout=session.layout,
-                                   state=self.initial, map_data=session.map_data, seed=session.seed,
-                                   path=session.path, history=[])
+        self.display = SessionType(system=session.system, record=Record(session.system, self.initial),
+                                   game_setup=session.game_setup, setup=session.setup, board=session.board,
+                                   layout=session.layout, map_data=session.map_data, seed=session.seed,
+                                   path=session.path, loaded=session.loaded)
         self.view = BattleScene(app, self.display)
         self.view.viewer = None
         self.index = 0
@@ -66,7 +65,7 @@ class ReplayScene(Scene):
             return self.initial
         if index >= len(self.steps):
             return self.final
-        return self.steps[index].before
+        return self.steps[index - 1].after
 
     def round_starts(self) -> dict[int, int]:
         """Round -> index of its first command."""
@@ -82,8 +81,7 @@ class ReplayScene(Scene):
         forward_one = animate and index == self.index + 1
         before_units = dict(self.display.state.units)
         self.index = index
-        self.display.history = list(self.steps[:index])
-        self.display.state = self.state_at(index)
+        self.display.record.steps = list(self.steps[:index])
         self.view.anim.skip()
         if forward_one:
             step = self.steps[index - 1]
@@ -126,7 +124,7 @@ class ReplayScene(Scene):
         return pygame.Rect(0, h - BAR_H, w - 360, BAR_H)
 
     def _build(self) -> None:
-        from game.client.scenes.battle import TOP_H
+        from game.client.ail.battle import TOP_H
 
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         w, _ = self.app.screen.get_size()
@@ -163,11 +161,11 @@ class ReplayScene(Scene):
             html = f"<font color='{text.DIM}'>The battle as it started. Next > (Right arrow) plays the first command.</font>"
         else:
             step = self.steps[self.index - 1]
-            gm = "<font color='#ffc857'><b>GM</b></font> " if str(getattr(step.command, "kind", "")).startswith("gm_") \
-                else ""
-            rolls = rolls_of(step.events)
+            gm = "<font color='#ffc857'><b>GM</b></font> " if step.gm else ""
+            system = self.display.system
+            rolls = system.rolls(step.events)
             dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
-            html = f"<b>{self.index}.</b> {gm}{text.e(describe_command(step.command))}{dice}"
+            html = f"<b>{self.index}.</b> {gm}{text.e(system.describe_command(step.before, step.command))}{dice}"
             name = st.unit_name
             events = [text.event_html(ev, name) for ev in step.events
                       if getattr(ev, "kind", "") != "roll_made"][:3]
@@ -242,23 +240,3 @@ class ReplayScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self.view.draw(surface)
         self.ui.draw_ui(surface)
-
-
-def open_replay(app: App, path: str | Path) -> str | None:
-    """Open the replay view of a save file (verified on load). Returns an error line or None."""
-    from game.client import savegame
-    from game.errors import GameFileError
-
-    try:
-        session = savegame.session_from_save(Path(path))
-    except GameFileError as exc:
-        return exc.line()
-    if session is None:
-        return f"{path}: not a saved game"
-    app.push(ReplayScene(app, session, session.history, title=Path(path).name, start=0))
-    return None
-
-
-def replay_current(app: App, session: Session) -> None:
-    """The replay view of the battle being played (from the battle scene: F3)."""
-    app.push(ReplayScene(app, session, list(session.history), title=f"{session.setup.name} (so far)"))

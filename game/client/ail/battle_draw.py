@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, cast
 import pygame
 
 from game.client import draw, fonts
+from game.client.ail.battle_panels import _hit_chance, _preview_parts
 from game.client.anim import FloatText, Shot
-from game.client.scenes.battle_panels import _hit_chance, _preview_parts
 from game.hexgrid import Hex
 
 BACKGROUND = (14, 16, 19)
@@ -22,13 +22,13 @@ PANEL_EDGE = (59, 67, 76)
 VIEW_MARGIN = 192
 
 if TYPE_CHECKING:
+    from game.client.ail.battle import BattleScene
+    from game.client.ail.modes import Mode
+    from game.client.ail.rq import Queries
     from game.client.anim import AnimQueue
     from game.client.app import Settings
     from game.client.camera import Camera
     from game.client.mapcache import MapCache
-    from game.client.modes import Mode
-    from game.client.rq import Queries
-    from game.client.scenes.battle import BattleScene
     from game.hexlayout import HexLayout
 
 
