@@ -7,7 +7,9 @@
 Queries (the same code `apply` runs): legal_commands(state), units_that_can_act(state, side),
 move_reach / dash_reach(state, uid) -> Reach, special_move_targets(state, uid),
 overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, advantage, kind),
-charge_preview(state, Charge(...)), preview(state, command).
+charge_preview(state, Charge(...)), preview(state, command); why_unit_cannot_act(state, uid);
+unreachable_reason(state, uid, hex, mode); move_reach_keeping_dash(state, uid) and
+state_after_move(state, uid, path) for a move then a dash; terrain_bars_dash(state, unit).
 Extension points: register_command_model(kind, model) + register_handler(kind, handler) (GM tools).
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
@@ -43,6 +45,12 @@ from game.rules.ail.engine import Accepted, Outcome, Rejection, apply, register_
 from game.rules.ail.events import EventBase, RollMade, parse_event
 from game.rules.ail.flow import SetupError, initial_state
 from game.rules.ail.models import BattleSetup
+from game.rules.ail.movement import (
+    move_reach_keeping_dash,
+    state_after_move,
+    terrain_bars_dash,
+    unreachable_reason,
+)
 from game.rules.ail.objectives import describe as describe_objectives
 from game.rules.ail.queries import (
     AttackPreview,
@@ -58,6 +66,7 @@ from game.rules.ail.queries import (
     preview,
     special_move_targets,
     units_that_can_act,
+    why_unit_cannot_act,
 )
 from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
 from game.rules.ail.txn import Reject, Txn
@@ -96,4 +105,5 @@ __all__ = [
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
     "register_command_model", "register_handler", "special_move_targets", "units_that_can_act",
+    "move_reach_keeping_dash", "state_after_move", "terrain_bars_dash", "unreachable_reason", "why_unit_cannot_act",
 ]
