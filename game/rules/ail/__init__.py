@@ -9,7 +9,8 @@ move_reach / dash_reach(state, uid) -> Reach, special_move_targets(state, uid),
 overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, advantage, kind),
 charge_preview(state, Charge(...)), preview(state, command); why_unit_cannot_act(state, uid);
 unreachable_reason(state, uid, hex, mode); move_reach_keeping_dash(state, uid) and
-state_after_move(state, uid, path) for a move then a dash; terrain_bars_dash(state, unit).
+state_after_move(state, uid, path) for a move then a dash; terrain_bars_dash(state, unit);
+can_stand_on(rules, unit_type, terrain); stat_lines(state, uid).
 Extension points: register_command_model(kind, model) + register_handler(kind, handler) (GM tools).
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
@@ -46,6 +47,7 @@ from game.rules.ail.events import EventBase, RollMade, parse_event
 from game.rules.ail.flow import SetupError, initial_state
 from game.rules.ail.models import BattleSetup
 from game.rules.ail.movement import (
+    can_stand_on,
     move_reach_keeping_dash,
     state_after_move,
     terrain_bars_dash,
@@ -57,6 +59,7 @@ from game.rules.ail.queries import (
     ChargePreview,
     Exposure,
     Reach,
+    StatLine,
     attack_preview,
     charge_preview,
     dash_reach,
@@ -65,6 +68,7 @@ from game.rules.ail.queries import (
     overwatch_exposure,
     preview,
     special_move_targets,
+    stat_lines,
     units_that_can_act,
     why_unit_cannot_act,
 )
@@ -105,5 +109,6 @@ __all__ = [
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
     "register_command_model", "register_handler", "special_move_targets", "units_that_can_act",
-    "move_reach_keeping_dash", "state_after_move", "terrain_bars_dash", "unreachable_reason", "why_unit_cannot_act",
+    "StatLine", "can_stand_on", "stat_lines", "move_reach_keeping_dash", "state_after_move", "terrain_bars_dash",
+    "unreachable_reason", "why_unit_cannot_act",
 ]

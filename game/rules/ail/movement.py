@@ -28,7 +28,7 @@ from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, St
 from game.rules.ail.common import active_unit, find_weapon, hex_name, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
-from game.rules.ail.models import RulesData
+from game.rules.ail.models import RulesData, UnitType
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
 from game.rules.ail.txn import Reject, Rejection, Txn
 
@@ -37,6 +37,17 @@ MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
 
 # --------------------------------------------------------------------------- costs
 
+def can_stand_on(rules: RulesData, unit_type: UnitType, terrain: str) -> bool:
+    """Whether a unit of `unit_type` may enter or stand on `terrain` (a terrain name of the rules
+    data) off road: impassable terrain is closed to it, except `hover_passable` terrain (water)
+    to a hover unit; a terrain the rules do not know is closed too. The one copy of that rule:
+    `enter_cost` (every reach and move) and scenario placement checks ask it."""
+    t = rules.terrain.get(terrain)
+    if t is None:
+        return False
+    return not t.impassable or (t.hover_passable and unit_type.unit_class == "hover")
+
+
 def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:
     """Movement points to enter `h`, or None when the unit can never enter it."""
     board, rules = state.board, state.setup.rules
@@ -44,13 +55,10 @@ def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:
         return None
     if board.is_road(h):
         return max(1, rules.road_move_cost)  # a road is never free: every step costs 1 or more
-    terrain = rules.terrain.get(board.terrain_at(h))
-    if terrain is None:
+    name_ = board.terrain_at(h)
+    if not can_stand_on(rules, state.unit_type(unit.id), name_):
         return None
-    if terrain.impassable:
-        if not (terrain.hover_passable and state.unit_type(unit.id).unit_class == "hover"):
-            return None
-    return terrain.move_cost
+    return rules.terrain[name_].move_cost
 
 
 def is_difficult(state: GameState, h: Hex) -> bool:

@@ -401,3 +401,54 @@ def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
         out.append(EnterStance(unit_id=u.id, stance="guard"))
     out.append(EnterStance(unit_id=u.id, stance="defensive"))
     return out
+
+
+# --------------------------------------------------------------------------- a unit's numbers
+
+@dataclass(frozen=True)
+class StatLine:
+    """One line of a unit's card: a label ("stats", "skills", "strength", ..., or a weapon's or
+    defence's name) and its text in plain words."""
+
+    label: str
+    text: str
+
+
+def stat_lines(state: GameState, unit_id: str) -> list[StatLine]:
+    """A unit's numbers as the rules use them, for its card: stats, skills, strength, durability,
+    morale, move, Adrenaline (living units), size, then each weapon with the hit roll it makes
+    (stat + skill + die, the d6 when the skill is 0, aether for spells), each defence, the
+    special move. From the unit's own type (a GM-edited type included), so the card cannot show
+    other numbers than the attack and the odds use."""
+    from game.rules.ail.attack import hit_stat_and_skill
+    from game.rules.ail.check import die_for
+
+    u = state.units[unit_id]
+    t = state.unit_type(unit_id)
+    rules = state.setup.rules
+    stats = t.stats
+    lines = [StatLine("stats", f"physique {stats.physique}, senses {stats.senses}, intellect {stats.intellect}, "
+                               f"aether {stats.aether}")]
+    if t.skills:
+        lines.append(StatLine("skills", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.skills.items())))
+    lines.append(StatLine("strength", f"{u.strength} of {t.strength}"))
+    lines.append(StatLine("durability", str(t.durability)))
+    lines.append(StatLine("morale", f"{t.morale:+d}"))
+    lines.append(StatLine("move", str(t.move)))
+    if t.living:
+        lines.append(StatLine("adrenaline", f"{u.adrenaline} of {t.stats.physique}"))
+    lines.append(StatLine("size", t.size))
+    for w in t.weapons:
+        stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
+        reach = "melee" if w.melee else "range " + "/".join(str(b) for b in w.bands or ())
+        traits = f", {', '.join(x.replace('_', ' ') for x in w.traits)}" if w.traits else ""
+        dmg = f", damage {w.damage}" if w.damage != 1 else ""
+        hit = f"{stat_name} {stat} + {skill_name.replace('_', ' ')} {skill} + d{die_for(skill, rules.check)}"
+        lines.append(StatLine(w.name, f"FP {w.fp}, {reach}{traits}{dmg}; hits with {hit}"))
+    for d in t.defences:
+        lines.append(StatLine(d.name, f"{d.target}+ on a d10, {d.effect}{', cumulative' if d.cumulative else ''}"))
+    if t.special_move is not None:
+        sm = t.special_move
+        lines.append(StatLine("special move", f"{sm.name}, {sm.range} hexes"
+                                              f"{', needs line of sight' if sm.needs_los else ''}"))
+    return lines
