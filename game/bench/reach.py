@@ -16,7 +16,7 @@ from typing import Any, Literal
 from game.bench.harness import Figure, interleaved, ms
 from game.hexgrid import Hex, neighbours
 from game.rules.ail import dash_reach, initial_state, move_reach
-from game.rules.ail.movement import enter_cost, is_difficult, road_bonus
+from game.rules.ail.movement import enter_cost, is_difficult, road_bonus, terrain_bars_dash
 from game.rules.ail.state import GameState
 
 Mode = Literal["move", "dash"]
@@ -69,6 +69,8 @@ def nx_reach(state: GameState, unit_id: str, mode: Mode, graphs: tuple[Any, Any]
     import networkx as nx
 
     unit = state.units[unit_id]
+    if mode == "dash" and terrain_bars_dash(state, unit) is not None:
+        return {}  # the rules' dash reach is empty for a unit barred by difficult terrain
     base = state.unit_type(unit_id).move
     g, roads = graphs
     if occupied is None:

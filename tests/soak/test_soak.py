@@ -71,7 +71,10 @@ def test_random_legal_games_keep_the_invariants_and_replay_exactly(scenario: Pat
 
 def test_aggressive_games_end_by_destroy_all_and_keep_the_invariants_and_replay_exactly() -> None:
     scenarios = [p for p in SCENARIOS if any(o.kind == "destroy_all" for o in load_scenario(p).setup.objectives)]
-    ends = Counter(str(soak_game(p, n, aggressive)["end"]) for p in scenarios for n in range(2, 5))
+    # About one aggressive game in three ends by destroy_all (measured over games 2-23: 13 of 44);
+    # six games per scenario make a run with none unlikely (about 1 in 100) whatever the rules'
+    # small changes do to the seeded games.
+    ends = Counter(str(soak_game(p, n, aggressive)["end"]) for p in scenarios for n in range(2, 8))
     assert ends["destroy_all"] >= 1, f"no aggressive game ended by destroy_all: {dict(ends)}"
 
 

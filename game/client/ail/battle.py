@@ -289,6 +289,8 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             self.selected = None
         # keep the acting unit selected in the right mode; otherwise back to selection
         uid = self.mode.unit_id
+        if uid is not None and (st.active_side is None or uid not in self.q.can_act(st, st.active_side)):
+            uid = None  # it has done all it can (a charge, an attack): the rules offer it nothing
         if uid is not None and self.is_mine(uid) and self.mode.name == _phase_mode(st.phase):
             pass  # MoveMode / AttackMode read the new state themselves
         elif uid is not None and self.is_mine(uid):

@@ -7,7 +7,10 @@
 Queries (the same code `apply` runs): legal_commands(state), units_that_can_act(state, side),
 move_reach / dash_reach(state, uid) -> Reach, special_move_targets(state, uid),
 overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, advantage, kind),
-charge_preview(state, Charge(...)), preview(state, command).
+charge_preview(state, Charge(...)), preview(state, command); why_unit_cannot_act(state, uid);
+unreachable_reason(state, uid, hex, mode); move_reach_keeping_dash(state, uid) and
+state_after_move(state, uid, path) for a move then a dash; terrain_bars_dash(state, unit);
+can_stand_on(rules, unit_type, terrain); stat_lines(state, uid).
 The system object the shell uses: `SYSTEM` (game.rules.ail.system), registered in game/systems.py.
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
@@ -37,12 +40,20 @@ from game.rules.ail.engine import Accepted, Outcome, Rejection, apply
 from game.rules.ail.events import EventBase, RollMade, parse_event
 from game.rules.ail.flow import SetupError, initial_state
 from game.rules.ail.models import BattleSetup
+from game.rules.ail.movement import (
+    can_stand_on,
+    move_reach_keeping_dash,
+    state_after_move,
+    terrain_bars_dash,
+    unreachable_reason,
+)
 from game.rules.ail.objectives import describe as describe_objectives
 from game.rules.ail.queries import (
     AttackPreview,
     ChargePreview,
     Exposure,
     Reach,
+    StatLine,
     attack_preview,
     charge_preview,
     dash_reach,
@@ -51,7 +62,9 @@ from game.rules.ail.queries import (
     overwatch_exposure,
     preview,
     special_move_targets,
+    stat_lines,
     units_that_can_act,
+    why_unit_cannot_act,
 )
 from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
 from game.rules.ail.txn import Reject, Txn
@@ -64,4 +77,6 @@ __all__ = [
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
     "special_move_targets", "units_that_can_act",
+    "StatLine", "can_stand_on", "stat_lines", "move_reach_keeping_dash", "state_after_move", "terrain_bars_dash",
+    "unreachable_reason", "why_unit_cannot_act",
 ]

@@ -67,10 +67,22 @@ AttackMode = Literal["attack", "overwatch", "guard_counter", "charge"]
 
 # --------------------------------------------------------------------------- building setups
 
+def is_braced(state: GameState, unit_id: str) -> bool:
+    """Braced (+2 to hit): the attacker did not move "this turn". [decision] For every attack that
+    means the unit's own side's most recent turn: the turn being played when it attacks in its own
+    Attack phase (or charges), and, for a shot taken in the enemy's turn (an overwatch shot, a guard
+    counter), the turn in which it took that stance, which is always its side's latest turn, since
+    a stance ends when its side's next turn begins. So a unit that moved, then went on overwatch,
+    fires unbraced, and one that held its ground fires braced, whichever round the shot falls in
+    (an Initiative phase in between changes nothing). `moved` holds exactly that: set when the unit
+    leaves its hex, cleared only when its side's next turn begins."""
+    return not state.units[unit_id].moved
+
+
 def combatant(state: GameState, unit_id: str, at: Hex | None = None) -> Combatant:
     u = state.units[unit_id]
     return Combatant(unit_id=u.id, unit_type=state.unit_type(unit_id), hex=at or u.hex,
-                     strength=u.strength, stance=u.stance, braced=not u.moved)
+                     strength=u.strength, stance=u.stance, braced=is_braced(state, unit_id))
 
 
 def spotted(state: GameState, attacker_id: str, target_hex: Hex) -> bool:
@@ -261,10 +273,18 @@ def apply_result(txn: Txn, unit_id: str, result: AttackResult) -> None:
         u = txn.change_unit(unit_id, strength=left)
         txn.emit(StrengthLost(unit_id=unit_id, points=result.strength_lost, left=left))
     r = result.result
+    # The casualty roll that set the result (the first roll of the worst state), to say why.
+    deciding = next((d for d in result.casualty_rolls if d.outcome == result.worst), None)
+    total = deciding.total if deciding is not None else None
     if r in ("destroyed", "annihilated") or u.strength <= 0:
         txn.change_unit(unit_id, destroyed=True, annihilated=r == "annihilated", stance="none",
                         stance_weapon=None, pinned=None, out_of_action=None)
-        txn.emit(UnitDestroyed(unit_id=unit_id, annihilated=r == "annihilated"))
+        if u.strength <= 0:
+            txn.emit(UnitDestroyed(unit_id=unit_id, annihilated=r == "annihilated", cause="no_strength",
+                                   casualty_total=total if r == "annihilated" else None, strength_left=0))
+        else:
+            txn.emit(UnitDestroyed(unit_id=unit_id, annihilated=r == "annihilated", cause="casualty_roll",
+                                   casualty_total=total, strength_left=u.strength))
         if txn.state.pending and txn.state.pending.unit_id == unit_id:
             txn.update(pending=None)
         return
@@ -272,10 +292,10 @@ def apply_result(txn: Txn, unit_id: str, result: AttackResult) -> None:
         if u.stance != "none":
             txn.emit(StanceChanged(unit_id=unit_id, stance="none", reason="out of action"))
         txn.change_unit(unit_id, out_of_action="next_turn", stance="none", stance_weapon=None)
-        txn.emit(MarkerAdded(unit_id=unit_id, marker="out_of_action"))
+        txn.emit(MarkerAdded(unit_id=unit_id, marker="out_of_action", casualty_total=total))
     elif r == "pinned":
         txn.change_unit(unit_id, pinned="next_turn")
-        txn.emit(MarkerAdded(unit_id=unit_id, marker="pinned"))
+        txn.emit(MarkerAdded(unit_id=unit_id, marker="pinned", casualty_total=total))
 
 
 # --------------------------------------------------------------------------- defensive action

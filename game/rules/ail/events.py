@@ -322,9 +322,11 @@ class MarkerAdded(EventBase):
     kind: Literal["marker_added"] = "marker_added"
     unit_id: str
     marker: Literal["pinned", "out_of_action"]
+    casualty_total: int | None = None  # the total of the casualty roll that put it there
 
     def text(self, name: Namer = _same) -> str:
-        return f"{name(self.unit_id)} is {self.marker.replace('_', ' ')}"
+        why = f" by its casualty roll (total {self.casualty_total})" if self.casualty_total is not None else ""
+        return f"{name(self.unit_id)} is {self.marker.replace('_', ' ')}{why}"
 
 
 class MarkerRemoved(EventBase):
@@ -337,12 +339,31 @@ class MarkerRemoved(EventBase):
 
 
 class UnitDestroyed(EventBase):
+    """A unit leaves the map. `cause` says why, so the line never reads as a contradiction after
+    "loses N strength (M left)": "casualty_roll" (its worst casualty roll, of `casualty_total`,
+    destroyed or annihilated it with `strength_left` still standing), "no_strength" (its last
+    strength point went; annihilated too when a casualty roll said so), or "" (older saves)."""
+
     kind: Literal["unit_destroyed"] = "unit_destroyed"
     unit_id: str
     annihilated: bool = False
+    cause: Literal["casualty_roll", "no_strength", ""] = ""
+    casualty_total: int | None = None
+    strength_left: int | None = None
 
     def text(self, name: Namer = _same) -> str:
-        return f"{name(self.unit_id)} is {'annihilated' if self.annihilated else 'destroyed'}"
+        what = "annihilated" if self.annihilated else "destroyed"
+        line = f"{name(self.unit_id)} is {what}"
+        roll = f"its casualty roll (total {self.casualty_total})" if self.casualty_total is not None else \
+            "its casualty roll"
+        if self.cause == "casualty_roll":
+            left = f", though {self.strength_left} strength was left" if self.strength_left else ""
+            return f"{line} by {roll}{left}"
+        if self.cause == "no_strength":
+            if self.annihilated:
+                return f"{line}: no strength left, and {roll} said annihilated"
+            return f"{line}: no strength left"
+        return line
 
 
 class StanceChanged(EventBase):

@@ -103,7 +103,7 @@ def start_slot(txn: Txn) -> None:
             txn.emit(AttackGivenUp(unit_id=uid, reason="it took a defensive action"))
         txn.change_unit(
             uid, stance="none", stance_weapon=None, stance_advantage=0, stance_advantage_kind=None,
-            moved=False, move_done=False, dashed=False,
+            moved=False, move_done=False, dashed=False, difficult_terrain=None,
             action_used=u.forfeit_attack, forfeit_attack=False,
             pinned="this_turn" if u.pinned else None,
             out_of_action="this_turn" if u.out_of_action else None,

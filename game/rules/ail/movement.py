@@ -28,14 +28,25 @@ from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, St
 from game.rules.ail.common import active_unit, find_weapon, hex_name, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
-from game.rules.ail.models import RulesData
+from game.rules.ail.models import RulesData, UnitType
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
-from game.rules.ail.txn import Reject, Txn
+from game.rules.ail.txn import Reject, Rejection, Txn
 
 MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
 
 
 # --------------------------------------------------------------------------- costs
+
+def can_stand_on(rules: RulesData, unit_type: UnitType, terrain: str) -> bool:
+    """Whether a unit of `unit_type` may enter or stand on `terrain` (a terrain name of the rules
+    data) off road: impassable terrain is closed to it, except `hover_passable` terrain (water)
+    to a hover unit; a terrain the rules do not know is closed too. The one copy of that rule:
+    `enter_cost` (every reach and move) and scenario placement checks ask it."""
+    t = rules.terrain.get(terrain)
+    if t is None:
+        return False
+    return not t.impassable or (t.hover_passable and unit_type.unit_class == "hover")
+
 
 def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:
     """Movement points to enter `h`, or None when the unit can never enter it."""
@@ -44,13 +55,10 @@ def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:
         return None
     if board.is_road(h):
         return max(1, rules.road_move_cost)  # a road is never free: every step costs 1 or more
-    terrain = rules.terrain.get(board.terrain_at(h))
-    if terrain is None:
+    name_ = board.terrain_at(h)
+    if not can_stand_on(rules, state.unit_type(unit.id), name_):
         return None
-    if terrain.impassable:
-        if not (terrain.hover_passable and state.unit_type(unit.id).unit_class == "hover"):
-            return None
-    return terrain.move_cost
+    return rules.terrain[name_].move_cost
 
 
 def is_difficult(state: GameState, h: Hex) -> bool:
@@ -58,6 +66,27 @@ def is_difficult(state: GameState, h: Hex) -> bool:
         return False
     terrain = state.setup.rules.terrain.get(state.board.terrain_at(h))
     return terrain is not None and terrain.difficult
+
+
+def difficult_word(state: GameState, h: Hex) -> str | None:
+    """The terrain's name when `h` is difficult terrain (e.g. 'swamp'), else None."""
+    return _terrain_word(state, h) if is_difficult(state, h) else None
+
+
+def terrain_bars_dash(state: GameState, unit: UnitState) -> str | None:
+    """Why difficult terrain keeps the unit from dashing (or charging) now, or None.
+
+    A unit that started its turn in difficult terrain, or has entered some this turn, cannot dash;
+    neither can one standing in it now (placed there by a GM, say). The sentence names the terrain."""
+    who = name(state, unit.id)
+    here = difficult_word(state, unit.hex)
+    if here is not None:
+        return (f"{who} is in difficult terrain ({here}, {hex_name(state.board, unit.hex)}): "
+                "a unit in difficult terrain cannot dash or charge")
+    if unit.difficult_terrain is not None:
+        return (f"{who} has been in difficult terrain ({unit.difficult_terrain}) this turn: "
+                "it cannot dash or charge until its side's next turn")
+    return None
 
 
 def road_bonus(state: GameState, unit: UnitState) -> int:
@@ -89,6 +118,8 @@ class Reach:
     # friends' included) to rebuild a cheapest path, once per Reach and kind of search.
     _state: GameState = field(repr=False, compare=False)
     _prev_memo: dict[bool, dict[Hex, Hex]] = field(default_factory=dict, repr=False, compare=False)
+    # A move reach that keeps out of difficult terrain (move_reach_keeping_dash); a dash always does.
+    avoid_difficult: bool = False
 
     @property
     def hexes(self) -> frozenset[Hex]:
@@ -118,7 +149,7 @@ class Reach:
         state = self._state
         unit = state.units[self.unit_id]
         ut = state.unit_type(self.unit_id)
-        walk = _walk(state, ut.unit_class == "hover", road, self.mode == "dash")
+        walk = _walk(state, ut.unit_class == "hover", road, self.mode == "dash" or self.avoid_difficult)
         blocked = _occupancy(state, walk.grid)[3].get(unit.side, frozenset())
         limit = self.road_allowance if road else self.allowance
         best: dict[Hex, int] = {}
@@ -338,12 +369,12 @@ def _occupancy(state: GameState, grid: _Grid) -> _Occupancy:
     return _OCC[0]
 
 
-def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Reach:
+def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"], avoid_difficult: bool = False) -> Reach:
     unit = state.units[unit_id]
     ut = state.unit_type(unit_id)
     base = ut.move
     hover = ut.unit_class == "hover"
-    no_difficult = mode == "dash"
+    no_difficult = mode == "dash" or avoid_difficult
     walk = _walk(state, hover, False, no_difficult)
     grid = walk.grid
     _, _, occupied, enemy = _occupancy(state, grid)
@@ -362,7 +393,13 @@ def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Rea
         for h in extra:
             costs[h] = road[h]
         only = frozenset(extra)
-    return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, only, state)
+    return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, only, state,
+                 avoid_difficult=avoid_difficult and mode == "move")
+
+
+def _no_reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Reach:
+    unit = state.units[unit_id]
+    return Reach(unit_id, unit.hex, mode, state.unit_type(unit_id).move, 0, {}, frozenset(), state)
 
 
 def move_reach(state: GameState, unit_id: str) -> Reach:
@@ -371,8 +408,119 @@ def move_reach(state: GameState, unit_id: str) -> Reach:
 
 
 def dash_reach(state: GameState, unit_id: str) -> Reach:
-    """Every hex a dash (or charge) from the unit's current hex can end on: no difficult terrain."""
+    """Every hex a dash (or charge) from the unit's current hex can end on: no difficult terrain
+    on the way, and nowhere at all when difficult terrain bars the unit's dash this turn
+    (`terrain_bars_dash`). Payment (Adrenaline, pilot check) is not looked at here."""
+    if terrain_bars_dash(state, state.units[unit_id]) is not None:
+        return _no_reach(state, unit_id, "dash")
     return _reach(state, unit_id, "dash")
+
+
+def move_reach_keeping_dash(state: GameState, unit_id: str) -> Reach:
+    """Where the move action can end and still leave the dash open: the move reach through terrain
+    that is not difficult (its `path_to` keeps out of it too); empty when difficult terrain already
+    bars the dash. A move then a dash reaches `dash_reach(state_after_move(state, unit_id, path))`
+    from each of these hexes (and from the start, with an empty move)."""
+    if terrain_bars_dash(state, state.units[unit_id]) is not None:
+        return _no_reach(state, unit_id, "move")
+    return _reach(state, unit_id, "move", avoid_difficult=True)
+
+
+def first_difficult(state: GameState, start: Hex, path: Iterable[Hex]) -> str | None:
+    """The first difficult terrain a unit standing on `start` meets walking `path` (start included)."""
+    for h in (start, *path):
+        word = difficult_word(state, Hex(*h))
+        if word is not None:
+            return word
+    return None
+
+
+def state_after_move(state: GameState, unit_id: str, path: Iterable[Hex]) -> GameState | Rejection:
+    """The what-if state once the unit's move action has taken it along `path` (hexes entered),
+    as `apply` would leave it before any overwatch: on the last hex, move action used, `moved`
+    and the difficult terrain met set the same way. Rejection when the move is not legal now."""
+    try:
+        u = active_unit(state, unit_id, "movement")
+        _can_move_now(state, u)
+        if u.move_done:
+            raise Reject(f"{name(state, u.id)} has already taken its move action this turn")
+        info = check_path(state, u, path, "move")
+    except Reject as exc:
+        return Rejection(exc.reason)
+    end = info.path[-1] if info.path else u.hex
+    met = u.difficult_terrain or first_difficult(state, u.hex, info.path)
+    there = u.model_copy(update={"hex": end, "move_done": True, "moved": u.moved or bool(info.path),
+                                 "difficult_terrain": met})
+    return state.model_copy(update={"units": {**state.units, unit_id: there}})
+
+
+def _cheapest(state: GameState, unit: UnitState, goal: Hex, avoid_difficult: bool) -> int | None:
+    """The cheapest cost from the unit's hex to `goal` with no allowance (None: no way at all):
+    enemy-held hexes closed, friends passed, difficult terrain left out when `avoid_difficult`."""
+    import heapq
+
+    enemy = {u.hex for u in state.units.values() if u.alive and u.side != unit.side}
+    best: dict[Hex, int] = {unit.hex: 0}
+    queue: list[tuple[int, Hex]] = [(0, unit.hex)]
+    while queue:
+        cost, h = heapq.heappop(queue)
+        if h == goal:
+            return cost
+        if cost > best.get(h, cost):
+            continue
+        for n in neighbours(h):
+            step = enter_cost(state, unit, n)
+            if step is None or n in enemy or (avoid_difficult and is_difficult(state, n)):
+                continue
+            c = cost + step
+            if c < best.get(n, c + 1):
+                best[n] = c
+                heapq.heappush(queue, (c, n))
+    return None
+
+
+def unreachable_reason(state: GameState, unit_id: str, h: Hex, mode: Literal["move", "dash"] = "move") -> str | None:
+    """Why one move action of `mode` ("move" or "dash") cannot end on `h`, or None when it can
+    (h is in `move_reach` / `dash_reach`). The reasons, first that applies: the unit's own hex; off
+    the map; impassable terrain (named); difficult terrain barring the dash; difficult terrain a
+    dash may not enter; another unit on the hex; no way through (enemies or impassable terrain
+    block every route); too far (the cost against the allowance). Whether the unit may move at
+    all now (its turn, pinned, move already taken) is `why_unit_cannot_act`'s answer, not this."""
+    unit = state.units[unit_id]
+    who = name(state, unit_id)
+    h = Hex(*h)
+    where = hex_name(state.board, h)
+    reach = move_reach(state, unit_id) if mode == "move" else dash_reach(state, unit_id)
+    if h in reach.costs:
+        return None
+    if h == unit.hex:
+        return f"{who} is already on {where}"
+    if h not in state.board:
+        return f"{where} is off the map"
+    if enter_cost(state, unit, h) is None:
+        terrain = state.setup.rules.terrain.get(state.board.terrain_at(h))
+        hover = " (only hover units cross it)" if terrain is not None and terrain.hover_passable else ""
+        return f"impassable: {_terrain_word(state, h)} at {where}{hover}; {who} cannot enter it"
+    if mode == "dash":
+        barred = terrain_bars_dash(state, unit)
+        if barred:
+            return barred
+        if is_difficult(state, h):
+            return f"a dash may not enter difficult terrain: {where} is {_terrain_word(state, h)}"
+    other = state.unit_at(h)
+    if other is not None:
+        whose = "enemy " if other.side != unit.side else ""
+        return f"occupied: {whose}{name(state, other.id)} is on {where}"
+    cost = _cheapest(state, unit, h, avoid_difficult=mode == "dash")
+    if cost is None:
+        why = "enemy units or impassable terrain" + (" or difficult terrain" if mode == "dash" else "")
+        return f"no way through to {where}: {why} block every route"
+    allowance = reach.allowance
+    if cost <= allowance:  # not expected (the reach is the same search); said plainly all the same
+        return f"{where} is out of {who}'s reach"
+    road = (f" ({reach.road_allowance} on an all-road path)" if reach.road_allowance else "")
+    action = "its move" if mode == "move" else "a dash"
+    return f"too far: {where} costs {cost} movement points to reach; {action} gives {who} {allowance}{road}"
 
 
 # --------------------------------------------------------------------------- path checks
@@ -395,6 +543,10 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
     def where(h: Hex) -> str:
         return hex_name(state.board, h)
 
+    if mode in ("dash", "charge"):
+        barred = terrain_bars_dash(state, unit)
+        if barred:
+            raise Reject(barred)
     occupied = state.occupied()
     cost = 0
     here = unit.hex
@@ -448,6 +600,8 @@ def walk(txn: Txn, unit_id: str, info: PathInfo, mode: MoveMode, *, emit_empty: 
     segment: list[Hex] = [start]
     seg_cost = 0
     first_segment = True
+    if txn.unit(unit_id).difficult_terrain is None and is_difficult(st, start):
+        txn.change_unit(unit_id, difficult_terrain=_terrain_word(st, start))
 
     def flush(stopped: bool) -> None:
         nonlocal segment, seg_cost, first_segment
@@ -460,7 +614,8 @@ def walk(txn: Txn, unit_id: str, info: PathInfo, mode: MoveMode, *, emit_empty: 
 
     for i, h in enumerate(info.path):
         seg_cost += enter_cost(txn.state, txn.unit(unit_id), h) or 0
-        txn.change_unit(unit_id, hex=h, moved=True)
+        met = txn.unit(unit_id).difficult_terrain or difficult_word(txn.state, h)
+        txn.change_unit(unit_id, hex=h, moved=True, difficult_terrain=met)
         segment.append(h)
         if not triggers:
             continue
@@ -579,6 +734,9 @@ def handle_dash(txn: Txn, cmd: Dash) -> None:
     st = txn.state
     u = active_unit(st, cmd.unit_id, "movement")
     _second_move_allowed(st, u)
+    barred = terrain_bars_dash(st, u)
+    if barred:
+        raise Reject(barred)
     info = check_path(st, u, cmd.path, "dash")
     if not info.path:
         raise Reject("a dash needs a path of at least one hex")
@@ -610,12 +768,21 @@ def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
     _second_move_allowed(state, u)
     if u.action_used:
         raise Reject(f"{who} has already used its action this turn; a charge ends with its attack")
+    barred = terrain_bars_dash(state, u)
+    if barred:
+        raise Reject(barred)
     target = known_unit(state, cmd.target_id)
     if target.side == u.side:
         raise Reject(f"{name(state, target.id)} is on {who}'s own side")
     weapon = find_weapon(state, u.id, cmd.weapon, melee=True)
     info = check_path(state, u, cmd.path, "charge")
-    end = info.path[-1] if info.path else u.hex
+    if not info.path:
+        # A charge is a dash that ends in close combat: like any dash it moves at least one hex.
+        # (An empty one would buy a braced melee attack, free of overwatch, for 1 Adrenaline.)
+        beside = (f"{who} is already next to {name(state, target.id)}: attack it in the Attack phase instead"
+                  if distance(u.hex, target.hex) == 1 else f"{who} must move to end next to {name(state, target.id)}")
+        raise Reject(f"a charge is a dash that ends in close combat, so it moves at least one hex; {beside}")
+    end = info.path[-1]
     if distance(end, target.hex) != 1:
         raise Reject(f"a charge must end next to its target: {hex_name(state.board, end)} is {distance(end, target.hex)} hexes "
                      f"from {name(state, target.id)}")
@@ -703,20 +870,38 @@ def handle_special_move(txn: Txn, cmd: SpecialMove) -> None:
     if why:
         raise Reject(why)
     start = u.hex
-    txn.change_unit(u.id, hex=to, moved=True, move_done=True, dashed=True)
+    txn.change_unit(u.id, hex=to, moved=True, move_done=True, dashed=True,
+                    difficult_terrain=u.difficult_terrain or difficult_word(st, to))
     txn.emit(UnitMoved(unit_id=u.id, path=[start, to], mode="special_move"))
 
 
-def is_stuck(state: GameState, unit: UnitState) -> bool:
-    """Terrain leaves the unit unable to enter any neighbouring hex with its move."""
+def stuck_steps(state: GameState, unit: UnitState) -> list[Hex]:
+    """The neighbours a stuck unit may step into: empty unless difficult terrain has cut its move
+    to nothing, i.e. its move pays for no neighbouring hex and some neighbour it could enter is
+    difficult terrain; then every such difficult neighbour (free of units or not: the step
+    itself checks for units). A unit walled in only by terrain that is costly but not difficult
+    (a bunker, say) is not stuck: it just cannot move. [source: tied to difficult terrain]"""
+    if can_pay_a_step(state, unit):
+        return []
+    return [n for n in neighbours(unit.hex) if enter_cost(state, unit, n) is not None and is_difficult(state, n)]
+
+
+def can_pay_a_step(state: GameState, unit: UnitState) -> bool:
+    """The unit's move (with the road bonus for a road-to-road step) pays for some neighbour."""
     allowance = state.unit_type(unit.id).move
     for n in neighbours(unit.hex):
         c = enter_cost(state, unit, n)
-        if c is not None:
-            bonus = road_bonus(state, unit) if state.board.is_road(unit.hex) and state.board.is_road(n) else 0
-            if c <= allowance + bonus:
-                return False
-    return True
+        if c is None:
+            continue
+        bonus = road_bonus(state, unit) if state.board.is_road(unit.hex) and state.board.is_road(n) else 0
+        if c <= allowance + bonus:
+            return True
+    return False
+
+
+def is_stuck(state: GameState, unit: UnitState) -> bool:
+    """Difficult terrain leaves the unit unable to enter any neighbouring hex with its move."""
+    return bool(stuck_steps(state, unit))
 
 
 def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
@@ -730,13 +915,20 @@ def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
     _can_move_now(st, u)
     if u.move_done:
         raise Reject(f"{who} has already taken its move action this turn")
-    if not is_stuck(st, u):
-        raise Reject(f"{who} is not stuck: it can enter a neighbouring hex with its move")
+    steps = stuck_steps(st, u)
+    if not steps:
+        if can_pay_a_step(st, u):
+            raise Reject(f"{who} is not stuck: it can enter a neighbouring hex with its move")
+        raise Reject(f"{who} is not stuck in difficult terrain: the step out is only for a unit whose move "
+                     "difficult terrain has cut to nothing (no neighbouring hex is difficult terrain)")
     to = Hex(*cmd.to)
     if distance(u.hex, to) != 1:
         raise Reject(f"a stuck unit steps one hex: {where(to)} is not next to {where(u.hex)}")
     if enter_cost(st, u, to) is None:
         raise Reject(f"{who} cannot enter {where(to)}: {_terrain_word(st, to)} is impassable")
+    if to not in steps:
+        raise Reject(f"a stuck unit steps only into the difficult terrain that holds it: {where(to)} is "
+                     f"{_terrain_word(st, to)}, which is not difficult")
     other = st.unit_at(to)
     if other is not None:
         raise Reject(f"{who} cannot step onto {where(to)}: {name(st, other.id)} is there")

@@ -12,14 +12,22 @@ never disagree with the result.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel
 
-from game.hexgrid import Hex, distance, neighbours
+from game.hexgrid import Hex, distance
 from game.rules.ail import initiative
-from game.rules.ail.attack import ACBreakdown, accuracy_challenge, hit_modifiers
+from game.rules.ail.attack import (
+    ACBreakdown,
+    AttackSetup,
+    accuracy_challenge,
+    hit_check,
+    hit_die,
+    hit_modifiers,
+)
 from game.rules.ail.attacks import (
     check_attack,
     defensive_action_available,
@@ -47,10 +55,9 @@ from game.rules.ail.movement import (
     Reach,
     check_charge,
     dash_reach,
-    enter_cost,
-    is_stuck,
     move_reach,
     special_move_targets,
+    stuck_steps,
 )
 from game.rules.ail.odds import Odds, outcome_distribution
 from game.rules.ail.overwatch import guard_weapon_of, qualifying_watchers
@@ -106,6 +113,26 @@ class AttackPreview:
     odds: Odds
     defensive_action_possible: bool
     odds_if_defensive_action: Odds | None
+    # Set when the attack cannot hit at all (0 % to hit): a sentence saying so, with the best hit
+    # roll possible against the AC, for the client to show before the attack is made. The attack
+    # stays legal (a player may still make it); None when some roll hits.
+    no_chance: str | None = None
+
+    @property
+    def hopeless(self) -> bool:
+        """True when the chance to hit is 0 %."""
+        return self.no_chance is not None
+
+
+def no_chance_sentence(setup: AttackSetup, ac: ACBreakdown) -> str | None:
+    """A sentence when even the best hit die misses (0 % to hit), else None."""
+    best = hit_check(setup, ac, hit_die(setup))
+    if best.success:
+        return None
+    parts = [f"{best.stat_name} {best.stat}", f"{best.skill_name} {best.skill}", f"d{best.die_sides} at most {best.die}"]
+    parts += [f"{m.label} {m.value:+d}" for m in best.modifiers]
+    return (f"no chance to hit (0 %): the best possible roll is {best.total} ({', '.join(parts)}) "
+            f"against AC {ac.total}")
 
 
 def attack_preview(state: GameState, attacker_id: str, target_id: str, weapon: str, advantage: int = 0,
@@ -135,7 +162,7 @@ def attack_preview(state: GameState, attacker_id: str, target_id: str, weapon: s
                                                   defensive_action=True, casualty_advantage=casualty_advantage,
                                                   casualty_kind=casualty_kind))
     return AttackPreview(attacker_id, target_id, weapon, ac, hit_modifiers(setup), outcome_distribution(setup),
-                         da, da_odds)
+                         da, da_odds, no_chance_sentence(setup, ac))
 
 
 @dataclass(frozen=True)
@@ -199,22 +226,63 @@ def _slot_units(state: GameState, side: str) -> list[UnitState]:
 
 
 def can_still_move(state: GameState, u: UnitState) -> bool:
-    if u.pinned or u.out_of_action:
-        return False
-    return not u.move_done or not u.dashed
+    """The unit has a movement command `apply` would take now (a move, a stuck step, a dash, a
+    charge or a special move): the same generator as `legal_commands`, stopped at the first."""
+    return next(_movement_commands(state, u), None) is not None
 
 
 def can_still_act(state: GameState, u: UnitState) -> bool:
+    """The unit still has its one action of this turn: an attack or a stance. (A unit that charged
+    has used it: the charge's melee attack was its action.)"""
     return not u.out_of_action and not u.action_used
 
 
 def units_that_can_act(state: GameState, side: str) -> list[str]:
-    """Units of `side` with something left to do in the current phase of its turn."""
+    """Units of `side` with something left to do in the current phase of its turn: exactly the
+    units `legal_commands` has a movement (Movement phase) or attack / stance (Attack phase)
+    command for. A unit that has charged, dashed after its move, or been barred from dashing by
+    difficult terrain once its move is spent, is not listed in the Movement phase; one that has
+    attacked, charged or taken a stance is not listed in the Attack phase."""
     if state.phase == "movement":
         return [u.id for u in _slot_units(state, side) if can_still_move(state, u)]
     if state.phase == "attack":
         return [u.id for u in _slot_units(state, side) if can_still_act(state, u)]
     return []
+
+
+def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
+    """None when the unit is one `units_that_can_act` lists now, else a sentence saying why not
+    (for the client's hint when a player picks a unit that is done)."""
+    from game.rules.ail.common import name
+
+    u = state.units.get(unit_id)
+    if u is None or not u.alive:
+        return f"{unit_id} is not on the map"
+    who = name(state, unit_id)
+    if state.phase not in ("movement", "attack"):
+        return f"it is the {state.phase.capitalize()} phase: no unit acts now"
+    if state.pending is not None:
+        return "the game is waiting for a decision first"
+    slot = state.active_slot
+    if slot is None or not state.acts_in(slot, u):
+        return f"{who} does not act in this turn"
+    if unit_id in units_that_can_act(state, u.side):
+        return None
+    if u.out_of_action:
+        return f"{who} is out of action until the end of its side's next turn"
+    if state.phase == "movement":
+        if u.pinned:
+            return f"{who} is pinned: it cannot move this Movement phase"
+        if u.dashed:
+            return f"{who} has taken its second move (dash, charge or special move) this turn"
+        from game.rules.ail.movement import terrain_bars_dash
+        barred = terrain_bars_dash(state, u)
+        if u.move_done and barred:
+            return barred
+        return f"{who} has no move left it can make this turn"
+    if u.stance != "none":
+        return f"{who} has already used its action this turn (it is in {u.stance})"
+    return f"{who} has already used its action this turn"
 
 
 # --------------------------------------------------------------------------- legal commands
@@ -270,46 +338,45 @@ def _casualty_kinds(state: GameState, u: UnitState) -> list[CasualtyAdvantageKin
     return [k for k in kinds if held_advantage(state, u, k) > 0]
 
 
-def _movement_commands(state: GameState, u: UnitState) -> list[BaseModel]:
+def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
+    """Every movement command of `u` that `apply` would accept now, lazily (so `can_still_move`
+    stops at the first)."""
     from game.rules.ail.movement import dash_payment
 
-    out: list[BaseModel] = []
     if u.pinned or u.out_of_action:
-        return out
+        return
     if not u.move_done:
         reach = move_reach(state, u.id)
         for h in sorted(reach.costs):
-            out.append(Move(unit_id=u.id, path=tuple(reach.path_to(h))))
-        if is_stuck(state, u):
-            for n in neighbours(u.hex):
-                if enter_cost(state, u, n) is not None and state.unit_at(n) is None:
-                    if state.unit_type(u.id).living and u.adrenaline >= state.setup.rules.dash.adrenaline_cost:
-                        out.append(StuckStep(unit_id=u.id, to=n, pay="adrenaline"))
-                    if not u.action_used:
-                        out.append(StuckStep(unit_id=u.id, to=n, pay="attack"))
+            yield Move(unit_id=u.id, path=tuple(reach.path_to(h)))
+        for n in stuck_steps(state, u):
+            if state.unit_at(n) is None:
+                if state.unit_type(u.id).living and u.adrenaline >= state.setup.rules.dash.adrenaline_cost:
+                    yield StuckStep(unit_id=u.id, to=n, pay="adrenaline")
+                if not u.action_used:
+                    yield StuckStep(unit_id=u.id, to=n, pay="attack")
     if u.dashed:
-        return out
+        return
     try:
         dash_payment(state, u, None)
         can_dash = True
     except Reject:
         can_dash = False
     if can_dash:
-        reach = dash_reach(state, u.id)
+        reach = dash_reach(state, u.id)  # empty when difficult terrain bars the dash
         for h in sorted(reach.costs):
-            out.append(Dash(unit_id=u.id, path=tuple(reach.path_to(h))))
+            yield Dash(unit_id=u.id, path=tuple(reach.path_to(h)))
         melee = [w.name for w in state.unit_type(u.id).weapons if w.melee]
         if melee and not u.action_used:
             enemies = [e for e in state.live_units() if e.side != u.side]
-            ends: list[tuple[Hex, list[Hex]]] = [(u.hex, [])]
-            ends += [(h, reach.path_to(h)) for h in sorted(reach.costs)]
+            # A charge moves at least one hex (it is a dash): never from where the unit stands.
+            ends = [(h, reach.path_to(h)) for h in sorted(reach.costs)]
             for e in enemies:
                 for end, path in ends:
                     if distance(end, e.hex) == 1:
                         for w in melee:
-                            out.append(Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w))
-    out.extend(SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id))
-    return out
+                            yield Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w)
+    yield from (SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id))
 
 
 def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
@@ -334,3 +401,54 @@ def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
         out.append(EnterStance(unit_id=u.id, stance="guard"))
     out.append(EnterStance(unit_id=u.id, stance="defensive"))
     return out
+
+
+# --------------------------------------------------------------------------- a unit's numbers
+
+@dataclass(frozen=True)
+class StatLine:
+    """One line of a unit's card: a label ("stats", "skills", "strength", ..., or a weapon's or
+    defence's name) and its text in plain words."""
+
+    label: str
+    text: str
+
+
+def stat_lines(state: GameState, unit_id: str) -> list[StatLine]:
+    """A unit's numbers as the rules use them, for its card: stats, skills, strength, durability,
+    morale, move, Adrenaline (living units), size, then each weapon with the hit roll it makes
+    (stat + skill + die, the d6 when the skill is 0, aether for spells), each defence, the
+    special move. From the unit's own type (a GM-edited type included), so the card cannot show
+    other numbers than the attack and the odds use."""
+    from game.rules.ail.attack import hit_stat_and_skill
+    from game.rules.ail.check import die_for
+
+    u = state.units[unit_id]
+    t = state.unit_type(unit_id)
+    rules = state.setup.rules
+    stats = t.stats
+    lines = [StatLine("stats", f"physique {stats.physique}, senses {stats.senses}, intellect {stats.intellect}, "
+                               f"aether {stats.aether}")]
+    if t.skills:
+        lines.append(StatLine("skills", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.skills.items())))
+    lines.append(StatLine("strength", f"{u.strength} of {t.strength}"))
+    lines.append(StatLine("durability", str(t.durability)))
+    lines.append(StatLine("morale", f"{t.morale:+d}"))
+    lines.append(StatLine("move", str(t.move)))
+    if t.living:
+        lines.append(StatLine("adrenaline", f"{u.adrenaline} of {t.stats.physique}"))
+    lines.append(StatLine("size", t.size))
+    for w in t.weapons:
+        stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
+        reach = "melee" if w.melee else "range " + "/".join(str(b) for b in w.bands or ())
+        traits = f", {', '.join(x.replace('_', ' ') for x in w.traits)}" if w.traits else ""
+        dmg = f", damage {w.damage}" if w.damage != 1 else ""
+        hit = f"{stat_name} {stat} + {skill_name.replace('_', ' ')} {skill} + d{die_for(skill, rules.check)}"
+        lines.append(StatLine(w.name, f"FP {w.fp}, {reach}{traits}{dmg}; hits with {hit}"))
+    for d in t.defences:
+        lines.append(StatLine(d.name, f"{d.target}+ on a d10, {d.effect}{', cumulative' if d.cumulative else ''}"))
+    if t.special_move is not None:
+        sm = t.special_move
+        lines.append(StatLine("special move", f"{sm.name}, {sm.range} hexes"
+                                              f"{', needs line of sight' if sm.needs_los else ''}"))
+    return lines

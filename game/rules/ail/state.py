@@ -57,6 +57,9 @@ class UnitState(Frozen):
     move_done: bool = False  # its move action of this turn is taken (a dash may follow)
     dashed: bool = False  # its second move (dash, charge or special move) of this turn is taken
     action_used: bool = False  # its one Attack-phase action of this turn is used
+    # The difficult terrain it stood in or entered during its side's current turn (the first met),
+    # or None: such a unit cannot dash or charge this turn (docs/rules.md §4.3).
+    difficult_terrain: str | None = None
     forfeit_attack: bool = False  # a defensive action took its next turn's action
     acted_round: int = 0  # last round in which it used its action or took a defensive action
     leadership: int = 0  # Leadership Advantage points handed to it by its commander
