@@ -232,6 +232,10 @@ def _appoint(ctx: Ctx, cmd: c.Appoint) -> None:
 
 def _roll_way(ctx: Ctx, cmd: c.RollWay) -> None:
     s = ctx.s
+    if cmd.way != "strategy" and (not s.setup.prepared or s.wave > 1):
+        raise Reject(f"{WAY_TITLE[cmd.way]} is assessed only before the first Wave of a prepared battle; "
+                     f"{'this battle erupted mid-scene, so only' if not s.setup.prepared else 'now only'} "
+                     f"Strategy is rolled")
     _stage(s, cmd.way)
     _must_move(s, cmd.force)
     way = cmd.way

@@ -71,7 +71,7 @@ class Individual(_Model):
         return self
 
     def trait(self, name: str) -> int:
-        if name in self.rings.model_fields:
+        if name in Rings.model_fields:
             return self.rings.rank(name)
         return self.traits.get(name, self.rings.rank(TRAIT_RING[name]))
 
