@@ -56,7 +56,7 @@ def initial_state(setup: MassSetup, seed: int) -> MassState:
         last = fs.morale[-1] if fs.morale else None
         lost = last is not None and last.result == "lost" and 2 * last.veterans > head
         forces[fs.id] = ForceState(
-            id=fs.id, name=fs.name, commander=fs.commander, people=people,
+            id=fs.id, name=fs.name, commander=fs.commander, led_by=fs.commander, people=people,
             brutes=[Division(armour=d.armour, count=d.count) for d in fs.brutes],
             lost_last_battle=lost, granted_status=fs.granted_status,
             morale=[m.model_dump() for m in fs.morale])
@@ -750,9 +750,9 @@ def _resolve_wave(ctx: Ctx, cmd: c.ResolveWave) -> None:
 
 
 def _defeat_ledger(ctx: Ctx, f: ForceState, why: str) -> None:
-    cmdr = f.commander
+    cmdr = f.commander or f.led_by
     for p in f.people.values():
-        if p.fled or level_name(ctx.s.rules, p) == "Dead":
+        if p.fled:
             continue
         _ledger(ctx, f, p, "vice", why, ctx.s.rules.ledger.commander_times if p.id == cmdr else 1)
 
@@ -771,6 +771,7 @@ def _name_commander(ctx: Ctx, cmd: c.NameCommander) -> None:
         if p is None or not can_fight(s.rules, p):
             raise Reject(f"{cmd.person!r} is not an individual of {f.name} able to take command")
         f.commander = p.id
+        f.led_by = p.id
         f.needs_commander = False
         p.tracked = True
         s.only_strategy.append(f.id)

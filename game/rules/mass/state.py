@@ -51,6 +51,7 @@ class ForceState(_S):
     id: str
     name: str
     commander: str | None
+    led_by: str = ""                 # the last commander (for the ledger when the force falls)
     people: dict[str, Person]
     brutes: list[Division]
     brutes_wounded: int = 0
