@@ -125,7 +125,7 @@ def load_battle(path: str | Path) -> LoadedBattle:
     else:
         raise GameFileError(str(p), "terrain", f"expected terrain: (one of {', '.join(TERRAIN_KINDS)}) or map + hex")
     try:
-        setup = MassSetup(name=bf.name, description=bf.description, terrain=kind,  # type: ignore[arg-type]
+        setup = MassSetup(name=bf.name, description=bf.description, terrain=kind,
                           terrain_note=note, prepared=bf.prepared, forces=bf.forces, rules=rules)
     except ValidationError as exc:
         raise validation_errors(exc, doc, p) from None
