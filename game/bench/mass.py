@@ -75,7 +75,7 @@ def one_wave(seed: int = 1) -> float:
     t0 = time.perf_counter()
     wave = s.wave
     while s.wave == wave and s.stage != "ended":
-        legal = [c for c in SYSTEM.legal_commands(s) if c.kind not in ("surrender", "cede")
+        legal = [c for c in SYSTEM.legal_commands(s) if getattr(c, "kind", "") not in ("surrender", "cede")
                  and getattr(c, "action", "") != "flee"]
         cmd = rng.choice(legal)
         SYSTEM.preview(s, cmd)
