@@ -66,8 +66,26 @@ def _ail() -> Plugin:
     return Plugin(SYSTEM, load, client, setup_of)
 
 
+def _mass() -> Plugin:
+    from game.rules.mass.system import SYSTEM
+
+    def load(path: Path) -> Any:
+        from game.io.mass import load_battle
+
+        return load_battle(path)
+
+    def client() -> Callable[..., Any]:
+        from game.client.mass import open_scene
+
+        factory: Callable[..., Any] = open_scene
+        return factory
+
+    return Plugin(SYSTEM, load, client)
+
+
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
     "ail-tactical": _ail,
+    "mass-battle": _mass,
 }
 
 

@@ -78,6 +78,27 @@ def check_file(path: Path) -> str:
 
         game = load_game(path, verify=True)
         return f"save, round {game.state.round}"
+    # --- mass battles (game.io.mass) ---
+    if kind == "mass-battle":
+        from game.io.mass import load_battle
+
+        lb = load_battle(path)
+        return (f"mass battle '{lb.name}', {len(lb.setup.forces)} forces, {lb.combatants} combatants, "
+                f"{lb.setup.terrain} ground")
+    if kind == "mass-rules":
+        from game.io.mass import load_mass_rules
+
+        load_mass_rules(path)
+        return "mass-battle rules file"
+    if kind == "mass-commands":
+        from game.io.mass import load_mass_commands
+
+        battle, cmds = load_mass_commands(path)
+        from game.io.mass import load_battle as _lb
+
+        _lb(battle)
+        return f"mass-battle command script, {len(cmds)} commands for {battle.name}"
+    # --- end of mass battles ---
     if kind == "broken":
         from game.io.datafiles import read_yaml
 

@@ -249,6 +249,12 @@ def sniff_kind(path: str | Path) -> str:
     if len(docs) > 1:
         return "save"  # saves are multi-document YAML (game.io.saves)
     data = docs[0] if docs else None
+    # --- other rule systems' files say so with a top-level `system:` key (game.systems) ---
+    if isinstance(data, dict) and data.get("system") == "mass-battle":
+        from game.io.mass import sniff_mass
+
+        return sniff_mass(data)
+    # --- end of other systems ---
     if isinstance(data, list) and data and all(isinstance(d, dict) and "kind" in d for d in data):
         return "commands"  # a command list for `python -m game run`
     if not isinstance(data, dict):
