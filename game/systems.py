@@ -74,11 +74,10 @@ def _mass() -> Plugin:
 
         return load_battle(path)
 
-    def client() -> Callable[..., Any]:
-        from game.client.mass import open_scene
+    def client() -> Any:
+        import game.client.mass
 
-        factory: Callable[..., Any] = open_scene
-        return factory
+        return game.client.mass
 
     return Plugin(SYSTEM, load, client)
 

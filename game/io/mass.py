@@ -58,6 +58,7 @@ class LoadedBattle:
     description: str
     combatants: int
     note: str
+    system_name: str = "mass-battle"
 
 
 def _system_check(doc: YamlDoc, path: Path, what: str) -> dict[str, Any]:

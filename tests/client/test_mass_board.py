@@ -8,8 +8,10 @@ from pathlib import Path
 import pygame
 
 from game.client.app import App, Settings
-from game.client.mass import MassBoardScene, MassSession, open_scene
+from game.client.launch import open_game
+from game.client.mass import MassBoardScene, open_scene
 from game.client.scenes.handoff import HandoffScene
+from game.client.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
@@ -20,9 +22,9 @@ def _key(k: int) -> list[pygame.event.Event]:
             pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0)]
 
 
-def _app() -> tuple[App, MassBoardScene, MassSession]:
+def _app() -> tuple[App, MassBoardScene, Session]:
     app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant"))
-    session = MassSession.from_file(BATTLE)
+    session = open_game(BATTLE)
     scene = open_scene(app, session)
     assert isinstance(scene, MassBoardScene)
     app.push(scene)

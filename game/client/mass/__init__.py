@@ -4,6 +4,6 @@ its own (tests, and until the shell's generic session opens mass battles)."""
 
 from __future__ import annotations
 
-from game.client.mass.board import MassBoardScene, MassSession, open_scene
+from game.client.mass.board import MassBoardScene, open_scene
 
-__all__ = ["MassBoardScene", "MassSession", "open_scene"]
+__all__ = ["MassBoardScene", "open_scene"]

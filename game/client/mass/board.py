@@ -13,8 +13,6 @@ Hotseat: when the decision passes to another force, a hand-off screen hides the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pygame
@@ -23,8 +21,6 @@ import pygame_gui
 from game.client.fonts import text
 from game.client.scene import Scene
 from game.client.scenes.handoff import HandoffScene
-from game.core.record import Record
-from game.core.system import Accepted
 
 BG = (18, 20, 24)
 PANEL = (28, 31, 37)
@@ -38,42 +34,13 @@ WAY_COLOURS = {"heaven": (150, 170, 230), "honor": (230, 220, 150), "glory": (24
                "strategy": (120, 200, 150), "terrain": (170, 140, 110)}
 
 
-@dataclass
-class MassSession:
-    """The session interface the shell passes to open_scene, for a mass battle on its own."""
-
-    system: Any
-    record: Record
-    loaded: Any
-    path: Path | None = None
-    log: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> MassSession:
-        from game.systems import plugin_named
-
-        plugin = plugin_named("mass-battle")
-        loaded = plugin.load(Path(path))
-        rec = Record(plugin.system, plugin.system.initial_state(loaded.setup, loaded.seed))
-        return cls(plugin.system, rec, loaded, Path(path))
-
-    @property
-    def state(self) -> Any:
-        return self.record.state
-
-    def apply(self, command: Any) -> tuple[bool, tuple[Any, ...], str | None]:
-        out = self.record.apply(command)
-        if isinstance(out, Accepted):
-            return True, tuple(out.events), None
-        return False, (), str(getattr(out, "reason", ""))
-
-
 def open_scene(app: Any, session: Any) -> Scene:
     return MassBoardScene(app, session)
 
 
 class MassBoardScene(Scene):
     name = "mass-board"
+    game_scene = True  # a live game: the shell's save / load / quit keys act on it
 
     def __init__(self, app: Any, session: Any) -> None:
         super().__init__(app)
@@ -137,6 +104,10 @@ class MassBoardScene(Scene):
         p = self.system.preview(self.session.state, self.legal[self.selected])
         if p is not None:
             self.odds_lines = [getattr(p, "title", "")] + list(getattr(p, "lines", ()))
+
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """A message from the shell (saved, loaded, refused): into the log, where it stays."""
+        self._say(text, (255, 200, 120))
 
     def _say(self, line: str, colour: tuple[int, int, int] = INK) -> None:
         self.log.append((line, colour))
