@@ -58,8 +58,26 @@ def _ail() -> Plugin:
     return Plugin(SYSTEM, load, client)
 
 
+def _campaign() -> Plugin:
+    from game.rules.campaign import SYSTEM
+
+    def load(path: Path) -> Any:
+        from game.io.campaign import load_campaign
+
+        return load_campaign(path)
+
+    def client() -> Callable[..., Any]:
+        from game.client.campaign import open_scene
+
+        factory: Callable[..., Any] = open_scene
+        return factory
+
+    return Plugin(SYSTEM, load, client)
+
+
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
     "ail-tactical": _ail,
+    "campaign": _campaign,
 }
 
 
