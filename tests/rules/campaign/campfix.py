@@ -99,7 +99,8 @@ def to_orders(red_units: Sequence[str], blue_units: Sequence[str], *, red_genera
               cmap: CampaignMap | None = None, red_route: tuple[int, int] = (4, 5),
               extra_armies: Sequence[tuple[str, str, tuple[int, int], Sequence[str], tuple[int, int] | None]] = (),
               name_generals: bool = True, extra_types: dict[str, UnitType] | None = None) -> CampaignState:
-    """A battle B1 at hex (5, 5): red's army `r` holds it, blue's army `b` marches in from (6, 5).
+    """A battle B1 at hex (5, 5): red's army `r` holds it, blue's army `b` (and any extra blue army
+    at (6, 5)) marches in from (6, 5); `forced` dice are queued after the scouting rolls.
     Generals `rg` / `bg` of the given levels are named in their owners' posts (when asked)."""
     gens = []
     if red_general is not None:
@@ -111,7 +112,7 @@ def to_orders(red_units: Sequence[str], blue_units: Sequence[str], *, red_genera
                                    gens, players=("red", "blue"), cmap=cmap, extra_types=extra_types), seed)
     s, _ = must(s, EndTurn())
     s, _ = must(s, MoveArmy(army="b", path=((5, 5),)))
-    for a in [x for x in extra_armies if x[1] == "blue"]:
+    for a in [x for x in extra_armies if x[1] == "blue" and x[2] == (6, 5)]:
         s, _ = must(s, MoveArmy(army=a[0], path=((5, 5),)))
     s, _ = must(s, EndTurn())
     s, _ = must(s, Declare(player="red", hex=(5, 5), fight=True))
