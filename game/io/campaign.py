@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from game.errors import GameFileError
 from game.io.datafiles import (
@@ -152,7 +152,13 @@ class ArmyEntry(_Strict):
     owner: str
     at: Coord
     route: Coord | None = None
-    units: list[UnitEntry | str] = Field(min_length=1)
+    units: list[UnitEntry] = Field(min_length=1)
+
+    @field_validator("units", mode="before")
+    @classmethod
+    def _names_are_entries(cls, v: Any) -> Any:
+        """A bare unit type id is one unit of that type."""
+        return [{"type": x} if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
 
 
 class GeneralEntry(_Strict):
@@ -235,7 +241,7 @@ def load_campaign(path: str | Path) -> LoadedCampaign:
         units: list[UnitSetup] = []
         n = 1
         for j, entry in enumerate(a.units):
-            e = UnitEntry(type=entry) if isinstance(entry, str) else entry
+            e = entry
             if e.type not in types:
                 raise GameFileError(str(p), _where(doc, ("armies", i, "units", j)), f"unknown unit type {e.type!r}")
             for _k in range(e.count):
@@ -326,7 +332,17 @@ def check_fingerprint(f: OrdersFile, salt: str | None = None, expected: str | No
 
 
 def sniff_campaign(data: Any) -> str:
-    """'campaign-scenario', 'campaign-rules', 'campaign-catalogue', 'campaign-orders' or ''."""
+    """'campaign-scenario', 'campaign-rules', 'campaign-catalogue', 'campaign-orders',
+    'campaign-commands' (a script of campaign commands) or ''."""
+    from game.rules.campaign.commands import COMMAND_KINDS
+
+    if isinstance(data, dict) and isinstance(data.get("commands"), list):
+        data = data["commands"]
+    if isinstance(data, list):
+        kinds = {d.get("kind") for d in data if isinstance(d, dict)}
+        if data and kinds and kinds <= set(COMMAND_KINDS) and all(isinstance(d, dict) for d in data):
+            return "campaign-commands"
+        return ""
     if not isinstance(data, dict):
         return ""
     if data.get("system") == SYSTEM_NAME and "armies" in data:
@@ -335,3 +351,36 @@ def sniff_campaign(data: Any) -> str:
     if kind in ("campaign-rules", "campaign-catalogue", "campaign-orders"):
         return str(kind)
     return ""
+
+
+# --------------------------------------------------------------------------- command scripts
+
+def read_script(path: str | Path) -> list[Any]:
+    """A campaign command script: a YAML list of commands (hexes as [column, row])."""
+    from game.rules.campaign.commands import parse_command
+
+    doc = read_yaml(path, "command script")
+    data = doc.data
+    if isinstance(data, dict) and "commands" in data:
+        data = data["commands"]
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise GameFileError(str(doc.path), "", "expected a YAML list of commands (mappings with a 'kind')")
+    out = []
+    for i, entry in enumerate(data):
+        try:
+            out.append(parse_command(entry))
+        except ValidationError as exc:
+            raise validation_errors_for(exc, doc, (i,)) from None
+        except (TypeError, ValueError) as exc:
+            raise GameFileError(str(doc.path), _where(doc, (i,)), f"not a campaign command: {exc}") from None
+    return out
+
+
+def validation_errors_for(exc: ValidationError, doc: Any, prefix: tuple[int | str, ...]) -> GameFileErrors:
+    problems = []
+    for err in exc.errors():
+        loc = prefix + _clean_loc(tuple(err.get("loc", ())))
+        problems.append(GameFileError(str(doc.path), _where(doc, loc), _describe(err)))
+    return GameFileErrors(problems)

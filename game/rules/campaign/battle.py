@@ -228,10 +228,12 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
         _casualties(state, w, battle, player, t, pools[player], plays[player], lines)
     # moves and locks
     gone: set[str] = set()
+    destroyed_sides: set[str] = set()
     for player in (pa, pb):
         t = v.taken[player]
         if _side_destroyed(w, battle, player):
             gone.add(player)
+            destroyed_sides.add(player)
             continue
         if t.locked:
             for a in _side_armies(w, battle, player):
@@ -256,7 +258,7 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
     log = WeekLog(week=state.week, orders={pa: oa, pb: ob}, lines=tuple(lines))
     battle = battle.model_copy(update={"orders": {}, "log": (*battle.log, log)})
     if gone or not _side_armies(w, battle, pa) or not _side_armies(w, battle, pb):
-        how = "; ".join(f"{state.player_name(p)} " + ("destroyed" if _side_destroyed(w, battle, p) else "left the field")
+        how = "; ".join(f"{state.player_name(p)} " + ("destroyed" if p in destroyed_sides else "left the field")
                         for p in (pa, pb) if p in gone or not _side_armies(w, battle, p))
         battle = battle.model_copy(update={"over": True, "ended": how or "no opposing forces remain"})
         for a in list(w.armies.values()):

@@ -114,7 +114,7 @@ def orders_refusal(rules: RulesData, side: SideFacts, manoeuvre: Manoeuvre, stra
     v = side.unit(vanguard)
     if v is None:
         return f"{vanguard} is not a unit of these forces."
-    if manoeuvre != "withdraw" and not v.type.line:
+    if manoeuvre != "withdraw" and not v.type.line and any(u.type.line for u in side.units):
         return f"{v.type.name} cannot serve as a line unit, so it cannot be the vanguard (only a Rearguard)."
     if len(set(stratagems)) != len(stratagems):
         return "A stratagem is named twice."

@@ -65,7 +65,8 @@ def success_chance(rules: RulesData) -> float:
 
 def best_vanguard(side: SideFacts, manoeuvre: Manoeuvre, last_stand: bool = False) -> str | None:
     stat = "defense" if (manoeuvre == "withdraw" and last_stand) else STAT_OF[manoeuvre]
-    cands = [u for u in side.units if manoeuvre == "withdraw" or u.type.line]
+    has_line = any(u.type.line for u in side.units)
+    cands = [u for u in side.units if manoeuvre == "withdraw" or u.type.line or not has_line]
     if not cands:
         return None
     return max(cands, key=lambda u: (u.type.stat(stat), u.id)).id

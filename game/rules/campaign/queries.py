@@ -76,7 +76,8 @@ def orders_options(state: CampaignState, per_side: int = 40) -> list[GiveOrders]
             facts = side_facts(state, b, p)
             mine: list[GiveOrders] = []
             for m in MANOEUVRES:
-                vans = [u.id for u in facts.units if m == "withdraw" or u.type.line][:2]
+                has_line = any(u.type.line for u in facts.units)
+                vans = [u.id for u in facts.units if m == "withdraw" or u.type.line or not has_line][:2]
                 for v in vans:
                     if orders_refusal(rules, facts, m, (), v) is None:
                         mine.append(GiveOrders(player=p, battle=b.id, manoeuvre=m, vanguard=v))

@@ -52,7 +52,9 @@ def play(seed: int, steps: int) -> CampaignState:
     for _ in range(steps):
         cmds = SYSTEM.legal_commands(s)
         assert cmds, f"no legal command in phase {s.phase}"
-        cmd = rng.choice(cmds)
+        # lean towards moving and fighting so battles happen (ending a turn stays possible)
+        busy = [c for c in cmds if c.kind != "end_turn" and not (c.kind == "declare" and not c.fight)]
+        cmd = rng.choice(busy if busy and rng.random() < 0.8 else cmds)
         out = SYSTEM.apply(s, cmd)
         assert out.accepted, (cmd, getattr(out, "reason", ""))
         s = out.state

@@ -313,3 +313,8 @@ def test_a_unit_type_missing_from_the_catalogue_is_a_setup_error() -> None:
     with pytest.raises(SetupError):
         SYSTEM.initial_state(setup([("a", "red", (2, 2), ["nope"], None), ("z", "blue", (3, 3), [RIFLE], None)]), 1)
     assert utype().durability == "plain"
+
+
+def test_forces_with_no_line_unit_left_may_put_any_unit_in_the_vanguard() -> None:
+    s = to_orders([HUSSAR], [RIFLE])
+    must(s, GiveOrders(player="red", battle="B1", manoeuvre="defend", vanguard="r.1"))
