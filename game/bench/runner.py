@@ -13,7 +13,7 @@ from typing import Any
 
 from game.bench.harness import Figure
 
-SECTIONS = ("frame", "reach", "odds", "saves", "startup")
+SECTIONS = ("frame", "reach", "odds", "saves", "startup", "campaign")
 
 
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
@@ -58,6 +58,9 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
                 elif name == "startup":
                     from game.bench import startup
                     figures += startup.run(quick=quick, log=log)
+                elif name == "campaign":
+                    from game.bench import campaign
+                    figures += campaign.run(quick=quick, log=log)
                 else:
                     raise ValueError(f"unknown section {name!r}")
             except ModuleNotFoundError as exc:  # networkx is a benchmark-only dependency (the test extra)
