@@ -47,8 +47,8 @@ def fifty_battles() -> tuple[CampaignState, list[GiveOrders]]:
     manoeuvres = ["attack", "shock_attack", "defend", "block", "skirmish", "withdraw"]
     cmds = []
     for i in range(BATTLES):
-        cmds.append(GiveOrders(player="red", battle=f"B{i + 1}", manoeuvre=manoeuvres[i % 6], vanguard=f"r{i}.0"))  # type: ignore[arg-type]
-        cmds.append(GiveOrders(player="blue", battle=f"B{i + 1}", manoeuvre=manoeuvres[(i // 6) % 6],  # type: ignore[arg-type]
+        cmds.append(GiveOrders(player="red", battle=f"B{i + 1}", manoeuvre=manoeuvres[i % 6], vanguard=f"r{i}.0"))
+        cmds.append(GiveOrders(player="blue", battle=f"B{i + 1}", manoeuvre=manoeuvres[(i // 6) % 6],
                                vanguard=f"b{i}.0"))
     for c in cmds[:-1]:
         out = SYSTEM.apply(s, c)
