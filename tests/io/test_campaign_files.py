@@ -203,3 +203,27 @@ def test_the_campaign_is_registered_in_the_composition_root() -> None:
     assert plugin.system.name == "campaign"
     assert system_of_data({"system": "campaign"}) == "campaign"
     assert plugin.load(CAMPAIGN / "teaching.yaml").name == "Campaign teaching scenario"
+
+
+def test_the_gm_imports_sealed_order_files_into_the_script_and_a_tampered_file_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = CAMPAIGN / "teaching-commands.yaml"
+    lines = script.read_text(encoding="utf-8").splitlines()
+    orders_at = max(i for i, ln in enumerate(lines) if ln.startswith("- {kind: orders"))
+    head = tmp_path / "head.yaml"
+    head.write_text("\n".join(line for line in lines[:orders_at - 3] if not line.startswith("# B1:")) + "\n",
+                    encoding="utf-8")
+    files = []
+    for player, battle, man, van in (("zones", "B1", "block", "rifles.2"), ("jibril", "B1", "shock_attack", "corps.1"),
+                                     ("resistance", "B2", "skirmish", "front.4"), ("zenith", "B2", "defend", "host.5")):
+        f = make_orders_file("teaching", 2, player, [OrderEntry(battle=battle, manoeuvre=man, vanguard=van)])
+        write_orders_file(tmp_path / f"{player}.yaml", f)
+        files.append(str(tmp_path / f"{player}.yaml"))
+    out = tmp_path / "full.yaml"
+    assert main(["campaign", "import", str(CAMPAIGN / "teaching.yaml"), str(head), *files, "--out", str(out)]) == 0
+    assert main(["campaign", "play", str(CAMPAIGN / "teaching.yaml"), str(out), "--quiet"]) == 0
+    assert "week 3" in capsys.readouterr().out
+    bad = tmp_path / "zones.yaml"
+    bad.write_text(bad.read_text(encoding="utf-8").replace("block", "attack"), encoding="utf-8")
+    assert main(["campaign", "import", str(CAMPAIGN / "teaching.yaml"), str(head), *files]) == 1
+    assert "do not match the fingerprint" in capsys.readouterr().err
