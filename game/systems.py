@@ -37,12 +37,15 @@ class Plugin:
           `open_scene(app, session) -> Scene` and, optionally, `open_replay(app, session, start=None,
           title="")` and `open_gm(app, game_scene)`.
     setup_of: loaded set-up -> what `system.initial_state` takes (default: its `.setup`).
+    read_script: (script path, loaded set-up) -> commands, for `run` (default: the tactical
+          command-list reader, game/cli/run.py read_commands).
     """
 
     system: RuleSystem
     load: Callable[[Path], Any]
     client: Callable[[], Any] | None = None
     setup_of: Callable[[Any], Any] = lambda loaded: loaded.setup
+    read_script: Callable[[Path, Any], list[Any]] | None = None
 
 
 def _ail() -> Plugin:
@@ -79,12 +82,39 @@ def _mass() -> Plugin:
 
         return game.client.mass
 
-    return Plugin(SYSTEM, load, client)
+    def read_script(path: Path, loaded: Any) -> list[Any]:
+        from game.io.mass import load_mass_commands
+
+        return load_mass_commands(path)[1]
+
+    return Plugin(SYSTEM, load, client, read_script=read_script)
+
+
+def _campaign() -> Plugin:
+    from game.rules.campaign import SYSTEM
+
+    def load(path: Path) -> Any:
+        from game.io.campaign import load_campaign
+
+        return load_campaign(path)
+
+    def client() -> Any:
+        import game.client.campaign
+
+        return game.client.campaign
+
+    def read_script(path: Path, loaded: Any) -> list[Any]:
+        from game.io.campaign import read_script
+
+        return read_script(path)
+
+    return Plugin(SYSTEM, load, client, read_script=read_script)
 
 
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
     "ail-tactical": _ail,
     "mass-battle": _mass,
+    "campaign": _campaign,
 }
 
 

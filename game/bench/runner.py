@@ -13,7 +13,7 @@ from typing import Any
 
 from game.bench.harness import Figure
 
-SECTIONS = ("frame", "reach", "odds", "saves", "startup", "mass")
+SECTIONS = ("frame", "reach", "odds", "saves", "startup", "mass", "campaign")
 
 
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
@@ -61,6 +61,9 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
                 elif name == "mass":
                     from game.bench import mass
                     figures += mass.run(quick=quick, log=log)
+                elif name == "campaign":
+                    from game.bench import campaign
+                    figures += campaign.run(quick=quick, log=log)
                 else:
                     raise ValueError(f"unknown section {name!r}")
             except ModuleNotFoundError as exc:  # networkx is a benchmark-only dependency (the test extra)

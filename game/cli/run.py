@@ -132,7 +132,10 @@ def run_command(args: argparse.Namespace) -> int:
     plugin = plugin_named(peek_system(args.scenario))
     scenario = plugin.load(Path(args.scenario))
     system = plugin.system
-    commands = read_commands(args.commands, getattr(scenario, "board", None), system)
+    if plugin.read_script is not None:
+        commands = plugin.read_script(Path(args.commands), scenario)
+    else:
+        commands = read_commands(args.commands, getattr(scenario, "board", None), system)
     seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
     record = Record(system, system.initial_state(plugin.setup_of(scenario), seed))
     try:

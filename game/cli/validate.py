@@ -99,6 +99,8 @@ def check_file(path: Path) -> str:
         _lb(battle)
         return f"mass-battle command script, {len(cmds)} commands for {battle.name}"
     # --- end of mass battles ---
+    if kind.startswith("campaign-"):
+        return _check_campaign(path, kind)
     if kind == "broken":
         from game.io.datafiles import read_yaml
 
@@ -108,6 +110,31 @@ def check_file(path: Path) -> str:
 
         return f"command list, {len(read_commands(str(path)))} commands"
     raise UserError(f"{path}: not {KINDS}")
+
+
+def _check_campaign(path: Path, kind: str) -> str:
+    """The campaign layer's files (game/io/campaign.py)."""
+    from game.io import campaign as c
+
+    if kind == "campaign-scenario":
+        loaded = c.load_campaign(path)
+        s = loaded.setup
+        return (f"campaign scenario '{loaded.name}', {len(s.players)} players, {len(s.armies)} armies, "
+                f"map {s.map.width} x {s.map.height}")
+    if kind == "campaign-rules":
+        rules = c.load_campaign_rules(path)
+        return f"campaign rules file, {len(rules.terrain)} terrain types, {len(rules.stratagems)} stratagems"
+    if kind == "campaign-catalogue":
+        cat = c.load_campaign_catalogue(path)
+        return f"campaign unit catalogue, {len(cat.powers)} powers, {len(cat.unit_types())} unit types"
+    if kind == "campaign-orders":
+        f = c.read_orders_file(path)
+        state = "fingerprint matches" if c.check_fingerprint(f) else (
+            "no salt (public copy)" if f.salt is None else "FINGERPRINT DOES NOT MATCH")
+        if f.salt is not None and not c.check_fingerprint(f):
+            raise GameFileError(str(path), "fingerprint", "the orders and salt do not match the fingerprint")
+        return f"campaign orders of {f.player}, week {f.week}, {len(f.orders)} orders, {state}"
+    return f"campaign command script, {len(c.read_script(path))} commands"
 
 
 def run(args: argparse.Namespace) -> int:

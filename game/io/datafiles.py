@@ -255,6 +255,13 @@ def sniff_kind(path: str | Path) -> str:
 
         return sniff_mass(data)
     # --- end of other systems ---
+    # --- campaign layer files (game/io/campaign.py): scenario, rules, catalogue, orders, scripts
+    from game.io.campaign import sniff_campaign
+
+    campaign_kind = sniff_campaign(data)
+    if campaign_kind:
+        return campaign_kind
+    # --- end of the campaign layer's addition
     if isinstance(data, list) and data and all(isinstance(d, dict) and "kind" in d for d in data):
         return "commands"  # a command list for `python -m game run`
     if not isinstance(data, dict):

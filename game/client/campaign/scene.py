@@ -1,0 +1,388 @@
+"""The campaign map view: the island, army counters (stacked, units at a glance), battles
+marked, the selected army's units, General and route, movement reach with path cost, and one
+panel per phase (declare, pick-up, posts, sealed orders with the planner, the reveal log).
+
+Who is looking: the first player the rules wait for (`system.to_move`); a change of player goes
+through the hand-off screen, and everything drawn comes from `system.view(state, viewer)` (G
+toggles the GM's view of everything). Every string drawn is kept in `drawn_strings` (tests).
+
+Keys: click an army to select it, click a highlighted hex to move there (pick-up: click a friendly
+army); Enter = the phase's main action (narrative: post, then done); 1-6 pick a manoeuvre, V the next vanguard, S the next
+stratagem; P toggles the planner; G the GM view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.client.fonts import font
+from game.client.scene import Scene
+from game.client.scenes.handoff import HandoffScene
+from game.hexgrid import Stagger
+from game.hexlayout import HexLayout
+from game.rules.campaign.battle import side_facts
+from game.rules.campaign.combat import orders_refusal
+from game.rules.campaign.commands import (
+    Declare,
+    EndTurn,
+    GiveOrders,
+    MoveArmy,
+    NarrativeDone,
+    Pickup,
+    WritePost,
+)
+from game.rules.campaign.engine import reach
+from game.rules.campaign.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS, Coord
+from game.rules.campaign.planner import plan
+from game.rules.campaign.state import CampaignState, key_hex
+
+PANEL_W = 400
+TERRAIN_COLOURS = {
+    "plains": (150, 170, 100), "road": (176, 160, 120), "town": (190, 150, 120), "fortress": (130, 120, 120),
+    "forest": (60, 110, 60), "hills": (150, 140, 90), "river": (90, 140, 190), "marsh": (100, 130, 110),
+    "mountains": (120, 110, 105), "sea": (40, 70, 120),
+}
+PLAYER_COLOURS = [(200, 60, 50), (60, 110, 210), (220, 180, 40), (150, 70, 190), (60, 170, 120)]
+
+
+class CampaignScene(Scene):
+    name = "campaign"
+    game_scene = True  # a live game: the shell's save / load / quit keys act on it
+
+    def __init__(self, app: Any, session: Any) -> None:
+        super().__init__(app)
+        self.session = session
+        self.system = session.system
+        m = session.state.cs.map
+        self.layout = HexLayout(74, 64, 36, Stagger(m.stagger_axis, m.stagger_index), m.width, m.height)
+        self.viewer: str | None = None
+        self.gm = False
+        self.selected: str | None = None
+        self.hover: Coord | None = None
+        self.message = ""
+        self.log: list[str] = []
+        self.draft: dict[str, Any] = {}
+        self.show_planner = True
+        self.drawn_strings: list[str] = []
+        self.ui = app.make_ui()
+        self._layout_geometry()
+        self._build()
+        self._sync_viewer(handoff=False)
+
+    # ------------------------------------------------------------------ geometry
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """A message from the shell (saved, loaded, refused), shown where refusals are."""
+        self.message = text
+
+    def _layout_geometry(self) -> None:
+        w, h = self.app.screen.get_size()
+        mw, mh = self.layout.map_pixel_size
+        self.scale = min((w - PANEL_W - 20) / mw, (h - 20) / mh)
+        self.origin = (10.0, 10.0)
+
+    def hex_centre(self, c: Coord) -> tuple[float, float]:
+        x, y = self.layout.tile_center(c[0], c[1])
+        return self.origin[0] + x * self.scale, self.origin[1] + y * self.scale
+
+    def hex_at(self, pos: tuple[int, int]) -> Coord | None:
+        x = (pos[0] - self.origin[0]) / self.scale
+        y = (pos[1] - self.origin[1]) / self.scale
+        c = self.layout.pixel_to_tile(x, y)
+        m = self.state.cs.map
+        return c if 0 <= c[0] < m.width and 0 <= c[1] < m.height else None
+
+    # ------------------------------------------------------------------ state as the viewer sees it
+    @property
+    def state(self) -> CampaignState:
+        s: CampaignState = self.session.state
+        return s
+
+    @property
+    def seen(self) -> CampaignState:
+        s: CampaignState = self.system.view(self.state, None if self.gm else self.viewer)
+        return s
+
+    def _sync_viewer(self, handoff: bool = True) -> None:
+        waiting = self.system.to_move(self.state)
+        nxt = waiting[0] if waiting else None
+        if nxt != self.viewer:
+            self.viewer = nxt
+            self.selected = None
+            self.draft = {}
+            if handoff and nxt is not None and self.app.settings.blackout and not self.gm:
+                st = self.state
+                idx = st.players.index(nxt)
+                self.app.push(HandoffScene(self.app, st.player_name(nxt), PLAYER_COLOURS[idx % 5],
+                                           f"Week {st.week}: {st.phase}. Pass the screen to {st.player_name(nxt)}."))
+        self._build()
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self) -> None:
+        self.ui.clear_and_reset()
+        w, h = self.app.screen.get_size()
+        x = w - PANEL_W + 10
+        self.buttons: dict[Any, str] = {}
+        self.text_entry: pygame_gui.elements.UITextEntryLine | None = None
+        y = h - 50
+        phase = self.state.phase
+        labels: list[tuple[str, str]] = []
+        if phase in ("movement", "pickup"):
+            labels.append(("end_turn", "End turn (Enter)"))
+        elif phase == "declare":
+            labels += [("fight", "Fight (Enter)"), ("decline", "Decline")]
+        elif phase == "narrative":
+            labels += [("post", "Post (names my Generals there)"), ("done", "Done posting (Enter)")]
+            self.text_entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(x, y - 100, PANEL_W - 20, 32), self.ui)
+            self.text_entry.set_text("Our forces take the field.")
+        elif phase == "orders":
+            labels.append(("seal", "Seal orders (Enter)"))
+        for i, (key, text) in enumerate(labels):
+            bw = (PANEL_W - 20 - 10 * (len(labels) - 1)) // len(labels)
+            b = pygame_gui.elements.UIButton(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui)
+            self.buttons[b] = key
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._layout_geometry()
+        self._build()
+
+    # ------------------------------------------------------------------ acting
+    def _do(self, cmd: Any) -> bool:
+        before = self.state
+        ok, events, reason = self.session.apply(cmd)
+        if not ok:
+            self.message = reason or "refused"
+            return False
+        self.message = ""
+        for e in events:
+            if e.kind in ("orders_sealed", "turn_passed"):
+                continue
+            self.log.append(self.system.describe_event(before, e))
+        self.log = self.log[-400:]
+        self._sync_viewer()
+        return True
+
+    def _main_action(self, which: str | None = None) -> None:
+        st, p = self.state, self.viewer
+        if p is None:
+            return
+        phase = st.phase
+        if phase in ("movement", "pickup"):
+            self._do(EndTurn())
+        elif phase == "declare":
+            for k, d in st.declarations.items():
+                if p in d and d[p] is None:
+                    self._do(Declare(player=p, hex=key_hex(k), fight=which != "decline"))
+                    return
+        elif phase == "narrative":
+            posted = any(x.player == p and x.week == st.week for x in st.posts)
+            if which == "post" or (which is None and not posted):
+                b = next((b for b in st.open_battles() if p in b.sides), None)
+                if b is not None:
+                    present = {a.id for a in st.forces(b, p)}
+                    gens = tuple(g.id for g in st.generals.values() if g.owner == p and g.army in present)
+                    text = self.text_entry.get_text() if self.text_entry else "Onwards."
+                    self._do(WritePost(player=p, battle=b.id, text=text or "Onwards.", generals=gens))
+            else:
+                self._do(NarrativeDone(player=p))
+        elif phase == "orders":
+            o = self._orders()
+            if o is not None:
+                self._do(o)
+
+    def _my_battle(self) -> Any:
+        st, p = self.seen, self.viewer
+        return next((b for b in st.open_battles() if p in b.sides and p not in b.orders), None)
+
+    def _vanguards(self, b: Any, manoeuvre: str) -> list[str]:
+        facts = side_facts(self.seen, b, self.viewer or "")
+        return [u.id for u in facts.units if orders_refusal(self.seen.cs.rules, facts, manoeuvre, (), u.id) is None]  # type: ignore[arg-type]
+
+    def _orders(self) -> GiveOrders | None:
+        b = self._my_battle()
+        if b is None or self.viewer is None:
+            return None
+        m = self.draft.get("manoeuvre", "defend")
+        vans = self._vanguards(b, m)
+        van = self.draft.get("vanguard") if self.draft.get("vanguard") in vans else (vans[0] if vans else "")
+        return GiveOrders(player=self.viewer, battle=b.id, manoeuvre=m, vanguard=van,
+                          stratagems=tuple(self.draft.get("stratagems", ())))
+
+    def _eligible_stratagems(self) -> list[str]:
+        b = self._my_battle()
+        o = self._orders()
+        if b is None or o is None:
+            return []
+        facts = side_facts(self.seen, b, self.viewer or "")
+        return [s for s in STRATAGEMS
+                if orders_refusal(self.seen.cs.rules, facts, o.manoeuvre, (s,), o.vanguard) is None]
+
+    def _click(self, pos: tuple[int, int]) -> None:
+        c = self.hex_at(pos)
+        if c is None:
+            return
+        st = self.state
+        mine = [a for a in st.armies_at(c) if a.owner == self.viewer]
+        if st.phase == "movement" and self.selected and self.selected in st.armies:
+            r = reach(st, self.selected)
+            if c in r and not mine:
+                self._do(MoveArmy(army=self.selected, path=r[c].path))
+                return
+        if st.phase == "pickup" and self.selected and mine and mine[0].id != self.selected:
+            g = next((g for g in st.generals.values() if g.army == self.selected and g.owner == self.viewer), None)
+            if g is not None:
+                self._do(Pickup(general=g.id, army=mine[0].id))
+                return
+        here = st.armies_at(c)
+        self.selected = here[0].id if here else None
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.ui.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
+            self._main_action(self.buttons[event.ui_element])
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if event.pos[0] < self.app.screen.get_width() - PANEL_W:
+                self._click(event.pos)
+        elif event.type == pygame.MOUSEMOTION:
+            self.hover = self.hex_at(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            if self.text_entry is not None and self.text_entry.is_focused:
+                return
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self._main_action()
+            elif event.key == pygame.K_g:
+                self.gm = not self.gm
+            elif event.key == pygame.K_p:
+                self.show_planner = not self.show_planner
+            elif pygame.K_1 <= event.key <= pygame.K_6 and self.state.phase == "orders":
+                self.draft = {"manoeuvre": MANOEUVRES[event.key - pygame.K_1]}
+            elif event.key == pygame.K_v and self.state.phase == "orders":
+                b = self._my_battle()
+                o = self._orders()
+                if b is not None and o is not None:
+                    vans = self._vanguards(b, o.manoeuvre)
+                    if vans:
+                        i = (vans.index(o.vanguard) + 1) % len(vans) if o.vanguard in vans else 0
+                        self.draft["vanguard"] = vans[i]
+            elif event.key == pygame.K_s and self.state.phase == "orders":
+                elig = self._eligible_stratagems()
+                cur = list(self.draft.get("stratagems", ()))
+                nxt = next((s for s in elig if s not in cur), None)
+                self.draft["stratagems"] = [*cur, nxt] if nxt else []
+
+    def update(self, dt: float) -> None:
+        self.ui.update(dt)
+
+    # ------------------------------------------------------------------ drawing
+    def _text(self, surface: pygame.Surface, text: str, pos: tuple[float, float], size: int = 14,
+              colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
+        self.drawn_strings.append(text)
+        img = font(size, bold).render(text, True, colour)
+        surface.blit(img, (int(pos[0]), int(pos[1])))
+        return int(img.get_height())
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.drawn_strings = []
+        surface.fill((18, 20, 24))
+        st = self.seen
+        m = st.cs.map
+        r = max(2, int(36 * self.scale))
+        for (col, row), t in m.terrain.items():
+            x, y = self.hex_centre((col, row))
+            pygame.draw.circle(surface, TERRAIN_COLOURS.get(t, (90, 90, 90)), (int(x), int(y)), r)
+        sel = self.selected
+        reach_map = reach(st, sel) if (sel is not None and st.phase == "movement" and sel in st.armies
+                                       and st.armies[sel].owner == self.viewer) else {}
+        for c in reach_map:
+            x, y = self.hex_centre(c)
+            pygame.draw.circle(surface, (250, 250, 200), (int(x), int(y)), r, 2)
+        for b in st.open_battles():
+            x, y = self.hex_centre(b.hex)
+            pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
+        for pos, name in m.names.items():
+            x, y = self.hex_centre(pos)
+            self._text(surface, name, (x + r, y - r - 6), 11, (250, 240, 220))
+        stacks: dict[Coord, int] = {}
+        for a in st.armies.values():
+            k = stacks.get(a.hex, 0)
+            stacks[a.hex] = k + 1
+            x, y = self.hex_centre(a.hex)
+            x += k * 6
+            y -= k * 6
+            colour = PLAYER_COLOURS[st.players.index(a.owner) % 5]
+            rect = pygame.Rect(int(x - r), int(y - r), 2 * r, 2 * r)
+            pygame.draw.rect(surface, colour, rect)
+            pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
+            self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
+        if self.hover is not None and self.hover in reach_map:
+            x, y = self.hex_centre(self.hover)
+            self._text(surface, f"cost {reach_map[self.hover].cost}", (x + r, y), 13, (255, 255, 160), True)
+        self._draw_panel(surface, st)
+        self.ui.draw_ui(surface)
+
+    def _draw_panel(self, surface: pygame.Surface, st: CampaignState) -> None:
+        w, h = surface.get_size()
+        x0 = w - PANEL_W
+        pygame.draw.rect(surface, (30, 32, 38), pygame.Rect(x0, 0, PANEL_W, h))
+        x, y = x0 + 10, 8
+        who = "GM (sees all)" if self.gm else (st.player_name(self.viewer) if self.viewer else "nobody")
+        y += self._text(surface, f"Week {st.week}: {st.phase}   viewer: {who}", (x, y), 15, bold=True) + 4
+        if self.selected in st.armies:
+            a = st.armies[self.selected]
+            y += self._text(surface, f"{a.name} ({st.player_name(a.owner)}) at {a.hex[0]},{a.hex[1]}", (x, y), 14, bold=True)
+            route = f"{a.route[0]},{a.route[1]}" if a.route else "none"
+            y += self._text(surface, f"route: came from {route}" + (f"; in battle {a.battle}" if a.battle else ""), (x, y))
+            for g in st.generals_of_army(a.id):
+                y += self._text(surface, f"General {g.name}, level {g.level}", (x, y), 13, (240, 210, 120))
+            for uid in a.units[:14]:
+                u, t = st.units[uid], st.unit_type(uid)
+                if u.destroyed:
+                    continue
+                dmg = f" dmg {u.armour_damage or u.large_damage}" if (u.armour_damage or u.large_damage) else ""
+                y += self._text(surface, f"  {t.name}  A{t.attack} D{t.defense} M{t.mobility} {t.durability}{dmg}",
+                                (x, y), 12)
+            y += 6
+        if st.phase == "orders" and self.viewer is not None and not self.gm:
+            y = self._draw_orders(surface, st, x, y)
+        elif st.phase == "declare" and self.viewer:
+            pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
+            y += self._text(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
+        for b in st.open_battles():
+            y += self._text(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
+                            + " vs ".join(st.player_name(p) for p in b.sides)
+                            + f"  sealed: {', '.join(st.player_name(p) for p in sorted(b.orders)) or '-'}", (x, y), 12)
+        posts = [p for p in st.posts if p.week == st.week][-3:]
+        for p in posts:
+            y += self._text(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text[:48]}", (x, y), 12,
+                            (200, 200, 250))
+        if self.message:
+            y += self._text(surface, self.message[:60], (x, y), 13, (255, 120, 100))
+        bottom = h - 160
+        lines = self.log[-max(0, (bottom - y) // 14):] if bottom > y else []
+        for line in lines:
+            self._text(surface, line[:64], (x, y), 11, (190, 190, 190))
+            y += 14
+
+    def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int) -> int:
+        b = self._my_battle()
+        o = self._orders()
+        if b is None or o is None:
+            return y + self._text(surface, "Orders sealed; waiting for the others.", (x, y))
+        y += self._text(surface, f"Orders for battle {b.id} (1-6 manoeuvre, V vanguard, S stratagem)", (x, y), 13, bold=True)
+        y += self._text(surface, f"  {MANOEUVRE_NAMES[o.manoeuvre]}, vanguard {o.vanguard}", (x, y), 13)
+        y += self._text(surface, "  stratagems: " + (", ".join(o.stratagems) or "none")
+                        + f" (eligible: {len(self._eligible_stratagems())})", (x, y), 12)
+        if self.show_planner:
+            p = plan(st, b.id, self.viewer or "", o.stratagems, o.vanguard)
+            y += self._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
+            heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
+            y += self._text(surface, f"{'':>8}{heads}", (x, y), 11)
+            for mine in MANOEUVRES:
+                cells = [c for c in p.cells if c.mine == mine]
+                row = "".join(f"{round(100 * c.win):>4}/{round(100 * sum(v for k, v in c.chances.items() if k.startswith('lose'))):<3}"
+                              for c in cells)
+                y += self._text(surface, f"{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11)
+        return y + 4

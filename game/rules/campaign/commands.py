@@ -1,0 +1,107 @@
+"""Commands of the campaign layer (pydantic models with a `kind`). GM commands start `gm_`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from game.rules.campaign.models import Coord, Manoeuvre, Stratagem
+
+
+class Cmd(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MoveArmy(Cmd):
+    kind: Literal["move_army"] = "move_army"
+    army: str
+    path: tuple[Coord, ...]  # the hexes entered, in order
+
+
+class EndTurn(Cmd):
+    """The active player is done with this sequential phase (movement, pick-up)."""
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Declare(Cmd):
+    kind: Literal["declare"] = "declare"
+    player: str
+    hex: Coord
+    fight: bool
+
+
+class Pickup(Cmd):
+    kind: Literal["pickup"] = "pickup"
+    general: str
+    army: str
+
+
+class WritePost(Cmd):
+    kind: Literal["post"] = "post"
+    player: str
+    battle: str
+    text: str
+    generals: tuple[str, ...] = ()
+
+
+class NarrativeDone(Cmd):
+    kind: Literal["narrative_done"] = "narrative_done"
+    player: str
+
+
+class GiveOrders(Cmd):
+    kind: Literal["orders"] = "orders"
+    player: str
+    battle: str
+    manoeuvre: Manoeuvre
+    stratagems: tuple[Stratagem, ...] = ()
+    vanguard: str
+    withdraw_to: Coord | None = None
+    breakthrough_to: Coord | None = None
+
+
+class GmMoveArmy(Cmd):
+    kind: Literal["gm_move_army"] = "gm_move_army"
+    army: str
+    to: Coord
+
+
+class GmEditUnit(Cmd):
+    kind: Literal["gm_edit_unit"] = "gm_edit_unit"
+    unit: str
+    armour_damage: int | None = None
+    large_damage: int | None = None
+    destroyed: bool | None = None
+
+
+class GmForceRolls(Cmd):
+    kind: Literal["gm_force_rolls"] = "gm_force_rolls"
+    values: tuple[int, ...]
+
+
+class GmSetGeneral(Cmd):
+    kind: Literal["gm_set_general"] = "gm_set_general"
+    general: str
+    level: int
+
+
+Command = Annotated[
+    MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
+    | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral,
+    Field(discriminator="kind"),
+]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
+COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
+                 "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general")
+
+
+def parse_command(data: dict[str, Any]) -> Cmd:
+    """A command from plain data (a script line, a save's log); raises pydantic.ValidationError."""
+    cmd: Cmd = _ADAPTER.validate_python(data)
+    return cmd
+
+
+def is_gm(command: Any) -> bool:
+    return str(getattr(command, "kind", "")).startswith("gm_")

@@ -1,0 +1,112 @@
+"""The campaign client, headless with real pygame events: a whole week with two battles, and
+no string drawn for one side depends on another side's sealed orders before the reveal."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+
+from game.client.app import App, Settings  # noqa: E402
+from game.client.campaign import open_scene  # noqa: E402
+from game.client.launch import open_game  # noqa: E402
+
+
+def _app() -> tuple[App, object]:
+    session = open_game("maps/campaign/teaching.yaml")
+    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    scene = open_scene(app, session)
+    app.push(scene)
+    return app, scene
+
+
+def key(app: App, k: int) -> None:
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)])
+    app.step([])
+    app.render()
+
+
+def click(app: App, pos: tuple[float, float]) -> None:
+    p = (int(pos[0]), int(pos[1]))
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=p, button=1),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, pos=p, button=1)])
+    app.render()
+
+
+def through_handoff(app: App) -> None:
+    if app.scenes.top is not None and app.scenes.top.name == "handoff":
+        key(app, pygame.K_SPACE)
+
+
+def enter(app: App) -> None:
+    through_handoff(app)
+    key(app, pygame.K_RETURN)
+
+
+def move(app: App, scene, army_hex: tuple[int, int], to: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    through_handoff(app)
+    click(app, scene.hex_centre(army_hex))
+    click(app, scene.hex_centre(to))
+
+
+def play_to_orders(app: App, scene) -> None:  # type: ignore[no-untyped-def]
+    enter(app)  # the Zones end their move
+    enter(app)  # the Resistance too
+    move(app, scene, (29, 9), (28, 11))
+    assert scene.state.armies["host"].hex == (28, 11)
+    enter(app)
+    move(app, scene, (24, 27), (21, 27))
+    assert scene.state.armies["corps"].hex == (21, 27)
+    enter(app)
+    assert scene.state.phase == "declare"
+    for _ in range(4):
+        enter(app)  # everyone fights
+    assert len(scene.state.battles) == 2 and scene.state.phase == "pickup"
+    for _ in range(4):
+        enter(app)
+    for _ in range(4):
+        enter(app)  # post (naming the Generals there)
+        enter(app)  # done posting
+    assert scene.state.phase == "orders"
+
+
+def test_a_headless_week_with_two_battles_is_played_through_the_client() -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    for manoeuvre_key in (pygame.K_1, pygame.K_5, pygame.K_2, pygame.K_3):  # zones, resistance, zenith, jibril
+        through_handoff(app)
+        key(app, manoeuvre_key)
+        key(app, pygame.K_RETURN)
+    st = scene.state
+    assert st.week == 2 and all(b.log for b in st.battles.values())
+    shown = "\n".join(scene.log)
+    assert "successes" in shown and "table" in shown and "takes" in shown
+    assert app.scenes.top.name == "handoff"  # the next player's turn starts behind the hand-off screen
+    through_handoff(app)
+    assert any("Week 2" in s for s in scene.drawn_strings)
+
+
+def _strings_for_jibril(zones_key: int) -> list[str]:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    for k in (zones_key, pygame.K_5, pygame.K_2):
+        through_handoff(app)
+        key(app, k)
+        key(app, pygame.K_RETURN)
+    through_handoff(app)
+    assert scene.viewer == "jibril"
+    key(app, pygame.K_p)
+    key(app, pygame.K_p)  # planner shown again
+    click(app, scene.hex_centre((21, 27)))  # select the battle's stack
+    app.render()
+    return list(scene.drawn_strings)
+
+
+def test_no_string_drawn_for_a_side_depends_on_another_sides_sealed_orders() -> None:
+    withdraw = _strings_for_jibril(pygame.K_1)
+    block = _strings_for_jibril(pygame.K_3)
+    assert withdraw == block
+    assert any("Planner" in s for s in withdraw)
