@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 import game.rules.ail.gm as gm  # registers the GM commands with the engine and the command parser
+from game import paths
 from game.errors import GameFileError
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
@@ -34,7 +35,7 @@ from game.rules.ail.commands import parse_command
 from game.rules.ail.events import RollMade
 from game.rules.ail.state import GameState
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = paths.data_root()
 
 
 # --------------------------------------------------------------------------- steps and records

@@ -11,11 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from game import paths
 from game.client.session import Session
 from game.errors import UserError
 from game.hexlayout import HexLayout
 
-DEFAULT_SCENARIO = Path(__file__).resolve().parents[2] / "maps" / "default.yaml"
+DEFAULT_SCENARIO = paths.default_scenario()
 
 Opener = Callable[[Path], Session | None]
 OPENERS: list[Opener] = []
