@@ -79,7 +79,8 @@ def render_picture(map_data: MapData, counters: Iterable[CounterView] = (), scal
     """The map with optional grid, objective marks and unit counters on top (what `render` saves)."""
     surf = render_map_layer(map_data, scale)
     if grid:
-        draw_grid(surf, map_data.layout, scale, hexes=map_data.board.terrain.keys())
+        hexes = map_data.board.terrain.keys() if map_data.has_terrain else map_data.painted_hexes()
+        draw_grid(surf, map_data.layout, scale, hexes=hexes)
     draw_objectives(surf, map_data.layout, objectives, scale)
     draw_units(surf, map_data.layout, counters, scale)
     return surf
