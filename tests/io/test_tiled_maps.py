@@ -231,3 +231,53 @@ def test_the_shipped_projects_unit_type_enum_lists_the_starter_catalogue():
 
     types = load_property_types(Path(__file__).resolve().parents[2] / "maps" / "ascension-isle.tiled-project")
     assert set(types.enums["unit_type"]) == set(load_catalogue().units)
+
+
+# --------------------------------------------------------------------------- play MAP.tmx
+
+
+def test_a_map_whose_object_layer_places_two_sides_becomes_a_playable_scenario(tmp_path):
+    from game.cli.play import scenario_for_map
+
+    root = Path(__file__).resolve().parents[2]
+    sc = load_scenario(scenario_for_map(root / "maps" / "hollow-ridge.tmx", tmp_path))
+    assert [s.id for s in sc.setup.sides] == list(dict.fromkeys(u.side for u in sc.map.units))
+    assert len(sc.setup.units) == len(sc.map.units) > 2
+    assert {o.kind for o in sc.setup.objectives} == {"destroy_all"}
+
+
+@pytest.mark.parametrize(("objects", "missing"), [
+    ([], "places no units"),
+    (["one"], "at least two sides"),
+])
+def test_playing_a_map_that_lacks_units_or_sides_says_what_is_missing(tmp_path, objects, missing):
+    from game.cli.play import scenario_for_map
+    from game.errors import UserError
+
+    tsx = _counters_tileset(tmp_path)
+    objs = [_tile_obj(1, 2, 1)] if objects else []  # on a Meadow tile, the one with terrain
+    spec = tf.MapSpec(tilesets=[(1, tsx.name)], layers=[tf.Layer("ground", tf.pattern(6, 5))], objects=objs)
+    m = tf.write_map(tmp_path / "m.tmx", spec)
+    tsx.write_text(tsx.read_text(encoding="utf-8").replace('<tile id="0" type="Meadow"/>',
+                   '<tile id="0" type="Meadow"><properties><property name="terrain" value="clear"/></properties></tile>'),
+                   encoding="utf-8")
+    with pytest.raises(UserError) as info:
+        scenario_for_map(m, tmp_path)
+    assert missing in str(info.value) and "\n" not in str(info.value)
+
+
+def test_playing_a_map_without_terrain_directly_says_a_terrain_map_is_needed(tmp_path):
+    from game.cli.play import scenario_for_map
+    from game.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        scenario_for_map(tf.foreign_map(tmp_path), tmp_path)
+    assert "terrain_map" in str(info.value)
+
+
+def test_play_command_opens_a_map_directly_headless(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    root = Path(__file__).resolve().parents[2]
+    assert main(["play", str(root / "maps" / "hollow-ridge.tmx"), "--frames", "2"]) == 0
+    assert "hollow-ridge-from-map.yaml" in capsys.readouterr().out
+    assert (tmp_path / "saves" / "scenarios" / "hollow-ridge-from-map.yaml").is_file()
