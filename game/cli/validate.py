@@ -44,7 +44,7 @@ def check_file(path: Path) -> str:
     if not path.exists():
         raise UserError(f"{path}: no such file")
     kind = sniff_kind(path)
-    if kind == "map":
+    if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
         from game.io.tmx import load_map
 
         md = load_map(path)

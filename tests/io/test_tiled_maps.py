@@ -281,3 +281,12 @@ def test_play_command_opens_a_map_directly_headless(tmp_path, monkeypatch, capsy
     assert main(["play", str(root / "maps" / "hollow-ridge.tmx"), "--frames", "2"]) == 0
     assert "hollow-ridge-from-map.yaml" in capsys.readouterr().out
     assert (tmp_path / "saves" / "scenarios" / "hollow-ridge-from-map.yaml").is_file()
+
+
+@pytest.mark.parametrize("command", ["render", "validate"])
+def test_render_and_validate_of_a_tmj_map_say_how_to_save_it_as_tmx(tmp_path, capsys, command):
+    m = tmp_path / "map.tmj"
+    m.write_text('{"type": "map"}', encoding="utf-8")
+    args = [command, str(m)] + (["--out", str(tmp_path / "x.png")] if command == "render" else [])
+    assert main(args) == 1
+    assert "Tiled map files (*.tmx)" in capsys.readouterr().err
