@@ -58,8 +58,12 @@ def _both(folder: Path, m: Path) -> tuple[Path, Path]:
     return ours, theirs
 
 
-@pytest.mark.parametrize(("axis", "index"), LAYOUTS)
-@pytest.mark.parametrize("case", list(CASES))
+# Placement and rotation depend on the layout: all four. The rest: one pointy and one flat layout.
+MATRIX = [(case, axis, index) for case in CASES for axis, index in LAYOUTS
+          if case in ("plain", "rotations-60-120-and-flips") or (axis, index) in (("y", "odd"), ("x", "even"))]
+
+
+@pytest.mark.parametrize(("case", "axis", "index"), MATRIX)
 def test_our_render_matches_tmxrasterizer_away_from_edges(tmp_path, case, axis, index):
     m = tf.foreign_map(tmp_path, axis, index, **CASES[case]())
     d = compare(*_both(tmp_path, m))
