@@ -290,3 +290,10 @@ def test_render_and_validate_of_a_tmj_map_say_how_to_save_it_as_tmx(tmp_path, ca
     args = [command, str(m)] + (["--out", str(tmp_path / "x.png")] if command == "render" else [])
     assert main(args) == 1
     assert "Tiled map files (*.tmx)" in capsys.readouterr().err
+
+
+def test_a_scenario_with_a_terrain_map_opens_in_the_game_window(tmp_path, monkeypatch):
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    m = tf.foreign_map(tmp_path)
+    sc = scenario(tmp_path, m.name, "terrain_map:\n  classes: {Meadow: clear, Forest: woods, Lake: water, Hill: hill}\n")
+    assert main(["play", str(sc), "--frames", "3", "--no-blackout"]) == 0
