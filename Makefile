@@ -7,11 +7,17 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test test-slow lint bench clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+$(STAMP): pyproject.toml setup.py
+	@echo "First run: creating the virtual environment in $(VENV) and installing the game and its"
+	@echo "test tools into it (pygame-ce, pygame_gui, pytmx, pydantic, pytest, ruff, mypy...)."
+	@echo "This takes about a minute; later runs skip it."
+	@$(PYTHON) -m venv $(VENV) || { echo "Could not create $(VENV): on Debian/Ubuntu install python3-venv first (sudo apt install python3-venv)"; exit 1; }
+	@echo "- upgrading pip"
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "- installing the game (editable) and its test tools"
+	@$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+	@echo "Set-up done."
 
 play: $(STAMP)
 	$(BIN)/python -m game

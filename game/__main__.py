@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+from pathlib import Path
 
 import game.cli as cli_pkg
 from game.errors import GameFileError, UserError
@@ -18,12 +20,39 @@ from game.errors import GameFileError, UserError
 _ORDER = ["play", "render", "validate", "run", "odds", "replay", "bench"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+DIST_NAME = "ascension-isle-tactics"
+
+
+def program_name(argv0: str | None = None) -> str:
+    """How the program was started: 'ail-tactics' (the installed command) or 'python -m game'."""
+    name = Path(sys.argv[0] if argv0 is None else argv0).name
+    if not name or name in ("__main__.py", "-c", "-m") or name.startswith("python"):
+        return "python -m game"
+    return name.removesuffix(".exe")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version(DIST_NAME)
+    except PackageNotFoundError:  # a checkout that was never installed
+        return "unknown (not installed)"
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    from game import paths
+
     parser = argparse.ArgumentParser(
-        prog="python -m game",
+        prog=prog or program_name(),
         description="Ascension Isle: Legacy tactical wargame client. "
         "With no command, opens the default scenario in a window.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--saves-dir", metavar="DIR",
+                        help=f"folder for saves, autosaves and crash reports (default: {paths.saves_dir()}, "
+                             f"from {paths.saves_dir_source()}; also ${paths.SAVES_ENV})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = [m.name for m in pkgutil.iter_modules(cli_pkg.__path__) if not m.name.startswith("_")]
     names.sort(key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n))
@@ -38,7 +67,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+    saves_dir = None
+    while argv and (argv[0] == "--saves-dir" or argv[0].startswith("--saves-dir=")):
+        head = argv.pop(0)
+        if "=" in head:
+            saves_dir = head.split("=", 1)[1]
+        elif argv:
+            saves_dir = argv.pop(0)
+        else:
+            parser.error("--saves-dir needs a folder")
+    if saves_dir is not None:
+        from game import paths
+
+        os.environ[paths.SAVES_ENV] = saves_dir
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["play", *argv]
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game import systems
+from game import paths, systems
 from game.core.record import Record, Step
 from game.core.registry import UnknownSystem
 from game.core.system import Accepted, RuleSystem, StateDataError
@@ -30,7 +30,7 @@ from game.errors import GameFileError
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = paths.data_root()
 
 __all__ = ["LoadedGame", "Record", "ReplayMismatch", "Step", "VerifyReport", "command_label", "find_scenario",
            "initial_state_of", "load_game", "load_scenario_of", "make_save", "replay_log", "save_game",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from game import paths
 from game.board import Board
 from game.hexgrid import DIRECTIONS, Hex, Stagger, neighbours
 from game.rules.ail.models import (
@@ -26,7 +27,7 @@ from game.rules.ail.models import (
 )
 from game.tools.make_maps import Painter, tmx_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.data_root()
 TILESET = ROOT / "assets" / "tiles" / "hex-pointy.tsx"
 PASSABLE_FOR_UNITS = {"clear", "woods", "rough", "hill", "building", "rubble", "road"}
 

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import yaml
 
+from game import paths
 from game.bench.harness import Figure, ms
 from game.bench.randomplay import long_game_policy, play
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.data_root()
 DEFAULT_SCENARIO = ROOT / "maps" / "default.yaml"
 
 

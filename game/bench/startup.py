@@ -12,11 +12,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from game import paths
 from game.bench.harness import Figure
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.data_root()
 
 
 def _time(cmd: list[str], env: dict[str, str]) -> float:

@@ -1,16 +1,22 @@
-"""`python -m game play [PATH]`: open the game window on a scenario (default: maps/default.yaml)."""
+"""`python -m game play [PATH]`: open the game window on a scenario (default: maps/default.yaml),
+a save, or a Tiled map whose object layers place the units (`scenario_for_map`)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
+from typing import Any
+
+SIDE_COLOURS = ["#3f6fc6", "#c04030", "#d08a2c", "#5a9a3a", "#8a5bb8", "#2aa3a3"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="open the game window (default command)",
                        description="Open the game window on a scenario or a save. "
                                    "With no PATH, the default scenario maps/default.yaml.")
-    p.add_argument("path", nargs="?", help="scenario .yaml (or a save file)")
+    p.add_argument("path", nargs="?", help="scenario .yaml, a save file, or a Tiled map .tmx whose object "
+                                           "layer places the units")
     p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
     p.add_argument("--fast", action="store_true", help="fast animations")
     p.add_argument("--instant", action="store_true", help="no animations")
@@ -33,7 +39,62 @@ def run(args: argparse.Namespace) -> int:
 
     settings = Settings(animation="instant" if args.instant else "fast" if args.fast else "normal",
                         blackout=not args.no_blackout)
-    app = App.for_scenario(args.path, size=(w, h), headless=False, settings=settings)
+    path = args.path
+    if path is not None and Path(path).suffix.lower() in (".tmx", ".tmj"):
+        path = scenario_for_map(Path(path))
+        print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
+              "(edit it to change the sides, commanders or objectives)")
+    app = App.for_scenario(path, size=(w, h), headless=False, settings=settings)
     from game.client.savegame import run_guarded  # emergency save + crash report on a bug
 
     return run_guarded(app, max_frames=frames)
+
+
+def scenario_for_map(map_path: Path, folder: Path | None = None) -> Path:
+    """Write (into the saves folder's scenarios/) and check a scenario that plays a Tiled map as it
+    is: the units of its object layers, one side per `side` value (in the order they first appear),
+    the default rules and unit catalogue, each side out to destroy the others. Raises UserError
+    with one sentence naming what is missing when the map cannot be played so."""
+    import yaml
+
+    from game import paths
+    from game.errors import UserError
+    from game.io.scenario import load_scenario
+    from game.io.tmx import load_map
+
+    if not map_path.is_file():
+        raise UserError(f"{map_path}: no such file")
+    md = load_map(map_path)
+    cannot = f"{map_path}: cannot play this map directly:"
+    if not md.has_terrain:
+        raise UserError(f"{cannot} none of its tiles has a 'terrain' property; write a scenario for it with a "
+                        "terrain_map saying which tile means which terrain (docs/formats.md, 'Terrain mapping')")
+    sides = list(dict.fromkeys(u.side for u in md.units))
+    if not sides:
+        raise UserError(f"{cannot} it places no units; put objects with 'unit_type' and 'side' properties on an "
+                        "object layer (or write a scenario naming the units)")
+    if len(sides) < 2:
+        raise UserError(f"{cannot} all its units are of side '{sides[0]}'; a battle needs units of at least two sides")
+    title = str(md.properties.get("name") or map_path.stem.replace("-", " ").replace("_", " ").title())
+
+    def side(i: int, sid: str) -> dict[str, Any]:
+        name = sid.replace("_", " ").replace("-", " ").title()
+        return {"id": sid, "name": name, "colour": SIDE_COLOURS[i % len(SIDE_COLOURS)],
+                "commander": {"name": f"{name} Commander",
+                              "stats": {"physique": 3, "senses": 3, "intellect": 3, "aether": 1}}}
+
+    data = {
+        "name": title,
+        "description": f"The units placed on {map_path.name}, each side out to destroy the others.",
+        "map": str(map_path.resolve()),
+        "map_units": True,
+        "sides": [side(i, s) for i, s in enumerate(sides)],
+        "objectives": [{"kind": "destroy_all", "side": s} for s in sides],
+    }
+    out_dir = folder or paths.saves_dir() / "scenarios"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / f"{map_path.stem}-from-map.yaml"
+    out.write_text(f"# Made by `play {map_path.name}`: the map's own units and sides.\n"
+                   + yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    load_scenario(out)  # problems (unknown unit types, units on impassable hexes...) say file and object
+    return out

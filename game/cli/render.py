@@ -43,7 +43,7 @@ def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
     from game.io.datafiles import sniff_kind
 
     kind = sniff_kind(path)
-    if kind == "map":
+    if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
         from game.io.tmx import load_map
 
         md = load_map(path)

@@ -44,7 +44,7 @@ def check_file(path: Path) -> str:
     if not path.exists():
         raise UserError(f"{path}: no such file")
     kind = sniff_kind(path)
-    if kind == "map":
+    if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
         from game.io.tmx import load_map
 
         md = load_map(path)
@@ -56,6 +56,9 @@ def check_file(path: Path) -> str:
                 if u.unit_type not in cat.units:
                     raise GameFileError(str(path), u.describe(), f"unknown unit_type '{u.unit_type}'; the "
                                         f"starter catalogue has: {', '.join(sorted(cat.units))}")
+        if not md.has_terrain:
+            return (f"map {md.width} x {md.height}, {len(md.painted)} painted cells, {len(md.units)} units; no tile "
+                    "has a 'terrain' property: it draws, and a scenario's terrain_map makes it playable")
         return f"map {md.width} x {md.height}, {len(md.board.terrain)} hexes, {len(md.units)} units"
     if kind == "tileset":
         from game.io.tmx import load_tileset

@@ -22,10 +22,11 @@ from typing import Literal
 import pygame
 import pygame_gui
 
+from game import paths
 from game.client.keys import shell_key
 from game.client.scene import Scene, SceneStack
 
-THEME_PATH = Path(__file__).resolve().parents[2] / "assets" / "ui" / "theme.json"
+THEME_PATH = paths.theme_file()
 MIN_SIZE = (960, 600)
 
 AnimationSpeed = Literal["normal", "fast", "instant"]

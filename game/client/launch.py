@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from game import systems
+from game import paths, systems
 from game.client.session import Session
 from game.core.record import Record
 from game.errors import UserError
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from game.client.app import App
     from game.client.scene import Scene
 
-DEFAULT_SCENARIO = Path(__file__).resolve().parents[2] / "maps" / "default.yaml"
+DEFAULT_SCENARIO = paths.default_scenario()
+
 
 
 def layout_of(map_data: Any) -> HexLayout:

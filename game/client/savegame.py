@@ -21,6 +21,7 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from game import paths
 from game.errors import GameFileError
 from game.io import saves
 from game.replay import load_game, make_save
@@ -29,15 +30,14 @@ if TYPE_CHECKING:
     from game.client.app import App
     from game.client.session import Session
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.data_root()
 QUICK_SAVE_NAME = "quicksave.yaml"
 AUTOSAVE_DIR = "autosave"
 AUTOSAVE_KEEP = 5
 
 
 def saves_dir() -> Path:
-    env = os.environ.get("AIL_SAVES_DIR")
-    return Path(env) if env else ROOT / "saves"
+    return paths.saves_dir()
 
 
 def quick_save_path() -> Path:

@@ -19,14 +19,15 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from game import paths
 from game.errors import GameFileError
 from game.rules.ail.models import Catalogue, RulesData
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same safe semantics, faster when built
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_RULES = ROOT / "assets" / "rules" / "ail-tactical.yaml"
-DEFAULT_CATALOGUE = ROOT / "assets" / "units" / "starter.yaml"
+ROOT = paths.data_root()
+DEFAULT_RULES = paths.default_rules()
+DEFAULT_CATALOGUE = paths.default_catalogue()
 
 M = TypeVar("M", bound=BaseModel)
 Loc = tuple[int | str, ...]

@@ -8,7 +8,7 @@ The format is documented in docs/formats.md#scenarios.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,7 +28,14 @@ from game.io.datafiles import (
     read_yaml,
     validate_model,
 )
-from game.io.tmx import MapData, load_map
+from game.io.tmx import (
+    MapData,
+    Tileset,
+    board_from_cells,
+    load_map,
+    terrain_of_cells,
+    tile_property_terrain,
+)
 from game.rules.ail.models import (
     BattleSetup,
     Catalogue,
@@ -102,6 +109,29 @@ class ScenarioOptions(_Strict):
     ask_defensive_action: bool | None = None
 
 
+class TerrainMapping(_Strict):
+    """Which tile means which terrain, for a map painted with tiles that carry no `terrain`
+    property (docs/formats.md#terrain-mapping). A terrain name, or null: the tile puts its cell
+    off the board. By tileset (its name in Tiled or its file name) and tile id first, then by the
+    tile's class (Tiled 1.9+; `type` before), then the tile's own `terrain` property."""
+
+    tilesets: dict[str, dict[int, str | None]] = Field(default_factory=dict)
+    classes: dict[str, str | None] = Field(default_factory=dict)
+
+    def rule(self) -> Any:
+        def tile_terrain(ts: Tileset, local: int) -> str | None:
+            for key in ts.keys():
+                ids = self.tilesets.get(key)
+                if ids is not None and local in ids:
+                    return ids[local] or ""
+            cls = ts.classes.get(local)
+            if cls and cls in self.classes:
+                return self.classes[cls] or ""
+            return tile_property_terrain(ts, local)
+
+        return tile_terrain
+
+
 class ScenarioFile(_Strict):
     name: str
     description: str = ""
@@ -109,6 +139,7 @@ class ScenarioFile(_Strict):
     catalogue: str | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     map_units: bool = True  # also place the units of the map's object layers
+    terrain_map: TerrainMapping | None = None
     sides: tuple[ScenarioSide, ...] = Field(min_length=2)
     units: tuple[ScenarioUnit, ...] = ()
     objectives: tuple[ScenarioObjective, ...] = ()
@@ -164,6 +195,44 @@ class _Problems:
             raise GameFileErrors(self.items)
 
 
+TERRAIN_HELP = "docs/formats.md, 'Terrain mapping'"
+
+
+def _apply_terrain_map(md: MapData, sc: ScenarioFile, rules: RulesData, problems: _Problems) -> MapData:
+    """The map with the Board the scenario's terrain mapping gives it (the map's own without one).
+    Every tile left without a terrain is reported with the cells (col,row) where it stands."""
+    mapping = sc.terrain_map
+    if mapping is None:
+        if not md.has_terrain:
+            names = ", ".join(f"'{ts.name}'" for ts in md.tilesets)
+            problems.add(("map",), f"map '{sc.map}' cannot be played as it is: none of its tiles (tilesets {names}) "
+                                   "has a 'terrain' property; add a terrain_map to the scenario saying which tile "
+                                   f"means which terrain ({TERRAIN_HELP})")
+            problems.raise_if_any()
+        return md
+    allowed = ", ".join(sorted(rules.terrain))
+    known_sets = {key for ts in md.tilesets for key in ts.keys()}
+    for name, ids in mapping.tilesets.items():
+        if name not in known_sets:
+            problems.add(("terrain_map", "tilesets", name), f"the map has no tileset '{name}'; its tilesets are: "
+                                                           f"{', '.join(ts.name for ts in md.tilesets)}")
+        for local, terrain in ids.items():
+            if terrain is not None and terrain not in rules.terrain:
+                problems.add(("terrain_map", "tilesets", name, local), f"unknown terrain '{terrain}'; allowed: {allowed}")
+    for cls, terrain in mapping.classes.items():
+        if terrain is not None and terrain not in rules.terrain:
+            problems.add(("terrain_map", "classes", cls), f"unknown terrain '{terrain}'; allowed: {allowed}")
+    problems.raise_if_any()
+    terrain_cells, roads, unmapped = terrain_of_cells(md, mapping.rule())
+    for tile in unmapped:
+        problems.add(("terrain_map",), f"no terrain for {tile.describe()}: map tile {tile.local_id} under "
+                                       f"tilesets: {{{tile.tileset}: ...}}" + (" or its class under classes:"
+                                                                               if tile.tile_class else "")
+                                       + " (null puts those cells off the board)")
+    problems.raise_if_any()
+    return replace(md, board=board_from_cells(md, terrain_cells, roads))
+
+
 def load_scenario(path: str | Path) -> LoadedScenario:
     """Read a scenario and everything it refers to; raise GameFileError on any problem."""
     doc = read_yaml(path, "scenario file")
@@ -194,6 +263,7 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         problems.add(("map",), f"map '{sc.map}' {what} (looked for {map_path})")
         problems.raise_if_any()
     md = load_map(map_path, set(rules.terrain))
+    md = _apply_terrain_map(md, sc, rules, problems)
     board = md.board
     stagger = md.stagger
 
@@ -268,6 +338,9 @@ def load_scenario(path: str | Path) -> LoadedScenario:
             if mu.hex in occupied:
                 problems.add(("map",), f"{here}: tile ({mu.col},{mu.row}) is already taken by unit "
                                        f"'{occupied[mu.hex]}'")
+            if mu.hex not in board:
+                problems.add(("map",), f"{here}: tile ({mu.col},{mu.row}) has no terrain (off the board)")
+                continue
             t = rules.terrain.get(board.terrain_at(mu.hex))
             ut = catalogue.units.get(mu.unit_type)
             if t is not None and t.impassable and not (ut is not None and ut.unit_class == "hover"

@@ -7,28 +7,39 @@ layers by kind, so the order is read from the XML), the rules' Board and any uni
 object layer.
 
 Map conventions (docs/formats.md#maps):
-- orientation must be "hexagonal" (either stagger axis, either index; any tile size).
-- terrain: tile custom property `terrain` (string, a name of the rules' terrain table). Every
-  tile layer counts, visible or not; where layers overlap, the last layer in the file wins.
-  A hex with no terrain tile is off the board.
+- orientation must be "hexagonal" (either stagger axis, either index; any tile size). Any such
+  map loads and draws, whatever tileset it is painted with.
+- terrain: tile custom property `terrain` (string, a name of the rules' terrain table), or a
+  scenario's terrain mapping (by tileset and tile id, or by the tile's class/type; see
+  `board_from_tiles`). Every tile layer counts, visible or not; where layers overlap, the last
+  layer in the file wins. A hex with no terrain tile is off the board. A map with no terrain at
+  all still loads (its Board is empty); playing it needs a terrain mapping.
 - roads: tile custom property `road` (bool) = true on a tile of any tile layer marks the hex a
   road (the project tilesets have transparent road overlays carrying it).
 - units: objects on any object layer with string properties `unit_type` and `side`
-  (optional string `id`); the object's centre picks its hex.
+  (optional string `id`); the object's centre picks its hex. Tile objects inherit their tile's
+  properties (the object's own win), objects stamped from a template (.tx) inherit the
+  template's, and members of a Tiled class (property types from a `.tiled-project` file beside
+  the map or in a folder above it) that are left at their default, and so not written to the
+  file, take the project's default.
+
+Objects are read from the XML here (not by pytmx, which loses templates and nested classes);
+pytmx decodes the CSV/Base64 (gzip, zlib) layer data, zstandard the zstd-compressed data.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import os
 import xml.etree.ElementTree as ET
-from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pytmx  # noqa: E402
 from pytmx import pytmx as _pytmx_impl  # noqa: E402
 
 from game.board import Board  # noqa: E402
@@ -65,6 +76,14 @@ class Tileset:
     source: Path | None = None                       # the .tsx (None when embedded in the map)
     render_size: str = "tile"                         # Tiled's tilerendersize: "tile" or "grid"
     fill_mode: str = "stretch"                        # with "grid": "stretch" or "preserve-aspect-fit"
+    classes: Mapping[int, str] = field(default_factory=dict)  # local id -> the tile's class (Tiled 1.9+) / type
+
+    def keys(self) -> tuple[str, ...]:
+        """The names a scenario's terrain mapping may use for this tileset: its name, its file name."""
+        names = [self.name]
+        if self.source is not None:
+            names += [self.source.name, self.source.stem]
+        return tuple(dict.fromkeys(names))
 
     def contains(self, gid: int) -> bool:
         return self.firstgid <= gid < self.firstgid + self.tilecount
@@ -89,6 +108,7 @@ class TileLayer:
     offset: tuple[float, float]
     gids: tuple[tuple[int, ...], ...]  # [row][col] raw Tiled gids (flip bits included); 0 = empty
     properties: Mapping[str, Any] = field(default_factory=dict)
+    tint: tuple[int, int, int, int] | None = None  # Tiled's tint colour (r, g, b, a), groups multiplied in
 
     def cells(self) -> Iterator[tuple[int, int, int]]:
         """(col, row, raw gid) of every non-empty cell."""
@@ -109,6 +129,7 @@ class MapObject:
     height: float
     gid: int
     properties: Mapping[str, Any]
+    template: Path | None = None  # the .tx it was stamped from
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -123,6 +144,7 @@ class ObjectLayer:
     opacity: float
     offset: tuple[float, float]
     objects: tuple[MapObject, ...]
+    tint: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +155,7 @@ class ImageLayer:
     opacity: float
     offset: tuple[float, float]
     image: Path | None
+    tint: tuple[int, int, int, int] | None = None
 
 
 Layer = TileLayer | ObjectLayer | ImageLayer
@@ -173,10 +196,20 @@ class MapData:
     units: tuple[MapUnit, ...] = ()
     background: tuple[int, int, int] | None = None
     properties: Mapping[str, Any] = field(default_factory=dict)
+    painted: frozenset[tuple[int, int]] = frozenset()  # (col, row) of every cell any tile layer paints
 
     @property
     def name(self) -> str:
         return self.path.stem
+
+    @property
+    def has_terrain(self) -> bool:
+        """True when the map's own tiles say the terrain of at least one hex (it can be played as is)."""
+        return bool(self.board.terrain)
+
+    def painted_hexes(self) -> list[Hex]:
+        """Every hex some tile layer paints (what the grid outlines when the map has no terrain)."""
+        return [self.stagger.to_hex(c, r) for c, r in sorted(self.painted, key=lambda cr: (cr[1], cr[0]))]
 
     @property
     def tile_layers(self) -> tuple[TileLayer, ...]:
@@ -242,7 +275,8 @@ def _float_attr(el: ET.Element, name: str, path: Path, where: str, default: floa
 
 
 def _check_properties(el: ET.Element, path: Path, where: str) -> None:
-    """Every <property> under `el`'s own <properties> must have a valid type and value."""
+    """Every <property> under `el`'s own <properties> (and inside class values) must have a valid
+    type and value."""
     for props in el.findall("properties"):
         for prop in props.findall("property"):
             name = prop.get("name", "")
@@ -253,6 +287,9 @@ def _check_properties(el: ET.Element, path: Path, where: str) -> None:
             here = f"{where}: property '{name}'"
             if kind not in _PROPERTY_TYPES:
                 raise _err(path, here, f"unknown property type '{kind}'")
+            if kind == "class":
+                _check_properties(prop, path, here)
+                continue
             try:
                 if kind == "int":
                     int(value)
@@ -264,24 +301,166 @@ def _check_properties(el: ET.Element, path: Path, where: str) -> None:
                 raise _err(path, here, f"has type {kind} but its value '{value}' is not a valid {kind}") from None
 
 
-def _typed_props(el: ET.Element) -> dict[str, Any]:
+# --------------------------------------------------------------------------- property types
+
+@dataclass(frozen=True)
+class PropertyTypes:
+    """Tiled's custom property types (a project's "propertyTypes"): class members with their
+    defaults and enum values. Tiled writes a class member only when it differs from its default,
+    so reading a class value starts from these defaults."""
+
+    classes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # name -> member -> default
+    enums: Mapping[str, tuple[str, ...]] = field(default_factory=dict)       # name -> values
+    source: Path | None = None
+
+    def defaults(self, class_name: str | None) -> dict[str, Any]:
+        """A fresh copy of a class's member defaults (nested classes as dicts); {} if unknown."""
+        if not class_name or class_name not in self.classes:
+            return {}
+        return _deep_copy(self.classes[class_name])
+
+    def enum_name(self, enum: str | None, value: Any) -> Any:
+        """An enum stored as an index (storageType int) -> its name; anything else unchanged."""
+        values = self.enums.get(enum or "")
+        if values and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(values):
+            return values[value]
+        return value
+
+
+def _deep_copy(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _deep_copy(v) if isinstance(v, Mapping) else v for k, v in d.items()}
+
+
+def _merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """`top` over `base`, class values (dicts) merged member by member."""
+    out = dict(base)
+    for k, v in top.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = _merge(dict(out[k]), v)
+        else:
+            out[k] = v
+    return out
+
+
+PROJECT_SUFFIX = ".tiled-project"
+
+
+def find_project(map_path: Path, levels: int = 3) -> Path | None:
+    """The Tiled project file whose property types a map uses: the first `*.tiled-project` in the
+    map's folder or up to `levels` folders above it."""
+    folder = map_path.resolve().parent
+    for d in [folder, *folder.parents][: levels + 1]:
+        try:
+            found = sorted(d.glob(f"*{PROJECT_SUFFIX}"))
+        except OSError:
+            continue
+        if found:
+            return found[0]
+    return None
+
+
+def load_property_types(project: Path | None) -> PropertyTypes:
+    """Read the property types of a Tiled project file (JSON). No file: no types."""
+    if project is None:
+        return PropertyTypes()
+    try:
+        data = json.loads(project.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise _err(project, "", f"cannot read the Tiled project: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise _err(project, "", f"not a valid Tiled project (JSON): {exc}") from None
+    raw = data.get("propertyTypes", []) if isinstance(data, dict) else None
+    if not isinstance(raw, list):
+        raise _err(project, "propertyTypes", "should be a list of property types")
+    by_name: dict[str, dict[str, Any]] = {}
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or entry.get("type") not in (
+                "class", "enum"):
+            raise _err(project, f"propertyTypes[{i}]", "should have a 'name' and a 'type' of class or enum")
+        by_name[entry["name"]] = entry
+    enums = {name: tuple(str(v) for v in e.get("values", [])) for name, e in by_name.items() if e["type"] == "enum"}
+    classes: dict[str, dict[str, Any]] = {}
+
+    def resolve(name: str, stack: tuple[str, ...]) -> dict[str, Any]:
+        if name in classes:
+            return classes[name]
+        if name in stack:  # a class containing itself: stop (Tiled forbids it too)
+            return {}
+        entry = by_name[name]
+        out: dict[str, Any] = {}
+        for j, m in enumerate(entry.get("members", [])):
+            if not isinstance(m, dict) or not isinstance(m.get("name"), str):
+                raise _err(project, f"propertyTypes '{name}' members[{j}]", "should have a 'name'")
+            ptype = m.get("propertyType")
+            value = m.get("value")
+            if m.get("type") == "class":
+                nested = resolve(ptype, (*stack, name)) if ptype in by_name and by_name[ptype]["type"] == "class" else {}
+                value = _merge(_deep_copy(nested), value if isinstance(value, dict) else {})
+            elif ptype in enums:
+                value = PropertyTypes(enums=enums).enum_name(ptype, value)
+            out[m["name"]] = value
+        classes[name] = out
+        return out
+
+    for name, e in by_name.items():
+        if e["type"] == "class":
+            resolve(name, ())
+    return PropertyTypes(classes=classes, enums=enums, source=project)
+
+
+def _typed_props(el: ET.Element, types: PropertyTypes | None = None,
+                 base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The <properties> of an element as Python values; class values are dicts of their members,
+    the members not written taken from `base` (what the value inherits: the enclosing class's
+    default for that member) or else from the class's own defaults in `types`; enums stored as an
+    index become their name."""
+    types = types or PropertyTypes()
     out: dict[str, Any] = {}
     for props in el.findall("properties"):
         for prop in props.findall("property"):
             kind = prop.get("type", "string")
-            value = prop.get("value")
+            ptype = prop.get("propertytype")
+            name = prop.get("name", "")
+            if kind == "class":
+                inherited = (base or {}).get(name)
+                member_base = _deep_copy(inherited) if isinstance(inherited, Mapping) else types.defaults(ptype)
+                out[name] = _merge(member_base, _typed_props(prop, types, member_base))
+                continue
+            value: Any = prop.get("value")
             if value is None:
                 value = prop.text or ""
-            name = prop.get("name", "")
             if kind == "int":
-                out[name] = int(value)
+                value = types.enum_name(ptype, int(value))
             elif kind == "float":
-                out[name] = float(value)
+                value = float(value)
             elif kind == "bool":
-                out[name] = value.strip().lower() in ("true", "1")
-            else:
-                out[name] = value
+                value = value.strip().lower() in ("true", "1")
+            out[name] = value
     return out
+
+
+def _tint(raw: str | None) -> tuple[int, int, int, int] | None:
+    """Tiled's tintcolor '#rrggbb' or '#aarrggbb' -> (r, g, b, a); None for none or white."""
+    if not raw:
+        return None
+    text = raw.strip().lstrip("#")
+    try:
+        if len(text) == 8:
+            a, r, g, b = (int(text[i:i + 2], 16) for i in range(0, 8, 2))
+        elif len(text) == 6:
+            a, (r, g, b) = 255, (int(text[i:i + 2], 16) for i in range(0, 6, 2))
+        else:
+            return None
+    except ValueError:
+        return None
+    return None if (r, g, b, a) == (255, 255, 255, 255) else (r, g, b, a)
+
+
+def _mul_tint(a: tuple[int, int, int, int] | None,
+              b: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+    if a is None or b is None:
+        return a or b
+    return tuple(round(x * y / 255) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def _colour(raw: str | None) -> tuple[int, int, int] | None:
@@ -298,7 +477,25 @@ def _colour(raw: str | None) -> tuple[int, int, int] | None:
 
 # --------------------------------------------------------------------------- tilesets
 
-def _read_tileset(ts_el: ET.Element, map_path: Path, index: int) -> Tileset:
+JSON_MAP_HINT = ("this is a Tiled JSON file; the game reads Tiled's XML formats: open it in Tiled and use "
+                 "File > Save As (or Export As) with the type 'Tiled map files (*.tmx)' (tilesets: *.tsx, "
+                 "templates: *.tx)")
+
+
+def _refuse_json(path: Path, what: str) -> None:
+    """A .tmj/.tsj/.tj/.json file, or one that starts like JSON: refuse saying how to re-save it."""
+    looks_json = path.suffix.lower() in (".tmj", ".tsj", ".tj", ".json")
+    if not looks_json:
+        try:
+            with path.open("rb") as f:
+                looks_json = f.read(64).lstrip().startswith((b"{", b"["))
+        except OSError:
+            return
+    if looks_json:
+        raise _err(path, "", f"{what}: {JSON_MAP_HINT}")
+
+
+def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: PropertyTypes | None = None) -> Tileset:
     where0 = f"tileset #{index + 1}"
     firstgid = _int_attr(ts_el, "firstgid", map_path, where0, minimum=1)
     source = ts_el.get("source")
@@ -309,6 +506,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int) -> Tileset:
         tsx = (map_path.parent / source).resolve()
         if not tsx.exists():
             raise _err(map_path, f"{where0}", f"tileset file '{source}' not found (looked for {tsx})")
+        _refuse_json(tsx, "tileset file")
         el = _parse_xml(tsx, "tileset file")
         if el.tag != "tileset":
             raise _err(tsx, "", f"not a Tiled tileset (root element <{el.tag}>)")
@@ -336,11 +534,16 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int) -> Tileset:
     tile_images: dict[int, Path] = {}
     tile_sizes: dict[int, tuple[int, int]] = {}
     properties: dict[int, dict[str, Any]] = {}
+    classes: dict[int, str] = {}
     for tile in el.findall("tile"):
         tid = _int_attr(tile, "id", file_path, f"{where}: <tile>", minimum=0)
         here = f"{where}: tile {tid}"
         _check_properties(tile, file_path, here)
-        props = _typed_props(tile)
+        t_class = tile.get("class") or tile.get("type") or ""
+        if t_class:
+            classes[tid] = t_class
+        t_base = (types or PropertyTypes()).defaults(t_class)
+        props = _merge(t_base, _typed_props(tile, types, t_base))
         if props:
             properties[tid] = props
         t_img = tile.find("image")
@@ -384,7 +587,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int) -> Tileset:
     return Tileset(name=name, firstgid=firstgid, tilecount=tilecount, columns=columns, tilewidth=tw,
                    tileheight=th, spacing=spacing, margin=margin, image=image, tile_images=tile_images,
                    tile_sizes=tile_sizes, offset=offset, properties=properties, source=tsx,
-                   render_size=render_size, fill_mode=fill_mode)
+                   render_size=render_size, fill_mode=fill_mode, classes=classes)
 
 
 # --------------------------------------------------------------------------- layers
@@ -395,6 +598,7 @@ class _Ctx:
     opacity: float = 1.0
     ox: float = 0.0
     oy: float = 0.0
+    tint: tuple[int, int, int, int] | None = None
 
 
 def _layer_data(el: ET.Element, path: Path, where: str, width: int, height: int) -> tuple[tuple[int, ...], ...]:
@@ -402,14 +606,19 @@ def _layer_data(el: ET.Element, path: Path, where: str, width: int, height: int)
     if data is None:
         raise _err(path, where, "tile layer has no <data>")
     if data.findall("chunk"):
-        raise _err(path, where, "infinite maps (chunked data) are not supported: untick 'Infinite' in Map Properties")
+        raise _err(path, where, INFINITE_HINT)
     encoding = data.get("encoding")
     compression = data.get("compression")
     if encoding is None:
         raise _err(path, where, "tile data is stored as XML <tile> elements; set the layer format to CSV or "
                                 "Base64 in Map Properties")
     try:
-        gids = _pytmx_impl.unpack_gids(text=(data.text or "").strip(), encoding=encoding, compression=compression)
+        if compression == "zstd" and encoding == "base64":
+            gids = _unpack_zstd((data.text or "").strip(), path, where)
+        else:
+            gids = _pytmx_impl.unpack_gids(text=(data.text or "").strip(), encoding=encoding, compression=compression)
+    except GameFileError:
+        raise
     except Exception as exc:  # noqa: BLE001 - any decoding failure is a bad file
         raise _err(path, where, f"cannot decode tile data ({encoding}{'/' + compression if compression else ''}): "
                                 f"{exc}") from None
@@ -417,6 +626,21 @@ def _layer_data(el: ET.Element, path: Path, where: str, width: int, height: int)
         got = 0 if gids is None else len(gids)
         raise _err(path, where, f"tile data has {got} cells; expected {width} x {height} = {width * height}")
     return tuple(tuple(gids[r * width:(r + 1) * width]) for r in range(height))
+
+
+INFINITE_HINT = ("infinite maps are not supported: in Tiled open Map > Map Properties, untick 'Infinite' "
+                 "(the map becomes as big as what is painted) and save again")
+
+
+def _unpack_zstd(text: str, path: Path, where: str) -> list[int]:
+    try:
+        import zstandard
+    except ImportError:  # pragma: no cover - a dependency; only a broken install lacks it
+        raise _err(path, where, "zstd-compressed tile data needs the 'zstandard' package; or in Tiled set "
+                                "Map Properties > Tile Layer Format to 'Base64 (zlib compressed)' and save again") from None
+    raw = zstandard.ZstdDecompressor().decompressobj().decompress(base64.b64decode(text))
+    n = len(raw) // 4
+    return [int.from_bytes(raw[i * 4:i * 4 + 4], "little") for i in range(n)]
 
 
 def _walk_layers(parent: ET.Element, ctx: _Ctx) -> Iterator[tuple[ET.Element, _Ctx]]:
@@ -431,7 +655,7 @@ def _walk_layers(parent: ET.Element, ctx: _Ctx) -> Iterator[tuple[ET.Element, _C
             oy = ctx.oy + float(el.get("offsety", "0"))
         except ValueError:
             opacity, ox, oy = ctx.opacity, ctx.ox, ctx.oy  # reported by the caller's checks
-        here = _Ctx(visible, max(0.0, min(1.0, opacity)), ox, oy)
+        here = _Ctx(visible, max(0.0, min(1.0, opacity)), ox, oy, _mul_tint(ctx.tint, _tint(el.get("tintcolor"))))
         if el.tag == "group":
             yield from _walk_layers(el, here)
         else:
@@ -440,13 +664,86 @@ def _walk_layers(parent: ET.Element, ctx: _Ctx) -> Iterator[tuple[ET.Element, _C
 
 # --------------------------------------------------------------------------- the loader
 
+TileTerrain = Callable[[Tileset, int], "str | None"]
+
+
+def tile_property_terrain(ts: Tileset, local: int) -> str | None:
+    """The terrain a tile's own `terrain` property names (None: it says nothing)."""
+    value = ts.properties.get(local, {}).get("terrain")
+    return value if isinstance(value, str) and value else None
+
+
+@dataclass(frozen=True)
+class UnmappedTile:
+    """A tile that gives no terrain, and the cells (col, row) where it is the top tile of a cell
+    that nothing else gives a terrain to."""
+
+    tileset: str
+    local_id: int
+    tile_class: str
+    cells: tuple[tuple[int, int], ...]
+
+    def describe(self) -> str:
+        kind = f", class '{self.tile_class}'" if self.tile_class else ""
+        shown = ", ".join(f"({c},{r})" for c, r in self.cells[:40])
+        more = f" and {len(self.cells) - 40} more" if len(self.cells) > 40 else ""
+        return f"tileset '{self.tileset}' tile {self.local_id}{kind} at {shown}{more}"
+
+
+def terrain_of_cells(md: MapData, tile_terrain: TileTerrain = tile_property_terrain
+                     ) -> tuple[dict[tuple[int, int], str], set[tuple[int, int]], list[UnmappedTile]]:
+    """(terrain by (col, row), road cells, unmapped tiles) of a map under a tile -> terrain rule
+    (a terrain name; "" = this tile puts its cell off the board on purpose; None = it says nothing).
+    The last tile layer in the file that gives a cell a terrain wins; roads come from the tiles'
+    `road` property. A painted cell no tile gives a terrain to is listed under its top tile."""
+    terrain: dict[tuple[int, int], str] = {}
+    roads: set[tuple[int, int]] = set()
+    top: dict[tuple[int, int], tuple[Tileset, int]] = {}
+    known: set[tuple[int, int]] = set()  # cells a tile explicitly leaves off the board (rule says "")
+    for layer in md.tile_layers:
+        for col, row, gid in layer.cells():
+            found = md.tileset_for(gid)
+            if found is None:
+                continue
+            ts, local = found
+            top[(col, row)] = (ts, local)
+            name = tile_terrain(ts, local)
+            if name:
+                terrain[(col, row)] = name
+            elif name == "":
+                known.add((col, row))
+            if ts.properties.get(local, {}).get("road") is True:
+                roads.add((col, row))
+    missing: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    classes: dict[tuple[str, int], str] = {}
+    for cell, (ts, local) in sorted(top.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if cell not in terrain and cell not in known:
+            missing.setdefault((ts.name, local), []).append(cell)
+            classes[(ts.name, local)] = ts.classes.get(local, "")
+    unmapped = [UnmappedTile(name, local, classes[(name, local)], tuple(cells))
+                for (name, local), cells in sorted(missing.items())]
+    return terrain, roads, unmapped
+
+
+def board_from_cells(md: MapData, terrain: Mapping[tuple[int, int], str], roads: Collection[tuple[int, int]]) -> Board:
+    stagger = md.stagger
+    board_terrain = {stagger.to_hex(c, r): t for (c, r), t in terrain.items()}
+    board_roads = frozenset(stagger.to_hex(c, r) for c, r in roads if (c, r) in terrain)
+    return Board(md.width, md.height, stagger, board_terrain, board_roads, md.path.stem)
+
+
 def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> MapData:
-    """Load and check a Tiled hexagonal map. Raises GameFileError naming file, place and problem."""
+    """Load and check a Tiled hexagonal map. Raises GameFileError naming file, place and problem.
+
+    Any valid hexagonal map loads, whatever its tiles: tiles with a `terrain` property make the
+    Board (which is empty when none has one; see `MapData.has_terrain`)."""
     p = Path(path)
     if terrain_names is None:
         from game.io.datafiles import load_rules
         terrain_names = set(load_rules().terrain)
     allowed = sorted(terrain_names)
+    if p.is_file():
+        _refuse_json(p, "map file")
     root = _parse_xml(p, "map file")
     if root.tag != "map":
         raise _err(p, "", f"not a Tiled map (root element <{root.tag}>, expected <map>)")
@@ -455,7 +752,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
         raise _err(p, "map", f"orientation is '{orientation}'; this game needs a hexagonal map "
                              "(Map Properties > Orientation: Hexagonal)")
     if root.get("infinite", "0") == "1":
-        raise _err(p, "map", "infinite maps are not supported: untick 'Infinite' in Map Properties")
+        raise _err(p, "map", INFINITE_HINT)
     width = _int_attr(root, "width", p, "map", minimum=0)
     height = _int_attr(root, "height", p, "map", minimum=0)
     if width == 0 or height == 0:
@@ -475,8 +772,9 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
     except ValueError as exc:
         raise _err(p, "map", str(exc)) from None
     _check_properties(root, p, "map")
+    types = load_property_types(find_project(p))
 
-    tilesets = [_read_tileset(el, p, i) for i, el in enumerate(root.findall("tileset"))]
+    tilesets = [_read_tileset(el, p, i, types) for i, el in enumerate(root.findall("tileset"))]
     tilesets.sort(key=lambda t: t.firstgid)
 
     def lookup(gid: int) -> tuple[Tileset, int] | None:
@@ -486,7 +784,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
                 return ts, base - ts.firstgid
         return None
 
-    # Check what pytmx would stumble on (property values, tile data) first, with clear messages.
+    # Check property values and tile data first, with clear messages.
     layer_data: dict[int, tuple[tuple[int, ...], ...]] = {}
     for el in root.iter():
         if el.tag in ("layer", "objectgroup", "imagelayer", "group"):
@@ -501,19 +799,9 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
                 raise _err(p, where, f"layer is {lw} x {lh} tiles but the map is {width} x {height}")
             layer_data[id(el)] = _layer_data(el, p, where, width, height)
 
-    # Let pytmx read the map too: tilesets, tile properties and objects come from it.
-    try:
-        tiled = pytmx.TiledMap(str(p), allow_duplicate_names=True)
-    except GameFileError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - pytmx raises bare Exceptions for bad files
-        raise _err(p, "", f"Tiled map could not be read: {exc}") from None
-    pytmx_groups = [la for la in tiled.layers if isinstance(la, pytmx.TiledObjectGroup)]
-    og_index = {id(el): i for i, el in enumerate(root.findall(".//objectgroup"))}
-
+    templates = _Templates(p, tilesets, types)
     layers: list[Layer] = []
-    terrain: dict[tuple[int, int], str] = {}
-    roads: set[tuple[int, int]] = set()
+    painted: set[tuple[int, int]] = set()
     units: list[MapUnit] = []
     checked_tiles: set[int] = set()
     for el, ctx in _walk_layers(root, _Ctx()):
@@ -527,49 +815,42 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
         offset = (ctx.ox, ctx.oy)
         if el.tag == "layer":
             gids = layer_data[id(el)]
-            layer = TileLayer(name, lid, ctx.visible, ctx.opacity, offset, gids, _typed_props(el))
+            layer = TileLayer(name, lid, ctx.visible, ctx.opacity, offset, gids, _typed_props(el, types), ctx.tint)
             for col, row, gid in layer.cells():
                 found = lookup(gid)
                 if found is None:
                     raise _err(p, f"{where}, tile ({col},{row})",
                                f"gid {gid & GID_MASK} belongs to no tileset of the map")
+                painted.add((col, row))
                 ts, local = found
-                props = ts.properties.get(local, {})
                 key = gid & GID_MASK
                 if key not in checked_tiles:
                     checked_tiles.add(key)
+                    props = ts.properties.get(local, {})
                     src = ts.source or p
                     t_where = f"tileset '{ts.name}' tile {local} (gid {key}, used in {where} at ({col},{row}))"
                     if "terrain" in props:
                         value = props["terrain"]
                         if not isinstance(value, str):
                             raise _err(src, t_where, f"property 'terrain' should be a string, got {value!r}")
-                        if value not in terrain_names:
+                        if value and value not in terrain_names:
                             raise _err(src, t_where, f"unknown terrain '{value}'; allowed: {', '.join(allowed)}")
                     if "road" in props and not isinstance(props["road"], bool):
                         raise _err(src, t_where, "property 'road' should be a bool (type=\"bool\" in Tiled), "
                                                  f"got {props['road']!r}")
-                if "terrain" in props:
-                    terrain[(col, row)] = props["terrain"]
-                if props.get("road") is True:
-                    roads.add((col, row))
             layers.append(layer)
         elif el.tag == "objectgroup":
-            group = pytmx_groups[og_index[id(el)]] if id(el) in og_index else []
             objects: list[MapObject] = []
-            for obj_el, obj in zip(el.findall("object"), group, strict=False):
+            for obj_el in el.findall("object"):
                 oid = _int_attr(obj_el, "id", p, f"{where}: object", 0)
                 oname = obj_el.get("name", "")
                 o_where = f"{where}: object " + (f"'{oname}' " if oname else "") + f"(id {oid})"
-                _check_properties(obj_el, p, o_where)
-                props = dict(obj.properties)
-                mo = MapObject(oid, oname, obj_el.get("type") or obj_el.get("class") or "",
-                               float(obj.x) + ctx.ox, float(obj.y) + ctx.oy, float(obj.width or 0),
-                               float(obj.height or 0), int(obj_el.get("gid", "0") or 0), props)
+                mo = _read_object(obj_el, p, o_where, templates, lookup, types, ctx)
                 objects.append(mo)
+                props = mo.properties
                 if "unit_type" in props or "side" in props:
                     units.append(_unit_from_object(p, o_where, mo, name, layout, width, height))
-            layers.append(ObjectLayer(name, lid, ctx.visible, ctx.opacity, offset, tuple(objects)))
+            layers.append(ObjectLayer(name, lid, ctx.visible, ctx.opacity, offset, tuple(objects), ctx.tint))
         elif el.tag == "imagelayer":
             img = el.find("image")
             image: Path | None = None
@@ -577,28 +858,145 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
                 image = (p.parent / img.get("source", "")).resolve()
                 if not image.exists():
                     raise _err(p, where, f"image '{img.get('source')}' not found (looked for {image})")
-            layers.append(ImageLayer(name, lid, ctx.visible, ctx.opacity, offset, image))
+            layers.append(ImageLayer(name, lid, ctx.visible, ctx.opacity, offset, image, ctx.tint))
 
     if not any(isinstance(la, TileLayer) for la in layers):
         raise _err(p, "map", "empty map: it has no tile layer")
-    if not terrain:
-        raise _err(p, "map", "empty map: no tile carries a 'terrain' property (paint it with the project "
-                             "tilesets in assets/tiles/, or give your tiles a 'terrain' property)")
-    board_terrain = {stagger.to_hex(c, r): t for (c, r), t in terrain.items()}
-    board_roads = frozenset(stagger.to_hex(c, r) for c, r in roads if (c, r) in terrain)
-    board = Board(width, height, stagger, board_terrain, board_roads, p.stem)
+    md = MapData(path=p, width=width, height=height, tilewidth=tw, tileheight=th, hexsidelength=side,
+                 stagger=stagger, layout=layout, layers=tuple(layers), tilesets=tuple(tilesets),
+                 board=Board(width, height, stagger, {}, frozenset(), p.stem), units=tuple(units),
+                 background=_colour(root.get("backgroundcolor")), properties=_typed_props(root, types),
+                 painted=frozenset(painted))
+    terrain, roads, _ = terrain_of_cells(md)
+    board = board_from_cells(md, terrain, roads)
+    md = replace(md, board=board)
+    if terrain:  # a map with no terrain of its own gets it from a scenario, which checks the units
+        check_units_on_board(md, board)
+    else:
+        seen: dict[Hex, MapUnit] = {}
+        for u in units:
+            if u.hex in seen:
+                raise _err(p, u.describe(), f"stands on tile ({u.col},{u.row}) with {seen[u.hex].describe()}; "
+                                            "one unit per hex")
+            seen[u.hex] = u
+    return md
+
+
+def check_units_on_board(md: MapData, board: Board) -> None:
+    """The map's unit objects stand on hexes of `board`, one per hex (GameFileError otherwise)."""
     seen_hexes: dict[Hex, MapUnit] = {}
-    for u in units:
+    for u in md.units:
         if u.hex not in board:
-            raise _err(p, u.describe(), f"stands on tile ({u.col},{u.row}), which has no terrain (off the board)")
+            raise _err(md.path, u.describe(), f"stands on tile ({u.col},{u.row}), which has no terrain (off the board)")
         if u.hex in seen_hexes:
-            raise _err(p, u.describe(), f"stands on tile ({u.col},{u.row}) with {seen_hexes[u.hex].describe()}; "
-                                        "one unit per hex")
+            raise _err(md.path, u.describe(), f"stands on tile ({u.col},{u.row}) with "
+                                              f"{seen_hexes[u.hex].describe()}; one unit per hex")
         seen_hexes[u.hex] = u
-    return MapData(path=p, width=width, height=height, tilewidth=tw, tileheight=th, hexsidelength=side,
-                   stagger=stagger, layout=layout, layers=tuple(layers), tilesets=tuple(tilesets), board=board,
-                   units=tuple(units), background=_colour(root.get("backgroundcolor")),
-                   properties=_typed_props(root))
+
+
+# --------------------------------------------------------------------------- objects and templates
+
+class _Templates:
+    """Object templates (.tx) used by a map, read once each; their tile gids mapped to the map's."""
+
+    def __init__(self, map_path: Path, tilesets: list[Tileset], types: PropertyTypes) -> None:
+        self.map_path = map_path
+        self.tilesets = tilesets  # the map's, in place: a template's tileset the map lacks is added
+        self.types = types
+        self.cache: dict[Path, tuple[ET.Element, int]] = {}
+
+    def get(self, source: str, where: str) -> tuple[Path, ET.Element, int]:
+        """(path, the template's <object>, gid of its tile in the map's numbering or 0)."""
+        tx = (self.map_path.parent / source).resolve()
+        if tx in self.cache:
+            obj, gid = self.cache[tx]
+            return tx, obj, gid
+        if not tx.is_file():
+            raise _err(self.map_path, where, f"object template '{source}' not found (looked for {tx})")
+        _refuse_json(tx, "object template")
+        root = _parse_xml(tx, "object template")
+        found = root.find("object")
+        if root.tag != "template" or found is None:
+            raise _err(tx, "", f"not a Tiled object template (root element <{root.tag}> with an <object>)")
+        obj = found
+        _check_properties(obj, tx, "template object")
+        gid = 0
+        raw = obj.get("gid")
+        if raw:
+            t_gid = _int_attr(obj, "gid", tx, "template object", minimum=0)
+            ts_el = root.find("tileset")
+            if ts_el is None or not ts_el.get("source"):
+                raise _err(tx, "template object", "a tile template needs its <tileset source=...>")
+            t_first = _int_attr(ts_el, "firstgid", tx, "<tileset>", minimum=1)
+            ts_path = (tx.parent / ts_el.get("source", "")).resolve()
+            ts = next((t for t in self.tilesets if t.source == ts_path), None)
+            if ts is None:  # Tiled normally lists it in the map too; if not, give it the next gids
+                first = max((t.firstgid + max(1, t.tilecount) for t in self.tilesets), default=1)
+                ref = ET.Element("tileset", {"firstgid": str(first), "source": ts_el.get("source", "")})
+                ts = _read_tileset(ref, tx, len(self.tilesets), self.types)
+                self.tilesets.append(ts)
+            flags = t_gid & ~GID_MASK
+            gid = (ts.firstgid + (t_gid & GID_MASK) - t_first) | flags
+        self.cache[tx] = (obj, gid)
+        return tx, obj, gid
+
+
+def _read_object(obj_el: ET.Element, p: Path, where: str, templates: _Templates,
+                 lookup: Callable[[int], tuple[Tileset, int] | None], types: PropertyTypes, ctx: _Ctx) -> MapObject:
+    """One object as Tiled means it: template values under the object's own, a tile object's
+    tile properties under both, class member defaults under everything."""
+    _check_properties(obj_el, p, where)
+    oid = _int_attr(obj_el, "id", p, f"{where}", 0)
+    tmpl_el: ET.Element | None = None
+    tmpl_path: Path | None = None
+    gid = 0
+    if obj_el.get("template"):
+        tmpl_path, tmpl_el, gid = templates.get(obj_el.get("template", ""), where)
+    if obj_el.get("gid"):
+        gid = _int_attr(obj_el, "gid", p, where, minimum=0)
+
+    def attr(name: str) -> str | None:
+        v = obj_el.get(name)
+        if v is None and tmpl_el is not None:
+            v = tmpl_el.get(name)
+        return v
+
+    def num(name: str) -> float:
+        raw = attr(name)
+        if raw is None:
+            return 0.0
+        try:
+            value = float(raw)
+        except ValueError:
+            raise _err(p, where, f'attribute {name}="{raw}" should be a number') from None
+        if not math.isfinite(value):
+            raise _err(p, where, f'attribute {name}="{raw}" should be a finite number')
+        return value
+
+    tile_props: dict[str, Any] = {}
+    tile_class = ""
+    w, h = num("width"), num("height")
+    if gid:
+        found = lookup(gid)
+        if found is None:
+            raise _err(p, where, f"tile object: gid {gid & GID_MASK} belongs to no tileset of the map")
+        ts, local = found
+        tile_props = dict(ts.properties.get(local, {}))
+        tile_props.pop("id", None)  # a tile's own id is not a unit's: only the object (or template) names it
+        tile_class = ts.classes.get(local, "")
+        if not (w and h):
+            w, h = ts.tile_size(local)
+    kind = obj_el.get("class") or obj_el.get("type") or (
+        (tmpl_el.get("class") or tmpl_el.get("type")) if tmpl_el is not None else None) or tile_class or ""
+    props = types.defaults(kind)
+    props = _merge(props, tile_props)
+    if tmpl_el is not None:
+        props = _merge(props, _typed_props(tmpl_el, types, props))
+    props = _merge(props, _typed_props(obj_el, types, props))
+    x, y = num("x"), num("y")
+    if gid:
+        y -= h  # Tiled anchors a tile object at its bottom-left corner
+    return MapObject(oid, attr("name") or "", kind, x + ctx.ox, y + ctx.oy, w, h, gid, props, tmpl_path)
 
 
 def _unit_from_object(p: Path, where: str, mo: MapObject, layer: str, layout: HexLayout, width: int,
@@ -610,8 +1008,12 @@ def _unit_from_object(p: Path, where: str, mo: MapObject, layer: str, layout: He
         if not isinstance(props[key], str) or not props[key]:
             raise _err(p, where, f"property '{key}' should be a non-empty string, got {props[key]!r}")
     uid = props.get("id")
-    if uid is not None and (not isinstance(uid, str) or not uid):
-        raise _err(p, where, f"property 'id' should be a non-empty string, got {uid!r}")
+    if isinstance(uid, int) and not isinstance(uid, bool):
+        uid = str(uid)
+    if uid == "":
+        uid = None  # a class member left at its default: no id given
+    if uid is not None and not isinstance(uid, str):
+        raise _err(p, where, f"property 'id' should be a string, got {uid!r}")
     cx, cy = mo.centre
     col, row = layout.pixel_to_tile(cx, cy)
     if not (0 <= col < width and 0 <= row < height):
@@ -629,7 +1031,7 @@ def load_tileset(path: str | Path, terrain_names: Collection[str] | None = None)
         from game.io.datafiles import load_rules
         terrain_names = set(load_rules().terrain)
     ref = ET.Element("tileset", {"firstgid": "1", "source": p.name})
-    ts = _read_tileset(ref, p.parent / "_.tmx", 0)
+    ts = _read_tileset(ref, p.parent / "_.tmx", 0, load_property_types(find_project(p)))
     allowed = ", ".join(sorted(terrain_names))
     for local, props in sorted(ts.properties.items()):
         where = f"tileset '{ts.name}' tile {local}"
@@ -637,7 +1039,7 @@ def load_tileset(path: str | Path, terrain_names: Collection[str] | None = None)
         if value is not None:
             if not isinstance(value, str):
                 raise _err(p, where, f"property 'terrain' should be a string, got {value!r}")
-            if value not in terrain_names:
+            if value and value not in terrain_names:
                 raise _err(p, where, f"unknown terrain '{value}'; allowed: {allowed}")
         if "road" in props and not isinstance(props["road"], bool):
             raise _err(p, where, f"property 'road' should be a bool (type=\"bool\" in Tiled), got {props['road']!r}")

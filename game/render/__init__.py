@@ -9,6 +9,7 @@ Public API (the client and the `render` command use it):
     counter_surface(unit_type, unit, colour, size, markers) -> Surface   (battle scene hook)
     draw_objectives(surface, layout, hexes, scale=1.0, origin=(0, 0))   gold outline + pennant
     render_picture(map_data, counters=(), scale=1.0, grid=False, objectives=()) -> Surface
+        (grown by layer_margins(map_data) where layers are offset past the map's edge, as Tiled does)
     setup_counters(setup) / state_counters(setup, state) -> list[CounterView]
 
 Surface pixel = origin + map pixel * scale everywhere.
@@ -25,10 +26,10 @@ from game.hexgrid import Hex
 from game.hexlayout import HexLayout
 from game.io.tmx import MapData
 from game.render.counters import CounterView, counter_size, counter_surface, draw_units, render_counter
-from game.render.tiles import clear_caches, render_map_layer
+from game.render.tiles import clear_caches, layer_margins, render_map_layer
 
 __all__ = [
-    "CounterView", "clear_caches", "counter_size", "counter_surface", "draw_grid", "draw_objectives", "draw_units",
+    "CounterView", "clear_caches", "counter_size", "layer_margins", "counter_surface", "draw_grid", "draw_objectives", "draw_units",
     "objective_hexes", "render_counter", "render_map_layer", "render_picture", "setup_counters",
     "state_counters",
 ]
@@ -77,11 +78,14 @@ def draw_objectives(surface: pygame.Surface, layout: HexLayout, hexes: Iterable[
 def render_picture(map_data: MapData, counters: Iterable[CounterView] = (), scale: float = 1.0,
                    grid: bool = False, objectives: Iterable[Hex] = ()) -> pygame.Surface:
     """The map with optional grid, objective marks and unit counters on top (what `render` saves)."""
-    surf = render_map_layer(map_data, scale)
+    surf = render_map_layer(map_data, scale, grow=True)  # layers offset past the map's edge kept, as in Tiled
+    left, top, _, _ = layer_margins(map_data)
+    origin = (left * scale, top * scale)
     if grid:
-        draw_grid(surf, map_data.layout, scale, hexes=map_data.board.terrain.keys())
-    draw_objectives(surf, map_data.layout, objectives, scale)
-    draw_units(surf, map_data.layout, counters, scale)
+        hexes = map_data.board.terrain.keys() if map_data.has_terrain else map_data.painted_hexes()
+        draw_grid(surf, map_data.layout, scale, origin, hexes=hexes)
+    draw_objectives(surf, map_data.layout, objectives, scale, origin)
+    draw_units(surf, map_data.layout, counters, scale, origin)
     return surf
 
 

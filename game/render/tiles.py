@@ -31,7 +31,7 @@ from game.io.tmx import (
 _images: dict[Path, pygame.Surface] = {}
 _tiles: dict[tuple[object, ...], pygame.Surface] = {}
 _placed_cache: dict[tuple[object, ...], pygame.Surface] = {}
-_base_cache: weakref.WeakKeyDictionary[MapData, pygame.Surface] = weakref.WeakKeyDictionary()
+_base_cache: weakref.WeakKeyDictionary[MapData, dict[bool, pygame.Surface]] = weakref.WeakKeyDictionary()
 
 
 def _load_image(path: Path) -> pygame.Surface:
@@ -66,12 +66,48 @@ def tile_image(ts: Tileset, local_id: int, flags: int = 0) -> pygame.Surface:
         img = pygame.transform.flip(img, bool(flags & FLIP_H), bool(flags & FLIP_V))
     angle = (60 if flags & FLIP_D else 0) + (120 if flags & ROT_120 else 0)  # hex maps: rotation bits
     if angle:
-        rotated = pygame.transform.rotate(img, -angle)
-        canvas = pygame.Surface(img.get_size(), pygame.SRCALPHA)
-        canvas.blit(rotated, rotated.get_rect(center=canvas.get_rect().center))
-        img = canvas
+        img = rotate_smooth(img, angle)
     _tiles[key] = img
     return img
+
+
+def rotate_smooth(img: pygame.Surface, degrees: float) -> pygame.Surface:
+    """`img` turned clockwise by `degrees` about its exact centre, on a canvas of its own size,
+    each pixel sampled bilinearly (premultiplied alpha) as Tiled's smooth transform does; pygame's
+    own rotate is jagged (nearest pixel) and rotozoom shifts the centre by growing the canvas."""
+    w, h = img.get_size()
+    src = pygame.image.tobytes(img, "RGBA")
+    pre = [0.0] * (w * h * 4)
+    for i in range(w * h):
+        a = src[4 * i + 3] / 255
+        pre[4 * i:4 * i + 4] = (src[4 * i] * a, src[4 * i + 1] * a, src[4 * i + 2] * a, float(src[4 * i + 3]))
+    rad = math.radians(degrees)
+    cos, sin = math.cos(rad), math.sin(rad)
+    cx, cy = w / 2, h / 2
+    out = bytearray(w * h * 4)
+
+    def at(x: int, y: int) -> tuple[float, float, float, float]:
+        if 0 <= x < w and 0 <= y < h:
+            j = 4 * (y * w + x)
+            return pre[j], pre[j + 1], pre[j + 2], pre[j + 3]
+        return 0.0, 0.0, 0.0, 0.0
+
+    for y in range(h):
+        for x in range(w):
+            dx, dy = x + 0.5 - cx, y + 0.5 - cy
+            sx = cos * dx + sin * dy + cx - 0.5  # the inverse turn, in pixel-centre coordinates
+            sy = -sin * dx + cos * dy + cy - 0.5
+            x0, y0 = math.floor(sx), math.floor(sy)
+            fx, fy = sx - x0, sy - y0
+            p00, p10, p01, p11 = at(x0, y0), at(x0 + 1, y0), at(x0, y0 + 1), at(x0 + 1, y0 + 1)
+            r, g, b, a = (p00[k] * (1 - fx) * (1 - fy) + p10[k] * fx * (1 - fy) + p01[k] * (1 - fx) * fy
+                          + p11[k] * fx * fy for k in range(4))
+            j = 4 * (y * w + x)
+            if a > 0.5:
+                k = 255 / a
+                out[j:j + 4] = bytes((min(255, round(r * k)), min(255, round(g * k)), min(255, round(b * k)),
+                                      min(255, round(a))))
+    return pygame.image.frombytes(bytes(out), (w, h), "RGBA")
 
 
 def _placed(ts: Tileset, local: int, flags: int, md: MapData, scale: float) -> pygame.Surface:
@@ -102,9 +138,23 @@ def _placed(ts: Tileset, local: int, flags: int, md: MapData, scale: float) -> p
     return img
 
 
-def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scale: float = 1.0) -> None:
+def layer_margins(md: MapData) -> tuple[int, int, int, int]:
+    """(left, top, right, bottom) pixels the picture grows by so that visible layers shifted by
+    their offsets are not clipped, as Tiled grows its canvas (0s when no layer moves outwards)."""
+    left = top = right = bottom = 0
+    for la in md.layers:
+        if not la.visible:
+            continue
+        ox, oy = la.offset
+        left, top = max(left, math.ceil(-ox)), max(top, math.ceil(-oy))
+        right, bottom = max(right, math.ceil(ox)), max(bottom, math.ceil(oy))
+    return left, top, right, bottom
+
+
+def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scale: float = 1.0,
+                     shift: tuple[int, int] = (0, 0)) -> None:
     lay = md.layout
-    ox, oy = layer.offset
+    ox, oy = layer.offset[0] + shift[0], layer.offset[1] + shift[1]
     staggered_x = md.stagger.axis == "x"
 
     def order() -> list[tuple[int, int]]:
@@ -138,8 +188,10 @@ def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scal
             target.blit(img, (round((x + ox) * scale), round((y + oy) * scale)))
 
 
-def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale: float = 1.0) -> None:
+def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale: float = 1.0,
+                  shift: tuple[int, int] = (0, 0)) -> None:
     """Tile objects (objects showing a tile image); other shapes are editor-only and not drawn."""
+    sx, sy = shift
     for obj in layer.objects:
         if not obj.gid:
             continue
@@ -152,11 +204,15 @@ def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         if size != img.get_size():
             img = pygame.transform.smoothscale(img, size)
-        target.blit(img, (round((obj.x + ts.offset[0]) * scale), round((obj.y + ts.offset[1]) * scale)))
+        target.blit(img, (round((obj.x + ts.offset[0] + sx) * scale), round((obj.y + ts.offset[1] + sy) * scale)))
 
 
-def _render_base(md: MapData, scale: float = 1.0) -> pygame.Surface:
+def _render_base(md: MapData, scale: float = 1.0, grow: bool = False) -> pygame.Surface:
+    """Every visible layer. `grow`: the canvas grows by `layer_margins` (the map at (left, top))."""
     mw, mh = md.layout.map_pixel_size
+    left, top, right, bottom = layer_margins(md) if grow else (0, 0, 0, 0)
+    mw, mh = mw + left + right, mh + top + bottom
+    shift = (left, top)
     w, h = (mw, mh) if scale == 1 else (max(1, round(mw * scale)), max(1, round(mh * scale)))
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
     if md.background is not None:
@@ -165,35 +221,40 @@ def _render_base(md: MapData, scale: float = 1.0) -> pygame.Surface:
         if not layer.visible or layer.opacity <= 0:
             continue
         target = surf
-        if layer.opacity < 1:
+        if layer.opacity < 1 or layer.tint is not None:
             target = pygame.Surface((w, h), pygame.SRCALPHA)
         if isinstance(layer, TileLayer):
-            _draw_tile_layer(target, md, layer, scale)
+            _draw_tile_layer(target, md, layer, scale, shift)
         elif isinstance(layer, ObjectLayer):
-            _draw_objects(target, md, layer, scale)
+            _draw_objects(target, md, layer, scale, shift)
         elif isinstance(layer, ImageLayer) and layer.image is not None:
             img = _load_image(layer.image)
             if scale != 1:
                 iw, ih = img.get_size()
                 img = pygame.transform.smoothscale(img, (max(1, round(iw * scale)), max(1, round(ih * scale))))
-            target.blit(img, (round(layer.offset[0] * scale), round(layer.offset[1] * scale)))
+            target.blit(img, (round((layer.offset[0] + left) * scale), round((layer.offset[1] + top) * scale)))
         if target is not surf:
-            target.set_alpha(round(255 * layer.opacity))
+            if layer.tint is not None:  # Tiled multiplies every pixel of the layer by its tint colour
+                target.fill(layer.tint, special_flags=pygame.BLEND_RGBA_MULT)
+            if layer.opacity < 1:
+                target.set_alpha(round(255 * layer.opacity))
             surf.blit(target, (0, 0))
     return surf
 
 
-def render_map_layer(map_data: MapData, scale: float = 1.0) -> pygame.Surface:
-    """All visible layers of the map in file order; at scale 1 exactly the map's pixel size.
+def render_map_layer(map_data: MapData, scale: float = 1.0, grow: bool = False) -> pygame.Surface:
+    """All visible layers of the map in file order; at scale 1 exactly the map's pixel size, or
+    with `grow` that size plus `layer_margins` (layers offset outwards kept whole, as in Tiled;
+    the map's own pixel (0, 0) is then at (left, top) * scale).
 
     The result is a new surface the caller may keep or change (the client caches one per zoom).
     """
     if not (scale > 0 and math.isfinite(scale)):
         raise ValueError(f"scale must be a positive number, got {scale}")
-    base = _base_cache.get(map_data)
+    base = _base_cache.get(map_data, {}).get(grow)
     if base is None:
-        base = _render_base(map_data)
-        _base_cache[map_data] = base
+        base = _render_base(map_data, grow=grow)
+        _base_cache.setdefault(map_data, {})[grow] = base
     if scale == 1:
         return base.copy()
     # Any other zoom: one smooth scale of the full-size picture. (Drawing each tile scaled gives
