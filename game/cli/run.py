@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 import yaml
 
-from game.errors import GameFileError
+from game.errors import GameFileError, brief
 
 
 def register(subparsers: Any) -> None:
@@ -64,26 +63,22 @@ def read_commands(path: str, board: Any = None) -> list[Any]:
     GM commands (`gm_...`, game/rules/ail/gm.py) are accepted too: a GM prepares a situation with
     them (place units, set stances, queue dice) and then plays it."""
     import game.rules.ail.gm  # noqa: F401  (registers the GM command kinds)
+    from game.io import safe_read
     from game.rules.ail import parse_command
 
-    p = Path(path)
+    text = safe_read.read_text(path, "command list", limit=safe_read.MAX_LARGE_FILE_BYTES)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GameFileError(path, "", "file not found") from None
-    except OSError as exc:
-        raise GameFileError(path, "", f"cannot read it ({exc.strerror})") from None
+        data = safe_read.load_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        raise GameFileError(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        where, problem = safe_read.yaml_problem(exc)
+        raise GameFileError(path, where, f"not valid YAML ({problem})") from None
     if data is None:
         return []
     coordinates = "axial"
     if isinstance(data, dict) and "commands" in data:
         coordinates = data.get("coordinates", "axial")
         if coordinates not in ("axial", "col_row"):
-            raise GameFileError(path, "coordinates", f"expected axial or col_row, got {coordinates!r}")
+            raise GameFileError(path, "coordinates", f"expected axial or col_row, got {brief(coordinates)}")
         extra = sorted(set(data) - {"commands", "coordinates"})
         if extra:
             raise GameFileError(path, "", f"unknown key(s) {', '.join(map(str, extra))}; expected commands "
@@ -132,6 +127,10 @@ def run_command(args: argparse.Namespace) -> int:
     from game.io.scenario import load_scenario
     from game.rules.ail import initial_state
 
+    if args.out:  # before the work: a destination that cannot be written is said now
+        from game.io.outpaths import check_destination
+
+        check_destination(args.out, "save")
     scenario = load_scenario(args.scenario)
     commands = read_commands(args.commands, scenario.board)
     seed = args.seed if args.seed is not None else getattr(scenario, "seed", 0)
@@ -146,14 +145,21 @@ def run_command(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if args.out:
-        _write_save(args.out, state, steps, args.scenario, seed)
+        written = _write_save(args.out, state, steps, args.scenario, seed)
+        if written.failed:
+            print(f"error: {written.failed}; the save was kept in {written.path}", file=sys.stderr)
+            return 1
         print(f"-- saved to {args.out}")
     return 3 if rejected else 0
 
 
-def _write_save(path: str, state: Any, steps: list[Any], scenario_path: str, seed: int) -> None:
-    """A full save (header, state, command log with its dice) through game.replay."""
-    from game.replay import Step, save_game
+def _write_save(path: str, state: Any, steps: list[Any], scenario_path: str, seed: int) -> Any:
+    """A full save (header, state, command log with its dice) through game.replay; kept in a
+    fallback file when `path` cannot be written (game.io.outpaths)."""
+    from game.io.outpaths import write_text_or_keep
+    from game.io.saves import dump_save
+    from game.replay import Step, make_save
 
-    save_game(path, state, [Step(b, c, tuple(e), a) for b, c, e, a in steps], scenario_path=scenario_path,
-              seed=seed)
+    save = make_save(state, [Step(b, c, tuple(e), a) for b, c, e, a in steps], scenario_path=scenario_path,
+                     seed=seed)
+    return write_text_or_keep(path, dump_save(save), "save")

@@ -18,10 +18,9 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from game.errors import GameFileError
+from game.errors import GameFileError, brief
+from game.io import safe_read
 from game.rules.ail.models import Catalogue, RulesData
-
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same safe semantics, faster when built
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_RULES = ROOT / "assets" / "rules" / "ail-tactical.yaml"
@@ -81,25 +80,16 @@ def line_of(node: yaml.Node | None, loc: Loc) -> int | None:
     return best
 
 
-def read_yaml(path: str | Path, what: str = "file") -> YamlDoc:
-    """Read a YAML file safely; syntax errors become GameFileError with the line."""
+def read_yaml(path: str | Path, what: str = "file", limit: int = safe_read.MAX_FILE_BYTES) -> YamlDoc:
+    """Read a YAML file safely and within bounds (game.io.safe_read); problems become a
+    GameFileError with the line."""
     p = Path(path)
+    text = safe_read.read_text(p, what, limit=limit)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameFileError(str(p), "", f"{what} not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameFileError(str(p), "", f"cannot read {what}: {exc}") from None
-    try:
-        root = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)  # a safe loader (no arbitrary objects)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = exc.problem or exc.context or "syntax error"
-        raise GameFileError(str(p), where, f"not valid YAML: {problem}") from None
+        data, root = safe_read.compose_and_load(text)
     except yaml.YAMLError as exc:
-        raise GameFileError(str(p), "", f"not valid YAML: {exc}") from None
+        where, problem = safe_read.yaml_problem(exc)
+        raise GameFileError(str(p), where, f"not valid YAML: {problem}") from None
     return YamlDoc(p, data, root)
 
 
@@ -129,9 +119,7 @@ def _describe(err: Mapping[str, Any]) -> str:
         return "required field is missing"
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
+    shown = brief(value)
     if isinstance(value, dict | list):
         return f"{msg[0].lower()}{msg[1:]}"
     return f"{msg[0].lower()}{msg[1:]} (got {shown})"
@@ -242,16 +230,17 @@ def sniff_kind(path: str | Path) -> str:
     if suffix not in (".yaml", ".yml"):
         return ""
     try:
-        docs = list(yaml.safe_load_all(p.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return "broken"  # unreadable or not YAML: read_yaml() reports where
-    if len(docs) > 1:
+        shape = safe_read.scan(safe_read.read_text(p, "YAML file", limit=safe_read.MAX_LARGE_FILE_BYTES),
+                               stop_after_first=True)
+    except (GameFileError, yaml.YAMLError):
+        return "broken"  # unreadable, over a limit or not YAML: read_yaml() reports where and why
+    if shape.documents > 1:
         return "save"  # saves are multi-document YAML (game.io.saves)
-    data = docs[0] if docs else None
-    if isinstance(data, list) and data and all(isinstance(d, dict) and "kind" in d for d in data):
+    if shape.top == "seq" and shape.items and shape.items_with_kind == shape.items:
         return "commands"  # a command list for `python -m game run`
-    if not isinstance(data, dict):
+    if shape.top != "map":
         return "yaml"
+    data = dict.fromkeys(shape.top_keys)
     if set(data) == {"commands"} or ("commands" in data and "map" not in data and "sides" not in data):
         return "commands"
     keys = set(data)
