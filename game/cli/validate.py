@@ -78,7 +78,7 @@ def check_file(path: Path) -> str:
 
         game = load_game(path, verify=True)
         return f"save, round {game.state.round}"
-    if kind == "broken":
+    if kind in ("broken", "yaml"):
         from game.io.datafiles import read_yaml
         from game.io.safe_read import MAX_LARGE_FILE_BYTES
 

@@ -28,7 +28,7 @@ def _nearest_existing(p: Path) -> Path:
         try:
             os.lstat(candidate)
             return candidate
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             continue
         except OSError:
             return candidate
@@ -44,7 +44,7 @@ def check_destination(path: str | os.PathLike[str], what: str = "file") -> Path:
     shown = cut(raw, 300)
     try:
         st = os.stat(p)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (the folder checks below say which part is wrong)
         st = None
     except OSError as exc:
         raise UserError(f"{shown}: cannot write the {what} there ({exc.strerror or exc})") from None
@@ -54,7 +54,7 @@ def check_destination(path: str | os.PathLike[str], what: str = "file") -> Path:
         if not stat.S_ISREG(st.st_mode):
             raise UserError(f"{shown}: is not a regular file (a device, pipe or socket); refusing to write "
                             f"the {what} there")
-        if not os.access(p, os.W_OK):
+        if not os.access(p, os.W_OK) or not st.st_mode & 0o222:  # (the mode bits count even for root)
             raise UserError(f"{shown}: is read-only; not overwriting it (choose another file for the {what})")
     parent = p.parent if str(p.parent) else Path(".")
     base = _nearest_existing(parent)
