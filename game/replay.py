@@ -76,17 +76,24 @@ def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
 
     import yaml
 
+    from game.io import safe_read
+
     p = Path(path)
-    h = hashlib.sha256(p.read_bytes())
+    raw = safe_read.read_bytes(p, "scenario file")
+    h = hashlib.sha256(raw)
     try:
-        data = yaml.load(p.read_text(encoding="utf-8"), Loader=saves._Loader)  # safe; libyaml's when built
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = safe_read.load_yaml(safe_read.decode_text(raw, str(p), "scenario file"))
+    except (GameFileError, yaml.YAMLError):
         data = None
     if isinstance(data, Mapping):
         for key in ("map", "catalogue"):
             ref = data.get(key)
             if isinstance(ref, str) and (p.parent / ref).is_file():
-                h.update(b"\0" + key.encode() + b"\0" + (p.parent / ref).read_bytes())
+                try:
+                    part = safe_read.read_bytes(p.parent / ref, key)
+                except GameFileError:
+                    continue  # (loading the scenario reports it)
+                h.update(b"\0" + key.encode() + b"\0" + part)
     return h.hexdigest()[:16]
 
 

@@ -36,6 +36,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
     frames = args.frames or int(os.environ.get("AIL_EXIT_AFTER_FRAMES", "0") or 0)
     from game.client.app import App, Settings
+    from game.client.savegame import clean_leftovers
+
+    clean_leftovers()  # temporary files of a save killed half-way, from an earlier session
 
     settings = Settings(animation="instant" if args.instant else "fast" if args.fast else "normal",
                         blackout=not args.no_blackout)

@@ -17,7 +17,7 @@ import yaml
 
 from game.core.record import Record
 from game.core.system import Accepted
-from game.errors import GameFileError
+from game.errors import GameFileError, brief
 
 
 def register(subparsers: Any) -> None:
@@ -71,25 +71,21 @@ def read_commands(path: str, board: Any = None, system: Any = None) -> list[Any]
 
         system = plugin_named(DEFAULT_SYSTEM).system
     parse_command = system.parse_command
+    from game.io import safe_read
 
-    p = Path(path)
+    text = safe_read.read_text(path, "command list", limit=safe_read.MAX_LARGE_FILE_BYTES)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GameFileError(path, "", "file not found") from None
-    except OSError as exc:
-        raise GameFileError(path, "", f"cannot read it ({exc.strerror})") from None
+        data = safe_read.load_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else ""
-        raise GameFileError(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        where, problem = safe_read.yaml_problem(exc)
+        raise GameFileError(path, where, f"not valid YAML ({problem})") from None
     if data is None:
         return []
     coordinates = "axial"
     if isinstance(data, dict) and "commands" in data:
         coordinates = data.get("coordinates", "axial")
         if coordinates not in ("axial", "col_row"):
-            raise GameFileError(path, "coordinates", f"expected axial or col_row, got {coordinates!r}")
+            raise GameFileError(path, "coordinates", f"expected axial or col_row, got {brief(coordinates)}")
         extra = sorted(set(data) - {"commands", "coordinates"})
         if extra:
             raise GameFileError(path, "", f"unknown key(s) {', '.join(map(str, extra))}; expected commands "
@@ -129,6 +125,10 @@ def run_command(args: argparse.Namespace) -> int:
     from game.io.datafiles import peek_system
     from game.systems import plugin_named
 
+    if args.out:  # before the work: a destination that cannot be written is said now
+        from game.io.outpaths import check_destination
+
+        check_destination(args.out, "save")
     plugin = plugin_named(peek_system(args.scenario))
     scenario = plugin.load(Path(args.scenario))
     system = plugin.system
@@ -150,8 +150,14 @@ def run_command(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if args.out:
-        from game.replay import save_game
+        from game.io.outpaths import write_text_or_keep
+        from game.io.saves import dump_save
+        from game.replay import make_save
 
-        save_game(args.out, system, record.state, record.steps, scenario_path=args.scenario, seed=seed)
+        save = make_save(system, record.state, record.steps, scenario_path=args.scenario, seed=seed)
+        written = write_text_or_keep(args.out, dump_save(save), "save")
+        if written.failed:
+            print(f"error: {written.failed}; the save was kept in {written.path}", file=sys.stderr)
+            return 1
         print(f"-- saved to {args.out}")
     return 3 if rejected else 0

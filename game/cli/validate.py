@@ -41,7 +41,7 @@ def check_file(path: Path) -> str:
     """Check one file; return what it is. Raises GameFileError/UserError on a problem."""
     from game.io.datafiles import load_catalogue, load_rules, sniff_kind
 
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():  # (a symbolic link loop is reported by the reader)
         raise UserError(f"{path}: no such file")
     kind = sniff_kind(path)
     if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
@@ -104,10 +104,11 @@ def check_file(path: Path) -> str:
     # --- end of mass battles ---
     if kind.startswith("campaign-"):
         return _check_campaign(path, kind)
-    if kind == "broken":
+    if kind in ("broken", "yaml"):
         from game.io.datafiles import read_yaml
+        from game.io.safe_read import MAX_LARGE_FILE_BYTES
 
-        read_yaml(path)  # raises the located syntax error
+        read_yaml(path, limit=MAX_LARGE_FILE_BYTES)  # raises the located syntax error or limit
     if kind == "commands":
         from game.cli.run import read_commands
 

@@ -96,8 +96,8 @@ def autosave_if_new_round(session: Session) -> Path | None:
 
 def is_save_file(path: Path) -> bool:
     """A cheap look at the start of the file: saves open with the '--- # header' document."""
-    if path.suffix.lower() not in (".yaml", ".yml"):
-        return False
+    if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+        return False  # (not a regular file: the scenario reader says what it is)
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             head = fh.read(4096)
@@ -106,10 +106,26 @@ def is_save_file(path: Path) -> bool:
     return "--- # header" in head or ("\nformat:" in head and "\n---" in head and "state_checksum" in head)
 
 
+LEFTOVER_AGE = 120.0  # seconds: a younger temporary file may be another copy's save in progress
+
+
+def clean_leftovers(folder: Path | None = None) -> list[Path]:
+    """Remove the temporary files a save killed half-way left in the saves folder (and its autosave
+    folder), or in `folder`. Never raises: an unusable folder has nothing to clean."""
+    removed: list[Path] = []
+    for d in ((folder,) if folder is not None else (saves_dir(), saves_dir() / AUTOSAVE_DIR)):
+        try:
+            removed += saves.clean_temp_files(d, older_than=LEFTOVER_AGE)
+        except OSError:
+            continue
+    return removed
+
+
 def session_from_save(path: Path) -> Session | None:
     """A Session resuming the save at `path` (None if the file is not a save). Raises SaveError."""
     if not is_save_file(Path(path)):
         return None
+    clean_leftovers(Path(path).parent)
     from game.client.launch import session_for
 
     loaded = load_game(path)
@@ -160,7 +176,10 @@ def emergency_save(app: App) -> tuple[Path | None, str | None]:
     try:
         data = session_save(session, title=f"{game_title(session)} (emergency save)")
         path = saves_dir() / f"emergency-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.yaml"
-        return saves.write_save(path, data, backup=False), None
+        from game.io.outpaths import write_text_or_keep
+
+        # an unusable saves folder: the save goes to the temporary folder (and the report says where)
+        return write_text_or_keep(path, saves.dump_save(data), "emergency save", backup=False).path, None
     except Exception as exc:  # we are already handling a crash: report, don't raise
         return None, f"{type(exc).__name__}: {exc}"
 
@@ -181,7 +200,7 @@ def crash_context(app: App) -> dict[str, Any]:
     return context
 
 
-def handle_crash(app: App, exc: BaseException) -> Path:
+def handle_crash(app: App, exc: BaseException) -> Path | None:
     save_path, save_error = emergency_save(app)
     try:
         context = crash_context(app)
@@ -193,7 +212,11 @@ def handle_crash(app: App, exc: BaseException) -> Path:
     if save_path is not None:
         print(f"Your game was saved to {save_path}", file=sys.stderr)
         print(f"Resume it with: python -m game play {save_path}", file=sys.stderr)
-    print(f"A crash report was written to {report}", file=sys.stderr)
+    if report is not None:
+        print(f"A crash report was written to {report}", file=sys.stderr)
+    else:
+        print("The crash report could not be written anywhere; the error was:", file=sys.stderr)
+        traceback.print_exception(exc)
     return report
 
 

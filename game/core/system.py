@@ -61,9 +61,12 @@ def validation_message(err: Mapping[str, Any]) -> str:
     msg = str(err.get("msg", "invalid value"))
     got = err.get("input")
     if kind.endswith("_type") or kind.endswith("_parsing"):
-        shown = repr(got)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
+        if isinstance(got, int) and got.bit_length() > 200:
+            shown = f"a whole number of about {int(got.bit_length() * 0.30103) + 1} digits"
+        else:
+            shown = repr(got) if not isinstance(got, (str, bytes)) or len(got) <= 200 else repr(got[:60])
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
         return f"{msg[0].lower()}{msg[1:]}, got {shown}"
     return msg
 

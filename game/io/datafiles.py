@@ -20,10 +20,9 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from game import paths
-from game.errors import GameFileError
+from game.errors import GameFileError, brief
+from game.io import safe_read
 from game.rules.ail.models import Catalogue, RulesData
-
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same safe semantics, faster when built
 
 ROOT = paths.data_root()
 DEFAULT_RULES = paths.default_rules()
@@ -83,25 +82,16 @@ def line_of(node: yaml.Node | None, loc: Loc) -> int | None:
     return best
 
 
-def read_yaml(path: str | Path, what: str = "file") -> YamlDoc:
-    """Read a YAML file safely; syntax errors become GameFileError with the line."""
+def read_yaml(path: str | Path, what: str = "file", limit: int = safe_read.MAX_FILE_BYTES) -> YamlDoc:
+    """Read a YAML file safely and within bounds (game.io.safe_read); problems become a
+    GameFileError with the line."""
     p = Path(path)
+    text = safe_read.read_text(p, what, limit=limit)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameFileError(str(p), "", f"{what} not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameFileError(str(p), "", f"cannot read {what}: {exc}") from None
-    try:
-        root = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)  # a safe loader (no arbitrary objects)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = exc.problem or exc.context or "syntax error"
-        raise GameFileError(str(p), where, f"not valid YAML: {problem}") from None
+        data, root = safe_read.compose_and_load(text)
     except yaml.YAMLError as exc:
-        raise GameFileError(str(p), "", f"not valid YAML: {exc}") from None
+        where, problem = safe_read.yaml_problem(exc)
+        raise GameFileError(str(p), where, f"not valid YAML: {problem}") from None
     return YamlDoc(p, data, root)
 
 
@@ -131,9 +121,7 @@ def _describe(err: Mapping[str, Any]) -> str:
         return "required field is missing"
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
+    shown = brief(value)
     if isinstance(value, dict | list):
         return f"{msg[0].lower()}{msg[1:]}"
     return f"{msg[0].lower()}{msg[1:]} (got {shown})"
@@ -244,29 +232,21 @@ def sniff_kind(path: str | Path) -> str:
     if suffix not in (".yaml", ".yml"):
         return ""
     try:
-        docs = list(yaml.safe_load_all(p.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return "broken"  # unreadable or not YAML: read_yaml() reports where
-    if len(docs) > 1:
+        shape = safe_read.scan(safe_read.read_text(p, "YAML file", limit=safe_read.MAX_LARGE_FILE_BYTES),
+                               stop_after_first=True)
+    except (GameFileError, yaml.YAMLError):
+        return "broken"  # unreadable, over a limit or not YAML: read_yaml() reports where and why
+    if shape.documents > 1:
         return "save"  # saves are multi-document YAML (game.io.saves)
-    data = docs[0] if docs else None
-    # --- other rule systems' files say so with a top-level `system:` key (game.systems) ---
-    if isinstance(data, dict) and data.get("system") == "mass-battle":
-        from game.io.mass import sniff_mass
-
-        return sniff_mass(data)
-    # --- end of other systems ---
-    # --- campaign layer files (game/io/campaign.py): scenario, rules, catalogue, orders, scripts
-    from game.io.campaign import sniff_campaign
-
-    campaign_kind = sniff_campaign(data)
-    if campaign_kind:
-        return campaign_kind
-    # --- end of the campaign layer's addition
-    if isinstance(data, list) and data and all(isinstance(d, dict) and "kind" in d for d in data):
+    if _may_be_other_system(shape):
+        other = _sniff_other_system(p)
+        if other:
+            return other
+    if shape.top == "seq" and shape.items and shape.items_with_kind == shape.items:
         return "commands"  # a command list for `python -m game run`
-    if not isinstance(data, dict):
+    if shape.top != "map":
         return "yaml"
+    data = dict.fromkeys(shape.top_keys)
     if set(data) == {"commands"} or ("commands" in data and "map" not in data and "sides" not in data):
         return "commands"
     keys = set(data)
@@ -279,6 +259,24 @@ def sniff_kind(path: str | Path) -> str:
     if "map" in keys or "sides" in keys:
         return "scenario"
     return "yaml"
+
+
+def _may_be_other_system(shape: Any) -> bool:
+    """Files of the campaign and mass-battle systems: a `system:` or `kind:` key at the top, or a
+    list of commands (a campaign script)."""
+    return shape.top == "seq" or (shape.top == "map" and bool({"system", "kind"} & set(shape.top_keys)))
+
+
+def _sniff_other_system(p: Path) -> str:
+    """The kind of a campaign or mass-battle file (their own sniffers read the parsed data)."""
+    from game.io.campaign import sniff_campaign
+    from game.io.mass import sniff_mass
+
+    try:
+        data = safe_read.load_yaml(safe_read.read_text(p, "YAML file", limit=safe_read.MAX_LARGE_FILE_BYTES))
+    except (GameFileError, yaml.YAMLError):
+        return "broken"
+    return sniff_mass(data) or sniff_campaign(data)
 
 
 _SYSTEM_LINE = re.compile(r"^system:\s*['\"]?([A-Za-z0-9_.-]+)['\"]?\s*(?:#.*)?$", re.M)

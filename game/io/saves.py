@@ -44,8 +44,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from game.core.system import validation_message
-from game.errors import GameFileError
-from game.io import migrations
+from game.errors import GameFileError, brief
+from game.io import migrations, safe_read
 
 try:  # the C implementations are much faster; same safe semantics
     _Loader: type[Any] = yaml.CSafeLoader
@@ -329,7 +329,10 @@ def _short_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     # are short, anything else goes the YAML way (an escape is at most 6 characters for 1)
     if any(len(key) > 150 for key, _ in pairs):
         raise ValueError("a long key is read differently by YAML")
-    return dict(pairs)
+    out = dict(pairs)
+    if len(out) != len(pairs):  # a key twice: YAML refuses it and names the line
+        raise ValueError("a duplicate key")
+    return out
 
 
 _LOG_READER = json.JSONDecoder(parse_float=_reject_number, parse_constant=_reject_number,
@@ -359,12 +362,14 @@ def _read_log_fast(path: str, text: str) -> _Docs | None:
         for line in lines:
             if not line.startswith("- {"):
                 return None
+            if line.count("[") + line.count("{") > safe_read.MAX_DEPTH:  # maybe too deep: YAML checks
+                return None
             try:
                 log.append(_LOG_READER.decode(line[2:]))
             except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
                 return None
     try:
-        head = list(yaml.load_all(text[: at + 1], Loader=_Loader))
+        head = safe_read.load_yaml_all(text[: at + 1])
     except yaml.YAMLError:
         return None
     if len(head) != 2:
@@ -456,14 +461,25 @@ def write_save(path: str | os.PathLike[str], save: SaveData, *, backup: bool = T
     return atomic_write_text(path, dump_save(save), backup=backup)
 
 
-def clean_temp_files(directory: str | os.PathLike[str]) -> list[Path]:
-    """Remove temporary files left by a save that was interrupted (they are never real saves)."""
+def clean_temp_files(directory: str | os.PathLike[str], *, older_than: float = 0.0) -> list[Path]:
+    """Remove temporary files left by a save that was interrupted (they are never real saves).
+
+    `older_than` (seconds) spares younger ones: at start-up another copy of the game may be in the
+    middle of writing a save into the same folder."""
+    import time
+
     removed: list[Path] = []
     d = Path(directory)
     if not d.is_dir():
         return removed
+    now = time.time()
     for p in d.iterdir():
         if p.name.startswith(".") and (p.name.endswith(".tmp") or p.name.endswith(".baktmp")):
+            try:
+                if older_than and now - p.lstat().st_mtime < older_than:
+                    continue
+            except OSError:
+                continue
             _unlink_quietly(p)
             removed.append(p)
     return removed
@@ -524,7 +540,7 @@ class _Docs:
     def node(self, index: int) -> yaml.Node | None:
         if self.nodes is None:
             try:
-                self.nodes = tuple(yaml.compose_all(self.text, Loader=_Loader))
+                self.nodes = tuple(safe_read.compose_all(self.text))
             except yaml.YAMLError:
                 self.nodes = ()
         return self.nodes[index] if index < len(self.nodes) else None
@@ -549,11 +565,13 @@ def _split_documents(path: str, text: str) -> _Docs:
     if fast is not None:
         return fast
     try:
-        docs = list(yaml.load_all(text, Loader=_Loader))
+        docs = safe_read.load_yaml_all(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        problem = " ".join(str(getattr(exc, "problem", None) or str(exc).splitlines()[0]).split())
+        if isinstance(exc, safe_read.YamlLimitError):
+            raise SaveError(path, where, f"{problem}; this is not a save the game wrote") from None
         if not _has_end_marker(text):
             raise SaveError(path, where, f"the file ends early (not valid YAML: {problem}); it was cut "
                             "short while being written or copied") from None
@@ -584,7 +602,7 @@ def _check_version(docs: _Docs) -> int:
         raise docs.error(0, (), "expected the header to be a mapping of keys to values")
     version = head.get("format")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise docs.error(0, ("format",), f"expected the format version as a whole number, got {version!r}")
+        raise docs.error(0, ("format",), f"expected the format version as a whole number, got {brief(version)}")
     if version > FORMAT_VERSION:
         raise docs.error(0, ("format",),
                          f"saved by a newer version of the game (format {version}); this version reads "
@@ -646,20 +664,9 @@ def parse_save(text: str, path: str | os.PathLike[str] = "<save>", *, verify_che
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise SaveError(str(p), "", "no such file") from None
-    except IsADirectoryError:
-        raise SaveError(str(p), "", "is a folder, not a save file") from None
-    except OSError as exc:
-        raise SaveError(str(p), "", f"cannot be read ({exc.strerror})") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise SaveError(str(p), f"line {line}", "not UTF-8 text: this is not a save file or it is damaged") from None
+    """The text of a save file, read within bounds (game.io.safe_read: a regular file of at most
+    MAX_LARGE_FILE_BYTES, UTF-8 without NUL bytes)."""
+    return safe_read.read_text(path, "save file", limit=safe_read.MAX_LARGE_FILE_BYTES, error=SaveError)
 
 
 def load_save(path: str | os.PathLike[str], *, verify_checksums: bool = True) -> SaveData:
@@ -667,6 +674,7 @@ def load_save(path: str | os.PathLike[str], *, verify_checksums: bool = True) ->
 
 
 _DOC_START = re.compile(r"^---(\s|$)")
+_HEADER_LIMIT = 256 * 1024  # characters of a save's header (the game writes well under 1 KiB)
 
 
 def read_header(path: str | os.PathLike[str]) -> SaveHeader:
@@ -675,9 +683,17 @@ def read_header(path: str | os.PathLike[str]) -> SaveHeader:
     lines: list[str] = []
     started = False
     first_line = 0
+    read = 0
+    safe_read.check_regular(p, "save file", error=SaveError)
     try:
         with open(p, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, start=1):
+            for number, line in enumerate(iter(lambda: fh.readline(_HEADER_LIMIT), ""), start=1):
+                read += len(line)
+                if read >= _HEADER_LIMIT:
+                    raise SaveError(str(p), f"line {number}", "no end to the header within its first "
+                                    f"{_HEADER_LIMIT // 1024} KiB: this is not a save file")
+                if "\0" in line:
+                    raise SaveError(str(p), f"line {number}", "contains a NUL byte: this is not a save file")
                 if _DOC_START.match(line) or line.rstrip() == END_MARKER:
                     if started:
                         break
@@ -700,16 +716,17 @@ def read_header(path: str | os.PathLike[str]) -> SaveHeader:
     if not text.strip():
         raise SaveError(str(p), "", "no header: the file is empty or not a save")
     try:
-        raw = yaml.load(text, Loader=_Loader)
+        raw = safe_read.load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {first_line + mark.line + 1}" if mark is not None else "header"
-        raise SaveError(str(p), where, "the header is not valid YAML") from None
+        why = f" ({exc.problem})" if isinstance(exc, safe_read.YamlLimitError) else ""
+        raise SaveError(str(p), where, f"the header is not valid YAML{why}") from None
     if not isinstance(raw, Mapping):
         raise SaveError(str(p), f"line {first_line + 1}", "expected the header to be a mapping of keys to values")
     version = raw.get("format")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise SaveError(str(p), "header.format", f"expected the format version as a whole number, got {version!r}")
+        raise SaveError(str(p), "header.format", f"expected the format version as a whole number, got {brief(version)}")
     if version > FORMAT_VERSION:
         raise SaveError(str(p), "header.format", f"saved by a newer version of the game (format {version})")
     if version < FORMAT_VERSION:
@@ -723,7 +740,7 @@ def read_header(path: str | os.PathLike[str]) -> SaveHeader:
         first = exc.errors()[0]
         node_line = None
         try:
-            node_line = _line_of(yaml.compose(text, Loader=_Loader), tuple(first["loc"]))
+            node_line = _line_of(safe_read.compose_and_load(text)[1], tuple(first["loc"]))
         except yaml.YAMLError:
             pass
         where = (f"line {first_line + node_line}: " if node_line else "") + "header." + _field_name(first["loc"])
@@ -789,19 +806,41 @@ def rotate_autosaves(directory: str | os.PathLike[str], *, keep: int = 5, stem: 
 
 def write_crash_report(directory: str | os.PathLike[str], exc: BaseException, *,
                        emergency_save: Path | None = None, emergency_error: str | None = None,
-                       context: Mapping[str, Any] | None = None, now: _dt.datetime | None = None) -> Path:
-    """A plain-text report a player can read and send: what happened, where the game was saved."""
-    d = Path(directory)
+                       context: Mapping[str, Any] | None = None, now: _dt.datetime | None = None) -> Path | None:
+    """A plain-text report a player can read and send: what happened, where the game was saved.
+
+    Never raises: when `directory` cannot be written (missing and not creatable, read-only, a
+    file) the report goes to the system's temporary folder; None when even that fails."""
     when = now or _dt.datetime.now()
-    path = d / f"crash-{_stamp(when)}.txt"
-    n = 1
-    while path.exists():
-        n += 1
-        path = d / f"crash-{_stamp(when)}-{n}.txt"
+    try:
+        text = _crash_text(exc, when, emergency_save, emergency_error, context)
+    except Exception:  # noqa: BLE001 - a report that cannot be put together still says what failed
+        text = f"Ascension Isle: Legacy - crash report\nwhat went wrong: {type(exc).__name__}\n"
+    for d in (Path(directory), Path(tempfile.gettempdir())):
+        try:
+            path = d / f"crash-{_stamp(when)}.txt"
+            n = 1
+            while path.exists():
+                n += 1
+                path = d / f"crash-{_stamp(when)}-{n}.txt"
+            return atomic_write_text(path, text, backup=False)
+        except Exception:  # noqa: BLE001, S112 - try the next folder
+            continue
+    return None
+
+
+def _crash_text(exc: BaseException, when: _dt.datetime, emergency_save: Path | None,
+                emergency_error: str | None, context: Mapping[str, Any] | None) -> str:
+    from game.errors import cut
+
+    try:
+        what = cut(str(exc), 2000)
+    except Exception:  # noqa: BLE001 - an exception whose str() fails
+        what = "(no description)"
     lines = [
         "Ascension Isle: Legacy - crash report",
         f"when: {when.isoformat(timespec='seconds')}",
-        f"what went wrong: {type(exc).__name__}: {exc}",
+        f"what went wrong: {type(exc).__name__}: {what}",
         "",
     ]
     if emergency_save is not None:
@@ -809,17 +848,21 @@ def write_crash_report(directory: str | os.PathLike[str], exc: BaseException, *,
                   f"    {emergency_save}",
                   f"Resume it with:  python -m game play {emergency_save}", ""]
     elif emergency_error:
-        lines += [f"The emergency save could not be written: {emergency_error}",
+        lines += [f"The emergency save could not be written: {cut(emergency_error, 2000)}",
                   "Your latest autosave is in the saves folder.", ""]
     if context:
         lines.append("Where the game was:")
         for key, value in context.items():
-            lines.append(f"    {key}: {value}")
+            shown = value if isinstance(value, str | int | float | Path) or value is None else brief(value, 2000)
+            lines.append(f"    {key}: {cut(str(shown), 2000)}")
         lines.append("")
     lines.append("Technical details (for a bug report):")
-    lines += ["    " + ln for ln in "".join(traceback.format_exception(exc)).rstrip().splitlines()]
-    atomic_write_text(path, "\n".join(lines) + "\n", backup=False)
-    return path
+    try:
+        details = "".join(traceback.format_exception(exc)).rstrip().splitlines()
+    except Exception:  # noqa: BLE001
+        details = ["(the traceback could not be formatted)"]
+    lines += ["    " + cut(ln, 2000) for ln in details[-400:]]
+    return "\n".join(lines) + "\n"
 
 
 def now_iso(now: _dt.datetime | None = None) -> str:

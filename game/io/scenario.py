@@ -15,8 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from game.board import Board
-from game.errors import GameFileError
+from game.errors import GameFileError, brief
 from game.hexgrid import Hex
+from game.io import safe_read
 from game.io.datafiles import (
     DEFAULT_CATALOGUE,
     DEFAULT_RULES,
@@ -58,7 +59,7 @@ def parse_colour(value: Any) -> Any:
     if isinstance(value, str):
         text = value.strip().lstrip("#")
         if len(text) != 6:
-            raise ValueError(f"colour '{value}' should be '#rrggbb' or [r, g, b]")
+            raise ValueError(f"colour {brief(value)} should be '#rrggbb' or [r, g, b]")
         try:
             return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
         except ValueError:
@@ -251,14 +252,16 @@ def load_scenario(path: str | Path) -> LoadedScenario:
                          f"(true means ask, false means never); give only one of them")
             problems.raise_if_any()
         rules = rules.model_copy(update={"defensive_action_prompt": wanted})
-    catalogue_path = (base / sc.catalogue).resolve() if sc.catalogue else DEFAULT_CATALOGUE
-    if sc.catalogue and not catalogue_path.is_file():
+    catalogue_path = (safe_read.resolve(base / sc.catalogue, "unit catalogue", origin=str(doc.path),
+                                        where="catalogue") if sc.catalogue else DEFAULT_CATALOGUE)
+    # (a device, pipe or socket is refused by the reader, with its own line)
+    if sc.catalogue and (not catalogue_path.exists() or catalogue_path.is_dir()):
         what = "is a folder, not a file" if catalogue_path.is_dir() else "not found"
         problems.add(("catalogue",), f"unit catalogue '{sc.catalogue}' {what} (looked for {catalogue_path})")
         problems.raise_if_any()
     catalogue: Catalogue = load_catalogue(catalogue_path)
-    map_path = (base / sc.map).resolve()
-    if not map_path.is_file():
+    map_path = safe_read.resolve(base / sc.map, "map", origin=str(doc.path), where="map")
+    if not map_path.exists() or map_path.is_dir():
         what = "is a folder, not a .tmx file" if map_path.is_dir() else "not found"
         problems.add(("map",), f"map '{sc.map}' {what} (looked for {map_path})")
         problems.raise_if_any()

@@ -43,9 +43,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from pytmx import pytmx as _pytmx_impl  # noqa: E402
 
 from game.board import Board  # noqa: E402
-from game.errors import GameFileError  # noqa: E402
+from game.errors import GameFileError, cut  # noqa: E402
 from game.hexgrid import Hex, Stagger  # noqa: E402
 from game.hexlayout import HexLayout  # noqa: E402
+from game.io import safe_read  # noqa: E402
 
 FLIP_H = 0x80000000
 FLIP_V = 0x40000000
@@ -54,6 +55,16 @@ ROT_120 = 0x10000000
 GID_MASK = 0x0FFFFFFF
 
 _PROPERTY_TYPES = {"string", "int", "float", "bool", "color", "file", "object", "class"}
+
+# What `play` can draw (docs/formats.md#limits): it renders the whole map at zoom 1 and keeps
+# tileset images in memory, so `validate` refuses what would exhaust memory there.
+MAX_MAP_CELLS = 1_000_000          # width x height tiles
+MAX_TILE_PX = 1024                 # a tile's width or height
+MAX_MAP_PIXELS = 25_000_000        # the whole map at zoom 1 (e.g. 5000 x 5000)
+MAX_MAP_SIDE_PX = 16_384           # either side of the whole map at zoom 1
+MAX_IMAGE_PIXELS = 16_777_216      # one image (e.g. 4096 x 4096)
+MAX_IMAGE_SIDE_PX = 16_384
+MAX_COORDINATE = 1_000_000.0       # object positions, layer offsets (pixels)
 
 
 # --------------------------------------------------------------------------- models
@@ -232,7 +243,7 @@ def _err(path: Path, where: str, message: str) -> GameFileError:
 
 def _parse_xml(path: Path, what: str) -> ET.Element:
     try:
-        return ET.parse(path).getroot()
+        return ET.fromstring(safe_read.read_bytes(path, what))  # a regular file within the size limit
     except FileNotFoundError:
         raise _err(path, "", f"{what} not found") from None
     except ET.ParseError as exc:
@@ -253,9 +264,11 @@ def _int_attr(el: ET.Element, name: str, path: Path, where: str, default: int | 
             raise _err(path, where, f'missing attribute {name}="..." (a whole number)')
         return default
     try:
-        value = int(raw)
+        value = int(raw) if len(raw) <= 40 else None
     except ValueError:
-        raise _err(path, where, f'attribute {name}="{raw}" should be a whole number') from None
+        value = None
+    if value is None:
+        raise _err(path, where, f'attribute {name}="{cut(raw, 40)}" should be a whole number')
     if minimum is not None and value < minimum:
         raise _err(path, where, f'attribute {name}="{raw}" should be at least {minimum}')
     return value
@@ -268,9 +281,10 @@ def _float_attr(el: ET.Element, name: str, path: Path, where: str, default: floa
     try:
         value = float(raw)
     except ValueError:
-        raise _err(path, where, f'attribute {name}="{raw}" should be a number') from None
-    if not math.isfinite(value):
-        raise _err(path, where, f'attribute {name}="{raw}" should be a finite number')
+        raise _err(path, where, f'attribute {name}="{cut(raw, 40)}" should be a number') from None
+    if not math.isfinite(value) or abs(value) > MAX_COORDINATE:
+        raise _err(path, where, f'attribute {name}="{cut(raw, 40)}" should be a finite number between '
+                                f'{-MAX_COORDINATE:g} and {MAX_COORDINATE:g}')
     return value
 
 
@@ -503,7 +517,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
     file_path = map_path
     el = ts_el
     if source:
-        tsx = (map_path.parent / source).resolve()
+        tsx = safe_read.resolve(map_path.parent / source, "tileset file", origin=str(map_path), where=where0)
         if not tsx.exists():
             raise _err(map_path, f"{where0}", f"tileset file '{source}' not found (looked for {tsx})")
         _refuse_json(tsx, "tileset file")
@@ -515,6 +529,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
     where = f"tileset '{name}'"
     tw = _int_attr(el, "tilewidth", file_path, where, minimum=1)
     th = _int_attr(el, "tileheight", file_path, where, minimum=1)
+    check_tile_size(tw, th, file_path, where)
     spacing = _int_attr(el, "spacing", file_path, where, 0, 0)
     margin = _int_attr(el, "margin", file_path, where, 0, 0)
     columns = _int_attr(el, "columns", file_path, where, 0, 0)
@@ -527,9 +542,10 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
         src = img_el.get("source")
         if not src:
             raise _err(file_path, where, "<image> has no source")
-        image = (base_dir / src).resolve()
+        image = safe_read.resolve(base_dir / src, "tileset image", origin=str(file_path), where=where)
         if not image.exists():
             raise _err(file_path, where, f"tileset image '{src}' not found (looked for {image})")
+        check_image(image, file_path, where)
 
     tile_images: dict[int, Path] = {}
     tile_sizes: dict[int, tuple[int, int]] = {}
@@ -551,9 +567,10 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
             src = t_img.get("source")
             if not src:
                 raise _err(file_path, here, "<image> has no source")
-            p = (base_dir / src).resolve()
+            p = safe_read.resolve(base_dir / src, "tile image", origin=str(file_path), where=here)
             if not p.exists():
                 raise _err(file_path, here, f"tile image '{src}' not found (looked for {p})")
+            check_image(p, file_path, here)
             tile_images[tid] = p
             w = _int_attr(t_img, "width", file_path, here, 0, 0)
             h = _int_attr(t_img, "height", file_path, here, 0, 0)
@@ -612,16 +629,18 @@ def _layer_data(el: ET.Element, path: Path, where: str, width: int, height: int)
     if encoding is None:
         raise _err(path, where, "tile data is stored as XML <tile> elements; set the layer format to CSV or "
                                 "Base64 in Map Properties")
+    text = (data.text or "").strip()
+    check_layer_data(text, encoding, compression, width * height, path, where)
     try:
         if compression == "zstd" and encoding == "base64":
-            gids = _unpack_zstd((data.text or "").strip(), path, where)
+            gids = _unpack_zstd(text, path, where)
         else:
-            gids = _pytmx_impl.unpack_gids(text=(data.text or "").strip(), encoding=encoding, compression=compression)
+            gids = _pytmx_impl.unpack_gids(text=text, encoding=encoding, compression=compression)
     except GameFileError:
         raise
     except Exception as exc:  # noqa: BLE001 - any decoding failure is a bad file
         raise _err(path, where, f"cannot decode tile data ({encoding}{'/' + compression if compression else ''}): "
-                                f"{exc}") from None
+                                f"{exc or type(exc).__name__}") from None
     if gids is None or len(gids) != width * height:
         got = 0 if gids is None else len(gids)
         raise _err(path, where, f"tile data has {got} cells; expected {width} x {height} = {width * height}")
@@ -760,6 +779,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
     tw = _int_attr(root, "tilewidth", p, "map", minimum=2)
     th = _int_attr(root, "tileheight", p, "map", minimum=2)
     side = _int_attr(root, "hexsidelength", p, "map", 0, 0)
+    check_map_size(width, height, tw, th, side, p)
     axis = root.get("staggeraxis", "y")
     index = root.get("staggerindex", "odd")
     if axis not in ("x", "y"):
@@ -771,6 +791,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
         layout = HexLayout(tw, th, side, stagger, width, height)
     except ValueError as exc:
         raise _err(p, "map", str(exc)) from None
+    check_map_pixels(layout, p)
     _check_properties(root, p, "map")
     types = load_property_types(find_project(p))
 
@@ -846,6 +867,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
                 oname = obj_el.get("name", "")
                 o_where = f"{where}: object " + (f"'{oname}' " if oname else "") + f"(id {oid})"
                 mo = _read_object(obj_el, p, o_where, templates, lookup, types, ctx)
+                check_object_geometry(mo, p, o_where)
                 objects.append(mo)
                 props = mo.properties
                 if "unit_type" in props or "side" in props:
@@ -855,9 +877,10 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
             img = el.find("image")
             image: Path | None = None
             if img is not None and img.get("source"):
-                image = (p.parent / img.get("source", "")).resolve()
+                image = safe_read.resolve(p.parent / img.get("source", ""), "image", origin=str(p), where=where)
                 if not image.exists():
                     raise _err(p, where, f"image '{img.get('source')}' not found (looked for {image})")
+                check_image(image, p, where)
             layers.append(ImageLayer(name, lid, ctx.visible, ctx.opacity, offset, image, ctx.tint))
 
     if not any(isinstance(la, TileLayer) for la in layers):
@@ -1026,7 +1049,7 @@ def _unit_from_object(p: Path, where: str, mo: MapObject, layer: str, layout: He
 
 def load_tileset(path: str | Path, terrain_names: Collection[str] | None = None) -> Tileset:
     """Load and check a Tiled tileset (.tsx): images exist, `terrain`/`road` properties are right."""
-    p = Path(path).resolve()
+    p = safe_read.resolve(Path(path), "tileset file")
     if terrain_names is None:
         from game.io.datafiles import load_rules
         terrain_names = set(load_rules().terrain)
@@ -1044,3 +1067,136 @@ def load_tileset(path: str | Path, terrain_names: Collection[str] | None = None)
         if "road" in props and not isinstance(props["road"], bool):
             raise _err(p, where, f"property 'road' should be a bool (type=\"bool\" in Tiled), got {props['road']!r}")
     return ts
+
+
+# --------------------------------------------------------------------------- size checks
+# Each runs before the work it protects: a map's size before anything is allocated for it, a
+# layer's encoded size before it is decoded, an image's header before `play` loads it.
+
+
+def check_map_size(width: int, height: int, tw: int, th: int, side: int, path: Path) -> None:
+    """Tile counts and tile sizes `play` can hold, checked before any layer is decoded."""
+    if width * height > MAX_MAP_CELLS:
+        raise _err(path, "map", f"the map is {width:,} x {height:,} tiles; at most {MAX_MAP_CELLS:,} tiles "
+                                "(e.g. 1000 x 1000) are supported")
+    check_tile_size(tw, th, path, "map")
+    if side > MAX_TILE_PX:
+        raise _err(path, "map", f"hexsidelength {side:,} px is more than {MAX_TILE_PX} px")
+
+
+def check_tile_size(tw: int, th: int, path: Path, where: str) -> None:
+    if tw > MAX_TILE_PX or th > MAX_TILE_PX:
+        raise _err(path, where, f"tiles of {tw:,} x {th:,} px; at most {MAX_TILE_PX} x {MAX_TILE_PX} px are "
+                                "supported")
+
+
+def check_map_pixels(layout: HexLayout, path: Path) -> None:
+    """The whole map at zoom 1, which `play` draws into one picture."""
+    w, h = layout.map_pixel_size
+    if w > MAX_MAP_SIDE_PX or h > MAX_MAP_SIDE_PX or w * h > MAX_MAP_PIXELS:
+        raise _err(path, "map", f"the map is {w:,} x {h:,} px at zoom 1; the game draws at most "
+                                f"{MAX_MAP_PIXELS:,} px (e.g. 5000 x 5000, each side at most {MAX_MAP_SIDE_PX:,}): "
+                                "use smaller tiles or fewer of them")
+
+
+def check_layer_data(text: str, encoding: str, compression: str | None, cells: int, path: Path,
+                     where: str) -> None:
+    """A layer's data cannot hold (or inflate to) more than `cells` gids: checked before decoding."""
+    import base64
+    import binascii
+    import zlib
+
+    if encoding == "csv":
+        if len(text) > cells * 16 + 4096:
+            raise _err(path, where, f"tile data is {len(text):,} characters, too long for {cells:,} cells")
+        return
+    if encoding != "base64":
+        return  # pytmx names the unknown encoding
+    if len(text) > cells * 8 + 4096:
+        raise _err(path, where, f"tile data is {len(text):,} characters, too long for {cells:,} cells")
+    if compression not in ("zlib", "gzip"):
+        return  # uncompressed (bounded by its length above) or a compression pytmx reports on
+    try:
+        raw = base64.b64decode(text)
+        inflater = zlib.decompressobj(zlib.MAX_WBITS | 32)  # zlib or gzip header
+        out = inflater.decompress(raw, cells * 4 + 1)
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise _err(path, where, f"cannot decode tile data (base64/{compression}): {exc or type(exc).__name__}") \
+            from None
+    if len(out) > cells * 4 or inflater.unconsumed_tail:
+        raise _err(path, where, f"tile data inflates to more than {cells * 4:,} bytes, the {cells:,} cells of "
+                                "the layer (a damaged or hostile file)")
+
+
+def check_object_geometry(obj: Any, path: Path, where: str) -> None:
+    """An object's position and size are finite numbers `play` can draw."""
+    for name in ("x", "y", "width", "height"):
+        try:
+            value = float(getattr(obj, name, 0) or 0)
+        except (TypeError, ValueError, OverflowError):
+            value = math.nan
+        if not math.isfinite(value) or abs(value) > MAX_COORDINATE:
+            raise _err(path, where, f"{name} should be a finite number between {-MAX_COORDINATE:g} and "
+                                    f"{MAX_COORDINATE:g} px, got {cut(str(getattr(obj, name, '')), 40)}")
+        if name in ("width", "height") and value < 0:
+            raise _err(path, where, f"{name} should not be negative, got {value:g}")
+
+
+def check_image(image: Path, origin: Path, where: str) -> None:
+    """An image `play` can load: a regular file of a known format whose size is within bounds."""
+    import struct
+
+    try:
+        head = safe_read.read_bytes(image, "image", limit=safe_read.MAX_FILE_BYTES)[: 1 << 16]
+    except GameFileError as exc:
+        raise _err(origin, where, f"image {image.name}: {exc.message}") from None
+    size: tuple[int, int] | None = None
+    kind = ""
+    if head.startswith(b"\x89PNG\r\n\x1a\n") and len(head) >= 24 and head[12:16] == b"IHDR":
+        kind, size = "PNG", struct.unpack(">II", head[16:24])
+    elif head[:6] in (b"GIF87a", b"GIF89a") and len(head) >= 10:
+        kind, size = "GIF", struct.unpack("<HH", head[6:10])
+    elif head.startswith(b"BM") and len(head) >= 26:
+        w, h = struct.unpack("<ii", head[18:26])
+        kind, size = "BMP", (abs(w), abs(h))
+    elif head.startswith(b"\xff\xd8\xff"):
+        kind, size = "JPEG", _jpeg_size(head)
+    elif head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        kind, size = "WebP", _webp_size(head)
+    if not kind:
+        raise _err(origin, where, f"image {image.name} is not a PNG, JPEG, GIF, BMP or WebP image")
+    if size is not None:
+        w, h = size
+        if w == 0 or h == 0:
+            raise _err(origin, where, f"image {image.name} is empty ({w} x {h} px)")
+        if w > MAX_IMAGE_SIDE_PX or h > MAX_IMAGE_SIDE_PX or w * h > MAX_IMAGE_PIXELS:
+            raise _err(origin, where, f"image {image.name} is {w:,} x {h:,} px; at most {MAX_IMAGE_PIXELS:,} px "
+                                      f"(e.g. 4096 x 4096) are supported")
+
+
+def _jpeg_size(head: bytes) -> tuple[int, int] | None:
+    i = 2
+    while i + 9 < len(head):
+        if head[i] != 0xFF:
+            return None
+        marker = head[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = int.from_bytes(head[i + 2:i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(head[i + 7:i + 9], "big"), int.from_bytes(head[i + 5:i + 7], "big")
+        i += 2 + length
+    return None  # the size is further in: the file size limit still holds
+
+
+def _webp_size(head: bytes) -> tuple[int, int] | None:
+    chunk = head[12:16]
+    if chunk == b"VP8X" and len(head) >= 30:
+        return int.from_bytes(head[24:27], "little") + 1, int.from_bytes(head[27:30], "little") + 1
+    if chunk == b"VP8L" and len(head) >= 25:
+        bits = int.from_bytes(head[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8 " and len(head) >= 30:
+        return int.from_bytes(head[26:28], "little") & 0x3FFF, int.from_bytes(head[28:30], "little") & 0x3FFF
+    return None

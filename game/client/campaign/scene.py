@@ -180,7 +180,7 @@ class CampaignScene(Scene):
         elif phase == "narrative":
             posted = any(x.player == p and x.week == st.week for x in st.posts)
             if which == "post" or (which is None and not posted):
-                b = next((b for b in st.open_battles() if p in b.sides), None)
+                b = next((b for b in st.open_games() if p in b.sides), None)
                 if b is not None:
                     present = {a.id for a in st.forces(b, p)}
                     gens = tuple(g.id for g in st.generals.values() if g.owner == p and g.army in present)
@@ -195,7 +195,7 @@ class CampaignScene(Scene):
 
     def _my_battle(self) -> Any:
         st, p = self.seen, self.viewer
-        return next((b for b in st.open_battles() if p in b.sides and p not in b.orders), None)
+        return next((b for b in st.open_games() if p in b.sides and p not in b.orders), None)
 
     def _vanguards(self, b: Any, manoeuvre: str) -> list[str]:
         facts = side_facts(self.seen, b, self.viewer or "")
@@ -299,7 +299,7 @@ class CampaignScene(Scene):
         for c in reach_map:
             x, y = self.hex_centre(c)
             pygame.draw.circle(surface, (250, 250, 200), (int(x), int(y)), r, 2)
-        for b in st.open_battles():
+        for b in st.open_games():
             x, y = self.hex_centre(b.hex)
             pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
         for pos, name in m.names.items():
@@ -350,7 +350,7 @@ class CampaignScene(Scene):
         elif st.phase == "declare" and self.viewer:
             pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
             y += self._text(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
-        for b in st.open_battles():
+        for b in st.open_games():
             y += self._text(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
                             + " vs ".join(st.player_name(p) for p in b.sides)
                             + f"  sealed: {', '.join(st.player_name(p) for p in sorted(b.orders)) or '-'}", (x, y), 12)

@@ -107,7 +107,7 @@ def active_player(state: CampaignState) -> str | None:
 
 
 def battle_players(state: CampaignState) -> list[str]:
-    involved = {p for b in state.open_battles() for p in b.sides}
+    involved = {p for b in state.open_games() for p in b.sides}
     return [p for p in state.players if p in involved]
 
 
@@ -121,7 +121,7 @@ def waiting_for(state: CampaignState) -> list[str]:
         return [p for p in battle_players(state) if p not in state.narrative_done]
     if state.phase == "orders":
         return [p for p in state.players
-                if any(p in b.sides and p not in b.orders for b in state.open_battles())]
+                if any(p in b.sides and p not in b.orders for b in state.open_games())]
     return []
 
 
@@ -423,7 +423,7 @@ def _orders(state: CampaignState, cmd: GiveOrders) -> tuple[CampaignState, list[
     battles[b.id] = b.model_copy(update={"orders": {**b.orders, cmd.player: o}})
     state = state.model_copy(update={"battles": battles})
     events: list[Ev] = [OrdersSealed(player=cmd.player, battle=b.id)]
-    if any(len(x.orders) < 2 for x in state.open_battles()):
+    if any(len(x.orders) < 2 for x in state.open_games()):
         return state, events
     return _resolve_all(state, events)
 
@@ -431,7 +431,7 @@ def _orders(state: CampaignState, cmd: GiveOrders) -> tuple[CampaignState, list[
 def battle_order(state: CampaignState) -> list[BattleState]:
     """Combat resolution in player order: by the earliest player in the battle, then by number."""
     order = state.players
-    return sorted(state.open_battles(), key=lambda b: (min(order.index(p) for p in b.sides), int(b.id[1:])))
+    return sorted(state.open_games(), key=lambda b: (min(order.index(p) for p in b.sides), int(b.id[1:])))
 
 
 def _resolve_all(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:

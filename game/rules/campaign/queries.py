@@ -54,7 +54,7 @@ def legal_commands(state: CampaignState, max_moves_per_army: int = 12) -> list[C
         for p in battle_players(state):
             if p in state.narrative_done:
                 continue
-            for b in state.open_battles():
+            for b in state.open_games():
                 if p in b.sides:
                     present = {a.id for a in state.forces(b, p)}
                     gens = tuple(g.id for g in state.generals.values() if g.owner == p and g.army in present)
@@ -69,7 +69,7 @@ def legal_commands(state: CampaignState, max_moves_per_army: int = 12) -> list[C
 def orders_options(state: CampaignState, per_side: int = 40) -> list[GiveOrders]:
     out: list[GiveOrders] = []
     rules = state.cs.rules
-    for b in state.open_battles():
+    for b in state.open_games():
         for p in b.sides:
             if p in b.orders:
                 continue
@@ -102,7 +102,7 @@ def view(state: CampaignState, side: str | None) -> CampaignState:
 
 def sealed_by(state: CampaignState) -> dict[str, list[str]]:
     """battle -> the players whose orders are sealed in it (who, never what)."""
-    return {b.id: sorted(b.orders) for b in state.open_battles()}
+    return {b.id: sorted(b.orders) for b in state.open_games()}
 
 
 def describe_command(state: CampaignState, command: Any) -> str:

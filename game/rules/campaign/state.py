@@ -176,7 +176,7 @@ class CampaignState(Frozen):
     def general_level(self, battle: BattleState, player: str) -> int:
         return max((g.level for g in self.fighting_generals(battle, player)), default=0)
 
-    def open_battles(self) -> list[BattleState]:
+    def open_games(self) -> list[BattleState]:
         return [b for b in self.battles.values() if not b.over]
 
     # ------------------------------------------------------------------ serialisation

@@ -63,7 +63,7 @@ class CampaignSystem:
         return {"round": state.week, "phase": phase, "to_move": waiting[0] if waiting else None,
                 "over": state.phase == "ended", "sides": state.players,
                 "side_names": [state.player_name(p) for p in state.players],
-                "battles": len(state.open_battles())}
+                "battles": len(state.open_games())}
 
     def undoable(self, step: Step) -> bool:
         if step.gm or self.rolls(step.events):

@@ -27,7 +27,7 @@ def check(s: CampaignState) -> None:
         if a.battle:
             b = s.battles[a.battle]
             assert not b.over and b.hex == a.hex and a.owner in b.sides
-    for b in s.open_battles():
+    for b in s.open_games():
         for p in s.players:
             if p != b.sides[0] and p != b.sides[1]:
                 assert p not in b.orders
