@@ -25,6 +25,7 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m ruff check game tests
 	$(BIN)/python -m mypy game
+	$(BIN)/lint-imports --no-cache
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
 
 test-slow: $(STAMP)

@@ -32,8 +32,9 @@ class Plugin:
     system: the rules.
     load: path -> loaded set-up (an object with `.setup`, `.seed`, `.path`, `.name`,
           `.description` and `.system_name`); raises GameFileError naming the file and the place.
-    client: a function returning the system's client module, imported only when a window opens
-          (so the command line never imports pygame for it). The module offers
+    client: the name of the system's client module, imported by name (`client_module`) only when
+          a window opens, so the command line never imports pygame for it and the shell has no
+          import of any system's package. The module offers
           `open_scene(app, session) -> Scene` and, optionally, `open_replay(app, session, start=None,
           title="")` and `open_gm(app, game_scene)`.
     setup_of: loaded set-up -> what `system.initial_state` takes (default: its `.setup`).
@@ -43,7 +44,7 @@ class Plugin:
 
     system: RuleSystem
     load: Callable[[Path], Any]
-    client: Callable[[], Any] | None = None
+    client: str | None = None
     setup_of: Callable[[Any], Any] = lambda loaded: loaded.setup
     read_script: Callable[[Path, Any], list[Any]] | None = None
 
@@ -56,17 +57,12 @@ def _ail() -> Plugin:
 
         return load_scenario(path)
 
-    def client() -> Any:
-        import game.client.ail
-
-        return game.client.ail
-
     def setup_of(loaded: Any) -> Any:
         from game.rules.ail.system import TacticalSetup
 
         return TacticalSetup(loaded.setup, loaded.board)
 
-    return Plugin(SYSTEM, load, client, setup_of)
+    return Plugin(SYSTEM, load, "game.client.ail.plugin", setup_of)
 
 
 def _mass() -> Plugin:
@@ -77,17 +73,12 @@ def _mass() -> Plugin:
 
         return load_battle(path)
 
-    def client() -> Any:
-        import game.client.mass
-
-        return game.client.mass
-
     def read_script(path: Path, loaded: Any) -> list[Any]:
         from game.io.mass import load_mass_commands
 
         return load_mass_commands(path)[1]
 
-    return Plugin(SYSTEM, load, client, read_script=read_script)
+    return Plugin(SYSTEM, load, "game.client.mass", read_script=read_script)
 
 
 def _campaign() -> Plugin:
@@ -98,17 +89,12 @@ def _campaign() -> Plugin:
 
         return load_campaign(path)
 
-    def client() -> Any:
-        import game.client.campaign
-
-        return game.client.campaign
-
     def read_script(path: Path, loaded: Any) -> list[Any]:
         from game.io.campaign import read_script
 
         return read_script(path)
 
-    return Plugin(SYSTEM, load, client, read_script=read_script)
+    return Plugin(SYSTEM, load, "game.client.campaign", read_script=read_script)
 
 
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
@@ -134,6 +120,15 @@ def registry() -> Registry:
 def plugin_named(name: str) -> Plugin:
     registry().get(name)  # raises UnknownSystem with the list of known ones
     return plugins()[name]
+
+
+def client_module(plugin: Plugin) -> Any:
+    """The system's client module (None when it has no window of its own)."""
+    if plugin.client is None:
+        return None
+    import importlib
+
+    return importlib.import_module(plugin.client)
 
 
 def plugin_of_loaded(loaded: Any) -> Plugin:

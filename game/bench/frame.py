@@ -22,7 +22,7 @@ SIZE = (1280, 800)
 
 
 def _session(battle: Any) -> Any:
-    from game.client.ail import tactical_session
+    from game.client.ail.plugin import tactical_session
     from game.client.launch import layout_of
     from game.rules.ail import initial_state
     from game.rules.ail.state import TurnSlot

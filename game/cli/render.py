@@ -40,7 +40,7 @@ def _save_picture(path: Path) -> tuple[Any, list[Any], list[Any]]:
 
 def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
     """(MapData, counters, objective hexes) for any renderable file."""
-    from game.io.datafiles import sniff_kind
+    from game.io.sniff import sniff_kind
 
     kind = sniff_kind(path)
     if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save

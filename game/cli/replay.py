@@ -60,8 +60,8 @@ def _view(path: str, frames: int) -> int:
     """The replay view alone in a window, from the first command; Esc closes it."""
     from pathlib import Path
 
-    from game.client.actions import open_replay_file
     from game.client.app import App
+    from game.client.launch import open_replay_file
     from game.client.savegame import run_guarded
 
     app = App()

@@ -122,7 +122,7 @@ def run_commands(record: Record, commands: list[Any], out: TextIO, *, stop_on_re
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from game.io.datafiles import peek_system
+    from game.io.sniff import peek_system
     from game.systems import plugin_named
 
     if args.out:  # before the work: a destination that cannot be written is said now

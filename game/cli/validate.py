@@ -39,7 +39,8 @@ def _expand(path: Path) -> Iterator[Path]:
 
 def check_file(path: Path) -> str:
     """Check one file; return what it is. Raises GameFileError/UserError on a problem."""
-    from game.io.datafiles import load_catalogue, load_rules, sniff_kind
+    from game.io.datafiles import load_catalogue, load_rules
+    from game.io.sniff import sniff_kind
 
     if not path.exists() and not path.is_symlink():  # (a symbolic link loop is reported by the reader)
         raise UserError(f"{path}: no such file")

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from game import systems
 from game.client import savegame
+from game.client.launch import load_into
 from game.client.scenes.dialog import Choice, DialogScene
 from game.errors import GameFileError
 from game.io import saves
-from game.replay import load_game
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -31,8 +31,7 @@ def _gm_active(app: App) -> bool:
 
 
 def _client(session: Session) -> Any:
-    plugin = systems.plugin_named(session.system.name)
-    return plugin.client() if plugin.client is not None else None
+    return systems.client_module(systems.plugin_named(session.system.name))
 
 
 def mark_saved(session: Session) -> None:
@@ -85,7 +84,7 @@ def quick_load_action(scene: Any) -> None:
     if not path.exists():
         scene.toast("No quick save yet: F5 saves the game.", 4.0)
         return
-    problem = savegame.load_into(scene.app, path)
+    problem = load_into(scene.app, path)
     if problem is not None:
         scene.toast(f"Not loaded: {problem}", 8.0)
         return
@@ -120,23 +119,6 @@ def toggle_gm(scene: Any) -> None:
         scene.toast(f"The {scene.session.system.title} has no GM mode on screen yet.", 5.0)
         return
     opener(scene.app, scene)
-
-
-def open_replay_file(app: App, path: str | Path) -> str | None:
-    """The replay view of a save file (verified on load). Returns an error line or None."""
-    from game.client.launch import session_for
-
-    try:
-        loaded = load_game(path)
-    except GameFileError as exc:
-        return exc.line()
-    session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
-    client = _client(session)
-    opener = getattr(client, "open_replay", None)
-    if opener is None:
-        return f"{path}: the {session.system.title} has no replay view yet"
-    opener(app, session, start=0, title=Path(path).name)
-    return None
 
 
 # --------------------------------------------------------------------------- after every change
@@ -236,7 +218,7 @@ def offer_recovery(app: App) -> bool:
         return False
 
     def resume() -> None:
-        problem = savegame.load_into(app, path)
+        problem = load_into(app, path)
         if problem is not None:
             top = app.scenes.top
             if top is not None and hasattr(top, "toast"):

@@ -1,4 +1,5 @@
-"""Opening a game for the client, for any rule system: a scenario / set-up file or a save.
+"""Opening a game for the client, for any rule system: a scenario / set-up file or a save (to play
+on, `load_into` a running app, or in the replay view).
 
     session = open_game(path)          # a save resumes; any other file is loaded by its system
     scene = scene_for(app, session)    # the system's own client scene (game.systems.Plugin.client)
@@ -8,14 +9,17 @@ The shell never imports a rule system's package: the plugin table in game/system
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game import paths, systems
+from game.client.savegame import clean_leftovers, is_save_file
 from game.client.session import Session
 from game.core.record import Record
-from game.errors import UserError
+from game.errors import GameFileError, UserError
 from game.hexlayout import HexLayout
+from game.replay import load_game
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -66,8 +70,7 @@ def session_from_scenario(loaded: Any) -> Session:
 
 def open_game(path: str | Path | None = None) -> Session:
     """The session `python -m game play PATH` opens (errors reach the command line as one line)."""
-    from game.client.savegame import session_from_save
-    from game.io.datafiles import peek_system
+    from game.io.sniff import peek_system
 
     p = Path(path) if path is not None else DEFAULT_SCENARIO
     if not p.exists():
@@ -82,7 +85,60 @@ def open_game(path: str | Path | None = None) -> Session:
 def scene_for(app: App, session: Session) -> Scene:
     """The rule system's client scene for a session."""
     plugin = systems.plugin_named(session.system.name)
-    if plugin.client is None:
+    client = systems.client_module(plugin)
+    if client is None:
         raise UserError(f"the {session.system.title} rules have no window of their own yet")
-    scene: Scene = plugin.client().open_scene(app, session)
+    scene: Scene = client.open_scene(app, session)
     return scene
+
+
+# --------------------------------------------------------------------------- saves
+
+
+def session_from_save(path: Path) -> Session | None:
+    """A Session resuming the save at `path` (None if the file is not a save). Raises SaveError."""
+    if not is_save_file(Path(path)):
+        return None
+    clean_leftovers(Path(path).parent)
+    loaded = load_game(path)
+    session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
+    session.autosaved_round = int(loaded.system.summary(session.state).get("round", 0))
+    session.save_path = Path(path)
+    session.load_warnings = list(loaded.warnings)
+    session.saved_steps = len(session.history)
+    return session
+
+
+def load_into(app: App, path: str | os.PathLike[str]) -> str | None:
+    """Load a save over the running battle. Returns None on success, else the one-line reason
+    (the running game is left exactly as it was, and no file is written)."""
+    try:
+        session = session_from_save(Path(path))
+        if session is None:
+            return f"{path}: not a saved game"
+    except GameFileError as exc:
+        return exc.line()
+    except (OSError, ValueError) as exc:
+        return f"{path}: {exc}"
+    app.scenes.clear()
+    scene: Any = scene_for(app, session)
+    app.push(scene)
+    warnings = session.load_warnings
+    if warnings:
+        scene.toast("Warning: " + "; ".join(warnings), 8.0)
+    return None
+
+
+def open_replay_file(app: App, path: str | Path) -> str | None:
+    """The replay view of a save file (verified on load). Returns an error line or None."""
+    try:
+        loaded = load_game(path)
+    except GameFileError as exc:
+        return exc.line()
+    session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
+    client = systems.client_module(loaded.plugin)
+    opener = getattr(client, "open_replay", None)
+    if opener is None:
+        return f"{path}: the {session.system.title} has no replay view yet"
+    opener(app, session, start=0, title=Path(path).name)
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pygame
@@ -21,7 +21,6 @@ import pygame
 from game.board import Board
 from game.hexgrid import Hex
 from game.hexlayout import HexLayout
-from game.rules.ail.models import RulesData
 
 Builder = Callable[[float], pygame.Surface]
 BACKGROUND = (14, 16, 19)
@@ -158,16 +157,17 @@ def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex]) -> dict[tuple[int, int
     return out
 
 
-def board_picture(board: Board, layout: HexLayout, rules: RulesData) -> Callable[[], pygame.Surface]:
-    """Flat-colour hexes for a board without Tiled art (zoom 1)."""
+def board_picture(board: Board, layout: HexLayout,
+                  colours: Mapping[str, tuple[int, int, int]]) -> Callable[[], pygame.Surface]:
+    """Flat-colour hexes for a board without Tiled art (zoom 1); `colours`: terrain name -> colour
+    (the rule system's terrain table says which)."""
 
     def build() -> pygame.Surface:
         w, h = layout.map_pixel_size
         surf = pygame.Surface((max(1, w), max(1, h)))
         surf.fill(BACKGROUND)
         for hx, name in board.terrain.items():
-            terrain = rules.terrain.get(name)
-            colour = terrain.colour if terrain is not None else (200, 0, 200)
+            colour = colours.get(name, (200, 0, 200))
             pygame.draw.polygon(surf, colour, layout.hex_corners(hx))
             if board.is_road(hx):
                 pygame.draw.circle(surf, (196, 176, 128), layout.hex_center(hx), max(2, layout.tw * 0.18))

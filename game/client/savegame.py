@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from game import paths
 from game.errors import GameFileError
 from game.io import saves
-from game.replay import load_game, make_save
+from game.replay import make_save
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -121,47 +121,9 @@ def clean_leftovers(folder: Path | None = None) -> list[Path]:
     return removed
 
 
-def session_from_save(path: Path) -> Session | None:
-    """A Session resuming the save at `path` (None if the file is not a save). Raises SaveError."""
-    if not is_save_file(Path(path)):
-        return None
-    clean_leftovers(Path(path).parent)
-    from game.client.launch import session_for
-
-    loaded = load_game(path)
-    session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
-    session.autosaved_round = int(loaded.system.summary(session.state).get("round", 0))
-    session.save_path = Path(path)
-    session.load_warnings = list(loaded.warnings)
-    session.saved_steps = len(session.history)
-    return session
-
-
 def battle_scenes(app: App) -> list[Any]:
     """The scenes on the stack playing a live game (any rule system), bottom first."""
     return [s for s in app.scenes if getattr(s, "game_scene", False)]
-
-
-def load_into(app: App, path: str | os.PathLike[str]) -> str | None:
-    """Load a save over the running battle. Returns None on success, else the one-line reason
-    (the running game is left exactly as it was, and no file is written)."""
-    from game.client.launch import scene_for
-
-    try:
-        session = session_from_save(Path(path))
-        if session is None:
-            return f"{path}: not a saved game"
-    except GameFileError as exc:
-        return exc.line()
-    except (OSError, ValueError) as exc:
-        return f"{path}: {exc}"
-    app.scenes.clear()
-    scene: Any = scene_for(app, session)
-    app.push(scene)
-    warnings = session.load_warnings
-    if warnings:
-        scene.toast("Warning: " + "; ".join(warnings), 8.0)
-    return None
 
 
 # --------------------------------------------------------------------------- crash guard

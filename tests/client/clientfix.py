@@ -13,8 +13,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 
 from game.board import Board  # noqa: E402
-from game.client.ail import tactical_session  # noqa: E402
 from game.client.ail.battle import BattleScene  # noqa: E402
+from game.client.ail.plugin import tactical_session  # noqa: E402
 from game.client.app import App, Settings  # noqa: E402
 from game.client.session import Session  # noqa: E402
 from game.hexgrid import Hex  # noqa: E402

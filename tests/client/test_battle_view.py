@@ -58,10 +58,11 @@ def test_the_static_map_is_drawn_once_per_zoom_level_not_every_frame(app) -> Non
 
 
 def test_the_chunked_map_shows_the_same_picture_as_one_scaled_image() -> None:
+    from game.client.ail.text import terrain_colours
     from game.client.mapcache import MapCache, board_picture
 
     session = make_session(UNITS, width=30, height=20, overrides={(3, 3): "woods", (10, 10): "water"})
-    cache = MapCache(board_picture(session.board, session.layout, session.setup.rules), session.layout,
+    cache = MapCache(board_picture(session.board, session.layout, terrain_colours(session.setup.rules)), session.layout,
                      session.board.terrain)
     whole = pygame.transform.smoothscale(cache.base(), cache.size_at(0.75))
     chunked = cache.get(0.75)
@@ -193,10 +194,11 @@ def test_f11_toggles_fullscreen_and_back_to_the_window_size(app) -> None:  # typ
 
 
 def test_the_map_cache_keeps_a_bounded_number_of_chunks() -> None:
+    from game.client.ail.text import terrain_colours
     from game.client.mapcache import MapCache, board_picture
 
     session = make_session(UNITS, width=40, height=30)
-    cache = MapCache(board_picture(session.board, session.layout, session.setup.rules), session.layout,
+    cache = MapCache(board_picture(session.board, session.layout, terrain_colours(session.setup.rules)), session.layout,
                      session.board.terrain, max_chunks=6)
     view = pygame.Rect(0, 0, 900, 700)
     for z in (0.5, 1.0, 2.0):

@@ -12,7 +12,7 @@ import pygame
 import pytest
 import yaml
 
-from game.client import savegame
+from game.client import launch, savegame
 from game.client.app import App
 from game.io import saves
 from game.io.scenario import load_scenario
@@ -44,7 +44,7 @@ def demo_save(path: Path, commands: int = 4, scenario: Path = DEMO) -> Path:
 
 
 def open_app(path: Path) -> App:
-    session = savegame.session_from_save(path)
+    session = launch.session_from_save(path)
     assert session is not None
     app = make_app(session, blackout=False)
     settle(app)
@@ -171,7 +171,7 @@ def test_crash_in_the_loop_writes_an_emergency_save_and_a_report(tmp_path: Path,
 
 
 def test_f5_and_ctrl_o_work_while_a_dialog_is_open(tmp_path: Path, saves_dir: Path) -> None:
-    session = savegame.session_from_save(demo_save(tmp_path / "init.yaml", commands=1))
+    session = launch.session_from_save(demo_save(tmp_path / "init.yaml", commands=1))
     assert session is not None
     app = make_app(session, blackout=False)
     settle(app)

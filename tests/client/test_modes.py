@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.ail import tactical_session
+from game.client.ail.plugin import tactical_session
 from tests.client.clientfix import (
     CATALOGUE,
     battle,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pygame
 
+from game.client import launch
 from game.client.app import App
 from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, save_game
@@ -126,7 +127,6 @@ def test_replay_command_opens_the_view_in_a_window(tmp_path: Path) -> None:
 
 
 def test_replay_from_the_end_of_battle_summary_returns_to_it(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
-    from game.client import savegame
     from tests.client.clientfix import make_app, settle
 
     sc = load_scenario(OVERWATCH)
@@ -135,7 +135,7 @@ def test_replay_from_the_end_of_battle_summary_returns_to_it(tmp_path: Path, sav
         assert rec.apply(parse_command({"kind": "gm_remove_unit", "unit_id": uid})).accepted
     assert rec.state.phase == "ended"
     path = save_game(tmp_path / "won.yaml", SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
-    session = savegame.session_from_save(path)
+    session = launch.session_from_save(path)
     assert session is not None
     app = make_app(session, blackout=False)
     settle(app)

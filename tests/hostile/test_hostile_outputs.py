@@ -156,7 +156,7 @@ def test_loading_a_save_cleans_leftovers_in_its_folder(tmp_path, capsys):
     out = tmp_path / "game.yaml"
     cli(capsys, "run", str(demo), "--commands", str(COMMANDS), "--out", str(out))
     old = _leftover(tmp_path, ".game.yaml.zz.tmp", 3600)
-    from game.client.savegame import session_from_save
+    from game.client.launch import session_from_save
 
     assert session_from_save(out) is not None
     assert not old.exists()

@@ -21,7 +21,7 @@ from game.io.campaign import (
     read_script,
     write_orders_file,
 )
-from game.io.datafiles import sniff_kind
+from game.io.sniff import sniff_kind
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "maps" / "campaign"

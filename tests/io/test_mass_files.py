@@ -10,8 +10,8 @@ import yaml
 
 from game.__main__ import main
 from game.errors import GameFileError
-from game.io.datafiles import sniff_kind
 from game.io.mass import DEFAULT_MASS_RULES, load_battle, load_mass_commands, load_mass_rules
+from game.io.sniff import sniff_kind
 from game.io.tmx import load_map
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -36,12 +36,14 @@ from game.client.ail import text
 from game.client.ail.battle_actions import BattleActions
 from game.client.ail.battle_dialogs import BattleDialogs
 from game.client.ail.battle_draw import BattleDraw
+from game.client.ail.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.client.ail.battle_panels import BattlePanels
 from game.client.ail.modes import Mode, SelectMode, unit_mode
 from game.client.ail.rq import Queries
+from game.client.ail.text import terrain_colours
 from game.client.anim import AnimQueue
 from game.client.camera import Camera
-from game.client.keys import GAME_KEYS, Binding, dispatch
+from game.client.keys import dispatch
 from game.client.mapcache import MapCache, board_picture, tiled_picture
 from game.client.scene import Scene
 from game.client.scenes.dialog import Choice, DialogScene
@@ -57,29 +59,9 @@ TOP_H = 46
 SIDE_W = 380
 PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
 DRAG_THRESHOLD = 6
-PAN_KEYS = {
-    pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
-    pygame.K_UP: (0, -1), pygame.K_w: (0, -1), pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
-}
 
 
 
-# The battle's own keys (the shell's are in game/client/keys.py; F1 shows both). Arrow keys and
-# WASD are held for panning (see BattleScene.update), so they are listed here for the help.
-BATTLE_KEYS: tuple[Binding, ...] = (
-    Binding(tuple(PAN_KEYS), "Arrows / WASD", "pan the map"),
-    Binding((pygame.K_z,), "Ctrl+Z", "undo the last command that rolled no dice and revealed nothing",
-            lambda s: s.undo(), ctrl=True),
-    Binding((pygame.K_ESCAPE,), "Esc", "cancel the current choice", lambda s: s.cancel()),
-    Binding((pygame.K_g,), "G", "hex grid on/off", lambda s: s.toggle_grid()),
-    Binding((pygame.K_TAB, pygame.K_n), "Tab or N", "next unit that can still act", lambda s: s.next_unit()),
-    Binding((pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER), "E or Enter",
-            "end the phase (asks when units have not acted)", lambda s: s.end_phase()),
-    Binding((pygame.K_F1,), "F1", "this help", lambda s: s.help_dialog()),
-    Binding((pygame.K_o,), "O", "options (animation speed, blackout, quit)", lambda s: s.options_dialog()),
-    Binding((pygame.K_SPACE,), "Space", "skip the running animation", lambda s: s.anim.skip()),
-    *GAME_KEYS,
-)
 
 
 class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene):
@@ -97,7 +79,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         if session.map_data is not None:
             picture = tiled_picture(session.map_data)
         else:
-            picture = board_picture(session.board, session.layout, session.setup.rules)
+            picture = board_picture(session.board, session.layout, terrain_colours(session.setup.rules))
         self.map_cache = MapCache(picture, self.layout, session.board.terrain)
         self._overlay_key: tuple[Any, ...] | None = None
         self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None

@@ -457,6 +457,6 @@ class GmScene(Scene):
 
 
 def _is_view_key(k: int) -> bool:
-    from game.client.ail.battle import PAN_KEYS
+    from game.client.ail.battle_keys import PAN_KEYS
 
     return k in PAN_KEYS or k == pygame.K_g

@@ -212,3 +212,8 @@ def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
     if kind in ("overwatch_fired", "guard_counter"):
         return f"<font color='{WARN}'>{text}</font>"
     return f"<font color='{DIM}'>{text}</font>"
+
+
+def terrain_colours(rules: RulesData) -> dict[str, tuple[int, int, int]]:
+    """Terrain name -> the flat colour the tactical rules data gives it (maps without Tiled art)."""
+    return {name: tuple(t.colour) for name, t in rules.terrain.items()}  # type: ignore[misc]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 
-from game.client import savegame
+from game.client import launch, savegame
 from game.client.scene import Scene
 from game.io import saves
 from game.io.saves import SaveListing
@@ -161,7 +161,7 @@ class LoadMenuScene(Scene):
         listing = self.selected
         if listing is None:
             return False
-        problem = savegame.load_into(self.app, listing.path)
+        problem = launch.load_into(self.app, listing.path)
         if problem is not None:
             self.message = problem
             self._build()
@@ -175,7 +175,7 @@ class LoadMenuScene(Scene):
         if self.on_replay is not None:
             self.on_replay(listing.path)
             return
-        from game.client.actions import open_replay_file
+        from game.client.launch import open_replay_file
 
         problem = open_replay_file(self.app, listing.path)
         if problem is not None:

@@ -390,16 +390,6 @@ def handle_set_casualty_advantage(txn: Txn, cmd: SetCasualtyAdvantage) -> None:
     txn.emit(CasualtyAdvantageSet(unit_id=u.id, points=cmd.points, advantage_kind=kind))
 
 
-# --------------------------------------------------------------------------- guard counter
-
-def resolve_guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
-    """A guarding target strikes the charger first. False when the charger can no longer attack."""
-    from game.rules.ail.overwatch import guard_counter
-    guard_counter(txn, guard_id, charger_id)
-    c = txn.unit(charger_id)
-    return c.alive and not c.out_of_action
-
-
 # --------------------------------------------------------------------------- handlers
 
 def _has_action(state: GameState, u: UnitState) -> None:

@@ -22,13 +22,14 @@ from typing import Literal
 from game.board import Board
 from game.hexgrid import DIRECTIONS, Hex, distance, neighbours
 from game.rules.ail import overwatch
-from game.rules.ail.attacks import check_advantage, declare_or_offer, resolve_guard_counter, spend_advantage
+from game.rules.ail.attacks import check_advantage, declare_or_offer, spend_advantage
 from game.rules.ail.check import Modifier, roll_check
 from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, StuckStep
 from game.rules.ail.common import active_unit, find_weapon, hex_name, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
 from game.rules.ail.models import RulesData, UnitType
+from game.rules.ail.overwatch import resolve_guard_counter
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
 from game.rules.ail.txn import Reject, Rejection, Txn
 

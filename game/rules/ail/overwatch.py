@@ -97,3 +97,10 @@ def guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
     spend_advantage(txn, guard_id, points, kind, f"its guard counter ({weapon})")
     resolve(txn, setup, "guard_counter")
     return True
+
+
+def resolve_guard_counter(txn: Txn, guard_id: str, charger_id: str) -> bool:
+    """A guarding target strikes the charger first. False when the charger can no longer attack."""
+    guard_counter(txn, guard_id, charger_id)
+    c = txn.unit(charger_id)
+    return c.alive and not c.out_of_action
