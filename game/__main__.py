@@ -92,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, GameFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into `head`, which has seen enough: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
