@@ -129,6 +129,9 @@ def describe(state: MassState, cmd: Any) -> str:
         return f"{who}: " + " / ".join(bits)
     if k == "roll_way":
         return f"{fname}: roll {engine.WAY_TITLE[cmd.way]}"
+    if k == "appoint":
+        return (f"{fname}: {engine._name(state, cmd.heaven)} reads Heaven, "
+                f"{engine._name(state, cmd.honor)} argues Honor")
     if k in ("surrender", "cede"):
         return f"{fname}: {k} to {state.forces[cmd.to].name if cmd.to in state.forces else cmd.to}"
     if k == "name_commander":
