@@ -46,6 +46,7 @@ from game.rules.ail.models import (
     SideSetup,
     UnitSetup,
 )
+from game.rules.ail.movement import can_stand_on
 
 Colour = tuple[int, int, int]
 
@@ -289,7 +290,7 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         name = board.terrain_at(h)
         t = rules.terrain.get(name)
         ut = catalogue.units.get(type_id)
-        if t is not None and t.impassable and not (ut is not None and ut.unit_class == "hover" and t.hover_passable):
+        if t is not None and (t.impassable if ut is None else not can_stand_on(rules, ut, name)):
             problems.add(loc, f"[{col}, {row}] is {name}, impassable for a {type_id}")
 
     # units (scenario first, then the map's object layer)
@@ -346,8 +347,7 @@ def load_scenario(path: str | Path) -> LoadedScenario:
                 continue
             t = rules.terrain.get(board.terrain_at(mu.hex))
             ut = catalogue.units.get(mu.unit_type)
-            if t is not None and t.impassable and not (ut is not None and ut.unit_class == "hover"
-                                                       and t.hover_passable):
+            if t is not None and (t.impassable if ut is None else not can_stand_on(rules, ut, board.terrain_at(mu.hex))):
                 problems.add(("map",), f"{here}: stands on {board.terrain_at(mu.hex)} at ({mu.col},{mu.row}), "
                                        f"impassable for a {mu.unit_type}")
             if len(problems.items) > before:
