@@ -13,7 +13,7 @@ from typing import Any
 
 from game.bench.harness import Figure
 
-SECTIONS = ("frame", "reach", "odds", "saves", "startup", "mass", "campaign")
+SECTIONS = ("idle", "frame", "reach", "odds", "saves", "startup", "mass", "campaign")
 
 
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
@@ -40,7 +40,10 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
             log(f"{name}...")
             t0 = time.perf_counter()
             try:
-                if name == "frame":
+                if name == "idle":
+                    from game.bench import idle
+                    figures += idle.run(quick=quick, log=log)
+                elif name == "frame":
                     from game.bench import frame
                     figures += frame.run(need_battle(), quick=quick, log=log)
                 elif name == "reach":
