@@ -180,12 +180,9 @@ def tiled_picture(map_data: Any) -> Callable[[], pygame.Surface]:
     """The Tiled tile layers at zoom 1 through game.render (engineer M's renderer)."""
 
     def build() -> pygame.Surface:
-        from game.render import render_map_layer
+        from game.render.tiles import render_map_picture
 
-        layer = render_map_layer(map_data, 1.0)
-        surf = pygame.Surface(layer.get_size())
-        surf.fill(BACKGROUND)  # the map's empty corners take the view's colour
-        surf.blit(layer, (0, 0))
-        return surf
+        # one opaque surface, the map's empty corners in the view's colour (no second copy)
+        return render_map_picture(map_data, BACKGROUND)
 
     return build

@@ -207,16 +207,23 @@ def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale
         target.blit(img, (round((obj.x + ts.offset[0] + sx) * scale), round((obj.y + ts.offset[1] + sy) * scale)))
 
 
-def _render_base(md: MapData, scale: float = 1.0, grow: bool = False) -> pygame.Surface:
-    """Every visible layer. `grow`: the canvas grows by `layer_margins` (the map at (left, top))."""
+def _render_base(md: MapData, scale: float = 1.0, grow: bool = False,
+                 backdrop: tuple[int, int, int] | None = None) -> pygame.Surface:
+    """Every visible layer. `grow`: the canvas grows by `layer_margins` (the map at (left, top)).
+    `backdrop`: drawn straight onto an opaque surface of that colour (one surface, no alpha), as
+    the client shows it; else a transparent one."""
     mw, mh = md.layout.map_pixel_size
     left, top, right, bottom = layer_margins(md) if grow else (0, 0, 0, 0)
     mw, mh = mw + left + right, mh + top + bottom
     shift = (left, top)
     w, h = (mw, mh) if scale == 1 else (max(1, round(mw * scale)), max(1, round(mh * scale)))
-    surf = pygame.Surface((w, h), pygame.SRCALPHA)
-    if md.background is not None:
-        surf.fill((*md.background, 255))
+    if backdrop is not None:
+        surf = pygame.Surface((w, h))
+        surf.fill(md.background if md.background is not None else backdrop)
+    else:
+        surf = pygame.Surface((w, h), pygame.SRCALPHA)
+        if md.background is not None:
+            surf.fill((*md.background, 255))
     for layer in md.layers:
         if not layer.visible or layer.opacity <= 0:
             continue
@@ -253,15 +260,29 @@ def render_map_layer(map_data: MapData, scale: float = 1.0, grow: bool = False) 
         raise ValueError(f"scale must be a positive number, got {scale}")
     base = _base_cache.get(map_data, {}).get(grow)
     if base is None:
+        if scale < 1:
+            # Drawn at the target scale, each tile scaled once: the full-size picture of a huge map
+            # is never made (a 500 x 500 map at 0.1 needs a few MB, not gigabytes).
+            return _render_base(map_data, scale, grow=grow)
+        if scale != 1:  # zoomed in: drawn once at full size and scaled, not kept
+            return _scaled(_render_base(map_data, grow=grow), scale)
         base = _render_base(map_data, grow=grow)
         _base_cache.setdefault(map_data, {})[grow] = base
     if scale == 1:
         return base.copy()
-    # Any other zoom: one smooth scale of the full-size picture. (Drawing each tile scaled gives
-    # the same pixels for raster art, at about four times the cost.)
+    # A full-size picture is kept already: one smooth scale of it.
+    return _scaled(base, scale)
+
+
+def _scaled(base: pygame.Surface, scale: float) -> pygame.Surface:
     w, h = base.get_size()
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return pygame.transform.smoothscale(base, size)
+    return pygame.transform.smoothscale(base, (max(1, round(w * scale)), max(1, round(h * scale))))
+
+
+def render_map_picture(map_data: MapData, backdrop: tuple[int, int, int]) -> pygame.Surface:
+    """The map at zoom 1 on an opaque `backdrop`, drawn straight into the one surface returned and
+    not kept here (the client's map cache holds the only copy)."""
+    return _render_base(map_data, backdrop=backdrop)
 
 
 def clear_caches() -> None:
