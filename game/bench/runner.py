@@ -13,7 +13,7 @@ from typing import Any
 
 from game.bench.harness import Figure
 
-SECTIONS = ("idle", "frame", "reach", "odds", "saves", "startup", "mass", "campaign")
+SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass", "campaign")
 
 
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
@@ -53,6 +53,9 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
                 if name == "idle":
                     from game.bench import idle
                     figures += idle.run(quick=quick, log=log)
+                elif name == "maps":
+                    from game.bench import maps
+                    figures += maps.run(quick=quick, log=log)
                 elif name == "frame":
                     from game.bench import frame
                     figures += frame.run(need_battle(), quick=quick, log=log)
