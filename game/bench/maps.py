@@ -107,13 +107,12 @@ def _child(w: int, h: int, units: int) -> None:
 
     from game.bench import bigmap
     from game.client.ail import tactical_session
-    from game.client.launch import layout_of
-    from game.hexgrid import distance
-    from game.rules.ail import initial_state
-    from game.rules.ail.state import TurnSlot
     from game.client.ail.battle import BattleScene
     from game.client.app import App, Settings
-    from game.rules.ail import move_reach
+    from game.client.launch import layout_of
+    from game.hexgrid import distance
+    from game.rules.ail import initial_state, move_reach
+    from game.rules.ail.state import TurnSlot
 
     with tempfile.TemporaryDirectory(prefix="ail-bench-map-") as tmp:
         if w:
