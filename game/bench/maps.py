@@ -67,7 +67,7 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
         "NO real display (SDL dummy driver): flips cost nothing here"
 
     def med(m: tuple[int, int, int], key: str) -> float:
-        return statistics.median(r[key] for r in results[m])
+        return float(statistics.median(r[key] for r in results[m]))
 
     def spread(m: tuple[int, int, int], key: str) -> dict[str, float]:
         vals = [r[key] for r in results[m]]
