@@ -62,3 +62,36 @@ def test_the_clients_map_picture_is_one_opaque_surface_kept_nowhere_else(monkeyp
     ref.blit(layer, (0, 0))
     x, y = (int(v) for v in md.layout.tile_center(1, 1))
     assert pic.get_at((x, y)) == ref.get_at((x, y))
+
+
+def test_a_map_with_an_image_layer_is_still_drawn_from_its_whole_picture() -> None:
+    from game.client.mapcache import MapCache
+
+    md = load_map(FIX / "order-and-offsets.tmx")
+    picture = tiled_picture(md)
+    assert picture.region is None
+    cache = MapCache(picture, md.layout, md.painted_hexes())
+    assert pygame.image.tobytes(cache.get(1.0), "RGB") == pygame.image.tobytes(picture(), "RGB")
+
+
+def test_map_chunks_are_drawn_from_the_tiles_and_match_the_whole_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.client.mapcache import MapCache
+
+    tiles.clear_caches()
+    for name in ("layout-pointy-odd", "layout-flat-even"):
+        md = load_map(FIX / f"{name}.tmx")
+        picture = tiled_picture(md)
+        whole = picture()
+        scales = _sizes_drawn(monkeypatch)
+        cache = MapCache(picture, md.layout, md.board.terrain.keys() if md.has_terrain else md.painted_hexes())
+        got = cache.get(1.0, grid=False)
+        assert scales == []  # the whole map was never drawn for the chunks
+        w, h = whole.get_size()
+        assert got.get_size() == (w, h)
+        assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(whole, "RGB"), name
+        half = cache.get(0.5, grid=False)
+        ref = pygame.transform.smoothscale(whole, half.get_size())
+        a, b = pygame.image.tobytes(half, "RGB"), pygame.image.tobytes(ref, "RGB")
+        mean = sum(abs(x - y) for x, y in zip(a, b, strict=True)) / len(a)
+        assert mean < 12, (name, mean)  # the same picture, up to the resampling of tile edges
+        monkeypatch.undo()
