@@ -79,3 +79,17 @@ def test_a_held_pan_key_asks_for_frames_until_it_is_released(app: App) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RIGHT, mod=0, unicode="", scancode=0))
     app.step()
     assert not app.wants_frames()
+
+
+def test_a_scene_showing_a_busy_scene_inside_it_asks_for_frames(app: App) -> None:
+    from game.client.scene import Scene
+
+    class Busy:
+        busy = True
+
+    inner = Scene(app)
+    outer = Scene(app)
+    outer.view = inner  # type: ignore[attr-defined]  # as the replay view holds its battle scene
+    assert not outer.wants_frames()
+    inner.anim = Busy()  # type: ignore[attr-defined]
+    assert inner.wants_frames() and outer.wants_frames()

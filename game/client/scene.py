@@ -48,9 +48,14 @@ class Scene:
         anim = getattr(self, "anim", None)
         if anim is not None and getattr(anim, "busy", False):
             return True
-        if getattr(self, "_held", None):
+        if getattr(self, "_held", None) or getattr(self, "_dragging", False):
             return True
-        return bool(getattr(self, "_dragging", False))
+        # a scene showing another one inside it (the replay's `view`, GM mode's `battle`)
+        for name in ("view", "battle"):
+            inner = getattr(self, name, None)
+            if isinstance(inner, Scene) and inner is not self and inner.wants_frames():
+                return True
+        return False
 
     def on_enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed or uncovered)."""
