@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,13 +118,73 @@ def state_checksummer(system: RuleSystem) -> Callable[[Any], str]:
     return saves.StateChecksums(keys).checksum
 
 
+class _StepLog:
+    """The log entry (and its line of save text) of each step, made once: a step is never changed,
+    so a save of a long game encodes and checksums only the commands played since the last one.
+    Keyed by the step's identity (a Step's own hash would hash whole states); an entry goes when its
+    step does. One table for every game in the process; safe to read and fill from any thread."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref[Step], str, LogEntry, str]] = {}
+        self._lock = threading.Lock()
+        self.made = 0  # entries encoded so far (tests and the benchmark read it)
+
+    def get(self, system: RuleSystem, step: Step) -> tuple[LogEntry, str] | None:
+        hit = self._entries.get(id(step))
+        if hit is None or hit[0]() is not step or hit[1] != system.name:
+            return None
+        return hit[2], hit[3]
+
+    def forget(self, step: Step) -> None:
+        """Drop one step's entry (the benchmark times a save with the last round not yet logged)."""
+        with self._lock:
+            hit = self._entries.get(id(step))
+            if hit is not None and hit[0]() is step:
+                del self._entries[id(step)]
+
+    def put(self, system: RuleSystem, step: Step, entry: LogEntry, line: str) -> None:
+        key = id(step)
+        entries, lock = self._entries, self._lock
+
+        def gone(ref: weakref.ref[Step]) -> None:
+            with lock:
+                hit = entries.get(key)
+                if hit is not None and hit[0] is ref:
+                    del entries[key]
+
+        with lock:
+            entries[key] = (weakref.ref(step, gone), system.name, entry, line)
+            self.made += 1
+
+
+STEP_LOG = _StepLog()
+
+
+def logged(system: RuleSystem, steps: Sequence[Step],
+           round_of: Callable[[Any], int]) -> tuple[list[LogEntry], list[str]]:
+    """The log entries of a history and their lines of save text, from STEP_LOG where the steps
+    were logged before; the new ones are made (checksums sharing their unchanged parts) and kept."""
+    checksum: Callable[[Any], str] | None = None
+    entries: list[LogEntry] = []
+    lines: list[str] = []
+    for step in steps:
+        hit = STEP_LOG.get(system, step)
+        if hit is None:
+            if checksum is None:
+                checksum = state_checksummer(system)
+            entry = LogEntry(command=system.command_to_data(step.command), rolls=system.rolls(step.events),
+                             gm=step.gm, round=round_of(step.before), after=checksum(step.after))
+            hit = entry, saves.log_line(entry)
+            STEP_LOG.put(system, step, *hit)
+        entries.append(hit[0])
+        lines.append(hit[1])
+    return entries, lines
+
+
 def log_entries(system: RuleSystem, steps: Sequence[Step], round_of: Callable[[Any], int]) -> list[LogEntry]:
     """Log entries of a history: each command as data, the dice it rolled, the GM mark, the round
     it was played in, and the checksum of the state it left."""
-    checksum = state_checksummer(system)
-    return [LogEntry(command=system.command_to_data(step.command), rolls=system.rolls(step.events),
-                     gm=step.gm, round=round_of(step.before), after=checksum(step.after))
-            for step in steps]
+    return logged(system, steps, round_of)[0]
 
 
 def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario_path: str | os.PathLike[str],
@@ -136,7 +198,7 @@ def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario
     def round_of(st: Any) -> int:
         return int(system.summary(st).get("round", 0))
 
-    entries = log_entries(system, steps, round_of)
+    entries, lines = logged(system, steps, round_of)
     sides = tuple(str(x) for x in summary.get("sides", ()))
     header = SaveHeader(
         format=saves.FORMAT_VERSION, game=system.name, title=title or str(summary.get("title", "")),
@@ -146,7 +208,7 @@ def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario
         sides=sides, side_names=tuple(str(x) for x in summary.get("side_names", sides)),
         to_move=summary.get("to_move"), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
     )
-    return SaveData(header, state_dict, tuple(entries))
+    return SaveData(header, state_dict, tuple(entries), log_lines=tuple(lines))
 
 
 def save_game(path: str | os.PathLike[str], system: RuleSystem, state: Any, steps: Sequence[Step],

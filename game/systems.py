@@ -104,9 +104,18 @@ _BUILDERS: dict[str, Callable[[], Plugin]] = {
 }
 
 
+_BUILT: dict[str, Plugin] = {}
+
+
+def _build(name: str) -> Plugin:
+    if name not in _BUILT:
+        _BUILT[name] = _BUILDERS[name]()
+    return _BUILT[name]
+
+
 @cache
 def plugins() -> dict[str, Plugin]:
-    return {name: build() for name, build in _BUILDERS.items()}
+    return {name: _build(name) for name in _BUILDERS}
 
 
 @cache
@@ -118,8 +127,13 @@ def registry() -> Registry:
 
 
 def plugin_named(name: str) -> Plugin:
-    registry().get(name)  # raises UnknownSystem with the list of known ones
-    return plugins()[name]
+    """The plugin of one system, importing only that system (start-up: a tactical game never
+    imports the campaign or mass-battle rules) until something asks for the whole table."""
+    if name not in _BUILDERS:
+        registry().get(name)  # raises UnknownSystem with the list of known ones
+    if plugins.cache_info().currsize:  # the whole table was built (and may have been changed by a test)
+        return plugins()[name]
+    return _build(name)
 
 
 def client_module(plugin: Plugin) -> Any:

@@ -81,10 +81,13 @@ def run(rules: RulesData, catalogue: Catalogue, *, quick: bool = False,
     all_times = sorted(exact_times.values())
     worst_ratio = worst_exact / min(mc_times)
     return [
-        Figure("odds: slowest exact distribution / 100,000-sample Monte Carlo", worst_ratio, 0.01, "ratio_max",
-               details={"slowest exact ms": ms(worst_exact), "median exact ms": ms(all_times[len(all_times) // 2]),
-                        "Monte Carlo s (fastest measured)": min(mc_times), "attacks": len(attacks)},
+        # An absolute budget (what a player waits for when the odds panel opens); the old ratio to
+        # Monte Carlo is shown for context only: any exact method meets it a hundredfold.
+        Figure("odds: slowest exact distribution of the starter attacks", ms(worst_exact), 20.0, "max", unit=" ms",
+               details={"median exact ms": ms(all_times[len(all_times) // 2]), "attacks": len(attacks)},
                note="agrees with Monte Carlo" if not problems else "DISAGREES: " + "; ".join(problems)),
+        Figure("odds (informational): slowest exact / 100,000-sample Monte Carlo", worst_ratio, 0.01, "ratio_max",
+               judged=False, details={"Monte Carlo s (fastest measured)": min(mc_times)}),
         Figure("odds: Monte Carlo runs disagreeing with the exact odds", float(len(problems)), 0.0, "max",
                unit=""),
     ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from game.bench.harness import Figure
 
-SECTIONS = ("frame", "reach", "odds", "saves", "startup", "mass", "campaign")
+SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass", "campaign")
 
 
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
@@ -25,6 +25,7 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
     errors: list[str] = []
     with tempfile.TemporaryDirectory(prefix="ail-bench-") as tmp:
         battle = None
+        crowded = None
         rules = catalogue = None
 
         def need_battle() -> Any:
@@ -36,16 +37,31 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
                     f"in {time.perf_counter() - t0:.2f} s")
             return battle
 
+        def need_crowded() -> Any:
+            nonlocal crowded
+            if crowded is None:
+                t0 = time.perf_counter()
+                crowded = bigmap.big_battle(tmp, units=1000)
+                log(f"  made the 100x100 benchmark map with {len(crowded.setup.units)} units "
+                    f"in {time.perf_counter() - t0:.2f} s")
+            return crowded
+
         for name in sections:
             log(f"{name}...")
             t0 = time.perf_counter()
             try:
-                if name == "frame":
+                if name == "idle":
+                    from game.bench import idle
+                    figures += idle.run(quick=quick, log=log)
+                elif name == "maps":
+                    from game.bench import maps
+                    figures += maps.run(quick=quick, log=log)
+                elif name == "frame":
                     from game.bench import frame
                     figures += frame.run(need_battle(), quick=quick, log=log)
                 elif name == "reach":
                     from game.bench import reach
-                    figures += reach.run(need_battle(), quick=quick, log=log)
+                    figures += reach.run(need_battle(), quick=quick, log=log, more=(need_crowded(),))
                 elif name == "odds":
                     from game.bench import odds
                     if rules is None:

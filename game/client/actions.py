@@ -128,6 +128,9 @@ def after_change(scene: Any) -> None:
     """Run by a game scene after every accepted command or undo: the autosave at a new round."""
     if scene not in list(scene.app.scenes):  # a replay's display, not the game being played
         return
+    problems = savegame.AUTOSAVES.problems()  # an earlier autosave whose background write failed
+    if problems:
+        scene.toast(f"Autosave failed: {problems[-1]}", 6.0)
     try:
         path = savegame.autosave_if_new_round(scene.session)
     except (GameFileError, OSError) as exc:

@@ -1,10 +1,11 @@
 """The static map, drawn once per zoom level and kept: a frame only blits cached pictures.
 
-The full-size picture (zoom 1) comes from game.render (the Tiled tile layers) when the battle has
-a Tiled map; a board built in code (tests, generated boards) is painted as flat hexes in its
-terrain colours. Other zoom levels are cut into square chunks, each scaled from the full-size
-picture the first time it is seen and then kept, so a zoom step on a huge map costs only the
-chunks on screen, not the whole map. The hex grid is baked into the chunks.
+Every zoom level is cut into square chunks, drawn the first time they are seen and then kept
+(least recently used dropped past MAX_CHUNKS), so a frame, a pan or a zoom step on a huge map costs
+only the chunks on screen. A Tiled map's chunks are drawn straight from its tiles at the chunk's
+scale (TiledPicture.region: the whole map is never drawn); a board built in code (tests, generated
+boards) is painted once at zoom 1 as flat hexes in its terrain colours and chunks are scaled from
+it. The hex grid is baked into the chunks.
 
 `builds` counts the chunks (and whole layers) actually drawn, so tests can check the cache.
 """
@@ -36,6 +37,8 @@ class MapCache:
     def __init__(self, base: Callable[[], pygame.Surface], layout: HexLayout, hexes: Iterable[Hex],
                  max_chunks: int = MAX_CHUNKS) -> None:
         self._base_fn = base
+        # a picture that can draw parts of itself at any scale: chunks never need the whole map
+        self._region: Callable[[float, pygame.Rect], pygame.Surface] | None = getattr(base, "region", None)
         self._base: pygame.Surface | None = None
         self.layout = layout
         self._chunks: OrderedDict[tuple[float, bool, int, int], pygame.Surface] = OrderedDict()
@@ -69,11 +72,16 @@ class MapCache:
         return surf
 
     def _build_chunk(self, scale: float, grid: bool, i: int, j: int) -> pygame.Surface:
-        base = self.base()
-        bw, bh = base.get_size()
         zw, zh = self.size_at(scale)
         x0, y0 = i * CHUNK, j * CHUNK
         cw, ch = min(CHUNK, zw - x0), min(CHUNK, zh - y0)
+        if self._region is not None:
+            out = self._region(scale, pygame.Rect(x0, y0, max(1, cw), max(1, ch)))
+            if grid:
+                self._draw_grid(out, scale, x0, y0)
+            return out.convert() if pygame.display.get_surface() is not None else out
+        base = self.base()
+        bw, bh = base.get_size()
         out = pygame.Surface((max(1, cw), max(1, ch)))
         out.fill(BACKGROUND)
         sx0 = max(0, math.floor(x0 / scale) - MARGIN)
@@ -179,13 +187,29 @@ def board_picture(board: Board, layout: HexLayout,
 def tiled_picture(map_data: Any) -> Callable[[], pygame.Surface]:
     """The Tiled tile layers at zoom 1 through game.render (engineer M's renderer)."""
 
-    def build() -> pygame.Surface:
-        from game.render import render_map_layer
+    return TiledPicture(map_data)
 
-        layer = render_map_layer(map_data, 1.0)
-        surf = pygame.Surface(layer.get_size())
-        surf.fill(BACKGROUND)  # the map's empty corners take the view's colour
-        surf.blit(layer, (0, 0))
-        return surf
 
-    return build
+class TiledPicture:
+    """The map picture of a Tiled map: called, the whole map at zoom 1 (one opaque surface, the
+    map's empty corners in the view's colour); `region(scale, area)`, only a part of it, drawn at
+    that scale (game.render.tiles.MapRegions), which MapCache uses for its chunks so that the whole
+    map is never drawn. `region` is None for maps the region painter cannot draw."""
+
+    def __init__(self, map_data: Any) -> None:
+        from game.render.tiles import MapRegions
+
+        self.map_data = map_data
+        self._regions = MapRegions(map_data) if MapRegions.supported(map_data) else None
+
+    def __call__(self) -> pygame.Surface:
+        from game.render.tiles import render_map_picture
+
+        return render_map_picture(self.map_data, BACKGROUND)
+
+    @property
+    def region(self) -> Callable[[float, pygame.Rect], pygame.Surface] | None:
+        regions = self._regions
+        if regions is None:
+            return None
+        return lambda scale, area: regions.draw(scale, area, BACKGROUND)

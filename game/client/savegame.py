@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,8 +77,12 @@ def quick_save(session: Session, *, gm_mode: bool = False) -> Path:
 
 
 def autosave_if_new_round(session: Session) -> Path | None:
-    """Write an autosave the first time a session is seen in a new round (or week: whatever the
-    rule system's summary counts as `round`); keeps the last few."""
+    """Start an autosave the first time a session is seen in a new round (or week: whatever the
+    rule system's summary counts as `round`); keeps the last few. The save's data is made here
+    (only the commands played since the last save are encoded: game.replay.STEP_LOG); the text is
+    written by a background thread (AUTOSAVES), atomically as any save, so the UI never waits for
+    the disk. Returns the autosave folder when one was started; a write that fails is reported by
+    `AUTOSAVES.problems()`."""
     rnd = int(_summary(session).get("round", 0))
     last = session.autosaved_round
     if last is None:
@@ -88,7 +93,50 @@ def autosave_if_new_round(session: Session) -> Path | None:
     session.autosaved_round = rnd
     data = session_save(session, title=f"{game_title(session)} (autosave, round {rnd})")
     stem = "autosave-" + "".join(ch if ch.isalnum() else "-" for ch in Path(session.path).stem)
-    return saves.autosave(saves_dir() / AUTOSAVE_DIR, data, keep=AUTOSAVE_KEEP, stem=stem)
+    folder = saves_dir() / AUTOSAVE_DIR
+    AUTOSAVES.submit(folder, data, stem)
+    return folder
+
+
+class AutosaveWriter:
+    """Writes autosaves off the UI thread, one at a time and in the order they were started.
+
+    Each autosave runs in its own (non-daemon) thread, so a game that quits right after a new
+    round still finishes writing it before the process ends; a lock keeps two of them from
+    racing over file names and rotation. Failures are kept for the UI to show."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._problems: list[str] = []
+        self.written: list[Path] = []
+
+    def submit(self, folder: Path, data: saves.SaveData, stem: str) -> None:
+        def write() -> None:
+            with self._lock:
+                try:
+                    self.written.append(saves.autosave(folder, data, keep=AUTOSAVE_KEEP, stem=stem))
+                except (GameFileError, OSError) as exc:
+                    self._problems.append(str(exc))
+
+        thread = threading.Thread(target=write, name="autosave", daemon=False)
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for every autosave started so far; True when all are written (or failed)."""
+        for thread in list(self._threads):
+            thread.join(timeout)
+        return not any(t.is_alive() for t in self._threads)
+
+    def problems(self) -> list[str]:
+        """The failures since the last call (each one line), oldest first."""
+        with self._lock:
+            out, self._problems = self._problems, []
+        return out
+
+
+AUTOSAVES = AutosaveWriter()
 
 
 # --------------------------------------------------------------------------- save -> session

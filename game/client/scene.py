@@ -38,6 +38,25 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the scene. Must not change any state."""
 
+    def wants_frames(self) -> bool:
+        """True while the scene needs frames at the full rate with no input: something animates,
+        pans (a key held) or is dragged. The app then stops waiting for events. The default reads
+        the attributes the shell's scenes share (an `anim` player that is busy, held keys, a drag
+        in progress); a scene with other moving parts overrides this. Timed things that do not
+        move (a toast counting down, a caret blinking) need no full rate: the app still steps
+        every scene a few times a second while idle (App.IDLE_MS, half a second)."""
+        anim = getattr(self, "anim", None)
+        if anim is not None and getattr(anim, "busy", False):
+            return True
+        if getattr(self, "_held", None) or getattr(self, "_dragging", False):
+            return True
+        # a scene showing another one inside it (the replay's `view`, GM mode's `battle`)
+        for name in ("view", "battle"):
+            inner = getattr(self, name, None)
+            if isinstance(inner, Scene) and inner is not self and inner.wants_frames():
+                return True
+        return False
+
     def on_enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed or uncovered)."""
 

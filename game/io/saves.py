@@ -119,6 +119,8 @@ class SaveData:
     log: tuple[LogEntry, ...]
     path: str = field(default="<save>", compare=False)
     source: str | None = field(default=None, compare=False, repr=False)  # the text it was read from
+    # the log's lines of save text, one per entry, when the maker kept them (game.replay.logged)
+    log_lines: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
     def error(self, document: str, loc: Sequence[str | int], message: str) -> SaveError:
         """A SaveError at `loc` inside "header", "state" or "log", with its line when known."""
@@ -300,6 +302,11 @@ def _json_exact(data: Any) -> bool:
     return False
 
 
+def log_line(entry: LogEntry) -> str:
+    """The line of save text of one log entry (`- {...}` and a newline)."""
+    return _log_line(entry)
+
+
 def _log_line(entry: LogEntry) -> str:
     data = {"command": entry.command, "rolls": entry.rolls, "gm": entry.gm, "round": entry.round,
             "after": entry.after}
@@ -384,7 +391,9 @@ def dump_save(save: SaveData) -> str:
         _PREAMBLE
         + "--- # header\n" + _dump(header)
         + "--- # state\n" + _dump(_plain(save.state))
-        + "--- # log\n" + _dump_log(save.log)
+        + "--- # log\n" + (("".join(save.log_lines) or "[]\n")
+                            if save.log_lines is not None and len(save.log_lines) == len(save.log)
+                            else _dump_log(save.log))
         + END_MARKER + "\n"
     )
 

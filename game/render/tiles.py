@@ -152,7 +152,10 @@ def layer_margins(md: MapData) -> tuple[int, int, int, int]:
 
 
 def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scale: float = 1.0,
-                     shift: tuple[int, int] = (0, 0)) -> None:
+                     shift: tuple[int, int] = (0, 0), cells: list[tuple[int, int]] | None = None,
+                     dest: tuple[int, int] = (0, 0)) -> None:
+    """Draw a tile layer (`cells`: only these, in this order; `dest`: subtracted from every
+    position after scaling, to draw a part of the map into a smaller surface)."""
     lay = md.layout
     ox, oy = layer.offset[0] + shift[0], layer.offset[1] + shift[1]
     staggered_x = md.stagger.axis == "x"
@@ -168,7 +171,8 @@ def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scal
                 cells += [(c, row) for c in range(md.width)]
         return cells
 
-    for col, row in order():
+    dx, dy = dest
+    for col, row in (order() if cells is None else cells):
         gid = layer.gids[row][col]
         if not gid:
             continue
@@ -183,9 +187,9 @@ def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scal
         x, y = lay.tile_image_position(col, row, height, ts.offset)
         img = _placed(ts, local, flags, md, scale)
         if scale == 1:
-            target.blit(img, (x + round(ox), y + round(oy)))
+            target.blit(img, (x + round(ox) - dx, y + round(oy) - dy))
         else:
-            target.blit(img, (round((x + ox) * scale), round((y + oy) * scale)))
+            target.blit(img, (round((x + ox) * scale) - dx, round((y + oy) * scale) - dy))
 
 
 def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale: float = 1.0,
@@ -207,16 +211,23 @@ def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale
         target.blit(img, (round((obj.x + ts.offset[0] + sx) * scale), round((obj.y + ts.offset[1] + sy) * scale)))
 
 
-def _render_base(md: MapData, scale: float = 1.0, grow: bool = False) -> pygame.Surface:
-    """Every visible layer. `grow`: the canvas grows by `layer_margins` (the map at (left, top))."""
+def _render_base(md: MapData, scale: float = 1.0, grow: bool = False,
+                 backdrop: tuple[int, int, int] | None = None) -> pygame.Surface:
+    """Every visible layer. `grow`: the canvas grows by `layer_margins` (the map at (left, top)).
+    `backdrop`: drawn straight onto an opaque surface of that colour (one surface, no alpha), as
+    the client shows it; else a transparent one."""
     mw, mh = md.layout.map_pixel_size
     left, top, right, bottom = layer_margins(md) if grow else (0, 0, 0, 0)
     mw, mh = mw + left + right, mh + top + bottom
     shift = (left, top)
     w, h = (mw, mh) if scale == 1 else (max(1, round(mw * scale)), max(1, round(mh * scale)))
-    surf = pygame.Surface((w, h), pygame.SRCALPHA)
-    if md.background is not None:
-        surf.fill((*md.background, 255))
+    if backdrop is not None:
+        surf = pygame.Surface((w, h))
+        surf.fill(md.background if md.background is not None else backdrop)
+    else:
+        surf = pygame.Surface((w, h), pygame.SRCALPHA)
+        if md.background is not None:
+            surf.fill((*md.background, 255))
     for layer in md.layers:
         if not layer.visible or layer.opacity <= 0:
             continue
@@ -253,15 +264,122 @@ def render_map_layer(map_data: MapData, scale: float = 1.0, grow: bool = False) 
         raise ValueError(f"scale must be a positive number, got {scale}")
     base = _base_cache.get(map_data, {}).get(grow)
     if base is None:
+        if scale < 1:
+            # Drawn at the target scale, each tile scaled once: the full-size picture of a huge map
+            # is never made (a 500 x 500 map at 0.1 needs a few MB, not gigabytes).
+            return _render_base(map_data, scale, grow=grow)
+        if scale != 1:  # zoomed in: drawn once at full size and scaled, not kept
+            return _scaled(_render_base(map_data, grow=grow), scale)
         base = _render_base(map_data, grow=grow)
         _base_cache.setdefault(map_data, {})[grow] = base
     if scale == 1:
         return base.copy()
-    # Any other zoom: one smooth scale of the full-size picture. (Drawing each tile scaled gives
-    # the same pixels for raster art, at about four times the cost.)
+    # A full-size picture is kept already: one smooth scale of it.
+    return _scaled(base, scale)
+
+
+def _scaled(base: pygame.Surface, scale: float) -> pygame.Surface:
     w, h = base.get_size()
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return pygame.transform.smoothscale(base, size)
+    return pygame.transform.smoothscale(base, (max(1, round(w * scale)), max(1, round(h * scale))))
+
+
+def render_map_picture(map_data: MapData, backdrop: tuple[int, int, int]) -> pygame.Surface:
+    """The map at zoom 1 on an opaque `backdrop`, drawn straight into the one surface returned and
+    not kept here (the client's map cache holds the only copy)."""
+    return _render_base(map_data, backdrop=backdrop)
+
+
+REGION_BUCKET = 256  # map pixels per side of a bucket of the tile index used by MapRegions
+
+
+class MapRegions:
+    """Parts of the map picture drawn on demand, at any scale, without ever drawing the whole map:
+    what the client's map cache asks for, one chunk of the view at a time. Each tile is drawn
+    straight at the target scale (its image scaled once per scale, cached). Pixel for pixel this is
+    the map Tiled draws, as `render_map_layer` gives, up to the rounding of scaled tile edges.
+
+    Only maps of tile layers (and object layers without tile objects, which draw nothing) can be
+    drawn so (`supported`); maps with image layers or tile objects use the full picture."""
+
+    def __init__(self, md: MapData) -> None:
+        self.md = md
+        self._index: list[dict[tuple[int, int], list[tuple[int, int, int]]]] | None = None
+
+    @staticmethod
+    def supported(md: MapData) -> bool:
+        return all(isinstance(la, TileLayer) or not la.visible or la.opacity <= 0
+                   or (isinstance(la, ObjectLayer) and not any(o.gid for o in la.objects))  # nothing drawn
+                   for la in md.layers)
+
+    def _build_index(self) -> list[dict[tuple[int, int], list[tuple[int, int, int]]]]:
+        md, lay = self.md, self.md.layout
+        index: list[dict[tuple[int, int], list[tuple[int, int, int]]]] = []
+        staggered_x = md.stagger.axis == "x"
+        for layer in md.layers:
+            buckets: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+            index.append(buckets)
+            if not isinstance(layer, TileLayer) or not layer.visible or layer.opacity <= 0:
+                continue
+            ox, oy = layer.offset
+            n = 0
+            for row in range(md.height):
+                cols = ([c for c in range(md.width) if not lay.staggered(c)] + [c for c in range(md.width)
+                                                                               if lay.staggered(c)]
+                        if staggered_x else range(md.width))
+                for col in cols:
+                    gid = layer.gids[row][col]
+                    n += 1
+                    if not gid:
+                        continue
+                    found = md.tileset_for(gid)
+                    if found is None:
+                        continue
+                    ts, local = found
+                    flags = gid & ~GID_MASK
+                    height = ts.tile_size(local)[1] if ts.render_size == "tile" else md.tileheight
+                    if ts.render_size == "tile" and local in ts.tile_images:
+                        height = tile_image(ts, local, flags).get_height()
+                    x, y = lay.tile_image_position(col, row, height, ts.offset)
+                    w, h = _placed(ts, local, flags, md, 1.0).get_size()
+                    x0, y0 = x + ox, y + oy
+                    for bx in range(int(x0) // REGION_BUCKET, int(x0 + w) // REGION_BUCKET + 1):
+                        for by in range(int(y0) // REGION_BUCKET, int(y0 + h) // REGION_BUCKET + 1):
+                            buckets.setdefault((bx, by), []).append((n, col, row))
+        return index
+
+    def draw(self, scale: float, area: pygame.Rect, backdrop: tuple[int, int, int]) -> pygame.Surface:
+        """The part `area` (in pixels of the map drawn at `scale`) on an opaque `backdrop`."""
+        if self._index is None:
+            self._index = self._build_index()
+        md = self.md
+        surf = pygame.Surface((max(1, area.w), max(1, area.h)))
+        surf.fill(md.background if md.background is not None else backdrop)
+        margin = 2  # map pixels: a tile whose edge rounds into the area is still drawn
+        bx0 = int(area.x / scale - margin) // REGION_BUCKET
+        by0 = int(area.y / scale - margin) // REGION_BUCKET
+        bx1 = int((area.right) / scale + margin) // REGION_BUCKET
+        by1 = int((area.bottom) / scale + margin) // REGION_BUCKET
+        for layer, buckets in zip(md.layers, self._index, strict=True):
+            if not isinstance(layer, TileLayer) or not layer.visible or layer.opacity <= 0:
+                continue
+            seen: set[tuple[int, int, int]] = set()
+            for bx in range(bx0, bx1 + 1):
+                for by in range(by0, by1 + 1):
+                    seen.update(buckets.get((bx, by), ()))
+            if not seen:
+                continue
+            cells = [(c, r) for _, c, r in sorted(seen)]
+            target = surf
+            if layer.opacity < 1 or layer.tint is not None:
+                target = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+            _draw_tile_layer(target, md, layer, scale, cells=cells, dest=area.topleft)
+            if target is not surf:
+                if layer.tint is not None:
+                    target.fill(layer.tint, special_flags=pygame.BLEND_RGBA_MULT)
+                if layer.opacity < 1:
+                    target.set_alpha(round(255 * layer.opacity))
+                surf.blit(target, (0, 0))
+        return surf
 
 
 def clear_caches() -> None:

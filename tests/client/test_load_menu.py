@@ -147,6 +147,7 @@ def test_autosave_is_written_when_a_new_round_starts(tmp_path: Path, saves_dir: 
     assert scene.state.round == 1
     scene.submit(parse_command({"kind": "end_phase", "side": "zenith"}))
     assert scene.state.round == 2
+    assert savegame.AUTOSAVES.wait(10.0)  # written by a background thread
     autos = list((saves_dir / savegame.AUTOSAVE_DIR).glob("autosave-*.yaml"))
     assert len(autos) == 1 and saves.read_header(autos[0]).round == 2
 
