@@ -51,7 +51,7 @@ def test_play_offers_to_resume_a_game_left_unfinished_and_resume_opens_it(tmp_pa
 def test_play_new_game_keeps_the_unfinished_one_aside_and_does_not_ask_again(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from game.cli.play import open_window
     from game.client.app import Settings
-    from tests.client.clientfix import battle, press_button, settle
+    from tests.client.clientfix import battle, press_button, settle, top_name
     from tests.client.test_load_menu import demo_save
 
     saves = tmp_path / "saves"
