@@ -127,13 +127,13 @@ class BattleDialogs:
         rolls = [text.event_html(ev, st.unit_name, self._side_names(), self._where) for ev in last
                  if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
                                                 "advantage_gained")]
-        slots = len(p.ranking) + len(p.trailing)
+        places = max(1, len(p.ranking))  # one button per place the winner may take
         ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
         choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
                           partial(self.submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
-                   for i in range(max(1, len(p.ranking)))]
+                   for i in range(places)]
         body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
-               f"order ({slots} slots)."
+               f"order ({places} place{'' if places == 1 else 's'} to choose from)."
         return DialogScene(self.app, f"{st.side_name(side)} wins the initiative", body, choices,
                            size=(720, 380), name="turn_place")
 

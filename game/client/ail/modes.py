@@ -412,8 +412,9 @@ class MoveMode(Mode):
                 mpath, dpath, _ = both
                 return [cmd.Move(unit_id=self.unit_id, path=tuple(mpath)),
                         cmd.Dash(unit_id=self.unit_id, path=tuple(dpath), pay=self.pay)]  # type: ignore[arg-type,unused-ignore]
-            if other is None:
-                scene.toast("That hex is out of reach.")
+            if other is None:  # say why, in the rules' words (impassable, too far, blocked...)
+                why = ail.unreachable_reason(state, self.unit_id, h, "dash" if self._stage(scene) == "dash" else "move")
+                scene.toast(f"{why[0].upper()}{why[1:]}." if why else "That hex is out of reach.")
             return None
         kind, path, _ = dest
         if kind == "move":

@@ -21,6 +21,7 @@ from pygame_gui.core import ObjectID
 from game.client.ail import text
 from game.client.scene import Scene
 from game.core.record import Record
+from game.rules.ail.events import board_where
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -176,7 +177,9 @@ class ReplayScene(Scene):
             dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
             html = f"<b>{self.index}.</b> {gm}{text.e(system.describe_command(step.before, step.command))}{dice}"
             name = st.unit_name
-            events = [text.event_html(ev, name) for ev in step.events
+            sides = {s.id: s.name for s in self.display.setup.sides}
+            where = board_where(self.display.board)  # the map's column,row, as everywhere else
+            events = [text.event_html(ev, name, sides, where) for ev in step.events
                       if getattr(ev, "kind", "") != "roll_made"][:3]
             if events:
                 html += "<br>" + " · ".join(events)

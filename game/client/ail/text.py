@@ -16,6 +16,7 @@ from game.rules.ail.models import RulesData, UnitType, Weapon
 from game.rules.ail.queries import stat_lines
 
 GOLD = "#e0b864"
+PANEL_RULE = "#3b434c"  # the thin rule between groups of the dice log
 DIM = "#9c968a"
 GOOD = "#8fd18a"
 BAD = "#ff7a6a"
@@ -199,6 +200,12 @@ def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
         result = ev.result.replace("_", " ")
         return (f"<font color='{WARN}'>{e(name(ev.attacker_id))} &gt; {e(name(ev.target_id))}: {hits}, "
                 f"damage {e(dmg)}, strength lost {ev.strength_lost}: <b>{e(result)}</b></font>")
+    if kind == "turn_order_set":  # "side:unit" slots read as the side's name and the unit's
+        def slot(label: str) -> str:
+            side, _, unit = label.partition(":")
+            side_name = (sides or {}).get(side, side)
+            return f"{side_name} ({name(unit)} alone)" if unit else side_name
+        return f"<font color='{GOLD}'><b>Turn order: {e(' → '.join(slot(x) for x in ev.order))}</b></font>"
     raw = ev.text(name) if hasattr(ev, "text") else str(ev)
     if sides and kind in SIDE_EVENTS:
         for sid, sname in sides.items():
