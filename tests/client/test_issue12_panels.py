@@ -110,3 +110,16 @@ def test_a_unit_that_charged_is_not_offered_again_as_ready() -> None:
     assert session.history and session.history[-1].command.kind == "charge"
     assert scene.mode.name == "select" and scene.mode.unit_id is None  # nothing left to offer
     assert "b1" not in scene.q.can_act(session.state, "blue")
+
+
+def test_the_top_hint_in_a_small_window_shows_whole_sentences_that_fit() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    full = scene.mode.hint(scene)
+    shown = scene.hint_label.text
+    assert scene.hint_label.font.size(shown)[0] <= scene.hint_label.rect.w
+    assert shown.endswith(".") and full.startswith(shown[:-1].rstrip(";"))
+    assert scene.hint_label.rect.right <= min(b.rect.left for b in scene.top_buttons.values())

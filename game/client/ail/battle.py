@@ -208,7 +208,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self.camera.set_viewport(view.x, view.y, view.w, view.h)
         self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", self.ui,
                                                         object_id=ObjectID(class_id="@title"))
-        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 480, 20), "", self.ui)
+        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 430, 20), "", self.ui)
         bx = top.w - 10
         self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
         for key, label, width, tip in (("help", "Help F1", 78, "Controls"),

@@ -71,7 +71,7 @@ class BattlePanels:
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
         self._set_label("status", self.status_label, status)
-        self._set_label("hint", self.hint_label, self._hint())
+        self._set_label("hint", self.hint_label, _fit_sentences(self._hint(), self.hint_label))
         # selected unit
         if self.selected and self.selected in st.units:
             html = text.unit_html(st, self.selected, self.side_colour(st.units[self.selected].side))
@@ -224,9 +224,10 @@ class BattlePanels:
                 head = system.describe_command(step.before, step.command)
             except Exception:  # a command the describer does not know: the events still show
                 head = getattr(step.command, "kind", "")
-            gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) else ""
+            gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) \
+                and not str(head).startswith("GM") else ""
             if lines:
-                lines.append(f"<font color='{text.PANEL_RULE}'>────────</font>")
+                lines.append("")  # a blank line between commands
             lines.append(f"{gm}<b>{text.e(str(head))}</b>")
             lines.extend(block)
             if len(lines) > 200:
@@ -234,6 +235,28 @@ class BattlePanels:
         if not lines:
             return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
         return "<br>".join(lines)
+
+
+def _fit_sentences(hint: str, label: Any) -> str:
+    """The hint as it fits the label: whole sentences from the start, never cut mid-sentence
+    (a narrow window drops the later ones, e.g. "Right click: cancel.")."""
+    font = getattr(label, "font", None)
+    room = label.rect.w - 8
+    if font is None or not hint or font.size(hint)[0] <= room:
+        return hint
+    parts = [p for p in hint.replace(". ", ".\n").replace("; ", ";\n").split("\n") if p]
+    while len(parts) > 1:
+        parts.pop()
+        text = " ".join(parts).rstrip(";,")
+        if not text.endswith("."):
+            text = text.rstrip(";") + "."
+        if font.size(text)[0] <= room:
+            return text
+    first = parts[0] if parts else hint
+    clauses = first.split(", ")
+    while len(clauses) > 1 and font.size(", ".join(clauses) + "…")[0] > room:
+        clauses.pop()  # one sentence too long for the window: its first clauses, marked as cut
+    return ", ".join(clauses) + ("…" if len(clauses) < len(first.split(", ")) else "")
 
 
 def _preview_parts(p: Any) -> tuple[Any, Any]:

@@ -186,8 +186,7 @@ class MoveMode(Mode):
         stage = self._stage(scene)
         name = scene.state.unit_name(self.unit_id)
         if stage == "move":
-            return (f"{name}: click blue to move, orange (past the move) to move and dash, a red enemy "
-                    "to charge. Right click: cancel.")
+            return f"{name}: blue moves, orange dashes, a red enemy is charged. Right click: cancel."
         if stage == "dash":
             return f"{name} has moved: click orange to dash or a red enemy to charge. Right click: done."
         return f"{name} has used its moves."

@@ -16,7 +16,6 @@ from game.rules.ail.models import RulesData, UnitType, Weapon
 from game.rules.ail.queries import stat_lines
 
 GOLD = "#e0b864"
-PANEL_RULE = "#3b434c"  # the thin rule between groups of the dice log
 DIM = "#9c968a"
 GOOD = "#8fd18a"
 BAD = "#ff7a6a"
