@@ -20,6 +20,7 @@ import pygame  # noqa: E402
 import game.rules.ail as ail  # noqa: E402
 from game.client.ail.battle import BattleScene  # noqa: E402
 from game.client.app import App, Settings  # noqa: E402
+from game.hexgrid import distance  # noqa: E402
 
 
 class Shooter:
@@ -209,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     cam = view.camera
     target = next(u for u in view.state.live_units() if u.side != side)
     cam.ensure_visible(*view.layout.hex_center(target.hex), margin=160)
-    s.mouse(tuple(round(v) for v in cam.world_to_screen(*view.layout.hex_center(target.hex))))  # type: ignore[arg-type]
+    tx, ty = cam.world_to_screen(*view.layout.hex_center(target.hex))
+    s.mouse((round(tx), round(ty)))
     s.save("replay")
     s.key(pygame.K_ESCAPE)
 
@@ -220,8 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     s.button("Move")
     to = next(h for h in (s.at(c, r) for c in range(2, 30) for r in range(2, 20))
               if h in s.session.board.terrain and s.session.state.unit_at(h) is None
-              and s.session.board.terrain[h] == "clear"
-              and 2 <= __import__("game.hexgrid", fromlist=["distance"]).distance(h, mover.hex) <= 3)
+              and s.session.board.terrain[h] == "clear" and 2 <= distance(h, mover.hex) <= 3)
     s.click_hex(to)
     s.mouse(s.hex_screen(to))
     s.save("gm-move")
