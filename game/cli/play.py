@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
     frames = args.frames or int(os.environ.get("AIL_EXIT_AFTER_FRAMES", "0") or 0)
-    from game.client.app import App, Settings
+    from game.client.app import Settings
     from game.client.savegame import clean_leftovers
 
     clean_leftovers()  # temporary files of a save killed half-way, from an earlier session
@@ -47,10 +47,21 @@ def run(args: argparse.Namespace) -> int:
         path = scenario_for_map(Path(path))
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
-    app = App.for_scenario(path, size=(w, h), headless=False, settings=settings)
+    app = open_window(path, (w, h), settings)
     from game.client.savegame import run_guarded  # emergency save + crash report on a bug
 
     return run_guarded(app, max_frames=frames)
+
+
+def open_window(path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False) -> Any:
+    """The game window on `path`; when the last game was left unfinished (saves/recovery.yaml),
+    a dialog over it offers to resume that one."""
+    from game.client.actions import offer_recovery
+    from game.client.app import App
+
+    app = App.for_scenario(path, size=size, headless=headless, settings=settings)
+    offer_recovery(app)
+    return app
 
 
 def scenario_for_map(map_path: Path, folder: Path | None = None) -> Path:

@@ -1,6 +1,8 @@
 """Unit counters drawn at runtime: side colour, NATO-style class symbol, strength, label, status.
 
-A counter reads at a glance at zoom 1 (about 46 px on the project tilesets):
+A counter reads at a glance at zoom 1 (about 46 px on the project tilesets); below 36 px (low
+zoom) a simpler counter is drawn instead: side colour, a large class symbol, the strength as one
+large number, a status as a coloured corner.
 
     +----------------------+   side colour body, darker rim, light bevel
     | RIF            [OW]  |   short label; status badges down the right edge
@@ -152,7 +154,44 @@ def render_counter(view: CounterView, size: int) -> pygame.Surface:
     return surf
 
 
+SIMPLE_BELOW = 36  # counters smaller than this (px) are drawn in the simple style
+
+
+def _draw_simple(view: CounterView, s: int) -> pygame.Surface:
+    """The low-zoom counter: side colour, a large class symbol and the strength as one large
+    number, a status shown as one coloured corner; nothing too small to read."""
+    surf = pygame.Surface((s, s), pygame.SRCALPHA)
+    out = "out_of_action" in view.markers
+    colour = _shade(view.colour, 0.55) if out else view.colour
+    ink = _ink_for(colour)
+    radius = max(3, s // 7)
+    body = pygame.Rect(0, 0, s, s)
+    pygame.draw.rect(surf, _shade(colour, 0.5), body, border_radius=radius)
+    inner = body.inflate(-max(2, s // 12) * 2, -max(2, s // 12) * 2)
+    pygame.draw.rect(surf, colour, inner, border_radius=max(2, radius - 1))
+    frame = pygame.Rect(0, 0, round(inner.width * 0.78), round(inner.height * 0.40))
+    frame.midtop = (inner.centerx, inner.top + max(1, s // 16))
+    pygame.draw.rect(surf, FRAME_BG, frame)
+    draw_symbol(surf, frame, view.unit_class)
+    pygame.draw.rect(surf, INK, frame, max(1, s // 20))
+    num = _text(str(max(0, view.strength)), max(10, round(s * 0.52)), ink)
+    surf.blit(num, num.get_rect(midbottom=(inner.centerx, inner.bottom + max(1, s // 14))))
+    if view.markers:
+        _, mc = MARKERS.get(view.markers[0], ("", (200, 200, 200)))
+        r = max(3, s // 7)
+        pygame.draw.circle(surf, INK, (inner.right - r + 1, inner.bottom - r + 1), r + 1)
+        pygame.draw.circle(surf, mc, (inner.right - r + 1, inner.bottom - r + 1), r)
+    if out:
+        pygame.draw.line(surf, (220, 50, 40), (inner.left + 2, inner.bottom - 3), (inner.right - 3, inner.top + 2),
+                         max(2, s // 10))
+    if view.selected:
+        pygame.draw.rect(surf, (255, 255, 255), body, max(2, s // 14), border_radius=radius)
+    return surf
+
+
 def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
+    if s < SIMPLE_BELOW * 2:  # (drawn at twice the final size)
+        return _draw_simple(view, s)
     surf = pygame.Surface((s, s), pygame.SRCALPHA)
     out = "out_of_action" in view.markers
     colour = _shade(view.colour, 0.55) if out else view.colour
@@ -168,10 +207,17 @@ def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
     pygame.draw.line(surf, _shade(colour, 1.35), (inner.left + radius, inner.top + 1),
                      (inner.right - radius, inner.top + 1), 1)  # bevel highlight
 
-    # label on top
+    # label on top, kept left of the status badges (it shrinks rather than run under them)
     lab_size = max(9, round(s * 0.27))
+    bsize = max(9, round(s * 0.26))
+    badge_w = max((bsize + (bsize // 2 if len(MARKERS.get(m, (m[:2],))[0]) > 1 else 0)
+                   for m in view.markers), default=0)
+    room = inner.width - (badge_w + 4 if badge_w else 0) - 4
     label = _text(view.label[:4].upper(), lab_size, ink)
-    surf.blit(label, label.get_rect(midtop=(inner.centerx - s // 10, inner.top + max(1, s // 24))))
+    if label.get_width() > room > 0:
+        label = pygame.transform.smoothscale(label, (room, max(1, round(label.get_height() * room / label.get_width()))))
+    lx = inner.left + 2 + room // 2 if badge_w else inner.centerx - s // 10
+    surf.blit(label, label.get_rect(midtop=(lx, inner.top + max(1, s // 24))))
 
     # class symbol frame
     fw, fh = round(s * 0.52), round(s * 0.32)
@@ -200,7 +246,6 @@ def _draw_counter(view: CounterView, s: int) -> pygame.Surface:
 
     # status badges down the right edge
     by = inner.top + 1
-    bsize = max(9, round(s * 0.26))
     for m in view.markers:
         text, mc = MARKERS.get(m, (m[:2].upper(), (200, 200, 200)))
         badge = pygame.Rect(0, 0, bsize + (bsize // 2 if len(text) > 1 else 0), bsize)

@@ -129,7 +129,7 @@ def test_hovering_a_hex_shows_its_terrain_and_the_unit_on_it(app) -> None:  # ty
     assert "road" in scene._info_html()
     hover_hex(app, st.units["m1"].hex)
     html = scene._info_html()
-    assert "Militia Band" in html and "Strength <b>8/8</b>" in html and "spears" in html
+    assert "Militia Band" in html and "Strength <b>8 of 8</b>" in html and "spears" in html
 
 
 def test_clicking_a_unit_selects_it_and_shows_its_panel(app) -> None:  # type: ignore[no-untyped-def]

@@ -190,7 +190,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self.camera.set_viewport(view.x, view.y, view.w, view.h)
         self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", self.ui,
                                                         object_id=ObjectID(class_id="@title"))
-        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 480, 20), "", self.ui)
+        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 430, 20), "", self.ui)
         bx = top.w - 10
         self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
         for key, label, width, tip in (("help", "Help F1", 78, "Controls"),
@@ -205,24 +205,53 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             bx -= 8
         x, wdt = side.x + 8, side.w - 16
         y = side.y + 8
-        # fixed parts: action buttons, odds chart, log title and the gaps; the rest is shared
-        rest = max(220, side.h - 16 - 118 - 112 - 26 - 20)
-        unit_h = max(90, int(rest * 0.40))
-        info_h = max(70, int(rest * 0.31))
-        self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, unit_h), self.ui)
-        y += unit_h + 6
-        self.actions_rect = pygame.Rect(x, y, wdt, 118)
-        y += 118 + 4
-        self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, info_h), self.ui)
-        y += info_h + 4
-        self.chart_rect = pygame.Rect(x, y, wdt, 112)
-        y += 112 + 6
-        pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 26), "Dice log (newest first)", self.ui,
-                                    object_id=ObjectID(class_id="@title"))
-        y += 26
-        self.log_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, max(60, side.bottom - y - 8)),
-                                                     self.ui)
+        self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 100), self.ui)
+        self.actions_rect = pygame.Rect(x, y, wdt, 0)
+        self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), self.ui)
+        self.chart_rect = pygame.Rect(x, y, wdt, 72)
+        self.log_title = pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)",
+                                                     self.ui, object_id=ObjectID(class_id="@title"))
+        self.log_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), self.ui)
+        self._side_rows: tuple[int, tuple[int, int]] | None = None
+        self.place_side_panel(0)
         self.refresh_panels(force=True)
+
+    def place_side_panel(self, action_rows: int) -> None:
+        """Lay the side panel out from the space it has: the action buttons take the rows they
+        need (none: no band at all), the odds chart is smaller in a short window, and what is left
+        goes to the unit card, the hex / odds box and the dice log, the log taking whatever the
+        others leave (so it grows when there are no buttons, e.g. in the replay)."""
+        key = (action_rows, self.app.screen.get_size())
+        if key == self._side_rows:
+            return
+        self._side_rows = key
+        _, side, _ = self.regions()
+        x, wdt = side.x + 8, side.w - 16
+        y = side.y + 8
+        bottom = side.bottom - 8
+        actions_h = action_rows * 26 + max(0, action_rows - 1) * 4
+        chart_h = 112 if side.h >= 640 else 76
+        title_h = 22
+        gaps = 6 * 4
+        rest = max(180, bottom - y - actions_h - chart_h - title_h - gaps)
+        unit_h = max(96, int(rest * 0.42))
+        info_h = max(64, int(rest * 0.27))
+        self.unit_box.set_relative_position((x, y))
+        self.unit_box.set_dimensions((wdt, unit_h))
+        y += unit_h + 6
+        self.actions_rect = pygame.Rect(x, y, wdt, actions_h)
+        y += actions_h + (6 if actions_h else 0)
+        self.info_box.set_relative_position((x, y))
+        self.info_box.set_dimensions((wdt, info_h))
+        y += info_h + 6
+        self.chart_rect = pygame.Rect(x, y, wdt, chart_h)
+        self._chart = None  # drawn again at the new size
+        y += chart_h + 6
+        self.log_title.set_relative_position((x, y))
+        y += title_h
+        self.log_box.set_relative_position((x, y))
+        self.log_box.set_dimensions((wdt, max(60, bottom - y)))
+        self._buttons_key = None  # the buttons are placed again in the new band
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)

@@ -37,6 +37,7 @@ class BattleActions:
         def help_dialog(self) -> None: ...
         def is_mine(self, unit_id: str) -> bool: ...
         def options_dialog(self) -> None: ...
+        def place_side_panel(self, action_rows: int) -> None: ...
         @property
         def state(self) -> Any: ...
         def submit(self, commands: Any) -> bool: ...
@@ -53,12 +54,15 @@ class BattleActions:
         for element in list(self._button_ids):
             element.kill()  # type: ignore[attr-defined]
         self._button_ids.clear()
-        r = self.actions_rect
         items: list[ActionButton] = list(buttons) + list(extra)
         cols = 2
-        bw = (r.w - 6) // cols
         items = items[:12]
-        rows = max(1, (len(items) + cols - 1) // cols)
+        rows = (len(items) + cols - 1) // cols
+        self.place_side_panel(rows)  # the band is as tall as its buttons need
+        self._buttons_key = key
+        r = self.actions_rect
+        bw = (r.w - 6) // cols
+        rows = max(1, rows)
         gap = 4 if rows <= 4 else 2
         bh = min(26, (r.h - gap * (rows - 1)) // rows)
         for i, b in enumerate(items):

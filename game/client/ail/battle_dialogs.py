@@ -15,6 +15,7 @@ from game.client.ail import text
 from game.client.ail.battle_actions import casualty_label, casualty_options
 from game.client.scenes.dialog import Choice, DialogScene
 from game.rules.ail import commands as cmd
+from game.rules.ail.queries import initiative_roll
 
 if TYPE_CHECKING:
     from game.client.app import App, Settings
@@ -96,22 +97,22 @@ class BattleDialogs:
         adv = st.sides[side].advantage.get("deception", 0)
         for opt in ("tactics", "leadership", "deception"):
             title, roll, gives = text.OPTION_TEXT[opt]
-            skill = cdr.skills.get(opt, 0)  # type: ignore[call-overload,unused-ignore]
-            rows.append(f"<b>{title}</b> — intellect {cdr.stats.intellect} + {opt} {skill} + "
-                        f"d{10 if skill else 6}<br><font color='{text.DIM}'>{gives}</font>")
+            rows.append(f"<b>{title}</b> — {text.e(initiative_roll(st, side, opt).text)}"
+                        f"<br><font color='{text.DIM}'>{gives}</font>")
             choices.append(Choice(title, partial(self.submit, cmd.ChooseInitiative(side=side, option=opt))))
-        personal = ini.personal_stat_options(st, side) if ini.personal_available(st, side) is None else []
+        why_not = ini.personal_available(st, side)
+        personal = ini.personal_stat_options(st, side) if why_not is None else []
         if personal:
             title, roll, gives = text.OPTION_TEXT["personal"]
-            skill_of = {"physique": "athletics", "senses": "awareness", "aether": "aether_channel"}
             rolls = []
             for stat in personal:
-                sk = skill_of.get(stat, "")
-                sv = cdr.skills.get(sk, 0)  # type: ignore[call-overload,unused-ignore]
-                rolls.append(f"{stat} {getattr(cdr.stats, stat)} + {sk.replace('_', ' ')} {sv} + d{10 if sv else 6}")
+                rolls.append(text.e(initiative_roll(st, side, "personal", stat).text))
                 choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self.submit, cmd.ChooseInitiative(
                     side=side, option="personal", personal_stat=stat))))
             rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
+        elif ini.commander(st, side).unit is not None:
+            # the commander's unit is gone: say why the Personal options are not offered
+            rows.append(f"<font color='{text.DIM}'><b>Personal</b> — not offered: {text.e(why_not or '')}.</font>")
         if adv:
             rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
         body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
@@ -126,13 +127,13 @@ class BattleDialogs:
         rolls = [text.event_html(ev, st.unit_name, self._side_names(), self._where) for ev in last
                  if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
                                                 "advantage_gained")]
-        slots = len(p.ranking) + len(p.trailing)
+        places = max(1, len(p.ranking))  # one button per place the winner may take
         ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
         choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
                           partial(self.submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
-                   for i in range(max(1, len(p.ranking)))]
+                   for i in range(places)]
         body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
-               f"order ({slots} slots)."
+               f"order ({places} place{'' if places == 1 else 's'} to choose from)."
         return DialogScene(self.app, f"{st.side_name(side)} wins the initiative", body, choices,
                            size=(720, 380), name="turn_place")
 

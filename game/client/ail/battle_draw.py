@@ -209,7 +209,9 @@ class BattleDraw:
                 pic = pic.convert()
         cam = self.camera
         saved = cam.view_x, cam.view_y
-        cam.view_x, cam.view_y = view.x + shift[0], view.y + shift[1]
+        # the camera's own viewport corner, not the view's: GM mode and the replay narrow the
+        # viewport, and the picture must place every point where the camera picks it
+        cam.view_x, cam.view_y = saved[0] + shift[0], saved[1] + shift[1]
         try:
             origin = cam.map_origin_on_screen()
             self.map_cache.prepare(cam.zoom, self.settings.show_grid, origin, pic.get_rect())

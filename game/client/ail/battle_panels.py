@@ -71,7 +71,7 @@ class BattlePanels:
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
         self._set_label("status", self.status_label, status)
-        self._set_label("hint", self.hint_label, self._hint())
+        self._set_label("hint", self.hint_label, _fit_sentences(self._hint(), self.hint_label))
         # selected unit
         if self.selected and self.selected in st.units:
             html = text.unit_html(st, self.selected, self.side_colour(st.units[self.selected].side))
@@ -96,6 +96,11 @@ class BattlePanels:
                 self.top_buttons["end"].set_text(label)
         else:
             _enable(self.top_buttons["end"], False)
+            # the label says what this phase is, never the end of a phase that is not on
+            label = {"initiative": "Initiative…", "ended": "Battle over"}.get(st.phase, "Waiting…")
+            if self._ui_cache.get("endlbl") != label:
+                self._ui_cache["endlbl"] = label
+                self.top_buttons["end"].set_text(label)
         self._rebuild_action_buttons()
 
     def _where(self, h: Hex) -> str:
@@ -112,8 +117,9 @@ class BattlePanels:
             adv = st.sides[s.id].advantage
             pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
             alive = len(st.live_units(s.id))
+            units = f"{alive} unit{'' if alive == 1 else 's'}"
             lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
-                         f"{alive} units" + (f" · Advantage: {pools}" if pools else ""))
+                         f"{units}" + (f" · Advantage: {text.e(pools)}" if pools else ""))
         if st.turn_order:
             order = []
             for i, slot in enumerate(st.turn_order):
@@ -183,7 +189,9 @@ class BattlePanels:
         if hit:
             lines.append(hit)
         if odds is not None and odds.hit_chance == 0:
-            lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(_no_chance_reason(st, p))}</font>")
+            why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
+            lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(why)}; the attack may still be "
+                         "made.</font>")
         if odds is not None:
             chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
             if base is not None:
@@ -201,19 +209,54 @@ class BattlePanels:
         return "<br>".join(lines)
 
     def log_html(self) -> str:
-        """The dice log: the events of the latest commands, newest first."""
+        """The dice log, one group per command, the latest command first; within a group the
+        command, then its rolls and results in the order they happened (an attack reads top down)."""
         st = self.state
         name = st.unit_name
+        system = self.session.system
         lines: list[str] = []
         for step in reversed(self.session.history[-80:]):
-            block = [text.event_html(ev, name, self._side_names(), self._where) for ev in reversed(step.events)
+            block = [text.event_html(ev, name, self._side_names(), self._where) for ev in step.events
                      if getattr(ev, "kind", "") not in ("initiative_chosen",)]
+            if not block:
+                continue
+            try:
+                head = system.describe_command(step.before, step.command)
+            except Exception:  # a command the describer does not know: the events still show
+                head = getattr(step.command, "kind", "")
+            gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) \
+                and not str(head).startswith("GM") else ""
+            if lines:
+                lines.append("")  # a blank line between commands
+            lines.append(f"{gm}<b>{text.e(str(head))}</b>")
             lines.extend(block)
             if len(lines) > 200:
                 break
         if not lines:
             return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
         return "<br>".join(lines)
+
+
+def _fit_sentences(hint: str, label: Any) -> str:
+    """The hint as it fits the label: whole sentences from the start, never cut mid-sentence
+    (a narrow window drops the later ones, e.g. "Right click: cancel.")."""
+    font = getattr(label, "font", None)
+    room = label.rect.w - 8
+    if font is None or not hint or font.size(hint)[0] <= room:
+        return hint
+    parts = [p for p in hint.replace(". ", ".\n").replace("; ", ";\n").split("\n") if p]
+    while len(parts) > 1:
+        parts.pop()
+        text = " ".join(parts).rstrip(";,")
+        if not text.endswith("."):
+            text = text.rstrip(";") + "."
+        if font.size(text)[0] <= room:
+            return text
+    first = parts[0] if parts else hint
+    clauses = first.split(", ")
+    while len(clauses) > 1 and font.size(", ".join(clauses) + "…")[0] > room:
+        clauses.pop()  # one sentence too long for the window: its first clauses, marked as cut
+    return ", ".join(clauses) + ("…" if len(clauses) < len(first.split(", ")) else "")
 
 
 def _preview_parts(p: Any) -> tuple[Any, Any]:

@@ -31,6 +31,7 @@ from game.client.ail import text
 from game.client.scene import Scene
 from game.hexgrid import Hex
 from game.rules.ail.gm import EditUnit, GiveAdvantage, MoveUnitGM, PlaceUnit, RemoveUnit, SetNextRoll
+from game.rules.ail.queries import stat_lines
 from game.rules.ail.state import ADVANTAGE_KINDS
 
 if TYPE_CHECKING:
@@ -195,11 +196,15 @@ class GmScene(Scene):
         t = st.unit_type(uid)
         marks = [m for m, on in (("pinned", u.pinned), ("out of action", u.out_of_action),
                                  ("destroyed", u.destroyed)) if on]
-        stats = " ".join(f"{k[:3]} {getattr(t.stats, k)}" for k in STATS)
-        stats += f" · move {t.move} dur {t.durability} mor {t.morale:+d}"
-        return (f"<b>{text.e(st.unit_name(uid))}</b> ({text.e(u.side)})<br>"
-                f"strength {u.strength}/{t.strength} · adrenaline {u.adrenaline}<br>"
-                f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "") + f"<br>{stats}")
+        card = {line.label: line.text for line in stat_lines(st, uid)}  # the rules' own numbers
+        stats = (f"{card['stats']} · move {card['move']} · durability {card['durability']} · "
+                 f"morale {card['morale']}")
+        adren = f" · adrenaline {card['adrenaline']}" if "adrenaline" in card else ""
+        # GM detail: the ids a GM edits scenarios with, next to the names
+        return (f"<b>{text.e(st.unit_name(uid))}</b> <font color='{text.DIM}'>[{text.e(uid)}]</font> · "
+                f"{text.e(st.side_name(u.side))} <font color='{text.DIM}'>[{text.e(u.side)}]</font><br>"
+                f"strength {text.e(card['strength'])}{text.e(adren)} · type {text.e(t.name)}<br>"
+                f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "") + f"<br>{text.e(stats)}")
 
     def refresh(self) -> None:
         self._build()

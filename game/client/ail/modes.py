@@ -84,17 +84,9 @@ class Mode:
 
 
 def advantage_pools(scene: BattleScene, unit_id: str) -> list[tuple[str, int]]:
-    """Advantage a unit may spend on a hit roll: (kind, points available)."""
-    state = scene.state
-    me = state.units[unit_id]
-    side = state.sides[me.side]
-    out = []
-    if side.advantage.get("command", 0):
-        out.append(("command", side.advantage["command"]))
-    if me.leadership:
-        out.append(("leadership", me.leadership))
-    if side.advantage.get("personal", 0) and state.personal_units().get(me.side) == me.id:
-        out.append(("personal", side.advantage["personal"]))
+    """Advantage a unit may spend on a hit roll: (kind, points available), as the rules count it."""
+    out: list[tuple[str, int]] = scene.q._cached(scene.state, ("pools", unit_id),
+                                                 lambda: list(ail.spendable_advantage(scene.state, unit_id)))
     return out
 
 
@@ -165,7 +157,7 @@ class MoveMode(Mode):
         return reach_cost(scene.q.move_reach(scene.state, self.unit_id))
 
     def _dash(self, scene: BattleScene) -> dict[Hex, int]:
-        if self._stage(scene) == "done":
+        if self._stage(scene) == "done" or state_dash_blocked(scene, self._unit(scene), self.pay):
             return {}
         return reach_cost(scene.q.dash_reach(scene.state, self.unit_id))
 
@@ -174,14 +166,14 @@ class MoveMode(Mode):
         return next((w.name for w in t.weapons if w.melee), None)
 
     def _charge_path(self, scene: BattleScene, target_id: str) -> list[Hex] | None:
-        """The cheapest dash path ending next to the target (empty if already adjacent)."""
-        if self._stage(scene) == "done" or self._melee(scene) is None:
+        """The cheapest dash path ending next to the target (a charge is a dash: it moves at
+        least one hex, so a unit already adjacent charges from another hex next to it)."""
+        if self._stage(scene) == "done" or self._melee(scene) is None or self._unit(scene).action_used:
+            return None
+        if state_dash_blocked(scene, self._unit(scene), self.pay):
             return None
         state = scene.state
-        me = self._unit(scene)
         there = state.units[target_id].hex
-        if adjacent(me.hex, there):
-            return []
         dash = self._dash(scene)
         best = [(c, h) for h, c in dash.items() if adjacent(h, there) and scene.unit_at(h) is None]
         if not best:
@@ -194,8 +186,7 @@ class MoveMode(Mode):
         stage = self._stage(scene)
         name = scene.state.unit_name(self.unit_id)
         if stage == "move":
-            return (f"{name}: click blue to move, orange (past the move) to move and dash, a red enemy "
-                    "to charge. Right click: cancel.")
+            return f"{name}: blue moves, orange dashes, a red enemy is charged. Right click: cancel."
         if stage == "dash":
             return f"{name} has moved: click orange to dash or a red enemy to charge. Right click: done."
         return f"{name} has used its moves."
@@ -218,36 +209,62 @@ class MoveMode(Mode):
                 out.append((u.hex, draw.TARGET_COLOUR, 110))
         return key, out
 
+    def _keep_dash(self, scene: BattleScene) -> Any:
+        """The rules' move reach that leaves the dash open (`move_reach_keeping_dash`)."""
+        return scene.q._cached(scene.state, ("keep_dash", self.unit_id),
+                               lambda: ail.move_reach_keeping_dash(scene.state, self.unit_id))
+
+    def _move_keeping_dash(self, scene: BattleScene) -> dict[Hex, int]:
+        """Where the move action can end with the dash still open after it."""
+        if self._stage(scene) != "move":
+            return {}
+        return reach_cost(self._keep_dash(scene))
+
+    def _move_path_keeping_dash(self, scene: BattleScene, h: Hex) -> list[Hex]:
+        return reach_path(self._keep_dash(scene), h)
+
     def _after_move(self, scene: BattleScene, h: Hex) -> Any:
-        """The what-if state in which the unit stands on `h` with its move action taken."""
-        state = scene.state
-        me = state.units[self.unit_id]
-        there = me.model_copy(update={"hex": h, "move_done": True, "moved": h != me.hex or me.moved})
-        return state.model_copy(update={"units": {**state.units, self.unit_id: there}})
+        """The rules' what-if state once the move action has taken the unit to `h` along the
+        path that keeps the dash open (`state_after_move`); None when that move is not legal."""
+        def run() -> Any:
+            out = ail.state_after_move(scene.state, self.unit_id, self._move_path_keeping_dash(scene, h))
+            return None if isinstance(out, ail.Rejection) else out
+
+        return scene.q._cached(scene.state, ("after_move", self.unit_id, h), run)
 
     def _dash_reach_after(self, scene: BattleScene, h: Hex) -> Any:
         """The rules' dash reach from `h` once the move action has taken the unit there."""
-        return scene.q._cached(scene.state, ("dash_reach_after", self.unit_id, h),
-                               lambda: ail.dash_reach(self._after_move(scene, h), self.unit_id))
+        def run() -> Any:
+            after = self._after_move(scene, h)
+            return None if after is None else ail.dash_reach(after, self.unit_id)
+
+        return scene.q._cached(scene.state, ("dash_reach_after", self.unit_id, h), run)
 
     def dash_after(self, scene: BattleScene, h: Hex) -> dict[Hex, int]:
-        """Where a dash could go after moving to `h`: the rules' dash reach asked of the state
-        in which the unit stands on `h` with its move action taken (a what-if, nothing applied)."""
-        out: dict[Hex, int] = scene.q._cached(scene.state, ("dash_after", self.unit_id, h),
-                                              lambda: reach_cost(self._dash_reach_after(scene, h)))
+        """Where a dash could go after moving to `h`: the rules' dash reach asked of the rules'
+        state after that move (a what-if, nothing applied); empty when no move to `h` keeps the
+        dash open."""
+        def run() -> dict[Hex, int]:
+            if h not in self._move_keeping_dash(scene):
+                return {}
+            reach = self._dash_reach_after(scene, h)
+            return {} if reach is None else reach_cost(reach)
+
+        out: dict[Hex, int] = scene.q._cached(scene.state, ("dash_after", self.unit_id, h), run)
         return out
 
     def combo_reach(self, scene: BattleScene) -> frozenset[Hex]:
         """Hexes only a move followed by a dash reaches (before the unit has moved)."""
-        if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene)):
+        if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene), self.pay):
             return frozenset()
         move = self._move(scene)
+        keep = self._move_keeping_dash(scene)
         dash = self._dash(scene)
         start = self._unit(scene).hex
 
         def run() -> frozenset[Hex]:
             out: set[Hex] = set()
-            for m in move:
+            for m in keep:
                 if scene.unit_at(m) is None:
                     out.update(self.dash_after(scene, m))
             return frozenset(h for h in out if h not in move and h not in dash and h != start
@@ -261,9 +278,9 @@ class MoveMode(Mode):
         move path, the dash path after it, and the overwatch the two draw. The move ends where
         the dash draws the fewest overwatch shots, then where the dash is shortest (the move
         goes as far as it can), then the cheapest in all; ties by hex order."""
-        if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene)):
+        if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene), self.pay):
             return None
-        move = self._move(scene)
+        move = self._move_keeping_dash(scene)
         if h not in self.combo_reach(scene):
             return None
         state = scene.state
@@ -276,7 +293,7 @@ class MoveMode(Mode):
                 dcost = self.dash_after(scene, m).get(h)
                 if dcost is None:
                     continue
-                mpath = reach_path(scene.q.move_reach(state, self.unit_id), m)
+                mpath = self._move_path_keeping_dash(scene, m)
                 dpath = reach_path(self._dash_reach_after(scene, m), h)
                 ex = combo_exposure(scene, self.unit_id, mpath, dpath, self._after_move(scene, m))
                 rank = (len(ex), dcost, mcost + dcost, m)
@@ -294,7 +311,7 @@ class MoveMode(Mode):
         if h is None or h not in move or self._stage(scene) != "move":
             return ((), [])
         me = self._unit(scene)
-        if state_dash_blocked(scene, me):
+        if state_dash_blocked(scene, me, self.pay):
             return ((), [])
         dash = self.dash_after(scene, h)
         fills = [(x, draw.DASH_COLOUR, 70) for x in dash if x not in move and x != me.hex]
@@ -328,7 +345,7 @@ class MoveMode(Mode):
             if both is None:
                 return None
             mpath, dpath, ex = both
-            mcost = self._move(scene).get(mpath[-1], 0) if mpath else 0
+            mcost = self._move_keeping_dash(scene).get(mpath[-1], 0) if mpath else 0
             dcost = self.dash_after(scene, mpath[-1] if mpath else me.hex).get(h, 0)
             return PathView([me.hex, *mpath, *dpath], draw.DASH_COLOUR,
                             f"Move {mcost} + dash {dcost}", ex)
@@ -352,13 +369,14 @@ class MoveMode(Mode):
         end = view.points[-1]
         target = view.target
 
+        path = tuple(view.points[1:])
+
         def run() -> Any:
-            # the rules' own preview, asked of the state in which the charger has arrived
-            me = state.units[self.unit_id]
-            there = me.model_copy(update={"hex": end, "moved": end != me.hex, "move_done": True, "dashed": True})
-            what_if = state.model_copy(update={"units": {**state.units, self.unit_id: there}})
-            return ail.attack_preview(what_if, self.unit_id, target, weapon, self.advantage,
-                                      self._adv_kind(scene), check_turn=False)  # type: ignore[arg-type]
+            # the rules' own charge preview: its melee attack from the charge's last hex
+            out = ail.charge_preview(state, cmd.Charge(
+                unit_id=self.unit_id, path=path, target_id=target, weapon=weapon, pay=self.pay,  # type: ignore[arg-type,unused-ignore]
+                advantage=self.advantage, advantage_kind=self._adv_kind(scene)))  # type: ignore[arg-type,unused-ignore]
+            return out if isinstance(out, ail.Rejection) else out.attack
 
         p = scene.q._cached(state, ("charge_preview", self.unit_id, target, end, self.advantage), run)
         if isinstance(p, ail.Rejection):
@@ -393,8 +411,9 @@ class MoveMode(Mode):
                 mpath, dpath, _ = both
                 return [cmd.Move(unit_id=self.unit_id, path=tuple(mpath)),
                         cmd.Dash(unit_id=self.unit_id, path=tuple(dpath), pay=self.pay)]  # type: ignore[arg-type,unused-ignore]
-            if other is None:
-                scene.toast("That hex is out of reach.")
+            if other is None:  # say why, in the rules' words (impassable, too far, blocked...)
+                why = ail.unreachable_reason(state, self.unit_id, h, "dash" if self._stage(scene) == "dash" else "move")
+                scene.toast(f"{why[0].upper()}{why[1:]}." if why else "That hex is out of reach.")
             return None
         kind, path, _ = dest
         if kind == "move":
@@ -469,14 +488,12 @@ def combo_exposure(scene: BattleScene, unit_id: str, move_path: list[Hex], dash_
     return out
 
 
-def state_dash_blocked(scene: BattleScene, unit: Any) -> bool:
-    """A unit with nothing to pay a dash with shows no dash reach (living: Adrenaline or
-    Leadership; vehicles roll a pilot check and can always try)."""
-    t = scene.state.unit_type(unit.id)
-    if not t.living:
-        return False
-    need = scene.state.setup.rules.dash
-    return bool(unit.adrenaline < need.adrenaline_cost and unit.leadership < need.leadership_per_adrenaline)
+def state_dash_blocked(scene: BattleScene, unit: Any, pay: str | None = None) -> bool:
+    """A unit that cannot pay for a dash the chosen way shows no dash reach: the rules' own
+    payment check (`dash_refusal`)."""
+    out: bool = scene.q._cached(scene.state, ("dash_blocked", unit.id, pay),
+                                lambda: ail.dash_refusal(scene.state, unit.id, pay) is not None)  # type: ignore[arg-type]
+    return out
 
 
 class SpecialMoveMode(Mode):
@@ -487,13 +504,10 @@ class SpecialMoveMode(Mode):
         self.unit_id = unit_id
 
     def _range(self, scene: BattleScene) -> set[Hex]:
-        from game.hexgrid import hex_range
-        state = scene.state
-        t = state.unit_type(self.unit_id)
-        assert t.special_move is not None
-        me = state.units[self.unit_id]
-        return {h for h in hex_range(me.hex, t.special_move.range)
-                if h in state.board.terrain and scene.unit_at(h) is None}
+        """Where the special move can land: the rules' own targets (range, terrain, line of sight)."""
+        out: set[Hex] = scene.q._cached(scene.state, ("special", self.unit_id),
+                                        lambda: set(ail.special_move_targets(scene.state, self.unit_id)))
+        return out
 
     def hint(self, scene: BattleScene) -> str:
         return "Special move: click a destination in range (the rules check line of sight). Right click: back."

@@ -21,6 +21,7 @@ from pygame_gui.core import ObjectID
 from game.client.ail import text
 from game.client.scene import Scene
 from game.core.record import Record
+from game.rules.ail.events import board_where
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -120,13 +121,22 @@ class ReplayScene(Scene):
 
     # ------------------------------------------------------------------ UI
     def _bar(self) -> pygame.Rect:
-        w, h = self.app.screen.get_size()
-        return pygame.Rect(0, h - BAR_H, w - 360, BAR_H)
+        """The replay's own panel: under the map view, beside (never over) the side panel."""
+        _, side, view = self.view.regions()
+        return pygame.Rect(view.x, view.bottom - BAR_H, side.x - view.x, BAR_H)
+
+    def _narrow_view(self) -> None:
+        """The map's viewport ends above the replay panel, so what is drawn and what the
+        pointer picks are the same hexes."""
+        _, _, view = self.view.regions()
+        self.view.camera.set_viewport(view.x, view.y, view.w, max(1, view.h - BAR_H))
+        self.view.forget_overlay()
 
     def _build(self) -> None:
         from game.client.ail.battle import TOP_H
 
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        self._narrow_view()
         w, _ = self.app.screen.get_size()
         # the top bar replaces the battle's own (no turn to end, nothing to undo in a replay)
         pygame_gui.elements.UIPanel(pygame.Rect(0, 0, w, TOP_H), manager=self.ui)
@@ -167,7 +177,9 @@ class ReplayScene(Scene):
             dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
             html = f"<b>{self.index}.</b> {gm}{text.e(system.describe_command(step.before, step.command))}{dice}"
             name = st.unit_name
-            events = [text.event_html(ev, name) for ev in step.events
+            sides = {s.id: s.name for s in self.display.setup.sides}
+            where = board_where(self.display.board)  # the map's column,row, as everywhere else
+            events = [text.event_html(ev, name, sides, where) for ev in step.events
                       if getattr(ev, "kind", "") != "roll_made"][:3]
             if events:
                 html += "<br>" + " · ".join(events)
@@ -227,9 +239,12 @@ class ReplayScene(Scene):
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2):
             self._press = event.pos
             self._dragged = False
-        elif event.type == pygame.MOUSEMOTION and self._press is not None:
-            self._dragged = True
-            cam.pan_screen(-event.rel[0], -event.rel[1])
+        elif event.type == pygame.MOUSEMOTION:
+            if self._press is not None:
+                self._dragged = True
+                cam.pan_screen(-event.rel[0], -event.rel[1])
+            self.view.mouse = event.pos
+            self.view.update_hover()  # the hex panel names the hex under the pointer
         elif event.type == pygame.MOUSEBUTTONUP:
             self._press = None
 

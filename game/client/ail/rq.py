@@ -73,26 +73,9 @@ class Queries:
         return out
 
     def danger_zone(self, state: Any, unit_id: str) -> frozenset[Hex]:
-        """Where a unit in overwatch can fire: every hex within its held weapon's longest range
-        band that it sees (the rules' line of sight), its own hex excluded. Empty when it is not
-        in overwatch."""
-
-        def run() -> frozenset[Hex]:
-            from game.rules.ail.los import has_line_of_sight
-
-            u = state.units.get(unit_id)
-            if u is None or u.destroyed or u.stance != "overwatch" or u.out_of_action:
-                return frozenset()
-            w = next((x for x in state.unit_type(unit_id).weapons if x.name == u.stance_weapon), None)
-            if w is None or w.bands is None:
-                return frozenset()
-            reach = max(w.bands)
-            rules = state.setup.rules
-            return frozenset(h for h in state.board.terrain
-                             if 0 < distance(u.hex, h) <= reach
-                             and has_line_of_sight(state.board, rules, u.hex, h))
-
-        out: frozenset[Hex] = self._cached(state, ("danger", unit_id), run)
+        """Where a unit in overwatch would fire (the rules' `danger_zone`); empty when it is
+        not in overwatch."""
+        out: frozenset[Hex] = self._cached(state, ("danger", unit_id), lambda: ail.danger_zone(state, unit_id))
         return out
 
     def can_act(self, state: Any, side: str | None) -> list[str]:

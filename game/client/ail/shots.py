@@ -20,6 +20,7 @@ import pygame  # noqa: E402
 import game.rules.ail as ail  # noqa: E402
 from game.client.ail.battle import BattleScene  # noqa: E402
 from game.client.app import App, Settings  # noqa: E402
+from game.hexgrid import distance  # noqa: E402
 
 
 class Shooter:
@@ -201,6 +202,39 @@ def main(argv: list[str] | None = None) -> int:
         s.button("No")
     s.through_handoff()
     s.save("after-attack")
+
+    # the replay view: the pointer picks the hex under it (the hex panel names it)
+    s.key(pygame.K_F3)
+    s.key(pygame.K_LEFT)
+    view = s.app.scenes.top.view  # type: ignore[union-attr]
+    cam = view.camera
+    target = next(u for u in view.state.live_units() if u.side != side)
+    cam.ensure_visible(*view.layout.hex_center(target.hex), margin=160)
+    tx, ty = cam.world_to_screen(*view.layout.hex_center(target.hex))
+    s.mouse((round(tx), round(ty)))
+    s.save("replay")
+    s.key(pygame.K_ESCAPE)
+
+    # GM mode: the GM panel narrows the view; a unit moved by the GM lands on the clicked hex
+    s.key(pygame.K_F2)
+    mover = next(u for u in s.session.state.live_units(side) if u.type_id == "rifle_section")
+    s.click_hex(mover.hex)
+    s.button("Move")
+    to = next(h for h in (s.at(c, r) for c in range(2, 30) for r in range(2, 20))
+              if h in s.session.board.terrain and s.session.state.unit_at(h) is None
+              and s.session.board.terrain[h] == "clear" and 2 <= distance(h, mover.hex) <= 3)
+    s.click_hex(to)
+    s.mouse(s.hex_screen(to))
+    s.save("gm-move")
+    s.key(pygame.K_F2)
+
+    # a small window (960 x 600): the side panel laid out from the space it has
+    s.app.resize((960, 600))
+    s.frames(2)
+    s.click_hex(s.session.state.units[mover.id].hex)
+    s.save("small-window")
+    s.app.resize((1280, 800))
+    s.frames(2)
 
     # the end of the battle
     s.session.state = s.session.state.model_copy(update={

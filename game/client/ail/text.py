@@ -13,6 +13,7 @@ from typing import Any
 
 from game.hexgrid import Hex
 from game.rules.ail.models import RulesData, UnitType, Weapon
+from game.rules.ail.queries import stat_lines
 
 GOLD = "#e0b864"
 DIM = "#9c968a"
@@ -69,22 +70,20 @@ def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None
              f"{'' if t.living else ' (vehicle)'}</font>"]
     if u.destroyed:
         lines.append(f"<font color='{BAD}'><b>{'Annihilated' if u.annihilated else 'Destroyed'}</b></font>")
-    lines.append(f"Strength <b>{u.strength}/{t.strength}</b>   DUR {t.durability}   "
-                 f"Morale {signed(t.morale)}")
-    adren = f"Adrenaline <b>{u.adrenaline}</b>   " if t.living else ""
-    lines.append(f"Move <b>{t.move}</b>   {adren}Size {t.size}")
-    s = t.stats
-    lines.append(f"<font color='{DIM}'>PHY {s.physique} SEN {s.senses} INT {s.intellect} AET {s.aether}</font>")
-    if t.skills:
-        lines.append(f"<font color='{DIM}'>" + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.skills.items())
-                     + "</font>")
+    card = {line.label: line.text for line in stat_lines(state, unit_id)}  # the rules' own numbers
+    lines.append(f"Strength <b>{e(card['strength'])}</b> · durability {e(card['durability'])} · "
+                 f"morale {e(card['morale'])}")
+    adren = f" · Adrenaline <b>{e(card['adrenaline'])}</b>" if "adrenaline" in card else ""
+    lines.append(f"Move <b>{e(card['move'])}</b>{adren} · size {e(card['size'])}")
+    lines.append(f"<font color='{DIM}'>{e(card['stats'])}</font>")
+    if "skills" in card:
+        lines.append(f"<font color='{DIM}'>{e(card['skills'])}</font>")
     for w in t.weapons:
-        lines.append(weapon_line(w))
+        lines.append(f"<b>{e(w.name)}</b> {e(card[w.name])}")
     for d in t.defences:
-        cum = " cumulative" if d.cumulative else ""
-        lines.append(f"<font color='{DIM}'>{e(d.name)}: {d.target}+ {d.effect}{cum}</font>")
-    if t.special_move is not None:
-        lines.append(f"<font color='{DIM}'>special move: {e(t.special_move.name)} {t.special_move.range} hexes</font>")
+        lines.append(f"<font color='{DIM}'>{e(d.name)}: {e(card[d.name])}</font>")
+    if "special move" in card:
+        lines.append(f"<font color='{DIM}'>special move: {e(card['special move'])}</font>")
     status = []
     if u.stance != "none":
         held = f" ({e(u.stance_weapon)})" if u.stance_weapon else ""
@@ -200,6 +199,12 @@ def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
         result = ev.result.replace("_", " ")
         return (f"<font color='{WARN}'>{e(name(ev.attacker_id))} &gt; {e(name(ev.target_id))}: {hits}, "
                 f"damage {e(dmg)}, strength lost {ev.strength_lost}: <b>{e(result)}</b></font>")
+    if kind == "turn_order_set":  # "side:unit" slots read as the side's name and the unit's
+        def slot(label: str) -> str:
+            side, _, unit = label.partition(":")
+            side_name = (sides or {}).get(side, side)
+            return f"{side_name} ({name(unit)} alone)" if unit else side_name
+        return f"<font color='{GOLD}'><b>Turn order: {e(' → '.join(slot(x) for x in ev.order))}</b></font>"
     raw = ev.text(name) if hasattr(ev, "text") else str(ev)
     if sides and kind in SIDE_EVENTS:
         for sid, sname in sides.items():

@@ -1,7 +1,8 @@
 """The hand-off screen between sides: the map is hidden before the next side's view is drawn.
 
-It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Any key or a
-click continues; the click is consumed on release so it cannot fall through to the map.
+It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Only a deliberate
+Enter or Space, or a click on its button, continues (a stray key or click does not reveal the
+map); the click is consumed on release so it cannot fall through to the map.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from game.client.scene import Scene
 
 if TYPE_CHECKING:
     from game.client.app import App
+
+
+CONTINUE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 
 class HandoffScene(Scene):
@@ -40,10 +44,10 @@ class HandoffScene(Scene):
             pygame.Rect(0, h // 2 - 90, w, 50), f"{self.side_name} to play", self.ui,
             object_id=pygame_gui.core.ObjectID(class_id="@big_title"))
         self.sub = pygame_gui.elements.UILabel(
-            pygame.Rect(0, h // 2 - 35, w, 30), self.detail or "Pass the screen, then continue.", self.ui,
+            pygame.Rect(0, h // 2 - 35, w, 30), self.detail or "Pass the screen, then press Enter or Space.", self.ui,
             object_id=pygame_gui.core.ObjectID(class_id="@subtitle"))
         self.button = pygame_gui.elements.UIButton(
-            pygame.Rect(w // 2 - 110, h // 2 + 20, 220, 44), "Press to continue", self.ui,
+            pygame.Rect(w // 2 - 110, h // 2 + 20, 220, 44), "Continue (Enter)", self.ui,
             object_id=pygame_gui.core.ObjectID(class_id="@primary"))
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -57,13 +61,14 @@ class HandoffScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
-        if event.type == pygame.KEYDOWN and event.key not in (pygame.K_LCTRL, pygame.K_RCTRL,
-                                                               pygame.K_LSHIFT, pygame.K_RSHIFT):
+        if event.type == pygame.KEYDOWN and event.key in CONTINUE_KEYS:
             self._continue()
-        elif event.type == pygame.MOUSEBUTTONDOWN:
-            self._pressed = True
-        elif event.type == pygame.MOUSEBUTTONUP and self._pressed:
-            self._continue()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed = self.button.rect.collidepoint(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self._pressed and self.button.rect.collidepoint(event.pos):
+                self._continue()
+            self._pressed = False
 
     def update(self, dt: float) -> None:
         self.ui.update(dt)

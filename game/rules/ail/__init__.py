@@ -10,7 +10,8 @@ overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, 
 charge_preview(state, Charge(...)), preview(state, command); why_unit_cannot_act(state, uid);
 unreachable_reason(state, uid, hex, mode); move_reach_keeping_dash(state, uid) and
 state_after_move(state, uid, path) for a move then a dash; terrain_bars_dash(state, unit);
-can_stand_on(rules, unit_type, terrain); stat_lines(state, uid).
+can_stand_on(rules, unit_type, terrain); stat_lines(state, uid); danger_zone(state, uid);
+spendable_advantage(state, uid); dash_refusal(state, uid, pay).
 The system object the shell uses: `SYSTEM` (game.rules.ail.system), registered in game/systems.py.
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
@@ -56,12 +57,15 @@ from game.rules.ail.queries import (
     StatLine,
     attack_preview,
     charge_preview,
+    danger_zone,
     dash_reach,
+    dash_refusal,
     legal_commands,
     move_reach,
     overwatch_exposure,
     preview,
     special_move_targets,
+    spendable_advantage,
     stat_lines,
     units_that_can_act,
     why_unit_cannot_act,
@@ -77,6 +81,6 @@ __all__ = [
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
     "special_move_targets", "units_that_can_act",
-    "StatLine", "can_stand_on", "stat_lines", "move_reach_keeping_dash", "state_after_move", "terrain_bars_dash",
+    "StatLine", "can_stand_on", "danger_zone", "dash_refusal", "spendable_advantage", "stat_lines", "move_reach_keeping_dash", "state_after_move", "terrain_bars_dash",
     "unreachable_reason", "why_unit_cannot_act",
 ]

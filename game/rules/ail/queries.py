@@ -452,3 +452,84 @@ def stat_lines(state: GameState, unit_id: str) -> list[StatLine]:
         lines.append(StatLine("special move", f"{sm.name}, {sm.range} hexes"
                                               f"{', needs line of sight' if sm.needs_los else ''}"))
     return lines
+
+
+# --------------------------------------------------------------------------- for the client's modes
+
+HIT_ROLL_KINDS: tuple[AdvantageKind, ...] = ("command", "leadership", "personal")
+
+
+def spendable_advantage(state: GameState, unit_id: str) -> list[tuple[AdvantageKind, int]]:
+    """The Advantage the unit could spend on a hit roll now: (kind, points held), in the order
+    command, leadership, personal, kinds it holds no points of left out (Personal: only the
+    commander's own unit). The same `held_advantage` the attack's own check counts."""
+    u = state.units[unit_id]
+    out: list[tuple[AdvantageKind, int]] = []
+    for kind in HIT_ROLL_KINDS:
+        n = held_advantage(state, u, kind)
+        if n > 0:
+            out.append((kind, n))
+    return out
+
+
+def dash_refusal(state: GameState, unit_id: str, pay: Literal["adrenaline", "leadership", "pilot"] | None = None,
+                 ) -> str | None:
+    """Why the unit could not pay for a dash (or charge) the way `pay` says (None: the default
+    payment), or None when it can: the rules' own `dash_payment` check."""
+    from game.rules.ail.movement import dash_payment
+
+    try:
+        dash_payment(state, state.units[unit_id], pay)
+    except Reject as exc:
+        return exc.reason
+    return None
+
+
+def danger_zone(state: GameState, unit_id: str) -> frozenset[Hex]:
+    """Where a unit in overwatch would fire at an enemy entering a hex: every hex (its own
+    excluded) it sees and its held weapon reaches, the two conditions `qualifying_watchers`
+    asks of each step of a move. Empty when the unit is not holding an overwatch shot."""
+    from game.rules.ail.los import has_line_of_sight
+
+    u = state.units.get(unit_id)
+    if u is None or not u.alive or u.out_of_action or u.stance != "overwatch" or u.stance_weapon is None:
+        return frozenset()
+    weapon = next((w for w in state.unit_type(unit_id).weapons if w.name == u.stance_weapon), None)
+    if weapon is None or weapon.melee or weapon.bands is None:
+        return frozenset()
+    reach = weapon.bands[3]
+    rules = state.setup.rules
+    return frozenset(h for h in state.board.terrain
+                     if 0 < distance(u.hex, h) <= reach and has_line_of_sight(state.board, rules, u.hex, h))
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """What one initiative option rolls for a side's commander: stat + skill + the die."""
+
+    stat_name: str
+    stat: int
+    skill_name: str
+    skill: int
+    die: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.stat_name} {self.stat} + {self.skill_name.replace('_', ' ')} {self.skill} + d{self.die}"
+
+
+def initiative_roll(state: GameState, side: str, option: str, personal_stat: str | None = None) -> InitiativeRoll:
+    """The roll the commander of `side` makes with an initiative option ("tactics",
+    "leadership", "deception", or "personal" with its stat), as the rules roll it."""
+    from game.rules.ail.check import die_for
+    from game.rules.ail.initiative import PERSONAL_SKILL, commander
+
+    cdr = commander(state, side)
+    if option == "personal":
+        stat_name = personal_stat or "physique"
+        skill_name = PERSONAL_SKILL[stat_name]
+    else:
+        stat_name, skill_name = "intellect", option
+    skill = int(cdr.skills.get(skill_name, 0))  # type: ignore[call-overload]
+    return InitiativeRoll(stat_name, int(getattr(cdr.stats, stat_name)), skill_name, skill,
+                          die_for(skill, state.setup.rules.check))

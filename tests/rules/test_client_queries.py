@@ -1,0 +1,57 @@
+"""The queries the client's modes ask instead of holding rules of their own (issue 12 / issue 9):
+the overwatch danger zone, the Advantage a unit can spend, whether a dash can be paid for, and
+the roll each initiative option makes. Each is checked against the code `apply` runs."""
+
+from __future__ import annotations
+
+from game.rules.ail import danger_zone, dash_refusal, spendable_advantage
+from game.rules.ail.overwatch import qualifying_watchers
+from game.rules.ail.queries import initiative_roll
+from tests.rules.ailfix import edit_unit, make_state
+
+
+def test_danger_zone_is_every_hex_where_the_watcher_would_fire_at_a_mover() -> None:
+    st = make_state([("r1", "rifle_section", "blue", (0, 1)), ("w1", "rifle_section", "red", (8, 1))],
+                    phase="movement")
+    st = edit_unit(st, "w1", stance="overwatch", stance_weapon="bolt rifles", acted_round=1)
+    zone = danger_zone(st, "w1")
+    assert zone
+    for h in st.board.terrain:
+        fires = any(w.unit_id == "w1" for w in qualifying_watchers(st, "r1", h))
+        assert (h in zone) == fires, h
+
+
+def test_danger_zone_is_empty_without_an_overwatch_stance() -> None:
+    st = make_state([("r1", "rifle_section", "blue", (0, 1)), ("w1", "rifle_section", "red", (8, 1))],
+                    phase="movement")
+    assert danger_zone(st, "w1") == frozenset()
+
+
+def test_spendable_advantage_lists_what_the_attack_check_would_accept() -> None:
+    st = make_state([("r1", "rifle_section", "blue", (0, 1)), ("w1", "rifle_section", "red", (8, 1))],
+                    phase="attack")
+    assert spendable_advantage(st, "r1") == []
+    sides = dict(st.sides)
+    sides["blue"] = sides["blue"].model_copy(update={"advantage": {**sides["blue"].advantage, "command": 2,
+                                                                   "personal": 1}})
+    st = edit_unit(st.model_copy(update={"sides": sides}), "r1", leadership=1)
+    # Personal only for the commander's own unit (this commander is attached to none)
+    assert spendable_advantage(st, "r1") == [("command", 2), ("leadership", 1)]
+
+
+def test_dash_refusal_says_why_a_unit_cannot_pay_and_none_when_it_can() -> None:
+    st = make_state([("r1", "rifle_section", "blue", (0, 1)), ("w1", "rifle_section", "red", (8, 1))],
+                    phase="movement")
+    assert dash_refusal(st, "r1") is None
+    broke = edit_unit(st, "r1", adrenaline=0, leadership=0)
+    assert "Adrenaline" in (dash_refusal(broke, "r1") or "")
+    assert dash_refusal(st, "r1", "pilot") is not None  # living units do not dash with a pilot check
+
+
+def test_initiative_roll_is_intellect_plus_the_option_skill_with_the_skilled_die() -> None:
+    st = make_state([("r1", "rifle_section", "blue", (0, 1)), ("w1", "rifle_section", "red", (8, 1))])
+    roll = initiative_roll(st, "blue", "tactics")
+    assert (roll.stat_name, roll.stat, roll.skill_name, roll.skill) == ("intellect", 3, "tactics", 2)
+    assert roll.die == st.setup.rules.check.skilled_die
+    personal = initiative_roll(st, "blue", "personal", "senses")
+    assert (personal.stat_name, personal.skill_name) == ("senses", "awareness")
