@@ -106,8 +106,8 @@ def _child(w: int, h: int, units: int) -> None:
     import pygame
 
     from game.bench import bigmap
-    from game.client.ail.plugin import tactical_session
     from game.client.ail.battle import BattleScene
+    from game.client.ail.plugin import tactical_session
     from game.client.app import App, Settings
     from game.client.launch import layout_of
     from game.hexgrid import distance
