@@ -11,7 +11,7 @@ from game.core.system import Reject
 from game.rules.campaign import battle as battle_mod
 from game.rules.campaign import hexes
 from game.rules.campaign.commands import GmBattleResult
-from game.rules.campaign.events import ArmyDestroyed, ArmyMoved, BattleEnded, CasualtiesPlaced, Ev, GmDid
+from game.rules.campaign.events import ArmyDestroyed, BattleEnded, CasualtiesPlaced, Ev, GmDid
 from game.rules.campaign.models import BAND_NAMES
 from game.rules.campaign.state import CampaignState
 
