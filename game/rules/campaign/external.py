@@ -58,6 +58,8 @@ def apply_result(state: CampaignState, cmd: GmBattleResult) -> tuple[CampaignSta
             if w.units[uid].destroyed:
                 killed.append(uid)
         total = sum(n for _, n in placed)
+        if not placed:
+            continue
         w.events.append(CasualtiesPlaced(battle=b.id, player=player, count=total, rolled=total, mitigated=0,
                                          extra=0, placed=tuple(placed), destroyed=tuple(killed)))
     for aid, path in cmd.moves.items():
