@@ -53,12 +53,22 @@ class CampaignResult:
     def band_name(self) -> str:
         return BAND_NAMES[self.band]
 
-    def command(self, note: str = "") -> dict[str, Any]:
-        """The campaign GM command that applies this result (game/rules/campaign/external.py)."""
-        return {"kind": "gm_battle_result", "battle": self.battle, "winner": self.winner, "band": self.band,
-                "casualties": {u: n for u, n in self.casualties.items() if n},
-                "moves": {a: [list(c) for c in p] for a, p in self.moves.items()},
-                "note": note or f"fought out as a {self.scale} battle: {self.band_name}"}
+    def command(self, note: str = "", source: dict[str, str] | None = None) -> dict[str, Any]:
+        """The campaign GM command that applies this result (game/rules/campaign/external.py);
+        `source`: the battle save it came from ({scale, save, checksum})."""
+        cmd: dict[str, Any] = {"kind": "gm_battle_result", "battle": self.battle, "winner": self.winner,
+                               "band": self.band, "casualties": {u: n for u, n in self.casualties.items() if n},
+                               "moves": {a: [list(c) for c in p] for a, p in self.moves.items()},
+                               "note": note or f"fought out as a {self.scale} battle: {self.band_name}"}
+        if source is not None:
+            cmd["source"] = dict(source)
+        return cmd
+
+    def same_as(self, command: Any) -> bool:
+        """Whether a gm_battle_result command applies exactly this result."""
+        return (command.battle == self.battle and command.winner == self.winner and command.band == self.band
+                and dict(command.casualties) == {u: n for u, n in self.casualties.items() if n}
+                and {a: tuple(tuple(c) for c in p) for a, p in command.moves.items()} == self.moves)
 
 
 def tactical_losses(origin: Mapping[str, str], initial: Any, final: Any) -> dict[str, Loss]:

@@ -5,6 +5,8 @@
     scales back CAMPAIGN_SAVE --battle B1 --result SAVE    the campaign result a finished tactical or
                                                            mass battle translates to, step by step
                  [--apply NEW_CAMPAIGN_SAVE]               ... and a campaign save that continues from it
+    scales verify CAMPAIGN_SAVE                            replay the campaign and every battle save its
+                                                           results came from; recompute each translation
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ def register(subparsers: Any) -> None:
     b.add_argument("--apply", default=None, metavar="NEW_CAMPAIGN_SAVE",
                    help="write a campaign save with the result applied (a gm_battle_result command)")
     b.set_defaults(func=_back)
+    v = sub.add_parser("verify", help="check a campaign save and the battle saves its results came from")
+    v.add_argument("campaign", metavar="CAMPAIGN_SAVE")
+    v.add_argument("--rules", default=None)
+    v.set_defaults(func=_verify)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -139,12 +145,67 @@ def _back(args: argparse.Namespace) -> int:
     print(f"Battle {args.battle}, fought out as a {result.scale} battle ({args.result}):")
     for line in result.steps:
         print(line)
-    cmd = result.command(note=f"{result.scale} battle {Path(args.result).name}")
+    source = None
+    if args.apply:
+        import os
+
+        from game.io.saves import file_checksum
+
+        rel = os.path.relpath(Path(args.result).resolve(), Path(args.apply).resolve().parent)
+        source = {"scale": result.scale, "save": Path(rel).as_posix(), "checksum": file_checksum(args.result)}
+    cmd = result.command(note=f"{result.scale} battle {Path(args.result).name}", source=source)
     print(f"result: {result.band_name}" + (f" for {game.state.player_name(result.winner)}" if result.winner else ""))
     print(f"command: {cmd}")
     if args.apply:
         return _apply(game, cmd, args.apply)
     return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """The campaign save replays (load_game verifies it); then each gm_battle_result with a
+    source: its battle save is there, unchanged (checksum), replays, and translates to exactly
+    the result the command applied."""
+    from game.bridge.sides import BridgeError
+    from game.io.saves import file_checksum
+    from game.replay import load_game
+
+    rules = _rules(args)
+    game = _campaign(args)
+    print(f"{args.campaign}: {len(game.record.steps)} commands replay exactly")
+    problems = 0
+    linked = 0
+    for i, step in enumerate(game.record.steps, start=1):
+        cmd = step.command
+        if getattr(cmd, "kind", "") != "gm_battle_result":
+            continue
+        if cmd.source is None:
+            print(f"command {i}: result of {cmd.battle} has no battle save (decided by the GM alone)")
+            continue
+        linked += 1
+        path = Path(args.campaign).resolve().parent / cmd.source.save
+        if not path.is_file():
+            print(f"command {i}: battle save {cmd.source.save} of {cmd.battle} is missing (looked for {path})")
+            problems += 1
+            continue
+        if file_checksum(path) != cmd.source.checksum:
+            print(f"command {i}: battle save {cmd.source.save} has changed since its result was applied")
+            problems += 1
+            continue
+        battle_game = load_game(path)  # raises SaveError when its log does not replay
+        try:
+            result = result_of(step.before, cmd.battle, rules, battle_game)
+        except BridgeError as exc:
+            print(f"command {i}: {exc}")
+            problems += 1
+            continue
+        if not result.same_as(cmd):
+            print(f"command {i}: the {cmd.source.scale} battle {cmd.source.save} translates to "
+                  f"{result.command()} today, not to the result applied")
+            problems += 1
+            continue
+        print(f"command {i}: {cmd.battle} <- {cmd.source.save}: replays, unchanged, translates to the same result")
+    print(f"-- {linked} linked battle save(s), {problems} problem(s)")
+    return 1 if problems else 0
 
 
 def _apply(game: Any, cmd: dict[str, Any], out: str) -> int:

@@ -261,3 +261,28 @@ def test_the_defender_is_the_side_that_did_not_move_in(campaign: Any) -> None:
     d, a = sides_of(campaign, campaign.battles["B2"])
     assert (d.player, a.player) == ("resistance", "zenith")
     assert campaign_record().state.to_dict() == campaign.to_dict()
+
+
+def test_verify_replays_the_campaign_and_each_linked_battle_save_and_catches_a_change(
+        tmp_path: Path, capsys: Any) -> None:
+    camp = tmp_path / "campaign.yaml"
+    _run(["run", str(TEACHING), "--commands", str(TO_ORDERS), "--out", str(camp)], capsys)
+    _run(["scales", "tactical", str(camp), "--battle", "B1", "--out", str(tmp_path)], capsys)
+    scenario = tmp_path / "battle-B1-tactical.yaml"
+    script = [{"kind": "gm_edit_unit", "unit_id": u.id, "destroyed": True}
+              for u in load_scenario(scenario).setup.units if u.side == "jibril"]
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(script), encoding="utf-8")
+    tsave = tmp_path / "saves" / "b1.yaml"
+    tsave.parent.mkdir()
+    _run(["run", str(scenario), "--commands", str(tmp_path / "t.yaml"), "--out", str(tsave)], capsys)
+    after = tmp_path / "after.yaml"
+    out = _run(["scales", "back", str(camp), "--battle", "B1", "--result", str(tsave), "--apply", str(after)], capsys)
+    # Jibril lost everything, the Zones nothing: 100 points, legendary, but Colonel Brin is level 1
+    assert "a legendary victory needs a General of level 3; the best is level 1" in out
+    assert "result: crushing victory for The Zones" in out
+    out = _run(["scales", "verify", str(after)], capsys)
+    assert "B1 <- saves/b1.yaml: replays, unchanged, translates to the same result" in out
+    assert "-- 1 linked battle save(s), 0 problem(s)" in out
+    tsave.write_text(tsave.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert main(["scales", "verify", str(after)]) == 1
+    assert "has changed since its result was applied" in capsys.readouterr().out

@@ -87,6 +87,15 @@ class GmSetGeneral(Cmd):
     level: int
 
 
+class BattleSource(Cmd):
+    """Where an externally decided result came from: the battle's save (a path relative to the
+    campaign save) and its file checksum, checked by `python -m game scales verify`."""
+
+    scale: Literal["tactical", "mass"]
+    save: str
+    checksum: str
+
+
 class GmBattleResult(Cmd):
     """The GM applies a battle's result decided outside the tables (a tactical or mass battle
     fought out, game/bridge/): casualties per unit, the loser's moves, and the battle ends.
@@ -99,6 +108,7 @@ class GmBattleResult(Cmd):
     casualties: dict[str, int] = Field(default_factory=dict)  # unit -> casualties
     moves: dict[str, tuple[Coord, ...]] = Field(default_factory=dict)  # army -> the hexes it enters
     note: str = ""
+    source: BattleSource | None = None
 
 
 Command = Annotated[
