@@ -286,3 +286,15 @@ def test_verify_replays_the_campaign_and_each_linked_battle_save_and_catches_a_c
     tsave.write_text(tsave.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert main(["scales", "verify", str(after)]) == 1
     assert "has changed since its result was applied" in capsys.readouterr().out
+
+
+def test_validate_recognises_and_checks_the_scales_rules_file(tmp_path: Path, capsys: Any) -> None:
+    from .conftest import ROOT
+
+    out = _run(["validate", str(ROOT / "assets" / "rules" / "scales.yaml")], capsys)
+    assert "scales translation rules" in out
+    bad = tmp_path / "scales.yaml"
+    text = (ROOT / "assets" / "rules" / "scales.yaml").read_text(encoding="utf-8")
+    bad.write_text(text.replace("major: 20", "major: 90"), encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    assert "back.bands must increase" in capsys.readouterr().err
