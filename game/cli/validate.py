@@ -82,6 +82,14 @@ def check_file(path: Path) -> str:
 
         game = load_game(path, verify=True)
         return f"save, round {game.state.round}"
+    # --- the translations between the scales (game.io.bridge, docs/scales.md) ---
+    if kind == "scales-rules":
+        from game.io.bridge import load_scales_rules
+
+        sr = load_scales_rules(path)
+        n = sum(len(t) for t in sr.tactical.units.values())
+        return (f"scales translation rules, {n} campaign unit types mapped to tactical units, "
+                f"{len(sr.tactical.maps)} terrains to maps, {len(sr.mass.kinds)} mass unit kinds")
     # --- mass battles (game.io.mass) ---
     if kind == "mass-battle":
         from game.io.mass import load_battle

@@ -74,6 +74,8 @@ def _sniff_other_system(p: Path) -> str:
         data = safe_read.load_yaml(safe_read.read_text(p, "YAML file", limit=safe_read.MAX_LARGE_FILE_BYTES))
     except (GameFileError, yaml.YAMLError):
         return "broken"
+    if isinstance(data, dict) and data.get("system") == "scales":
+        return "scales-rules"  # the translations between the scales (game/io/bridge.py)
     return sniff_mass(data) or sniff_campaign(data)
 
 

@@ -87,14 +87,38 @@ class GmSetGeneral(Cmd):
     level: int
 
 
+class BattleSource(Cmd):
+    """Where an externally decided result came from: the battle's save (a path relative to the
+    campaign save) and its file checksum, checked by `python -m game scales verify`."""
+
+    scale: Literal["tactical", "mass"]
+    save: str
+    checksum: str
+
+
+class GmBattleResult(Cmd):
+    """The GM applies a battle's result decided outside the tables (a tactical or mass battle
+    fought out, game/bridge/): casualties per unit, the loser's moves, and the battle ends.
+    Handled in game/rules/campaign/external.py."""
+
+    kind: Literal["gm_battle_result"] = "gm_battle_result"
+    battle: str
+    winner: str | None = None
+    band: int = Field(0, ge=0, le=4)
+    casualties: dict[str, int] = Field(default_factory=dict)  # unit -> casualties
+    moves: dict[str, tuple[Coord, ...]] = Field(default_factory=dict)  # army -> the hexes it enters
+    note: str = ""
+    source: BattleSource | None = None
+
+
 Command = Annotated[
     MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
-    | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral,
+    | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
-                 "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general")
+                 "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result")
 
 
 def parse_command(data: dict[str, Any]) -> Cmd:

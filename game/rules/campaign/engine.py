@@ -514,10 +514,28 @@ def _gm_general(state: CampaignState, cmd: GmSetGeneral) -> tuple[CampaignState,
     return state.model_copy(update={"generals": generals}), [GmDid(what=f"{g.name} is now level {cmd.level}")]
 
 
+def _gm_result(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]:
+    """An externally decided battle result (external.py); the week goes on as if the battle had
+    been resolved: when it was the last one the phase waited for, the phase moves on."""
+    from game.rules.campaign import external
+
+    state, events = external.apply_result(state, cmd)
+    if state.phase == "orders" and all(len(x.orders) == 2 for x in state.open_games()):
+        return _resolve_all(state, events)
+    if state.phase == "narrative":
+        players = battle_players(state)
+        if not players:
+            return _end_week(state, events)
+        if all(p in state.narrative_done for p in players):
+            state = state.model_copy(update={"phase": "orders"})
+            events.append(PhaseBegan(week=state.week, phase="orders"))
+    return state, events
+
+
 HANDLERS: dict[str, Handler] = {
     "move_army": _move, "end_turn": _end_turn, "declare": _declare, "pickup": _pickup, "post": _post,
     "narrative_done": _narrative_done, "orders": _orders, "gm_move_army": _gm_move, "gm_edit_unit": _gm_edit,
-    "gm_force_rolls": _gm_force, "gm_set_general": _gm_general,
+    "gm_force_rolls": _gm_force, "gm_set_general": _gm_general, "gm_battle_result": _gm_result,
 }
 
 

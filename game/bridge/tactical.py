@@ -1,0 +1,135 @@
+"""Campaign battle -> AI:L tactical scenario (docs/scales.md "To a tactical battle").
+
+`tactical_plan` returns the scenario as plain data (what game.io.scenario reads) and which
+tactical unit stands for which campaign unit, so the way back can count each one's losses.
+The map's cells come in as data (`Cells`), read by game/io/bridge.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from game.bridge.models import ScalesRules
+from game.bridge.sides import BridgeError, Side, open_battle, place_name, sides_of, terrain_of
+from game.rules.campaign.state import CampaignState
+
+Cell = tuple[int, int]  # Tiled's [column, row]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The tactical map as placement sees it: its size and the cells every unit may stand on."""
+
+    width: int
+    height: int
+    standable: frozenset[Cell]
+
+
+@dataclass(frozen=True)
+class TacticalPlan:
+    map_name: str  # the file name under maps/
+    scenario: dict[str, Any]  # the scenario file's data, `map` still the bare file name
+    origin: dict[str, str]  # tactical unit id -> campaign unit id
+    defender: str
+    attacker: str
+
+
+def map_for(rules: ScalesRules, terrain: str) -> str:
+    m = rules.tactical.maps.get(terrain)
+    if m is None:
+        raise BridgeError(f"scales rules: no tactical map for campaign terrain {terrain!r} "
+                          f"(tactical.maps knows {', '.join(sorted(rules.tactical.maps))})")
+    return m
+
+
+def fielded(rules: ScalesRules, side: Side, state: CampaignState) -> list[tuple[str, str, str]]:
+    """(tactical id, tactical type, campaign unit id) for each tactical unit the side fields."""
+    table = rules.tactical.units.get(side.power)
+    if table is None:
+        raise BridgeError(f"scales rules: no tactical units for the power {side.power!r} "
+                          f"(tactical.units knows {', '.join(sorted(rules.tactical.units))})")
+    out: list[tuple[str, str, str]] = []
+    for uid in side.units:
+        t = state.units[uid].type_id
+        types = table.get(t)
+        if types is None:
+            raise BridgeError(f"scales rules: tactical.units.{side.power} has no entry for the campaign unit "
+                              f"type {t!r} (unit {uid})")
+        for k, tt in enumerate(types, start=1):
+            out.append((f"{uid}-{k}", tt, uid))
+    return out
+
+
+def deploy(cells: Cells, count: int, east: bool, depth: int, taken: set[Cell]) -> list[Cell]:
+    """[decision] `count` cells near one map edge (east: the last columns), nearest the edge
+    first, then nearest the middle row; past `depth` columns when the edge strip is full."""
+    mid = (cells.height - 1) / 2
+
+    def edge_distance(c: Cell) -> int:
+        return (cells.width - 1 - c[0]) if east else c[0]
+
+    free = [c for c in cells.standable if c not in taken]
+    free.sort(key=lambda c: (edge_distance(c) >= depth, edge_distance(c), abs(c[1] - mid), c[1]))
+    if len(free) < count:
+        raise BridgeError(f"the tactical map has {len(free)} free cells for {count} units")
+    return free[:count]
+
+
+def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cells: Cells,
+                  seed: int = 1) -> TacticalPlan:
+    battle = open_battle(state, battle_id)
+    terrain = terrain_of(state, battle)
+    map_name = map_for(rules, terrain)
+    defender, attacker = sides_of(state, battle)
+    tr = rules.tactical
+    taken: set[Cell] = set()
+    units: list[dict[str, Any]] = []
+    origin: dict[str, str] = {}
+    sides: list[dict[str, Any]] = []
+    for i, side in enumerate((defender, attacker)):  # the defender is placed first
+        rows = fielded(rules, side, state)
+        at = deploy(cells, len(rows), east=side.defender, depth=tr.deploy_depth, taken=taken)
+        for (tid, ttype, cuid), c in zip(rows, at, strict=True):
+            taken.add(c)
+            origin[tid] = cuid
+            units.append({"id": tid, "type": ttype, "side": side.player, "at": [c[0], c[1]],
+                          "name": f"{state.unit_type(cuid).name} {tid}"})
+        best = max(side.generals, key=lambda g: (g.level, g.id), default=None)
+        stats = tr.commander(side.general_level)
+        commander: dict[str, Any] = {
+            "name": best.name if best else f"{side.name} field officer",
+            "stats": dict(stats.stats), "skills": dict(stats.skills), "unit": rows[0][0]}
+        sides.append({"id": side.player, "name": side.name, "colour": tr.colours[i % len(tr.colours)],
+                      "commander": commander})
+    where = place_name(state, battle)
+    scenario: dict[str, Any] = {
+        "name": f"Battle {battle.id} at {where}, week {state.week}",
+        "description": (f"Campaign battle {battle.id} ({terrain or 'unknown terrain'}) fought out as a tactical "
+                        f"battle: {defender.name} defends, {attacker.name} attacks. Generated by "
+                        f"`python -m game scales tactical`."),
+        "map": map_name,
+        "map_units": False,
+        "seed": seed,
+        "round_limit": tr.round_limit,
+        "sides": sides,
+        "units": units,
+        "objectives": [
+            {"kind": "destroy_all", "side": attacker.player, "description": f"Destroy every unit of {defender.name}."},
+            {"kind": "destroy_all", "side": defender.player, "description": f"Destroy every unit of {attacker.name}."},
+            {"kind": "survive", "side": defender.player, "round": tr.round_limit,
+             "description": f"Hold the field to the end of round {tr.round_limit}."},
+        ],
+    }
+    return TacticalPlan(map_name, scenario, origin, defender.player, attacker.player)
+
+
+def check_complete(rules: ScalesRules, powers: Mapping[str, Any]) -> list[str]:
+    """Campaign unit types (by power) the tactical table does not map: for tests and `validate`."""
+    out = []
+    for pid, power in powers.items():
+        for t in power.units:
+            if t not in rules.tactical.units.get(pid, {}):
+                out.append(f"{pid}.{t}")
+    return out
