@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -151,6 +152,23 @@ def layer_margins(md: MapData) -> tuple[int, int, int, int]:
     return left, top, right, bottom
 
 
+def _tile_at(md: Any, lay: Any, gid: int, col: int, row: int) -> tuple[Any, int, int, float, float] | None:
+    """The tile a cell's gid draws, and where Tiled puts its image: (tileset, local id, flip flags,
+    x, y), or None for an empty cell or a gid no tileset holds."""
+    if not gid:
+        return None
+    found = md.tileset_for(gid)
+    if found is None:
+        return None
+    ts, local = found
+    flags = gid & ~GID_MASK
+    height = ts.tile_size(local)[1] if ts.render_size == "tile" else md.tileheight
+    if ts.render_size == "tile" and local in ts.tile_images:
+        height = tile_image(ts, local, flags).get_height()
+    x, y = lay.tile_image_position(col, row, height, ts.offset)
+    return ts, local, flags, x, y
+
+
 def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scale: float = 1.0,
                      shift: tuple[int, int] = (0, 0), cells: list[tuple[int, int]] | None = None,
                      dest: tuple[int, int] = (0, 0)) -> None:
@@ -173,18 +191,10 @@ def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scal
 
     dx, dy = dest
     for col, row in (order() if cells is None else cells):
-        gid = layer.gids[row][col]
-        if not gid:
+        placed = _tile_at(md, lay, layer.gids[row][col], col, row)
+        if placed is None:
             continue
-        found = md.tileset_for(gid)
-        if found is None:
-            continue
-        ts, local = found
-        flags = gid & ~GID_MASK
-        height = ts.tile_size(local)[1] if ts.render_size == "tile" else md.tileheight
-        if ts.render_size == "tile" and local in ts.tile_images:
-            height = tile_image(ts, local, flags).get_height()
-        x, y = lay.tile_image_position(col, row, height, ts.offset)
+        ts, local, flags, x, y = placed
         img = _placed(ts, local, flags, md, scale)
         if scale == 1:
             target.blit(img, (x + round(ox) - dx, y + round(oy) - dy))
@@ -327,19 +337,11 @@ class MapRegions:
                                                                                if lay.staggered(c)]
                         if staggered_x else range(md.width))
                 for col in cols:
-                    gid = layer.gids[row][col]
                     n += 1
-                    if not gid:
+                    placed = _tile_at(md, lay, layer.gids[row][col], col, row)
+                    if placed is None:
                         continue
-                    found = md.tileset_for(gid)
-                    if found is None:
-                        continue
-                    ts, local = found
-                    flags = gid & ~GID_MASK
-                    height = ts.tile_size(local)[1] if ts.render_size == "tile" else md.tileheight
-                    if ts.render_size == "tile" and local in ts.tile_images:
-                        height = tile_image(ts, local, flags).get_height()
-                    x, y = lay.tile_image_position(col, row, height, ts.offset)
+                    ts, local, flags, x, y = placed
                     w, h = _placed(ts, local, flags, md, 1.0).get_size()
                     x0, y0 = x + ox, y + oy
                     for bx in range(int(x0) // REGION_BUCKET, int(x0 + w) // REGION_BUCKET + 1):
