@@ -5,7 +5,6 @@ random game (within a time limit: a runaway number of dice counts as a failure).
 from __future__ import annotations
 
 import copy
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +18,10 @@ from game.errors import GameFileError
 from game.io.scenario import load_scenario
 from game.rules.ail import initial_state
 from tests.fuzz.fuzzlib import QUICK, SLOW, mutated_tree, time_limit
+from tests.scratch import scratch_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-catalogue-"))
+WORK = scratch_dir("ail-fuzz-catalogue-")
 CATALOGUE = yaml.safe_load((ROOT / "assets" / "units" / "starter.yaml").read_text(encoding="utf-8"))
 SCENARIO = yaml.safe_load((ROOT / "maps" / "default.yaml").read_text(encoding="utf-8"))
 SCENARIO["map"] = str((ROOT / "maps" / SCENARIO["map"]).resolve())

@@ -5,7 +5,6 @@ every command the rules list as legal accepted (no exception of any other kind).
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +18,11 @@ from game.errors import GameFileError
 from game.io.scenario import load_scenario
 from game.rules.ail import initial_state
 from tests.fuzz.fuzzlib import QUICK, SLOW, loads_or_clean_error
+from tests.scratch import scratch_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = [ROOT / "maps" / "demo-movement.tmx", ROOT / "maps" / "demo-overwatch.tmx"]
-WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-generated-"))
+WORK = scratch_dir("ail-fuzz-generated-")
 TYPES = ["rifle_section", "field_gun", "militia_band", "battlemage_knight", "armoured_infantry",
          "shield_lancers", "warjack", "armoured_car", "hover_skiff"]
 SKILLS = ["tactics", "leadership", "deception", "firearms", "melee", "athletics", "awareness", "pilot",

@@ -5,7 +5,6 @@ refused with a GameFileError naming the file. Loading never writes or changes a 
 from __future__ import annotations
 
 import copy
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,11 @@ from game.replay import initial_state_of, load_game, make_save
 from game.rules.ail import legal_commands
 from game.rules.ail.system import SYSTEM
 from tests.fuzz.fuzzlib import QUICK, SLOW, loads_or_clean_error, mutated_text, mutated_tree
+from tests.scratch import scratch_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "maps" / "default.yaml"
-WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-saves-"))
+WORK = scratch_dir("ail-fuzz-saves-")
 
 
 def _base_save() -> tuple[str, list[Any]]:

@@ -3,7 +3,6 @@ whose first legal commands can be listed) or are refused with a GameFileError na
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +22,11 @@ from tests.fuzz.fuzzlib import (
     mutated_tree,
     shipped_scenarios,
 )
+from tests.scratch import scratch_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = shipped_scenarios()
-WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-scenario-"))
+WORK = scratch_dir("ail-fuzz-scenario-")
 
 
 def _base(path: Path) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import os
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -21,9 +20,10 @@ from game.errors import GameFileError  # noqa: E402
 from game.io.datafiles import load_rules  # noqa: E402
 from game.io.tmx import load_map  # noqa: E402
 from tests.fuzz.fuzzlib import QUICK, SIGNIFICANT, SLOW, mutated_text  # noqa: E402
+from tests.scratch import scratch_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-WORK = Path(tempfile.mkdtemp(prefix="ail-fuzz-tmx-"))
+WORK = scratch_dir("ail-fuzz-tmx-")
 TERRAIN = set(load_rules().terrain)
 SOURCES = sorted((ROOT / "tests" / "fixtures").glob("*.tmx")) + sorted((ROOT / "maps").glob("demo-*.tmx"))
 TSX = ROOT / "assets" / "tiles" / "hex-pointy.tsx"

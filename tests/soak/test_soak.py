@@ -11,7 +11,6 @@ slow-marked; a few games of each run in the default suite.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -23,10 +22,11 @@ from game.io.scenario import load_scenario
 from game.replay import initial_state_of, load_game, save_game
 from game.rules.ail.system import SYSTEM
 from tests.fuzz.fuzzlib import shipped_scenarios
+from tests.scratch import scratch_dir  # noqa: E402
 from tests.soak.soaklib import check_step
 
 SCENARIOS = shipped_scenarios()
-WORK = Path(tempfile.mkdtemp(prefix="ail-soak-"))
+WORK = scratch_dir("ail-soak-")
 FULL_GAMES = int(os.environ.get("AIL_SOAK_GAMES", "500"))
 # Which players the slow run uses ("uniform,aggressive" by default; one name runs only that one).
 POLICIES: dict[str, Policy] = {"uniform": uniform_by_kind, "aggressive": aggressive}
