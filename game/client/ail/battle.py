@@ -107,6 +107,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self._held: set[int] = set()
         self.anim = AnimQueue()
         self.viewer: str | None = None        # the side whose view is on screen
+        self._seen: tuple[Any, str | None, Any] | None = None  # (real state, viewer, its view)
         self._dialog_key: object = None       # the decision a dialog is open for
         self._ended_shown = False
         self._briefed = False
@@ -122,7 +123,15 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
     # ================================================================== state helpers
     @property
     def state(self) -> Any:
-        return self.session.state
+        """The battle as the side on screen may see it: `session.view(viewer)` (the rules' view:
+        no dice generator state, no GM-forced rolls, no sealed initiative choices of the other
+        side). With no viewer yet (before the first hand-off, the replay) it is the GM's view,
+        the whole state. Commands still go to the real state through the session."""
+        raw = self.session.state
+        seen = self._seen
+        if seen is None or seen[0] is not raw or seen[1] != self.viewer:
+            seen = self._seen = (raw, self.viewer, self.session.view(self.viewer))
+        return seen[2]
 
     def side_colour(self, side: str | None) -> tuple[int, int, int]:
         for s in self.session.setup.sides:
