@@ -101,7 +101,7 @@ def test_broken_quick_save_is_reported_and_the_game_carries_on(tmp_path: Path, s
     before = scene.state
     key(app, pygame.K_F9)
     assert battle(app) is scene and scene.state == before
-    assert scene._toast is not None and "Not loaded" in scene._toast[0] and "quicksave.yaml" in scene._toast[0]
+    assert scene.toast_text is not None and "Not loaded" in scene.toast_text and "quicksave.yaml" in scene.toast_text
     assert quick.read_bytes() == before_bytes
 
 
