@@ -67,9 +67,6 @@ PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
 DRAG_THRESHOLD = 6
 
 
-
-
-
 class BattleScene(Scene):
     """The battle: the controller, and the parts it is made of.
 
