@@ -27,7 +27,14 @@ from typing import Any
 from game import paths, systems
 from game.core.record import Record, Step
 from game.core.registry import UnknownSystem
-from game.core.system import Accepted, RuleSystem, StateDataError
+from game.core.system import (
+    Accepted,
+    RuleSystem,
+    StateDataError,
+    StateVersionError,
+    migrate_state,
+    state_version_of,
+)
 from game.errors import GameFileError
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
@@ -207,6 +214,7 @@ def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario
         saved_at=saves.now_iso(now), round=int(summary.get("round", 0)), phase=str(summary.get("phase", "")),
         sides=sides, side_names=tuple(str(x) for x in summary.get("side_names", sides)),
         to_move=summary.get("to_move"), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
+        state_version=state_version_of(system),
     )
     return SaveData(header, state_dict, tuple(entries), log_lines=tuple(lines))
 
@@ -286,9 +294,15 @@ def _plugin_of(save: SaveData) -> systems.Plugin:
 
 
 def _state_from(save: SaveData, plugin: systems.Plugin, scenario: Any) -> Any:
-    """The saved state as a live state, with located errors for wrong or missing fields."""
+    """The saved state as a live state, with located errors for wrong or missing fields. A state
+    saved at an older version of the system's state data is first brought up to date by the
+    system's own migrations; one from a newer version is refused."""
     try:
-        return plugin.system.state_from_data(dict(save.state), plugin.setup_of(scenario))
+        data = migrate_state(plugin.system, save.state, save.header.state_version)
+    except StateVersionError as exc:
+        raise save.error("header", ("state_version",), str(exc)) from None
+    try:
+        return plugin.system.state_from_data(data, plugin.setup_of(scenario))
     except StateDataError as exc:
         raise save.error("state", exc.loc, exc.message) from None
 
@@ -313,7 +327,7 @@ def replay_log(save: SaveData, system: RuleSystem, initial: Any, saved: Any, *,
     # Saved with the game's state layout of today? If the rules have since added a field (with a
     # default), old saves still load: the per-command checksums then cannot match and are skipped,
     # the dice are still checked one by one and the final state is compared field by field.
-    same_layout = saved_plain == dict(save.state)
+    same_layout = save.header.state_version == state_version_of(system) and saved_plain == dict(save.state)
     checksum = state_checksummer(system)
     for i, entry in enumerate(save.log):
         try:

@@ -14,6 +14,8 @@ through these methods, so a new system plugs in without touching shell code:
     system.undoable(step)                     # rolled no dice and revealed nothing
     system.to_move(state)                     # the sides whose decision the game waits for
     system.describe_event(state, event); system.describe_command(state, command)  # for people
+    system.state_version; system.state_migrations  # optional (VersionedState): the state data's
+                                              # version and the steps that bring old data up to it
 
 Commands and events are pydantic models (or anything with the same `model_dump`) carrying a
 `kind` string; states are immutable values. Setups are whatever the system's loader builds
@@ -22,7 +24,7 @@ Commands and events are pydantic models (or anything with the same `model_dump`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -149,3 +151,63 @@ class RuleSystem(Protocol):
     def describe_command(self, state: Any, command: Any) -> str:
         """A short label for a command (logs, undo buttons, replay), names not ids."""
         ...
+
+
+# --------------------------------------------------------------------------- state versions
+
+
+@dataclass(frozen=True)
+class StateStep:
+    """One migration of a system's saved state data, version `from_version` -> `from_version + 1`.
+    `run` takes and returns plain data (the state document of a save), never live objects, so it
+    keeps working when the system's classes change."""
+
+    from_version: int
+    summary: str
+    run: Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@runtime_checkable
+class VersionedState(Protocol):
+    """A rule system whose state data has changed since its first saves. `state_version` is the
+    version `state_to_data` writes (saves record it in their header); `state_migrations` maps each
+    older version N to the step N -> N+1. A system without these writes version 1, needs nothing."""
+
+    state_version: int
+    state_migrations: Mapping[int, StateStep]
+
+
+class StateVersionError(ValueError):
+    """Saved state data this version of a system cannot read (newer, or no way to migrate it)."""
+
+
+def state_version_of(system: object) -> int:
+    """The state data version `system` writes (1 for a system that never changed its data)."""
+    return int(system.state_version) if isinstance(system, VersionedState) else 1
+
+
+def migrate_state(system: object, data: Mapping[str, Any], from_version: int) -> dict[str, Any]:
+    """State data saved at `from_version` of `system`, brought up to its current version step by
+    step. Raises StateVersionError for data from a newer version of the system, or when a step is
+    missing or fails (naming the versions and what the step does)."""
+    current = state_version_of(system)
+    title = str(getattr(system, "title", getattr(system, "name", "this rule system")))
+    if from_version > current:
+        raise StateVersionError(
+            f"the state was saved by a newer version of the {title} rules (state version {from_version}); "
+            f"this version reads state versions 1 to {current}: update the game to open it")
+    if from_version < 1:
+        raise StateVersionError(f"state version {from_version} does not exist")
+    steps: Mapping[int, StateStep] = system.state_migrations if isinstance(system, VersionedState) else {}
+    out = dict(data)
+    for v in range(from_version, current):
+        step = steps.get(v)
+        if step is None:
+            raise StateVersionError(f"no migration of the {title} state from version {v} to {v + 1}")
+        try:
+            out = step.run(out)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateVersionError(
+                f"cannot update the {title} state from version {v} to {v + 1} ({step.summary}): "
+                f"{type(exc).__name__}: {exc}") from None
+    return out

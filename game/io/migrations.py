@@ -1,5 +1,12 @@
 """Save-format migrations: one step per version, N -> N+1, applied in a chain on load.
 
+These are the migrations of the *file format* (the header, the layout of the three documents),
+the same for every rule system. The state document's own layout belongs to its rule system:
+each system declares its state version and its steps (`state_version`, `state_migrations`,
+game.core.system.VersionedState; the tactical ones are in game/rules/ail/migrations.py), the
+header records the version a save was written at (format 3), and game.replay runs the
+system's steps on the state before `state_from_data`.
+
 Every change to the save format bumps `CURRENT_VERSION` and adds a `Step` here that turns a
 version-N file (its three documents as plain YAML data) into a version-N+1 file. A save of
 each old version is kept in tests/fixtures/saves/ and a test loads every one of them, so a
@@ -16,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 
 Docs = tuple[Any, Any, Any]
 
@@ -49,9 +56,26 @@ def _v2_whole(header: Any, state: Any, log: Any) -> Docs:
     return _v2_header(header), state, log
 
 
+# --------------------------------------------------------------------------- 2 -> 3
+
+
+def _v3_header(header: Any) -> Any:
+    """Format 3 records the rule system's state version in the header (`state_version`). Every
+    file of format 2 or older was written before any system changed its state data: version 1."""
+    h = dict(header)
+    h["format"] = 3
+    h.setdefault("state_version", 1)
+    return h
+
+
+def _v3_whole(header: Any, state: Any, log: Any) -> Docs:
+    return _v3_header(header), state, log
+
+
 # from_version -> the step that produces from_version + 1
 STEPS: dict[int, Step] = {
     1: Step(1, "side names in the header", _v2_whole, _v2_header),
+    2: Step(2, "the rule system's state version in the header", _v3_whole, _v3_header),
 }
 
 

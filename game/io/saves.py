@@ -4,7 +4,7 @@ Layout of a save (format version `FORMAT_VERSION`)::
 
     # comment lines saying what the file is
     --- # header
-    format: 2              <- document 1: small header, read alone by the load menu
+    format: 3              <- document 1: small header, read alone by the load menu
     ...
     --- # state
     ...                    <- document 2: the whole game state (random generator included)
@@ -98,6 +98,8 @@ class SaveHeader(_Strict):
     commands: int = Field(ge=0, description="number of commands in the log")
     state_checksum: str
     gm_mode: bool = False
+    state_version: int = Field(1, ge=1, description="the version of the rule system's state data the state "
+                                                   "document was written at (format 3)")
 
 
 class LogEntry(_Strict):

@@ -123,12 +123,12 @@ def test_hovering_a_hex_shows_its_terrain_and_the_unit_on_it(app) -> None:  # ty
     scene = battle(app)
     st = scene.state
     hover_hex(app, st.board.hex_at(3, 3))
-    html = scene._info_html()
+    html = scene.panels.info_html(scene)
     assert "Woods" in html and "move cost 2" in html and "cover 2" in html and "blocks line of sight" in html
     hover_hex(app, st.board.hex_at(4, 4))
-    assert "road" in scene._info_html()
+    assert "road" in scene.panels.info_html(scene)
     hover_hex(app, st.units["m1"].hex)
-    html = scene._info_html()
+    html = scene.panels.info_html(scene)
     assert "Militia Band" in html and "Strength <b>8 of 8</b>" in html and "spears" in html
 
 
@@ -136,7 +136,7 @@ def test_clicking_a_unit_selects_it_and_shows_its_panel(app) -> None:  # type: i
     scene = battle(app)
     click_hex(app, scene.state.units["m1"].hex)
     assert scene.selected == "m1"
-    assert "Militia Band" in scene._ui_cache["unit"]
+    assert "Militia Band" in scene.panels.shown("unit")
     click_hex(app, scene.state.units["m1"].hex, button=3)  # right click cancels
     assert scene.selected is None
 
@@ -239,9 +239,9 @@ def test_a_panned_view_kept_by_scrolling_matches_a_fresh_drawing() -> None:
         post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
         app.step()
     assert scene.view_scrolls >= 10  # the panning frames scrolled the kept picture
-    assert scene._view_layer is not None and scene._view_layer[0] == scene._frame_key
+    assert scene.map_view.kept_picture_current()
     kept = app.render().copy()
-    scene._view_layer = None  # forget it: the next picture is drawn from scratch
+    scene.map_view.forget_picture()  # forget it: the next picture is drawn from scratch
     fresh = app.render().copy()
     _, _, view = scene.regions()
     diff = [(x, y) for x in range(view.x, view.right, 3) for y in range(view.y, view.bottom, 3)
@@ -260,7 +260,7 @@ def test_at_the_smallest_window_every_panel_fits_on_screen(app) -> None:  # type
     for el in scene.ui.get_sprite_group().sprites():
         if isinstance(el, pygame_gui.elements.UITextBox | pygame_gui.elements.UIButton):
             assert el.rect.bottom <= h and el.rect.right <= w, el
-    assert scene.chart_rect.bottom <= h
+    assert scene.panels.chart_rect.bottom <= h
 
 
 def test_a_pan_key_released_while_a_dialog_is_up_does_not_keep_panning(app) -> None:  # type: ignore[no-untyped-def]
@@ -322,7 +322,7 @@ def test_hovering_a_unit_on_overwatch_tints_its_danger_zone_by_range_and_line_of
     move_mouse(app, hex_pos(app, st.board.hex_at(1, 8)))
     before_seen, before_behind = colour_at(seen), colour_at(behind)
     hover_hex(app, w)
-    assert "on overwatch" in scene._ui_cache["info"]
+    assert "on overwatch" in scene.panels.shown("info")
     after_seen, after_behind = colour_at(seen), colour_at(behind)
     assert after_seen != before_seen and after_seen[0] > after_seen[1]  # tinted red
     assert after_behind == before_behind  # out of its sight: untouched

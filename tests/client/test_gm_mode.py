@@ -108,9 +108,9 @@ def test_advantage_and_forced_next_roll_from_the_panel(tmp_path: Path, saves_dir
     assert battle(app).state.sides["zone"].advantage["command"] == pool - 1
     press_button(app, "7")
     press_button(app, "3")
-    assert battle(app).state.forced_rolls == (7, 3)
+    assert battle(app).session.state.forced_rolls == (7, 3)
     press_button(app, "Clear queued rolls")
-    assert battle(app).state.forced_rolls == ()
+    assert battle(app).session.state.forced_rolls == ()
 
 
 def test_undo_and_redo_a_command_that_rolled_dice(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
@@ -121,7 +121,7 @@ def test_undo_and_redo_a_command_that_rolled_dice(tmp_path: Path, saves_dir: Pat
     gm_on(app)
     while len(session.history) > dash:
         ctrl(app, pygame.K_z)
-    assert battle(app).state == original.before
+    assert battle(app).session.state == original.before
     ctrl(app, pygame.K_y)
     assert session.history[dash].events == original.events
     assert battle(app).state.units["troopers"].pinned

@@ -85,7 +85,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     assert scene.selected == "r1" and scene.mode.name == "move"
     dest = board.hex_at(4, 1)
     hover_hex(app, dest)
-    assert "Move · cost" in scene._info_html()
+    assert "Move · cost" in scene.panels.info_html(scene)
     click_hex(app, dest)
     assert session.state.units["r1"].hex == dest
     key(app, pygame.K_z, pygame.KMOD_CTRL)
@@ -113,7 +113,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     hover_hex(app, session.state.units["a1"].hex)
     after = scene.mode.preview(scene)
     assert after is not None and after[0].odds.hit_chance > p0
-    assert "without Advantage" in scene._info_html()
+    assert "without Advantage" in scene.panels.info_html(scene)
     click_hex(app, session.state.units["a1"].hex)
     assert session.state.pending is not None and session.state.pending.kind == "defensive_action"
     continue_handoff(app)  # Red looks at the screen now
@@ -124,7 +124,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     assert "roll_made" in kinds(app)
     continue_handoff(app)  # back to Blue
     assert top_name(app) == "battle"
-    assert "d10=9" in scene._ui_cache["log"]  # the dice log lists the rolls
+    assert "d10=9" in scene.panels.shown("log")  # the dice log lists the rolls
 
     # ---- Blue ends its turn; Red takes guard and overwatch
     key(app, pygame.K_e)
@@ -167,7 +167,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     view = scene.mode.path_view(scene)
     assert view is not None and view.exposures, "the dash path should be under overwatch"
     assert view.exposures[0].watcher_id == "a1"
-    assert "Overwatch at step" in scene._info_html()
+    assert "Overwatch at step" in scene.panels.info_html(scene)
     stop_at = view.exposures[0].hex
     force(app, 10, 10, 3, 3, 3, 3)
     click_hex(app, target)

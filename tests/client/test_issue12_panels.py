@@ -65,15 +65,15 @@ def test_the_side_panel_fits_a_960_by_600_window_with_no_empty_band() -> None:
     app = make_app(session, size=(960, 600), blackout=False)
     scene = battle(app)
     _, side, _ = scene.regions()
-    assert scene.actions_rect.h == 0  # nothing selected: no button band at all
-    assert scene.unit_box.rect.h >= 160  # room for the unit card
-    assert scene.log_box.rect.bottom <= side.bottom and scene.log_box.rect.h >= 80
+    assert scene.panels.actions_rect.h == 0  # nothing selected: no button band at all
+    assert scene.panels.unit_box.rect.h >= 160  # room for the unit card
+    assert scene.panels.log_box.rect.bottom <= side.bottom and scene.panels.log_box.rect.h >= 80
     click_hex(app, session.state.units["r1"].hex)
     settle(app)
-    assert scene.actions_rect.h > 0  # the buttons get the rows they need
-    assert scene.unit_box.rect.h >= 110
-    assert scene.actions_rect.bottom <= scene.info_box.rect.top
-    assert scene.log_box.rect.bottom <= side.bottom
+    assert scene.panels.actions_rect.h > 0  # the buttons get the rows they need
+    assert scene.panels.unit_box.rect.h >= 110
+    assert scene.panels.actions_rect.bottom <= scene.panels.info_box.rect.top
+    assert scene.panels.log_box.rect.bottom <= side.bottom
 
 
 def test_the_end_button_never_offers_to_end_a_phase_that_is_not_on() -> None:
@@ -81,10 +81,10 @@ def test_the_end_button_never_offers_to_end_a_phase_that_is_not_on() -> None:
                            phase="attack")
     app = make_app(session, blackout=False)
     scene = battle(app)
-    assert scene.top_buttons["end"].text == "End attack (E)"
+    assert scene.panels.top_buttons["end"].text == "End attack (E)"
     session.state = session.state.model_copy(update={"phase": "initiative"})
     scene.refresh_panels(force=True)
-    assert "attack" not in scene.top_buttons["end"].text.lower()
+    assert "attack" not in scene.panels.top_buttons["end"].text.lower()
 
 
 def test_clicking_water_says_the_hex_is_impassable() -> None:
@@ -119,7 +119,7 @@ def test_the_top_hint_in_a_small_window_shows_whole_sentences_that_fit() -> None
     scene = battle(app)
     click_hex(app, session.state.units["r1"].hex)
     full = scene.mode.hint(scene)
-    shown = scene.hint_label.text
-    assert scene.hint_label.font.size(shown)[0] <= scene.hint_label.rect.w
+    shown = scene.panels.hint_label.text
+    assert scene.panels.hint_label.font.size(shown)[0] <= scene.panels.hint_label.rect.w
     assert shown.endswith(".") and full.startswith(shown[:-1].rstrip(";"))
-    assert scene.hint_label.rect.right <= min(b.rect.left for b in scene.top_buttons.values())
+    assert scene.panels.hint_label.rect.right <= min(b.rect.left for b in scene.panels.top_buttons.values())

@@ -61,7 +61,7 @@ def test_play_save_resumes_exactly_with_the_right_side_to_move(tmp_path: Path, s
     header = saves.read_header(path)
     app = open_app(path)
     scene = battle(app)
-    assert scene.state.to_dict() == saves.load_save(path).state
+    assert scene.session.state.to_dict() == saves.load_save(path).state
     assert scene.decision_side() == header.to_move == "zone"
     assert len(scene.session.history) == 6  # the dice log and undo history came back too
 
@@ -101,7 +101,7 @@ def test_broken_quick_save_is_reported_and_the_game_carries_on(tmp_path: Path, s
     before = scene.state
     key(app, pygame.K_F9)
     assert battle(app) is scene and scene.state == before
-    assert scene._toast is not None and "Not loaded" in scene._toast[0] and "quicksave.yaml" in scene._toast[0]
+    assert scene.toast_text is not None and "Not loaded" in scene.toast_text and "quicksave.yaml" in scene.toast_text
     assert quick.read_bytes() == before_bytes
 
 
@@ -196,7 +196,7 @@ def test_opening_a_save_like_play_save_shows_the_hand_off_to_the_side_to_move(tm
     assert app.scenes.top.side_name == "Zenith Militia"
     key(app, pygame.K_SPACE)
     assert top_name(app) == "battle" and battle(app).viewer == "zenith"
-    assert battle(app).state.to_dict() == saves.load_save(path).state
+    assert battle(app).session.state.to_dict() == saves.load_save(path).state
 
 
 def test_ctrl_s_saves_to_a_new_file_each_time(tmp_path: Path, saves_dir: Path) -> None:

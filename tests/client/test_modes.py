@@ -144,7 +144,7 @@ def test_hovering_an_enemy_to_charge_shows_the_odds_of_the_melee_attack_on_arriv
     pv = scene.mode.preview(scene)
     assert pv is not None and pv[0].weapon == "bayonets"
     assert 0 < pv[0].odds.hit_chance <= 1
-    assert "Accuracy Challenge" in scene._info_html()
+    assert "Accuracy Challenge" in scene.panels.info_html(scene)
 
 
 def test_dialog_buttons_can_be_picked_with_number_keys() -> None:
@@ -168,7 +168,7 @@ def test_a_refused_command_shows_the_rules_reason_and_changes_nothing() -> None:
     before = session.state
     click_hex(app, far)
     assert session.state == before and not session.history
-    assert scene._toast is not None and "range" in scene._toast[0].lower()
+    assert scene.toast_text is not None and "range" in scene.toast_text.lower()
 
 
 def test_options_switch_the_blackout_and_the_animation_speed() -> None:
@@ -234,7 +234,7 @@ def test_personal_initiative_gives_the_commanders_unit_its_own_slot_on_screen() 
     press_button(app, "Go first")
     slot = session.state.active_slot
     assert slot is not None and slot.unit_id == "r1"
-    assert "Personal" in scene._ui_cache["status"] and "alone" in scene._ui_cache["status"]
+    assert "Personal" in scene.panels.shown("status") and "alone" in scene.panels.shown("status")
     click_hex(app, session.state.units["r2"].hex)  # the troops wait for their own slot
     assert scene.mode.name == "select"
     click_hex(app, session.state.units["r1"].hex)
@@ -261,17 +261,17 @@ def test_the_casualty_advantage_standing_order_is_set_from_the_unit_panel_and_sh
     u = session.state.units["r1"]
     assert (u.casualty_advantage, u.casualty_advantage_kind) == (1, "leadership")
     assert session.history[-1].command.kind == "set_casualty_advantage"
-    assert "Casualty rolls: +1 leadership Advantage on each" in scene._ui_cache["unit"]
+    assert "Casualty rolls: +1 leadership Advantage on each" in scene.panels.shown("unit")
     press_button(app, "Casualty: +1 leadership")
     assert session.state.units["r1"].casualty_advantage == 2
     # the counter carries a gold pip while the order stands
     size = 40
-    pip = scene._counter(session.state.units["r1"], size)
+    pip = scene.map_view.counter(scene, session.state.units["r1"], size)
     r = max(3, size // 9)
     assert pip.get_at((pip.get_width() - r - 2, pip.get_height() - r - 2))[:3] == (240, 200, 90)
     press_button(app, "Casualty: +2 leadership")  # only 2 points held: back to none
     assert session.state.units["r1"].casualty_advantage == 0
-    assert "Casualty rolls:" not in scene._ui_cache["unit"].split("Advantage to spend")[-1]
+    assert "Casualty rolls:" not in scene.panels.shown("unit").split("Advantage to spend")[-1]
 
 
 def test_overwatch_names_the_advantage_chosen_with_the_plus_buttons() -> None:
@@ -288,7 +288,7 @@ def test_overwatch_names_the_advantage_chosen_with_the_plus_buttons() -> None:
     assert (u.stance_advantage, u.stance_advantage_kind) == (1, "leadership")
     assert u.leadership == 2  # named now, spent when the shot is made
     click_hex(app, u.hex)
-    assert "+1 leadership Advantage on its shot" in scene._ui_cache["unit"]
+    assert "+1 leadership Advantage on its shot" in scene.panels.shown("unit")
 
 
 def test_guard_without_advantage_names_none() -> None:
@@ -357,7 +357,7 @@ def test_a_move_then_dash_path_shows_and_draws_the_overwatch_of_its_dash() -> No
     ex = view.exposures[0]
     assert view.points[ex.step] == ex.hex
     app.render()
-    assert "Overwatch at step" in scene._ui_cache["info"]
+    assert "Overwatch at step" in scene.panels.shown("info")
     session.state = session.state.model_copy(update={"forced_rolls": (1,)})  # the snap shot misses
     click_hex(app, target)
     assert "overwatch_fired" in [e.kind for e in session.history[-1].events]
@@ -379,7 +379,7 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
     tints = {h: c for h, c, _ in scene.mode.fills(scene)[1]}
     assert tints[far] == draw.NO_CHANCE_COLOUR and tints[near] == draw.TARGET_COLOUR
     hover_hex(app, far)
-    info = scene._ui_cache["info"]
+    info = scene.panels.shown("info")
     assert "0% to hit" in info and "the best possible roll is 17" in info and "against AC 20" in info
     click_hex(app, far)  # still allowed
     assert session.history[-1].command.kind == "attack"
@@ -409,4 +409,4 @@ def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice
     assert scene.submit([cmd.Move(unit_id="r1", path=(step,)), bogus])
     assert [s.command.kind for s in session.history] == ["move"]  # the shot was seen: the move stands
     assert session.record.rolled_dice(session.history[0]) and session.state.units["r1"].hex == step
-    assert "Stopped" in scene._hint()
+    assert "Stopped" in scene.panels.hint(scene)

@@ -46,7 +46,7 @@ def test_f3_opens_the_replay_of_the_battle_at_its_last_command(tmp_path: Path, s
     n = len(battle(app).session.history)
     key(app, pygame.K_F3)
     view = replay_scene(app)
-    assert view.index == n and view.display.state == battle(app).state
+    assert view.index == n and view.display.state == battle(app).session.state
     key(app, pygame.K_ESCAPE)
     assert top_name(app) == "battle"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.ail import battle as battle_module
+from game.client.ail import battle_draw
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (8, 5)),
@@ -30,13 +30,13 @@ def pan(app, k: int, frames: int) -> None:  # type: ignore[no-untyped-def]
 
 def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     builds: list[int] = []
-    real = battle_module.BattleScene._build_view_layer
+    real = battle_draw.MapView._build_view_layer
 
     def counting(self, *args):  # type: ignore[no-untyped-def]
         builds.append(1)
         return real(self, *args)
 
-    monkeypatch.setattr(battle_module.BattleScene, "_build_view_layer", counting)
+    monkeypatch.setattr(battle_draw.MapView, "_build_view_layer", counting)
     units = UNITS + [(f"x{i}", "rifle_section", ("blue", "red")[i % 2], (5 + 3 * (i % 9), 4 + 2 * (i // 9)))
                      for i in range(40)]
     session = make_session(units, width=60, height=40, overrides={(3, 3): "woods", (5, 5): "swamp"},
@@ -60,13 +60,13 @@ def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawin
             scrolls = scene.view_scrolls
             pan(app, k, frames)
             moved = scene.view_scrolls - scrolls
-            assert scene._view_layer is not None and scene._view_layer[0] == scene._frame_key
+            assert scene.map_view.kept_picture_current()
             kept = view_pixels(app.render(), view)
             if frames <= 3:  # 21 px a frame: still inside the margin, nothing was drawn again
                 assert moved >= 1 and not builds, (scene.camera.zoom, k)
             else:
                 assert builds, (scene.camera.zoom, k)  # past the margin: drawn again further on
-            scene._view_layer = None  # forget it: the next picture is drawn from scratch
+            scene.map_view.forget_picture()  # forget it: the next picture is drawn from scratch
             fresh = view_pixels(app.render(), view)
             assert kept == fresh, f"zoom {scene.camera.zoom}, key {pygame.key.name(k)} x{frames}"
             seen.add(scene.camera.zoom)
@@ -84,8 +84,8 @@ def test_the_side_panel_and_top_bar_look_the_same_whether_the_view_is_kept_or_dr
     for _ in range(3):
         app.step()
         app.render()
-    assert scene._view_layer is not None
+    assert scene.map_view.kept_picture_current()
     kept = pygame.image.tobytes(app.render(), "RGB")
-    scene._view_layer = None
+    scene.map_view.forget_picture()
     fresh = pygame.image.tobytes(app.render(), "RGB")
     assert kept == fresh

@@ -44,7 +44,7 @@ def test_format_1_to_2_fills_side_names_with_the_side_ids() -> None:
     path = FIXTURES / "v1-demo-overwatch.yaml"
     assert "side_names" not in path.read_text(encoding="utf-8")
     header = saves.read_header(path)
-    assert header.format == 2 and header.side_names == header.sides == ("garrison", "jibril")
+    assert header.format == migrations.CURRENT_VERSION and header.side_names == header.sides == ("garrison", "jibril")
     assert saves.side_name(header, "jibril") == "jibril"
 
 

@@ -8,18 +8,25 @@ Decisions the rules wait for (initiative choice, turn place, defensive action) o
 whenever the side that must look at the screen changes, the hand-off screen goes up first
 (unless the GM switched the blackout off).
 
-This module keeps the scene's state and its flow: building the layout, events, applying
-commands, what the rules wait for, update and draw. The rest of the scene is mixed in from:
+The scene is made of parts, each a class owning its own fields, constructed here and talking
+through narrow methods (each call is given what it reads, as a small Protocol; no part keeps a
+reference to the scene or reads another part's fields):
 
-- battle_panels.py: the status line, hint, unit / hex / odds panels and the dice log;
-- battle_actions.py: the action buttons of the side panel and what they do;
-- battle_dialogs.py: the briefing, initiative, turn place, defensive action, end of battle,
-  options and help dialogs;
-- battle_draw.py: the map view (kept picture, tints, marks, counters, paths, animation).
+- MapView (battle_draw.py): the camera, the map cache, the mode's tints, the kept picture of the
+  view, counters, paths, animations;
+- Panels (battle_panels.py): the top bar and the side panel's widgets (status, hint, unit card,
+  hex / odds box, odds chart, dice log, top buttons) and what they last showed;
+- ActionButtons (battle_actions.py): the action buttons in the side panel's band;
+- Dialogs (battle_dialogs.py): the briefing, initiative, turn place, defensive action, end of
+  battle, options and help dialogs.
+
+The scene itself is the controller: it owns the input mode, the selection, the hover, the mouse
+and keys, the viewer and the flow (what the rules wait for, hand-offs), and is what the input
+modes (modes.py) are given. tests/client/test_battle_parts.py checks the parts stay apart.
 
 Other scenes (replay, GM mode, saves, shots) use the public methods: after_change,
 refresh_panels, regions, unit_hex, update_hover, forget_overlay, toast / toast_text,
-reopen_end_summary, log_html, submit, unit_at, hex_at.
+reopen_end_summary, log_html, submit, unit_at, hex_at, and camera / layout / map_cache.
 """
 
 from __future__ import annotations
@@ -29,27 +36,26 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
-from pygame_gui.core import ObjectID
 
 from game.client import actions
 from game.client.ail import text
-from game.client.ail.battle_actions import BattleActions
-from game.client.ail.battle_dialogs import BattleDialogs
-from game.client.ail.battle_draw import BattleDraw
+from game.client.ail.battle_actions import ActionButtons, unit_command
+from game.client.ail.battle_dialogs import Dialogs
+from game.client.ail.battle_draw import MapView, draw_frames
 from game.client.ail.battle_keys import BATTLE_KEYS, PAN_KEYS
-from game.client.ail.battle_panels import BattlePanels
+from game.client.ail.battle_panels import Panels, log_html
 from game.client.ail.modes import Mode, SelectMode, unit_mode
 from game.client.ail.rq import Queries
-from game.client.ail.text import terrain_colours
 from game.client.anim import AnimQueue
 from game.client.camera import Camera
 from game.client.keys import dispatch
-from game.client.mapcache import MapCache, board_picture, tiled_picture
+from game.client.mapcache import MapCache
 from game.client.scene import Scene
 from game.client.scenes.dialog import Choice, DialogScene
 from game.client.scenes.handoff import HandoffScene
 from game.client.session import Session
 from game.hexgrid import Hex
+from game.hexlayout import HexLayout
 from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
@@ -61,10 +67,14 @@ PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
 DRAG_THRESHOLD = 6
 
 
+class BattleScene(Scene):
+    """The battle: the controller, and the parts it is made of.
 
+    Public fields: session, settings, q (the cached rules queries), mode (the input mode),
+    selected (unit id), hover (hex), mouse (screen position), viewer (the side on screen),
+    anim (the animation queue), ui (the toolkit manager); the parts map_view, panels, actions,
+    dialogs."""
 
-
-class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene):
     name = "battle"
     game_scene = True  # a live game: the shell's save / load / replay / GM keys act on it
 
@@ -73,31 +83,10 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self.session = session
         self.settings = app.settings
         self.q = Queries()
-        self.layout = session.layout
-        w, h = session.layout.map_pixel_size
-        self.camera = Camera(w, h)
-        if session.map_data is not None:
-            picture = tiled_picture(session.map_data)
-        else:
-            picture = board_picture(session.board, session.layout, terrain_colours(session.setup.rules))
-        self.map_cache = MapCache(picture, self.layout, session.board.terrain)
-        self._overlay_key: tuple[Any, ...] | None = None
-        self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
-        self._hover_overlay_key: tuple[Any, ...] | None = None
-        self._hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
-        self._chart: tuple[object, pygame.Surface] | None = None
-        self._places_key: tuple[int, int] | None = None
-        self._places: list[tuple[Any, float, float]] = []
-        self._can_act: set[str] = set()
-        self._occupant: dict[Hex, Any] = {}
-        self._frame_key: tuple[Any, ...] | None = None
-        self._hover_key: tuple[Any, ...] | None = None
-        self._hover_preview: Any = None
-        # the kept picture of the map view: (frame key, picture, map origin on screen when it was
-        # drawn, picture position of the screen's (0, 0) then); see _build_view_layer
-        self._view_layer: tuple[Any, pygame.Surface, tuple[int, int], tuple[int, int]] | None = None
-        self.view_scrolls = 0  # panned frames shown from the kept picture, not redrawn (tests, benchmarks)
-        self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
+        self.map_view = MapView(session, app.settings)
+        self.panels = Panels()
+        self.actions = ActionButtons()
+        self.dialogs = Dialogs(app, session, app.settings, self.submit, self.restart)
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
         self.hover: Hex | None = None
@@ -107,22 +96,45 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self._held: set[int] = set()
         self.anim = AnimQueue()
         self.viewer: str | None = None        # the side whose view is on screen
+        self._seen: tuple[Any, str | None, Any] | None = None  # (real state, viewer, its view)
         self._dialog_key: object = None       # the decision a dialog is open for
         self._ended_shown = False
         self._briefed = False
         self._turn: tuple[int, int, bool] | None = None
         self._toast: tuple[str, float] | None = None
-        self._ui_cache: dict[str, str] = {}
-        self._button_ids: dict[object, str] = {}
-        self._buttons_key: object = None
         self.ui = app.make_ui()
         self._build_ui()
-        self.camera.centre_on(w / 2, h / 2)
+        self.map_view.centre_map()
+
+    # ================================================================== the map view's, for other scenes
+    @property
+    def camera(self) -> Camera:
+        return self.map_view.camera
+
+    @property
+    def layout(self) -> HexLayout:
+        return self.map_view.layout
+
+    @property
+    def map_cache(self) -> MapCache:
+        return self.map_view.map_cache
+
+    @property
+    def view_scrolls(self) -> int:
+        return self.map_view.view_scrolls
 
     # ================================================================== state helpers
     @property
     def state(self) -> Any:
-        return self.session.state
+        """The battle as the side on screen may see it: `session.view(viewer)` (the rules' view:
+        no dice generator state, no GM-forced rolls, no sealed initiative choices of the other
+        side). With no viewer yet (before the first hand-off, the replay) it is the GM's view,
+        the whole state. Commands still go to the real state through the session."""
+        raw = self.session.state
+        seen = self._seen
+        if seen is None or seen[0] is not raw or seen[1] != self.viewer:
+            seen = self._seen = (raw, self.viewer, self.session.view(self.viewer))
+        return seen[2]
 
     def side_colour(self, side: str | None) -> tuple[int, int, int]:
         for s in self.session.setup.sides:
@@ -148,12 +160,12 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         return bool(u and slot and st.pending is None and st.acts_in(slot, u))
 
     def unit_world(self, unit_id: str) -> tuple[float, float]:
-        pos = self.anim.unit_position(unit_id)
-        if pos is not None:
-            return pos
-        u = self.state.units.get(unit_id) or self.anim.ghosts.get(unit_id)
-        assert u is not None, unit_id
-        return self.layout.hex_center(u.hex)
+        """Where a unit is drawn now, in world pixels (along its animation while it moves)."""
+        return self.map_view.unit_world(self, unit_id)
+
+    def unit_at(self, h: Hex) -> Any:
+        """The live unit on a hex, as the side on screen sees it."""
+        return self.map_view.unit_at(self, h)
 
     def toast(self, message: str, seconds: float = 4.0) -> None:
         """Show a message over the map (and as the hint) for a few seconds."""
@@ -166,7 +178,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
 
     def forget_overlay(self) -> None:
         """Draw the mode's hex tints afresh next frame (e.g. after the viewport changed)."""
-        self._overlay_key = None
+        self.map_view.forget_overlay()
 
     def reopen_end_summary(self) -> None:
         """Let the end-of-battle summary open again when this scene is next on top."""
@@ -183,75 +195,28 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
 
     def _build_ui(self) -> None:
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
-        self._ui_cache.clear()
-        self._button_ids.clear()
-        self._buttons_key = None
+        self.actions.forget()
         top, side, view = self.regions()
         self.camera.set_viewport(view.x, view.y, view.w, view.h)
-        self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", self.ui,
-                                                        object_id=ObjectID(class_id="@title"))
-        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 430, 20), "", self.ui)
-        bx = top.w - 10
-        self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
-        for key, label, width, tip in (("help", "Help F1", 78, "Controls"),
-                                       ("options", "Options", 78, "Animation speed, blackout, questions"),
-                                       ("end", "End phase (E)", 160, "End this phase"),
-                                       ("undo", "Undo", 70, "Take back the last move (Ctrl+Z)")):
-            bx -= width
-            oid = ObjectID(class_id="@primary") if key == "end" else None
-            btn = pygame_gui.elements.UIButton(pygame.Rect(bx, 6, width, 34), label, self.ui,
-                                               tool_tip_text=tip, object_id=oid)
-            self.top_buttons[key] = btn
-            bx -= 8
-        x, wdt = side.x + 8, side.w - 16
-        y = side.y + 8
-        self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 100), self.ui)
-        self.actions_rect = pygame.Rect(x, y, wdt, 0)
-        self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), self.ui)
-        self.chart_rect = pygame.Rect(x, y, wdt, 72)
-        self.log_title = pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)",
-                                                     self.ui, object_id=ObjectID(class_id="@title"))
-        self.log_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), self.ui)
-        self._side_rows: tuple[int, tuple[int, int]] | None = None
-        self.place_side_panel(0)
+        self.panels.build(self.ui, top, side)
+        self.panels.place(0, side, self.app.screen.get_size())
         self.refresh_panels(force=True)
 
-    def place_side_panel(self, action_rows: int) -> None:
-        """Lay the side panel out from the space it has: the action buttons take the rows they
-        need (none: no band at all), the odds chart is smaller in a short window, and what is left
-        goes to the unit card, the hex / odds box and the dice log, the log taking whatever the
-        others leave (so it grows when there are no buttons, e.g. in the replay)."""
-        key = (action_rows, self.app.screen.get_size())
-        if key == self._side_rows:
-            return
-        self._side_rows = key
+    def refresh_panels(self, force: bool = False) -> None:
+        """Bring the panels and the action buttons up to date (only what changed is re-rendered)."""
+        self.panels.refresh(self, force)
         _, side, _ = self.regions()
-        x, wdt = side.x + 8, side.w - 16
-        y = side.y + 8
-        bottom = side.bottom - 8
-        actions_h = action_rows * 26 + max(0, action_rows - 1) * 4
-        chart_h = 112 if side.h >= 640 else 76
-        title_h = 22
-        gaps = 6 * 4
-        rest = max(180, bottom - y - actions_h - chart_h - title_h - gaps)
-        unit_h = max(96, int(rest * 0.42))
-        info_h = max(64, int(rest * 0.27))
-        self.unit_box.set_relative_position((x, y))
-        self.unit_box.set_dimensions((wdt, unit_h))
-        y += unit_h + 6
-        self.actions_rect = pygame.Rect(x, y, wdt, actions_h)
-        y += actions_h + (6 if actions_h else 0)
-        self.info_box.set_relative_position((x, y))
-        self.info_box.set_dimensions((wdt, info_h))
-        y += info_h + 6
-        self.chart_rect = pygame.Rect(x, y, wdt, chart_h)
-        self._chart = None  # drawn again at the new size
-        y += chart_h + 6
-        self.log_title.set_relative_position((x, y))
-        y += title_h
-        self.log_box.set_relative_position((x, y))
-        self.log_box.set_dimensions((wdt, max(60, bottom - y)))
-        self._buttons_key = None  # the buttons are placed again in the new band
+        self.actions.rebuild(self, self.ui, self.panels, side, self.app.screen.get_size())
+
+    def log_html(self) -> str:
+        """The dice log as the side on screen sees it (latest command first)."""
+        return log_html(self.session, self.state)
+
+    def help_dialog(self) -> None:
+        self.dialogs.help()
+
+    def options_dialog(self) -> None:
+        self.dialogs.options()
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
@@ -308,7 +273,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             self.mode = unit_mode(self, uid)
         else:
             self.mode = SelectMode()
-        self._overlay_key = None
+        self.forget_overlay()
         self.refresh_panels(force=True)
         actions.after_change(self)  # the autosave at each new round
         self.sync()
@@ -360,12 +325,12 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         if st.phase == "ended":
             if not self._ended_shown:
                 self._ended_shown = True
-                self.app.push(self._end_dialog())
+                self.app.push(self.dialogs.end(st, self))
             return
         if not self._briefed:
             self._briefed = True
             if self.session.description and st.seq == 0:
-                self.app.push(self._briefing())
+                self.app.push(self.dialogs.briefing(st))
                 return
         side = self.decision_side()
         turn = (st.round, st.turn_index, st.phase == "initiative")
@@ -379,7 +344,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
                 return
             if self.settings.blackout:
                 self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
-                                           self._handoff_detail(), on_continue=partial(self._show, side)))
+                                           self.dialogs.handoff_detail(st), on_continue=partial(self._show, side)))
                 return
             self._show(side)
             return
@@ -389,7 +354,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self.viewer = side
         self.selected = None
         self.mode = SelectMode()
-        self._overlay_key = None
+        self.forget_overlay()
         self.refresh_panels()
         self._open_decision()
 
@@ -409,11 +374,11 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             return
         self._dialog_key = key
         if p.kind == "initiative_choice":
-            self.app.push(self._initiative_dialog(p.sides[0]))
+            self.app.push(self.dialogs.initiative(st, p.sides[0]))
         elif p.kind == "turn_place":
-            self.app.push(self._turn_place_dialog(p))
+            self.app.push(self.dialogs.turn_place(st, p))
         elif p.kind == "defensive_action":
-            self.app.push(self._defensive_dialog(p))
+            self.app.push(self.dialogs.defensive(st, p))
 
     def restart(self) -> None:
         s = self.session
@@ -452,7 +417,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         elif event.type == pygame.MOUSEWHEEL:
             if self.camera.contains_screen(*self.mouse):
                 self.camera.zoom_at(1 if event.y > 0 else -1, *self.mouse)
-                self._overlay_key = None
+                self.forget_overlay()
         elif event.type == pygame.MOUSEBUTTONDOWN:
             if event.button in (1, 2) and self.camera.contains_screen(*event.pos):
                 self.mouse = event.pos
@@ -494,7 +459,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             self.selected = None
         nxt = self.mode.cancel(self)
         self.mode = nxt or SelectMode()
-        self._overlay_key = None
+        self.forget_overlay()
         self.refresh_panels()
 
     def click(self, pos: tuple[int, int]) -> None:
@@ -521,7 +486,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
             return
         if isinstance(result, Mode):
             self.mode = result
-            self._overlay_key = None
+            self.forget_overlay()
             self.refresh_panels()
             return
         self.submit(result)
@@ -560,33 +525,35 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self.ui.update(dt)
         if self.app.scenes.top is self and not self.anim.busy:
             self.sync()
-        self._prepare()
+        self.map_view.prepare(self, self.regions()[2])
+        self.panels.update_chart(self.map_view.hover_preview)
 
     def update_covered(self, dt: float) -> None:
         self.ui.update(0.0)  # labels changed under a dialog redraw their text
 
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
-        _, _, view = self.regions()
-        self._draw_frames(surface)  # first: its fills may spill a few pixels into the view
-        src = None
-        if self._frame_key is not None and surface.get_size() == self.app.screen.get_size():
-            src = self._kept_view_area(view)
-            if src is None:  # forgotten since the last update: draw it again
-                old = self._view_layer
-                self._build_view_layer(self._frame_key, view, old[1] if old is not None else None)
-                src = self._kept_view_area(view)
-        if src is not None and self._view_layer is not None:
-            # the part of the kept picture the camera shows now
-            surface.blit(self._view_layer[1], view.topleft, src)
-        else:  # something moves (or an odd surface): drawn straight onto it
-            self._draw_view(surface)
-        surface.set_clip(view)
-        self._draw_anim(surface)
-        self._draw_toast(surface, view)
-        surface.set_clip(None)
+        top, side, view = self.regions()
+        draw_frames(surface, top, side)  # first: its fills may spill a few pixels into the view
+        self.map_view.draw(surface, self, view, self.app.screen.get_size(), self.toast_text)
         self.ui.draw_ui(surface)
-        self._draw_chart(surface)
+        self.panels.draw_chart(surface)
+
+    # ================================================================== buttons
+    def _ui_button(self, element: object) -> None:
+        top = self.panels.top_button(element)
+        if top is not None:
+            {"help": self.help_dialog, "options": self.options_dialog, "end": self.end_phase,
+             "undo": self.undo}[top]()
+            return
+        bid = self.actions.button_id(element)
+        if bid is None:
+            return
+        command = unit_command(self.state, self.selected, bid)
+        if command is not None:
+            self.submit(command)
+            return
+        self._use(self.mode.button(self, bid))
 
 
 # ---------------------------------------------------------------------------- helpers

@@ -1,7 +1,11 @@
 """The battle scene's dialogs: the briefing, the initiative choice, the turn place, the
 defensive action (with the odds of each casualty-Advantage choice), the end of the battle, the
-options and the help. Mixed into BattleScene (game/client/scenes/battle.py), which decides when
-they open (BattleScene.sync)."""
+options and the help.
+
+`Dialogs` is one part of the battle scene (game/client/ail/battle.py), constructed by it with
+what it needs: the app (to push a dialog), the session (its description and history), the
+settings, and two callbacks (submit a command, restart the battle). The scene decides when a
+dialog opens (BattleScene.sync) and passes the state on screen to each call."""
 
 from __future__ import annotations
 
@@ -13,14 +17,16 @@ import pygame
 from game.client import actions, draw, keys
 from game.client.ail import text
 from game.client.ail.battle_actions import casualty_label, casualty_options
+from game.client.ail.battle_panels import side_names, where
 from game.client.scenes.dialog import Choice, DialogScene
 from game.rules.ail import commands as cmd
 from game.rules.ail.queries import initiative_roll
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from game.client.app import App, Settings
     from game.client.session import Session
-    from game.hexgrid import Hex
 
 HELP_MOUSE = (
     "<b>Mouse</b><br>"
@@ -47,27 +53,22 @@ def help_html() -> str:
     return "<br><br>".join([HELP_MOUSE, keys.help_html(groups), HELP_COLOURS])
 
 
-class BattleDialogs:
-    """The dialogs part of the battle scene."""
+class Dialogs:
+    """The dialogs of the battle scene. No public fields; it holds only what it was given."""
 
-    if TYPE_CHECKING:  # provided by BattleScene (game/client/scenes/battle.py)
-        app: App
-        session: Session
-        settings: Settings
+    def __init__(self, app: App, session: Session, settings: Settings, submit: Callable[[Any], bool],
+                 restart: Callable[[], None]) -> None:
+        self._app = app
+        self._session = session
+        self._settings = settings
+        self._submit = submit
+        self._restart = restart
 
-        def _side_names(self) -> dict[str, str]: ...
-        def _where(self, h: Hex) -> str: ...
-        def restart(self) -> None: ...
-        @property
-        def state(self) -> Any: ...
-        def submit(self, commands: Any) -> bool: ...
-
-    def _briefing(self) -> DialogScene:
+    def briefing(self, st: Any) -> DialogScene:
         """The scenario before the first roll: the situation, the sides, what wins."""
         import game.rules.ail as ail
 
-        st = self.state
-        lines = [text.e(self.session.description.strip()), ""]
+        lines = [text.e(self._session.description.strip()), ""]
         for s in st.setup.sides:
             c = s.commander
             rides = f", with {text.e(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
@@ -76,21 +77,20 @@ class BattleDialogs:
         lines.append("")
         lines += [f"<font color='{text.GOLD}'>{text.e(line)}</font>" for line in ail.describe_objectives(st)]
         lines.append(f"<br>{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
-        return DialogScene(self.app, st.setup.name, "<br>".join(lines),
+        return DialogScene(self._app, st.setup.name, "<br>".join(lines),
                            [Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
                            size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
 
-    def _handoff_detail(self) -> str:
-        st = self.state
+    def handoff_detail(self, st: Any) -> str:
+        """What the hand-off screen says the next side is to do."""
         if st.pending is not None:
             return {"initiative_choice": f"Round {st.round}: choose your initiative option.",
                     "turn_place": "You won the initiative: choose your place in the turn order.",
                     "defensive_action": "One of your units is under attack."}.get(st.pending.kind, "")
         return f"Round {st.round}: {st.phase} phase."
 
-    def _initiative_dialog(self, side: str) -> DialogScene:
+    def initiative(self, st: Any, side: str) -> DialogScene:
         from game.rules.ail import initiative as ini
-        st = self.state
         cdr = ini.commander(st, side)
         rows = []
         choices: list[Choice] = []
@@ -99,7 +99,7 @@ class BattleDialogs:
             title, roll, gives = text.OPTION_TEXT[opt]
             rows.append(f"<b>{title}</b> — {text.e(initiative_roll(st, side, opt).text)}"
                         f"<br><font color='{text.DIM}'>{gives}</font>")
-            choices.append(Choice(title, partial(self.submit, cmd.ChooseInitiative(side=side, option=opt))))
+            choices.append(Choice(title, partial(self._submit, cmd.ChooseInitiative(side=side, option=opt))))
         why_not = ini.personal_available(st, side)
         personal = ini.personal_stat_options(st, side) if why_not is None else []
         if personal:
@@ -107,7 +107,7 @@ class BattleDialogs:
             rolls = []
             for stat in personal:
                 rolls.append(text.e(initiative_roll(st, side, "personal", stat).text))
-                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self.submit, cmd.ChooseInitiative(
+                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self._submit, cmd.ChooseInitiative(
                     side=side, option="personal", personal_stat=stat))))
             rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
         elif ini.commander(st, side).unit is not None:
@@ -117,28 +117,27 @@ class BattleDialogs:
             rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
         body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
                + "<br>".join(rows)
-        return DialogScene(self.app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
+        return DialogScene(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
                            size=(760, 420), name="initiative")
 
-    def _turn_place_dialog(self, p: Any) -> DialogScene:
-        st = self.state
+    def turn_place(self, st: Any, p: Any) -> DialogScene:
         side = p.sides[0]
-        last = self.session.history[-1].events if self.session.history else ()
-        rolls = [text.event_html(ev, st.unit_name, self._side_names(), self._where) for ev in last
+        session = self._session
+        last = session.history[-1].events if session.history else ()
+        rolls = [text.event_html(ev, st.unit_name, side_names(session), lambda h: where(session, h)) for ev in last
                  if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
                                                 "advantage_gained")]
         places = max(1, len(p.ranking))  # one button per place the winner may take
         ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
         choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
-                          partial(self.submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
+                          partial(self._submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
                    for i in range(places)]
         body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
                f"order ({places} place{'' if places == 1 else 's'} to choose from)."
-        return DialogScene(self.app, f"{st.side_name(side)} wins the initiative", body, choices,
+        return DialogScene(self._app, f"{st.side_name(side)} wins the initiative", body, choices,
                            size=(720, 380), name="turn_place")
 
-    def _defensive_dialog(self, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
-        st = self.state
+    def defensive(self, st: Any, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
         uid = p.unit_id
         atk = p.attack
         options = casualty_options(st, uid)
@@ -178,12 +177,12 @@ class BattleDialogs:
                 body += "<br><br>" + "<br>".join(lines)
 
         def answer(accept: bool) -> Any:
-            return lambda: self.submit(cmd.DefensiveAction(
+            return lambda: self._submit(cmd.DefensiveAction(
                 unit_id=uid, accept=accept, casualty_advantage=spend,
                 casualty_advantage_kind=ckind if spend else None))
 
         def never() -> None:
-            self.settings.ask_defensive = False
+            self._settings.ask_defensive = False
             answer(False)()
 
         choices = [Choice("Take it (+5 AC)", answer(True), pygame.K_y, primary=True),
@@ -192,12 +191,12 @@ class BattleDialogs:
         if len(options) > 1:
             nxt = options[(options.index(casualty) + 1) % len(options)]
             choices.append(Choice(f"Casualty: {casualty_label(*casualty)}",
-                                  lambda: self.app.push(self._defensive_dialog(p, nxt)), pygame.K_c))
-        return DialogScene(self.app, f"{st.side_name(p.sides[0])}: defensive action?", body, choices,
+                                  lambda: self._app.push(self.defensive(st, p, nxt)), pygame.K_c))
+        return DialogScene(self._app, f"{st.side_name(p.sides[0])}: defensive action?", body, choices,
                            size=(760, 420 if len(options) > 1 else 330), name="defensive")
 
-    def _end_dialog(self) -> DialogScene:
-        st = self.state
+    def end(self, st: Any, game_scene: Any) -> DialogScene:
+        """The end-of-battle summary; `game_scene`: the scene the shell's end choices act on."""
         winner = st.winner
         title = f"{st.side_name(winner)} wins!" if winner else "The battle ends in a draw"
         lines = [f"<b>{text.e(st.end_reason or '')}</b>", ""]
@@ -209,22 +208,22 @@ class BattleDialogs:
             lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
                          f"{lost} of {len(units)} units lost · strength {left}/{full}")
         lines.append(f"<br>Rounds played: {st.round}")
-        choices = [Choice("Restart", self.restart, pygame.K_r), *actions.end_choices(self),
-                   Choice("Quit", lambda: actions.request_quit(self.app), pygame.K_q, primary=True)]
-        return DialogScene(self.app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
+        choices = [Choice("Restart", self._restart, pygame.K_r), *actions.end_choices(game_scene),
+                   Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q, primary=True)]
+        return DialogScene(self._app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
 
-    def options_dialog(self) -> None:
-        st = self.settings
+    def options(self) -> None:
+        st = self._settings
 
         def cycle_speed() -> None:
             order = ["normal", "fast", "instant"]
             st.animation = order[(order.index(st.animation) + 1) % 3]  # type: ignore[assignment]
-            self.options_dialog()
+            self.options()
 
         def flip(attr: str) -> Any:
             def run() -> None:
                 setattr(st, attr, not getattr(st, attr))
-                self.options_dialog()
+                self.options()
             return run
 
         body = (f"Animation: <b>{st.animation}</b><br>"
@@ -232,15 +231,15 @@ class BattleDialogs:
                 f"Ask the defender about defensive actions: <b>{'yes' if st.ask_defensive else 'no'}</b><br>"
                 f"Ask before ending a phase with idle units: <b>{'yes' if st.confirm_end_phase else 'no'}</b><br>"
                 f"Hex grid: <b>{'on' if st.show_grid else 'off'}</b> (G)")
-        self.app.push(DialogScene(self.app, "Options", body, [
+        self._app.push(DialogScene(self._app, "Options", body, [
             Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
             Choice("Ask defender", flip("ask_defensive")), Choice("Confirm end", flip("confirm_end_phase")),
-            Choice("Quit", lambda: actions.request_quit(self.app)),
+            Choice("Quit", lambda: actions.request_quit(self._app)),
             Choice("Close", None, pygame.K_ESCAPE, primary=True),
         ], size=(860, 280), cancel=Choice("Close"), name="options"))
 
-    def help_dialog(self) -> None:
-        self.app.push(DialogScene(self.app, "Controls", help_html(),
+    def help(self) -> None:
+        self._app.push(DialogScene(self._app, "Controls", help_html(),
                                   [Choice("Close", None, pygame.K_F1, primary=True)],
                                   size=(640, 470), cancel=Choice("Close"), name="help"))
 

@@ -1,17 +1,24 @@
 """The battle scene's map view: the map picture kept with a margin for panning, the mode's hex
 tints, objective and selection marks, unit counters, hex labels, the hovered path, animations,
-the toast, the odds chart, and the panel backgrounds. Mixed into BattleScene
-(game/client/scenes/battle.py), whose draw() puts these together each frame."""
+the toast, and the panel backgrounds.
+
+`MapView` is one part of the battle scene (game/client/ail/battle.py), constructed by it, owning
+the camera, the map cache and everything drawn from them. What it reads of the game for a frame
+(the state on screen, the input mode, the hover, the selection, the viewer, the animations) is
+passed to each call as a `MapContext`; it keeps no reference to the scene."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pygame
 
 from game.client import draw, fonts
-from game.client.ail.battle_panels import _hit_chance, _preview_parts
+from game.client.ail.battle_panels import _hit_chance
+from game.client.ail.text import terrain_colours
 from game.client.anim import FloatText, Shot
+from game.client.camera import Camera
+from game.client.mapcache import MapCache, board_picture, tiled_picture
 from game.hexgrid import Hex
 
 BACKGROUND = (14, 16, 19)
@@ -27,49 +34,191 @@ if TYPE_CHECKING:
     from game.client.ail.rq import Queries
     from game.client.anim import AnimQueue
     from game.client.app import Settings
-    from game.client.camera import Camera
-    from game.client.mapcache import MapCache
+    from game.client.session import Session
     from game.hexlayout import HexLayout
 
 
-class BattleDraw:
-    """The drawing part of the battle scene."""
+class MapContext(Protocol):
+    """What the map view reads of the scene for one call (never kept between calls)."""
 
-    if TYPE_CHECKING:  # provided by BattleScene (game/client/scenes/battle.py)
-        _can_act: set[str]
-        _chart: tuple[object, pygame.Surface] | None
-        _counter_cache: dict[tuple[Any, ...], pygame.Surface]
-        _frame_key: tuple[Any, ...] | None
-        _hover_key: tuple[Any, ...] | None
-        _hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None
-        _hover_overlay_key: tuple[Any, ...] | None
-        _hover_preview: Any
-        _occupant: dict[Hex, Any]
-        _overlay: tuple[pygame.Surface, tuple[int, int]] | None
-        _overlay_key: tuple[Any, ...] | None
-        _places: list[tuple[Any, float, float]]
-        _places_key: tuple[int, int] | None
-        _toast: tuple[str, float] | None
-        _view_layer: tuple[Any, pygame.Surface, tuple[int, int], tuple[int, int]] | None
-        anim: AnimQueue
-        camera: Camera
-        chart_rect: pygame.Rect
-        hover: Hex | None
-        layout: HexLayout
-        map_cache: MapCache
-        mode: Mode
-        q: Queries
-        selected: str | None
-        settings: Settings
-        view_scrolls: int
-        viewer: str | None
+    mode: Mode
+    hover: Hex | None
+    selected: str | None
+    viewer: str | None
+    anim: AnimQueue
+    q: Queries
 
-        def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]: ...
-        def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
-        @property
-        def state(self) -> Any: ...
-        def unit_world(self, unit_id: str) -> tuple[float, float]: ...
+    @property
+    def state(self) -> Any: ...
 
+    def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
+
+
+class MapView:
+    """The map view of the battle scene.
+
+    Public fields:
+        layout: the hex layout of the map (world pixels of each hex).
+        camera: the camera (zoom, pan, the viewport on the screen).
+        map_cache: the map picture at each zoom level, in chunks.
+        view_scrolls: panned frames shown from the kept picture without redrawing it (tests,
+            benchmarks count them).
+        hover_preview: the input mode's preview for the hovered hex, as of the last prepare().
+    Everything else (tints, the kept picture, counters, the unit index) is private to it."""
+
+    def __init__(self, session: Session, settings: Settings) -> None:
+        self._settings = settings
+        self.layout: HexLayout = session.layout
+        w, h = session.layout.map_pixel_size
+        self.camera = Camera(w, h)
+        if session.map_data is not None:
+            picture = tiled_picture(session.map_data)
+        else:
+            picture = board_picture(session.board, session.layout, terrain_colours(session.setup.rules))
+        self.map_cache = MapCache(picture, self.layout, session.board.terrain)
+        self.view_scrolls = 0
+        self.hover_preview: Any = None
+        self._overlay_key: tuple[Any, ...] | None = None
+        self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
+        self._hover_overlay_key: tuple[Any, ...] | None = None
+        self._hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
+        self._hover_key: tuple[Any, ...] | None = None
+        self._places_key: tuple[int, int] | None = None
+        self._places: list[tuple[Any, float, float]] = []
+        self._can_act: set[str] = set()
+        self._occupant: dict[Hex, Any] = {}
+        self._frame_key: tuple[Any, ...] | None = None
+        # the kept picture of the map view: (frame key, picture, map origin on screen when it was
+        # drawn, picture position of the screen's (0, 0) then); see _build_view_layer
+        self._view_layer: tuple[Any, pygame.Surface, tuple[int, int], tuple[int, int]] | None = None
+        self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
+
+    def centre_map(self) -> None:
+        """Look at the middle of the map (once the viewport is set)."""
+        w, h = self.layout.map_pixel_size
+        self.camera.centre_on(w / 2, h / 2)
+
+    # ------------------------------------------------------------------ what others ask
+    def forget_overlay(self) -> None:
+        """Draw the mode's hex tints afresh next frame (e.g. after the viewport changed)."""
+        self._overlay_key = None
+
+    def forget_picture(self) -> None:
+        """Draw the kept picture of the view from scratch next frame."""
+        self._view_layer = None
+
+    @property
+    def overlay_shown(self) -> bool:
+        """Whether the mode's hex tints are built (the frame benchmark checks they are up)."""
+        return self._overlay is not None
+
+    def kept_picture_current(self) -> bool:
+        """Whether the kept picture is the one of the last prepared frame (tests)."""
+        return self._view_layer is not None and self._view_layer[0] == self._frame_key
+
+    def unit_at(self, ctx: MapContext, h: Hex) -> Any:
+        """The live unit on a hex (the rules' state.unit_at, indexed once per state)."""
+        self._unit_places(ctx)
+        return self._occupant.get(h)
+
+    def unit_world(self, ctx: MapContext, unit_id: str) -> tuple[float, float]:
+        """Where a unit is drawn now, in world pixels (along its animation while it moves)."""
+        pos = ctx.anim.unit_position(unit_id)
+        if pos is not None:
+            return pos
+        u = ctx.state.units.get(unit_id) or ctx.anim.ghosts.get(unit_id)
+        assert u is not None, unit_id
+        return self.layout.hex_center(u.hex)
+
+    def counter(self, ctx: MapContext, unit: Any, size: int) -> pygame.Surface:
+        """The counter picture of a unit at a size (kept: the same unit state draws once)."""
+        st = ctx.state
+        t = st.unit_type(unit.id) if unit.id in st.units else None
+        markers = tuple(m for m, on in (("pinned", unit.pinned), ("out_of_action", unit.out_of_action),
+                                        (unit.stance, unit.stance != "none")) if on)
+        orders = bool(getattr(unit, "casualty_advantage", 0))
+        key = (unit.type_id, unit.side, unit.strength, markers, size, orders)
+        surf = self._counter_cache.get(key)
+        if surf is None:
+            colour = ctx.side_colour(unit.side)
+            surf = _render_counter(t, unit, colour, size, markers)
+            if orders:  # a standing order to spend Advantage on casualty rolls: a gold pip
+                surf = surf.copy()
+                r = max(3, size // 9)
+                at = (surf.get_width() - r - 2, surf.get_height() - r - 2)
+                pygame.draw.circle(surf, (10, 10, 12), at, r + 1)
+                pygame.draw.circle(surf, (240, 200, 90), at, r)
+            if pygame.display.get_surface() is not None:
+                surf = surf.convert_alpha()
+            if len(self._counter_cache) > 400:
+                self._counter_cache.clear()
+            self._counter_cache[key] = surf
+        return surf
+
+    # ------------------------------------------------------------------ each frame
+    def prepare(self, ctx: MapContext, view: pygame.Rect) -> None:
+        """Build what draw() will blit: the map layer of this zoom, the mode's hex tints, the
+        hover's tints and preview, the kept picture of the view."""
+        z = self.camera.zoom
+        mode_ctx = cast("BattleScene", ctx)  # the input modes' own view of the scene
+        st = ctx.state
+        quiet = st.pending is None and not ctx.anim.busy
+        cheap = (type(ctx.mode).__name__, tuple(sorted(vars(ctx.mode).items())), id(st), st.seq, quiet, z)
+        if cheap != self._overlay_key:
+            self._overlay_key = cheap
+            fills = ctx.mode.fills(mode_ctx)[1] if quiet else []
+            self._overlay = draw.hex_fill_surface(self.layout, fills, z)
+        # what depends on the hovered hex is asked again only when the hover (or anything above) changes
+        hover_key = (*cheap, ctx.hover)
+        if hover_key != self._hover_key:
+            self._hover_key = hover_key
+            hkey, hfills = ctx.mode.hover_fills(mode_ctx) if quiet else ((), [])
+            dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
+            hkey, hfills = (*hkey, *dkey), [*dfills, *hfills]
+            if (*hkey, z) != self._hover_overlay_key:
+                self._hover_overlay_key = (*hkey, z)
+                self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
+            self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
+        # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
+        # idle frames blit it, and so do panning frames, from further along, until the view goes
+        # past the margin and it is drawn again there. While something moves (an animation) the
+        # view is drawn straight onto the screen instead.
+        key = self._view_key(ctx)
+        old = self._view_layer
+        self._frame_key = key
+        if key is None:
+            self.map_cache.prepare(z, self._settings.show_grid, self.camera.map_origin_on_screen(), view)
+            return
+        if old is not None and old[0] != key and old[0][0] == key[0]:  # only the camera moved
+            self._view_layer = (key, old[1], old[2], old[3])
+            self.view_scrolls += 1
+        if self._kept_view_area(view) is None:
+            self._build_view_layer(ctx, key, view, old[1] if old is not None else None)
+
+    def draw(self, surface: pygame.Surface, ctx: MapContext, view: pygame.Rect, screen_size: tuple[int, int],
+             toast: str | None) -> None:
+        """The map view on the screen: the kept picture (or, while something moves, drawn
+        straight), then the animations and the toast over it."""
+        src = None
+        if self._frame_key is not None and surface.get_size() == screen_size:
+            src = self._kept_view_area(view)
+            if src is None:  # forgotten since the last update: draw it again
+                old = self._view_layer
+                self._build_view_layer(ctx, self._frame_key, view, old[1] if old is not None else None)
+                src = self._kept_view_area(view)
+        if src is not None and self._view_layer is not None:
+            # the part of the kept picture the camera shows now
+            surface.blit(self._view_layer[1], view.topleft, src)
+        else:  # something moves (or an odd surface): drawn straight onto it
+            self._draw_view(surface, ctx, view)
+        surface.set_clip(view)
+        self._draw_anim(surface, ctx)
+        if toast is not None:
+            draw.draw_label(surface, toast, (view.centerx, view.bottom - 30), (255, 230, 200), 15,
+                            (60, 20, 16, 230))
+        surface.set_clip(None)
+
+    # ------------------------------------------------------------------ the kept picture
     def _kept_view_area(self, view: pygame.Rect) -> pygame.Rect | None:
         """Where in the kept picture the view is now, or None when it has to be drawn afresh."""
         layer = self._view_layer
@@ -80,24 +229,21 @@ class BattleDraw:
         src = view.move(shift[0] - (origin[0] - built_at[0]), shift[1] - (origin[1] - built_at[1]))
         return src if layer[1].get_rect().contains(src) else None
 
-    def _draw_view(self, surface: pygame.Surface, area: pygame.Rect | None = None) -> None:
-        """The map, tints, objective and selection marks, units and the hovered path, inside
-        `area` (default: the view)."""
-        if area is None:
-            area = self.regions()[2]
+    def _draw_view(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect) -> None:
+        """The map, tints, objective and selection marks, units and the hovered path, inside `area`."""
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
             surface.fill(BACKGROUND, area)
-        self.map_cache.blit(surface, z, self.settings.show_grid, origin, area)
+        self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
         for overlay in (self._overlay_surface(z), self._hover_overlay_surface(z)):
             if overlay is not None:
                 surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
-        self._draw_marks(surface, origin, z)
-        self._draw_units(surface, origin, z, area)
-        self._draw_hex_labels(surface, origin, z)
-        self._draw_path(surface, origin, z)
+        self._draw_marks(surface, ctx, origin, z)
+        self._draw_units(surface, ctx, origin, z, area)
+        self._draw_hex_labels(surface, ctx, origin, z)
+        self._draw_path(surface, ctx, origin, z)
         surface.set_clip(None)
 
     @staticmethod
@@ -107,90 +253,24 @@ class BattleDraw:
         is, and a picture kept while panning matches one drawn afresh to the pixel."""
         return origin[0] + wx * z, origin[1] + wy * z
 
-    def _view_key(self) -> tuple[tuple[Any, ...], tuple[float, float]] | None:
+    def _view_key(self, ctx: MapContext) -> tuple[tuple[Any, ...], tuple[float, float]] | None:
         """Everything the map view's picture depends on (None while something moves)."""
-        if self.anim.busy or self.anim.ghosts:
+        if ctx.anim.busy or ctx.anim.ghosts:
             return None
-        st = self.state
+        st = ctx.state
         cam = self.camera
         try:
-            mode_vars = tuple(sorted(vars(self.mode).items()))
+            mode_vars = tuple(sorted(vars(ctx.mode).items()))
             hash(mode_vars)
         except TypeError:
             return None
         return ((id(st), st.seq, cam.zoom_index, cam.view_x, cam.view_y, cam.view_w,
-                 cam.view_h, self.hover, self.selected, type(self.mode).__name__, mode_vars,
-                 self.settings.show_grid, self.viewer, st.pending is None, self._overlay_key,
+                 cam.view_h, ctx.hover, ctx.selected, type(ctx.mode).__name__, mode_vars,
+                 self._settings.show_grid, ctx.viewer, st.pending is None, self._overlay_key,
                  self._hover_overlay_key), (cam.pos_x, cam.pos_y))
 
-    def _draw_frames(self, surface: pygame.Surface) -> None:
-        """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels).
-
-        Drawn before the map view, which covers its own rectangle whole: the side panel's fill
-        starts a few pixels left of the panel, on a multiple of 16 pixels, where whole rows of
-        pixels are filled several times faster (measured: 0.04 ms against 0.22 ms at 1280 x 800)."""
-        top, side, _ = self.regions()
-        surface.fill(PANEL_BG, top)
-        x0 = side.x - side.x % 16
-        surface.fill(PANEL_BG, (x0, side.y, side.right - x0, side.h))
-        surface.fill(PANEL_EDGE, (top.x, top.bottom - 1, top.w, 1))
-        surface.fill(PANEL_EDGE, (side.x, side.y, 1, side.h))
-
-    def _prepare(self) -> None:
-        """Build what draw() will blit: the map layer of this zoom, the mode's hex tints."""
-        z = self.camera.zoom
-        quiet = self.state.pending is None and not self.anim.busy
-        cheap = (type(self.mode).__name__, tuple(sorted(vars(self.mode).items())), id(self.state), self.state.seq,
-                 quiet, z)
-        if cheap != self._overlay_key:
-            self._overlay_key = cheap
-            fills = self.mode.fills(cast("BattleScene", self))[1] if quiet else []
-            self._overlay = draw.hex_fill_surface(self.layout, fills, z)
-        # what depends on the hovered hex is asked again only when the hover (or anything above) changes
-        hover_key = (*cheap, self.hover)
-        if hover_key != self._hover_key:
-            self._hover_key = hover_key
-            hkey, hfills = self.mode.hover_fills(cast("BattleScene", self)) if quiet else ((), [])
-            dkey, dfills = self._danger_fills() if quiet else ((), [])
-            hkey, hfills = (*hkey, *dkey), [*dfills, *hfills]
-            if (*hkey, z) != self._hover_overlay_key:
-                self._hover_overlay_key = (*hkey, z)
-                self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
-            self._hover_preview = self.mode.preview(cast("BattleScene", self)) if quiet else None
-        pv = self._hover_preview
-        chart_key = (id(pv[0]), id(pv[1])) if pv is not None else None
-        if self._chart is None or self._chart[0] != chart_key:
-            chart = pygame.Surface(self.chart_rect.size)
-            local = chart.get_rect()
-            if pv is None:
-                pygame.draw.rect(chart, (16, 19, 23), local)
-                pygame.draw.rect(chart, (59, 67, 76), local, 1)
-                img = fonts.text("Hover a target: exact outcome odds", 12, (110, 106, 98))
-                chart.blit(img, img.get_rect(center=local.center))
-            else:
-                _, odds = _preview_parts(pv[0])
-                base = _preview_parts(pv[1])[1] if pv[1] is not None else None
-                if odds is not None:
-                    draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
-            self._chart = (chart_key, chart)
-        # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
-        # idle frames blit it, and so do panning frames, from further along, until the view goes
-        # past the margin and it is drawn again there. While something moves (an animation) the
-        # view is drawn straight onto the screen instead.
-        key = self._view_key()
-        view = self.regions()[2]
-        old = self._view_layer
-        self._frame_key = key
-        if key is None:
-            self.map_cache.prepare(z, self.settings.show_grid, self.camera.map_origin_on_screen(), view)
-            return
-        if old is not None and old[0] != key and old[0][0] == key[0]:  # only the camera moved
-            self._view_layer = (key, old[1], old[2], old[3])
-            self.view_scrolls += 1
-        if self._kept_view_area(view) is None:
-            self._build_view_layer(key, view, old[1] if old is not None else None)
-
-    def _build_view_layer(self, key: Any, view: pygame.Rect, reuse: pygame.Surface | None) -> None:
+    def _build_view_layer(self, ctx: MapContext, key: Any, view: pygame.Rect,
+                          reuse: pygame.Surface | None) -> None:
         """Draw the map view, and VIEW_MARGIN pixels around it, into the kept picture.
 
         It is drawn as if the screen were bigger and the view started VIEW_MARGIN pixels in: the
@@ -214,20 +294,22 @@ class BattleDraw:
         cam.view_x, cam.view_y = saved[0] + shift[0], saved[1] + shift[1]
         try:
             origin = cam.map_origin_on_screen()
-            self.map_cache.prepare(cam.zoom, self.settings.show_grid, origin, pic.get_rect())
-            self._draw_view(pic, pic.get_rect())
+            self.map_cache.prepare(cam.zoom, self._settings.show_grid, origin, pic.get_rect())
+            self._draw_view(pic, ctx, pic.get_rect())
         finally:
             cam.view_x, cam.view_y = saved
         built_at = cam.map_origin_on_screen()
         self._view_layer = (key, pic, built_at, shift)
 
-    def _danger_fills(self) -> tuple[tuple[Any, ...], list[Any]]:
+    # ------------------------------------------------------------------ parts of the picture
+    def _danger_fills(self, ctx: MapContext) -> tuple[tuple[Any, ...], list[Any]]:
         """The hovered unit's overwatch danger zone (where a dash or charge would draw its shot)."""
-        u = self.unit_at(self.hover) if self.hover is not None else None
-        if u is None or u.stance != "overwatch" or self.mode.name == "attack":
+        u = self.unit_at(ctx, ctx.hover) if ctx.hover is not None else None
+        if u is None or u.stance != "overwatch" or ctx.mode.name == "attack":
             return ((), [])  # (while attacking, the hovered target's odds are what matters)
-        zone = self.q.danger_zone(self.state, u.id)
-        return (("danger", u.id, self.state.seq), [(h, draw.DANGER_COLOUR, 70, 2) for h in sorted(zone)])
+        st = ctx.state
+        zone = ctx.q.danger_zone(st, u.id)
+        return (("danger", u.id, st.seq), [(h, draw.DANGER_COLOUR, 70, 2) for h in sorted(zone)])
 
     def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._hover_overlay_key is None or self._hover_overlay_key[-1] != z:
@@ -239,88 +321,63 @@ class BattleDraw:
             return None
         return self._overlay
 
-    def _draw_marks(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
-        st = self.state
+    def _draw_marks(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float) -> None:
+        st = ctx.state
         for obj in st.setup.objectives:  # hexes to hold: a flag in the colour of the side that wants them
             for h in obj.hexes:
-                colour = self.side_colour(obj.side)
+                colour = ctx.side_colour(obj.side)
                 draw.hex_outline(surface, self.layout, h, z, origin, (10, 10, 12), 5, 0.86)
                 draw.hex_outline(surface, self.layout, h, z, origin, (240, 200, 90), 2, 0.86)
                 cx, cy = self._on_view(origin, z, *self.layout.hex_center(h))
                 draw.objective_flag(surface, (cx, cy - self.layout.th * z * 0.28), colour, max(0.6, z))
-        if self.hover is not None:
-            draw.hex_outline(surface, self.layout, self.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
-        if self.selected and self.selected in st.units and not st.units[self.selected].destroyed:
-            h = st.units[self.selected].hex
+        if ctx.hover is not None:
+            draw.hex_outline(surface, self.layout, ctx.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
+        sel = ctx.selected
+        if sel and sel in st.units and not st.units[sel].destroyed:
+            h = st.units[sel].hex
             draw.hex_outline(surface, self.layout, h, z, origin, (10, 10, 12), 6, 0.9)
             draw.hex_outline(surface, self.layout, h, z, origin, draw.SELECT_COLOUR, 3, 0.9)
 
-    def _counter(self, unit: Any, size: int) -> pygame.Surface:
-        st = self.state
-        t = st.unit_type(unit.id) if unit.id in st.units else None
-        markers = tuple(m for m, on in (("pinned", unit.pinned), ("out_of_action", unit.out_of_action),
-                                        (unit.stance, unit.stance != "none")) if on)
-        orders = bool(getattr(unit, "casualty_advantage", 0))
-        key = (unit.type_id, unit.side, unit.strength, markers, size, orders)
-        surf = self._counter_cache.get(key)
-        if surf is None:
-            colour = self.side_colour(unit.side)
-            surf = _render_counter(t, unit, colour, size, markers)
-            if orders:  # a standing order to spend Advantage on casualty rolls: a gold pip
-                surf = surf.copy()
-                r = max(3, size // 9)
-                at = (surf.get_width() - r - 2, surf.get_height() - r - 2)
-                pygame.draw.circle(surf, (10, 10, 12), at, r + 1)
-                pygame.draw.circle(surf, (240, 200, 90), at, r)
-            if pygame.display.get_surface() is not None:
-                surf = surf.convert_alpha()
-            if len(self._counter_cache) > 400:
-                self._counter_cache.clear()
-            self._counter_cache[key] = surf
-        return surf
-
-    def unit_at(self, h: Hex) -> Any:
-        """The live unit on a hex (the rules' state.unit_at, indexed once per state)."""
-        self._unit_places()
-        return self._occupant.get(h)
-
-    def _unit_places(self) -> list[tuple[Any, float, float]]:
+    def _unit_places(self, ctx: MapContext) -> list[tuple[Any, float, float]]:
         """(unit, world x, world y) of every unit on the map, computed once per game state."""
-        st = self.state
+        st = ctx.state
         if self._places_key != (id(st), st.seq):
             self._places_key = (id(st), st.seq)
             self._places = [(u, *self.layout.hex_center(u.hex)) for u in st.units.values() if not u.destroyed]
             self._occupant = {u.hex: u for u, _, _ in self._places}
-            self._can_act = set(self.q.can_act(st, st.active_side)) \
+            self._can_act = set(ctx.q.can_act(st, st.active_side)) \
                 if st.pending is None and st.phase != "ended" else set()
         return self._places
 
-    def _draw_units(self, surface: pygame.Surface, origin: tuple[int, int], z: float, area: pygame.Rect) -> None:
-        st = self.state
+    def _draw_units(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float,
+                    area: pygame.Rect) -> None:
+        st = ctx.state
         size = max(14, int(min(self.layout.tw, self.layout.th) * 0.72 * z))
-        places = self._unit_places()
-        if self.anim.busy or self.anim.ghosts:
-            places = [(u, *self.unit_world(u.id)) for u, _, _ in places] + \
-                     [(u, *self.unit_world(uid)) for uid, u in self.anim.ghosts.items()]
+        places = self._unit_places(ctx)
+        anim = ctx.anim
+        if anim.busy or anim.ghosts:
+            places = [(u, *self.unit_world(ctx, u.id)) for u, _, _ in places] + \
+                     [(u, *self.unit_world(ctx, uid)) for uid, u in anim.ghosts.items()]
         cam = self.camera
         half = size / z  # world margin so counters half off the view still show
         wx0, wy0 = cam.screen_to_world(area.x, area.y)
         wx1, wy1 = cam.screen_to_world(area.right, area.bottom)
-        ring = self.viewer == st.active_side
+        ring = ctx.viewer == st.active_side
         for u, wx, wy in places:
             if not (wx0 - half <= wx <= wx1 + half and wy0 - half <= wy <= wy1 + half):
                 continue
             sx, sy = self._on_view(origin, z, wx, wy)
-            img = self._counter(u, size)
+            img = self.counter(ctx, u, size)
             rect = img.get_rect(center=(round(sx), round(sy)))
             if ring and u.id in self._can_act:
                 pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
             surface.blit(img, rect)
 
-    def _draw_hex_labels(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
-        if self.anim.busy or self.state.pending is not None:
+    def _draw_hex_labels(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int],
+                         z: float) -> None:
+        if ctx.anim.busy or ctx.state.pending is not None:
             return
-        for item in self.mode.hex_labels(cast("BattleScene", self)):
+        for item in ctx.mode.hex_labels(cast("BattleScene", ctx)):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])
             x, y = self._on_view(origin, z, *self.layout.hex_center(h))
@@ -328,10 +385,10 @@ class BattleDraw:
                             (255, 200, 190) if live else (170, 170, 176), 12,
                             (70, 16, 12, 220) if live else (40, 40, 46, 220))
 
-    def _draw_path(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
-        if self.anim.busy or self.state.pending is not None:
+    def _draw_path(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float) -> None:
+        if ctx.anim.busy or ctx.state.pending is not None:
             return
-        view = self.mode.path_view(cast("BattleScene", self))
+        view = ctx.mode.path_view(cast("BattleScene", ctx))
         if view is None:
             return
         pts = [self._on_view(origin, z, *self.layout.hex_center(h)) for h in view.points]
@@ -341,35 +398,39 @@ class BattleDraw:
         for ex in view.exposures:
             c = self._on_view(origin, z, *self.layout.hex_center(ex.hex))
             draw.danger_marker(surface, c, r * 0.45)
-            wname = self.state.unit_name(ex.watcher_id)
+            wname = ctx.state.unit_name(ex.watcher_id)
             draw.draw_label(surface, f"{wname}: {draw.percent(_hit_chance(ex))}",
                             (c[0], c[1] - r * 0.9), draw.DANGER_COLOUR, 12)
         draw.draw_label(surface, view.label, (end[0], end[1] + r * 0.95), (255, 255, 255), 13)
 
-    def _draw_anim(self, surface: pygame.Surface) -> None:
-        for part, f in self.anim.current_parts():
+    def _draw_anim(self, surface: pygame.Surface, ctx: MapContext) -> None:
+        cam = self.camera
+        for part, f in ctx.anim.current_parts():
             if isinstance(part, Shot):
-                a = self.camera.world_to_screen(*part.start)
-                b = self.camera.world_to_screen(*part.end)
+                a = cam.world_to_screen(*part.start)
+                b = cam.world_to_screen(*part.end)
                 tip = (a[0] + (b[0] - a[0]) * min(1.0, f * 1.6), a[1] + (b[1] - a[1]) * min(1.0, f * 1.6))
                 pygame.draw.line(surface, (10, 10, 12), a, tip, 5)
                 pygame.draw.line(surface, part.colour, a, tip, 3)
                 pygame.draw.circle(surface, part.colour, tip, 4)
             elif isinstance(part, FloatText):
-                x, y = self.camera.world_to_screen(*part.at)
+                x, y = cam.world_to_screen(*part.at)
                 img = fonts.outlined(part.text, 16, part.colour)
                 img.set_alpha(int(255 * (1 - max(0.0, f - 0.7) / 0.3)))
                 surface.blit(img, img.get_rect(center=(round(x), round(y - 20 - 30 * f))))
 
-    def _draw_toast(self, surface: pygame.Surface, view: pygame.Rect) -> None:
-        if self._toast is None:
-            return
-        draw.draw_label(surface, self._toast[0], (view.centerx, view.bottom - 30), (255, 230, 200), 15,
-                        (60, 20, 16, 230))
 
-    def _draw_chart(self, surface: pygame.Surface) -> None:
-        if self._chart is not None:
-            surface.blit(self._chart[1], self.chart_rect)
+def draw_frames(surface: pygame.Surface, top: pygame.Rect, side: pygame.Rect) -> None:
+    """The top bar and side panel backgrounds (plain fills: cheaper than toolkit panels).
+
+    Drawn before the map view, which covers its own rectangle whole: the side panel's fill
+    starts a few pixels left of the panel, on a multiple of 16 pixels, where whole rows of
+    pixels are filled several times faster (measured: 0.04 ms against 0.22 ms at 1280 x 800)."""
+    surface.fill(PANEL_BG, top)
+    x0 = side.x - side.x % 16
+    surface.fill(PANEL_BG, (x0, side.y, side.right - x0, side.h))
+    surface.fill(PANEL_EDGE, (top.x, top.bottom - 1, top.w, 1))
+    surface.fill(PANEL_EDGE, (side.x, side.y, 1, side.h))
 
 
 def _render_counter(t: Any, unit: Any, colour: tuple[int, int, int], size: int,
@@ -378,7 +439,3 @@ def _render_counter(t: Any, unit: Any, colour: tuple[int, int, int], size: int,
     from game.render.counters import counter_surface
 
     return counter_surface(t, unit, colour, size, markers)
-
-
-# Saves, the load menu, the replay view and GM mode register their keys, end-of-battle choices
-# and the autosave hook (game/client/savegame.py).

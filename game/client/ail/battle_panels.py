@@ -1,17 +1,22 @@
-"""The battle scene's side panels and top bar text: the status line and the hint, the selected
-unit (or the sides' summary), the hovered hex or attack preview with its exact odds, and the
-dice log. Mixed into BattleScene (game/client/scenes/battle.py); the HTML of units, terrain and
-events is made by game/client/text.py."""
+"""The battle scene's side panels and top bar: the status line and the hint, the selected unit
+(or the sides' summary), the hovered hex or attack preview with its exact odds, the odds chart,
+the dice log, and the top buttons.
+
+`Panels` is one part of the battle scene (game/client/ail/battle.py), constructed by it: it owns
+these widgets and what they last showed, and re-renders only what changed. What it reads of the
+game is passed to each call as a `PanelContext`; it keeps no reference to the scene. The HTML of
+units, terrain and events is made by game/client/ail/text.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
+import pygame
 import pygame_gui
+from pygame_gui.core import ObjectID
 
-from game.client import draw
+from game.client import draw, fonts
 from game.client.ail import text
-from game.client.ail.battle_actions import _enable
 from game.hexgrid import Hex
 
 if TYPE_CHECKING:
@@ -20,44 +25,145 @@ if TYPE_CHECKING:
     from game.client.ail.rq import Queries
     from game.client.session import Session
 
+class PanelContext(Protocol):
+    """What the panels read of the scene for one call (never kept between calls)."""
 
-class BattlePanels:
-    """The panels part of the battle scene (only what changed is re-rendered)."""
+    session: Session
+    mode: Mode
+    hover: Hex | None
+    selected: str | None
+    q: Queries
 
-    if TYPE_CHECKING:  # provided by BattleScene (game/client/scenes/battle.py)
-        _toast: tuple[str, float] | None
-        _ui_cache: dict[str, str]
-        hint_label: pygame_gui.elements.UILabel
-        hover: Hex | None
-        info_box: pygame_gui.elements.UITextBox
-        log_box: pygame_gui.elements.UITextBox
-        mode: Mode
-        q: Queries
-        selected: str | None
-        session: Session
-        status_label: pygame_gui.elements.UILabel
-        top_buttons: dict[str, pygame_gui.elements.UIButton]
-        unit_box: pygame_gui.elements.UITextBox
+    @property
+    def state(self) -> Any: ...
 
-        def _rebuild_action_buttons(self) -> None: ...
-        def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
-        @property
-        def state(self) -> Any: ...
-        def unit_at(self, h: Hex) -> Any: ...
+    @property
+    def toast_text(self) -> str | None: ...
+
+    def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
+
+    def unit_at(self, h: Hex) -> Any: ...
+
+
+# the top bar's buttons: (key, label, width, tooltip), right to left
+TOP_BUTTONS = (("help", "Help F1", 78, "Controls"),
+               ("options", "Options", 78, "Animation speed, blackout, questions"),
+               ("end", "End phase (E)", 160, "End this phase"),
+               ("undo", "Undo", 70, "Take back the last move (Ctrl+Z)"))
+
+
+class Panels:
+    """The side panel and the top bar of the battle scene.
+
+    Public fields (the widgets, made by build()):
+        status_label, hint_label: the top bar's two lines.
+        top_buttons: key ("help", "options", "end", "undo") -> button.
+        unit_box: the selected unit's card (or the sides' summary).
+        info_box: the hovered hex, the path's overwatch, or the attack preview.
+        log_title, log_box: the dice log.
+        actions_rect: the band the action buttons go in (battle_actions.ActionButtons).
+        chart_rect: where the odds chart is drawn.
+    Private: what each widget last showed (only changes are re-rendered), the layout's key, the
+    chart picture."""
+
+    def __init__(self) -> None:
+        self._shown: dict[str, str] = {}
+        self._side_rows: tuple[int, tuple[int, int]] | None = None
+        self._chart: tuple[object, pygame.Surface] | None = None
+        self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        self.actions_rect = pygame.Rect(0, 0, 0, 0)
+        self.chart_rect = pygame.Rect(0, 0, 0, 72)
+
+    # ------------------------------------------------------------------ layout
+    def build(self, ui: pygame_gui.UIManager, top: pygame.Rect, side: pygame.Rect) -> None:
+        """Make the widgets for this window size (the manager was just cleared)."""
+        self._shown.clear()
+        self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", ui,
+                                                        object_id=ObjectID(class_id="@title"))
+        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 430, 20), "", ui)
+        bx = top.w - 10
+        self.top_buttons = {}
+        for key, label, width, tip in TOP_BUTTONS:
+            bx -= width
+            oid = ObjectID(class_id="@primary") if key == "end" else None
+            btn = pygame_gui.elements.UIButton(pygame.Rect(bx, 6, width, 34), label, ui,
+                                               tool_tip_text=tip, object_id=oid)
+            self.top_buttons[key] = btn
+            bx -= 8
+        x, wdt = side.x + 8, side.w - 16
+        y = side.y + 8
+        self.unit_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 100), ui)
+        self.actions_rect = pygame.Rect(x, y, wdt, 0)
+        self.info_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), ui)
+        self.chart_rect = pygame.Rect(x, y, wdt, 72)
+        self.log_title = pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)",
+                                                     ui, object_id=ObjectID(class_id="@title"))
+        self.log_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), ui)
+        self._side_rows = None
+
+    def place(self, action_rows: int, side: pygame.Rect, screen_size: tuple[int, int]) -> bool:
+        """Lay the side panel out from the space it has: the action buttons take the rows they
+        need (none: no band at all), the odds chart is smaller in a short window, and what is left
+        goes to the unit card, the hex / odds box and the dice log, the log taking whatever the
+        others leave (so it grows when there are no buttons, e.g. in the replay). True when the
+        layout changed (the action buttons must be placed again)."""
+        key = (action_rows, screen_size)
+        if key == self._side_rows:
+            return False
+        self._side_rows = key
+        x, wdt = side.x + 8, side.w - 16
+        y = side.y + 8
+        bottom = side.bottom - 8
+        actions_h = action_rows * 26 + max(0, action_rows - 1) * 4
+        chart_h = 112 if side.h >= 640 else 76
+        title_h = 22
+        gaps = 6 * 4
+        rest = max(180, bottom - y - actions_h - chart_h - title_h - gaps)
+        unit_h = max(96, int(rest * 0.42))
+        info_h = max(64, int(rest * 0.27))
+        self.unit_box.set_relative_position((x, y))
+        self.unit_box.set_dimensions((wdt, unit_h))
+        y += unit_h + 6
+        self.actions_rect = pygame.Rect(x, y, wdt, actions_h)
+        y += actions_h + (6 if actions_h else 0)
+        self.info_box.set_relative_position((x, y))
+        self.info_box.set_dimensions((wdt, info_h))
+        y += info_h + 6
+        self.chart_rect = pygame.Rect(x, y, wdt, chart_h)
+        self._chart = None  # drawn again at the new size
+        y += chart_h + 6
+        self.log_title.set_relative_position((x, y))
+        y += title_h
+        self.log_box.set_relative_position((x, y))
+        self.log_box.set_dimensions((wdt, max(60, bottom - y)))
+        return True
+
+    def top_button(self, element: object) -> str | None:
+        """Which top button an element is ("help", "options", "end", "undo"), if any."""
+        for key, btn in self.top_buttons.items():
+            if element is btn:
+                return key
+        return None
+
+    # ------------------------------------------------------------------ what is shown
+    def shown(self, key: str) -> str:
+        """What a part of the panels shows now, as given to its widget: "status", "hint",
+        "unit", "info", "log" (tests read the text without the toolkit's rendering)."""
+        return self._shown.get(key, "")
 
     def _set_html(self, key: str, box: pygame_gui.elements.UITextBox, html: str) -> None:
-        if self._ui_cache.get(key) != html:
-            self._ui_cache[key] = html
+        if self._shown.get(key) != html:
+            self._shown[key] = html
             box.set_text(html)
 
     def _set_label(self, key: str, label: pygame_gui.elements.UILabel, s: str) -> None:
-        if self._ui_cache.get(key) != s:
-            self._ui_cache[key] = s
+        if self._shown.get(key) != s:
+            self._shown[key] = s
             label.set_text(s)
 
-    def refresh_panels(self, force: bool = False) -> None:
+    def refresh(self, ctx: PanelContext, force: bool = False) -> None:
         """Bring the panels up to date (only what changed is re-rendered)."""
-        st = self.state
+        st = ctx.state
         phase = text.PHASE_NAMES.get(st.phase, st.phase)
         rnd = f"Round {st.round}/{st.setup.round_limit}"
         if st.phase == "ended":
@@ -71,84 +177,55 @@ class BattlePanels:
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
         self._set_label("status", self.status_label, status)
-        self._set_label("hint", self.hint_label, _fit_sentences(self._hint(), self.hint_label))
+        self._set_label("hint", self.hint_label, _fit_sentences(self.hint(ctx), self.hint_label))
         # selected unit
-        if self.selected and self.selected in st.units:
-            html = text.unit_html(st, self.selected, self.side_colour(st.units[self.selected].side))
+        if ctx.selected and ctx.selected in st.units:
+            html = text.unit_html(st, ctx.selected, ctx.side_colour(st.units[ctx.selected].side))
         else:
             html = f"<font color='{text.DIM}'>No unit selected. Click a unit to see it; Tab picks the next " \
                    "unit that can act.</font>"
-            html += self._side_summary_html()
+            html += _side_summary_html(st)
         self._set_html("unit", self.unit_box, html)
         # hover / preview
-        self._set_html("info", self.info_box, self._info_html())
+        self._set_html("info", self.info_box, self.info_html(ctx))
         # dice log
-        if force or self._ui_cache.get("log_n") != str(len(self.session.history)):
-            self._ui_cache["log_n"] = str(len(self.session.history))
-            self._set_html("log", self.log_box, self.log_html())
+        session = ctx.session
+        if force or self._shown.get("log_n") != str(len(session.history)):
+            self._shown["log_n"] = str(len(session.history))
+            self._set_html("log", self.log_box, log_html(session, st))
         # buttons
-        _enable(self.top_buttons["undo"], self.session.can_undo)
+        _enable(self.top_buttons["undo"], session.can_undo)
         if st.phase in ("movement", "attack") and st.pending is None:
             _enable(self.top_buttons["end"], True)
             label = f"End {st.phase} (E)"
-            if self._ui_cache.get("endlbl") != label:
-                self._ui_cache["endlbl"] = label
-                self.top_buttons["end"].set_text(label)
         else:
             _enable(self.top_buttons["end"], False)
             # the label says what this phase is, never the end of a phase that is not on
             label = {"initiative": "Initiative…", "ended": "Battle over"}.get(st.phase, "Waiting…")
-            if self._ui_cache.get("endlbl") != label:
-                self._ui_cache["endlbl"] = label
-                self.top_buttons["end"].set_text(label)
-        self._rebuild_action_buttons()
+        if self._shown.get("endlbl") != label:
+            self._shown["endlbl"] = label
+            self.top_buttons["end"].set_text(label)
 
-    def _where(self, h: Hex) -> str:
-        col, row = self.session.board.offset_of(h)
-        return f"{col},{row}"
-
-    def _side_names(self) -> dict[str, str]:
-        return {s.id: s.name for s in self.session.setup.sides}
-
-    def _side_summary_html(self) -> str:
-        st = self.state
-        lines = []
-        for s in st.setup.sides:
-            adv = st.sides[s.id].advantage
-            pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
-            alive = len(st.live_units(s.id))
-            units = f"{alive} unit{'' if alive == 1 else 's'}"
-            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
-                         f"{units}" + (f" · Advantage: {text.e(pools)}" if pools else ""))
-        if st.turn_order:
-            order = []
-            for i, slot in enumerate(st.turn_order):
-                label = st.side_name(slot.side) + (f" ({st.unit_name(slot.unit_id)})" if slot.unit_id else "")
-                order.append(f"<b>{text.e(label)}</b>" if i == st.turn_index and st.phase != "initiative"
-                             else text.e(label))
-            lines.append(f"<font color='{text.DIM}'>Turn order:</font> " + " &gt; ".join(order))
-        for o in st.setup.objectives:
-            if o.description:
-                lines.append(f"<font color='{text.DIM}'>Objective ({text.e(st.side_name(o.side))}): "
-                             f"{text.e(o.description)}</font>")
-        return "<br><br>" + "<br>".join(lines)
-
-    def _hint(self) -> str:
-        if self._toast is not None:
-            return self._toast[0]
-        st = self.state
+    def hint(self, ctx: PanelContext) -> str:
+        """The top bar's second line: the toast, what the rules wait for, or the mode's hint."""
+        toast = ctx.toast_text
+        if toast is not None:
+            return toast
+        st = ctx.state
         if st.phase == "ended":
             return "The battle is over."
         if st.pending is not None:
             return f"Waiting for {st.side_name(st.pending.sides[0])} to answer."
-        return self.mode.hint(cast("BattleScene", self))
+        return ctx.mode.hint(cast("BattleScene", ctx))
 
-    def _info_html(self) -> str:
-        st = self.state
-        pv = self.mode.preview(cast("BattleScene", self))
+    def info_html(self, ctx: PanelContext) -> str:
+        """The hex / odds box: the attack preview, the path's overwatch, the hovered hex and unit."""
+        st = ctx.state
+        mode_ctx = cast("BattleScene", ctx)
+        pv = ctx.mode.preview(mode_ctx)
         if pv is not None:
-            return self._preview_html(pv[0], pv[1])
-        view = self.mode.path_view(cast("BattleScene", self))
+            return _preview_html(st, pv[0], pv[1])
+        view = ctx.mode.path_view(mode_ctx)
         parts = []
         if view is not None and view.exposures:
             parts.append(f"<b>{text.e(view.label)}</b>")
@@ -158,83 +235,151 @@ class BattlePanels:
                              f"{draw.percent(_hit_chance(ex))} to hit</font>")
         elif view is not None:
             parts.append(f"<b>{text.e(view.label)}</b> · no overwatch on this path")
-        if self.hover is not None and self.hover in st.board.terrain:
-            parts.append(text.terrain_html(st.board, st.setup.rules, self.hover, st))
+        hover = ctx.hover
+        if hover is not None and hover in st.board.terrain:
+            parts.append(text.terrain_html(st.board, st.setup.rules, hover, st))
             for obj in st.setup.objectives:
-                if self.hover in obj.hexes:
+                if hover in obj.hexes:
                     parts.append(f"<font color='{text.GOLD}'>Objective of {text.e(st.side_name(obj.side))}: "
                                  f"{text.e(obj.description or 'hold this hex')}</font>")
-            u = self.unit_at(self.hover)
+            u = ctx.unit_at(hover)
             if u is not None and u.stance == "overwatch":
-                zone = self.q.danger_zone(st, u.id)
+                zone = ctx.q.danger_zone(st, u.id)
                 parts.append(f"<font color='{text.BAD}'>{text.e(st.unit_name(u.id))} is on overwatch "
                              f"({text.e(u.stance_weapon or '')}): it fires at the first enemy that dashes or "
                              f"charges into the red hexes ({len(zone)} in range and sight).</font>")
-            if u is not None and u.id != self.selected:
-                parts.append(text.unit_html(st, u.id, self.side_colour(u.side)))
+            if u is not None and u.id != ctx.selected:
+                parts.append(text.unit_html(st, u.id, ctx.side_colour(u.side)))
         return "<br>".join(parts) or f"<font color='{text.DIM}'>Hover a hex to see its terrain.</font>"
 
-    def _preview_html(self, p: Any, base: Any) -> str:
-        ac, odds = _preview_parts(p)
-        st = self.state
-        lines = []
-        target = getattr(p, "target_id", None)
-        if target:
-            lines.append(f"<b>vs {text.e(st.unit_name(target))}</b>")
-        if ac is not None:
-            parts = " ".join(f"{text.e(m.label)} {text.signed(m.value) if i else m.value}"
-                             for i, m in enumerate(ac.parts))
-            lines.append(f"Accuracy Challenge <b>{ac.total}</b> = {parts}")
-        hit = _hit_roll_text(st, p)
-        if hit:
-            lines.append(hit)
-        if odds is not None and odds.hit_chance == 0:
-            why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
-            lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(why)}; the attack may still be "
-                         "made.</font>")
-        if odds is not None:
-            chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
-            if base is not None:
-                _, bodds = _preview_parts(base)
-                if bodds is not None:
-                    chance += f" (was {draw.percent(bodds.hit_chance)} without Advantage)"
-            chance += f" · expected strength lost {float(odds.expected_strength_lost):.2f}"
-            lines.append(chance)
-            da = getattr(p, "odds_if_defensive_action", None)
-            if da is not None:
-                lines.append(f"<font color='{text.DIM}'>If the defender takes a defensive action: "
-                             f"{draw.percent(da.hit_chance)} to hit</font>")
-            for note in getattr(odds, "notes", ()):
-                lines.append(f"<font color='{text.DIM}'>{text.e(note)}</font>")
-        return "<br>".join(lines)
+    # ------------------------------------------------------------------ the odds chart
+    def update_chart(self, preview: Any) -> None:
+        """Draw the odds chart for an attack preview (None: the empty chart), when it changed."""
+        pv = preview
+        chart_key = (id(pv[0]), id(pv[1])) if pv is not None else None
+        if self._chart is not None and self._chart[0] == chart_key:
+            return
+        chart = pygame.Surface(self.chart_rect.size)
+        local = chart.get_rect()
+        if pv is None:
+            pygame.draw.rect(chart, (16, 19, 23), local)
+            pygame.draw.rect(chart, (59, 67, 76), local, 1)
+            img = fonts.text("Hover a target: exact outcome odds", 12, (110, 106, 98))
+            chart.blit(img, img.get_rect(center=local.center))
+        else:
+            _, odds = _preview_parts(pv[0])
+            base = _preview_parts(pv[1])[1] if pv[1] is not None else None
+            if odds is not None:
+                draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
+        self._chart = (chart_key, chart)
 
-    def log_html(self) -> str:
-        """The dice log, one group per command, the latest command first; within a group the
-        command, then its rolls and results in the order they happened (an attack reads top down)."""
-        st = self.state
-        name = st.unit_name
-        system = self.session.system
-        lines: list[str] = []
-        for step in reversed(self.session.history[-80:]):
-            block = [text.event_html(ev, name, self._side_names(), self._where) for ev in step.events
-                     if getattr(ev, "kind", "") not in ("initiative_chosen",)]
-            if not block:
-                continue
-            try:
-                head = system.describe_command(step.before, step.command)
-            except Exception:  # a command the describer does not know: the events still show
-                head = getattr(step.command, "kind", "")
-            gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) \
-                and not str(head).startswith("GM") else ""
-            if lines:
-                lines.append("")  # a blank line between commands
-            lines.append(f"{gm}<b>{text.e(str(head))}</b>")
-            lines.extend(block)
-            if len(lines) > 200:
-                break
-        if not lines:
-            return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
-        return "<br>".join(lines)
+    def draw_chart(self, surface: pygame.Surface) -> None:
+        if self._chart is not None:
+            surface.blit(self._chart[1], self.chart_rect)
+
+
+def side_names(session: Session) -> dict[str, str]:
+    return {s.id: s.name for s in session.setup.sides}
+
+
+def where(session: Session, h: Hex) -> str:
+    """A hex as the map's column,row."""
+    col, row = session.board.offset_of(h)
+    return f"{col},{row}"
+
+
+def _side_summary_html(st: Any) -> str:
+    lines = []
+    for s in st.setup.sides:
+        adv = st.sides[s.id].advantage
+        pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
+        alive = len(st.live_units(s.id))
+        units = f"{alive} unit{'' if alive == 1 else 's'}"
+        lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                     f"{units}" + (f" · Advantage: {text.e(pools)}" if pools else ""))
+    if st.turn_order:
+        order = []
+        for i, slot in enumerate(st.turn_order):
+            label = st.side_name(slot.side) + (f" ({st.unit_name(slot.unit_id)})" if slot.unit_id else "")
+            order.append(f"<b>{text.e(label)}</b>" if i == st.turn_index and st.phase != "initiative"
+                         else text.e(label))
+        lines.append(f"<font color='{text.DIM}'>Turn order:</font> " + " &gt; ".join(order))
+    for o in st.setup.objectives:
+        if o.description:
+            lines.append(f"<font color='{text.DIM}'>Objective ({text.e(st.side_name(o.side))}): "
+                         f"{text.e(o.description)}</font>")
+    return "<br><br>" + "<br>".join(lines)
+
+
+def _preview_html(st: Any, p: Any, base: Any) -> str:
+    ac, odds = _preview_parts(p)
+    lines = []
+    target = getattr(p, "target_id", None)
+    if target:
+        lines.append(f"<b>vs {text.e(st.unit_name(target))}</b>")
+    if ac is not None:
+        parts = " ".join(f"{text.e(m.label)} {text.signed(m.value) if i else m.value}"
+                         for i, m in enumerate(ac.parts))
+        lines.append(f"Accuracy Challenge <b>{ac.total}</b> = {parts}")
+    hit = _hit_roll_text(st, p)
+    if hit:
+        lines.append(hit)
+    if odds is not None and odds.hit_chance == 0:
+        why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
+        lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(why)}; the attack may still be "
+                     "made.</font>")
+    if odds is not None:
+        chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
+        if base is not None:
+            _, bodds = _preview_parts(base)
+            if bodds is not None:
+                chance += f" (was {draw.percent(bodds.hit_chance)} without Advantage)"
+        chance += f" · expected strength lost {float(odds.expected_strength_lost):.2f}"
+        lines.append(chance)
+        da = getattr(p, "odds_if_defensive_action", None)
+        if da is not None:
+            lines.append(f"<font color='{text.DIM}'>If the defender takes a defensive action: "
+                         f"{draw.percent(da.hit_chance)} to hit</font>")
+        for note in getattr(odds, "notes", ()):
+            lines.append(f"<font color='{text.DIM}'>{text.e(note)}</font>")
+    return "<br>".join(lines)
+
+
+def log_html(session: Session, st: Any) -> str:
+    """The dice log, one group per command, the latest command first; within a group the
+    command, then its rolls and results in the order they happened (an attack reads top down).
+    `st`: the state on screen (for names)."""
+    name = st.unit_name
+    system = session.system
+    names = side_names(session)
+    lines: list[str] = []
+    for step in reversed(session.history[-80:]):
+        block = [text.event_html(ev, name, names, lambda h: where(session, h)) for ev in step.events
+                 if getattr(ev, "kind", "") not in ("initiative_chosen",)]
+        if not block:
+            continue
+        try:
+            head = system.describe_command(step.before, step.command)
+        except Exception:  # a command the describer does not know: the events still show
+            head = getattr(step.command, "kind", "")
+        gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) \
+            and not str(head).startswith("GM") else ""
+        if lines:
+            lines.append("")  # a blank line between commands
+        lines.append(f"{gm}<b>{text.e(str(head))}</b>")
+        lines.extend(block)
+        if len(lines) > 200:
+            break
+    if not lines:
+        return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
+    return "<br>".join(lines)
+
+
+def _enable(element: Any, on: bool) -> None:
+    if on:
+        element.enable()
+    else:
+        element.disable()
 
 
 def _fit_sentences(hint: str, label: Any) -> str:

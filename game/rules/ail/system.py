@@ -14,13 +14,14 @@ from pydantic import BaseModel, ValidationError
 
 from game.board import Board
 from game.core.record import Step
-from game.core.system import Outcome, StateDataError, validation_message
+from game.core.system import Outcome, StateDataError, StateStep, validation_message
 from game.rules.ail import engine, flow, gm, queries
 from game.rules.ail.commands import parse_command
 from game.rules.ail.describe import describe
 from game.rules.ail.events import RollMade, board_where, event_text, parse_event
+from game.rules.ail.migrations import STATE_STEPS, STATE_VERSION
 from game.rules.ail.models import BattleSetup
-from game.rules.ail.state import GameState
+from game.rules.ail.state import GameState, UnitState
 
 # Commands that reveal nothing another player has not already seen when they roll no dice:
 # a unit's move (alone or with a dash) and entering a stance are plans made in plain sight.
@@ -43,6 +44,9 @@ class AILSystem:
     title = "AI:L tactical battle"
     # state keys whose parts a save's per-command checksums encode once and reuse (speed only)
     checksum_keys = ("units", "sides", "custom_types")
+    # the state data version written today, and the steps from older ones (rules/ail/migrations.py)
+    state_version = STATE_VERSION
+    state_migrations: Mapping[int, StateStep] = STATE_STEPS
 
     def initial_state(self, setup: TacticalSetup, seed: int) -> GameState:
         return flow.initial_state(setup.battle, setup.board, seed)
@@ -57,13 +61,32 @@ class AILSystem:
         return queries.preview(state, command)
 
     def view(self, state: GameState, side: str | None) -> GameState:
-        # Everything on a tactical map is in plain sight: both sides see the whole state.
-        return state
+        """The battle as `side` may see it (None: the GM, everything).
+
+        The map, the units, their markers, the Advantage pools and the dice already rolled are in
+        plain sight. Hidden from a side [our decision, docs/rules.md "What a side sees"]:
+        - the generator's state (`rng`, set to 0) and the GM's forced rolls waiting in the queue
+          (`forced_rolls`, emptied): either would let a player predict the next dice;
+        - while the initiative choice is open, the options the other sides have already chosen
+          (sealed until every side has chosen and the rolls reveal them).
+        The view is for showing only: commands are still applied to the real state."""
+        if side is None:
+            return state
+        update: dict[str, Any] = {"rng": 0, "forced_rolls": ()}
+        p = state.pending
+        if p is not None and p.kind == "initiative_choice":
+            sealed = {sid: s.model_copy(update={"initiative_option": None, "personal_stat": None})
+                      for sid, s in state.sides.items() if sid != side and s.initiative_option is not None}
+            if sealed:
+                update["sides"] = {**state.sides, **sealed}
+        return state.model_copy(update=update)
 
     def state_to_data(self, state: GameState) -> dict[str, Any]:
         return state.to_dict()
 
     def state_from_data(self, data: Mapping[str, Any], setup: TacticalSetup) -> GameState:
+        """Data of the current state version (older data goes through migrations.py first)."""
+        _check_unit_fields(data)
         try:
             state = GameState.from_dict(dict(data), setup.battle, setup.board)
         except ValidationError as exc:
@@ -121,6 +144,21 @@ class AILSystem:
 
     def describe_command(self, state: GameState, command: Any) -> str:
         return describe(state, command)
+
+
+_UNIT_FIELDS = tuple(name for name, f in UnitState.model_fields.items())
+
+
+def _check_unit_fields(data: Mapping[str, Any]) -> None:
+    """State version 2: every unit record names every field (a missing one is damage, not a default)."""
+    units = data.get("units")
+    if not isinstance(units, Mapping):
+        return  # the model's validation says what is wrong
+    for uid, unit in units.items():
+        if isinstance(unit, Mapping):
+            for name in _UNIT_FIELDS:
+                if name not in unit:
+                    raise StateDataError(("units", uid, name), "missing (this field is required)")
 
 
 def _check_references(state: GameState, setup: TacticalSetup) -> None:
