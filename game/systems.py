@@ -40,6 +40,9 @@ class Plugin:
     setup_of: loaded set-up -> what `system.initial_state` takes (default: its `.setup`).
     read_script: (script path, loaded set-up) -> commands, for `run` (default: the tactical
           command-list reader, game/cli/run.py read_commands).
+    verify_links: save path -> [(ok, line)], the other saves a save of this system refers to,
+          checked by `replay --verify` (the campaign: the battles fought out, docs/scales.md);
+          None when its saves refer to no other save.
     """
 
     system: RuleSystem
@@ -47,6 +50,7 @@ class Plugin:
     client: str | None = None
     setup_of: Callable[[Any], Any] = lambda loaded: loaded.setup
     read_script: Callable[[Path, Any], list[Any]] | None = None
+    verify_links: Callable[[Path], list[tuple[bool, str]]] | None = None
 
 
 def _ail() -> Plugin:
@@ -94,7 +98,13 @@ def _campaign() -> Plugin:
 
         return read_script(path)
 
-    return Plugin(SYSTEM, load, "game.client.campaign", read_script=read_script)
+    def verify_links(path: Path) -> list[tuple[bool, str]]:
+        from game.io.bridge import verify_links as check
+        from game.replay import load_game
+
+        return [(c.ok, c.text) for c in check(path, load_game(path))]
+
+    return Plugin(SYSTEM, load, "game.client.campaign", read_script=read_script, verify_links=verify_links)
 
 
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
