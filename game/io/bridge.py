@@ -177,7 +177,9 @@ def forecast(state: Any, battle_id: str, rules: ScalesRules | None = None) -> Fo
     rules = rules or load_scales_rules()
     tables = battle_odds(state, battle_id)
     problems: list[str] = []
-    tmap, tsides, mterrain, msides = "", (), "", ()
+    tmap, mterrain = "", ""
+    tsides: list[SideForecast] = []
+    msides: list[SideForecast] = []
     ways: tuple[tuple[str, dict[str, float]], ...] = ()
     with tempfile.TemporaryDirectory() as tmp:
         try:
@@ -212,9 +214,9 @@ def _mass_forecast(state: Any, battle_id: str, rules: ScalesRules,
                    tmp: str) -> tuple[str, list[SideForecast], tuple[tuple[str, dict[str, float]], ...]]:
     from game.bridge.mass import mass_plan
     from game.io.mass import load_battle
-    from game.rules.mass.system import SYSTEM as MASS
     from game.rules.mass.odds import contest
     from game.rules.mass.pools import way_entries
+    from game.rules.mass.system import SYSTEM as MASS
 
     plan = mass_plan(state, battle_id, rules, mass_map_terrain())
     loaded = load_battle(write_mass(plan.battle, tmp, "forecast-mass"))
