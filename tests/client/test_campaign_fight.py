@@ -27,7 +27,7 @@ from tests.client.test_campaign_client import _app, play_to_orders, through_hand
 
 def _drawn(app: Any, scene: Any) -> str:
     app.render()
-    return "\n".join(scene.drawn_strings)
+    return " ".join(s.strip() for s in scene.drawn_strings)  # wrapped lines joined again
 
 
 def _finish(session: Any) -> None:
@@ -93,7 +93,7 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
             break
         key(app, pygame.K_SPACE)
     assert top_name(app) == "end"
-    press_button(app, "Back to the campaign")
+    press_button(app, "Campaign map")
     assert top_name(app) == "battle_return"
     body = app.scenes.top.body_html  # type: ignore[union-attr]
     assert "1. casualties of The Zones:" in body and "2. winner" in body
@@ -125,7 +125,7 @@ def test_leaving_a_mass_battle_midway_and_abandoning_it_gives_the_battle_back_to
     assert "not over yet" in app.scenes.top.title  # type: ignore[union-attr]
     b2 = scene.state.battles["B2"]
     assert (scene.session.save_path.parent / b2.battle_save).is_file()  # saved midway
-    press_button(app, "Abandon: the tables resolve it")
+    press_button(app, "Abandon (tables)")
     assert scene.state.battles["B2"].fought_as == "tables"
     assert scene.state.to_dict()["battles"] == before["battles"]  # nothing of the campaign lost
     kinds = [s.command.kind for s in scene.session.history[-2:]]

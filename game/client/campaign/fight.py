@@ -98,8 +98,8 @@ class FightOut:
             detail = ", ".join(f"{k} {_pct(bands[k])}" for k in BAND_ORDER if bands.get(k, 0) >= 0.0005)
             lo, hi = t.dice[p]
             dice = f"{lo}" if lo == hi else f"{lo}-{hi}"
-            out.append((f"  {st.player_name(p)} wins {_pct(t.win(p))} ({detail or '-'}); {dice} dice; "
-                        f"takes {t.casualties[p]:.1f} cas.", 11, False))
+            out.append((f"  {st.player_name(p)} wins {_pct(t.win(p))} ({detail or '-'}); rolls {dice} dice; "
+                        f"takes {t.casualties[p]:.1f} casualties on average", 11, False))
         out.append((f"  draw {_pct(t.draw)}", 11, False))
         for n in t.notes:
             out.append((f"  {n}", 10, False))
@@ -169,7 +169,7 @@ class FightOut:
         try:
             bs = launch.open_game(path)
             bs.return_to = self._back
-            bs.return_label = "Back to the campaign"
+            bs.return_label = "Campaign map"
             scene: Any = launch.scene_for(self.app, bs)
         except (GameFileError, OSError) as exc:
             self.scene.message = f"Cannot open the battle: {exc}"
@@ -229,7 +229,7 @@ class FightOut:
             title = f"Battle {battle_id}: not over yet"
             body = f"{body}<br><br>The battle is saved in {html.escape(str(battle_save))}; the campaign waits for it."
             choices = [Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_RETURN, primary=True)]
-        choices += [Choice("Abandon: the tables resolve it", lambda: self.abandon(battle_id), pygame.K_a),
+        choices += [Choice("Abandon (tables)", lambda: self.abandon(battle_id), pygame.K_a),
                     Choice("Later", None, pygame.K_ESCAPE)]
         if result is not None:
             choices.insert(1, Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_b))

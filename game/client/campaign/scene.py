@@ -335,6 +335,22 @@ class CampaignScene(Scene):
         surface.blit(img, (int(pos[0]), int(pos[1])))
         return int(img.get_height())
 
+    @staticmethod
+    def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
+        """The text broken at spaces into lines no wider than `width` pixels."""
+        f = font(size, bold)
+        out: list[str] = []
+        line = ""
+        for word in text.split(" "):
+            cand = f"{line} {word}" if line else word
+            if line and f.size("    " + cand)[0] > width:
+                out.append(line)
+                line = word
+            else:
+                line = cand
+        out.append(line)
+        return out
+
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
         surface.fill((18, 20, 24))
@@ -399,8 +415,9 @@ class CampaignScene(Scene):
         fb = self.fight_battle() if self.gm else None
         if fb is not None:
             for line, size, bold in self.fight.lines(fb.id):
-                y += self._text(surface, line[:72 if size <= 11 else 60], (x, y), size,
-                                (240, 220, 160) if bold else (225, 225, 225), bold)
+                for i, part in enumerate(self._wrap(line, size, bold, PANEL_W - 24)):
+                    y += self._text(surface, part if i == 0 else "    " + part, (x, y), size,
+                                    (240, 220, 160) if bold else (225, 225, 225), bold)
             y += 6
         elif st.phase == "orders" and self.viewer is not None and not self.gm:
             y = self._draw_orders(surface, st, x, y)
