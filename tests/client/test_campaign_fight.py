@@ -130,3 +130,30 @@ def test_leaving_a_mass_battle_midway_and_abandoning_it_gives_the_battle_back_to
     assert scene.state.to_dict()["battles"] == before["battles"]  # nothing of the campaign lost
     kinds = [s.command.kind for s in scene.session.history[-2:]]
     assert kinds == ["gm_battle_choice", "gm_battle_abandon"]
+
+
+@pytest.mark.parametrize("answer", ["Agree", "Refuse"])
+def test_players_fight_a_battle_out_only_if_the_other_side_agrees_behind_the_hand_off(
+        saves: Path, answer: str) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    assert scene.viewer == "zones" and not scene.gm
+    press_button(app, "Propose: tactical")
+    assert top_name(app) == "handoff"  # the screen goes to Jibril, the other side of B1
+    key(app, pygame.K_SPACE)
+    assert top_name(app) == "battle_proposal"
+    assert "<b>The Zones</b> proposes to fight battle B1 out" in app.scenes.top.body_html  # type: ignore[union-attr]
+    assert "By the tables (exact odds this week):" in app.scenes.top.body_html  # type: ignore[union-attr]
+    press_button(app, answer)
+    b1 = scene.state.battles["B1"]
+    if answer == "Agree":
+        assert b1.fought_as == "tactical"
+        last = scene.session.history[-1].command
+        assert last.kind == "gm_battle_choice" and last.note == "The Zones proposed it, Jibril agreed"
+        assert any(getattr(s, "session", None) is not None and s.session.system.name == "ail-tactical"
+                   for s in app.scenes)
+    else:
+        assert b1.fought_as == "tables" and top_name(app) == "handoff"  # back to the Zones
+        assert all(s.command.kind != "gm_battle_choice" for s in scene.session.history)
+        assert "Jibril refuses" in scene.message

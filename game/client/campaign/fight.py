@@ -54,7 +54,7 @@ class FightOut:
         self.app = scene.app
         self.away: Away | None = None
         self.pending: tuple[str, str, Path, Path] | None = None  # a confirmation for the next frame
-        self._cache: dict[tuple[str, int], Any] = {}
+        self._cache: dict[tuple[str, int, str | None], Any] = {}
 
     @property
     def session(self) -> Any:
@@ -68,17 +68,18 @@ class FightOut:
     def battles(self) -> list[Any]:
         return list(self.state.open_games())
 
-    def forecast(self, battle_id: str) -> Any:
+    def forecast(self, battle_id: str, viewer: str | None = None) -> Any:
+        """The forecast from the state as `viewer` sees it (None: the GM, who sees sealed orders)."""
         from game.io.bridge import forecast
 
-        key = (battle_id, len(self.session.history))
+        key = (battle_id, len(self.session.history), viewer)
         if key not in self._cache:
             self._cache = {k: v for k, v in self._cache.items() if k[1] == key[1]}
-            self._cache[key] = forecast(self.state, battle_id)
+            self._cache[key] = forecast(self.session.system.view(self.state, viewer), battle_id)
         return self._cache[key]
 
-    def lines(self, battle_id: str) -> list[tuple[str, int, bool]]:
-        """The panel's text: (line, size, bold)."""
+    def lines(self, battle_id: str, viewer: str | None = None) -> list[tuple[str, int, bool]]:
+        """The panel's text: (line, size, bold), as `viewer` may see it (None: the GM)."""
         st = self.state
         b = st.battles[battle_id]
         out: list[tuple[str, int, bool]] = []
@@ -90,7 +91,7 @@ class FightOut:
             out.append((f"Being fought out as a {b.fought_as} battle; save {b.battle_save}", 12, False))
             out.append(("Resume it, or abandon it to the tables (nothing else changes).", 12, False))
             return out
-        f = self.forecast(battle_id)
+        f = self.forecast(battle_id, viewer)
         t = f.tables
         out.append(("By the tables (exact odds this week):", 13, True))
         for p in t.sides:
@@ -123,12 +124,12 @@ class FightOut:
     def _campaign_save(self) -> Path:
         return Path(self.session.save_path) if self.session.save_path else actions.new_save_path(self.session)
 
-    def choose(self, battle_id: str, scale: str) -> bool:
+    def choose(self, battle_id: str, scale: str, note: str = "") -> bool:
         from game.bridge.sides import BridgeError
         from game.io.bridge import battle_paths, generate_battle
 
         if scale == "tables":
-            return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables")))
+            return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables", note=note)))
         camp = self._campaign_save()
         battle_file, battle_save = battle_paths(camp, battle_id, scale)
         try:
@@ -138,11 +139,40 @@ class FightOut:
             self.scene.message = f"Cannot fight it out: {exc}"
             return False
         rel = battle_save.relative_to(camp.parent).as_posix()
-        if not self.scene.gm_do(GmBattleChoice(battle=battle_id, scale=scale, save=rel)):
+        if not self.scene.gm_do(GmBattleChoice(battle=battle_id, scale=scale, save=rel, note=note)):
             return False
         if not self._save_campaign(camp):
             return False
         return self._open(battle_id, scale, camp, battle_save)
+
+    def propose(self, battle_id: str, player: str, scale: str, colour: tuple[int, int, int]) -> None:
+        """Players, not the GM: `player` proposes to fight its battle out; the other side is asked
+        behind the hand-off screen, and only if it agrees is the choice made (with a note naming
+        both). The forecast is shown with the question."""
+        from game.client.scenes.handoff import HandoffScene
+
+        st = self.state
+        b = st.battles[battle_id]
+        foe = next(p for p in b.sides if p != player)
+        me, them = st.player_name(player), st.player_name(foe)
+        lines = "<br>".join(html.escape(text) for text, _size, _bold in self.lines(battle_id, foe)[1:])
+        body = (f"<b>{html.escape(me)}</b> proposes to fight battle {b.id} out as a <b>{scale}</b> battle "
+                f"instead of resolving it by the tables. It is fought out only if you agree.<br><br>{lines}")
+
+        def agree() -> None:
+            self.choose(battle_id, scale, note=f"{me} proposed it, {them} agreed")
+
+        def refuse() -> None:
+            self.scene.message = f"{them} refuses: battle {b.id} is resolved by the tables"
+            self.app.push(HandoffScene(self.app, me, colour, f"{them} refused. Pass the screen back to {me}."))
+
+        w, h = self.app.screen.get_size()
+        self.app.push(DialogScene(self.app, f"{them}: fight battle {b.id} out as a {scale} battle?", body,
+                                  [Choice("Agree", agree, pygame.K_y, primary=True), Choice("Refuse", refuse, pygame.K_n)],
+                                  size=(min(820, w - 40), min(520, h - 40)), cancel=Choice("Refuse", refuse),
+                                  name="battle_proposal"))
+        self.app.push(HandoffScene(self.app, them, colour,
+                                   f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
 
     def resume(self, battle_id: str) -> bool:
         b = self.state.battles[battle_id]

@@ -156,6 +156,11 @@ class CampaignScene(Scene):
                        ("fight_mass", "Fight: mass")]
             else:
                 row = [("fight_resume", f"Resume {fb.fought_as} battle"), ("fight_abandon", "Abandon to tables")]
+        elif not self.gm and self.state.phase == "orders" and self._my_battle() is not None:
+            row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
+        else:
+            row = []
+        if row:
             bw = (PANEL_W - 20 - 10 * (len(row) - 1)) // len(row)
             for i, (key, text) in enumerate(row):
                 b = pygame_gui.elements.UIButton(pygame.Rect(x + i * (bw + 10), y - 48, bw, 40), text, self.ui)
@@ -237,7 +242,8 @@ class CampaignScene(Scene):
 
     def _my_battle(self) -> Any:
         st, p = self.seen, self.viewer
-        return next((b for b in st.open_games() if p in b.sides and p not in b.orders), None)
+        return next((b for b in st.open_games() if p in b.sides and p not in b.orders and b.fought_as == "tables"),
+                    None)
 
     def _vanguards(self, b: Any, manoeuvre: str) -> list[str]:
         facts = side_facts(self.seen, b, self.viewer or "")
@@ -287,6 +293,11 @@ class CampaignScene(Scene):
             key = self.buttons[event.ui_element]
             if key.startswith("fight_"):
                 self._fight(key)
+            elif key.startswith("propose_"):
+                b = self._my_battle()
+                if b is not None and self.viewer is not None:
+                    idx = self.state.players.index(self.viewer)
+                    self.fight.propose(b.id, self.viewer, key.removeprefix("propose_"), PLAYER_COLOURS[idx % 5])
             else:
                 self._main_action(key)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
