@@ -455,7 +455,8 @@ def verify_save(path: str | os.PathLike[str],
     save = _load_checked(path)
     plugin, _scenario, _state, record, warnings = _replay(save, path, on_step=on_step)
     system = plugin.system
-    links = tuple(plugin.verify_links(Path(path))) if (follow_links and plugin.verify_links) else ()
+    check = systems.links_check(plugin) if follow_links else None
+    links = tuple(check(Path(path), record)) if check is not None else ()
     return VerifyReport(
         commands=len(record.steps), rolls=sum(len(system.rolls(s.events)) for s in record.steps),
         gm_actions=sum(1 for s in record.steps if s.gm), final_checksum=save.header.state_checksum,

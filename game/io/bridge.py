@@ -277,12 +277,17 @@ class LinkCheck:
     text: str
 
 
+def replay_links(campaign_save: Path, record: Any) -> list[tuple[bool, str]]:
+    """The campaign's Plugin.verify_links hook (game/systems.py), for `replay --verify`."""
+    return [(c.ok, c.text) for c in verify_links(campaign_save, record)]
+
+
 def verify_links(campaign_save: str | Path, game: Any, rules: ScalesRules | None = None) -> list[LinkCheck]:
     """The battle saves a campaign save refers to (docs/scales.md): for every gm_battle_result
     with a source, its battle save is there, unchanged (checksum), replays (load_game verifies
     every die) and translates to exactly the result applied; for every battle still being fought
     out (gm_battle_choice), its save, when there is one yet, replays. `game`: the campaign's
-    LoadedGame (already verified)."""
+    LoadedGame or its replayed Record (anything with `.steps` or `.record.steps`, and `.state`)."""
     from game.bridge.sides import BridgeError
     from game.errors import GameFileError as _GFE
     from game.io.saves import file_checksum
@@ -291,7 +296,8 @@ def verify_links(campaign_save: str | Path, game: Any, rules: ScalesRules | None
     rules = rules or load_scales_rules()
     base = Path(campaign_save).resolve().parent
     out: list[LinkCheck] = []
-    for i, step in enumerate(game.record.steps, start=1):
+    steps = game.record.steps if hasattr(game, "record") else game.steps
+    for i, step in enumerate(steps, start=1):
         cmd = step.command
         kind = getattr(cmd, "kind", "")
         if kind == "gm_battle_choice" and cmd.scale != "tables":
