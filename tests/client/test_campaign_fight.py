@@ -157,3 +157,36 @@ def test_players_fight_a_battle_out_only_if_the_other_side_agrees_behind_the_han
         assert b1.fought_as == "tables" and top_name(app) == "handoff"  # back to the Zones
         assert all(s.command.kind != "gm_battle_choice" for s in scene.session.history)
         assert "Jibril refuses" in scene.message
+
+
+def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_loaded_again(saves: Path) -> None:
+    from game.client.app import App, Settings
+    from game.client.campaign import open_scene
+    from game.client.launch import open_game
+
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    key(app, pygame.K_g)
+    press_button(app, "Fight: tactical")
+    settle(app, 2)
+    key(app, pygame.K_RETURN)  # the briefing
+    battle = next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+    for _ in range(3):  # a few commands of the battle
+        st = battle.session.state
+        ok, _e, why = battle.session.apply(_pick("ail-tactical", battle.session.system.legal_commands(st)))
+        assert ok, why
+    key(app, pygame.K_b, mod=pygame.KMOD_CTRL)  # Ctrl+B: back to the campaign map
+    assert top_name(app) == "battle_return"
+    press_button(app, "Later")
+    camp = scene.session.save_path
+    # another evening: the campaign save is opened again; it refers to the battle's save
+    session = open_game(camp)
+    app2 = App(size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    scene2 = open_scene(app2, session)
+    app2.push(scene2)
+    through_handoff(app2)
+    key(app2, pygame.K_g)
+    press_button(app2, "Resume tactical battle")
+    resumed = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
+    assert resumed.session.system.name == "ail-tactical" and len(resumed.session.history) == 3
