@@ -456,17 +456,23 @@ class VerifyReport:
     gm_actions: int
     final_checksum: str
     warnings: tuple[str, ...]
+    links: tuple[tuple[bool, str], ...] = ()  # the saves this one refers to (Plugin.verify_links)
 
 
 def verify_save(path: str | os.PathLike[str],
-                on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> VerifyReport:
+                on_step: Callable[[int, Step, RuleSystem], None] | None = None, *,
+                follow_links: bool = False) -> VerifyReport:
     """Re-apply the whole log from the scenario's initial state; raise ReplayMismatch (naming the
-    first bad command) or SaveError; return counts when everything matches bit for bit."""
+    first bad command) or SaveError; return counts when everything matches bit for bit.
+    `follow_links`: also check the saves this one refers to, by its system's hook
+    (Plugin.verify_links; a campaign's battles fought out)."""
     save = _load_checked(path)
     plugin, _scenario, _state, record, warnings = _replay(save, path, on_step=on_step)
     system = plugin.system
+    check = systems.links_check(plugin) if follow_links else None
+    links = tuple(check(Path(path), record)) if check is not None else ()
     return VerifyReport(
         commands=len(record.steps), rolls=sum(len(system.rolls(s.events)) for s in record.steps),
         gm_actions=sum(1 for s in record.steps if s.gm), final_checksum=save.header.state_checksum,
-        warnings=tuple(warnings),
+        warnings=tuple(warnings), links=links,
     )

@@ -40,6 +40,11 @@ class Plugin:
     setup_of: loaded set-up -> what `system.initial_state` takes (default: its `.setup`).
     read_script: (script path, loaded set-up) -> commands, for `run` (default: the tactical
           command-list reader, game/cli/run.py read_commands).
+    verify_links: the name ("module:function") of a check of the other saves a save of this
+          system refers to, `function(save_path, record) -> [(ok, line)]` (record: the save's
+          replayed game.core.record.Record), called by `replay --verify` (the campaign: the
+          battles fought out, docs/scales.md). Imported by name, like `client`, so the shell's
+          replay imports no system; None when its saves refer to no other save.
     """
 
     system: RuleSystem
@@ -47,6 +52,7 @@ class Plugin:
     client: str | None = None
     setup_of: Callable[[Any], Any] = lambda loaded: loaded.setup
     read_script: Callable[[Path, Any], list[Any]] | None = None
+    verify_links: str | None = None
 
 
 def _ail() -> Plugin:
@@ -94,7 +100,8 @@ def _campaign() -> Plugin:
 
         return read_script(path)
 
-    return Plugin(SYSTEM, load, "game.client.campaign", read_script=read_script)
+    return Plugin(SYSTEM, load, "game.client.campaign", read_script=read_script,
+                  verify_links="game.io.bridge:replay_links")
 
 
 _BUILDERS: dict[str, Callable[[], Plugin]] = {
@@ -143,6 +150,17 @@ def client_module(plugin: Plugin) -> Any:
     import importlib
 
     return importlib.import_module(plugin.client)
+
+
+def links_check(plugin: Plugin) -> Callable[[Path, Any], list[tuple[bool, str]]] | None:
+    """The system's check of the saves its saves refer to (Plugin.verify_links), or None."""
+    if plugin.verify_links is None:
+        return None
+    import importlib
+
+    module, _, name = plugin.verify_links.partition(":")
+    check: Callable[[Path, Any], list[tuple[bool, str]]] = getattr(importlib.import_module(module), name)
+    return check
 
 
 def plugin_of_loaded(loaded: Any) -> Plugin:

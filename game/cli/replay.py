@@ -4,7 +4,9 @@ initial state.
 Without --verify every command is printed with what it did (the events, dice with their parts)
 so a GM can read a game back. With --verify only a summary is printed. Either way the exit status
 is 1, with one line naming the first command that went wrong, if a recorded roll, a state after a
-command or the final state differs from what the save holds.
+command or the final state differs from what the save holds. With --verify the saves this one
+refers to are checked too, by the save's system (a campaign: every battle fought out, replayed
+and translated again; docs/scales.md); a problem there is exit status 1 as well.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"      {system.describe_event(step.after, event)}", file=out)
 
     try:
-        report = verify_save(args.save, on_step=None if args.verify else show)
+        report = verify_save(args.save, on_step=None if args.verify else show, follow_links=args.verify)
     except BrokenPipeError:  # `replay SAVE | head`: the reader has seen enough
         sys.stdout = open(os.devnull, "w")  # keeps Python quiet at exit
         return 0
@@ -51,6 +53,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.save}: OK: {report.commands} commands re-applied ({report.rolls} dice, "
           f"{report.gm_actions} GM actions); every roll and the final state match "
           f"(state {report.final_checksum})", file=out)
+    for ok, line in report.links:
+        print(f"  {'linked' if ok else 'PROBLEM'}: {line}", file=out)
+    bad = [line for ok, line in report.links if not ok]
+    if bad:
+        print(f"{args.save}: {len(bad)} linked save(s) do not check out", file=sys.stderr)
+        return 1
     if args.view:
         return _view(args.save, args.frames)
     return 0

@@ -104,30 +104,10 @@ def _mass(args: argparse.Namespace) -> int:
 
 
 def result_of(state: Any, battle_id: str, rules: Any, battle_game: Any) -> Any:
-    """The CampaignResult of a finished battle save (tactical or mass) for a campaign battle."""
-    from game.bridge import back
-    from game.bridge.mass import mass_plan
-    from game.bridge.sides import BridgeError, open_battle, terrain_of
-    from game.bridge.tactical import map_for, tactical_plan
-    from game.io.bridge import cells_of, mass_map_terrain
+    """The CampaignResult of a finished battle save (game.io.bridge.result_of)."""
+    from game.io.bridge import result_of as _result_of
 
-    system = battle_game.header.game
-    final = battle_game.state
-    initial = battle_game.record.initial
-    if system == "ail-tactical":
-        if final.phase != "ended":
-            raise BridgeError(f"the tactical battle is not over (round {final.round}, {final.phase} phase)")
-        name = map_for(rules, terrain_of(state, open_battle(state, battle_id)))
-        tplan = tactical_plan(state, battle_id, rules, cells_of(name))
-        losses = back.tactical_losses(tplan.origin, initial, final)
-        return back.campaign_result(state, battle_id, rules, losses, final.winner, "tactical")
-    if system == "mass-battle":
-        if final.stage != "ended":
-            raise BridgeError(f"the mass battle is not over (Wave {final.wave}, {final.stage})")
-        mplan = mass_plan(state, battle_id, rules, mass_map_terrain())
-        losses = back.mass_losses(mplan.heads, mplan.armour, initial, final)
-        return back.campaign_result(state, battle_id, rules, losses, final.winner, "mass")
-    raise BridgeError(f"a {system} save is not a tactical or mass battle")
+    return _result_of(state, battle_id, rules, battle_game)
 
 
 def _back(args: argparse.Namespace) -> int:
@@ -147,12 +127,9 @@ def _back(args: argparse.Namespace) -> int:
         print(line)
     source = None
     if args.apply:
-        import os
+        from game.io.bridge import source_of
 
-        from game.io.saves import file_checksum
-
-        rel = os.path.relpath(Path(args.result).resolve(), Path(args.apply).resolve().parent)
-        source = {"scale": result.scale, "save": Path(rel).as_posix(), "checksum": file_checksum(args.result)}
+        source = source_of(args.result, args.apply, result.scale)
     cmd = result.command(note=f"{result.scale} battle {Path(args.result).name}", source=source)
     print(f"result: {result.band_name}" + (f" for {game.state.player_name(result.winner)}" if result.winner else ""))
     print(f"command: {cmd}")
@@ -164,46 +141,17 @@ def _back(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     """The campaign save replays (load_game verifies it); then each gm_battle_result with a
     source: its battle save is there, unchanged (checksum), replays, and translates to exactly
-    the result the command applied."""
-    from game.bridge.sides import BridgeError
-    from game.io.saves import file_checksum
-    from game.replay import load_game
+    the result the command applied; a battle still being fought out: its save replays."""
+    from game.io.bridge import verify_links
 
     rules = _rules(args)
     game = _campaign(args)
     print(f"{args.campaign}: {len(game.record.steps)} commands replay exactly")
-    problems = 0
-    linked = 0
-    for i, step in enumerate(game.record.steps, start=1):
-        cmd = step.command
-        if getattr(cmd, "kind", "") != "gm_battle_result":
-            continue
-        if cmd.source is None:
-            print(f"command {i}: result of {cmd.battle} has no battle save (decided by the GM alone)")
-            continue
-        linked += 1
-        path = Path(args.campaign).resolve().parent / cmd.source.save
-        if not path.is_file():
-            print(f"command {i}: battle save {cmd.source.save} of {cmd.battle} is missing (looked for {path})")
-            problems += 1
-            continue
-        if file_checksum(path) != cmd.source.checksum:
-            print(f"command {i}: battle save {cmd.source.save} has changed since its result was applied")
-            problems += 1
-            continue
-        battle_game = load_game(path)  # raises SaveError when its log does not replay
-        try:
-            result = result_of(step.before, cmd.battle, rules, battle_game)
-        except BridgeError as exc:
-            print(f"command {i}: {exc}")
-            problems += 1
-            continue
-        if not result.same_as(cmd):
-            print(f"command {i}: the {cmd.source.scale} battle {cmd.source.save} translates to "
-                  f"{result.command()} today, not to the result applied")
-            problems += 1
-            continue
-        print(f"command {i}: {cmd.battle} <- {cmd.source.save}: replays, unchanged, translates to the same result")
+    checks = verify_links(args.campaign, game, rules)
+    for c in checks:
+        print(c.text)
+    problems = sum(1 for c in checks if not c.ok)
+    linked = sum(1 for c in checks if "<-" in c.text or not c.ok)
     print(f"-- {linked} linked battle save(s), {problems} problem(s)")
     return 1 if problems else 0
 

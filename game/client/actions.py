@@ -153,8 +153,19 @@ def end_choices(scene: Any) -> list[Choice]:
             action(scene)
         return run
 
-    return [Choice("Load", from_end(open_load_menu), pygame.K_l),
+    back = getattr(scene.session, "return_to", None)
+    extra = [Choice(scene.session.return_label or "Back", lambda: back(scene), pygame.K_b)] if back else []
+    return [*extra, Choice("Load", from_end(open_load_menu), pygame.K_l),
             Choice("Replay", from_end(open_replay_view), pygame.K_p)]
+
+
+def return_action(scene: Any) -> None:
+    """Ctrl+B: back to the game this one was opened from (a campaign battle fought out)."""
+    back = getattr(scene.session, "return_to", None)
+    if back is None:
+        scene.toast("This game was not opened from another one (Ctrl+B goes back to it)", 3.0)
+        return
+    back(scene)
 
 
 # --------------------------------------------------------------------------- quitting

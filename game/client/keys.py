@@ -97,6 +97,9 @@ SHELL_KEYS: tuple[Binding, ...] = (
     Binding((pygame.K_q,), "Ctrl+Q", "quit (asks first when there is unsaved play)",
             lambda app: _actions().request_quit(app), ctrl=True, group="Window"),
     Binding((pygame.K_F11,), "F11", "fullscreen on/off", lambda app: app.toggle_fullscreen(), group="Window"),
+    Binding((pygame.K_b,), "Ctrl+B", "back to the game this battle was opened from (a campaign battle fought "
+            "out: the campaign map, with the result to confirm)", _on_game(lambda s: _actions().return_action(s)),
+            ctrl=True, group="Window"),
 )
 
 # Keys the live game scene passes to the shell (they need the map on screen, so not from dialogs).

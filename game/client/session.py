@@ -8,6 +8,7 @@ shows about the rules comes from the system's own queries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,10 @@ class Session:
     load_warnings: list[str] = field(default_factory=list)
     autosaved_round: int | None = None
     saved_steps: int | None = None    # history length at the last save (None: never saved)
+    # a game opened from another one (a campaign battle fought out, docs/scales.md): called with
+    # the game's scene to go back (Ctrl+B, or the end-of-game summary's button named return_label)
+    return_to: Callable[[Any], None] | None = None
+    return_label: str = ""
 
     # ------------------------------------------------------------------ building
     @classmethod

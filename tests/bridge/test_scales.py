@@ -110,11 +110,12 @@ def test_a_campaign_battle_becomes_a_mass_battle_file_that_loads(campaign: Any, 
     loaded = load_battle(write_mass(plan.battle, tmp_path, "m"))
     forces = {f.id: f for f in loaded.setup.forces}
     assert list(forces) == ["zones", "jibril"]
-    # 10 rifle divisions (1000, light) + hussars (400, light); 2 artillery (300) + balloons (200), no armour
+    # the Zones' masses of unarmoured infantry: 10 rifle divisions (1000) + hussars (400) + 2 artillery
+    # (300) + balloons (200), all without armour; Jibril: 3 armoured divisions (1000) + lancers (400), heavy
     zones = {d.armour: d.count for d in forces["zones"].brutes}
-    assert zones == {"light": 10 * 1000 + 400, "none": 2 * 300 + 200}
+    assert zones == {"none": 10 * 1000 + 400 + 2 * 300 + 200}
     jibril = {d.armour: d.count for d in forces["jibril"].brutes}
-    assert jibril == {"heavy": 3 * 800 + 400}
+    assert jibril == {"heavy": 3 * 1000 + 400}
     assert [i.name for i in forces["jibril"].individuals] == ["Strategos Kiran"]
     assert forces["jibril"].individuals[0].skills["battle"] == scales_rules.mass.generals[2].battle
     # Lowmarch is a town -> building -> the mass rules' map_terrain: constricted
@@ -298,3 +299,16 @@ def test_validate_recognises_and_checks_the_scales_rules_file(tmp_path: Path, ca
     bad.write_text(text.replace("major: 20", "major: 90"), encoding="utf-8")
     assert main(["validate", str(bad)]) == 1
     assert "back.bands must increase" in capsys.readouterr().err
+
+
+def test_the_armour_classes_follow_the_sources_descriptions_of_the_powers(scales_rules: Any) -> None:
+    """docs/scales.md: the Zones' masses of unarmoured infantry and the Zenith levies fight without
+    armour; every Jibril unit fights in heavy armour (armoured suits, energy shields, war machines)."""
+    m = scales_rules.mass
+
+    def armour(t: str) -> str:
+        return str(m.kinds[m.unit_kinds[t]].armour)
+
+    assert armour("zone_rifle_division") == armour("zenith_militia") == "none"
+    assert {armour(t) for t in m.unit_kinds if t.startswith("jibril_")} == {"heavy"}
+    assert m.kinds[m.unit_kinds["zenith_knights"]].heads == 100  # a hundred can match an army

@@ -9,6 +9,9 @@ toggles the GM's view of everything). Every string drawn is kept in `drawn_strin
 Keys: click an army to select it, click a highlighted hex to move there (pick-up: click a friendly
 army); Enter = the phase's main action (narrative: post, then done); 1-6 pick a manoeuvre, V the next vanguard, S the next
 stratagem; P toggles the planner; G the GM view.
+
+In the GM view an open battle has a Battle panel (fight.py): the forecast and the choice to resolve
+it by the tables or fight it out as a tactical or a mass battle (B shows the next battle).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.client.campaign.fight import FightOut
 from game.client.fonts import font
 from game.client.scene import Scene
 from game.client.scenes.handoff import HandoffScene
@@ -67,6 +71,8 @@ class CampaignScene(Scene):
         self.draft: dict[str, Any] = {}
         self.show_planner = True
         self.drawn_strings: list[str] = []
+        self.fight = FightOut(self)
+        self.battle_shown = 0  # which open battle the GM's Battle panel shows (B: the next)
         self.ui = app.make_ui()
         self._layout_geometry()
         self._build()
@@ -143,6 +149,43 @@ class CampaignScene(Scene):
             bw = (PANEL_W - 20 - 10 * (len(labels) - 1)) // len(labels)
             b = pygame_gui.elements.UIButton(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui)
             self.buttons[b] = key
+        fb = self.fight_battle()
+        if self.gm and fb is not None:
+            if fb.fought_as == "tables":
+                row = [("fight_tables", "By the tables"), ("fight_tactical", "Fight: tactical"),
+                       ("fight_mass", "Fight: mass")]
+            else:
+                row = [("fight_resume", f"Resume {fb.fought_as} battle"), ("fight_abandon", "Abandon to tables")]
+        elif not self.gm and self.state.phase == "orders" and self._my_battle() is not None:
+            row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
+        else:
+            row = []
+        if row:
+            bw = (PANEL_W - 20 - 10 * (len(row) - 1)) // len(row)
+            for i, (key, text) in enumerate(row):
+                b = pygame_gui.elements.UIButton(pygame.Rect(x + i * (bw + 10), y - 48, bw, 40), text, self.ui)
+                self.buttons[b] = key
+
+    def fight_battle(self) -> Any:
+        """The open battle the GM's Battle panel shows (None: no battle is open)."""
+        open_ = self.fight.battles()
+        return open_[self.battle_shown % len(open_)] if open_ else None
+
+    def _fight(self, key: str) -> None:
+        b = self.fight_battle()
+        if b is None:
+            return
+        what = key.removeprefix("fight_")
+        if what in ("tables", "tactical", "mass"):
+            self.fight.choose(b.id, what)
+        elif what == "resume":
+            self.fight.resume(b.id)
+        elif what == "abandon":
+            self.fight.abandon(b.id)
+
+    def on_enter(self) -> None:
+        self.fight.came_back()  # back from a battle fought out: confirm its result
+        self._build()
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
@@ -150,9 +193,13 @@ class CampaignScene(Scene):
         self._build()
 
     # ------------------------------------------------------------------ acting
-    def _do(self, cmd: Any) -> bool:
+    def gm_do(self, cmd: Any) -> bool:
+        """A GM command (the Battle panel's choices and results)."""
+        return self._do(cmd, gm=True)
+
+    def _do(self, cmd: Any, gm: bool = False) -> bool:
         before = self.state
-        ok, events, reason = self.session.apply(cmd)
+        ok, events, reason = self.session.apply(cmd, gm=gm)
         if not ok:
             self.message = reason or "refused"
             return False
@@ -195,7 +242,8 @@ class CampaignScene(Scene):
 
     def _my_battle(self) -> Any:
         st, p = self.seen, self.viewer
-        return next((b for b in st.open_games() if p in b.sides and p not in b.orders), None)
+        return next((b for b in st.open_games() if p in b.sides and p not in b.orders and b.fought_as == "tables"),
+                    None)
 
     def _vanguards(self, b: Any, manoeuvre: str) -> list[str]:
         facts = side_facts(self.seen, b, self.viewer or "")
@@ -242,7 +290,16 @@ class CampaignScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
-            self._main_action(self.buttons[event.ui_element])
+            key = self.buttons[event.ui_element]
+            if key.startswith("fight_"):
+                self._fight(key)
+            elif key.startswith("propose_"):
+                b = self._my_battle()
+                if b is not None and self.viewer is not None:
+                    idx = self.state.players.index(self.viewer)
+                    self.fight.propose(b.id, self.viewer, key.removeprefix("propose_"), PLAYER_COLOURS[idx % 5])
+            else:
+                self._main_action(key)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             if event.pos[0] < self.app.screen.get_width() - PANEL_W:
                 self._click(event.pos)
@@ -255,6 +312,10 @@ class CampaignScene(Scene):
                 self._main_action()
             elif event.key == pygame.K_g:
                 self.gm = not self.gm
+                self._build()
+            elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
+                self.battle_shown += 1
+                self._build()
             elif event.key == pygame.K_p:
                 self.show_planner = not self.show_planner
             elif pygame.K_1 <= event.key <= pygame.K_6 and self.state.phase == "orders":
@@ -274,6 +335,7 @@ class CampaignScene(Scene):
                 self.draft["stratagems"] = [*cur, nxt] if nxt else []
 
     def update(self, dt: float) -> None:
+        self.fight.update()  # the way back from a battle fought out: its confirmation
         self.ui.update(dt)
 
     # ------------------------------------------------------------------ drawing
@@ -283,6 +345,22 @@ class CampaignScene(Scene):
         img = font(size, bold).render(text, True, colour)
         surface.blit(img, (int(pos[0]), int(pos[1])))
         return int(img.get_height())
+
+    @staticmethod
+    def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
+        """The text broken at spaces into lines no wider than `width` pixels."""
+        f = font(size, bold)
+        out: list[str] = []
+        line = ""
+        for word in text.split(" "):
+            cand = f"{line} {word}" if line else word
+            if line and f.size("    " + cand)[0] > width:
+                out.append(line)
+                line = word
+            else:
+                line = cand
+        out.append(line)
+        return out
 
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
@@ -345,7 +423,14 @@ class CampaignScene(Scene):
                 y += self._text(surface, f"  {t.name}  A{t.attack} D{t.defense} M{t.mobility} {t.durability}{dmg}",
                                 (x, y), 12)
             y += 6
-        if st.phase == "orders" and self.viewer is not None and not self.gm:
+        fb = self.fight_battle() if self.gm else None
+        if fb is not None:
+            for line, size, bold in self.fight.lines(fb.id):
+                for i, part in enumerate(self._wrap(line, size, bold, PANEL_W - 24)):
+                    y += self._text(surface, part if i == 0 else "    " + part, (x, y), size,
+                                    (240, 220, 160) if bold else (225, 225, 225), bold)
+            y += 6
+        elif st.phase == "orders" and self.viewer is not None and not self.gm:
             y = self._draw_orders(surface, st, x, y)
         elif st.phase == "declare" and self.viewer:
             pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]

@@ -111,14 +111,39 @@ class GmBattleResult(Cmd):
     source: BattleSource | None = None
 
 
+Scale = Literal["tables", "tactical", "mass"]
+
+
+class GmBattleChoice(Cmd):
+    """How a campaign battle is resolved (docs/scales.md): by the tables, or fought out as a
+    tactical or a mass battle. `save`: the battle's save, relative to the campaign save's folder
+    (the campaign save refers to it). Handled in game/rules/campaign/external.py."""
+
+    kind: Literal["gm_battle_choice"] = "gm_battle_choice"
+    battle: str
+    scale: Scale
+    save: str = ""
+    note: str = ""
+
+
+class GmBattleAbandon(Cmd):
+    """A battle being fought out is abandoned: it goes back to the tables (its sides give orders)."""
+
+    kind: Literal["gm_battle_abandon"] = "gm_battle_abandon"
+    battle: str
+    note: str = ""
+
+
 Command = Annotated[
     MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
-    | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult,
+    | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult | GmBattleChoice
+    | GmBattleAbandon,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
-                 "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result")
+                 "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result",
+                 "gm_battle_choice", "gm_battle_abandon")
 
 
 def parse_command(data: dict[str, Any]) -> Cmd:

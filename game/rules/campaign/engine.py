@@ -121,7 +121,7 @@ def waiting_for(state: CampaignState) -> list[str]:
         return [p for p in battle_players(state) if p not in state.narrative_done]
     if state.phase == "orders":
         return [p for p in state.players
-                if any(p in b.sides and p not in b.orders for b in state.open_games())]
+                if any(p in b.sides and p not in b.orders and b.fought_as == "tables" for b in state.open_games())]
     return []
 
 
@@ -410,6 +410,9 @@ def _orders(state: CampaignState, cmd: GiveOrders) -> tuple[CampaignState, list[
         raise Reject(f"{state.player_name(cmd.player)} is not a side of battle {b.id}.")
     if cmd.player in b.orders:
         raise Reject(f"{state.player_name(cmd.player)} has already sealed orders for battle {b.id}.")
+    if b.fought_as != "tables":
+        raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle; it takes no orders "
+                     f"unless the GM abandons it.")
     facts = battle_mod.side_facts(state, b, cmd.player)
     why = orders_refusal(state.cs.rules, facts, cmd.manoeuvre, cmd.stratagems, cmd.vanguard)
     if why:
@@ -520,6 +523,28 @@ def _gm_result(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]
     from game.rules.campaign import external
 
     state, events = external.apply_result(state, cmd)
+    return _battle_settled(state, events)
+
+
+def _gm_choice(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]:
+    """How a battle is resolved (external.py): fought out, it waits for its result."""
+    from game.rules.campaign import external
+
+    return external.choose(state, cmd)
+
+
+def _gm_abandon(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]:
+    """A battle fought out goes back to the tables; when both its sides had sealed orders before
+    (and nothing else is waited for), the week's battles are resolved now."""
+    from game.rules.campaign import external
+
+    state, events = external.abandon(state, cmd)
+    if state.phase == "orders" and all(len(x.orders) == 2 for x in state.open_games()):
+        return _resolve_all(state, events)
+    return state, events
+
+
+def _battle_settled(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
     if state.phase == "orders" and all(len(x.orders) == 2 for x in state.open_games()):
         return _resolve_all(state, events)
     if state.phase == "narrative":
@@ -536,6 +561,7 @@ HANDLERS: dict[str, Handler] = {
     "move_army": _move, "end_turn": _end_turn, "declare": _declare, "pickup": _pickup, "post": _post,
     "narrative_done": _narrative_done, "orders": _orders, "gm_move_army": _gm_move, "gm_edit_unit": _gm_edit,
     "gm_force_rolls": _gm_force, "gm_set_general": _gm_general, "gm_battle_result": _gm_result,
+    "gm_battle_choice": _gm_choice, "gm_battle_abandon": _gm_abandon,
 }
 
 

@@ -171,10 +171,31 @@ class GmDid(Ev):
     what: str
 
 
+class BattleChosen(Ev):
+    """The GM chose how a battle is resolved (gm_battle_choice)."""
+
+    kind: Literal["battle_chosen"] = "battle_chosen"
+    battle: str
+    scale: Literal["tables", "tactical", "mass"]
+    save: str = ""
+    note: str = ""
+
+
+class BattleAbandoned(Ev):
+    """A battle being fought out was abandoned; the tables resolve it (gm_battle_abandon)."""
+
+    kind: Literal["battle_abandoned"] = "battle_abandoned"
+    battle: str
+    scale: Literal["tactical", "mass"]
+    save: str = ""
+    note: str = ""
+
+
 Event = Annotated[
     ArmyMoved | TurnPassed | PhaseBegan | Declared | BattleStarted | ArmyJoined | GeneralMoved | Posted
     | NarrativeFinished | OrdersSealed | OrdersRevealed | DiceRolled | PoolBuilt | ResultRead
-    | CasualtiesPlaced | Routed | ArmyLocked | ArmyDestroyed | BattleEnded | WeekEnded | GmDid,
+    | CasualtiesPlaced | Routed | ArmyLocked | ArmyDestroyed | BattleEnded | WeekEnded | GmDid | BattleChosen
+    | BattleAbandoned,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)

@@ -1,7 +1,12 @@
-"""A battle result decided outside the campaign's tables (the GM command `gm_battle_result`):
-a battle fought out as a tactical or a mass battle (game/bridge/) comes back as casualties per
-unit, the loser's moves and a band; this ends the campaign battle. A separate addition to the
+"""Battles resolved outside the campaign's tables (docs/scales.md), a separate addition to the
 campaign rules: the tables' own resolution (battle.py) is untouched.
+
+- `gm_battle_choice`: how a battle is resolved: by the tables, or fought out as a tactical or a
+  mass battle (its save named in the command, so the campaign save refers to it). While a battle
+  is fought out its sides give it no orders, and the orders phase waits for its result.
+- `gm_battle_abandon`: a battle fought out goes back to the tables; nothing else changes.
+- `gm_battle_result`: a battle fought out (game/bridge/) comes back as casualties per unit, the
+  loser's moves and a band; this ends the campaign battle.
 """
 
 from __future__ import annotations
@@ -10,16 +15,61 @@ from game.core.roller import Roller
 from game.core.system import Reject
 from game.rules.campaign import battle as battle_mod
 from game.rules.campaign import hexes
-from game.rules.campaign.commands import GmBattleResult
-from game.rules.campaign.events import ArmyDestroyed, BattleEnded, CasualtiesPlaced, Ev, GmDid
+from game.rules.campaign.commands import GmBattleAbandon, GmBattleChoice, GmBattleResult
+from game.rules.campaign.events import (
+    ArmyDestroyed,
+    BattleAbandoned,
+    BattleChosen,
+    BattleEnded,
+    CasualtiesPlaced,
+    Ev,
+    GmDid,
+)
 from game.rules.campaign.models import BAND_NAMES
-from game.rules.campaign.state import CampaignState
+from game.rules.campaign.state import BattleState, CampaignState
+
+
+def _open(state: CampaignState, battle_id: str) -> BattleState:
+    b = state.battles.get(battle_id)
+    if b is None or b.over:
+        raise Reject(f"There is no battle {battle_id} going on.")
+    return b
+
+
+def _with(state: CampaignState, b: BattleState) -> CampaignState:
+    return state.model_copy(update={"battles": {**state.battles, b.id: b}})
+
+
+def fought_out(b: BattleState) -> bool:
+    """Whether a battle is being fought out as a tactical or mass battle (no orders are asked)."""
+    return b.fought_as != "tables"
+
+
+def choose(state: CampaignState, cmd: GmBattleChoice) -> tuple[CampaignState, list[Ev]]:
+    b = _open(state, cmd.battle)
+    if fought_out(b):
+        raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle; abandon it first "
+                     f"(gm_battle_abandon) to choose again.")
+    if cmd.scale == "tables":
+        if cmd.save:
+            raise Reject("A battle resolved by the tables has no battle save.")
+        return state, [BattleChosen(battle=b.id, scale="tables", note=cmd.note)]
+    b = b.model_copy(update={"fought_as": cmd.scale, "battle_save": cmd.save})
+    return _with(state, b), [BattleChosen(battle=b.id, scale=cmd.scale, save=cmd.save, note=cmd.note)]
+
+
+def abandon(state: CampaignState, cmd: GmBattleAbandon) -> tuple[CampaignState, list[Ev]]:
+    b = _open(state, cmd.battle)
+    if b.fought_as == "tables":
+        raise Reject(f"Battle {b.id} is not being fought out; there is nothing to abandon.")
+    ev = BattleAbandoned(battle=b.id, scale=b.fought_as, save=b.battle_save, note=cmd.note)
+    return _with(state, b.model_copy(update={"fought_as": "tables", "battle_save": ""})), [ev]
 
 
 def apply_result(state: CampaignState, cmd: GmBattleResult) -> tuple[CampaignState, list[Ev]]:
-    b = state.battles.get(cmd.battle)
-    if b is None or b.over:
-        raise Reject(f"There is no battle {cmd.battle} going on.")
+    b = _open(state, cmd.battle)
+    if cmd.source is not None and fought_out(b) and cmd.source.scale != b.fought_as:
+        raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle, not a {cmd.source.scale} one.")
     if cmd.winner is not None and cmd.winner not in b.sides:
         raise Reject(f"{cmd.winner} is not a side of battle {b.id}.")
     if (cmd.winner is None) != (cmd.band == 0):

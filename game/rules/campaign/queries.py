@@ -70,6 +70,8 @@ def orders_options(state: CampaignState, per_side: int = 40) -> list[GiveOrders]
     out: list[GiveOrders] = []
     rules = state.cs.rules
     for b in state.open_games():
+        if b.fought_as != "tables":  # fought out: no orders until the GM abandons it
+            continue
         for p in b.sides:
             if p in b.orders:
                 continue
@@ -120,6 +122,13 @@ def describe_command(state: CampaignState, command: Any) -> str:
     if k == "pickup":
         g = state.generals.get(command.general)
         return f"{g.name if g else command.general} joins {state.army_name(command.army)}"
+    if k == "gm_battle_choice":
+        how = "by the tables" if command.scale == "tables" else f"as a {command.scale} battle"
+        return f"GM: resolve battle {command.battle} {how}"
+    if k == "gm_battle_abandon":
+        return f"GM: abandon the fought-out battle {command.battle}; back to the tables"
+    if k == "gm_battle_result":
+        return f"GM: the result of battle {command.battle}" + (f" from {command.source.save}" if command.source else "")
     if k == "end_turn":
         return f"{state.player_name(active_player(state) or '')} ends the {state.phase} turn"
     return k.replace("_", " ")

@@ -107,7 +107,8 @@ def week_report(before: CampaignState, events: Sequence[Any], week: int, fmt: st
         d.start_list()
         for e in bevents:
             if e.kind in ("battle_started", "pool_built", "dice_rolled", "casualties_placed", "routed",
-                          "army_locked", "battle_ended", "army_moved", "army_destroyed"):
+                          "army_locked", "battle_ended", "army_moved", "army_destroyed", "battle_chosen",
+                          "battle_abandoned"):
                 d.item(event_text(before, e))
             elif e.kind == "result_read":
                 who = f" for {before.player_name(e.winner)}" if e.winner else ""

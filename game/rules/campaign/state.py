@@ -92,6 +92,10 @@ class BattleState(Frozen):
     log: tuple[WeekLog, ...] = ()
     over: bool = False
     ended: str = ""
+    # how the GM chose to resolve it (gm_battle_choice; docs/scales.md): by the tables, or fought
+    # out as a tactical / mass battle whose save is `battle_save` (relative to the campaign save)
+    fought_as: Literal["tables", "tactical", "mass"] = "tables"
+    battle_save: str = ""
 
 
 class CampaignState(Frozen):
@@ -182,6 +186,10 @@ class CampaignState(Frozen):
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = self.model_dump(mode="json", exclude={"setup"})
+        for b in out.get("battles", {}).values():  # saves made before the choice existed stay unchanged
+            if b.get("fought_as") == "tables" and not b.get("battle_save"):
+                b.pop("fought_as", None)
+                b.pop("battle_save", None)
         return out
 
     @classmethod

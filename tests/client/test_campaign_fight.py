@@ -1,0 +1,192 @@
+"""The campaign client's Battle panel (issue 16), headless with real pygame events: the GM sees
+the forecast (every number from the rules' queries), chooses to fight a battle out, the shell
+hands over into the battle's own client, and the way back to the map confirms the result (or
+abandons the battle to the tables)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game import paths  # noqa: E402
+from game.core.system import Accepted  # noqa: E402
+from game.io.bridge import forecast  # noqa: E402
+from game.replay import verify_save  # noqa: E402
+from game.rules.campaign.odds import battle_odds  # noqa: E402
+from tests.bridge.players import _pick  # noqa: E402
+from tests.client.clientfix import key, press_button, settle, top_name  # noqa: E402
+from tests.client.test_campaign_client import _app, play_to_orders, through_handoff  # noqa: E402
+
+
+def _drawn(app: Any, scene: Any) -> str:
+    app.render()
+    return " ".join(s.strip() for s in scene.drawn_strings)  # wrapped lines joined again
+
+
+def _finish(session: Any) -> None:
+    """Play the open battle to its end with its own legal commands (the scripted player)."""
+    system = session.system
+    for _ in range(5000):
+        st = session.state
+        if getattr(st, "phase", None) == "ended" or getattr(st, "stage", None) == "ended":
+            return
+        ok, _events, why = session.apply(_pick(system.name, system.legal_commands(st)))
+        assert ok, why
+    raise AssertionError("the battle did not end")
+
+
+@pytest.fixture()
+def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path))
+    return tmp_path
+
+
+def test_the_gm_sees_the_tables_odds_and_both_forecasts_before_choosing(saves: Path) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    key(app, pygame.K_g)  # the GM's view: the Battle panel
+    text = _drawn(app, scene)
+    odds = battle_odds(scene.state, "B1")
+    f = forecast(scene.state, "B1")
+    assert "By the tables (exact odds this week):" in text
+    assert f"The Zones wins {100 * odds.win('zones'):.1f}%" in text
+    assert f"Jibril wins {100 * odds.win('jibril'):.1f}%" in text and f"draw {100 * odds.draw:.1f}%" in text
+    assert f"As a tactical battle on {f.tactical_map}:" in text
+    z = f.tactical_sides[0]
+    assert f"{z.name} defends: {z.units} units, strength {z.strength}" in text
+    assert f"As a mass battle on {f.mass_terrain} ground:" in text
+    heaven = dict(f.mass_ways)["heaven"]
+    assert f"opening Way of Heaven: The Zones {100 * heaven['zones']:.1f}%" in text
+    key(app, pygame.K_b)  # the next battle
+    assert "Battle B2 at" in _drawn(app, scene)
+
+
+def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_result(saves: Path) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    key(app, pygame.K_g)
+    press_button(app, "Fight: tactical")
+    settle(app, 2)
+    assert top_name(app) == "briefing"  # the generated scenario's briefing, as for any scenario
+    key(app, pygame.K_RETURN)
+    battle = next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+    bs = battle.session
+    assert bs.system.name == "ail-tactical" and bs.return_to is not None
+    camp = scene.session.save_path
+    b1 = scene.state.battles["B1"]
+    assert b1.fought_as == "tactical" and camp is not None and camp.is_file()
+    assert (camp.parent / b1.battle_save).parent.name == "battles"
+    # the battle is played to its end; the end summary offers the way back
+    _finish(bs)
+    settle(app, 3)
+    for _ in range(5):  # a hand-off shown before the last commands: pass it on
+        if top_name(app) != "handoff":
+            break
+        key(app, pygame.K_SPACE)
+    assert top_name(app) == "end"
+    press_button(app, "Campaign map")
+    assert top_name(app) == "battle_return"
+    body = app.scenes.top.body_html  # type: ignore[union-attr]
+    assert "1. casualties of The Zones:" in body and "2. winner" in body
+    press_button(app, "Apply the result")
+    assert app.scenes.top is scene
+    assert scene.state.battles["B1"].over and "resolved outside the tables" in scene.state.battles["B1"].ended
+    last = scene.session.history[-1].command
+    assert last.kind == "gm_battle_result" and last.source is not None and last.source.scale == "tactical"
+    # the campaign save refers to the battle's save, and replay --verify follows the link
+    report = verify_save(camp, follow_links=True)
+    assert report.links and all(ok for ok, _ in report.links)
+    assert any("translates to the same result" in line for _, line in report.links)
+
+
+def test_leaving_a_mass_battle_midway_and_abandoning_it_gives_the_battle_back_to_the_tables(saves: Path) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    key(app, pygame.K_g)
+    key(app, pygame.K_b)  # B2
+    before = scene.state.to_dict()
+    press_button(app, "Fight: mass")
+    assert app.scenes.top.session.system.name == "mass-battle"  # type: ignore[union-attr]
+    ms = app.scenes.top.session  # type: ignore[union-attr]
+    outcome = ms.record.apply(ms.system.legal_commands(ms.state)[0])
+    assert isinstance(outcome, Accepted)
+    key(app, pygame.K_ESCAPE)  # the mass board closes: back on the campaign map
+    assert top_name(app) == "battle_return"
+    assert "not over yet" in app.scenes.top.title  # type: ignore[union-attr]
+    b2 = scene.state.battles["B2"]
+    assert (scene.session.save_path.parent / b2.battle_save).is_file()  # saved midway
+    press_button(app, "Abandon (tables)")
+    assert scene.state.battles["B2"].fought_as == "tables"
+    assert scene.state.to_dict()["battles"] == before["battles"]  # nothing of the campaign lost
+    kinds = [s.command.kind for s in scene.session.history[-2:]]
+    assert kinds == ["gm_battle_choice", "gm_battle_abandon"]
+
+
+@pytest.mark.parametrize("answer", ["Agree", "Refuse"])
+def test_players_fight_a_battle_out_only_if_the_other_side_agrees_behind_the_hand_off(
+        saves: Path, answer: str) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    assert scene.viewer == "zones" and not scene.gm
+    press_button(app, "Propose: tactical")
+    assert top_name(app) == "handoff"  # the screen goes to Jibril, the other side of B1
+    key(app, pygame.K_SPACE)
+    assert top_name(app) == "battle_proposal"
+    assert "<b>The Zones</b> proposes to fight battle B1 out" in app.scenes.top.body_html  # type: ignore[union-attr]
+    assert "By the tables (exact odds this week):" in app.scenes.top.body_html  # type: ignore[union-attr]
+    press_button(app, answer)
+    b1 = scene.state.battles["B1"]
+    if answer == "Agree":
+        assert b1.fought_as == "tactical"
+        last = scene.session.history[-1].command
+        assert last.kind == "gm_battle_choice" and last.note == "The Zones proposed it, Jibril agreed"
+        assert any(getattr(s, "session", None) is not None and s.session.system.name == "ail-tactical"
+                   for s in app.scenes)
+    else:
+        assert b1.fought_as == "tables" and top_name(app) == "handoff"  # back to the Zones
+        assert all(s.command.kind != "gm_battle_choice" for s in scene.session.history)
+        assert "Jibril refuses" in scene.message
+
+
+def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_loaded_again(saves: Path) -> None:
+    from game.client.app import App, Settings
+    from game.client.campaign import open_scene
+    from game.client.launch import open_game
+
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    key(app, pygame.K_g)
+    press_button(app, "Fight: tactical")
+    settle(app, 2)
+    key(app, pygame.K_RETURN)  # the briefing
+    battle = next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+    for _ in range(3):  # a few commands of the battle
+        st = battle.session.state
+        ok, _e, why = battle.session.apply(_pick("ail-tactical", battle.session.system.legal_commands(st)))
+        assert ok, why
+    key(app, pygame.K_b, mod=pygame.KMOD_CTRL)  # Ctrl+B: back to the campaign map
+    assert top_name(app) == "battle_return"
+    press_button(app, "Later")
+    camp = scene.session.save_path
+    # another evening: the campaign save is opened again; it refers to the battle's save
+    session = open_game(camp)
+    app2 = App(size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    scene2 = open_scene(app2, session)
+    app2.push(scene2)
+    through_handoff(app2)
+    key(app2, pygame.K_g)
+    press_button(app2, "Resume tactical battle")
+    resumed = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
+    assert resumed.session.system.name == "ail-tactical" and len(resumed.session.history) == 3
