@@ -129,7 +129,7 @@ class GmScene(Scene):
         self._button("place_type", f"Type: {ut.name}", pygame.Rect(x, y, w, 28),
                      tip="Unit type the Place tool puts down (click to cycle)")
         y += 30
-        self._button("place_side", f"Side: {self.side_ids[self.side_index]}", pygame.Rect(x, y, w, 28),
+        self._button("place_side", f"Side: {self.state.side_name(self.side_ids[self.side_index])}", pygame.Rect(x, y, w, 28),
                      tip="Side of the placed unit (click to cycle)")
         y += 34
         # the selected unit
@@ -159,7 +159,8 @@ class GmScene(Scene):
         y += 22
         side = self.side_ids[self.adv_side_index]
         kind = ADVANTAGE_KINDS[self.adv_kind_index]
-        self._button("adv_side", side, pygame.Rect(x, y, third, 28))
+        self._button("adv_side", self.state.side_name(side), pygame.Rect(x, y, third, 28),
+                     tip="Side whose Advantage changes (click to cycle)")
         self._button("adv_kind", kind, pygame.Rect(x + third + 4, y, third, 28))
         q3 = (third - 4) // 2
         self._button("adv-", "-1", pygame.Rect(x + 2 * (third + 4), y, q3, 28))
