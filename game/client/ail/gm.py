@@ -356,8 +356,7 @@ class GmScene(Scene):
         st = self.state
         unit = st.unit_at(h)
         if self.tool == "select":
-            self.battle.selected = unit.id if unit is not None else None
-            self.battle.refresh_panels()
+            self.select(unit.id if unit is not None else None)
             self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
         elif self.tool == "place":
             type_id = self.type_ids[self.type_index]
@@ -366,8 +365,7 @@ class GmScene(Scene):
         elif self.tool == "move":
             uid = self.selected
             if unit is not None and unit.id != uid:
-                self.battle.selected = unit.id
-                self.battle.refresh_panels()
+                self.select(unit.id)
                 self.say(f"Moving {st.unit_name(unit.id)}: click any free hex.")
             elif unit is not None:
                 self.say(f"{st.unit_name(unit.id)} is already there: click a free hex.")
@@ -379,8 +377,19 @@ class GmScene(Scene):
             if unit is None:
                 self.say("No unit there.")
             else:
-                self.battle.selected = None
+                self.select(None)
                 self.submit(RemoveUnit(unit_id=unit.id))
+
+    def select(self, unit_id: str | None) -> None:
+        """The GM picks a unit (or none): the player's battle mode of the unit selected before
+        (its move or attack tints, path, buttons and hint) is left, not kept under GM mode."""
+        from game.client.ail.modes import SelectMode
+
+        b = self.battle
+        b.selected = unit_id
+        b.mode = SelectMode()
+        b.forget_overlay()
+        b.refresh_panels()
 
     def leave(self) -> None:
         self.app.pop()
