@@ -47,7 +47,7 @@ from game.client.keys import dispatch
 from game.client.mapcache import MapCache, board_picture, tiled_picture
 from game.client.scene import Scene
 from game.client.scenes.dialog import Choice, DialogScene
-from game.client.scenes.handoff import HandoffScene
+from game.client.scenes.handoff import HandoffPolicy, HandoffScene
 from game.client.session import Session
 from game.hexgrid import Hex
 from game.rules.ail import commands as cmd
@@ -107,6 +107,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self._held: set[int] = set()
         self.anim = AnimQueue()
         self.viewer: str | None = None        # the side whose view is on screen
+        self.handoffs = HandoffPolicy()       # when a change of viewer needs the blackout
         self._dialog_key: object = None       # the decision a dialog is open for
         self._ended_shown = False
         self._briefed = False
@@ -378,9 +379,13 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
                 self.submit(cmd.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
                 return
             if self.settings.blackout:
-                self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
-                                           self._handoff_detail(), on_continue=partial(self._show, side)))
-                return
+                if self.handoffs.needed(self.viewer, side, st.active_side, (st.round, st.phase, st.turn_index)):
+                    self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
+                                               self._handoff_detail(), on_continue=partial(self._show, side)))
+                    return
+                self.toast(f"{st.side_name(side)} to play again: pass the screen back.", 4.0)
+            else:
+                self.handoffs.forget()
             self._show(side)
             return
         self._open_decision()
