@@ -95,3 +95,84 @@ def test_the_way_back_is_only_skipped_within_the_turn_that_lent_the_screen() -> 
     assert p.needed("red", "blue", "blue", 2)       # but back in another turn: a hand-off
     assert p.needed(None, "blue", "blue", 3) and p.needed("blue", "red", "red", 4)  # a turn passing
     assert p.needed("red", "blue", "blue", 4)       # (Red's own turn lent nothing)
+
+
+def _label_boxes(b, h):  # type: ignore[no-untyped-def]
+    """(label, where it was placed, where it would be without being kept inside) of hex h."""
+    from game.client.ail.labels import view_rect
+
+    centre = b.layout.hex_center(h)
+    out = []
+    for item, (text, box) in zip(b.map_labels.items, b.map_labels.placed, strict=True):
+        if item.world == centre:
+            x, y = b.camera.world_to_screen(*centre)
+            w, hgt = box.size
+            free = pygame.Rect(0, 0, w, hgt)
+            free.center = (round(x + item.offset[0]), round(y + item.offset[1]))
+            out.append((text, box, free))
+    return out, view_rect(b.camera)
+
+
+def test_labels_over_units_at_each_map_edge_stay_whole_inside_the_view() -> None:
+    edges = {"top": (5, 0), "bottom": (5, 8), "left": (0, 4), "right": (11, 4)}
+    session = make_session([("r1", "rifle_section", "blue", (5, 4)),
+                            *((f"m-{e}", "militia_band", "red", at) for e, at in edges.items())], phase="attack")
+    app = make_app(session, blackout=False)
+    b = battle(app)
+    b.camera.zoom_index = 9  # zoomed in: the map is larger than the view, its edges can meet the view's
+    click_hex(app, b.state.units["r1"].hex)
+    assert b.mode.name == "attack"
+    cam = b.camera
+    for edge, uid in (("top", "m-top"), ("bottom", "m-bottom"), ("left", "m-left"), ("right", "m-right")):
+        # the map's edge exactly at the view's edge on that side
+        if edge == "top":
+            cam.pos_y = 0.0
+        elif edge == "bottom":
+            cam.pos_y = cam.map_h - cam.view_h / cam.zoom
+        elif edge == "left":
+            cam.pos_x = 0.0
+        else:
+            cam.pos_x = cam.map_w - cam.view_w / cam.zoom
+        cam.clamp()
+        b.mouse = (0, 0)
+        settle(app, 2)
+        app.render()
+        labels, view = _label_boxes(b, b.state.units[uid].hex)
+        assert labels, f"no label over the {edge} unit"
+        for text, box, free in labels:
+            assert view.contains(box), (edge, text, box, view)
+            if edge == "top":
+                assert free.top < view.top  # it would have been cut: it was shifted in
+                assert box.top == view.top
+    # the labels move with the map again once the edge is left behind
+    cam.pos_y = cam.map_h / 2 - cam.view_h / cam.zoom / 2
+    cam.clamp()
+    settle(app, 2)
+    app.render()
+    labels, view = _label_boxes(b, b.state.units["m-top"].hex)
+    assert all(box == free for _, box, free in labels if view.contains(free))
+
+
+def test_the_path_label_under_a_hex_on_the_bottom_edge_and_the_hit_floaters_stay_inside() -> None:
+    from game.client.ail.labels import keep_inside
+
+    session = make_session([("r1", "rifle_section", "blue", (5, 6)), ("m1", "militia_band", "red", (11, 0))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    b = battle(app)
+    b.camera.zoom_index = 9
+    click_hex(app, b.state.units["r1"].hex)
+    cam = b.camera
+    cam.pos_y = cam.map_h - cam.view_h / cam.zoom
+    cam.clamp()
+    target = b.session.board.hex_at(5, 8)
+    x, y = cam.world_to_screen(*b.layout.hex_center(target))
+    from tests.client.clientfix import move_mouse
+    move_mouse(app, (round(x), round(y)))
+    assert b.hover == target and b.mode.path_view(b) is not None
+    app.render()
+    labels, view = _label_boxes(b, target)
+    assert labels and all(view.contains(box) for _, box, _ in labels)
+    assert any(free.bottom > view.bottom for _, _, free in labels)  # (it was shifted up)
+    # a floater (hits, strength lost) near the view's corner is moved in whole, not cut
+    assert view.contains(keep_inside(pygame.Rect(view.right - 5, view.y - 12, 60, 20), view))

@@ -38,6 +38,7 @@ from game.client.ail.battle_dialogs import BattleDialogs
 from game.client.ail.battle_draw import BattleDraw
 from game.client.ail.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.client.ail.battle_panels import BattlePanels
+from game.client.ail.labels import MapLabels, view_rect
 from game.client.ail.modes import Mode, SelectMode, unit_mode
 from game.client.ail.rq import Queries
 from game.client.ail.text import terrain_colours
@@ -98,6 +99,7 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         self._view_layer: tuple[Any, pygame.Surface, tuple[int, int], tuple[int, int]] | None = None
         self.view_scrolls = 0  # panned frames shown from the kept picture, not redrawn (tests, benchmarks)
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
+        self.map_labels = MapLabels()  # the map view's labels, placed each frame
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
         self.hover: Hex | None = None
@@ -587,8 +589,9 @@ class BattleScene(BattlePanels, BattleActions, BattleDialogs, BattleDraw, Scene)
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface)
         surface.set_clip(view)
+        self.map_labels.draw(surface, self.camera)  # kept inside the map's view (labels.py)
         self._draw_anim(surface)
-        self._draw_toast(surface, view)
+        self._draw_toast(surface, view_rect(self.camera))
         surface.set_clip(None)
         self.ui.draw_ui(surface)
         self._draw_chart(surface)

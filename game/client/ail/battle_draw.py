@@ -11,6 +11,7 @@ import pygame
 
 from game.client import draw, fonts
 from game.client.ail.battle_panels import _hit_chance, _preview_parts
+from game.client.ail.labels import MapLabels, keep_inside, view_rect
 from game.client.anim import FloatText, Shot
 from game.hexgrid import Hex
 
@@ -57,6 +58,7 @@ class BattleDraw:
         hover: Hex | None
         layout: HexLayout
         map_cache: MapCache
+        map_labels: MapLabels
         mode: Mode
         q: Queries
         selected: str | None
@@ -88,6 +90,7 @@ class BattleDraw:
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
+        self.map_labels.clear()  # labels are placed on screen each frame (labels.py)
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
             surface.fill(BACKGROUND, area)
         self.map_cache.blit(surface, z, self.settings.show_grid, origin, area)
@@ -323,10 +326,9 @@ class BattleDraw:
         for item in self.mode.hex_labels(cast("BattleScene", self)):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])
-            x, y = self._on_view(origin, z, *self.layout.hex_center(h))
-            draw.draw_label(surface, label, (x, y - self.layout.th * z * 0.5),
-                            (255, 200, 190) if live else (170, 170, 176), 12,
-                            (70, 16, 12, 220) if live else (40, 40, 46, 220))
+            self.map_labels.add(label, self.layout.hex_center(h), (0, -self.layout.th * z * 0.5),
+                                (255, 200, 190) if live else (170, 170, 176), 12,
+                                (70, 16, 12, 220) if live else (40, 40, 46, 220))
 
     def _draw_path(self, surface: pygame.Surface, origin: tuple[int, int], z: float) -> None:
         if self.anim.busy or self.state.pending is not None:
@@ -336,15 +338,14 @@ class BattleDraw:
             return
         pts = [self._on_view(origin, z, *self.layout.hex_center(h)) for h in view.points]
         draw.draw_path(surface, pts, view.colour, max(2, int(4 * z)))
-        end = pts[-1]
         r = self.layout.th * z * 0.5
         for ex in view.exposures:
             c = self._on_view(origin, z, *self.layout.hex_center(ex.hex))
             draw.danger_marker(surface, c, r * 0.45)
             wname = self.state.unit_name(ex.watcher_id)
-            draw.draw_label(surface, f"{wname}: {draw.percent(_hit_chance(ex))}",
-                            (c[0], c[1] - r * 0.9), draw.DANGER_COLOUR, 12)
-        draw.draw_label(surface, view.label, (end[0], end[1] + r * 0.95), (255, 255, 255), 13)
+            self.map_labels.add(f"{wname}: {draw.percent(_hit_chance(ex))}", self.layout.hex_center(ex.hex),
+                                (0, -r * 0.9), draw.DANGER_COLOUR, 12)
+        self.map_labels.add(view.label, self.layout.hex_center(view.points[-1]), (0, r * 0.95), (255, 255, 255), 13)
 
     def _draw_anim(self, surface: pygame.Surface) -> None:
         for part, f in self.anim.current_parts():
@@ -359,7 +360,8 @@ class BattleDraw:
                 x, y = self.camera.world_to_screen(*part.at)
                 img = fonts.outlined(part.text, 16, part.colour)
                 img.set_alpha(int(255 * (1 - max(0.0, f - 0.7) / 0.3)))
-                surface.blit(img, img.get_rect(center=(round(x), round(y - 20 - 30 * f))))
+                surface.blit(img, keep_inside(img.get_rect(center=(round(x), round(y - 20 - 30 * f))),
+                                              view_rect(self.camera)))
 
     def _draw_toast(self, surface: pygame.Surface, view: pygame.Rect) -> None:
         if self._toast is None:

@@ -1,0 +1,92 @@
+"""Labels drawn over the map (a target's hit chance, a path's cost, who fires overwatch where,
+the hits and losses floating over a unit): each is kept whole inside the map's view, shifted in
+from the edge rather than cut (issue 12, item 7).
+
+The battle's map view is kept as one picture while the camera pans (battle_draw.py), so a label
+placed inside the view when the picture was drawn would drift out of it as the map moves. The
+labels are therefore collected, in world coordinates, while the picture is drawn and placed on
+screen each frame, after the picture, against the camera's viewport (which GM mode and the replay
+view narrow): a few blits of cached text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.client import fonts
+
+if TYPE_CHECKING:
+    from game.client.camera import Camera
+
+Colour = tuple[int, int, int]
+
+
+def view_rect(camera: Camera) -> pygame.Rect:
+    """The part of the screen the map is seen in (the camera's viewport)."""
+    return pygame.Rect(camera.view_x, camera.view_y, camera.view_w, camera.view_h)
+
+
+def keep_inside(rect: pygame.Rect, bounds: pygame.Rect) -> pygame.Rect:
+    """`rect` moved (not resized) just enough to lie inside `bounds`; one wider or taller than
+    `bounds` is centred on it along that axis."""
+    return rect.clamp(bounds)
+
+
+@dataclass(frozen=True)
+class MapLabel:
+    text: str
+    world: tuple[float, float]   # the map point it belongs to
+    offset: tuple[float, float]  # screen pixels from that point to the label's centre
+    colour: Colour
+    size: int
+    bg: tuple[int, int, int, int] | None
+
+
+class MapLabels:
+    """The labels of the map view as last drawn; `placed` holds where each went on screen."""
+
+    def __init__(self) -> None:
+        self.items: list[MapLabel] = []
+        self.placed: list[tuple[str, pygame.Rect]] = []
+        self._panels: dict[tuple[tuple[int, int], tuple[int, int, int, int]], pygame.Surface] = {}
+
+    def clear(self) -> None:
+        self.items = []
+
+    def add(self, text: str, world: tuple[float, float], offset: tuple[float, float] = (0.0, 0.0),
+            colour: Colour = (255, 255, 255), size: int = 14,
+            bg: tuple[int, int, int, int] | None = (12, 14, 18, 210)) -> None:
+        self.items.append(MapLabel(text, world, offset, colour, size, bg))
+
+    def box(self, label: MapLabel, camera: Camera, bounds: pygame.Rect) -> pygame.Rect:
+        """Where the label (with its background box) goes on screen, inside `bounds`."""
+        img = fonts.text(label.text, label.size, label.colour, True)
+        x, y = camera.world_to_screen(*label.world)
+        rect = img.get_rect(center=(round(x + label.offset[0]), round(y + label.offset[1])))
+        return keep_inside(rect.inflate(10, 4) if label.bg is not None else rect, bounds)
+
+    def draw(self, surface: pygame.Surface, camera: Camera) -> None:
+        """Each label as draw.draw_label draws it (text on a translucent box 10 x 4 pixels
+        larger), at the place `box` gives; the boxes are kept, so a frame only blits."""
+        bounds = view_rect(camera)
+        self.placed = []
+        for label in self.items:
+            box = self.box(label, camera, bounds)
+            if label.bg is not None:
+                surface.blit(self._panel(box.size, label.bg), box)
+            img = fonts.text(label.text, label.size, label.colour, True)
+            surface.blit(img, img.get_rect(center=box.center))
+            self.placed.append((label.text, box))
+
+    def _panel(self, size: tuple[int, int], bg: tuple[int, int, int, int]) -> pygame.Surface:
+        panel = self._panels.get((size, bg))
+        if panel is None:
+            if len(self._panels) > 200:
+                self._panels.clear()
+            panel = pygame.Surface(size, pygame.SRCALPHA)
+            panel.fill(bg)
+            self._panels[(size, bg)] = panel
+        return panel
