@@ -103,7 +103,8 @@ def _label_boxes(b, h):  # type: ignore[no-untyped-def]
 
     centre = b.layout.hex_center(h)
     out = []
-    for item, (text, box) in zip(b.map_labels.items, b.map_labels.placed, strict=True):
+    for item, box in b.map_labels.placed:
+        text = item.text
         if item.world == centre:
             x, y = b.camera.world_to_screen(*centre)
             w, hgt = box.size
@@ -176,3 +177,20 @@ def test_the_path_label_under_a_hex_on_the_bottom_edge_and_the_hit_floaters_stay
     assert any(free.bottom > view.bottom for _, _, free in labels)  # (it was shifted up)
     # a floater (hits, strength lost) near the view's corner is moved in whole, not cut
     assert view.contains(keep_inside(pygame.Rect(view.right - 5, view.y - 12, 60, 20), view))
+
+
+def test_a_label_whose_hex_is_out_of_the_view_is_not_drawn_at_the_edge() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (1, 4)), ("m1", "militia_band", "red", (11, 4))],
+                           phase="attack")
+    app = make_app(session, blackout=False)
+    b = battle(app)
+    b.camera.zoom_index = 10
+    click_hex(app, b.state.units["r1"].hex)
+    b.camera.pos_x = 0.0  # the target's hex lies beyond the view's right edge
+    b.camera.clamp()
+    settle(app, 2)
+    app.render()
+    x, _ = b.camera.world_to_screen(*b.layout.hex_center(b.state.units["m1"].hex))
+    assert x > b.camera.view_x + b.camera.view_w
+    assert any(item.world == b.layout.hex_center(b.state.units["m1"].hex) for item in b.map_labels.items)
+    assert b.map_labels.placed == []

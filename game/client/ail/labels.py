@@ -6,7 +6,8 @@ The battle's map view is kept as one picture while the camera pans (battle_draw.
 placed inside the view when the picture was drawn would drift out of it as the map moves. The
 labels are therefore collected, in world coordinates, while the picture is drawn and placed on
 screen each frame, after the picture, against the camera's viewport (which GM mode and the replay
-view narrow): a few blits of cached text.
+view narrow): a few blits of cached text. A label whose hex centre is out of the view is not
+drawn (it would stand, shifted in, beside nothing).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class MapLabels:
 
     def __init__(self) -> None:
         self.items: list[MapLabel] = []
-        self.placed: list[tuple[str, pygame.Rect]] = []
+        self.placed: list[tuple[MapLabel, pygame.Rect]] = []
         self._panels: dict[tuple[tuple[int, int], tuple[int, int, int, int]], pygame.Surface] = {}
 
     def clear(self) -> None:
@@ -74,12 +75,14 @@ class MapLabels:
         bounds = view_rect(camera)
         self.placed = []
         for label in self.items:
+            if not bounds.collidepoint(camera.world_to_screen(*label.world)):
+                continue  # its hex is out of the view: no label stranded at the edge
             box = self.box(label, camera, bounds)
             if label.bg is not None:
                 surface.blit(self._panel(box.size, label.bg), box)
             img = fonts.text(label.text, label.size, label.colour, True)
             surface.blit(img, img.get_rect(center=box.center))
-            self.placed.append((label.text, box))
+            self.placed.append((label, box))
 
     def _panel(self, size: tuple[int, int], bg: tuple[int, int, int, int]) -> pygame.Surface:
         panel = self._panels.get((size, bg))
