@@ -194,3 +194,17 @@ def test_a_label_whose_hex_is_out_of_the_view_is_not_drawn_at_the_edge() -> None
     assert x > b.camera.view_x + b.camera.view_w
     assert any(item.world == b.layout.hex_center(b.state.units["m1"].hex) for item in b.map_labels.items)
     assert b.map_labels.placed == []
+
+
+def test_a_long_toast_is_wrapped_inside_the_view_not_cut_at_its_sides() -> None:
+    from game.client.ail.labels import draw_toast, view_rect
+
+    session = make_session([("r1", "rifle_section", "blue", (2, 2))], phase="movement")
+    app = make_app(session, size=(960, 600), blackout=False)
+    key(app, pygame.K_F2)  # GM mode narrows the view further
+    b = battle(app)
+    view = view_rect(b.camera)
+    message = ("Played on from command 21. The game before it is kept in "
+               "default-r03-20261201-132022-before-branch.yaml, and more words to make it long.")
+    box = draw_toast(app.render(), message, view)
+    assert view.contains(box) and box.h > 30  # more than one line

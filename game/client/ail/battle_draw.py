@@ -11,7 +11,7 @@ import pygame
 
 from game.client import draw, fonts
 from game.client.ail.battle_panels import _hit_chance, _preview_parts
-from game.client.ail.labels import MapLabels, keep_inside, view_rect
+from game.client.ail.labels import MapLabels, draw_toast, keep_inside, view_rect
 from game.client.anim import FloatText, Shot
 from game.hexgrid import Hex
 
@@ -366,8 +366,7 @@ class BattleDraw:
     def _draw_toast(self, surface: pygame.Surface, view: pygame.Rect) -> None:
         if self._toast is None:
             return
-        draw.draw_label(surface, self._toast[0], (view.centerx, view.bottom - 30), (255, 230, 200), 15,
-                        (60, 20, 16, 230))
+        draw_toast(surface, self._toast[0], view)  # wrapped to the view's width (labels.py)
 
     def _draw_chart(self, surface: pygame.Surface) -> None:
         if self._chart is not None:

@@ -13,6 +13,7 @@ drawn (it would stand, shifted in, beside nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import pygame
@@ -93,3 +94,54 @@ class MapLabels:
             panel.fill(bg)
             self._panels[(size, bg)] = panel
         return panel
+
+
+@lru_cache(maxsize=64)
+def wrap(text: str, size: int, width: int) -> tuple[str, ...]:
+    """`text` in lines no wider than `width` pixels (bold, at `size`), broken between words (a
+    word wider than a line, e.g. a file name, is broken where it must)."""
+    def fits(s: str) -> bool:
+        return fonts.text(s, size, (255, 255, 255), True).get_width() <= width
+
+    words: list[str] = []
+    for word in text.split():
+        while not fits(word) and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and not fits(word[:cut]):
+                cut -= 1
+            words.append(word[:cut])
+            word = word[cut:]
+        words.append(word)
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if line and not fits(trial):
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+def draw_toast(surface: pygame.Surface, text: str, bounds: pygame.Rect, colour: Colour = (255, 230, 200),
+               size: int = 15, bg: tuple[int, int, int, int] = (60, 20, 16, 230)) -> pygame.Rect:
+    """A message at the bottom of the map's view, wrapped to the view's width (never cut at its
+    sides). Returns the box it was drawn in."""
+    lines = wrap(text, size, max(60, bounds.w - 40))
+    imgs = [fonts.text(line, size, colour, True) for line in lines]
+    height = sum(i.get_height() for i in imgs) + 6
+    width = max((i.get_width() for i in imgs), default=0) + 12
+    box = keep_inside(pygame.Rect(0, 0, width, height), bounds)
+    box.midbottom = (bounds.centerx, bounds.bottom - 18)
+    box = keep_inside(box, bounds)
+    panel = pygame.Surface(box.size, pygame.SRCALPHA)
+    panel.fill(bg)
+    surface.blit(panel, box)
+    y = box.y + 3
+    for img in imgs:
+        surface.blit(img, img.get_rect(midtop=(box.centerx, y)))
+        y += img.get_height()
+    return box

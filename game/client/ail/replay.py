@@ -161,7 +161,7 @@ class ReplayScene(Scene):
         self.title_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, w - 20, 22), "", self.ui,
                                                        object_id=ObjectID(class_id="@title"))
         pygame_gui.elements.UILabel(pygame.Rect(10, 24, w - 20, 20),
-                                    "REPLAY: the battle is not changed. Right/Left: one command · "
+                                    "REPLAY · Right/Left: one command · "
                                     "PageDown/PageUp: by round · 1-9: round N · M: GM move (plays on from here) · Esc: close",
                                     self.ui)
         bar = self._bar()
@@ -335,11 +335,14 @@ class ReplayScene(Scene):
             gm.submit(command)
         else:
             battle.submit(command, gm=True)
-        where = f" The game before it is kept in {kept}." if kept is not None else ""
+        where = f" The game before it is kept in {kept.name}." if kept is not None else ""
         note = f"Played on from command {self.index}.{where}"
         if gm is not None:
-            gm.say(f"{gm.message} {note}")
+            gm.say(f"{gm.message.rstrip('.')}. {note}")
         battle.toast(note, 8.0)
+        unit = battle.state.units.get(getattr(command, "unit_id", "") or "")
+        if unit is not None:  # look at what the GM just moved
+            battle.camera.ensure_visible(*battle.layout.hex_center(unit.hex), margin=120)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
