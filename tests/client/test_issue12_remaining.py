@@ -208,3 +208,38 @@ def test_a_long_toast_is_wrapped_inside_the_view_not_cut_at_its_sides() -> None:
                "default-r03-20261201-132022-before-branch.yaml, and more words to make it long.")
     box = draw_toast(app.render(), message, view)
     assert view.contains(box) and box.h > 30  # more than one line
+
+
+def test_in_a_960_by_600_window_every_gm_tool_scrolls_into_view_and_works(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pygame_gui
+
+    from tests.client.clientfix import move_mouse
+
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 4))],
+                           phase="movement")
+    app = make_app(session, size=(960, 600), blackout=False)
+    key(app, pygame.K_F2)
+    gm = app.scenes.top
+    panel = gm._rect()  # type: ignore[union-attr]
+
+    def button(label: str):  # type: ignore[no-untyped-def]
+        return next(el for el in gm.ui.get_sprite_group().sprites()  # type: ignore[union-attr]
+                    if isinstance(el, pygame_gui.elements.UIButton) and el.text == label)
+
+    undo = button("Undo (Ctrl+Z)")
+    assert undo.rect.bottom > panel.bottom  # below the window's edge at first...
+    bar = gm.box.vert_scroll_bar  # type: ignore[union-attr]
+    assert bar is not None  # the panel scrolls
+    at = bar.bottom_button.rect.center  # the scroll bar's down arrow, held down
+    move_mouse(app, at)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=1))
+    settle(app, 60)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1))
+    settle(app, 2)
+    undo = button("Undo (Ctrl+Z)")
+    assert panel.contains(undo.rect)  # ...scrolled into view
+    press_button(app, "+1")  # an Advantage point, then the GM's undo takes it back
+    assert session.state.sides["blue"].advantage["command"] == 1
+    press_button(app, "Undo (Ctrl+Z)")
+    assert session.state.sides["blue"].advantage["command"] == 0
+    assert button("Of: Blue").rect.w > 200  # the side is named in full on its own row

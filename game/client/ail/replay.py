@@ -172,18 +172,21 @@ class ReplayScene(Scene):
                                                       self.ui)
         y = bar.y + 88
         self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
-        row = (("first", "|< Start", 90), ("prev_round", "<< Round", 100), ("back", "< Back", 90),
-               ("next", "Next >", 90), ("next_round", "Round >>", 100), ("last", "End >|", 90),
-               ("gm_move", "GM: Move (M)", 120), ("close", "Close (Esc)", 110))
+        # (key, label, short label for a narrow panel, width)
+        row = (("first", "|< Start", "|<", 90), ("prev_round", "<< Round", "<<", 100), ("back", "< Back", "<", 90),
+               ("next", "Next >", ">", 90), ("next_round", "Round >>", ">>", 100), ("last", "End >|", ">|", 90),
+               ("gm_move", "GM: Move (M)", "GM", 120), ("close", "Close (Esc)", "Esc", 110))
         gap = 8
-        # the row is laid out in the width the panel has (a small window narrows it)
-        scale = min(1.0, (bar.w - 20 - gap * (len(row) - 1)) / sum(w for _, _, w in row))
+        # the row is laid out in the width the panel has: a small window narrows the buttons
+        # and gives them their short labels (the full one is the tooltip), never cut text
+        scale = min(1.0, (bar.w - 20 - gap * (len(row) - 1)) / sum(w for *_, w in row))
         x = bar.x + 10
-        for key, label, width in row:
-            width = max(40, int(width * scale))
+        for key, full, short, width in row:
+            width = max(34, int(width * scale))
+            label = full if scale >= 1.0 else short
             oid = ObjectID(class_id="@primary") if key in ("next", "gm_move" if self.gm_tool else "") else None
             tip = ("The GM moves a unit in the position shown: the game is played on from here "
-                   "(asks first)") if key == "gm_move" else None
+                   "(asks first)") if key == "gm_move" else (full if label != full else None)
             btn = pygame_gui.elements.UIButton(pygame.Rect(x, y, width, 34), label, self.ui, object_id=oid,
                                                tool_tip_text=tip)
             self.buttons[btn] = key
