@@ -161,7 +161,7 @@ class GmScene(Scene):
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
-        row = [("ooa", "Out of act."), ("destroyed", "Destroy/back"), ("remove_sel", "Remove unit")]
+        row = [("ooa", "Out of act."), ("destroyed", "Destroyed"), ("remove_sel", "Remove unit")]
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
