@@ -122,8 +122,8 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     press_button(app, "No")
     assert "attack_resolved" in kinds(app) and "advantage_spent" in kinds(app, 2)
     assert "roll_made" in kinds(app)
-    continue_handoff(app)  # back to Blue
-    assert top_name(app) == "battle"
+    # back to Blue in the same turn: one hand-off did (Red answered over the same map)
+    assert top_name(app) == "battle" and scene.viewer == "blue"
     assert "d10=9" in scene.panels.shown("log")  # the dice log lists the rolls
 
     # ---- Blue ends its turn; Red takes guard and overwatch

@@ -38,7 +38,7 @@ def test_move_and_overwatch_events_name_hexes_by_column_and_row_given_the_board(
     out = ok(st, Dash(unit_id="r1", path=(at(2, 3),)))
     where = board_where(st.board)
     moved = of(out.events, "unit_moved")[0]
-    assert event_text(moved, st.unit_name, where) == "Rifle Section r1 dashes: hexes 1,3 → 2,3 (cost 1)"
+    assert event_text(moved, st.unit_name, where) == "Rifle Section 1 dashes: hexes 1,3 → 2,3 (cost 1)"
     fired = of(out.events, "overwatch_fired")[0]
     assert "entering hex 2,3" in event_text(fired, st.unit_name, where)
 

@@ -56,9 +56,9 @@ def test_units_pass_through_friends_but_not_enemies_and_end_on_an_empty_hex():
     st = make_state([("r1", "rifle_section", "blue", (1, 1)), ("r2", "rifle_section", "blue", (2, 1)),
                      ("m1", "militia_band", "red", (4, 1))], phase="movement")
     ok(st, Move(unit_id="r1", path=(at(2, 1), at(3, 1))))
-    assert "Rifle Section r2 is there" in no(st, Move(unit_id="r1", path=(at(2, 1),)))
+    assert "Rifle Section 2 is there" in no(st, Move(unit_id="r1", path=(at(2, 1),)))
     reason = no(st, Move(unit_id="r1", path=(at(2, 1), at(3, 1), at(4, 1), at(5, 1))))
-    assert "enemy Militia Band m1 is there" in reason
+    assert "enemy Militia Band 1 is there" in reason
     reach = move_reach(st, "r1")
     assert at(2, 1) not in reach and at(4, 1) not in reach and at(3, 1) in reach
 

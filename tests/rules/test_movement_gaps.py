@@ -44,7 +44,7 @@ def test_a_charge_that_does_not_move_is_refused_because_a_charge_moves_at_least_
     for path in ((), (at(3, 1),)):  # nothing, or only the hex it stands on
         reason = no(st, Charge(unit_id="m1", path=path, target_id="r1", weapon="spears"))
         assert "a charge is a dash that ends in close combat, so it moves at least one hex" in reason
-        assert "already next to Rifle Section r1" in reason and "Attack phase" in reason
+        assert "already next to Rifle Section 1" in reason and "Attack phase" in reason
     charges = [c for c in legal_commands(st) if isinstance(c, Charge)]
     assert charges, "charges that move a hex and stay next to the target are still offered"
     assert all(c.path for c in charges)
@@ -191,7 +191,7 @@ def test_a_unit_that_charged_is_not_offered_as_ready_in_the_movement_or_attack_p
                 and c.kind not in ("assign_leadership", "set_casualty_advantage")]
     s = ok(s, EndPhase(side="red")).state
     assert s.phase == "attack" and units_that_can_act(s, "red") == ["m2"]
-    assert why_unit_cannot_act(s, "m1") == "Militia Band m1 has already used its action this turn"
+    assert why_unit_cannot_act(s, "m1") == "Militia Band 1 has already used its action this turn"
     assert not [c for c in legal_commands(s) if getattr(c, "unit_id", getattr(c, "attacker_id", None)) == "m1"
                 and c.kind in ("attack", "enter_stance")]
     assert why_unit_cannot_act(s, "m2") is None
@@ -236,13 +236,13 @@ def test_a_move_into_water_is_refused_as_impassable_and_the_reach_says_why_each_
     reason = no(st, Move(unit_id="r1", path=(at(2, 1),)))
     assert "water is impassable" in reason
     assert unreachable_reason(st, "r1", at(2, 1)) == ("impassable: water at hex 2,1 (only hover units cross it); "
-                                                      "Rifle Section r1 cannot enter it")
+                                                      "Rifle Section 1 cannot enter it")
     assert unreachable_reason(st, "h1", at(2, 1)) is None  # the hover skiff crosses water
-    assert unreachable_reason(st, "r1", at(1, 2)) == "occupied: Rifle Section r2 is on hex 1,2"
-    assert unreachable_reason(st, "r1", at(1, 4)) == "occupied: enemy Militia Band m1 is on hex 1,4"
-    assert unreachable_reason(st, "r1", at(1, 1)) == "Rifle Section r1 is already on hex 1,1"
+    assert unreachable_reason(st, "r1", at(1, 2)) == "occupied: Rifle Section 2 is on hex 1,2"
+    assert unreachable_reason(st, "r1", at(1, 4)) == "occupied: enemy Militia Band 1 is on hex 1,4"
+    assert unreachable_reason(st, "r1", at(1, 1)) == "Rifle Section 1 is already on hex 1,1"
     far = unreachable_reason(st, "r1", at(9, 1))
-    assert far is not None and far.startswith("too far: hex 9,1 costs 9 movement points")  # round the water and "gives Rifle Section r1 4" in far
+    assert far is not None and far.startswith("too far: hex 9,1 costs 9 movement points")  # round the water and "gives Rifle Section 1 4" in far
     assert unreachable_reason(st, "r1", at(6, 3), "dash") == "a dash may not enter difficult terrain: hex 6,3 is swamp"
     assert unreachable_reason(st, "r1", at(99, 99)) == "hex 99,99 is off the map"
     # every hex of the board: None exactly for the reach, a sentence for every other

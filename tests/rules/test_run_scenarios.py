@@ -122,7 +122,7 @@ def test_run_a_battle_to_its_destroy_all_objective_and_save_it(tmp_path, capsys)
         {"kind": "defensive_action", "unit_id": zenith[0], "accept": False},
     ], "--out", str(save))
     assert code == 0, out
-    assert "battle over: zone wins (Or destroy every Zenith unit.)" in out
+    assert "battle over: Zone Expeditionary Column wins (Or destroy every Zenith unit.)" in out  # names, not ids
     assert save.exists()
     from game.replay import load_game
     loaded = load_game(save)

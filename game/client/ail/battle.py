@@ -44,6 +44,7 @@ from game.client.ail.battle_dialogs import Dialogs
 from game.client.ail.battle_draw import MapView, draw_frames
 from game.client.ail.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.client.ail.battle_panels import Panels, log_html
+from game.client.ail.labels import MapLabels
 from game.client.ail.modes import Mode, SelectMode, unit_mode
 from game.client.ail.rq import Queries
 from game.client.anim import AnimQueue
@@ -52,7 +53,7 @@ from game.client.keys import dispatch
 from game.client.mapcache import MapCache
 from game.client.scene import Scene
 from game.client.scenes.dialog import Choice, DialogScene
-from game.client.scenes.handoff import HandoffScene
+from game.client.scenes.handoff import HandoffPolicy, HandoffScene
 from game.client.session import Session
 from game.hexgrid import Hex
 from game.hexlayout import HexLayout
@@ -97,6 +98,7 @@ class BattleScene(Scene):
         self.anim = AnimQueue()
         self.viewer: str | None = None        # the side whose view is on screen
         self._seen: tuple[Any, str | None, Any] | None = None  # (real state, viewer, its view)
+        self.handoffs = HandoffPolicy()       # when a change of viewer needs the blackout
         self._dialog_key: object = None       # the decision a dialog is open for
         self._ended_shown = False
         self._briefed = False
@@ -122,6 +124,10 @@ class BattleScene(Scene):
     @property
     def view_scrolls(self) -> int:
         return self.map_view.view_scrolls
+
+    @property
+    def map_labels(self) -> MapLabels:
+        return self.map_view.map_labels
 
     # ================================================================== state helpers
     @property
@@ -343,9 +349,13 @@ class BattleScene(Scene):
                 self.submit(cmd.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
                 return
             if self.settings.blackout:
-                self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
-                                           self.dialogs.handoff_detail(st), on_continue=partial(self._show, side)))
-                return
+                if self.handoffs.needed(self.viewer, side, st.active_side, (st.round, st.phase, st.turn_index)):
+                    self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
+                                               self.dialogs.handoff_detail(st), on_continue=partial(self._show, side)))
+                    return
+                self.toast(f"{st.side_name(side)} to play again: pass the screen back.", 4.0)
+            else:
+                self.handoffs.forget()
             self._show(side)
             return
         self._open_decision()

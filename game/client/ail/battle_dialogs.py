@@ -86,7 +86,7 @@ class Dialogs:
         if st.pending is not None:
             return {"initiative_choice": f"Round {st.round}: choose your initiative option.",
                     "turn_place": "You won the initiative: choose your place in the turn order.",
-                    "defensive_action": "One of your units is under attack."}.get(st.pending.kind, "")
+                    "defensive_action": "One of your units is under attack: answer, then pass the screen back."}.get(st.pending.kind, "")
         return f"Round {st.round}: {st.phase} phase."
 
     def initiative(self, st: Any, side: str) -> DialogScene:

@@ -15,6 +15,7 @@ import pygame
 
 from game.client import draw, fonts
 from game.client.ail.battle_panels import _hit_chance
+from game.client.ail.labels import MapLabels, draw_toast, keep_inside, view_rect
 from game.client.ail.text import terrain_colours
 from game.client.anim import FloatText, Shot
 from game.client.camera import Camera
@@ -64,6 +65,8 @@ class MapView:
         view_scrolls: panned frames shown from the kept picture without redrawing it (tests,
             benchmarks count them).
         hover_preview: the input mode's preview for the hovered hex, as of the last prepare().
+        map_labels: the labels over the map (hit chances, path cost, overwatch shooters), collected
+            while the picture is drawn and placed inside the view each frame (labels.py).
     Everything else (tints, the kept picture, counters, the unit index) is private to it."""
 
     def __init__(self, session: Session, settings: Settings) -> None:
@@ -78,6 +81,7 @@ class MapView:
         self.map_cache = MapCache(picture, self.layout, session.board.terrain)
         self.view_scrolls = 0
         self.hover_preview: Any = None
+        self.map_labels = MapLabels()
         self._overlay_key: tuple[Any, ...] | None = None
         self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._hover_overlay_key: tuple[Any, ...] | None = None
@@ -212,10 +216,10 @@ class MapView:
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface, ctx, view)
         surface.set_clip(view)
+        self.map_labels.draw(surface, self.camera)  # kept inside the map's view (labels.py)
         self._draw_anim(surface, ctx)
         if toast is not None:
-            draw.draw_label(surface, toast, (view.centerx, view.bottom - 30), (255, 230, 200), 15,
-                            (60, 20, 16, 230))
+            draw_toast(surface, toast, view_rect(self.camera))  # wrapped to the view's width
         surface.set_clip(None)
 
     # ------------------------------------------------------------------ the kept picture
@@ -234,6 +238,7 @@ class MapView:
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
+        self.map_labels.clear()  # labels are placed on screen each frame (labels.py)
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
             surface.fill(BACKGROUND, area)
         self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
@@ -380,10 +385,9 @@ class MapView:
         for item in ctx.mode.hex_labels(cast("BattleScene", ctx)):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])
-            x, y = self._on_view(origin, z, *self.layout.hex_center(h))
-            draw.draw_label(surface, label, (x, y - self.layout.th * z * 0.5),
-                            (255, 200, 190) if live else (170, 170, 176), 12,
-                            (70, 16, 12, 220) if live else (40, 40, 46, 220))
+            self.map_labels.add(label, self.layout.hex_center(h), (0, -self.layout.th * z * 0.5),
+                                (255, 200, 190) if live else (170, 170, 176), 12,
+                                (70, 16, 12, 220) if live else (40, 40, 46, 220))
 
     def _draw_path(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float) -> None:
         if ctx.anim.busy or ctx.state.pending is not None:
@@ -393,15 +397,14 @@ class MapView:
             return
         pts = [self._on_view(origin, z, *self.layout.hex_center(h)) for h in view.points]
         draw.draw_path(surface, pts, view.colour, max(2, int(4 * z)))
-        end = pts[-1]
         r = self.layout.th * z * 0.5
         for ex in view.exposures:
             c = self._on_view(origin, z, *self.layout.hex_center(ex.hex))
             draw.danger_marker(surface, c, r * 0.45)
             wname = ctx.state.unit_name(ex.watcher_id)
-            draw.draw_label(surface, f"{wname}: {draw.percent(_hit_chance(ex))}",
-                            (c[0], c[1] - r * 0.9), draw.DANGER_COLOUR, 12)
-        draw.draw_label(surface, view.label, (end[0], end[1] + r * 0.95), (255, 255, 255), 13)
+            self.map_labels.add(f"{wname}: {draw.percent(_hit_chance(ex))}", self.layout.hex_center(ex.hex),
+                                (0, -r * 0.9), draw.DANGER_COLOUR, 12)
+        self.map_labels.add(view.label, self.layout.hex_center(view.points[-1]), (0, r * 0.95), (255, 255, 255), 13)
 
     def _draw_anim(self, surface: pygame.Surface, ctx: MapContext) -> None:
         cam = self.camera
@@ -417,7 +420,8 @@ class MapView:
                 x, y = cam.world_to_screen(*part.at)
                 img = fonts.outlined(part.text, 16, part.colour)
                 img.set_alpha(int(255 * (1 - max(0.0, f - 0.7) / 0.3)))
-                surface.blit(img, img.get_rect(center=(round(x), round(y - 20 - 30 * f))))
+                surface.blit(img, keep_inside(img.get_rect(center=(round(x), round(y - 20 - 30 * f))),
+                                              view_rect(cam)))
 
 
 def draw_frames(surface: pygame.Surface, top: pygame.Rect, side: pygame.Rect) -> None:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from game.client.app import App
 
 PANEL_W = 300
+SCROLLBAR_W = 20  # the GM panel's scroll bar, when the window is too short for all its tools
 GM_GOLD = (224, 184, 100)
 STATS = ("physique", "senses", "intellect", "aether")
 EDITABLE = (*STATS, "move", "durability", "morale")  # what the "Stat:" button cycles through
@@ -105,19 +106,34 @@ class GmScene(Scene):
     def _button(self, key: str, label: str, rect: pygame.Rect, primary: bool = False,
                 tip: str | None = None) -> pygame_gui.elements.UIButton:
         oid = ObjectID(class_id="@primary") if primary else None
-        btn = pygame_gui.elements.UIButton(rect, label, self.ui, object_id=oid, tool_tip_text=tip)
+        btn = pygame_gui.elements.UIButton(rect, label, self.ui, object_id=oid, tool_tip_text=tip,
+                                           container=self.box)
         self.buttons[btn] = key
         return btn
 
     def _build(self) -> None:
+        """The panel's tools, top to bottom, in a scrolling box: in a short window (960 x 600)
+        the lower tools scroll into view rather than fall off the window."""
+        r = self._rect()
+        old = getattr(self, "box", None)
+        scrolled = old.vert_scroll_bar.start_percentage if old is not None and old.vert_scroll_bar else 0.0
+        height = self._layout(r, r.w - 16)
+        if height > r.h:  # a scroll bar will be needed: make room for it
+            self._layout(r, r.w - 16 - SCROLLBAR_W)
+            if scrolled and self.box.vert_scroll_bar is not None:  # built again after an action: stay there
+                self.box.vert_scroll_bar.set_scroll_from_start_percentage(scrolled)
+                self.ui.update(0.0)
+
+    def _layout(self, r: pygame.Rect, w: int) -> int:
+        """Build the panel's widgets `w` wide; the height they take."""
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         self.buttons.clear()
-        r = self._rect()
         pygame_gui.elements.UIPanel(r, manager=self.ui)
-        x, w = r.x + 8, r.w - 16
-        y = r.y + 8
+        self.box = pygame_gui.elements.UIScrollingContainer(r, self.ui, allow_scroll_x=False)
+        box = self.box
+        x, y = 8, 8
         pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 26), "GM MODE  (F2 leaves)", self.ui,
-                                    object_id=ObjectID(class_id="@title"))
+                                    object_id=ObjectID(class_id="@title"), container=box)
         y += 30
         tw = (w - 3 * 4) // 4
         for i, tool in enumerate(TOOLS):
@@ -129,11 +145,12 @@ class GmScene(Scene):
         self._button("place_type", f"Type: {ut.name}", pygame.Rect(x, y, w, 28),
                      tip="Unit type the Place tool puts down (click to cycle)")
         y += 30
-        self._button("place_side", f"Side: {self.side_ids[self.side_index]}", pygame.Rect(x, y, w, 28),
+        self._button("place_side", f"Side: {self.state.side_name(self.side_ids[self.side_index])}", pygame.Rect(x, y, w, 28),
                      tip="Side of the placed unit (click to cycle)")
         y += 34
         # the selected unit
-        self.unit_box = pygame_gui.elements.UITextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui)
+        self.unit_box = pygame_gui.elements.UITextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui,
+                                                      container=box)
         y += 100
         third = (w - 8) // 3
         row = [("str-", "Str -"), ("str+", "Str +"), ("stance", "Next stance")]
@@ -144,7 +161,7 @@ class GmScene(Scene):
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
-        row = [("ooa", "Out of act."), ("destroyed", "Destroy/back"), ("remove_sel", "Remove unit")]
+        row = [("ooa", "Out of act."), ("destroyed", "Destroyed"), ("remove_sel", "Remove unit")]
         for i, (key, label) in enumerate(row):
             self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
         y += 30
@@ -155,19 +172,21 @@ class GmScene(Scene):
         self._button("stat+", "+", pygame.Rect(x + half + 8 + q, y, q, 28))
         y += 36
         # Advantage
-        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), "Advantage", self.ui)
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), "Advantage", self.ui, container=box)
         y += 22
         side = self.side_ids[self.adv_side_index]
         kind = ADVANTAGE_KINDS[self.adv_kind_index]
-        self._button("adv_side", side, pygame.Rect(x, y, third, 28))
-        self._button("adv_kind", kind, pygame.Rect(x + third + 4, y, third, 28))
-        q3 = (third - 4) // 2
-        self._button("adv-", "-1", pygame.Rect(x + 2 * (third + 4), y, q3, 28))
-        self._button("adv+", "+1", pygame.Rect(x + 2 * (third + 4) + q3 + 4, y, q3, 28))
+        self._button("adv_side", f"Of: {self.state.side_name(side)}", pygame.Rect(x, y, w, 28),
+                     tip="Side whose Advantage changes (click to cycle)")
+        y += 30
+        self._button("adv_kind", kind, pygame.Rect(x, y, third, 28), tip="Kind of Advantage (click to cycle)")
+        self._button("adv-", "-1", pygame.Rect(x + third + 4, y, third, 28))
+        self._button("adv+", "+1", pygame.Rect(x + 2 * (third + 4), y, third, 28))
         y += 36
         # next roll
         queue = ", ".join(str(v) for v in self.state.forced_rolls) or "none"
-        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), f"Next roll (queued: {queue})", self.ui)
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), f"Next roll (queued: {queue})", self.ui,
+                                    container=box)
         y += 22
         fifth = (w - 16) // 5
         for v in range(1, 11):
@@ -185,7 +204,11 @@ class GmScene(Scene):
                      tip="Write the current set-up as a new scenario file")
         y += 36
         self.message_box = pygame_gui.elements.UITextBox(text.e(self.message),
-                                                         pygame.Rect(x, y, w, max(40, r.bottom - y - 8)), self.ui)
+                                                         pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
+                                                         container=box)
+        y += max(84, r.h - y - 8) + 8
+        box.set_scrollable_area_dimensions((w + 16, y))
+        return y
 
     def _unit_html(self) -> str:
         uid = self.selected
@@ -355,8 +378,7 @@ class GmScene(Scene):
         st = self.state
         unit = st.unit_at(h)
         if self.tool == "select":
-            self.battle.selected = unit.id if unit is not None else None
-            self.battle.refresh_panels()
+            self.select(unit.id if unit is not None else None)
             self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
         elif self.tool == "place":
             type_id = self.type_ids[self.type_index]
@@ -365,8 +387,7 @@ class GmScene(Scene):
         elif self.tool == "move":
             uid = self.selected
             if unit is not None and unit.id != uid:
-                self.battle.selected = unit.id
-                self.battle.refresh_panels()
+                self.select(unit.id)
                 self.say(f"Moving {st.unit_name(unit.id)}: click any free hex.")
             elif unit is not None:
                 self.say(f"{st.unit_name(unit.id)} is already there: click a free hex.")
@@ -378,8 +399,19 @@ class GmScene(Scene):
             if unit is None:
                 self.say("No unit there.")
             else:
-                self.battle.selected = None
+                self.select(None)
                 self.submit(RemoveUnit(unit_id=unit.id))
+
+    def select(self, unit_id: str | None) -> None:
+        """The GM picks a unit (or none): the player's battle mode of the unit selected before
+        (its move or attack tints, path, buttons and hint) is left, not kept under GM mode."""
+        from game.client.ail.modes import SelectMode
+
+        b = self.battle
+        b.selected = unit_id
+        b.mode = SelectMode()
+        b.forget_overlay()
+        b.refresh_panels()
 
     def leave(self) -> None:
         self.app.pop()
@@ -457,7 +489,10 @@ class GmScene(Scene):
         if uid is not None:
             z = self.battle.camera.zoom
             origin = self.battle.camera.map_origin_on_screen()
+            cam = self.battle.camera
+            surface.set_clip(pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h))  # never over the panels
             draw.hex_outline(surface, self.battle.layout, self.state.units[uid].hex, z, origin, GM_GOLD, 3, 0.95)
+            surface.set_clip(None)
         self.ui.draw_ui(surface)
 
 

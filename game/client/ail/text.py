@@ -6,12 +6,13 @@ data; computes nothing of the rules itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from html import escape
 from typing import Any
 
 from game.hexgrid import Hex
+from game.rules.ail import describe
+from game.rules.ail.describe import name_sides
 from game.rules.ail.models import RulesData, UnitType, Weapon
 from game.rules.ail.queries import stat_lines
 
@@ -170,9 +171,7 @@ def roll_html(ev: Any, name: Any) -> str:
     return line
 
 
-SIDE_EVENTS = {"phase_changed", "initiative_chosen", "initiative_rolled", "initiative_won", "turn_order_set",
-               "advantage_gained", "advantage_spent", "advantage_expired", "leadership_assigned",
-               "defensive_action_offered", "battle_ended"}
+SIDE_EVENTS = describe.SIDE_EVENTS  # (the rules name sides by id in these events)
 
 
 def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
@@ -207,8 +206,7 @@ def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
         return f"<font color='{GOLD}'><b>Turn order: {e(' → '.join(slot(x) for x in ev.order))}</b></font>"
     raw = ev.text(name) if hasattr(ev, "text") else str(ev)
     if sides and kind in SIDE_EVENTS:
-        for sid, sname in sides.items():
-            raw = re.sub(rf"(?<![\w-]){re.escape(sid)}(?![\w-])", sname, raw)
+        raw = name_sides(raw, sides, name)
     text = e(raw)
     if kind in ("phase_changed", "round_ended", "battle_ended", "turn_order_set", "initiative_won"):
         return f"<font color='{GOLD}'><b>{text}</b></font>"

@@ -3,6 +3,12 @@
 It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Only a deliberate
 Enter or Space, or a click on its button, continues (a stray key or click does not reveal the
 map); the click is consumed on release so it cannot fall through to the map.
+
+`HandoffPolicy` decides when the blackout is needed: once per change of the side at the screen,
+except the way back. When a side lends the screen in its own turn for another side's quick
+answer (a defensive-action question) and control then comes straight back to it in the same
+turn, the way back needs no second blackout: the other side answered over the same map, which
+hides nothing (the tactical map is in plain sight), so one hand-off does.
 """
 
 from __future__ import annotations
@@ -20,6 +26,28 @@ if TYPE_CHECKING:
 
 
 CONTINUE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+
+
+class HandoffPolicy:
+    """Whether a change of the side at the screen needs the hand-off screen (see the module)."""
+
+    def __init__(self) -> None:
+        self._lent: tuple[str, object] | None = None  # (turn owner, turn) that lent the screen
+
+    def needed(self, viewer: str | None, side: str, owner: str | None, turn: object) -> bool:
+        """`viewer`: the side whose view is on screen (None: nobody's yet); `side`: the side that
+        must look now; `owner`: the side whose turn it is (None outside a turn); `turn`: what
+        tells one turn from another. False only for the screen coming straight back."""
+        lent, self._lent = self._lent, None
+        if lent == (side, turn):
+            return False  # back to the side that lent it, in the same turn
+        if owner is not None and viewer == owner and side != owner:
+            self._lent = (owner, turn)  # lent for another side's answer in the owner's turn
+        return True
+
+    def forget(self) -> None:
+        """Something else took the screen meanwhile (a load, GM mode): the next change counts."""
+        self._lent = None
 
 
 class HandoffScene(Scene):

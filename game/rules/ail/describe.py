@@ -2,15 +2,50 @@
 (what Tiled shows a GM), e.g. `move Zone Rifles to 5,4`, `attack Lancers at Warjack (rifle)`.
 
 Used by the dice log, the replay panel, the GM undo button and `run`: one notation everywhere.
+Events read the same way (`describe_event`): the rules' own event lines name sides by id, and
+here every side id (and a Personal slot's "side:unit") becomes the names players know.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from game.hexgrid import Hex
+from game.rules.ail.events import board_where, event_text
 from game.rules.ail.state import GameState
+
+# The events whose lines name a side (by its id, or "side:unit" for a Personal slot).
+SIDE_EVENTS = frozenset({"phase_changed", "initiative_chosen", "initiative_rolled", "initiative_won",
+                         "turn_order_set", "advantage_gained", "advantage_spent", "advantage_expired",
+                         "leadership_assigned", "defensive_action_offered", "battle_ended"})
+
+
+def name_sides(line: str, sides: Mapping[str, str], name: Callable[[str], str]) -> str:
+    """`line` with every side id replaced by the side's name; a Personal slot's "side:unit"
+    reads "Side (Unit alone)"."""
+    for sid, sname in sides.items():
+        pattern = rf"(?<![\w-]){re.escape(sid)}(?::([\w.-]+))?(?![\w-])"
+
+        def repl(m: re.Match[str], sname: str = sname) -> str:
+            return f"{sname} ({name(m.group(1))} alone)" if m.group(1) else sname
+        line = re.sub(pattern, repl, line)
+    return line
+
+
+def unit_label(state: GameState, unit_id: str) -> str:
+    return state.unit_name(unit_id) if unit_id in state.units else unit_id
+
+
+def describe_event(state: GameState, event: Any) -> str:
+    """An event's line for people: units and sides by name, hexes as the map's column,row."""
+    def name(uid: str) -> str:
+        return unit_label(state, uid)
+    line = event_text(event, name, board_where(state.board))
+    if getattr(event, "kind", "") in SIDE_EVENTS:
+        line = name_sides(line, {s.id: s.name for s in state.setup.sides}, name)
+    return line
 
 
 def hex_label(state: GameState, value: Any) -> str:

@@ -173,10 +173,23 @@ class GameState(BaseModel):
         return custom if custom is not None else self.setup.catalogue.units[type_id]
 
     def unit_name(self, unit_id: str) -> str:
+        """The name players read: the scenario's name for the unit, or else its type's name
+        numbered among the unnamed units of its side and type ("Rifle Section 2"). The number
+        is stable: the set-up's units in file order first, then units placed later (GM) in the
+        order they were placed; a unit destroyed keeps its number. Ids are for GM detail only."""
         for u in self.setup.units:
             if u.id == unit_id and u.name:
                 return u.name
-        return f"{self.unit_type(unit_id).name} {unit_id}" if unit_id in self.units else unit_id
+        unit = self.units.get(unit_id)
+        if unit is None:
+            return unit_id
+        group = (unit.side, _base_type(unit.type_id))
+        set_up = [u.id for u in self.setup.units if not u.name and (u.side, u.type) == group]
+        known = set(set_up)
+        placed = [u.id for u in self.units.values()
+                  if u.id not in known and (u.side, _base_type(u.type_id)) == group]
+        order = set_up + placed
+        return f"{self.unit_type(unit_id).name} {order.index(unit_id) + 1}"
 
     def unit_at(self, h: Hex) -> UnitState | None:
         for u in self.units.values():
@@ -207,3 +220,8 @@ class GameState(BaseModel):
         if slot.unit_id is not None:
             return unit.id == slot.unit_id
         return self.personal_units().get(unit.side) != unit.id
+
+
+def _base_type(type_id: str) -> str:
+    """The catalogue type behind a GM-edited unit's own type ("rifle@r1" -> "rifle")."""
+    return type_id.split("@", 1)[0]

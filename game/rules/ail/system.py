@@ -17,8 +17,8 @@ from game.core.record import Step
 from game.core.system import Outcome, StateDataError, StateStep, validation_message
 from game.rules.ail import engine, flow, gm, queries
 from game.rules.ail.commands import parse_command
-from game.rules.ail.describe import describe
-from game.rules.ail.events import RollMade, board_where, event_text, parse_event
+from game.rules.ail.describe import describe, describe_event
+from game.rules.ail.events import RollMade, parse_event
 from game.rules.ail.migrations import STATE_STEPS, STATE_VERSION
 from game.rules.ail.models import BattleSetup
 from game.rules.ail.state import GameState, UnitState
@@ -140,7 +140,7 @@ class AILSystem:
         return gm.is_gm_command(command)
 
     def describe_event(self, state: GameState, event: Any) -> str:
-        return event_text(event, lambda uid: _name(state, uid), board_where(state.board))
+        return describe_event(state, event)  # units and sides by name (describe.py)
 
     def describe_command(self, state: GameState, command: Any) -> str:
         return describe(state, command)
@@ -185,10 +185,6 @@ def _check_references(state: GameState, setup: TacticalSetup) -> None:
         if slot.unit_id is not None and slot.unit_id not in state.units:
             raise StateDataError(("turn_order", i, "unit_id"),
                                  f"refers to unit {slot.unit_id!r}, which is missing from state.units")
-
-
-def _name(state: GameState, unit_id: str) -> str:
-    return state.unit_name(unit_id) if unit_id in state.units else unit_id
 
 
 SYSTEM = AILSystem()

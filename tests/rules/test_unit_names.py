@@ -1,0 +1,57 @@
+"""What players read for a unit: its scenario name, or its type's name numbered per side and
+type ("Rifle Section 2"), never its internal id (issue 12, item 8). Ids stay GM detail."""
+
+from __future__ import annotations
+
+from game.rules.ail.gm import EditUnit, PlaceUnit, RemoveUnit
+
+from .ailfix import at, edit_unit, make_state, ok
+
+UNITS = [("alpha-7", "rifle_section", "blue", (1, 1)), ("zz-2", "rifle_section", "blue", (1, 2)),
+         ("r-red", "rifle_section", "red", (6, 1)), ("m1", "militia_band", "blue", (1, 3))]
+
+
+def test_unnamed_units_are_named_by_type_numbered_per_side_and_type_in_set_up_order() -> None:
+    st = make_state(UNITS)
+    assert [st.unit_name(u) for u in ("alpha-7", "zz-2", "r-red", "m1")] == \
+        ["Rifle Section 1", "Rifle Section 2", "Rifle Section 1", "Militia Band 1"]
+    for uid in st.units:
+        assert uid not in st.unit_name(uid)
+
+
+def test_a_unit_keeps_its_number_when_another_is_destroyed_edited_or_placed() -> None:
+    st = make_state(UNITS, phase="movement")
+    st = edit_unit(st, "alpha-7", destroyed=True)
+    assert st.unit_name("zz-2") == "Rifle Section 2"
+    st = ok(st, EditUnit(unit_id="zz-2", stats={"physique": 5})).state  # its own GM-edited type
+    assert st.units["zz-2"].type_id != "rifle_section"
+    assert st.unit_name("zz-2") == "Rifle Section 2"
+    st = ok(st, PlaceUnit(unit_id="gm-rifle_section-1", type_id="rifle_section", side="blue", at=at(3, 3))).state
+    assert st.unit_name("gm-rifle_section-1") == "Rifle Section 3"
+    st = ok(st, RemoveUnit(unit_id="alpha-7")).state  # a set-up unit removed: the others keep theirs
+    assert st.unit_name("zz-2") == "Rifle Section 2"
+    assert st.unit_name("gm-rifle_section-1") == "Rifle Section 3"
+
+
+def test_a_named_unit_keeps_its_name_and_is_not_counted_among_the_numbered() -> None:
+    st = make_state(UNITS)
+    named = st.setup.model_copy(update={"units": (st.setup.units[0].model_copy(update={"name": "1st Rifles"}),
+                                                  *st.setup.units[1:])})
+    st = st.model_copy(update={"setup": named})
+    assert st.unit_name("alpha-7") == "1st Rifles"
+    assert st.unit_name("zz-2") == "Rifle Section 1"
+    assert st.unit_name("nobody") == "nobody"  # an id that is no unit: shown as given
+
+
+def test_event_lines_for_people_name_sides_and_personal_slots_not_their_ids() -> None:
+    from game.rules.ail.describe import describe_event
+    from game.rules.ail.events import InitiativeWon, PhaseChanged
+
+    st = make_state(UNITS)
+    sides = {s.id: s.name for s in st.setup.sides}
+    won = InitiativeWon(side="blue", margin=3, ranking=["blue:alpha-7", "red"])
+    line = describe_event(st, won)
+    assert f"{sides['blue']} ({st.unit_name('alpha-7')} alone)" in line and sides["red"] in line
+    assert "alpha-7" not in line and "blue:" not in line
+    phase = describe_event(st, PhaseChanged(round=1, phase="movement", side="red"))
+    assert sides["red"] in phase and "(red)" not in phase
