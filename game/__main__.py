@@ -12,6 +12,7 @@ import os
 import pkgutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import game.cli as cli_pkg
 from game.errors import GameFileError, UserError
@@ -45,7 +46,7 @@ class _LazyVersion(argparse._VersionAction):
     """`--version`, looking the installed version up only when asked (importlib.metadata costs
     about 20 ms of every start otherwise)."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
         self.version = f"%(prog)s {version()}"
         super().__call__(parser, namespace, values, option_string)
