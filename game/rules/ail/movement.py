@@ -40,6 +40,23 @@ MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
 
 # --------------------------------------------------------------------------- costs
 
+class _Named:
+    """A unit's display name, looked up only when a sentence is made with it (`f"{who} ..."`):
+    the checks below run for every what-if of a click and almost always pass."""
+
+    __slots__ = ("state", "unit_id")
+
+    def __init__(self, state: GameState, unit_id: str) -> None:
+        self.state = state
+        self.unit_id = unit_id
+
+    def __format__(self, spec: str) -> str:
+        return format(name(self.state, self.unit_id), spec)
+
+    def __str__(self) -> str:
+        return name(self.state, self.unit_id)
+
+
 def can_stand_on(rules: RulesData, unit_type: UnitType, terrain: str) -> bool:
     """Whether a unit of `unit_type` may enter or stand on `terrain` (a terrain name of the rules
     data) off road: impassable terrain is closed to it, except `hover_passable` terrain (water)
@@ -81,7 +98,7 @@ def terrain_bars_dash(state: GameState, unit: UnitState) -> str | None:
 
     A unit that started its turn in difficult terrain, or has entered some this turn, cannot dash;
     neither can one standing in it now (placed there by a GM, say). The sentence names the terrain."""
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
     here = difficult_word(state, unit.hex)
     if here is not None:
         return (f"{who} is in difficult terrain ({here}, {hex_name(state.board, unit.hex)}): "
@@ -604,7 +621,7 @@ def unreachable_reason(state: GameState, unit_id: str, h: Hex, mode: Literal["mo
     block every route); too far (the cost against the allowance). Whether the unit may move at
     all now (its turn, pinned, move already taken) is `why_unit_cannot_act`'s answer, not this."""
     unit = state.units[unit_id]
-    who = name(state, unit_id)
+    who = _Named(state, unit_id)  # looked up only when a sentence needs it
     h = Hex(*h)
     where = hex_name(state.board, h)
     reach = move_reach(state, unit_id) if mode == "move" else dash_reach(state, unit_id)
@@ -655,7 +672,7 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
     steps = list(path)
     if steps and steps[0] == unit.hex:
         steps = steps[1:]
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
 
     def where(h: Hex) -> str:
         return hex_name(state.board, h)
@@ -664,7 +681,7 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
         barred = terrain_bars_dash(state, unit)
         if barred:
             raise Reject(barred)
-    occupied = state.occupied()
+    occupied = _holders(state)
     cost = 0
     here = unit.hex
     for h in steps:
@@ -697,8 +714,24 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
     return PathInfo(tuple(Hex(*h) for h in steps), cost, allowance, bonus)
 
 
+_HOLDERS: list[tuple[Mapping[str, UnitState], dict[Hex, UnitState]]] = []
+
+
+def _holders(state: GameState) -> dict[Hex, UnitState]:
+    """`state.occupied()` (hex -> live unit there), kept for the latest few units mappings: a
+    click's move + dash overlay checks dozens of paths on one base state. Read-only."""
+    units = state.units
+    for u, held in _HOLDERS:
+        if u is units:
+            return held
+    held = state.occupied()
+    _HOLDERS.insert(0, (units, held))
+    del _HOLDERS[4:]
+    return held
+
+
 def _can_move_now(state: GameState, unit: UnitState) -> None:
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
     if unit.out_of_action:
         raise Reject(f"{who} is out of action: it cannot move until the end of its side's next turn")
     if unit.pinned:
@@ -770,7 +803,7 @@ def _settle_stopped(txn: Txn, unit_id: str, before: tuple[Hex, ...], start: Hex,
 def dash_payment(state: GameState, unit: UnitState, pay: DashPay | None) -> DashPay:
     """Which way the unit pays for a dash (checked, not yet paid)."""
     ut = state.unit_type(unit.id)
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
     rules = state.setup.rules.dash
     if pay is None:
         if not ut.living:
@@ -831,7 +864,7 @@ def pay_for_dash(txn: Txn, unit_id: str, pay: DashPay, advantage: int = 0,
 def handle_move(txn: Txn, cmd: Move) -> None:
     st = txn.state
     u = active_unit(st, cmd.unit_id, "movement")
-    who = name(st, u.id)
+    who = _Named(st, u.id)  # looked up only when a sentence needs it
     _can_move_now(st, u)
     if u.move_done:
         raise Reject(f"{who} has already taken its move action this turn")
@@ -841,7 +874,7 @@ def handle_move(txn: Txn, cmd: Move) -> None:
 
 
 def _second_move_allowed(state: GameState, u: UnitState) -> None:
-    who = name(state, u.id)
+    who = _Named(state, u.id)  # looked up only when a sentence needs it
     _can_move_now(state, u)
     if u.dashed:
         raise Reject(f"{who} has already dashed (or charged, or used its special move) this turn")
@@ -881,7 +914,7 @@ class ChargePlan:
 def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
     """Every legality check of a Charge (nothing rolled). Raises Reject."""
     u = active_unit(state, cmd.unit_id, "movement")
-    who = name(state, u.id)
+    who = _Named(state, u.id)  # looked up only when a sentence needs it
     _second_move_allowed(state, u)
     if u.action_used:
         raise Reject(f"{who} has already used its action this turn; a charge ends with its attack")
@@ -935,7 +968,7 @@ def handle_charge(txn: Txn, cmd: Charge) -> None:
 
 def special_move_destination(state: GameState, unit: UnitState, to: Hex) -> str | None:
     """None when the unit's special move may land on `to` (turn and phase aside), else why not."""
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
 
     def where(h: Hex) -> str:
         return hex_name(state.board, h)
@@ -1028,7 +1061,7 @@ def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
         return hex_name(st.board, h)
 
     u = active_unit(st, cmd.unit_id, "movement")
-    who = name(st, u.id)
+    who = _Named(st, u.id)  # looked up only when a sentence needs it
     _can_move_now(st, u)
     if u.move_done:
         raise Reject(f"{who} has already taken its move action this turn")
