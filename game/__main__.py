@@ -12,6 +12,7 @@ import os
 import pkgutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import game.cli as cli_pkg
 from game.errors import GameFileError, UserError
@@ -41,7 +42,27 @@ def version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+class _LazyVersion(argparse._VersionAction):
+    """`--version`, looking the installed version up only when asked (importlib.metadata costs
+    about 20 ms of every start otherwise)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        self.version = f"%(prog)s {version()}"
+        super().__call__(parser, namespace, values, option_string)
+
+
+def command_names() -> list[str]:
+    """The command modules of game/cli/, in --help order."""
+    names = [m.name for m in pkgutil.iter_modules(cli_pkg.__path__) if not m.name.startswith("_")]
+    names.sort(key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n))
+    return names
+
+
+def build_parser(prog: str | None = None, only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `only` the top level and that one command (a module of
+    game/cli/ registers the command of its own name): running a command imports its module
+    alone, not every other command's (start-up time); `--help` and errors use the whole parser."""
     from game import paths
 
     parser = argparse.ArgumentParser(
@@ -49,13 +70,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         description="Ascension Isle: Legacy tactical wargame client. "
         "With no command, opens the default scenario in a window.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=_LazyVersion)
     parser.add_argument("--saves-dir", metavar="DIR",
                         help=f"folder for saves, autosaves and crash reports (default: {paths.saves_dir()}, "
                              f"from {paths.saves_dir_source()}; also ${paths.SAVES_ENV})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    names = [m.name for m in pkgutil.iter_modules(cli_pkg.__path__) if not m.name.startswith("_")]
-    names.sort(key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n))
+    names = command_names()
+    if only is not None and only in names:
+        names = [only]
     for name in names:
         module = importlib.import_module(f"game.cli.{name}")
         register = getattr(module, "register", None)
@@ -66,7 +88,6 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
     saves_dir = None
     while argv and (argv[0] == "--saves-dir" or argv[0].startswith("--saves-dir=")):
         head = argv.pop(0)
@@ -75,13 +96,14 @@ def main(argv: list[str] | None = None) -> int:
         elif argv:
             saves_dir = argv.pop(0)
         else:
-            parser.error("--saves-dir needs a folder")
+            build_parser().error("--saves-dir needs a folder")
     if saves_dir is not None:
         from game import paths
 
         os.environ[paths.SAVES_ENV] = saves_dir
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = ["play", *argv]
+    parser = build_parser(only=argv[0] if argv[0] in command_names() else None)
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:

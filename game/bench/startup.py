@@ -2,14 +2,21 @@
 
 Runs `python -m game play --frames 1` (the default scenario, quit after one drawn frame) headless
 and times the whole process, against `python -c pass` as the bare interpreter baseline.
+
+Both run with the bytecode cache on, as on a player's machine (an installed game has its .pyc
+files): PYTHONDONTWRITEBYTECODE is dropped and the cache goes to a temporary folder
+(PYTHONPYCACHEPREFIX), filled by the warm-up run, so the checkout gets no __pycache__ folders.
+Without it every run compiles every module again (about 0.3 s more on the build machine).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -31,12 +38,22 @@ def _time(cmd: list[str], env: dict[str, str]) -> float:
 def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:
     from game.bench.idle import real_display
 
-    env = dict(os.environ, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    if not real_display():
+    cache = tempfile.mkdtemp(prefix="ail-bench-pyc-")
+    try:
+        return _run(quick=quick, log=log, cache=cache, display=real_display())
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _run(*, quick: bool, log: Callable[[str], None], cache: str, display: bool) -> list[Figure]:
+    env = dict(os.environ, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1", PYTHONPYCACHEPREFIX=cache)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if not display:
         env["SDL_VIDEODRIVER"] = "dummy"
     game_cmd = [sys.executable, "-m", "game", "play", "--frames", "1"]
     bare_cmd = [sys.executable, "-c", "pass"]
-    _time(game_cmd, env)  # warm the file cache and .pyc files
+    _time(bare_cmd, env)  # warm the file cache and write the .pyc files
+    _time(game_cmd, env)
     repeats = 3 if quick else 7
     game_t: list[float] = []
     bare_t: list[float] = []

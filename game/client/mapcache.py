@@ -44,7 +44,7 @@ class MapCache:
         self._chunks: OrderedDict[tuple[float, bool, int, int], pygame.Surface] = OrderedDict()
         self._max = max_chunks
         self.builds = 0
-        self._buckets = _hex_buckets(layout, hexes)
+        self._buckets = HexBuckets(layout, hexes)
 
     # ------------------------------------------------------------------ pictures
     def base(self) -> pygame.Surface:
@@ -154,6 +154,8 @@ BUCKET = 256  # world pixels per bucket of the hex index used to draw the grid o
 
 
 def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex]) -> dict[tuple[int, int], list[Hex]]:
+    """Every bucket at once, from every hex's corners (the straightforward index: the tests' oracle
+    for HexBuckets)."""
     out: dict[tuple[int, int], list[Hex]] = {}
     for h in hexes:
         pts = layout.hex_corners(h)
@@ -163,6 +165,53 @@ def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex]) -> dict[tuple[int, int
             for by in range(int(min(ys)) // BUCKET, int(max(ys)) // BUCKET + 1):
                 out.setdefault((bx, by), []).append(h)
     return out
+
+
+class HexBuckets:
+    """The hexes whose corners' box reaches into each BUCKET x BUCKET square of the map, worked out
+    for one square when a chunk's grid first asks for it (the same hexes as `_hex_buckets`), so
+    opening a battle does not go over every hex of the map: only the rows and columns whose tiles
+    can reach the square are looked at, from the layout's arithmetic."""
+
+    def __init__(self, layout: HexLayout, hexes: Iterable[Hex]) -> None:
+        self.layout = layout
+        self.hexes: Mapping[Hex, Any] | frozenset[Hex] = (
+            hexes if isinstance(hexes, Mapping | frozenset) else frozenset(hexes))
+        self._done: dict[tuple[int, int], list[Hex]] = {}
+
+    def get(self, key: tuple[int, int], default: Iterable[Hex] = ()) -> Iterable[Hex]:
+        found = self._done.get(key)
+        if found is None:
+            found = self._done[key] = self._bucket(*key)
+        return found or default
+
+    def _bucket(self, bx: int, by: int) -> list[Hex]:
+        lay = self.layout
+        tw, th = lay.tw, lay.th
+        x0, x1, y0, y1 = bx * BUCKET, (bx + 1) * BUCKET, by * BUCKET, (by + 1) * BUCKET
+        if lay.stagger.axis == "y":
+            col_pitch, row_pitch = tw + lay.side_x, lay.row_height
+            shift_x, shift_y = lay.column_width, 0
+        else:
+            col_pitch, row_pitch = lay.column_width, th + lay.side_y
+            shift_x, shift_y = 0, lay.row_height
+        # a tile's box is [x, x + tw] x [y, y + th]; the one more row / column each way is slack
+        cols = range(math.floor((x0 - tw - shift_x) / col_pitch) - 1, math.floor(x1 / col_pitch) + 2)
+        rows = range(math.floor((y0 - th - shift_y) / row_pitch) - 1, math.floor(y1 / row_pitch) + 2)
+        to_hex, hexes = lay.stagger.to_hex, self.hexes
+        out: list[Hex] = []
+        for row in rows:
+            for col in cols:
+                h = to_hex(col, row)
+                if h not in hexes:
+                    continue
+                pts = lay.tile_corners(col, row)
+                xs = [p[0] for p in pts]
+                ys = [p[1] for p in pts]
+                if (int(min(xs)) // BUCKET <= bx <= int(max(xs)) // BUCKET
+                        and int(min(ys)) // BUCKET <= by <= int(max(ys)) // BUCKET):
+                    out.append(h)
+        return out
 
 
 def board_picture(board: Board, layout: HexLayout,

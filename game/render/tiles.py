@@ -313,7 +313,7 @@ class MapRegions:
 
     def __init__(self, md: MapData) -> None:
         self.md = md
-        self._index: list[dict[tuple[int, int], list[tuple[int, int, int]]]] | None = None
+        self._index: list[_LayerBuckets] | None = None
 
     @staticmethod
     def supported(md: MapData) -> bool:
@@ -321,7 +321,15 @@ class MapRegions:
                    or (isinstance(la, ObjectLayer) and not any(o.gid for o in la.objects))  # nothing drawn
                    for la in md.layers)
 
-    def _build_index(self) -> list[dict[tuple[int, int], list[tuple[int, int, int]]]]:
+    def _build_index(self) -> list[_LayerBuckets]:
+        """Per layer, the tiles each bucket holds, worked out per bucket when a chunk first needs
+        it (`_LayerBuckets`): the same entries as `_build_full_index`, without going over every
+        cell of the map when a battle opens."""
+        reach = _tile_reach(self.md)
+        return [_LayerBuckets(self.md, layer, reach) for layer in self.md.layers]
+
+    def _build_full_index(self) -> list[dict[tuple[int, int], list[tuple[int, int, int]]]]:
+        """Every bucket of every layer at once (the straightforward index: the tests' oracle)."""
         md, lay = self.md, self.md.layout
         index: list[dict[tuple[int, int], list[tuple[int, int, int]]]] = []
         staggered_x = md.stagger.axis == "x"
@@ -382,6 +390,85 @@ class MapRegions:
                     target.set_alpha(round(255 * layer.opacity))
                 surf.blit(target, (0, 0))
         return surf
+
+
+def _tile_reach(md: MapData) -> int:
+    """How far (map pixels) a tile image can reach from its cell's box: the largest side of any
+    tile image the map's tilesets can draw (grid-sized ones are the grid's), plus the largest
+    tileset offset. Bounds which cells can draw into a bucket (`_LayerBuckets`)."""
+    reach = max(md.tilewidth, md.tileheight)
+    for ts in md.tilesets:
+        sizes = [(md.tilewidth, md.tileheight)] if ts.render_size == "grid" else [
+            (ts.tilewidth, ts.tileheight), *ts.tile_sizes.values(),
+            *(tile_image(ts, local, 0).get_size() for local in ts.tile_images)]
+        biggest = max((max(w, h) for w, h in sizes), default=0)
+        reach = max(reach, biggest + abs(ts.offset[0]) + abs(ts.offset[1]))
+    return reach
+
+
+class _LayerBuckets:
+    """One layer's bucket index of `MapRegions._build_full_index`, one bucket at a time: only the
+    cells whose box lies within `reach` (plus the layer's offset) of the bucket are looked at,
+    each tested exactly as the full index does."""
+
+    def __init__(self, md: MapData, layer: Any, reach: int) -> None:
+        self.md = md
+        self.layer = layer
+        self.reach = reach
+        self.drawn = isinstance(layer, TileLayer) and layer.visible and layer.opacity > 0
+        self._done: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self._order: list[int] | None = None
+
+    def _position(self, col: int) -> int:
+        """A column's place in its row's drawing order (staggered-x maps draw the unshifted
+        columns of a row first)."""
+        if self._order is None:
+            md, lay = self.md, self.md.layout
+            cols = ([c for c in range(md.width) if not lay.staggered(c)] + [c for c in range(md.width)
+                                                                           if lay.staggered(c)]
+                    if md.stagger.axis == "x" else list(range(md.width)))
+            order = [0] * md.width
+            for k, c in enumerate(cols):
+                order[c] = k
+            self._order = order
+        return self._order[col]
+
+    def get(self, key: tuple[int, int], default: Any = ()) -> Any:
+        if not self.drawn:
+            return default
+        found = self._done.get(key)
+        if found is None:
+            found = self._done[key] = self._bucket(*key)
+        return found or default
+
+    def _bucket(self, bx: int, by: int) -> list[tuple[int, int, int]]:
+        md, lay, layer = self.md, self.md.layout, self.layer
+        ox, oy = layer.offset
+        # the cell's box, a staggered shift (at most a tile) and the image's reach beyond the box
+        m = self.reach + 2 * (lay.tw + lay.th) + math.ceil(abs(ox) + abs(oy)) + 2
+        x0, x1 = bx * REGION_BUCKET - m, (bx + 1) * REGION_BUCKET + m
+        y0, y1 = by * REGION_BUCKET - m, (by + 1) * REGION_BUCKET + m
+        if lay.stagger.axis == "y":
+            col_pitch, row_pitch = lay.tw + lay.side_x, lay.row_height
+        else:
+            col_pitch, row_pitch = lay.column_width, lay.th + lay.side_y
+        cols = range(max(0, math.floor(x0 / col_pitch) - 1), min(md.width, math.floor(x1 / col_pitch) + 2))
+        rows = range(max(0, math.floor(y0 / row_pitch) - 1), min(md.height, math.floor(y1 / row_pitch) + 2))
+        out: list[tuple[int, int, int]] = []
+        for row in rows:
+            gids = layer.gids[row]
+            for col in cols:
+                placed = _tile_at(md, lay, gids[col], col, row)
+                if placed is None:
+                    continue
+                ts, local, flags, x, y = placed
+                w, h = _placed(ts, local, flags, md, 1.0).get_size()
+                xa, ya = x + ox, y + oy
+                if (int(xa) // REGION_BUCKET <= bx <= int(xa + w) // REGION_BUCKET
+                        and int(ya) // REGION_BUCKET <= by <= int(ya + h) // REGION_BUCKET):
+                    out.append((row * md.width + self._position(col) + 1, col, row))
+        out.sort()
+        return out
 
 
 def clear_caches() -> None:

@@ -8,6 +8,7 @@ which modules happen to be imported.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -20,7 +21,8 @@ DashPay = Literal["adrenaline", "leadership", "pilot"]
 
 
 class CommandBase(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: each command model's validator is built when first used, not at import (start-up time)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: str
 
@@ -233,7 +235,11 @@ Command = Annotated[
     Field(discriminator="kind"),
 ]
 
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
+@functools.cache
+def _adapter() -> TypeAdapter[Any]:
+    """The validator of any command, built on first use (not at import: start-up time)."""
+    return TypeAdapter(Command)
+
 _CORE_KINDS = {
     "choose_initiative", "choose_turn_place", "assign_leadership", "move", "dash", "charge",
     "special_move", "stuck_step", "attack", "enter_stance", "defensive_action", "set_casualty_advantage",
@@ -256,7 +262,7 @@ def parse_command(d: dict[str, Any]) -> BaseModel:
     try:
         if kind in _EXTRA:
             return _EXTRA[kind].model_validate(d)
-        result: BaseModel = _ADAPTER.validate_python(d)
+        result: BaseModel = _adapter().validate_python(d)
         return result
     except ValidationError as exc:
         parts = []

@@ -7,6 +7,7 @@ id into a display name (the identity by default).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -49,7 +50,8 @@ def _signed(v: int) -> str:
 
 
 class EventBase(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: each event model's validator is built when first used, not at import (start-up time)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: str
 
@@ -429,9 +431,13 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 
-_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
+@functools.cache
+def _adapter() -> TypeAdapter[Any]:
+    """The validator of any event, built on first use (not at import: start-up time)."""
+    return TypeAdapter(Event)
+
 
 
 def parse_event(d: dict[str, Any]) -> EventBase:
-    result: EventBase = _ADAPTER.validate_python(d)
+    result: EventBase = _adapter().validate_python(d)
     return result

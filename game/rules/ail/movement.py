@@ -15,6 +15,8 @@ as "thanks to the road bonus".
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -37,6 +39,23 @@ MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
 
 
 # --------------------------------------------------------------------------- costs
+
+class _Named:
+    """A unit's display name, looked up only when a sentence is made with it (`f"{who} ..."`):
+    the checks below run for every what-if of a click and almost always pass."""
+
+    __slots__ = ("state", "unit_id")
+
+    def __init__(self, state: GameState, unit_id: str) -> None:
+        self.state = state
+        self.unit_id = unit_id
+
+    def __format__(self, spec: str) -> str:
+        return format(name(self.state, self.unit_id), spec)
+
+    def __str__(self) -> str:
+        return name(self.state, self.unit_id)
+
 
 def can_stand_on(rules: RulesData, unit_type: UnitType, terrain: str) -> bool:
     """Whether a unit of `unit_type` may enter or stand on `terrain` (a terrain name of the rules
@@ -79,7 +98,7 @@ def terrain_bars_dash(state: GameState, unit: UnitState) -> str | None:
 
     A unit that started its turn in difficult terrain, or has entered some this turn, cannot dash;
     neither can one standing in it now (placed there by a GM, say). The sentence names the terrain."""
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
     here = difficult_word(state, unit.hex)
     if here is not None:
         return (f"{who} is in difficult terrain ({here}, {hex_name(state.board, unit.hex)}): "
@@ -151,7 +170,7 @@ class Reach:
         unit = state.units[self.unit_id]
         ut = state.unit_type(self.unit_id)
         walk = _walk(state, ut.unit_class == "hover", road, self.mode == "dash" or self.avoid_difficult)
-        blocked = _occupancy(state, walk.grid)[3].get(unit.side, frozenset())
+        blocked = _occupancy(state, walk.grid).enemy.get(unit.side, frozenset())
         limit = self.road_allowance if road else self.allowance
         best: dict[Hex, int] = {}
         _search(state, unit, walk, walk.grid.index_of(self.start), limit, blocked, frozenset(), best)
@@ -346,28 +365,112 @@ def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: i
         marks[start] = _CLOSED  # a unit sharing an enemy's hex (never in play): keep it closed
 
 
-# Occupancy of the latest units mapping seen on a board: (units object, grid, every live unit's
-# hex index, enemy-held hex indices per side). States never change in place, so the same mapping
-# object always means the same occupancy; a pure memo that spares a pass over every unit on each
-# search.
-_Occupancy = tuple[object, _Grid, frozenset[int], dict[str, frozenset[int]]]
+class _Occupancy:
+    """Where the live units of one units mapping stand on one grid, as hex indices: `occupied`
+    (every live unit's hex) and `enemy[side]` (the hexes that side's enemies hold). States never
+    change in place, so the same mapping object always means the same occupancy.
+
+    `exact`: no two live units share a hex (always so in play), so a unit's hex is held by it
+    alone and a child's occupancy can be patched from its parent's (see `_derive`)."""
+
+    __slots__ = ("units", "grid", "sides", "occupied", "enemy", "exact")
+
+    def __init__(self, units: Mapping[str, UnitState], grid: _Grid, sides: tuple[str, ...],
+                 occupied: frozenset[int], enemy: dict[str, frozenset[int]], exact: bool) -> None:
+        self.units = units
+        self.grid = grid
+        self.sides = sides
+        self.occupied = occupied
+        self.enemy = enemy
+        self.exact = exact
+
+
+def _rebuild_occupancy(units: Mapping[str, UnitState], grid: _Grid, sides: tuple[str, ...]) -> _Occupancy:
+    """The occupancy worked out from scratch: one pass over every unit (the straightforward way,
+    kept as the fallback of `_derive` and as the tests' oracle)."""
+    by_side: dict[str, set[int]] = {}
+    index_of = grid.index_of
+    live = 0
+    for u in units.values():
+        if not u.destroyed:
+            live += 1
+            by_side.setdefault(u.side, set()).add(index_of(u.hex))
+    occupied = frozenset(k for keys in by_side.values() for k in keys)
+    every_side = set(sides) | set(by_side)
+    enemy = {side: frozenset(k for s, keys in by_side.items() if s != side for k in keys) for side in every_side}
+    return _Occupancy(units, grid, sides, occupied, enemy, exact=len(occupied) == live)
+
+
+# A child state changing more units than this is worked out from scratch (a pass over every unit
+# costs about as much as patching this many).
+_PATCH_MAX = 64
+
+
+def _derive(parent: _Occupancy, units: Mapping[str, UnitState]) -> _Occupancy | None:
+    """The occupancy of `units` patched from its parent's, or None when it cannot be (then it is
+    rebuilt). A child state shares every unit object but the one or two a command (or a what-if)
+    changed, in the same order (`{**parent, uid: unit}`), so the changed ones are found by
+    identity at C speed, and only their old and new hexes are patched; an enemy set no changed
+    unit belongs to stays the very same object (so `_Grid.scratch_for` keeps its marks)."""
+    prev = parent.units
+    if not parent.exact or len(prev) != len(units) or not all(map(operator.is_, prev, units)):
+        return None  # not the same ids in the same order (a unit added or dropped): rebuild
+    changed = list(itertools.compress(units, map(operator.is_not, units.values(), prev.values())))
+    if not changed:
+        return _Occupancy(units, parent.grid, parent.sides, parent.occupied, parent.enemy, True)
+    if len(changed) > _PATCH_MAX:
+        return None
+    index_of = parent.grid.index_of
+    gone: dict[int, str] = {}
+    came: dict[int, str] = {}
+    for k in changed:
+        old, new = prev[k], units[k]
+        if not old.destroyed:
+            gone[index_of(old.hex)] = old.side
+        if not new.destroyed:
+            j = index_of(new.hex)
+            if j in came:
+                return None  # two changed units on one hex: rebuild (and mark it inexact)
+            came[j] = new.side
+    occupied = parent.occupied.difference(gone)
+    if not occupied.isdisjoint(came):
+        return None  # a unit moved onto a hex another still holds: rebuild
+    occupied = occupied.union(came)
+    enemy = dict(parent.enemy)
+    for side in set(gone.values()) | set(came.values()):
+        if side not in enemy:
+            return None  # a side the parent did not know: rebuild
+    for side, held in parent.enemy.items():
+        minus = [j for j, s in gone.items() if s != side]
+        plus = [j for j, s in came.items() if s != side]
+        if minus or plus:
+            enemy[side] = held.difference(minus).union(plus)
+    return _Occupancy(units, parent.grid, parent.sides, occupied, enemy, True)
+
+
+# The occupancies of the latest units mappings seen (most recent first): a pure memo that spares a
+# pass over every unit on each search, and the parents new states are derived from (a click's
+# move + dash overlay makes dozens of what-if states, each one unit away from the same base).
 _OCC: list[_Occupancy] = []
+_OCC_SIZE = 64
 
 
 def _occupancy(state: GameState, grid: _Grid) -> _Occupancy:
     units = state.units
-    if _OCC and _OCC[0][0] is units and _OCC[0][1] is grid:
-        return _OCC[0]
-    by_side: dict[str, set[int]] = {}
-    index_of = grid.index_of
-    for u in units.values():
-        if not u.destroyed:
-            by_side.setdefault(u.side, set()).add(index_of(u.hex))
-    occupied = frozenset(k for keys in by_side.values() for k in keys)
-    sides = set(state.sides) | set(by_side)
-    enemy = {side: frozenset(k for s, keys in by_side.items() if s != side for k in keys) for side in sides}
-    _OCC[:] = [(units, grid, occupied, enemy)]
-    return _OCC[0]
+    for o in _OCC:
+        if o.units is units and o.grid is grid:
+            return o
+    sides = tuple(state.sides)
+    occ = None
+    for o in _OCC:
+        if o.grid is grid and o.sides == sides:
+            occ = _derive(o, units)
+            break  # only the most recent one on this grid: the likeliest parent
+    if occ is None:
+        occ = _rebuild_occupancy(units, grid, sides)
+    _OCC.insert(0, occ)
+    del _OCC[_OCC_SIZE:]
+    return occ
 
 
 def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"], avoid_difficult: bool = False) -> Reach:
@@ -378,8 +481,9 @@ def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"], avoid_
     no_difficult = mode == "dash" or avoid_difficult
     walk = _walk(state, hover, False, no_difficult)
     grid = walk.grid
-    _, _, occupied, enemy = _occupancy(state, grid)
-    blocked = enemy.get(unit.side, frozenset())
+    occ = _occupancy(state, grid)
+    occupied = occ.occupied
+    blocked = occ.enemy.get(unit.side, frozenset())
     start = grid.index_of(unit.hex)
     costs: dict[Hex, int] = {}
     _search(state, unit, walk, start, base, blocked, occupied, costs)
@@ -396,6 +500,35 @@ def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"], avoid_
         only = frozenset(extra)
     return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, only, state,
                  avoid_difficult=avoid_difficult and mode == "move")
+
+
+def has_a_free_step(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> bool:
+    """True when the unit's move (or dash) reach surely holds a hex: a neighbour it may enter
+    within its allowance (no difficult terrain for a dash) that nobody holds. False says nothing
+    (the unit may still pass a friend to a free hex beyond): then ask the reach itself. Costs six
+    neighbours, not a search, for the question "can this unit still move?"."""
+    unit = state.units[unit_id]
+    ut = state.unit_type(unit_id)
+    if mode == "dash" and terrain_bars_dash(state, unit) is not None:
+        return False
+    walk = _walk(state, ut.unit_class == "hover", False, mode == "dash")
+    grid = walk.grid
+    occupied = _occupancy(state, grid).occupied
+    i = grid.index_of(unit.hex)
+    rows = walk.rows
+    if len(rows) < len(grid.hexes):
+        rows.extend([None] * (len(grid.hexes) - len(rows)))
+    row = rows[i]
+    if row is None:
+        row = walk.row(state, unit, i)
+    limit = ut.move
+    for step, group in row:
+        if step > limit:
+            return False
+        for j in group:
+            if j not in occupied:
+                return True
+    return False
 
 
 def _no_reach(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> Reach:
@@ -488,7 +621,7 @@ def unreachable_reason(state: GameState, unit_id: str, h: Hex, mode: Literal["mo
     block every route); too far (the cost against the allowance). Whether the unit may move at
     all now (its turn, pinned, move already taken) is `why_unit_cannot_act`'s answer, not this."""
     unit = state.units[unit_id]
-    who = name(state, unit_id)
+    who = _Named(state, unit_id)  # looked up only when a sentence needs it
     h = Hex(*h)
     where = hex_name(state.board, h)
     reach = move_reach(state, unit_id) if mode == "move" else dash_reach(state, unit_id)
@@ -539,7 +672,7 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
     steps = list(path)
     if steps and steps[0] == unit.hex:
         steps = steps[1:]
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
 
     def where(h: Hex) -> str:
         return hex_name(state.board, h)
@@ -548,7 +681,7 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
         barred = terrain_bars_dash(state, unit)
         if barred:
             raise Reject(barred)
-    occupied = state.occupied()
+    occupied = _holders(state)
     cost = 0
     here = unit.hex
     for h in steps:
@@ -581,8 +714,24 @@ def check_path(state: GameState, unit: UnitState, path: Iterable[Hex], mode: Mov
     return PathInfo(tuple(Hex(*h) for h in steps), cost, allowance, bonus)
 
 
+_HOLDERS: list[tuple[Mapping[str, UnitState], dict[Hex, UnitState]]] = []
+
+
+def _holders(state: GameState) -> dict[Hex, UnitState]:
+    """`state.occupied()` (hex -> live unit there), kept for the latest few units mappings: a
+    click's move + dash overlay checks dozens of paths on one base state. Read-only."""
+    units = state.units
+    for u, held in _HOLDERS:
+        if u is units:
+            return held
+    held = state.occupied()
+    _HOLDERS.insert(0, (units, held))
+    del _HOLDERS[4:]
+    return held
+
+
 def _can_move_now(state: GameState, unit: UnitState) -> None:
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
     if unit.out_of_action:
         raise Reject(f"{who} is out of action: it cannot move until the end of its side's next turn")
     if unit.pinned:
@@ -654,7 +803,7 @@ def _settle_stopped(txn: Txn, unit_id: str, before: tuple[Hex, ...], start: Hex,
 def dash_payment(state: GameState, unit: UnitState, pay: DashPay | None) -> DashPay:
     """Which way the unit pays for a dash (checked, not yet paid)."""
     ut = state.unit_type(unit.id)
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
     rules = state.setup.rules.dash
     if pay is None:
         if not ut.living:
@@ -715,7 +864,7 @@ def pay_for_dash(txn: Txn, unit_id: str, pay: DashPay, advantage: int = 0,
 def handle_move(txn: Txn, cmd: Move) -> None:
     st = txn.state
     u = active_unit(st, cmd.unit_id, "movement")
-    who = name(st, u.id)
+    who = _Named(st, u.id)  # looked up only when a sentence needs it
     _can_move_now(st, u)
     if u.move_done:
         raise Reject(f"{who} has already taken its move action this turn")
@@ -725,7 +874,7 @@ def handle_move(txn: Txn, cmd: Move) -> None:
 
 
 def _second_move_allowed(state: GameState, u: UnitState) -> None:
-    who = name(state, u.id)
+    who = _Named(state, u.id)  # looked up only when a sentence needs it
     _can_move_now(state, u)
     if u.dashed:
         raise Reject(f"{who} has already dashed (or charged, or used its special move) this turn")
@@ -765,7 +914,7 @@ class ChargePlan:
 def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
     """Every legality check of a Charge (nothing rolled). Raises Reject."""
     u = active_unit(state, cmd.unit_id, "movement")
-    who = name(state, u.id)
+    who = _Named(state, u.id)  # looked up only when a sentence needs it
     _second_move_allowed(state, u)
     if u.action_used:
         raise Reject(f"{who} has already used its action this turn; a charge ends with its attack")
@@ -819,7 +968,7 @@ def handle_charge(txn: Txn, cmd: Charge) -> None:
 
 def special_move_destination(state: GameState, unit: UnitState, to: Hex) -> str | None:
     """None when the unit's special move may land on `to` (turn and phase aside), else why not."""
-    who = name(state, unit.id)
+    who = _Named(state, unit.id)  # looked up only when a sentence needs it
 
     def where(h: Hex) -> str:
         return hex_name(state.board, h)
@@ -912,7 +1061,7 @@ def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
         return hex_name(st.board, h)
 
     u = active_unit(st, cmd.unit_id, "movement")
-    who = name(st, u.id)
+    who = _Named(st, u.id)  # looked up only when a sentence needs it
     _can_move_now(st, u)
     if u.move_done:
         raise Reject(f"{who} has already taken its move action this turn")

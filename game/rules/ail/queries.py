@@ -55,6 +55,7 @@ from game.rules.ail.movement import (
     Reach,
     check_charge,
     dash_reach,
+    has_a_free_step,
     move_reach,
     special_move_targets,
     stuck_steps,
@@ -227,7 +228,13 @@ def _slot_units(state: GameState, side: str) -> list[UnitState]:
 
 def can_still_move(state: GameState, u: UnitState) -> bool:
     """The unit has a movement command `apply` would take now (a move, a stuck step, a dash, a
-    charge or a special move): the same generator as `legal_commands`, stopped at the first."""
+    charge or a special move): the same generator as `legal_commands`, stopped at the first.
+    The usual case is answered without a reach search: a unit that has not moved and has a free
+    neighbour it may enter has a move (`has_a_free_step`); every other case asks the generator."""
+    if u.pinned or u.out_of_action:
+        return False
+    if not u.move_done and has_a_free_step(state, u.id, "move"):
+        return True  # the generator's first command would be a move to that hex (or a cheaper one)
     return next(_movement_commands(state, u), None) is not None
 
 

@@ -1,0 +1,65 @@
+"""The command line imports only the command it runs (start-up time, issue 14), with the same
+help, errors and version as the whole parser."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from game import paths
+from game.__main__ import build_parser, command_names
+
+
+def _output(parser_args: list[str], only: str | None) -> tuple[str, object]:
+    out, err = io.StringIO(), io.StringIO()
+    code: object = None
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            build_parser(prog="ail", only=only).parse_args(parser_args)
+        except SystemExit as exc:
+            code = exc.code
+    return out.getvalue() + err.getvalue(), code
+
+
+@pytest.mark.parametrize("name", command_names())
+def test_a_commands_help_from_the_one_command_parser_is_the_whole_parsers(name: str) -> None:
+    whole = _output([name, "--help"], None)
+    alone = _output([name, "--help"], name)
+    assert alone == whole
+    assert alone[1] == 0 and name in alone[0]
+
+
+def test_a_bad_option_of_a_command_gets_the_same_error_from_the_one_command_parser() -> None:
+    whole = _output(["play", "--no-such-option"], None)
+    assert _output(["play", "--no-such-option"], "play") == whole
+    assert whole[1] == 2 and "--no-such-option" in whole[0]
+
+
+def test_the_whole_help_still_lists_every_command() -> None:
+    text, code = _output(["--help"], None)
+    assert code == 0
+    for name in command_names():
+        assert f"    {name}" in text
+
+
+def test_version_is_looked_up_only_when_asked_and_still_printed() -> None:
+    text, code = _output(["--version"], None)
+    assert code == 0 and text.startswith("ail ") and len(text.split()) >= 2
+
+
+def test_running_one_command_imports_no_other_commands_module() -> None:
+    code = ("import sys\nfrom game.__main__ import main\n"
+            "rc = main(['dice', '2k1'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith('game.cli.')))\n"
+            "print('importlib.metadata' in sys.modules)\n")
+    env = dict(os.environ, PYTHONPATH=str(paths.data_root()))
+    proc = subprocess.run([sys.executable, "-c", code], cwd=paths.data_root(), env=env, capture_output=True,
+                          text=True, timeout=60, check=True)
+    modules_line, metadata_line = proc.stdout.strip().splitlines()[-2:]
+    assert modules_line == "['game.cli.dice']"
+    assert metadata_line == "False"
