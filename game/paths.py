@@ -103,3 +103,30 @@ def saves_dir_source() -> str:
     if os.environ.get(SAVES_ENV):
         return f"${SAVES_ENV}"
     return "the checkout's saves/ folder" if is_checkout() else "the user data folder"
+
+
+
+def _looks(path: str | os.PathLike[str], test: str) -> bool:
+    """`Path(path).<test>()`, but False (not an exception) for a name the system cannot even look
+    up (longer than the file system allows, or with a NUL byte): such a name comes from a
+    hand-edited file, and the caller reports it as a file that is not there."""
+    try:
+        return bool(getattr(Path(path), test)())
+    except (OSError, ValueError):
+        return False
+
+
+def is_file(path: str | os.PathLike[str]) -> bool:
+    return _looks(path, "is_file")
+
+
+def is_dir(path: str | os.PathLike[str]) -> bool:
+    return _looks(path, "is_dir")
+
+
+def exists(path: str | os.PathLike[str]) -> bool:
+    return _looks(path, "exists")
+
+
+def is_symlink(path: str | os.PathLike[str]) -> bool:
+    return _looks(path, "is_symlink")

@@ -75,7 +75,7 @@ def find_scenario(ref: str, save_path: str | os.PathLike[str] | None = None) -> 
     candidates = [p] if p.is_absolute() else [ROOT / p, Path.cwd() / p]
     if save_path is not None and not p.is_absolute():
         candidates.append(Path(save_path).resolve().parent / p)
-    return next((c for c in candidates if c.is_file()), None)
+    return next((c for c in candidates if paths.is_file(c)), None)
 
 
 def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
@@ -97,7 +97,7 @@ def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
     if isinstance(data, Mapping):
         for key in ("map", "catalogue"):
             ref = data.get(key)
-            if isinstance(ref, str) and (p.parent / ref).is_file():
+            if isinstance(ref, str) and paths.is_file(p.parent / ref):
                 try:
                     part = safe_read.read_bytes(p.parent / ref, key)
                 except GameFileError:

@@ -76,7 +76,7 @@ def scenario_for_map(map_path: Path, folder: Path | None = None) -> Path:
     from game.io.scenario import load_scenario
     from game.io.tmx import load_map
 
-    if not map_path.is_file():
+    if not paths.is_file(map_path):
         raise UserError(f"{map_path}: no such file")
     md = load_map(map_path)
     cannot = f"{map_path}: cannot play this map directly:"

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from game import paths
 from game.errors import UserError
 
 
@@ -72,7 +73,7 @@ def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     path = Path(args.path)
-    if not path.exists():
+    if not paths.exists(path):
         raise UserError(f"{path}: no such file")
     if not (args.scale > 0) or args.scale > 16:
         raise UserError(f"--scale must be between 0 and 16, got {args.scale}")
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from game.render import render_picture
 
     surf = render_picture(md, [] if args.no_units else counters, args.scale, args.grid, objectives)
-    if out.parent and not out.parent.exists():
+    if out.parent and not paths.exists(out.parent):
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
     try:
         pygame.image.save(surf, str(out))

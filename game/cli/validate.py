@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from game import paths
 from game.errors import GameFileError, UserError
 
 KINDS = "a map (.tmx), tileset (.tsx), scenario, unit catalogue, rules file, save or command list (.yaml)"
@@ -29,7 +30,7 @@ def register(subparsers: Any) -> None:
 
 
 def _expand(path: Path) -> Iterator[Path]:
-    if path.is_dir():
+    if paths.is_dir(path):
         for p in sorted(path.rglob("*")):
             if p.is_file() and p.suffix.lower() in (".tmx", ".tsx", ".yaml", ".yml"):
                 yield p
@@ -42,7 +43,7 @@ def check_file(path: Path) -> str:
     from game.io.datafiles import load_catalogue, load_rules
     from game.io.sniff import sniff_kind
 
-    if not path.exists() and not path.is_symlink():  # (a symbolic link loop is reported by the reader)
+    if not paths.exists(path) and not paths.is_symlink(path):  # (a symbolic link loop is reported by the reader)
         raise UserError(f"{path}: no such file")
     kind = sniff_kind(path)
     if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save

@@ -28,7 +28,7 @@ def load_scales_rules(path: str | Path = DEFAULT_SCALES) -> ScalesRules:
 
 def tactical_map_path(map_name: str) -> Path:
     p = paths.maps_dir() / map_name
-    if not p.is_file():
+    if not paths.is_file(p):
         raise GameFileError(str(DEFAULT_SCALES), "tactical.maps", f"the tactical map {map_name!r} is not in {paths.maps_dir()}")
     return p
 
@@ -305,7 +305,7 @@ def verify_links(campaign_save: str | Path, game: Any, rules: ScalesRules | None
             if b is None or b.over or b.battle_save != cmd.save:
                 continue  # settled since (its result is checked below) or abandoned
             path = base / cmd.save
-            if not path.is_file():
+            if not paths.is_file(path):
                 out.append(LinkCheck(True, f"command {i}: {cmd.battle} is being fought out as a {cmd.scale} "
                                            f"battle; its save {cmd.save} is not written yet"))
                 continue
@@ -323,7 +323,7 @@ def verify_links(campaign_save: str | Path, game: Any, rules: ScalesRules | None
             out.append(LinkCheck(True, f"command {i}: result of {cmd.battle} has no battle save (decided by the GM alone)"))
             continue
         path = base / cmd.source.save
-        if not path.is_file():
+        if not paths.is_file(path):
             out.append(LinkCheck(False, f"command {i}: battle save {cmd.source.save} of {cmd.battle} is missing "
                                         f"(looked for {path})"))
             continue

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from game import paths
 from game.board import Board
 from game.errors import GameFileError, brief
 from game.hexgrid import Hex
@@ -256,14 +257,14 @@ def load_scenario(path: str | Path) -> LoadedScenario:
     catalogue_path = (safe_read.resolve(base / sc.catalogue, "unit catalogue", origin=str(doc.path),
                                         where="catalogue") if sc.catalogue else DEFAULT_CATALOGUE)
     # (a device, pipe or socket is refused by the reader, with its own line)
-    if sc.catalogue and (not catalogue_path.exists() or catalogue_path.is_dir()):
-        what = "is a folder, not a file" if catalogue_path.is_dir() else "not found"
+    if sc.catalogue and (not paths.exists(catalogue_path) or paths.is_dir(catalogue_path)):
+        what = "is a folder, not a file" if paths.is_dir(catalogue_path) else "not found"
         problems.add(("catalogue",), f"unit catalogue '{sc.catalogue}' {what} (looked for {catalogue_path})")
         problems.raise_if_any()
     catalogue: Catalogue = load_catalogue(catalogue_path)
     map_path = safe_read.resolve(base / sc.map, "map", origin=str(doc.path), where="map")
-    if not map_path.exists() or map_path.is_dir():
-        what = "is a folder, not a .tmx file" if map_path.is_dir() else "not found"
+    if not paths.exists(map_path) or paths.is_dir(map_path):
+        what = "is a folder, not a .tmx file" if paths.is_dir(map_path) else "not found"
         problems.add(("map",), f"map '{sc.map}' {what} (looked for {map_path})")
         problems.raise_if_any()
     md = load_map(map_path, set(rules.terrain))

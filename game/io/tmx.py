@@ -42,6 +42,7 @@ from typing import Any
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from pytmx import pytmx as _pytmx_impl  # noqa: E402
 
+from game import paths  # noqa: E402
 from game.board import Board  # noqa: E402
 from game.errors import GameFileError, cut  # noqa: E402
 from game.hexgrid import Hex, Stagger  # noqa: E402
@@ -518,7 +519,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
     el = ts_el
     if source:
         tsx = safe_read.resolve(map_path.parent / source, "tileset file", origin=str(map_path), where=where0)
-        if not tsx.exists():
+        if not paths.exists(tsx):
             raise _err(map_path, f"{where0}", f"tileset file '{source}' not found (looked for {tsx})")
         _refuse_json(tsx, "tileset file")
         el = _parse_xml(tsx, "tileset file")
@@ -543,7 +544,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
         if not src:
             raise _err(file_path, where, "<image> has no source")
         image = safe_read.resolve(base_dir / src, "tileset image", origin=str(file_path), where=where)
-        if not image.exists():
+        if not paths.exists(image):
             raise _err(file_path, where, f"tileset image '{src}' not found (looked for {image})")
         check_image(image, file_path, where)
 
@@ -568,7 +569,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
             if not src:
                 raise _err(file_path, here, "<image> has no source")
             p = safe_read.resolve(base_dir / src, "tile image", origin=str(file_path), where=here)
-            if not p.exists():
+            if not paths.exists(p):
                 raise _err(file_path, here, f"tile image '{src}' not found (looked for {p})")
             check_image(p, file_path, here)
             tile_images[tid] = p
@@ -761,7 +762,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
         from game.io.datafiles import load_rules
         terrain_names = set(load_rules().terrain)
     allowed = sorted(terrain_names)
-    if p.is_file():
+    if paths.is_file(p):
         _refuse_json(p, "map file")
     root = _parse_xml(p, "map file")
     if root.tag != "map":
@@ -878,7 +879,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
             image: Path | None = None
             if img is not None and img.get("source"):
                 image = safe_read.resolve(p.parent / img.get("source", ""), "image", origin=str(p), where=where)
-                if not image.exists():
+                if not paths.exists(image):
                     raise _err(p, where, f"image '{img.get('source')}' not found (looked for {image})")
                 check_image(image, p, where)
             layers.append(ImageLayer(name, lid, ctx.visible, ctx.opacity, offset, image, ctx.tint))
@@ -934,7 +935,7 @@ class _Templates:
         if tx in self.cache:
             obj, gid = self.cache[tx]
             return tx, obj, gid
-        if not tx.is_file():
+        if not paths.is_file(tx):
             raise _err(self.map_path, where, f"object template '{source}' not found (looked for {tx})")
         _refuse_json(tx, "object template")
         root = _parse_xml(tx, "object template")
