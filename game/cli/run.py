@@ -141,7 +141,11 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         rejected = run_commands(record, commands, sys.stdout, stop_on_reject=args.stop_on_reject)
         summary = system.summary(record.state)
-        ending = f", winner {summary['winner']}" if summary.get("over") and summary.get("winner") else ""
+        ending = ""
+        if summary.get("over") and summary.get("winner"):
+            # the side's name, as everywhere a person reads (the id only when the system names none)
+            names = dict(zip(summary.get("sides") or [], summary.get("side_names") or [], strict=False))
+            ending = f", winner {names.get(summary['winner'], summary['winner'])}"
         print(f"-- {len(record.steps)} command(s) accepted, {rejected} rejected; round {summary.get('round')}, "
               f"phase {summary.get('phase')}" + ending)
         sys.stdout.flush()

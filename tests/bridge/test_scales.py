@@ -213,7 +213,8 @@ def test_a_campaign_week_with_one_tactical_and_one_mass_battle_continues_and_rep
     (tmp_path / "t-commands.yaml").write_text(yaml.safe_dump(script[::-1]), encoding="utf-8")
     tsave = tmp_path / "b1-save.yaml"
     out = _run(["run", str(scenario), "--commands", str(tmp_path / "t-commands.yaml"), "--out", str(tsave)], capsys)
-    assert "winner jibril" in out
+    jibril = next(s.name for s in loaded.setup.sides if s.id == "jibril")
+    assert f"winner {jibril}" in out  # the side's name, not its id
     after_b1 = tmp_path / "campaign-b1.yaml"
     out = _run(["scales", "back", str(camp), "--battle", "B1", "--result", str(tsave), "--apply", str(after_b1)],
                capsys)
