@@ -418,6 +418,9 @@ class _LayerBuckets:
         self.drawn = isinstance(layer, TileLayer) and layer.visible and layer.opacity > 0
         self._done: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self._order: list[int] | None = None
+        # each cell's picture box on the map (x, y, w, h, layer offset included), or None for an
+        # empty cell: worked out once, since neighbouring buckets look at the same cells
+        self._boxes: dict[tuple[int, int], tuple[float, float, int, int] | None] = {}
 
     def _position(self, col: int) -> int:
         """A column's place in its row's drawing order (staggered-x maps draw the unshifted
@@ -455,20 +458,31 @@ class _LayerBuckets:
         cols = range(max(0, math.floor(x0 / col_pitch) - 1), min(md.width, math.floor(x1 / col_pitch) + 2))
         rows = range(max(0, math.floor(y0 / row_pitch) - 1), min(md.height, math.floor(y1 / row_pitch) + 2))
         out: list[tuple[int, int, int]] = []
+        boxes = self._boxes
         for row in rows:
             gids = layer.gids[row]
             for col in cols:
-                placed = _tile_at(md, lay, gids[col], col, row)
-                if placed is None:
+                cell = (col, row)
+                if cell in boxes:
+                    box = boxes[cell]
+                else:
+                    box = boxes[cell] = self._box(gids[col], col, row, ox, oy)
+                if box is None:
                     continue
-                ts, local, flags, x, y = placed
-                w, h = _placed(ts, local, flags, md, 1.0).get_size()
-                xa, ya = x + ox, y + oy
+                xa, ya, w, h = box
                 if (int(xa) // REGION_BUCKET <= bx <= int(xa + w) // REGION_BUCKET
                         and int(ya) // REGION_BUCKET <= by <= int(ya + h) // REGION_BUCKET):
                     out.append((row * md.width + self._position(col) + 1, col, row))
         out.sort()
         return out
+
+    def _box(self, gid: int, col: int, row: int, ox: float, oy: float) -> tuple[float, float, int, int] | None:
+        placed = _tile_at(self.md, self.md.layout, gid, col, row)
+        if placed is None:
+            return None
+        ts, local, flags, x, y = placed
+        w, h = _placed(ts, local, flags, self.md, 1.0).get_size()
+        return x + ox, y + oy, w, h
 
 
 def clear_caches() -> None:
