@@ -110,3 +110,29 @@ def test_no_string_drawn_for_a_side_depends_on_another_sides_sealed_orders() -> 
     block = _strings_for_jibril(pygame.K_3)
     assert withdraw == block
     assert any("Planner" in s for s in withdraw)
+
+
+def test_a_campaign_opened_in_hotseat_starts_behind_the_hand_off() -> None:
+    app, scene = _app()
+    assert app.scenes.top is not None and app.scenes.top.name == "handoff"
+    app.render()
+    assert not any("Orders for battle" in s for s in scene.drawn_strings)  # nothing drawn under it yet
+    through_handoff(app)
+    assert app.scenes.top is scene
+
+
+def test_every_line_of_the_side_panel_fits_its_width() -> None:
+    from game.client.campaign.scene import PANEL_W
+
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    width = app.screen.get_width()
+    for _view in ("player", "gm"):  # the GM's view has the Battle panel's forecast, the longest lines
+        app.render()
+        panel = [(t, r) for t, r in scene.drawn_rects if r.x >= width - PANEL_W]
+        assert panel
+        for text, rect in panel:
+            assert rect.right <= width - 4, text
+        key(app, pygame.K_g)
+        through_handoff(app)

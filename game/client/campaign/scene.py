@@ -77,6 +77,7 @@ class CampaignScene(Scene):
         self._layout_geometry()
         self._build()
         self._sync_viewer(handoff=False)
+        self._opened = False  # the first time on screen: behind the hand-off (on_enter)
 
     # ------------------------------------------------------------------ geometry
     def toast(self, text: str, seconds: float = 3.0) -> None:
@@ -119,10 +120,7 @@ class CampaignScene(Scene):
             self.selected = None
             self.draft = {}
             if handoff and nxt is not None and self.app.settings.blackout and not self.gm:
-                st = self.state
-                idx = st.players.index(nxt)
-                self.app.push(HandoffScene(self.app, st.player_name(nxt), PLAYER_COLOURS[idx % 5],
-                                           f"Week {st.week}: {st.phase}. Pass the screen to {st.player_name(nxt)}."))
+                self._push_handoff(nxt)
         self._build()
 
     # ------------------------------------------------------------------ widgets
@@ -184,8 +182,21 @@ class CampaignScene(Scene):
             self.fight.abandon(b.id)
 
     def on_enter(self) -> None:
+        if not self._opened:
+            # a game opened (or resumed from a save) in hotseat starts behind the hand-off, like
+            # every later change of player: whoever opened it may not be the player to move
+            self._opened = True
+            if self.viewer is not None and self.app.settings.blackout and not self.gm:
+                self._push_handoff(self.viewer)
+                return
         self.fight.came_back()  # back from a battle fought out: confirm its result
         self._build()
+
+    def _push_handoff(self, player: str) -> None:
+        st = self.state
+        idx = st.players.index(player)
+        self.app.push(HandoffScene(self.app, st.player_name(player), PLAYER_COLOURS[idx % 5],
+                                   f"Week {st.week}: {st.phase}. Pass the screen to {st.player_name(player)}."))
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
@@ -343,8 +354,16 @@ class CampaignScene(Scene):
               colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
         self.drawn_strings.append(text)
         img = font(size, bold).render(text, True, colour)
-        surface.blit(img, (int(pos[0]), int(pos[1])))
+        self.drawn_rects.append((text, surface.blit(img, (int(pos[0]), int(pos[1])))))
         return int(img.get_height())
+
+    def _para(self, surface: pygame.Surface, text: str, pos: tuple[float, float], size: int = 14,
+              colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
+        """`text` wrapped to the side panel's width (later lines indented); returns its height."""
+        y0 = y = pos[1]
+        for i, part in enumerate(self._wrap(text, size, bold, PANEL_W - 24)):
+            y += self._text(surface, part if i == 0 else "    " + part, (pos[0], y), size, colour, bold)
+        return int(y - y0)
 
     @staticmethod
     def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
@@ -364,6 +383,7 @@ class CampaignScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
+        self.drawn_rects: list[tuple[str, pygame.Rect]] = []  # every text and where it landed (tests)
         surface.fill((18, 20, 24))
         st = self.seen
         m = st.cs.map
@@ -382,7 +402,8 @@ class CampaignScene(Scene):
             pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
         for pos, name in m.names.items():
             x, y = self.hex_centre(pos)
-            self._text(surface, name, (x + r, y - r - 6), 11, (250, 240, 220))
+            # right of the hex, clear of a stack of two or three counters (each drawn 6 px up-right)
+            self._text(surface, name, (x + r + 13, y - r - 6), 11, (250, 240, 220))
         stacks: dict[Coord, int] = {}
         for a in st.armies.values():
             k = stacks.get(a.hex, 0)
@@ -426,29 +447,34 @@ class CampaignScene(Scene):
         fb = self.fight_battle() if self.gm else None
         if fb is not None:
             for line, size, bold in self.fight.lines(fb.id):
-                for i, part in enumerate(self._wrap(line, size, bold, PANEL_W - 24)):
-                    y += self._text(surface, part if i == 0 else "    " + part, (x, y), size,
-                                    (240, 220, 160) if bold else (225, 225, 225), bold)
+                y += self._para(surface, line, (x, y), size, (240, 220, 160) if bold else (225, 225, 225), bold)
             y += 6
         elif st.phase == "orders" and self.viewer is not None and not self.gm:
             y = self._draw_orders(surface, st, x, y)
         elif st.phase == "declare" and self.viewer:
             pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
-            y += self._text(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
+            y += self._para(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
         for b in st.open_games():
-            y += self._text(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
+            y += self._para(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
                             + " vs ".join(st.player_name(p) for p in b.sides)
                             + f"  sealed: {', '.join(st.player_name(p) for p in sorted(b.orders)) or '-'}", (x, y), 12)
         posts = [p for p in st.posts if p.week == st.week][-3:]
         for p in posts:
-            y += self._text(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text[:48]}", (x, y), 12,
+            y += self._para(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text}", (x, y), 12,
                             (200, 200, 250))
         if self.message:
-            y += self._text(surface, self.message[:60], (x, y), 13, (255, 120, 100))
+            y += self._para(surface, self.message, (x, y), 13, (255, 120, 100))
         bottom = h - 160
-        lines = self.log[-max(0, (bottom - y) // 14):] if bottom > y else []
-        for line in lines:
-            self._text(surface, line[:64], (x, y), 11, (190, 190, 190))
+        # the newest log lines that fit above the buttons, each wrapped (never cut)
+        shown: list[str] = []
+        room = (bottom - y) // 14
+        for line in reversed(self.log):
+            parts = self._wrap(line, 11, False, PANEL_W - 24)
+            if len(shown) + len(parts) > room:
+                break
+            shown[:0] = [parts[0]] + ["    " + q for q in parts[1:]]
+        for line in shown:
+            self._text(surface, line, (x, y), 11, (190, 190, 190))
             y += 14
 
     def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int) -> int:
@@ -456,7 +482,8 @@ class CampaignScene(Scene):
         o = self._orders()
         if b is None or o is None:
             return y + self._text(surface, "Orders sealed; waiting for the others.", (x, y))
-        y += self._text(surface, f"Orders for battle {b.id} (1-6 manoeuvre, V vanguard, S stratagem)", (x, y), 13, bold=True)
+        y += self._para(surface, f"Orders for battle {b.id} (keys: 1-6 manoeuvre, V vanguard, S stratagem)", (x, y), 13,
+                        bold=True)
         y += self._text(surface, f"  {MANOEUVRE_NAMES[o.manoeuvre]}, vanguard {o.vanguard}", (x, y), 13)
         y += self._text(surface, "  stratagems: " + (", ".join(o.stratagems) or "none")
                         + f" (eligible: {len(self._eligible_stratagems())})", (x, y), 12)
