@@ -77,6 +77,17 @@ def test_each_campaign_unit_fields_the_tactical_units_its_power_and_type_map_to(
     assert [by_id[t]["type"] for t, c in plan.origin.items() if c == "corps.1"] == ["armoured_infantry"]
 
 
+def test_generated_tactical_units_are_named_for_players_not_by_their_ids(campaign: Any, scales_rules: Any) -> None:
+    plan = _tplan(campaign, scales_rules, "B1")
+    names = [u["name"] for u in plan.scenario["units"]]
+    assert len(set(names)) == len(names)  # every unit told apart by its name
+    for u in plan.scenario["units"]:
+        cuid = plan.origin[u["id"]]
+        assert u["id"] not in u["name"] and cuid not in u["name"]
+        assert u["name"].startswith(campaign.unit_type(cuid).name + " ")
+    assert "python -m" not in plan.scenario["description"]  # the briefing speaks to players
+
+
 def test_the_map_comes_from_the_hex_terrain_and_the_defender_holds_the_east_edge(campaign: Any,
                                                                                  scales_rules: Any) -> None:
     plan = _tplan(campaign, scales_rules, "B1")  # Lowmarch: a town
