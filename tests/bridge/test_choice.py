@@ -99,7 +99,7 @@ def test_the_choice_and_the_abandonment_are_in_the_log_and_the_weeks_battle_repo
     assert kinds[:3] == ["orders", "gm_battle_choice", "gm_battle_abandon"]
     events = [e for s in rec.steps for e in s.events]
     text = week_report(rec.steps[0].before, events, 1)
-    assert "battle B1 is resolved fought out as a tactical battle (battle save battles/b1.yaml)" in text
+    assert "battle B1 is fought out as a tactical battle (battle save battles/b1.yaml)" in text
     assert "the tactical battle for B1 is abandoned (battles/b1.yaml); the tables resolve it" in text
     assert rec.state.week == 2
 

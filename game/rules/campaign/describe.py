@@ -71,8 +71,8 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "week_ended":
         return f"end of week {e.week}: armour damage is repaired"
     if k == "battle_chosen":
-        how = "by the tables" if e.scale == "tables" else f"fought out as a {e.scale} battle"
-        return (f"battle {e.battle} is resolved {how}" + (f" (battle save {e.save})" if e.save else "")
+        how = "is resolved by the tables" if e.scale == "tables" else f"is fought out as a {e.scale} battle"
+        return (f"battle {e.battle} {how}" + (f" (battle save {e.save})" if e.save else "")
                 + (f": {e.note}" if e.note else ""))
     if k == "battle_abandoned":
         return (f"the {e.scale} battle for {e.battle} is abandoned" + (f" ({e.save})" if e.save else "")
