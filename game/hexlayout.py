@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from game.hexgrid import Hex, Stagger
 
@@ -59,37 +60,38 @@ class HexLayout:
             raise ValueError(f"hexsidelength {self.hexsidelength} is longer than the tile ({limit} px)")
 
     # ------------------------------------------------------------------ Tiled's derived sizes
-    @property
+    # (worked out once per layout: the map cache and the renderer ask for them per cell)
+    @cached_property
     def tw(self) -> int:
         """Tile width as Tiled uses it (rounded down to even)."""
         return self.tilewidth & ~1
 
-    @property
+    @cached_property
     def th(self) -> int:
         """Tile height as Tiled uses it (rounded down to even)."""
         return self.tileheight & ~1
 
-    @property
+    @cached_property
     def side_x(self) -> int:
         return self.hexsidelength if self.stagger.axis == "x" else 0
 
-    @property
+    @cached_property
     def side_y(self) -> int:
         return self.hexsidelength if self.stagger.axis == "y" else 0
 
-    @property
+    @cached_property
     def off_x(self) -> int:
         return (self.tw - self.side_x) // 2
 
-    @property
+    @cached_property
     def off_y(self) -> int:
         return (self.th - self.side_y) // 2
 
-    @property
+    @cached_property
     def column_width(self) -> int:
         return self.off_x + self.side_x
 
-    @property
+    @cached_property
     def row_height(self) -> int:
         return self.off_y + self.side_y
 
@@ -101,7 +103,7 @@ class HexLayout:
         odd = (n & 1) == 1
         return odd if self.stagger.index == "odd" else not odd
 
-    @property
+    @cached_property
     def map_pixel_size(self) -> tuple[int, int]:
         """(width, height) of the whole map in pixels, as Tiled computes it."""
         if self.stagger.axis == "x":
