@@ -104,3 +104,11 @@ def test_a_scene_showing_a_busy_scene_inside_it_asks_for_frames(app: App) -> Non
     assert not outer.wants_frames()
     inner.anim = Busy()  # type: ignore[attr-defined]
     assert inner.wants_frames() and outer.wants_frames()
+
+
+def test_a_run_with_a_frame_limit_says_so_right_after_its_last_frame(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.client.app import FRAMES_DRAWN
+
+    app.run(max_frames=2, full_rate=True)
+    # the start-up benchmark stops its clock at this line (game/bench/startup.py)
+    assert capsys.readouterr().out.splitlines()[-1] == f"{FRAMES_DRAWN} 2"

@@ -47,6 +47,9 @@ class Settings:
         return {"normal": 1.0, "fast": 0.35, "instant": 0.0}[self.animation]
 
 
+FRAMES_DRAWN = "frames drawn:"  # the line `play --frames N` prints after its last frame
+
+
 @dataclass
 class App:
     size: tuple[int, int] = (1280, 800)
@@ -227,6 +230,9 @@ class App:
                 shown = picture
             drawn += 1
             if max_frames and drawn >= max_frames:
+                # said at once, so a start-up timing stops at the frame, not at the interpreter's
+                # clean-up after it (game/bench/startup.py reads this line)
+                print(f"{FRAMES_DRAWN} {drawn}", flush=True)
                 break
             if max_seconds and now - started >= max_seconds:
                 break

@@ -73,7 +73,7 @@ def open_game(path: str | Path | None = None) -> Session:
     from game.io.sniff import peek_system
 
     p = Path(path) if path is not None else DEFAULT_SCENARIO
-    if not p.exists():
+    if not paths.exists(p):  # (False, not an error, for a name too long to look up)
         raise UserError(f"{p}: no such file (expected a scenario .yaml or a save)")
     session = session_from_save(p)
     if session is not None:

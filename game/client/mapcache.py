@@ -31,6 +31,9 @@ MAX_CHUNKS = 120     # about 120 MB of cached chunks at most
 MARGIN = 2           # source pixels read around a chunk so scaled edges match their neighbours
 
 
+FULL_INDEX_HEXES = 64 * 64  # maps up to this many hexes index their grid lines at once
+
+
 class MapCache:
     """Cached map pictures by zoom level, in chunks, with the grid baked in."""
 
@@ -44,7 +47,10 @@ class MapCache:
         self._chunks: OrderedDict[tuple[float, bool, int, int], pygame.Surface] = OrderedDict()
         self._max = max_chunks
         self.builds = 0
-        self._buckets = HexBuckets(layout, hexes)
+        # a small map's whole index costs less than working its buckets out one by one
+        small = layout.width * layout.height <= FULL_INDEX_HEXES
+        self._buckets: HexBuckets | dict[tuple[int, int], list[Hex]] = (
+            _hex_buckets(layout, hexes) if small else HexBuckets(layout, hexes))
 
     # ------------------------------------------------------------------ pictures
     def base(self) -> pygame.Surface:

@@ -300,6 +300,7 @@ def render_map_picture(map_data: MapData, backdrop: tuple[int, int, int]) -> pyg
 
 
 REGION_BUCKET = 256  # map pixels per side of a bucket of the tile index used by MapRegions
+FULL_INDEX_CELLS = 64 * 64  # maps up to this many cells build their whole tile index at once
 
 
 class MapRegions:
@@ -313,7 +314,7 @@ class MapRegions:
 
     def __init__(self, md: MapData) -> None:
         self.md = md
-        self._index: list[_LayerBuckets] | None = None
+        self._index: list[_LayerBuckets] | list[dict[tuple[int, int], list[tuple[int, int, int]]]] | None = None
 
     @staticmethod
     def supported(md: MapData) -> bool:
@@ -360,7 +361,10 @@ class MapRegions:
     def draw(self, scale: float, area: pygame.Rect, backdrop: tuple[int, int, int]) -> pygame.Surface:
         """The part `area` (in pixels of the map drawn at `scale`) on an opaque `backdrop`."""
         if self._index is None:
-            self._index = self._build_index()
+            # a small map's whole index costs less than working its buckets out one by one (the
+            # default map: 816 cells, ~10 ms at once against ~0.1 s bucket by bucket)
+            small = self.md.width * self.md.height <= FULL_INDEX_CELLS
+            self._index = self._build_full_index() if small else self._build_index()
         md = self.md
         surf = pygame.Surface((max(1, area.w), max(1, area.h)))
         surf.fill(md.background if md.background is not None else backdrop)
@@ -369,7 +373,8 @@ class MapRegions:
         by0 = int(area.y / scale - margin) // REGION_BUCKET
         bx1 = int((area.right) / scale + margin) // REGION_BUCKET
         by1 = int((area.bottom) / scale + margin) // REGION_BUCKET
-        for layer, buckets in zip(md.layers, self._index, strict=True):
+        index: list[Any] = list(self._index)  # per layer: a dict or a _LayerBuckets, both with .get
+        for layer, buckets in zip(md.layers, index, strict=True):
             if not isinstance(layer, TileLayer) or not layer.visible or layer.opacity <= 0:
                 continue
             seen: set[tuple[int, int, int]] = set()
