@@ -104,8 +104,8 @@ SHELL_KEYS: tuple[Binding, ...] = (
 
 # Keys the live game scene passes to the shell (they need the map on screen, so not from dialogs).
 GAME_KEYS: tuple[Binding, ...] = (
-    Binding((pygame.K_F3,), "F3", "replay view of this game (Left/Right: one command, PageUp/PageDown: "
-            "by round)", lambda s: _actions().open_replay_view(s), group="Replays and GM"),
+    Binding((pygame.K_F3,), "F3", "replay view of this game: step through it command by command or round by round",
+            lambda s: _actions().open_replay_view(s), group="Replays and GM"),
     Binding((pygame.K_F2,), "F2", "GM mode (edit anything, set the next roll, see every side, undo/redo "
             "anything with Ctrl+Z / Ctrl+Y, save the set-up as a scenario)", lambda s: _actions().toggle_gm(s),
             group="Replays and GM"),

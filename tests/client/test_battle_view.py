@@ -154,7 +154,8 @@ def test_f1_opens_the_help_overlay_listing_the_controls(app) -> None:  # type: i
     key(app, pygame.K_F1)
     assert top_name(app) == "help"
     html = app.scenes.top.body_html  # type: ignore[union-attr]
-    for words in ("Right click", "Wheel", "WASD", "Tab", "Ctrl+Z", "End the phase".lower(), "F11"):
+    for words in ("Right click", "Wheel", "WASD", "Tab", "Ctrl+Z", "End the phase".lower(), "F11",
+                  "Replay view (F3)", "PageDown", "play on from this command"):
         assert words.lower() in html.lower()
     press_button(app, "Close")
     assert top_name(app) == "battle"

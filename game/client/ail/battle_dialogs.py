@@ -47,9 +47,9 @@ HELP_COLOURS = (
 
 def help_html() -> str:
     """The F1 help, generated from the key maps (the battle's and the shell's)."""
-    from game.client.ail.battle_keys import BATTLE_KEYS
+    from game.client.ail.battle_keys import BATTLE_KEYS, REPLAY_KEYS
 
-    groups = [("Battle keys", BATTLE_KEYS), *keys.shell_help_groups()]
+    groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups()]
     return "<br><br>".join([HELP_MOUSE, keys.help_html(groups), HELP_COLOURS])
 
 

@@ -28,3 +28,26 @@ BATTLE_KEYS: tuple[Binding, ...] = (
     Binding((pygame.K_SPACE,), "Space", "skip the running animation", lambda s: s.anim.skip()),
     *GAME_KEYS,
 )
+
+
+def _round_key(n: int) -> Binding:
+    return Binding((pygame.K_0 + n,), str(n), f"jump to round {n}", lambda r: r.jump_to_round(n))
+
+
+# The replay view's keys (game/client/ail/replay.py dispatches them; F1 lists them). Esc leaves
+# the GM's Move tool first, then the view.
+REPLAY_KEYS: tuple[Binding, ...] = (
+    Binding((pygame.K_RIGHT, pygame.K_d, pygame.K_SPACE, pygame.K_n), "Right / D / Space / N",
+            "replay: one command forward", lambda r: r.step_forward()),
+    Binding((pygame.K_LEFT, pygame.K_a, pygame.K_b), "Left / A / B", "replay: one command back",
+            lambda r: r.step_back()),
+    Binding((pygame.K_PAGEDOWN,), "PageDown", "replay: the next round", lambda r: r.next_round()),
+    Binding((pygame.K_PAGEUP,), "PageUp", "replay: the round before", lambda r: r.previous_round()),
+    Binding((pygame.K_HOME,), "Home", "replay: the start", lambda r: r.goto(0)),
+    Binding((pygame.K_END,), "End", "replay: the latest command", lambda r: r.goto(len(r.steps))),
+    Binding((pygame.K_m,), "M", "replay, GM: move a unit here and play on from this command (asks "
+            "before discarding the later ones; the whole game is saved first)", lambda r: r.toggle_gm_move()),
+    Binding((pygame.K_ESCAPE,), "Esc", "replay: leave the Move tool, or close the view",
+            lambda r: r.toggle_gm_move() if r.gm_tool is not None else r.close()),
+    *(_round_key(n) for n in range(1, 10)),
+)

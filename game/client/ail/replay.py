@@ -28,6 +28,8 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from game.client.ail import text
+from game.client.ail.battle_keys import REPLAY_KEYS
+from game.client.keys import dispatch
 from game.client.scene import Scene
 from game.client.scenes.dialog import Choice, DialogScene
 from game.core.record import Record
@@ -355,28 +357,7 @@ class ReplayScene(Scene):
             return
         cam = self.view.camera
         if event.type == pygame.KEYDOWN:
-            k = event.key
-            if k == pygame.K_ESCAPE:
-                if self.gm_tool is not None:
-                    self.toggle_gm_move()
-                else:
-                    self.close()
-            elif k == pygame.K_m:
-                self.toggle_gm_move()
-            elif k in (pygame.K_RIGHT, pygame.K_d, pygame.K_SPACE, pygame.K_n):
-                self.step_forward()
-            elif k in (pygame.K_LEFT, pygame.K_a, pygame.K_b):
-                self.step_back()
-            elif k == pygame.K_PAGEDOWN:
-                self.next_round()
-            elif k == pygame.K_PAGEUP:
-                self.previous_round()
-            elif k == pygame.K_HOME:
-                self.goto(0)
-            elif k == pygame.K_END:
-                self.goto(len(self.steps))
-            elif pygame.K_1 <= k <= pygame.K_9:
-                self.jump_to_round(k - pygame.K_0)
+            dispatch(REPLAY_KEYS, event, self)  # the replay's key map (battle_keys.py; F1 lists it)
         elif event.type == pygame.MOUSEWHEEL:
             mx, my = pygame.mouse.get_pos()
             if cam.contains_screen(mx, my):
