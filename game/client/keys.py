@@ -31,6 +31,7 @@ class Binding:
     action: Callable[[Any], Any] | None = None
     ctrl: bool = False
     group: str = ""
+    in_help: bool = True  # False: a key the help names on another line (e.g. "1-9" for nine keys)
 
     def matches(self, event: pygame.event.Event) -> bool:
         ctrl = bool(getattr(event, "mod", 0) & pygame.KMOD_CTRL)
@@ -49,7 +50,7 @@ def help_html(groups: Sequence[tuple[str, Sequence[Binding]]]) -> str:
     """The F1 help text: one line per binding, grouped."""
     parts: list[str] = []
     for title, bindings in groups:
-        lines = [f"<b>{html.escape(b.label)}</b>: {html.escape(b.what)}" for b in bindings]
+        lines = [f"<b>{html.escape(b.label)}</b>: {html.escape(b.what)}" for b in bindings if b.in_help]
         parts.append(f"<b>{html.escape(title)}</b><br>" + "<br>".join(lines))
     return "<br><br>".join(parts)
 

@@ -155,8 +155,9 @@ def test_f1_opens_the_help_overlay_listing_the_controls(app) -> None:  # type: i
     assert top_name(app) == "help"
     html = app.scenes.top.body_html  # type: ignore[union-attr]
     for words in ("Right click", "Wheel", "WASD", "Tab", "Ctrl+Z", "End the phase".lower(), "F11",
-                  "Replay view (F3)", "PageDown", "play on from this command"):
+                  "Replay view (F3)", "PageDown", "play on from this command", "1-9"):
         assert words.lower() in html.lower()
+    assert "jump to round 1" not in html  # nine keys, one line of help
     press_button(app, "Close")
     assert top_name(app) == "battle"
 

@@ -31,7 +31,7 @@ BATTLE_KEYS: tuple[Binding, ...] = (
 
 
 def _round_key(n: int) -> Binding:
-    return Binding((pygame.K_0 + n,), str(n), f"jump to round {n}", lambda r: r.jump_to_round(n))
+    return Binding((pygame.K_0 + n,), str(n), f"jump to round {n}", lambda r: r.jump_to_round(n), in_help=False)
 
 
 # The replay view's keys (game/client/ail/replay.py dispatches them; F1 lists them). Esc leaves
@@ -49,5 +49,6 @@ REPLAY_KEYS: tuple[Binding, ...] = (
             "before discarding the later ones; the whole game is saved first)", lambda r: r.toggle_gm_move()),
     Binding((pygame.K_ESCAPE,), "Esc", "replay: leave the Move tool, or close the view",
             lambda r: r.toggle_gm_move() if r.gm_tool is not None else r.close()),
+    Binding(tuple(pygame.K_0 + n for n in range(1, 10)), "1-9", "replay: jump to that round"),  # (the help's line)
     *(_round_key(n) for n in range(1, 10)),
 )
