@@ -29,7 +29,7 @@ from game.rules.campaign.models import BAND_NAMES
 from game.rules.campaign.state import BattleState, CampaignState
 
 
-def _open(state: CampaignState, battle_id: str) -> BattleState:
+def _open_battle(state: CampaignState, battle_id: str) -> BattleState:
     b = state.battles.get(battle_id)
     if b is None or b.over:
         raise Reject(f"There is no battle {battle_id} going on.")
@@ -46,7 +46,7 @@ def fought_out(b: BattleState) -> bool:
 
 
 def choose(state: CampaignState, cmd: GmBattleChoice) -> tuple[CampaignState, list[Ev]]:
-    b = _open(state, cmd.battle)
+    b = _open_battle(state, cmd.battle)
     if fought_out(b):
         raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle; abandon it first "
                      f"(gm_battle_abandon) to choose again.")
@@ -59,7 +59,7 @@ def choose(state: CampaignState, cmd: GmBattleChoice) -> tuple[CampaignState, li
 
 
 def abandon(state: CampaignState, cmd: GmBattleAbandon) -> tuple[CampaignState, list[Ev]]:
-    b = _open(state, cmd.battle)
+    b = _open_battle(state, cmd.battle)
     if b.fought_as == "tables":
         raise Reject(f"Battle {b.id} is not being fought out; there is nothing to abandon.")
     ev = BattleAbandoned(battle=b.id, scale=b.fought_as, save=b.battle_save, note=cmd.note)
@@ -67,7 +67,7 @@ def abandon(state: CampaignState, cmd: GmBattleAbandon) -> tuple[CampaignState, 
 
 
 def apply_result(state: CampaignState, cmd: GmBattleResult) -> tuple[CampaignState, list[Ev]]:
-    b = _open(state, cmd.battle)
+    b = _open_battle(state, cmd.battle)
     if cmd.source is not None and fought_out(b) and cmd.source.scale != b.fought_as:
         raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle, not a {cmd.source.scale} one.")
     if cmd.winner is not None and cmd.winner not in b.sides:
