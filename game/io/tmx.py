@@ -30,6 +30,7 @@ pytmx decodes the CSV/Base64 (gzip, zlib) layer data, zstandard the zstd-compres
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import math
 import os
@@ -228,12 +229,19 @@ class MapData:
         return tuple(la for la in self.layers if isinstance(la, TileLayer))
 
     def tileset_for(self, gid: int) -> tuple[Tileset, int] | None:
-        """(tileset, local id) of a raw gid (flip bits ignored), or None."""
+        """(tileset, local id) of a raw gid (flip bits ignored), or None (remembered per gid: a
+        map asks for the same few gids thousands of times)."""
         base = gid & GID_MASK
-        for ts in self.tilesets:
-            if ts.contains(base):
-                return ts, base - ts.firstgid
-        return None
+        memo = self._tileset_memo
+        try:
+            return memo[base]
+        except KeyError:
+            found = memo[base] = next(((ts, base - ts.firstgid) for ts in self.tilesets if ts.contains(base)), None)
+            return found
+
+    @functools.cached_property
+    def _tileset_memo(self) -> dict[int, tuple[Tileset, int] | None]:
+        return {}
 
 
 # --------------------------------------------------------------------------- XML helpers

@@ -152,7 +152,10 @@ def layer_margins(md: MapData) -> tuple[int, int, int, int]:
     return left, top, right, bottom
 
 
-def _tile_at(md: Any, lay: Any, gid: int, col: int, row: int) -> tuple[Any, int, int, float, float] | None:
+_Placement = tuple[Tileset, int, int, float, float]  # (tileset, local id, flip flags, x, y) of a cell's tile
+
+
+def _tile_at(md: Any, lay: Any, gid: int, col: int, row: int) -> _Placement | None:
     """The tile a cell's gid draws, and where Tiled puts its image: (tileset, local id, flip flags,
     x, y), or None for an empty cell or a gid no tileset holds."""
     if not gid:
@@ -195,11 +198,16 @@ def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scal
         if placed is None:
             continue
         ts, local, flags, x, y = placed
-        img = _placed(ts, local, flags, md, scale)
-        if scale == 1:
-            target.blit(img, (x + round(ox) - dx, y + round(oy) - dy))
-        else:
-            target.blit(img, (round((x + ox) * scale) - dx, round((y + oy) * scale) - dy))
+        target.blit(_placed(ts, local, flags, md, scale), _tile_dest(x, y, ox, oy, scale, dx, dy))
+
+
+def _tile_dest(x: float, y: float, ox: float, oy: float, scale: float, dx: int, dy: int) -> tuple[float, float]:
+    """Where a tile image placed at (x, y) of a layer shifted by (ox, oy) lands on a target whose
+    top-left is (dx, dy) of the map drawn at `scale` (one formula for the whole picture and the
+    regions, so both put every tile on the same pixel)."""
+    if scale == 1:
+        return x + round(ox) - dx, y + round(oy) - dy
+    return round((x + ox) * scale) - dx, round((y + oy) * scale) - dy
 
 
 def _draw_objects(target: pygame.Surface, md: MapData, layer: ObjectLayer, scale: float = 1.0,
@@ -315,6 +323,29 @@ class MapRegions:
     def __init__(self, md: MapData) -> None:
         self.md = md
         self._index: list[_LayerBuckets] | list[dict[tuple[int, int], list[tuple[int, int, int]]]] | None = None
+        # each cell's tile and place per layer (`_tile_at`), and each tile image per scale, worked
+        # out once: neighbouring chunks and buckets look at the same cells again
+        self._cells: dict[tuple[int, int, int], _Placement | None] = {}
+        self._images: dict[tuple[int, int, int, float], pygame.Surface] = {}
+
+    def placement(self, li: int, col: int, row: int) -> _Placement | None:
+        """The tile cell (col, row) of layer number `li` draws and where (`_tile_at`), or None."""
+        key = (li, col, row)
+        try:
+            return self._cells[key]
+        except KeyError:
+            layer = self.md.layers[li]
+            assert isinstance(layer, TileLayer)
+            found = self._cells[key] = _tile_at(self.md, self.md.layout, layer.gids[row][col], col, row)
+            return found
+
+    def image(self, ts: Tileset, local: int, flags: int, scale: float) -> pygame.Surface:
+        """`_placed`, kept per map (the tileset by identity: the map holds it)."""
+        key = (id(ts), local, flags, scale)
+        img = self._images.get(key)
+        if img is None:
+            img = self._images[key] = _placed(ts, local, flags, self.md, scale)
+        return img
 
     @staticmethod
     def supported(md: MapData) -> bool:
@@ -327,14 +358,14 @@ class MapRegions:
         it (`_LayerBuckets`): the same entries as `_build_full_index`, without going over every
         cell of the map when a battle opens."""
         reach = _tile_reach(self.md)
-        return [_LayerBuckets(self.md, layer, reach) for layer in self.md.layers]
+        return [_LayerBuckets(self, li, reach) for li in range(len(self.md.layers))]
 
     def _build_full_index(self) -> list[dict[tuple[int, int], list[tuple[int, int, int]]]]:
         """Every bucket of every layer at once (the straightforward index: the tests' oracle)."""
         md, lay = self.md, self.md.layout
         index: list[dict[tuple[int, int], list[tuple[int, int, int]]]] = []
         staggered_x = md.stagger.axis == "x"
-        for layer in md.layers:
+        for li, layer in enumerate(md.layers):
             buckets: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
             index.append(buckets)
             if not isinstance(layer, TileLayer) or not layer.visible or layer.opacity <= 0:
@@ -347,11 +378,11 @@ class MapRegions:
                         if staggered_x else range(md.width))
                 for col in cols:
                     n += 1
-                    placed = _tile_at(md, lay, layer.gids[row][col], col, row)
+                    placed = self.placement(li, col, row)
                     if placed is None:
                         continue
                     ts, local, flags, x, y = placed
-                    w, h = _placed(ts, local, flags, md, 1.0).get_size()
+                    w, h = self.image(ts, local, flags, 1.0).get_size()
                     x0, y0 = x + ox, y + oy
                     for bx in range(int(x0) // REGION_BUCKET, int(x0 + w) // REGION_BUCKET + 1):
                         for by in range(int(y0) // REGION_BUCKET, int(y0 + h) // REGION_BUCKET + 1):
@@ -374,7 +405,8 @@ class MapRegions:
         bx1 = int((area.right) / scale + margin) // REGION_BUCKET
         by1 = int((area.bottom) / scale + margin) // REGION_BUCKET
         index: list[Any] = list(self._index)  # per layer: a dict or a _LayerBuckets, both with .get
-        for layer, buckets in zip(md.layers, index, strict=True):
+        dx, dy = area.topleft
+        for li, (layer, buckets) in enumerate(zip(md.layers, index, strict=True)):
             if not isinstance(layer, TileLayer) or not layer.visible or layer.opacity <= 0:
                 continue
             seen: set[tuple[int, int, int]] = set()
@@ -383,11 +415,17 @@ class MapRegions:
                     seen.update(buckets.get((bx, by), ()))
             if not seen:
                 continue
-            cells = [(c, r) for _, c, r in sorted(seen)]
             target = surf
             if layer.opacity < 1 or layer.tint is not None:
                 target = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-            _draw_tile_layer(target, md, layer, scale, cells=cells, dest=area.topleft)
+            ox, oy = layer.offset
+            todo: list[tuple[pygame.Surface, tuple[float, float]]] = []
+            for _, c, r in sorted(seen):  # Tiled's drawing order, as _draw_tile_layer
+                placed = self.placement(li, c, r)
+                if placed is not None:
+                    ts, local, flags, x, y = placed
+                    todo.append((self.image(ts, local, flags, scale), _tile_dest(x, y, ox, oy, scale, dx, dy)))
+            target.blits(todo, doreturn=False)
             if target is not surf:
                 if layer.tint is not None:
                     target.fill(layer.tint, special_flags=pygame.BLEND_RGBA_MULT)
@@ -416,9 +454,10 @@ class _LayerBuckets:
     cells whose box lies within `reach` (plus the layer's offset) of the bucket are looked at,
     each tested exactly as the full index does."""
 
-    def __init__(self, md: MapData, layer: Any, reach: int) -> None:
-        self.md = md
-        self.layer = layer
+    def __init__(self, regions: MapRegions, li: int, reach: int) -> None:
+        self.md = md = regions.md
+        self.regions, self.li = regions, li
+        self.layer = layer = md.layers[li]
         self.reach = reach
         self.drawn = isinstance(layer, TileLayer) and layer.visible and layer.opacity > 0
         self._done: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
@@ -465,13 +504,12 @@ class _LayerBuckets:
         out: list[tuple[int, int, int]] = []
         boxes = self._boxes
         for row in rows:
-            gids = layer.gids[row]
             for col in cols:
                 cell = (col, row)
                 if cell in boxes:
                     box = boxes[cell]
                 else:
-                    box = boxes[cell] = self._box(gids[col], col, row, ox, oy)
+                    box = boxes[cell] = self._box(col, row, ox, oy)
                 if box is None:
                     continue
                 xa, ya, w, h = box
@@ -481,12 +519,12 @@ class _LayerBuckets:
         out.sort()
         return out
 
-    def _box(self, gid: int, col: int, row: int, ox: float, oy: float) -> tuple[float, float, int, int] | None:
-        placed = _tile_at(self.md, self.md.layout, gid, col, row)
+    def _box(self, col: int, row: int, ox: float, oy: float) -> tuple[float, float, int, int] | None:
+        placed = self.regions.placement(self.li, col, row)
         if placed is None:
             return None
         ts, local, flags, x, y = placed
-        w, h = _placed(ts, local, flags, self.md, 1.0).get_size()
+        w, h = self.regions.image(ts, local, flags, 1.0).get_size()
         return x + ox, y + oy, w, h
 
 
