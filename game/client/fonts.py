@@ -22,10 +22,24 @@ def _noto(bold: bool) -> Path | None:
     return path if path.exists() else None
 
 
+_quit_hooked = False
+
+
+def _forget_fonts() -> None:
+    """pygame.quit() invalidates every font made before it: the next call makes them again."""
+    global _quit_hooked
+    _quit_hooked = False
+    font.cache_clear()
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
+    global _quit_hooked
     if not pygame.font.get_init():
         pygame.font.init()
+    if not _quit_hooked:  # a window closed and opened again in one process (tests, a restart)
+        pygame.register_quit(_forget_fonts)
+        _quit_hooked = True
     path = _noto(bold)
     size = max(6, int(size))
     if path is not None:
