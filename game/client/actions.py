@@ -17,7 +17,6 @@ from game.client import savegame
 from game.client.launch import load_into
 from game.client.scenes.dialog import Choice, DialogScene
 from game.errors import GameFileError
-from game.io import saves
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -181,6 +180,8 @@ def write_recovery(app: App) -> Path | None:
     if scene is None or not scene.session.history or scene.session.path is None:
         return None
     try:
+        from game.io import saves
+
         data = savegame.session_save(scene.session, title=f"{savegame.game_title(scene.session)} (left unfinished)")
         return saves.write_save(recovery_path(), data, backup=False)
     except (GameFileError, OSError):
@@ -243,6 +244,8 @@ def offer_recovery(app: App) -> bool:
             path.replace(path.with_name("recovery-dismissed.yaml"))
         except OSError:
             pass
+
+    from game.io import saves  # only when there is a game to resume
 
     try:
         header = saves.read_header(path)

@@ -19,7 +19,6 @@ from game.client.session import Session
 from game.core.record import Record
 from game.errors import GameFileError, UserError
 from game.hexlayout import HexLayout
-from game.replay import load_game
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -100,6 +99,8 @@ def session_from_save(path: Path) -> Session | None:
     if not is_save_file(Path(path)):
         return None
     clean_leftovers(Path(path).parent)
+    from game.replay import load_game  # a save: the save format is needed now, not at every start
+
     loaded = load_game(path)
     session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
     session.autosaved_round = int(loaded.system.summary(session.state).get("round", 0))
@@ -131,6 +132,8 @@ def load_into(app: App, path: str | os.PathLike[str]) -> str | None:
 
 def open_replay_file(app: App, path: str | Path) -> str | None:
     """The replay view of a save file (verified on load). Returns an error line or None."""
+    from game.replay import load_game
+
     try:
         loaded = load_game(path)
     except GameFileError as exc:

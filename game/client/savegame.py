@@ -24,12 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 from game import paths
 from game.errors import GameFileError
-from game.io import saves
-from game.replay import make_save
+from game.io import leftovers
 
 if TYPE_CHECKING:
     from game.client.app import App
     from game.client.session import Session
+    from game.io import saves
+
+# game.io.saves and game.replay (the save format, its models and checksums) are imported where a
+# save is made or read, not by the window's start: its first frame needs neither (issue 14).
 
 ROOT = paths.data_root()
 QUICK_SAVE_NAME = "quicksave.yaml"
@@ -59,6 +62,8 @@ def game_title(session: Session) -> str:
 
 
 def session_save(session: Session, *, title: str = "", gm_mode: bool = False) -> saves.SaveData:
+    from game.replay import make_save
+
     if session.path is None:
         raise GameFileError("<battle>", "", "this battle was not started from a scenario file, "
                                            "so it cannot be saved")
@@ -68,6 +73,8 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
 
 def save_session(session: Session, path: str | os.PathLike[str], *, title: str = "",
                  gm_mode: bool = False) -> Path:
+    from game.io import saves
+
     return saves.write_save(path, session_save(session, title=title, gm_mode=gm_mode))
 
 
@@ -112,6 +119,8 @@ class AutosaveWriter:
         self.written: list[Path] = []
 
     def submit(self, folder: Path, data: saves.SaveData, stem: str) -> None:
+        from game.io import saves  # here, not in the writing thread
+
         def write() -> None:
             with self._lock:
                 try:
@@ -163,7 +172,7 @@ def clean_leftovers(folder: Path | None = None) -> list[Path]:
     removed: list[Path] = []
     for d in ((folder,) if folder is not None else (saves_dir(), saves_dir() / AUTOSAVE_DIR)):
         try:
-            removed += saves.clean_temp_files(d, older_than=LEFTOVER_AGE)
+            removed += leftovers.clean_temp_files(d, older_than=LEFTOVER_AGE)
         except OSError:
             continue
     return removed
@@ -186,6 +195,7 @@ def emergency_save(app: App) -> tuple[Path | None, str | None]:
     try:
         data = session_save(session, title=f"{game_title(session)} (emergency save)")
         path = saves_dir() / f"emergency-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.yaml"
+        from game.io import saves
         from game.io.outpaths import write_text_or_keep
 
         # an unusable saves folder: the save goes to the temporary folder (and the report says where)
@@ -216,6 +226,8 @@ def handle_crash(app: App, exc: BaseException) -> Path | None:
         context = crash_context(app)
     except Exception:
         context = {"context": "unavailable"}
+    from game.io import saves
+
     report = saves.write_crash_report(saves_dir(), exc, emergency_save=save_path,
                                       emergency_error=save_error, context=context)
     print("The game hit an unexpected error and had to close.", file=sys.stderr)
