@@ -26,6 +26,35 @@ SELECT_COLOUR = (255, 255, 255)
 HOVER_COLOUR = (255, 255, 255)
 DANGER_COLOUR = (255, 60, 40)
 
+def for_display(surf: pygame.Surface) -> pygame.Surface:
+    """`surf` in the window's pixel format (blits fastest): converted only when it is not already
+    (a surface made after the window opened has its format: converting it was a copy per chunk)."""
+    screen = pygame.display.get_surface()
+    if screen is None:
+        return surf
+    if (surf.get_bitsize() == screen.get_bitsize() and surf.get_masks() == screen.get_masks()
+            and not surf.get_flags() & pygame.SRCALPHA):
+        return surf
+    return surf.convert()
+
+
+_shade: tuple[tuple[int, int, int], pygame.Surface] | None = None  # (width, height, alpha), its surface
+
+
+def shade(surface: pygame.Surface, alpha: int) -> None:
+    """Darken the whole of `surface` as a black veil of opacity `alpha` would (behind a dialog).
+    The veil is made once per window size and kept: a fresh one each frame cost a window-sized
+    allocation (4 MB at 1280 x 800) every frame a dialog is open."""
+    global _shade
+    w, h = surface.get_size()
+    key = (w, h, alpha)
+    if _shade is None or _shade[0] != key:
+        veil = pygame.Surface((w, h), pygame.SRCALPHA)
+        veil.fill((0, 0, 0, alpha))
+        _shade = (key, veil)
+    surface.blit(_shade[1], (0, 0))
+
+
 RESULT_LABELS: tuple[tuple[str, str, Colour], ...] = (
     ("no_hit", "No hit", (120, 130, 140)),
     ("no_effect", "No effect", (150, 170, 150)),

@@ -20,6 +20,7 @@ from typing import Any
 import pygame
 
 from game.board import Board
+from game.client.draw import for_display
 from game.hexgrid import Hex
 from game.hexlayout import HexLayout
 
@@ -49,8 +50,22 @@ class MapCache:
         self.builds = 0
         # a small map's whole index costs less than working its buckets out one by one
         small = layout.width * layout.height <= FULL_INDEX_HEXES
+        # each hex's corners on the map, worked out once (the index and every chunk's grid use them;
+        # small maps only: a 200 x 200 map's would take some 30 MB)
+        self._corners: dict[Hex, list[tuple[float, float]]] | None = {} if small else None
+        self._lines: pygame.Surface | None = None  # the grid's drawing layer (_draw_grid)
         self._buckets: HexBuckets | dict[tuple[int, int], list[Hex]] = (
-            _hex_buckets(layout, hexes) if small else HexBuckets(layout, hexes))
+            _hex_buckets(layout, hexes, self.hex_corners) if small else HexBuckets(layout, hexes))
+
+    def hex_corners(self, h: Hex) -> list[tuple[float, float]]:
+        """`layout.hex_corners(h)`, remembered on a small map."""
+        memo = self._corners
+        if memo is None:
+            return self.layout.hex_corners(h)
+        pts = memo.get(h)
+        if pts is None:
+            pts = memo[h] = self.layout.hex_corners(h)
+        return pts
 
     # ------------------------------------------------------------------ pictures
     def base(self) -> pygame.Surface:
@@ -85,7 +100,7 @@ class MapCache:
             out = self._region(scale, pygame.Rect(x0, y0, max(1, cw), max(1, ch)))
             if grid:
                 self._draw_grid(out, scale, x0, y0)
-            return out.convert() if pygame.display.get_surface() is not None else out
+            return for_display(out)
         base = self.base()
         bw, bh = base.get_size()
         out = pygame.Surface((max(1, cw), max(1, ch)))
@@ -104,11 +119,16 @@ class MapCache:
             out.blit(piece, (round(sx0 * scale) - x0, round(sy0 * scale) - y0))
         if grid:
             self._draw_grid(out, scale, x0, y0)
-        return out.convert() if pygame.display.get_surface() is not None else out
+        return for_display(out)
 
     def _draw_grid(self, out: pygame.Surface, scale: float, x0: int, y0: int) -> None:
         w, h = out.get_size()
-        lines = pygame.Surface((w, h), pygame.SRCALPHA)
+        # the lines go on a transparent layer kept between chunks (a new one for each chunk was a
+        # fresh megabyte of memory every time); only its top-left w x h is cleared and used
+        lines = self._lines
+        if lines is None or lines.get_width() < w or lines.get_height() < h:
+            lines = self._lines = pygame.Surface((max(w, CHUNK), max(h, CHUNK)), pygame.SRCALPHA)
+        lines.fill((0, 0, 0, 0), pygame.Rect(0, 0, w, h))
         seen: set[Hex] = set()
         bx0, by0 = int(x0 / scale) // BUCKET, int(y0 / scale) // BUCKET
         bx1, by1 = int((x0 + w) / scale) // BUCKET, int((y0 + h) / scale) // BUCKET
@@ -118,9 +138,9 @@ class MapCache:
                     if hx in seen:
                         continue
                     seen.add(hx)
-                    pts = [(x * scale - x0, y * scale - y0) for x, y in self.layout.hex_corners(hx)]
+                    pts = [(x * scale - x0, y * scale - y0) for x, y in self.hex_corners(hx)]
                     pygame.draw.lines(lines, GRID_RGBA, True, pts, 1)
-        out.blit(lines, (0, 0))
+        out.blit(lines, (0, 0), pygame.Rect(0, 0, w, h))
 
     # ------------------------------------------------------------------ drawing
     def blit(self, surface: pygame.Surface, scale: float, grid: bool, origin: tuple[int, int],
@@ -159,12 +179,14 @@ class _NullSurface:
 BUCKET = 256  # world pixels per bucket of the hex index used to draw the grid of one chunk
 
 
-def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex]) -> dict[tuple[int, int], list[Hex]]:
-    """Every bucket at once, from every hex's corners (the straightforward index: the tests' oracle
-    for HexBuckets)."""
+def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex],
+                 corners: Callable[[Hex], list[tuple[float, float]]] | None = None) -> dict[tuple[int, int], list[Hex]]:
+    """Every bucket at once, from every hex's corners (`corners`, default the layout's; the
+    straightforward index: the tests' oracle for HexBuckets)."""
     out: dict[tuple[int, int], list[Hex]] = {}
+    corners_of = corners or layout.hex_corners
     for h in hexes:
-        pts = layout.hex_corners(h)
+        pts = corners_of(h)
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]
         for bx in range(int(min(xs)) // BUCKET, int(max(xs)) // BUCKET + 1):

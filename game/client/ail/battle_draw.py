@@ -289,9 +289,7 @@ class MapView:
         size = (view.w + 2 * m + 1, view.h + 2 * m + 1)
         pic = reuse if reuse is not None and reuse.get_size() == size else None
         if pic is None:
-            pic = pygame.Surface(size)
-            if pygame.display.get_surface() is not None:
-                pic = pic.convert()
+            pic = draw.for_display(pygame.Surface(size))
         cam = self.camera
         saved = cam.view_x, cam.view_y
         # the camera's own viewport corner, not the view's: GM mode and the replay narrow the

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 
+from game.client.draw import shade
 from game.client.scene import Scene
 
 if TYPE_CHECKING:
@@ -110,7 +111,5 @@ class DialogScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         if self.dim:
-            shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            shade.fill((0, 0, 0, 140))
-            surface.blit(shade, (0, 0))
+            shade(surface, 140)
         self.ui.draw_ui(surface)

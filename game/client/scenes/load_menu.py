@@ -18,6 +18,7 @@ import pygame
 import pygame_gui
 
 from game.client import launch, savegame
+from game.client.draw import shade
 from game.client.scene import Scene
 from game.io import saves
 from game.io.saves import SaveListing
@@ -226,7 +227,5 @@ class LoadMenuScene(Scene):
         self.ui.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 150))
-        surface.blit(shade, (0, 0))
+        shade(surface, 150)
         self.ui.draw_ui(surface)
