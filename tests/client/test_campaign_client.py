@@ -136,3 +136,15 @@ def test_every_line_of_the_side_panel_fits_its_width() -> None:
             assert rect.right <= width - 4, text
         key(app, pygame.K_g)
         through_handoff(app)
+
+
+def test_the_movement_panel_says_what_to_do_until_an_army_is_selected() -> None:
+    app, scene = _app()
+    through_handoff(app)
+    app.render()
+    assert scene.state.phase == "movement"
+    assert any(s.startswith("Click one of your armies") for s in scene.drawn_strings)
+    click(app, scene.hex_centre((29, 9)))  # the Zones' host
+    assert scene.selected is not None
+    assert not any(s.startswith("Click one of your armies") for s in scene.drawn_strings)
+    pygame.quit()

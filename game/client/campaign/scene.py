@@ -52,6 +52,17 @@ TERRAIN_COLOURS = {
 PLAYER_COLOURS = [(200, 60, 50), (60, 110, 210), (220, 180, 40), (150, 70, 190), (60, 170, 120)]
 
 
+
+# what the side on screen does in each phase, while no army is selected (a player opening the map
+# saw an empty panel)
+_PHASE_HINTS = {
+    "movement": "Click one of your armies to see it; the hexes it can reach are shaded: click one to "
+                "move there. Enter ends your turn.",
+    "pickup": "Each of your Generals may make one pick-up move to another of your armies within reach: "
+              "click the army the General is with, then the army to join. Enter ends your turn.",
+}
+
+
 class CampaignScene(Scene):
     name = "campaign"
     game_scene = True  # a live game: the shell's save / load / quit keys act on it
@@ -444,6 +455,10 @@ class CampaignScene(Scene):
                 y += self._text(surface, f"  {t.name}  A{t.attack} D{t.defense} M{t.mobility} {t.durability}{dmg}",
                                 (x, y), 12)
             y += 6
+        elif not self.gm and self.viewer is not None:
+            hint = _PHASE_HINTS.get(st.phase)
+            if hint:
+                y += self._para(surface, hint, (x, y), 13, (190, 190, 200)) + 6
         fb = self.fight_battle() if self.gm else None
         if fb is not None:
             for line, size, bold in self.fight.lines(fb.id):
