@@ -1,6 +1,7 @@
 """One theme per window (App.make_ui, issue 14): every scene's UI manager after the first shares
 its parsed theme and loader instead of reading both theme files again; the map's fonts survive a
-window closed and opened again in one process."""
+window closed and opened again in one process; on Linux the window shows frames through X's own
+shared-memory path (SDL_FRAMEBUFFER_ACCELERATION=0) unless the player set the variable."""
 
 from __future__ import annotations
 
@@ -50,4 +51,18 @@ def test_a_new_window_after_pygame_quit_renders_map_text_with_new_fonts() -> Non
     after = fonts.font(14)
     assert after is not before
     assert after.render("Fort Ashby", True, (255, 255, 255)).get_width() > 0
+    pygame.quit()
+
+
+def test_on_linux_the_window_shows_frames_through_xs_own_path_unless_the_player_chose(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.delenv("SDL_FRAMEBUFFER_ACCELERATION", raising=False)
+    App(size=(960, 600), headless=True)
+    assert os.environ["SDL_FRAMEBUFFER_ACCELERATION"] == "0"
+    pygame.quit()
+    monkeypatch.setenv("SDL_FRAMEBUFFER_ACCELERATION", "opengl")
+    App(size=(960, 600), headless=True)
+    assert os.environ["SDL_FRAMEBUFFER_ACCELERATION"] == "opengl"
     pygame.quit()
