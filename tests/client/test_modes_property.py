@@ -106,3 +106,46 @@ def test_every_highlighted_hex_is_legal_and_every_legal_move_or_attack_is_highli
 def _forget_scene() -> Any:
     yield
     SCENE.clear()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=0, max_size=40))
+def test_the_charge_targets_found_at_once_are_the_enemies_a_charge_path_reaches(picks: list[int]) -> None:
+    state = _play(picks)
+    if state.phase != "movement" or state.pending is not None:
+        return
+    scene = _scene()
+    scene.session.state = state
+    scene.viewer = state.active_side
+    for uid in ail.units_that_can_act(state, state.active_side):
+        mode = MoveMode(uid)
+        one_by_one = {u.id for u in state.live_units()
+                      if u.side != state.units[uid].side and mode._charge_path(scene, u.id) is not None}
+        assert mode.charge_targets(scene) == one_by_one, uid
+
+
+def test_charge_targets_match_one_path_per_enemy_on_a_crowded_map(tmp_path: Any) -> None:
+    """The same equivalence where charges abound: the benchmark's crowded 30 x 30 battle."""
+    from game.bench import bigmap
+    from game.client.ail.battle import BattleScene
+    from game.client.ail.plugin import tactical_session
+    from game.client.launch import layout_of
+    from game.rules.ail.state import TurnSlot
+
+    battle = bigmap.big_battle(tmp_path, 30, 30, 300)
+    sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
+    state = ail.initial_state(battle.setup, battle.board, 1).model_copy(
+        update={"phase": "movement", "turn_order": sides, "turn_index": 0, "pending": None})
+    session = tactical_session(battle.setup, battle.board, layout_of(battle.map_data), 1, state=state,
+                               map_data=battle.map_data)
+    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
+    scene = BattleScene(app, session)
+    scene.viewer = state.active_side
+    found = 0
+    for uid in list(ail.units_that_can_act(state, state.active_side))[:40]:
+        mode = MoveMode(uid)
+        one_by_one = {u.id for u in state.live_units()
+                      if u.side != state.units[uid].side and mode._charge_path(scene, u.id) is not None}
+        assert mode.charge_targets(scene) == one_by_one, uid
+        found += len(one_by_one)
+    assert found > 0  # the map is crowded enough for charges: the comparison is not of empty sets

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import game.rules.ail as ail
 from game.client import draw
 from game.client.ail.rq import adjacent, reach_cost, reach_path, reach_roads
-from game.hexgrid import Hex
+from game.hexgrid import Hex, neighbours
 from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
@@ -204,10 +204,26 @@ class MoveMode(Mode):
                 out.append((h, draw.DASH_COLOUR, 105))
         for h in move:
             out.append((h, draw.ROAD_COLOUR if h in roads else draw.MOVE_COLOUR, 90))
+        targets = self.charge_targets(scene)
         for u in scene.state.live_units():
-            if u.side != self._unit(scene).side and self._charge_path(scene, u.id) is not None:
+            if u.id in targets:
                 out.append((u.hex, draw.TARGET_COLOUR, 110))
         return key, out
+
+    def charge_targets(self, scene: BattleScene) -> frozenset[str]:
+        """The enemy units `_charge_path` finds a charge to, all at once: those next to a free hex
+        the dash reaches (its very test, with one pass over the dash reach instead of one per enemy:
+        at 1,000 units that pass per enemy was a quarter of a click)."""
+        if self._stage(scene) == "done" or self._melee(scene) is None or self._unit(scene).action_used:
+            return frozenset()
+        if state_dash_blocked(scene, self._unit(scene), self.pay):
+            return frozenset()
+        near: set[Hex] = set()
+        for h in self._dash(scene):
+            if scene.unit_at(h) is None:
+                near.update(neighbours(h))
+        side = self._unit(scene).side
+        return frozenset(u.id for u in scene.state.live_units() if u.side != side and u.hex in near)
 
     def _keep_dash(self, scene: BattleScene) -> Any:
         """The rules' move reach that leaves the dash open (`move_reach_keeping_dash`)."""
