@@ -83,3 +83,22 @@ def test_the_board_draws_forces_bars_and_the_phase_track() -> None:
     # the force colours of the two columns and the total bars are on screen
     colours = {surf.get_at((x, y))[:3] for x in range(0, 1280, 4) for y in range(34, 400, 4)}
     assert (196, 70, 60) in colours and (70, 120, 200) in colours
+
+
+def test_a_sealed_appointment_is_neither_offered_to_nor_shown_to_the_other_force() -> None:
+    app, scene, session = _app()
+    assert session.state.stage == "appoint" and len(session.system.to_move(session.state)) == 2
+    first = scene.shown_side
+    # only the force the screen was handed to is offered its choices
+    assert scene.legal and all(c.force == first for c in scene.legal)
+    choice = scene.labels[scene.selected]
+    app.step(_key(pygame.K_RETURN))  # the first force seals its appointment
+    assert isinstance(app.scenes.top, HandoffScene)
+    app.step(_key(pygame.K_SPACE))
+    other = scene.shown_side
+    assert other != first and all(c.force == other for c in scene.legal)
+    log = "\n".join(line for line, _ in scene.log)
+    assert choice not in log and "makes its sealed choice" in log  # nothing of what was chosen
+    app.step(_key(pygame.K_RETURN))  # the second force seals its own: both are announced
+    log = "\n".join(line for line, _ in scene.log)
+    assert "reads Heaven" in log and session.state.stage != "appoint"

@@ -93,6 +93,13 @@ class MassBoardScene(Scene):
     def _refresh(self) -> None:
         s = self.session.state
         self.legal = list(self.system.legal_commands(s))
+        movers = self.system.to_move(s)
+        if self.shown_side is None and movers:
+            self.shown_side = movers[0]
+        if len(movers) > 1 and self.shown_side in movers:
+            # several forces decide at once (the sealed appointments): the screen offers only the
+            # choices of the force it was handed to; the others get it behind the hand-off
+            self.legal = [c for c in self.legal if getattr(c, "force", self.shown_side) == self.shown_side]
         self.labels = [self.system.describe_command(s, c) for c in self.legal]
         self.selected = min(self.selected, max(0, len(self.legal) - 1))
         self._preview()
@@ -135,7 +142,11 @@ class MassBoardScene(Scene):
             self._say(f"refused: {reason}", BAD)
             return
         self.message = ""
-        self._say("> " + self.system.describe_command(before, cmd), GOLD)
+        sealed = getattr(self.system, "sealed", None)
+        if sealed is not None and sealed(before, cmd):  # its content stays hidden from the next force
+            self._say(f"> {before.forces[cmd.force].name} makes its sealed choice", GOLD)
+        else:
+            self._say("> " + self.system.describe_command(before, cmd), GOLD)
         new_cas: list[str] = []
         for e in events:
             line = self.system.describe_event(before, e)
@@ -153,8 +164,8 @@ class MassBoardScene(Scene):
             self.casualties = new_cas
         self.selected = 0
         self.scroll = 0
+        self._handoff()  # first: the list is then the choices of the force the screen goes to
         self._refresh()
-        self._handoff()
 
     def _handoff(self) -> None:
         s = self.session.state

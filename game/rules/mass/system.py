@@ -81,6 +81,12 @@ class MassSystem:
             return False
         return str(getattr(step.command, "kind", "")) in _UNDOABLE
 
+    def sealed(self, state: MassState, command: Any) -> bool:
+        """Whether what `command` chose must stay hidden from the other forces for now: an
+        appointment made while appointments are sealed (`view`), until every force has made its
+        own (the rules then announce them all). A client logs such a command without its content."""
+        return str(getattr(command, "kind", "")) == "appoint" and state.stage == "appoint"
+
     def is_gm_command(self, command: Any) -> bool:
         return str(getattr(command, "kind", "")).startswith("gm_")
 
