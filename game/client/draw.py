@@ -26,6 +26,7 @@ SELECT_COLOUR = (255, 255, 255)
 HOVER_COLOUR = (255, 255, 255)
 DANGER_COLOUR = (255, 60, 40)
 
+
 def for_display(surf: pygame.Surface) -> pygame.Surface:
     """`surf` in the window's pixel format (blits fastest): converted only when it is not already
     (a surface made after the window opened has its format: converting it was a copy per chunk)."""

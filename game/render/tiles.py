@@ -173,32 +173,20 @@ def _tile_at(md: Any, lay: Any, gid: int, col: int, row: int) -> _Placement | No
 
 
 def _draw_tile_layer(target: pygame.Surface, md: MapData, layer: TileLayer, scale: float = 1.0,
-                     shift: tuple[int, int] = (0, 0), cells: list[tuple[int, int]] | None = None,
-                     dest: tuple[int, int] = (0, 0)) -> None:
-    """Draw a tile layer (`cells`: only these, in this order; `dest`: subtracted from every
-    position after scaling, to draw a part of the map into a smaller surface)."""
+                     shift: tuple[int, int] = (0, 0)) -> None:
+    """Draw a whole tile layer, in Tiled's order: row by row; on x-staggered maps the upper
+    half-row first (MapRegions.draw draws parts of it, in the same order, from its index)."""
     lay = md.layout
     ox, oy = layer.offset[0] + shift[0], layer.offset[1] + shift[1]
-    staggered_x = md.stagger.axis == "x"
-
-    def order() -> list[tuple[int, int]]:
-        # Tiled's drawing order: row by row; on x-staggered maps the upper half-row first.
-        cells: list[tuple[int, int]] = []
-        for row in range(md.height):
-            if staggered_x:
-                cells += [(c, row) for c in range(md.width) if not lay.staggered(c)]
-                cells += [(c, row) for c in range(md.width) if lay.staggered(c)]
-            else:
-                cells += [(c, row) for c in range(md.width)]
-        return cells
-
-    dx, dy = dest
-    for col, row in (order() if cells is None else cells):
-        placed = _tile_at(md, lay, layer.gids[row][col], col, row)
-        if placed is None:
-            continue
-        ts, local, flags, x, y = placed
-        target.blit(_placed(ts, local, flags, md, scale), _tile_dest(x, y, ox, oy, scale, dx, dy))
+    cols = ([c for c in range(md.width) if not lay.staggered(c)] + [c for c in range(md.width) if lay.staggered(c)]
+            if md.stagger.axis == "x" else list(range(md.width)))
+    for row in range(md.height):
+        for col in cols:
+            placed = _tile_at(md, lay, layer.gids[row][col], col, row)
+            if placed is None:
+                continue
+            ts, local, flags, x, y = placed
+            target.blit(_placed(ts, local, flags, md, scale), _tile_dest(x, y, ox, oy, scale, 0, 0))
 
 
 def _tile_dest(x: float, y: float, ox: float, oy: float, scale: float, dx: int, dy: int) -> tuple[float, float]:
