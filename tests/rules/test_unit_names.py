@@ -3,6 +3,11 @@ type ("Rifle Section 2"), never its internal id (issue 12, item 8). Ids stay GM 
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
 from game.rules.ail.gm import EditUnit, PlaceUnit, RemoveUnit
 
 from .ailfix import at, edit_unit, make_state, ok
@@ -55,3 +60,42 @@ def test_event_lines_for_people_name_sides_and_personal_slots_not_their_ids() ->
     assert "alpha-7" not in line and "blue:" not in line
     phase = describe_event(st, PhaseChanged(round=1, phase="movement", side="red"))
     assert sides["red"] in phase and "(red)" not in phase
+
+
+def _name_one_by_one(st: Any, unit_id: str) -> str:
+    """The naming rule written out for one unit, the plain way (the oracle of the name table)."""
+    for u in st.setup.units:
+        if u.id == unit_id and u.name:
+            return str(u.name)
+    unit = st.units.get(unit_id)
+    if unit is None:
+        return unit_id
+    group = (unit.side, unit.type_id.split("@", 1)[0])
+    set_up = [u.id for u in st.setup.units if not u.name and (u.side, u.type) == group]
+    placed = [u.id for u in st.units.values()
+              if u.id not in set_up and (u.side, u.type_id.split("@", 1)[0]) == group]
+    return f"{st.unit_type(unit_id).name} {(set_up + placed).index(unit_id) + 1}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.tuples(hs.sampled_from(["rifle_section", "militia_band"]), hs.sampled_from(["blue", "red"]),
+                          hs.booleans(), hs.booleans(), hs.booleans()), min_size=1, max_size=9))
+def test_the_name_table_names_every_unit_as_the_rule_does_one_by_one(spec: list[tuple[str, str, bool, bool, bool]]) -> None:
+    units = [(f"u{i}", kind, side, (1 + i % 5, 1 + i // 5)) for i, (kind, side, _, _, _) in enumerate(spec)]
+    state = make_state(units)
+    setup_units = list(state.setup.units)
+    for i, (_, _, named, _, _) in enumerate(spec):
+        if named:
+            setup_units[i] = setup_units[i].model_copy(update={"name": f"Named {i}"})
+    roster = dict(state.units)
+    for i, (_, side, _, switch, dropped) in enumerate(spec):
+        uid = f"u{i}"
+        if switch:  # a unit now on the other side than the set-up put it (numbered where it is now)
+            roster[uid] = roster[uid].model_copy(update={"side": "red" if side == "blue" else "blue"})
+        if dropped:
+            del roster[uid]
+    roster["gm-late"] = state.units["u0"].model_copy(update={"id": "gm-late", "hex": at(9, 9)})
+    state = state.model_copy(update={"setup": state.setup.model_copy(update={"units": tuple(setup_units)}),
+                                     "units": roster})
+    for uid in [*roster, "u0", "nobody"]:
+        assert state.unit_name(uid) == _name_one_by_one(state, uid)

@@ -177,19 +177,14 @@ class GameState(BaseModel):
         numbered among the unnamed units of its side and type ("Rifle Section 2"). The number
         is stable: the set-up's units in file order first, then units placed later (GM) in the
         order they were placed; a unit destroyed keeps its number. Ids are for GM detail only."""
-        for u in self.setup.units:
-            if u.id == unit_id and u.name:
-                return u.name
-        unit = self.units.get(unit_id)
-        if unit is None:
+        named, numbers = _name_table(self.setup, self.units)
+        name = named.get(unit_id)
+        if name is not None:
+            return name
+        n = numbers.get(unit_id)
+        if n is None:
             return unit_id
-        group = (unit.side, _base_type(unit.type_id))
-        set_up = [u.id for u in self.setup.units if not u.name and (u.side, u.type) == group]
-        known = set(set_up)
-        placed = [u.id for u in self.units.values()
-                  if u.id not in known and (u.side, _base_type(u.type_id)) == group]
-        order = set_up + placed
-        return f"{self.unit_type(unit_id).name} {order.index(unit_id) + 1}"
+        return f"{self.unit_type(unit_id).name} {n}"
 
     def unit_at(self, h: Hex) -> UnitState | None:
         for u in self.units.values():
@@ -220,6 +215,40 @@ class GameState(BaseModel):
         if slot.unit_id is not None:
             return unit.id == slot.unit_id
         return self.personal_units().get(unit.side) != unit.id
+
+
+# The name tables of the latest (set-up, units) pairs seen, newest first: a pure memo (states never
+# change in place), so a panel naming many units costs one pass over the units, not one per name.
+_NAMES: list[tuple[BattleSetup, dict[str, UnitState], dict[str, str], dict[str, int]]] = []
+_NAMES_SIZE = 8
+
+
+def _name_table(setup: BattleSetup, units: dict[str, UnitState]) -> tuple[dict[str, str], dict[str, int]]:
+    """The scenario's names (id -> name) and every other unit's number among the unnamed units of
+    its side and base type (see GameState.unit_name), worked out for all units at once."""
+    for s, u, named, numbers in _NAMES:
+        if u is units and s is setup:
+            return named, numbers
+    named = {u.id: u.name for u in setup.units if u.name}
+    set_up: dict[tuple[str, str], list[str]] = {}
+    for su in setup.units:
+        if not su.name:
+            set_up.setdefault((su.side, su.type), []).append(su.id)
+    known = {g: set(ids) for g, ids in set_up.items()}
+    placed: dict[tuple[str, str], list[str]] = {}
+    group_of: dict[str, tuple[str, str]] = {}
+    for u in units.values():
+        g = group_of[u.id] = (u.side, _base_type(u.type_id))
+        if u.id not in known.get(g, ()):
+            placed.setdefault(g, []).append(u.id)
+    numbers: dict[str, int] = {}
+    for g in set_up.keys() | placed.keys():
+        for i, uid in enumerate(set_up.get(g, []) + placed.get(g, [])):
+            if group_of.get(uid) == g:  # numbered in the group it is in now
+                numbers[uid] = i + 1
+    _NAMES.insert(0, (setup, units, named, numbers))
+    del _NAMES[_NAMES_SIZE:]
+    return named, numbers
 
 
 def _base_type(type_id: str) -> str:
