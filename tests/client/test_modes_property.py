@@ -149,3 +149,94 @@ def test_charge_targets_match_one_path_per_enemy_on_a_crowded_map(tmp_path: Any)
         assert mode.charge_targets(scene) == one_by_one, uid
         found += len(one_by_one)
     assert found > 0  # the map is crowded enough for charges: the comparison is not of empty sets
+
+
+def _combo_one_move_end_at_a_time(scene: Any, mode: MoveMode, h: Any) -> Any:
+    """The move then dash to `h` the plain way: every hex the move can end on keeping the dash,
+    its what-if dash reach, ranked by overwatch shots drawn, dash cost, total cost, hex."""
+    from game.client.ail.modes import combo_exposure
+    from game.client.ail.rq import reach_path
+
+    best = None
+    for m, mcost in mode._move_keeping_dash(scene).items():
+        dcost = mode.dash_after(scene, m).get(h)
+        if dcost is None:
+            continue
+        mpath = mode._move_path_keeping_dash(scene, m)
+        dpath = reach_path(mode._dash_reach_after(scene, m), h)
+        ex = combo_exposure(scene, mode.unit_id, mpath, dpath, mode._after_move(scene, m))
+        rank = (len(ex), dcost, mcost + dcost, m)
+        if best is None or rank < best[0]:
+            best = (rank, (mpath, dpath, ex))
+    return None if best is None else best[1]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=0, max_size=40), st.booleans())
+def test_the_move_then_dash_overlay_and_paths_are_those_of_one_what_if_per_move_end(picks: list[int],
+                                                                                   watched: bool) -> None:
+    state = _play(picks)
+    if state.phase != "movement" or state.pending is not None:
+        return
+    if watched:  # every enemy of the side to move on overwatch: the paths have shots to dodge
+        units = dict(state.units)
+        for u in state.live_units():
+            t = state.unit_type(u.id)
+            gun = next((w.name for w in t.weapons if not w.melee), None)
+            if u.side != state.active_side and gun is not None:
+                units[u.id] = u.model_copy(update={"stance": "overwatch", "stance_weapon": gun})
+        state = state.model_copy(update={"units": units})
+    scene = _scene()
+    scene.session.state = state
+    scene.viewer = state.active_side
+    for uid in list(ail.units_that_can_act(state, state.active_side))[:3]:
+        mode = MoveMode(uid)
+        if mode._stage(scene) != "move":
+            continue
+        from game.client.ail.modes import state_dash_blocked
+
+        if state_dash_blocked(scene, state.units[uid]):
+            assert mode.combo_reach(scene) == frozenset()
+            continue
+        move, dash, start = mode._move(scene), mode._dash(scene), state.units[uid].hex
+        union = {h for m in mode._move_keeping_dash(scene) for h in mode.dash_after(scene, m)}
+        assert mode.combo_reach(scene) == {h for h in union if h not in move and h not in dash and h != start
+                                           and scene.unit_at(h) is None}
+        for h in sorted(mode.combo_reach(scene))[::7]:
+            assert mode.combo(scene, h) == _combo_one_move_end_at_a_time(scene, mode, h), (uid, h)
+
+
+def test_the_move_then_dash_path_dodges_overwatch_as_the_one_by_one_search_does(tmp_path: Any) -> None:
+    """Where overwatch is everywhere (a crowded battle, every enemy gun watching), the path a move
+    then a dash takes is the one the plain search over every move end picks: the fewest shots drawn
+    first, not merely the shortest dash."""
+    from game.bench import bigmap
+    from game.client.ail.battle import BattleScene
+    from game.client.ail.plugin import tactical_session
+    from game.client.launch import layout_of
+    from game.rules.ail.state import TurnSlot
+
+    battle = bigmap.big_battle(tmp_path, 20, 20, 120)
+    sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
+    state = ail.initial_state(battle.setup, battle.board, 1).model_copy(
+        update={"phase": "movement", "turn_order": sides, "turn_index": 0, "pending": None})
+    units = dict(state.units)
+    for u in state.live_units():
+        gun = next((w.name for w in state.unit_type(u.id).weapons if not w.melee), None)
+        if u.side != state.active_side and gun is not None:
+            units[u.id] = u.model_copy(update={"stance": "overwatch", "stance_weapon": gun})
+    state = state.model_copy(update={"units": units})
+    session = tactical_session(battle.setup, battle.board, layout_of(battle.map_data), 1, state=state,
+                               map_data=battle.map_data)
+    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
+    scene = BattleScene(app, session)
+    scene.viewer = state.active_side
+    dodged = 0
+    for uid in list(ail.units_that_can_act(state, state.active_side))[:3]:
+        mode = MoveMode(uid)
+        for h in sorted(mode.combo_reach(scene))[::9]:
+            plain = _combo_one_move_end_at_a_time(scene, mode, h)
+            assert mode.combo(scene, h) == plain, (uid, h)
+            shortest = min(ail.move_then_dash_sources(state, uid, h).values())
+            dodged += plain is not None and mode.dash_after(scene, plain[0][-1])[h] > shortest
+    assert dodged > 0  # some paths take a longer dash to draw fewer shots: the ranking is tested

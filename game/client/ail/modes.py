@@ -274,15 +274,11 @@ class MoveMode(Mode):
         if self._stage(scene) != "move" or state_dash_blocked(scene, self._unit(scene), self.pay):
             return frozenset()
         move = self._move(scene)
-        keep = self._move_keeping_dash(scene)
         dash = self._dash(scene)
         start = self._unit(scene).hex
 
-        def run() -> frozenset[Hex]:
-            out: set[Hex] = set()
-            for m in keep:
-                if scene.unit_at(m) is None:
-                    out.update(self.dash_after(scene, m))
+        def run() -> frozenset[Hex]:  # the rules' union of the dashes after each move, in one search
+            out = ail.move_then_dash_reach(scene.state, self.unit_id)
             return frozenset(h for h in out if h not in move and h not in dash and h != start
                              and scene.unit_at(h) is None)
 
@@ -302,19 +298,19 @@ class MoveMode(Mode):
         state = scene.state
 
         def run() -> tuple[list[Hex], list[Hex], list[Any]] | None:
+            # Only the move ends the dash then reaches h from (the rules' one search back from h),
+            # tried shortest dash first: the first that draws no overwatch is the best there is.
+            dcosts = ail.move_then_dash_sources(state, self.unit_id, h)
             best: tuple[tuple[int, int, int, Hex], tuple[list[Hex], list[Hex], list[Any]]] | None = None
-            for m, mcost in move.items():
-                if scene.unit_at(m) is not None:
-                    continue
-                dcost = self.dash_after(scene, m).get(h)
-                if dcost is None:
-                    continue
+            for m in sorted(dcosts, key=lambda m: (dcosts[m], move[m] + dcosts[m], m)):
                 mpath = self._move_path_keeping_dash(scene, m)
                 dpath = reach_path(self._dash_reach_after(scene, m), h)
                 ex = combo_exposure(scene, self.unit_id, mpath, dpath, self._after_move(scene, m))
-                rank = (len(ex), dcost, mcost + dcost, m)
+                rank = (len(ex), dcosts[m], move[m] + dcosts[m], m)
                 if best is None or rank < best[0]:
                     best = (rank, (mpath, dpath, ex))
+                if not ex:
+                    break
             return None if best is None else best[1]
 
         out: tuple[list[Hex], list[Hex], list[Any]] | None = scene.q._cached(

@@ -322,9 +322,11 @@ def _walk(state: GameState, hover: bool, road_only: bool, no_difficult: bool) ->
 
 
 def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: int, blocked: frozenset[int],
-            skip: frozenset[int], out: dict[Hex, int]) -> None:
+            skip: frozenset[int], out: dict[Hex, int], also: tuple[int, ...] = ()) -> None:
     """Uniform-cost search from index `start` up to `limit` points; `blocked`: the indices of
     enemy-held hexes. Puts the cost of every hex reached into `out`, but for the indices in `skip`.
+    `also`: more hexes to start from at once (none blocked), each hex then costed from the nearest
+    start (move_then_dash.py: the union of the dashes from every hex a move can end on).
 
     Step costs are small whole numbers, so the priority queue is a list of buckets, one per cost
     (Dial's algorithm): the same order as a binary heap, without its comparisons. What a step
@@ -342,6 +344,10 @@ def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: i
     marks[start] = stamp
     buckets: list[list[int]] = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
+    for i in also:
+        if marks[i] < stamp:
+            marks[i] = stamp
+            buckets[0].append(i)
     for cost in range(limit):
         room = limit - cost
         for i in buckets[cost]:

@@ -226,10 +226,10 @@ _NAMES_SIZE = 8
 def _name_table(setup: BattleSetup, units: dict[str, UnitState]) -> tuple[dict[str, str], dict[str, int]]:
     """The scenario's names (id -> name) and every other unit's number among the unnamed units of
     its side and base type (see GameState.unit_name), worked out for all units at once."""
-    for s, u, named, numbers in _NAMES:
-        if u is units and s is setup:
-            return named, numbers
-    named = {u.id: u.name for u in setup.units if u.name}
+    for kept_setup, kept_units, kept_named, kept_numbers in _NAMES:
+        if kept_units is units and kept_setup is setup:
+            return kept_named, kept_numbers
+    named = {su.id: su.name for su in setup.units if su.name}
     set_up: dict[tuple[str, str], list[str]] = {}
     for su in setup.units:
         if not su.name:

@@ -1,0 +1,153 @@
+"""A move then a dash in one turn, asked all at once instead of one what-if per hex.
+
+The move action may end on any hex of `move_reach_keeping_dash` (the move reach through terrain
+that is not difficult), and a dash may then go wherever `dash_reach` reaches on the state the move
+leaves (`state_after_move`). Asking that what-if for every hex the move can end on costs one
+state and one search per hex (436 of them for a fast unit on an open map); these queries give
+the same answers from one search:
+
+- `move_then_dash_reach(state, uid)`: every hex some move then a dash can end on (the move's own
+  end hexes left out), the union of those per-hex dash reaches;
+- `move_then_dash_sources(state, uid, goal)`: for one hex, every hex the move can end on from which
+  the dash then reaches it, with what the dash costs: the dash reach of each such what-if state,
+  read at `goal`.
+
+Why one search is enough: the move only takes the unit off its hex and puts it on another. A
+dash's search is closed only by enemy-held hexes (friends, and the unit's own old hex, are passed
+through), so it runs on the same graph from every end hex, and the union of the dash reaches is one
+search from all of them at once; which hexes it may end on differs only in the unit's own old and
+new hex. The road bonus adds a second search along roads from the end hexes on a road, as
+`dash_reach` does from a single hex. The tests check both queries against the per-hex what-ifs.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping
+
+from game.hexgrid import Hex, neighbours
+from game.rules.ail.movement import (
+    _occupancy,
+    _search,
+    _walk,
+    enter_cost,
+    is_difficult,
+    move_reach_keeping_dash,
+    state_after_move,
+)
+from game.rules.ail.state import GameState, UnitState
+from game.rules.ail.txn import Rejection
+
+
+def _move_ends(state: GameState, unit_id: str) -> dict[Hex, int]:
+    """Where the move action can end and leave the dash open, with its cost; empty when the move
+    cannot be made now (the rules' `state_after_move` refuses it: not the unit's turn, already
+    moved, pinned ...). Those refusals do not depend on where the move goes, and every path the
+    keeping-dash reach gives is legal, so asking once, for its first hex, stands for all."""
+    keep = move_reach_keeping_dash(state, unit_id)
+    ends = {h: c for h, c in keep.costs.items() if h != keep.start}
+    if not ends:
+        return {}
+    first = min(ends)
+    if isinstance(state_after_move(state, unit_id, keep.path_to(first)), Rejection):
+        return {}
+    return ends
+
+
+def move_then_dash_reach(state: GameState, unit_id: str) -> frozenset[Hex]:
+    """Every hex a dash can end on after the move action has gone to a hex that keeps the dash
+    open, other than those move end hexes themselves: the union, over every `m` of
+    `move_reach_keeping_dash`, of `dash_reach(state_after_move(state, unit_id, path to m))`, less
+    the `m`s. Payment for the dash (Adrenaline, a pilot check) is not looked at, as in dash_reach."""
+    ends = _move_ends(state, unit_id)
+    if not ends:
+        return frozenset()
+    unit = state.units[unit_id]
+    ut = state.unit_type(unit_id)
+    hover = ut.unit_class == "hover"
+    walk = _walk(state, hover, False, True)
+    grid = walk.grid
+    occ = _occupancy(state, grid)
+    blocked = occ.enemy.get(unit.side, frozenset())
+    sources = sorted(grid.index_of(h) for h in ends)
+    out: dict[Hex, int] = {}
+    _search(state, unit, walk, sources[0], ut.move, blocked, frozenset(), out, also=tuple(sources[1:]))
+    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
+    on_road = sorted(grid.index_of(h) for h in ends if h in state.board.roads)
+    if bonus and on_road:
+        road: dict[Hex, int] = {}
+        _search(state, unit, _walk(state, hover, True, True), on_road[0], ut.move + bonus, blocked, frozenset(),
+                road, also=tuple(on_road[1:]))
+        out.update((h, c) for h, c in road.items() if h not in out)
+    # Who else stands somewhere stays there; the unit's own old hex is free once it has moved.
+    others = {grid.hexes[i] for i in occ.occupied} - {unit.hex}
+    return frozenset(h for h in out if h not in ends and h not in others)
+
+
+def move_then_dash_sources(state: GameState, unit_id: str, goal: Hex) -> dict[Hex, int]:
+    """For every hex `m` the move action can end on (keeping the dash open) from which the dash
+    then reaches `goal`: the dash's cost, `dash_reach(state_after_move(state, unit_id, path to
+    m)).costs[goal]`. Found by one search backwards from `goal` (a step costs what entering the
+    hex stepped onto costs, so the way back is priced by the hex it leaves)."""
+    goal = Hex(*goal)
+    ends = _move_ends(state, unit_id)
+    ends.pop(goal, None)  # a dash ends elsewhere than it starts
+    if not ends:
+        return {}
+    unit = state.units[unit_id]
+    if goal != unit.hex and any(u.alive and u.hex == goal for u in state.units.values()):
+        return {}
+    ut = state.unit_type(unit_id)
+    base = ut.move
+    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
+    enemy = {u.hex for u in state.units.values() if u.alive and u.side != unit.side}
+    plain = _back(state, unit, goal, base, enemy, roads_only=False)
+    out = {m: plain[m] for m in ends if m in plain}
+    if bonus:
+        road = _back(state, unit, goal, base + bonus, enemy, roads_only=True)
+        for m in ends:
+            if m not in out and m in road and m in state.board.roads:
+                out[m] = road[m]
+    return out
+
+
+def _back(state: GameState, unit: UnitState, goal: Hex, limit: int, enemy: set[Hex],
+          roads_only: bool) -> Mapping[Hex, int]:
+    """What a dash costs from each hex to `goal` (within `limit`): a uniform-cost search from
+    `goal` backwards. Every hex on the way, the first included, is one the dash may enter (on
+    the board, terrain the unit can enter, not difficult, not held by an enemy; on a road when
+    `roads_only`), exactly the hexes a forward dash search passes."""
+    board = state.board
+
+    def enterable(h: Hex) -> int | None:
+        if h not in board.terrain or h in enemy or is_difficult(state, h):
+            return None
+        if roads_only and not board.is_road(h):
+            return None
+        return enter_cost(state, unit, h)
+
+    step = enterable(goal)
+    if step is None:
+        return {}
+    best: dict[Hex, int] = {goal: 0}
+    queue: list[tuple[int, Hex]] = [(0, goal)]
+    price: dict[Hex, int | None] = {goal: step}
+    while queue:
+        cost, h = heapq.heappop(queue)
+        if cost > best.get(h, limit + 1):
+            continue
+        here = price[h]
+        if here is None:
+            continue
+        nxt = cost + here
+        if nxt > limit:
+            continue
+        for n in neighbours(h):
+            if n not in price:
+                price[n] = enterable(n)
+            if price[n] is None:
+                continue
+            if nxt < best.get(n, limit + 1):
+                best[n] = nxt
+                heapq.heappush(queue, (nxt, n))
+    return best
