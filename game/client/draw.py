@@ -6,8 +6,10 @@ Unit counters come from game.render.counters when present (engineer M's art).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import pygame
 
@@ -80,27 +82,108 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
                      scale: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
     """The given hexes tinted (colour, alpha) on a transparent surface just big enough for them,
     and where its top-left goes in zoomed map pixels (None when there is nothing to tint). A
-    fourth item draws an inner rim of that width in the same colour (e.g. a danger zone)."""
-    polys = []
-    rims = []
-    for f in fills:
-        hx, colour, alpha = f[0], f[1], f[2]
-        polys.append((colour, alpha, scaled_corners(layout, hx, scale, shrink=0.96)))
-        if len(f) > 3:
-            rims.append((colour, f[3], scaled_corners(layout, hx, scale, shrink=0.86)))
-    if not polys:
+    fourth item draws an inner rim of that width in the same colour (e.g. a danger zone).
+
+    Each hex is stamped from a small kept picture of one tinted hex (made once per colour, zoom
+    and fraction of a pixel where the hex falls, so it is the very polygon drawing it in place
+    would give) instead of being drawn as a polygon: a click's overlay tints hundreds of hexes."""
+    fills = list(fills)
+    if not fills:
         return None
-    xs = [x for _, _, pts in polys for x, _ in pts]
-    ys = [y for _, _, pts in polys for _, y in pts]
-    ox, oy = int(min(xs)) - 1, int(min(ys)) - 1
-    surf = pygame.Surface((int(max(xs)) - ox + 2, int(max(ys)) - oy + 2), pygame.SRCALPHA)
-    for colour, alpha, pts in polys:
-        pygame.draw.polygon(surf, (*colour, alpha), [(x - ox, y - oy) for x, y in pts])
-    for colour, width, pts in rims:
-        pygame.draw.polygon(surf, (*colour, 230), [(x - ox, y - oy) for x, y in pts], max(1, round(width * scale)))
-    if pygame.display.get_surface() is not None:
-        surf = surf.convert_alpha()  # the display's pixel format blits faster
-    return surf, (ox, oy)
+    shape = _stamp_shape(layout, scale)
+    stagger, origin = layout.stagger, layout.tile_origin
+    spots: list[tuple[float, float, Any]] = []
+    for f in fills:
+        tx, ty = origin(*stagger.to_offset(f[0]))
+        spots.append((tx * scale, ty * scale, f))
+    xs = [x for x, _, _ in spots]
+    ys = [y for _, y, _ in spots]
+    ox, oy = int(min(xs) + shape.min_x) - 1, int(min(ys) + shape.min_y) - 1
+    surf = pygame.Surface((int(max(xs) + shape.max_x) - ox + 2, int(max(ys) + shape.max_y) - oy + 2), pygame.SRCALPHA)
+    blits = []
+    for x, y, f in spots:
+        fx, fy = math.floor(x), math.floor(y)
+        stamp, (dx, dy) = shape.stamp(f[1], f[2], f[3] if len(f) > 3 else None, x - fx, y - fy)
+        blits.append((stamp, (fx + dx - ox, fy + dy - oy)))
+    surf.blits(blits, doreturn=False)
+    return for_display_alpha(surf), (ox, oy)
+
+
+class _StampShape:
+    """One hex's tint polygon (and rim) relative to its tile's corner at one zoom, and the kept
+    stamps of it: keyed by colour, opacity, rim and the fraction of a pixel the tile's corner falls
+    at (zoom levels are simple fractions, so there are few)."""
+
+    def __init__(self, layout: HexLayout, scale: float) -> None:
+        x0, y0 = layout.tile_origin(0, 0)
+        cx, cy = layout.tile_center(0, 0)
+        corners = [(x - x0, y - y0) for x, y in layout.tile_corners(0, 0)]
+        ccx, ccy = cx - x0, cy - y0
+
+        def shrunk(k: float) -> list[tuple[float, float]]:
+            return [((ccx + (x - ccx) * k) * scale, (ccy + (y - ccy) * k) * scale) for x, y in corners]
+
+        self.fill = shrunk(0.96)
+        self.rim = shrunk(0.86)
+        self.scale = scale
+        self.min_x = min(x for x, _ in self.fill)
+        self.min_y = min(y for _, y in self.fill)
+        self.max_x = max(x for x, _ in self.fill)
+        self.max_y = max(y for _, y in self.fill)
+        self.stamps: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[int, int]]] = {}
+
+    def stamp(self, colour: Colour, alpha: int, rim: int | None, px: float,
+              py: float) -> tuple[pygame.Surface, tuple[int, int]]:
+        key = (colour, alpha, rim, round(px, 6), round(py, 6))
+        got = self.stamps.get(key)
+        if got is not None:
+            return got
+        dx, dy = math.floor(px + self.min_x) - 1, math.floor(py + self.min_y) - 1
+        size = (math.floor(px + self.max_x) - dx + 2, math.floor(py + self.max_y) - dy + 2)
+        pic = pygame.Surface(size, pygame.SRCALPHA)
+        pygame.draw.polygon(pic, (*colour, alpha), [(px + x - dx, py + y - dy) for x, y in self.fill])
+        if rim is not None:
+            pygame.draw.polygon(pic, (*colour, 230), [(px + x - dx, py + y - dy) for x, y in self.rim],
+                                max(1, round(rim * self.scale)))
+        # copied as it is, not blended, and its clear corners left out (they overlap the
+        # neighbours' stamps): a hex's pixels come out as drawing its polygon there gives
+        pic.set_colorkey((0, 0, 0, 0))
+        pic.set_alpha(None)
+        if len(self.stamps) > 256:
+            self.stamps.clear()
+        got = self.stamps[key] = (pic, (dx, dy))
+        return got
+
+
+_SHAPES: dict[tuple[int, int, int, str, float], _StampShape] = {}
+
+
+def _stamp_shape(layout: HexLayout, scale: float) -> _StampShape:
+    key = (layout.tw, layout.th, layout.hexsidelength, repr(layout.stagger), scale)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if len(_SHAPES) > 32:
+            _SHAPES.clear()
+        shape = _SHAPES[key] = _StampShape(layout, scale)
+    return shape
+
+
+def for_display_alpha(surf: pygame.Surface) -> pygame.Surface:
+    """A transparent `surf` in the window's alpha pixel format (blits fastest), converted only when
+    it is not already in it (a copy of the whole surface otherwise)."""
+    global _alpha_format
+    screen = pygame.display.get_surface()
+    if screen is None:
+        return surf
+    if _alpha_format is None or _alpha_format[0] is not screen:
+        probe = pygame.Surface((1, 1), pygame.SRCALPHA).convert_alpha()
+        _alpha_format = (screen, (probe.get_bitsize(), probe.get_masks()))
+    if (surf.get_bitsize(), surf.get_masks()) == _alpha_format[1]:
+        return surf
+    return surf.convert_alpha()
+
+
+_alpha_format: tuple[pygame.Surface, tuple[int, tuple[int, int, int, int]]] | None = None
 
 
 def hex_outline(surface: pygame.Surface, layout: HexLayout, h: Hex, scale: float, origin: tuple[float, float],

@@ -1,0 +1,71 @@
+"""The reach overlay's hex tints are stamped from kept pictures of one tinted hex (draw.py) and
+come out as drawing each hex's polygon in place does, at every zoom, on both kinds of hex map: the
+same pixels but for a rounding on a hex's very edge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from game.client import draw
+from game.hexgrid import Hex
+from game.hexlayout import HexLayout, Stagger
+
+
+def _drawn_in_place(layout: HexLayout, fills: list[Any], scale: float) -> tuple[pygame.Surface, tuple[int, int]]:
+    """Every hex's polygon drawn where it lies (the oracle)."""
+    polys = [(f, draw.scaled_corners(layout, f[0], scale, shrink=0.96)) for f in fills]
+    xs = [x for _, pts in polys for x, _ in pts]
+    ys = [y for _, pts in polys for _, y in pts]
+    ox, oy = int(min(xs)) - 1, int(min(ys)) - 1
+    surf = pygame.Surface((int(max(xs)) - ox + 2, int(max(ys)) - oy + 2), pygame.SRCALPHA)
+    for f, pts in polys:
+        pygame.draw.polygon(surf, (*f[1], f[2]), [(x - ox, y - oy) for x, y in pts])
+    for f, _ in polys:
+        if len(f) > 3:
+            pts = draw.scaled_corners(layout, f[0], scale, shrink=0.86)
+            pygame.draw.polygon(surf, (*f[1], 230), [(x - ox, y - oy) for x, y in pts], max(1, round(f[3] * scale)))
+    return surf, (ox, oy)
+
+
+LAYOUTS = [HexLayout(64, 56, 0, Stagger("x", "odd"), 20, 20), HexLayout(60, 66, 32, Stagger("y", "odd"), 20, 20),
+           HexLayout(37, 42, 19, Stagger("y", "even"), 20, 20)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=["flat", "pointy", "odd-sized"])
+@pytest.mark.parametrize("scale", [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0])
+def test_stamped_tints_are_the_polygons_drawn_in_place(layout: HexLayout, scale: float) -> None:
+    hexes = [layout.stagger.to_hex(c, r) for c in range(2, 12) for r in range(1, 9) if (c * 7 + r * 3) % 4]
+    colours = [draw.MOVE_COLOUR, draw.DASH_COLOUR, draw.ROAD_COLOUR, draw.TARGET_COLOUR]
+    fills: list[Any] = []
+    for i, h in enumerate(hexes):
+        f: tuple[Any, ...] = (Hex(*h), colours[i % 4], (45, 90, 105)[i % 3])
+        fills.append((*f, 3) if i % 5 == 0 else f)
+    got = draw.hex_fill_surface(layout, fills, scale)
+    want, at = _drawn_in_place(layout, fills, scale)
+    assert got is not None and got[1] == at
+    a, b = got[0], want
+    assert a.get_size() == b.get_size()
+    w, h = a.get_size()
+
+    def edge(x: int, y: int) -> bool:  # a pixel of the oracle next to one of another colour
+        here = b.get_at((x, y))
+        return any(0 <= x + dx < w and 0 <= y + dy < h and b.get_at((x + dx, y + dy)) != here
+                   for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+    painted = differ = 0
+    for x in range(w):
+        for y in range(h):
+            painted += b.get_at((x, y)).a > 0
+            if a.get_at((x, y)) != b.get_at((x, y)):
+                differ += 1
+                # only where a polygon's edge falls on a pixel's rounding (the same corner worked
+                # out from the tile's corner instead of the map's) or two hexes' edges share one
+                assert edge(x, y), (x, y, a.get_at((x, y)), b.get_at((x, y)))
+    assert differ <= painted // 100, f"{differ} of {painted} painted pixels differ"
+
+
+def test_no_tints_is_no_surface() -> None:
+    assert draw.hex_fill_surface(LAYOUTS[0], [], 1.0) is None
