@@ -79,34 +79,43 @@ def scaled_corners(layout: HexLayout, h: Hex, scale: float, ox: float = 0, oy: f
 
 
 def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] | tuple[Hex, Colour, int, int]],
-                     scale: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
+                     scale: float, reuse: pygame.Surface | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
     """The given hexes tinted (colour, alpha) on a transparent surface just big enough for them,
     and where its top-left goes in zoomed map pixels (None when there is nothing to tint). A
     fourth item draws an inner rim of that width in the same colour (e.g. a danger zone).
 
     Each hex is stamped from a small kept picture of one tinted hex (made once per colour, zoom
     and fraction of a pixel where the hex falls, so it is the very polygon drawing it in place
-    would give) instead of being drawn as a polygon: a click's overlay tints hundreds of hexes."""
+    would give) instead of being drawn as a polygon: a click's overlay tints hundreds of hexes.
+    `reuse`: a surface the caller is done with (its last overlay): when it is big enough, the new
+    one is drawn in it instead of a fresh one (at 100 x 100 a reach overlay is 12 MB)."""
     fills = list(fills)
     if not fills:
         return None
     shape = _stamp_shape(layout, scale)
-    stagger, origin = layout.stagger, layout.tile_origin
-    spots: list[tuple[float, float, Any]] = []
-    for f in fills:
-        tx, ty = origin(*stagger.to_offset(f[0]))
-        spots.append((tx * scale, ty * scale, f))
-    xs = [x for x, _, _ in spots]
-    ys = [y for _, y, _ in spots]
-    ox, oy = int(min(xs) + shape.min_x) - 1, int(min(ys) + shape.min_y) - 1
-    surf = pygame.Surface((int(max(xs) + shape.max_x) - ox + 2, int(max(ys) + shape.max_y) - oy + 2), pygame.SRCALPHA)
+    spots = [shape.spot(f[0]) for f in fills]
+    ox, oy = int(min(s[0] for s in spots) + shape.min_x) - 1, int(min(s[1] for s in spots) + shape.min_y) - 1
+    size = (int(max(s[0] for s in spots) + shape.max_x) - ox + 2, int(max(s[1] for s in spots) + shape.max_y) - oy + 2)
+    surf = _blank(size, reuse)
     blits = []
-    for x, y, f in spots:
-        fx, fy = math.floor(x), math.floor(y)
-        stamp, (dx, dy) = shape.stamp(f[1], f[2], f[3] if len(f) > 3 else None, x - fx, y - fy)
-        blits.append((stamp, (fx + dx - ox, fy + dy - oy)))
+    stamp = shape.stamp
+    for (_, _, fx, fy, px, py), f in zip(spots, fills, strict=True):
+        pic, (dx, dy) = stamp(f[1], f[2], f[3] if len(f) > 3 else None, px, py)
+        blits.append((pic, (fx + dx - ox, fy + dy - oy)))
     surf.blits(blits, doreturn=False)
-    return for_display_alpha(surf), (ox, oy)
+    return surf, (ox, oy)
+
+
+def _blank(size: tuple[int, int], reuse: pygame.Surface | None) -> pygame.Surface:
+    """A clear surface of `size` in the window's alpha format: part of `reuse` (cleared) when it
+    is one and big enough, else a new one."""
+    if reuse is not None:
+        base = reuse.get_parent() or reuse
+        if base.get_width() >= size[0] and base.get_height() >= size[1] and base.get_flags() & pygame.SRCALPHA:
+            part = base.subsurface(pygame.Rect((0, 0), size))
+            part.fill((0, 0, 0, 0))
+            return part
+    return for_display_alpha(pygame.Surface(size, pygame.SRCALPHA))
 
 
 class _StampShape:
@@ -131,10 +140,26 @@ class _StampShape:
         self.max_x = max(x for x, _ in self.fill)
         self.max_y = max(y for _, y in self.fill)
         self.stamps: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[int, int]]] = {}
+        self.layout = layout
+        self.spots: dict[Hex, tuple[float, float, int, int, float, float]] = {}
+
+    def spot(self, h: Hex) -> tuple[float, float, int, int, float, float]:
+        """Where hex `h`'s tile corner falls at this zoom: exactly, as whole pixels, and the
+        fraction of a pixel left (rounded, the stamps' key). Kept per hex (the map never moves)."""
+        got = self.spots.get(h)
+        if got is None:
+            layout = self.layout
+            tx, ty = layout.tile_origin(*layout.stagger.to_offset(h))
+            x, y = tx * self.scale, ty * self.scale
+            fx, fy = math.floor(x), math.floor(y)
+            if len(self.spots) > 20_000:
+                self.spots.clear()
+            got = self.spots[h] = (x, y, fx, fy, round(x - fx, 6), round(y - fy, 6))
+        return got
 
     def stamp(self, colour: Colour, alpha: int, rim: int | None, px: float,
               py: float) -> tuple[pygame.Surface, tuple[int, int]]:
-        key = (colour, alpha, rim, round(px, 6), round(py, 6))
+        key = (colour, alpha, rim, px, py)
         got = self.stamps.get(key)
         if got is not None:
             return got

@@ -69,3 +69,21 @@ def test_stamped_tints_are_the_polygons_drawn_in_place(layout: HexLayout, scale:
 
 def test_no_tints_is_no_surface() -> None:
     assert draw.hex_fill_surface(LAYOUTS[0], [], 1.0) is None
+
+
+def test_an_overlay_drawn_in_the_last_ones_surface_is_the_same_and_clear_around_it() -> None:
+    layout = LAYOUTS[1]
+    big = [(Hex(*layout.stagger.to_hex(c, r)), draw.DASH_COLOUR, 105) for c in range(1, 12) for r in range(1, 10)]
+    small = [(Hex(*layout.stagger.to_hex(c, r)), draw.MOVE_COLOUR, 90) for c in range(4, 7) for r in range(3, 6)]
+    first = draw.hex_fill_surface(layout, big, 1.0)
+    assert first is not None
+    again = draw.hex_fill_surface(layout, small, 1.0, reuse=first[0])
+    fresh = draw.hex_fill_surface(layout, small, 1.0)
+    assert again is not None and fresh is not None
+    assert again[0].get_parent() is first[0]  # no new surface
+    assert again[1] == fresh[1] and again[0].get_size() == fresh[0].get_size()
+    w, h = fresh[0].get_size()
+    assert all(again[0].get_at((x, y)) == fresh[0].get_at((x, y)) for x in range(w) for y in range(h))
+    bigger = big + [(Hex(*layout.stagger.to_hex(18, 15)), draw.MOVE_COLOUR, 90)]
+    grown = draw.hex_fill_surface(layout, bigger, 1.0, reuse=again[0])  # too big for it: a new one
+    assert grown is not None and grown[0].get_parent() is None

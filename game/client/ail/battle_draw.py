@@ -171,7 +171,8 @@ class MapView:
         if cheap != self._overlay_key:
             self._overlay_key = cheap
             fills = ctx.mode.fills(mode_ctx)[1] if quiet else []
-            self._overlay = draw.hex_fill_surface(self.layout, fills, z)
+            self._overlay = draw.hex_fill_surface(self.layout, fills, z,
+                                                  self._overlay[0] if self._overlay is not None else None)
         # what depends on the hovered hex is asked again only when the hover (or anything above) changes
         hover_key = (*cheap, ctx.hover)
         if hover_key != self._hover_key:
@@ -181,7 +182,8 @@ class MapView:
             hkey, hfills = (*hkey, *dkey), [*dfills, *hfills]
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
-                self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z)
+                self._hover_overlay = draw.hex_fill_surface(
+                    self.layout, hfills, z, self._hover_overlay[0] if self._hover_overlay is not None else None)
             self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes

@@ -260,7 +260,7 @@ class _Walk:
     index i, grouped by what entering them costs (cheapest first), filled in hex by hex as searches reach them. Terrain never
     changes during a battle, so every later search reuses them (a pure memo of enter_cost)."""
 
-    __slots__ = ("grid", "rules", "rows", "hover", "road_only", "no_difficult")
+    __slots__ = ("grid", "rules", "rows", "hover", "road_only", "no_difficult", "steps")
 
     def __init__(self, grid: _Grid, rules: RulesData, hover: bool, road_only: bool, no_difficult: bool) -> None:
         self.grid = grid
@@ -269,24 +269,38 @@ class _Walk:
         self.road_only = road_only
         self.no_difficult = no_difficult
         self.rows: list[_Row | None] = []
+        # What entering each hex costs under this walk (0: closed to it; -1: not asked yet): each
+        # hex is a neighbour of six, and is asked once, not once per row it is in.
+        self.steps: list[int] = []
+
+    def _step(self, state: GameState, unit: UnitState, j: int) -> int:
+        n = self.grid.hexes[j]
+        step = enter_cost(state, unit, n)
+        if step is None or (self.road_only and not self.grid.board.is_road(n)):
+            return 0
+        if self.no_difficult and is_difficult(state, n):
+            return 0
+        return step
 
     def row(self, state: GameState, unit: UnitState, i: int) -> _Row:
         grid = self.grid
         rows = self.rows
         if len(rows) < len(grid.hexes):
             rows.extend([None] * (len(grid.hexes) - len(rows)))
+        steps = self.steps
+        if len(steps) < len(grid.hexes):
+            steps.extend([-1] * (len(grid.hexes) - len(steps)))
         by_step: dict[int, list[int]] = {}
-        board = grid.board
+        index = grid.index
         for n in neighbours(grid.hexes[i]):
-            j = grid.index.get(n)
+            j = index.get(n)
             if j is None:
                 continue  # off the board: never enterable
-            step = enter_cost(state, unit, n)
-            if step is None or (self.road_only and not board.is_road(n)):
-                continue
-            if self.no_difficult and is_difficult(state, n):
-                continue
-            by_step.setdefault(step, []).append(j)
+            step = steps[j]
+            if step < 0:
+                step = steps[j] = self._step(state, unit, j)
+            if step:
+                by_step.setdefault(step, []).append(j)
         row = rows[i] = tuple((step, tuple(by_step[step])) for step in sorted(by_step))
         return row
 
