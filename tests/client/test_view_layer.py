@@ -89,3 +89,43 @@ def test_the_side_panel_and_top_bar_look_the_same_whether_the_view_is_kept_or_dr
     scene.map_view.forget_picture()
     fresh = pygame.image.tobytes(app.render(), "RGB")
     assert kept == fresh
+
+
+def test_hovering_hex_after_hex_draws_no_new_kept_picture_and_matches_drawing_it_all(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """What follows the mouse (the hovered hex's outline and tints, the path and its labels) is
+    drawn over the kept picture each frame, so moving the mouse redraws none of the map, and the
+    screen is the very one drawing everything afresh gives."""
+    from game.client.ail.rq import reach_cost
+
+    builds: list[int] = []
+    real = battle_draw.MapView._build_view_layer
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        builds.append(1)
+        return real(self, *args)
+
+    monkeypatch.setattr(battle_draw.MapView, "_build_view_layer", counting)
+    session = make_session(UNITS, width=30, height=20, overrides={(4, 4): "woods"},
+                           roads={(5, c) for c in range(20)}, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r2"].hex)
+    app.render()
+    _, _, view = scene.regions()
+    def seen(h):  # type: ignore[no-untyped-def]  # on screen now (hovering it pans nothing)
+        return view.inflate(-80, -80).collidepoint(scene.camera.world_to_screen(*scene.layout.hex_center(h)))
+
+    move = sorted(h for h in reach_cost(scene.q.move_reach(session.state, "r2")) if seen(h))
+    beyond = [h for h in sorted(session.board.terrain) if seen(h) and h not in move][::40]
+    tinted = 0
+    for h in [*move[::3], session.state.units["m1"].hex, *beyond]:
+        builds.clear()
+        hover_hex(app, h)
+        kept = view_pixels(app.render(), view)
+        assert not builds, h  # the map was not drawn again for a hover
+        tinted += scene.map_view._hover_overlay is not None
+        with monkeypatch.context() as m:  # everything drawn straight onto the screen instead
+            m.setattr(battle_draw.MapView, "_kept_view_area", lambda self, view: None)
+            fresh = view_pixels(app.render(), view)
+        assert kept == fresh, h
+    assert tinted > 0  # some hovers showed where a dash could go after moving there

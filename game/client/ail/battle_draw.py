@@ -86,7 +86,11 @@ class MapView:
         self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._hover_overlay_key: tuple[Any, ...] | None = None
         self._hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
+        self._danger_overlay_key: tuple[Any, ...] | None = None
+        self._danger_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._hover_key: tuple[Any, ...] | None = None
+        self._base_labels: list[Any] = []  # the labels of the last _draw_base (those of the hover follow)
+        self._layer_labels: list[Any] = []  # the labels of the kept picture
         self._places_key: tuple[int, int] | None = None
         self._places: list[tuple[Any, float, float]] = []
         self._can_act: set[str] = set()
@@ -179,11 +183,14 @@ class MapView:
             self._hover_key = hover_key
             hkey, hfills = ctx.mode.hover_fills(mode_ctx) if quiet else ((), [])
             dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
-            hkey, hfills = (*hkey, *dkey), [*dfills, *hfills]
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
                 self._hover_overlay = draw.hex_fill_surface(
                     self.layout, hfills, z, self._hover_overlay[0] if self._hover_overlay is not None else None)
+            if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
+                self._danger_overlay_key = (*dkey, z)
+                self._danger_overlay = draw.hex_fill_surface(
+                    self.layout, dfills, z, self._danger_overlay[0] if self._danger_overlay is not None else None)
             self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes
@@ -215,6 +222,8 @@ class MapView:
         if src is not None and self._view_layer is not None:
             # the part of the kept picture the camera shows now
             surface.blit(self._view_layer[1], view.topleft, src)
+            self._base_labels = self._layer_labels  # the kept picture's own labels
+            self._draw_hover(surface, ctx, view)  # what follows the mouse, over the kept picture
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface, ctx, view)
         surface.set_clip(view)
@@ -237,6 +246,13 @@ class MapView:
 
     def _draw_view(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect) -> None:
         """The map, tints, objective and selection marks, units and the hovered path, inside `area`."""
+        self._draw_base(surface, ctx, area)
+        self._draw_hover(surface, ctx, area)
+
+    def _draw_base(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect) -> None:
+        """What the kept picture holds, inside `area`: the map, the mode's tints (and a hovered
+        watcher's danger zone), objective and selection marks, units and hex labels. Nothing that
+        follows the mouse from hex to hex: moving it redraws none of this (see _draw_hover)."""
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
@@ -244,12 +260,28 @@ class MapView:
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
             surface.fill(BACKGROUND, area)
         self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
-        for overlay in (self._overlay_surface(z), self._hover_overlay_surface(z)):
+        for overlay in (self._overlay_surface(z), self._danger_overlay_surface(z)):
             if overlay is not None:
                 surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
         self._draw_marks(surface, ctx, origin, z)
         self._draw_units(surface, ctx, origin, z, area)
         self._draw_hex_labels(surface, ctx, origin, z)
+        self._base_labels = list(self.map_labels.items)
+        surface.set_clip(None)
+
+    def _draw_hover(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect) -> None:
+        """What follows the mouse, drawn over the rest each frame, inside `area`: the hovered hex's
+        tints (where a dash could go after moving there: free hexes, never under a counter), its
+        outline and the hovered path with its labels."""
+        z = self.camera.zoom
+        origin = self.camera.map_origin_on_screen()
+        surface.set_clip(area)
+        self.map_labels.items = list(self._base_labels)
+        overlay = self._hover_overlay_surface(z)
+        if overlay is not None:
+            surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
+        if ctx.hover is not None:
+            draw.hex_outline(surface, self.layout, ctx.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
         self._draw_path(surface, ctx, origin, z)
         surface.set_clip(None)
 
@@ -272,9 +304,9 @@ class MapView:
         except TypeError:
             return None
         return ((id(st), st.seq, cam.zoom_index, cam.view_x, cam.view_y, cam.view_w,
-                 cam.view_h, ctx.hover, ctx.selected, type(ctx.mode).__name__, mode_vars,
+                 cam.view_h, ctx.selected, type(ctx.mode).__name__, mode_vars,
                  self._settings.show_grid, ctx.viewer, st.pending is None, self._overlay_key,
-                 self._hover_overlay_key), (cam.pos_x, cam.pos_y))
+                 self._danger_overlay_key), (cam.pos_x, cam.pos_y))
 
     def _build_view_layer(self, ctx: MapContext, key: Any, view: pygame.Rect,
                           reuse: pygame.Surface | None) -> None:
@@ -300,7 +332,8 @@ class MapView:
         try:
             origin = cam.map_origin_on_screen()
             self.map_cache.prepare(cam.zoom, self._settings.show_grid, origin, pic.get_rect())
-            self._draw_view(pic, ctx, pic.get_rect())
+            self._draw_base(pic, ctx, pic.get_rect())
+            self._layer_labels = self._base_labels
         finally:
             cam.view_x, cam.view_y = saved
         built_at = cam.map_origin_on_screen()
@@ -321,6 +354,11 @@ class MapView:
             return None
         return self._hover_overlay
 
+    def _danger_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
+        if self._danger_overlay_key is None or self._danger_overlay_key[-1] != z:
+            return None
+        return self._danger_overlay
+
     def _overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
         if self._overlay_key is None or self._overlay_key[-1] != z:
             return None
@@ -335,8 +373,6 @@ class MapView:
                 draw.hex_outline(surface, self.layout, h, z, origin, (240, 200, 90), 2, 0.86)
                 cx, cy = self._on_view(origin, z, *self.layout.hex_center(h))
                 draw.objective_flag(surface, (cx, cy - self.layout.th * z * 0.28), colour, max(0.6, z))
-        if ctx.hover is not None:
-            draw.hex_outline(surface, self.layout, ctx.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
         sel = ctx.selected
         if sel and sel in st.units and not st.units[sel].destroyed:
             h = st.units[sel].hex
