@@ -79,7 +79,8 @@ def scaled_corners(layout: HexLayout, h: Hex, scale: float, ox: float = 0, oy: f
 
 
 def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] | tuple[Hex, Colour, int, int]],
-                     scale: float, reuse: pygame.Surface | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
+                     scale: float, reuse: pygame.Surface | None = None,
+                     within: pygame.Rect | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
     """The given hexes tinted (colour, alpha) on a transparent surface just big enough for them,
     and where its top-left goes in zoomed map pixels (None when there is nothing to tint). A
     fourth item draws an inner rim of that width in the same colour (e.g. a danger zone).
@@ -88,12 +89,18 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
     and fraction of a pixel where the hex falls, so it is the very polygon drawing it in place
     would give) instead of being drawn as a polygon: a click's overlay tints hundreds of hexes.
     `reuse`: a surface the caller is done with (its last overlay): when it is big enough, the new
-    one is drawn in it instead of a fresh one (at 100 x 100 a reach overlay is 12 MB)."""
+    one is drawn in it instead of a fresh one (at 100 x 100 a reach overlay is 12 MB). `within`:
+    only the hexes whose tint reaches into this rectangle (zoomed map pixels) are drawn."""
     fills = list(fills)
-    if not fills:
-        return None
     shape = _stamp_shape(layout, scale)
     spots = [shape.spot(f[0]) for f in fills]
+    if within is not None:
+        x0, x1 = within.left - shape.max_x - 2, within.right - shape.min_x + 2
+        y0, y1 = within.top - shape.max_y - 2, within.bottom - shape.min_y + 2
+        kept = [i for i, sp in enumerate(spots) if x0 <= sp[0] <= x1 and y0 <= sp[1] <= y1]
+        fills, spots = [fills[i] for i in kept], [spots[i] for i in kept]
+    if not fills:
+        return None
     ox, oy = int(min(s[0] for s in spots) + shape.min_x) - 1, int(min(s[1] for s in spots) + shape.min_y) - 1
     size = (int(max(s[0] for s in spots) + shape.max_x) - ox + 2, int(max(s[1] for s in spots) + shape.max_y) - oy + 2)
     surf = _blank(size, reuse)

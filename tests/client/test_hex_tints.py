@@ -87,3 +87,18 @@ def test_an_overlay_drawn_in_the_last_ones_surface_is_the_same_and_clear_around_
     bigger = big + [(Hex(*layout.stagger.to_hex(18, 15)), draw.MOVE_COLOUR, 90)]
     grown = draw.hex_fill_surface(layout, bigger, 1.0, reuse=again[0])  # too big for it: a new one
     assert grown is not None and grown[0].get_parent() is None
+
+
+def test_tints_drawn_only_within_a_rectangle_are_those_of_all_the_hexes_there() -> None:
+    layout = LAYOUTS[2]
+    fills = [(Hex(*layout.stagger.to_hex(c, r)), draw.DASH_COLOUR, 70, 2) for c in range(0, 19) for r in range(0, 17)]
+    whole = draw.hex_fill_surface(layout, fills, 1.25)
+    area = pygame.Rect(233, 171, 301, 207)  # zoomed map pixels
+    part = draw.hex_fill_surface(layout, fills, 1.25, within=area)
+    assert whole is not None and part is not None
+    assert part[0].get_width() * part[0].get_height() < whole[0].get_width() * whole[0].get_height() / 3
+    for x in range(area.left, area.right):
+        for y in range(area.top, area.bottom):
+            want = whole[0].get_at((x - whole[1][0], y - whole[1][1]))
+            assert part[0].get_at((x - part[1][0], y - part[1][1])) == want, (x, y)
+    assert draw.hex_fill_surface(layout, fills, 1.25, within=pygame.Rect(-900, -900, 10, 10)) is None
