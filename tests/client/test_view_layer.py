@@ -93,8 +93,9 @@ def test_the_side_panel_and_top_bar_look_the_same_whether_the_view_is_kept_or_dr
 
 def test_hovering_hex_after_hex_draws_no_new_kept_picture_and_matches_drawing_it_all(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """What follows the mouse (the hovered hex's outline and tints, the path and its labels) is
-    drawn over the kept picture each frame, so moving the mouse redraws none of the map, and the
-    screen is the very one drawing everything afresh gives."""
+    drawn over the kept picture, so moving the mouse redraws none of the map; from the next frame
+    on the two are kept as one picture. Either way the screen is the very one drawing everything
+    afresh gives."""
     from game.client.ail.rq import reach_cost
 
     builds: list[int] = []
@@ -121,7 +122,9 @@ def test_hovering_hex_after_hex_draws_no_new_kept_picture_and_matches_drawing_it
     for h in [*move[::3], session.state.units["m1"].hex, *beyond]:
         builds.clear()
         hover_hex(app, h)
-        kept = view_pixels(app.render(), view)
+        kept = view_pixels(app.render(), view)  # the hover drawn over the kept picture
+        again = view_pixels(app.render(), view)  # the next frame: the two kept as one picture
+        assert scene.map_view._composed is not None and again == kept, h
         assert not builds, h  # the map was not drawn again for a hover
         tinted += scene.map_view._hover_overlay is not None
         with monkeypatch.context() as m:  # everything drawn straight onto the screen instead

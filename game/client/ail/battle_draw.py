@@ -97,6 +97,12 @@ class MapView:
         self._hover_key: tuple[Any, ...] | None = None
         self._base_labels: list[Any] = []  # the labels of the last _draw_base (those of the hover follow)
         self._layer_labels: list[Any] = []  # the labels of the kept picture
+        # The kept picture with what follows the mouse drawn over it, made on the second frame
+        # the hover stays the same (the first draws it straight onto the screen): (what it shows,
+        # picture, labels). Idle and panning frames then blit one picture, as before the hover
+        # layer was split off. _hover_drawn: what the last frame drew straight.
+        self._composed: tuple[Any, pygame.Surface, list[Any]] | None = None
+        self._hover_drawn: Any = None
         self._places_key: tuple[int, int] | None = None
         self._places: list[tuple[Any, float, float]] = []
         self._can_act: set[str] = set()
@@ -225,10 +231,21 @@ class MapView:
                 self._build_view_layer(ctx, self._frame_key, view, old[1] if old is not None else None)
                 src = self._kept_view_area(view)
         if src is not None and self._view_layer is not None:
-            # the part of the kept picture the camera shows now
-            surface.blit(self._view_layer[1], view.topleft, src)
-            self._base_labels = self._layer_labels  # the kept picture's own labels
-            self._draw_hover(surface, ctx, view)  # what follows the mouse, over the kept picture
+            layer = self._view_layer
+            shows = (self._hover_key, self._hover_overlay_key, id(layer[1]), layer[0][0], layer[2], layer[3])
+            if self._composed is None or self._composed[0] != shows:
+                if self._hover_drawn != shows:
+                    # the part of the kept picture the camera shows now, and over it what
+                    # follows the mouse (a new hover: no picture is drawn for it)
+                    surface.blit(layer[1], view.topleft, src)
+                    self._base_labels = self._layer_labels  # the kept picture's own labels
+                    self._draw_hover(surface, ctx, view)
+                    self._hover_drawn = shows
+                else:
+                    self._compose(ctx, shows)
+            if self._composed is not None and self._composed[0] == shows:
+                surface.blit(self._composed[1], view.topleft, src)
+                self.map_labels.items = list(self._composed[2])
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface, ctx, view)
         surface.set_clip(view)
@@ -239,6 +256,18 @@ class MapView:
         surface.set_clip(None)
 
     # ------------------------------------------------------------------ the kept picture
+    def _compose(self, ctx: MapContext, shows: Any) -> None:
+        """The kept picture with what follows the mouse drawn over it (see _composed)."""
+        _, pic, built_at, shift = self._view_layer  # type: ignore[misc]
+        out = self._composed[1] if self._composed is not None else None
+        if out is None or out.get_size() != pic.get_size():
+            out = draw.for_display(pygame.Surface(pic.get_size()))
+        out.blit(pic, (0, 0))
+        self._base_labels = self._layer_labels
+        # the map's corner in the picture (where it was drawn with the camera moved by `shift`)
+        self._draw_hover(out, ctx, out.get_rect(), (built_at[0] + shift[0], built_at[1] + shift[1]))
+        self._composed = (shows, out, list(self.map_labels.items))
+
     def _kept_view_area(self, view: pygame.Rect) -> pygame.Rect | None:
         """Where in the kept picture the view is now, or None when it has to be drawn afresh."""
         layer = self._view_layer
@@ -275,12 +304,15 @@ class MapView:
         self._base_labels = list(self.map_labels.items)
         surface.set_clip(None)
 
-    def _draw_hover(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect) -> None:
-        """What follows the mouse, drawn over the rest each frame, inside `area`: the hovered hex's
-        tints (where a dash could go after moving there: free hexes, never under a counter), its
-        outline and the hovered path with its labels."""
+    def _draw_hover(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect,
+                    origin: tuple[int, int] | None = None) -> None:
+        """What follows the mouse, drawn over the rest, inside `area`: the hovered hex's tints
+        (where a dash could go after moving there: free hexes, never under a counter), its outline
+        and the hovered path with its labels. `origin`: the map's corner on `surface` (the
+        camera's on the screen by default)."""
         z = self.camera.zoom
-        origin = self.camera.map_origin_on_screen()
+        if origin is None:
+            origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
         self.map_labels.items = list(self._base_labels)
         overlay = self._hover_overlay_surface(z)
