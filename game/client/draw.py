@@ -103,7 +103,13 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
         return None
     ox, oy = int(min(s[0] for s in spots) + shape.min_x) - 1, int(min(s[1] for s in spots) + shape.min_y) - 1
     size = (int(max(s[0] for s in spots) + shape.max_x) - ox + 2, int(max(s[1] for s in spots) + shape.max_y) - oy + 2)
-    surf = _blank(size, reuse)
+    # a new surface gets room to spare: for any overlay of the same rectangle (its hexes reach a
+    # stamp beyond it on each side), else a quarter more
+    room = (size[0] + size[0] // 4, size[1] + size[1] // 4)
+    if within is not None:
+        room = (max(size[0], within.w + 2 * int(shape.max_x - shape.min_x) + 8),
+                max(size[1], within.h + 2 * int(shape.max_y - shape.min_y) + 8))
+    surf = _blank(size, reuse, room)
     blits = []
     stamp = shape.stamp
     for (_, _, fx, fy, px, py), f in zip(spots, fills, strict=True):
@@ -113,16 +119,22 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
     return surf, (ox, oy)
 
 
-def _blank(size: tuple[int, int], reuse: pygame.Surface | None) -> pygame.Surface:
+def _blank(size: tuple[int, int], reuse: pygame.Surface | None, room: tuple[int, int] | None = None) -> pygame.Surface:
     """A clear surface of `size` in the window's alpha format: part of `reuse` (cleared) when it
-    is one and big enough, else a new one."""
+    is one and big enough, else part of a new one of `room` (the first touch of a fresh 10 MB
+    surface's memory costs the system a few milliseconds: better once than on every click)."""
     if reuse is not None:
         base = reuse.get_parent() or reuse
         if base.get_width() >= size[0] and base.get_height() >= size[1] and base.get_flags() & pygame.SRCALPHA:
             part = base.subsurface(pygame.Rect((0, 0), size))
             part.fill((0, 0, 0, 0))
             return part
-    return for_display_alpha(pygame.Surface(size, pygame.SRCALPHA))
+    room = room or size
+    if reuse is not None:  # never smaller than the one it replaces, either way
+        old = reuse.get_parent() or reuse
+        room = (max(room[0], old.get_width()), max(room[1], old.get_height()))
+    base = for_display_alpha(pygame.Surface((max(size[0], room[0]), max(size[1], room[1])), pygame.SRCALPHA))
+    return base.subsurface(pygame.Rect((0, 0), size)) if base.get_size() != size else base
 
 
 class _StampShape:

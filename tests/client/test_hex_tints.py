@@ -80,13 +80,15 @@ def test_an_overlay_drawn_in_the_last_ones_surface_is_the_same_and_clear_around_
     again = draw.hex_fill_surface(layout, small, 1.0, reuse=first[0])
     fresh = draw.hex_fill_surface(layout, small, 1.0)
     assert again is not None and fresh is not None
-    assert again[0].get_parent() is first[0]  # no new surface
+    assert again[0].get_parent() is (first[0].get_parent() or first[0])  # no new surface
     assert again[1] == fresh[1] and again[0].get_size() == fresh[0].get_size()
     w, h = fresh[0].get_size()
     assert all(again[0].get_at((x, y)) == fresh[0].get_at((x, y)) for x in range(w) for y in range(h))
     bigger = big + [(Hex(*layout.stagger.to_hex(18, 15)), draw.MOVE_COLOUR, 90)]
     grown = draw.hex_fill_surface(layout, bigger, 1.0, reuse=again[0])  # too big for it: a new one
-    assert grown is not None and grown[0].get_parent() is None
+    assert grown is not None and (grown[0].get_parent() or grown[0]) is not (first[0].get_parent() or first[0])
+    w, h = grown[0].get_size()
+    assert all(grown[0].get_at((x, 0)).a == 0 for x in range(w))  # a fresh one, clear where no hex is
 
 
 def test_tints_drawn_only_within_a_rectangle_are_those_of_all_the_hexes_there() -> None:

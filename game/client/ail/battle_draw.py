@@ -103,6 +103,9 @@ class MapView:
         # layer was split off. _hover_drawn: what the last frame drew straight.
         self._composed: tuple[Any, pygame.Surface, list[Any]] | None = None
         self._hover_drawn: Any = None
+        # the surfaces the tints were last drawn in, kept to draw the next ones in (also while
+        # there are none): a fresh surface's first touch costs more than the drawing
+        self._buffers: dict[str, pygame.Surface] = {}
         self._places_key: tuple[int, int] | None = None
         self._places: list[tuple[Any, float, float]] = []
         self._can_act: set[str] = set()
@@ -196,12 +199,12 @@ class MapView:
             dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
-                self._hover_overlay = draw.hex_fill_surface(
-                    self.layout, hfills, z, self._hover_overlay[0] if self._hover_overlay is not None else None)
+                self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z, self._buffers.get("hover"))
+                self._keep_buffer("hover", self._hover_overlay)
             if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
                 self._danger_overlay_key = (*dkey, z)
-                self._danger_overlay = draw.hex_fill_surface(
-                    self.layout, dfills, z, self._danger_overlay[0] if self._danger_overlay is not None else None)
+                self._danger_overlay = draw.hex_fill_surface(self.layout, dfills, z, self._buffers.get("danger"))
+                self._keep_buffer("danger", self._danger_overlay)
             self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes
@@ -254,6 +257,10 @@ class MapView:
         if toast is not None:
             draw_toast(surface, toast, view_rect(self.camera))  # wrapped to the view's width
         surface.set_clip(None)
+
+    def _keep_buffer(self, name: str, overlay: tuple[pygame.Surface, tuple[int, int]] | None) -> None:
+        if overlay is not None:
+            self._buffers[name] = overlay[0].get_parent() or overlay[0]
 
     # ------------------------------------------------------------------ the kept picture
     def _compose(self, ctx: MapContext, shows: Any) -> None:
@@ -405,9 +412,9 @@ class MapView:
             return None
         if self._overlay_area is None or not self._overlay_area.contains(need):
             self._overlay_area = need.inflate(2 * OVERLAY_BAND, 2 * OVERLAY_BAND)
-            self._overlay = draw.hex_fill_surface(self.layout, self._fills, z,
-                                                  self._overlay[0] if self._overlay is not None else None,
+            self._overlay = draw.hex_fill_surface(self.layout, self._fills, z, self._buffers.get("mode"),
                                                   within=self._overlay_area)
+            self._keep_buffer("mode", self._overlay)
         return self._overlay
 
     def _draw_marks(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float) -> None:
