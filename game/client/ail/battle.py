@@ -428,6 +428,7 @@ class BattleScene(Scene):
             if self.camera.contains_screen(*self.mouse):
                 self.camera.zoom_at(1 if event.y > 0 else -1, *self.mouse)
                 self.forget_overlay()
+                self.update_hover()
         elif event.type == pygame.MOUSEBUTTONDOWN:
             if event.button in (1, 2) and self.camera.contains_screen(*event.pos):
                 self.mouse = event.pos
@@ -522,6 +523,7 @@ class BattleScene(Scene):
             dy = sum(PAN_KEYS[k][1] for k in self._held if k in PAN_KEYS)
             if dx or dy:
                 self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+                self.update_hover()  # the map moved under a still pointer: the hover follows it
         was_busy = self.anim.busy
         self.anim.update(dt)
         if was_busy and not self.anim.busy:
