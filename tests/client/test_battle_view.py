@@ -119,7 +119,7 @@ def test_arrow_keys_and_wasd_pan_while_held(app) -> None:  # type: ignore[no-unt
     assert scene.camera.pos_x < x1
 
 
-def test_the_hover_follows_a_still_pointer_when_keys_pan_or_the_wheel_zooms_the_map(app) -> None:  # type: ignore[no-untyped-def]
+def test_the_hover_is_the_hex_under_a_still_pointer_once_keys_have_panned_or_the_wheel_zoomed(app) -> None:  # type: ignore[no-untyped-def]
     scene = battle(app)
     _, _, view = scene.regions()
     pos = (view.centerx, view.centery)
@@ -131,7 +131,8 @@ def test_the_hover_follows_a_still_pointer_when_keys_pan_or_the_wheel_zooms_the_
         app.step(dt=0.05)
     post(pygame.event.Event(pygame.KEYUP, key=pygame.K_d, mod=0, unicode="d", scancode=0))
     app.step()
-    assert scene.hover != before and scene.hover == scene.hex_at(pos)  # the hex now under the pointer
+    # once the map stops, the hover is the hex now under the pointer
+    assert scene.hover != before and scene.hover == scene.hex_at(pos)
     assert scene.panels.shown("info") == scene.panels.info_html(scene)  # and the hex box names it
     post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False, precise_x=0.0, precise_y=-1.0))
     post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False, precise_x=0.0, precise_y=-1.0))

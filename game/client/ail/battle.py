@@ -95,6 +95,7 @@ class BattleScene(Scene):
         self._press: tuple[int, tuple[int, int]] | None = None
         self._dragging = False
         self._held: set[int] = set()
+        self._panned = False  # the keys moved the map since the hover was last updated
         self.anim = AnimQueue()
         self.viewer: str | None = None        # the side whose view is on screen
         self._seen: tuple[Any, str | None, Any] | None = None  # (real state, viewer, its view)
@@ -523,7 +524,13 @@ class BattleScene(Scene):
             dy = sum(PAN_KEYS[k][1] for k in self._held if k in PAN_KEYS)
             if dx or dy:
                 self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
-                self.update_hover()  # the map moved under a still pointer: the hover follows it
+                self._panned = True
+        if self._panned and not any(k in PAN_KEYS for k in self._held):
+            # the map moved under a still pointer: once it stops, the hover is the hex under the
+            # pointer again (not on every frame of the pan, where the hex box would be laid out
+            # anew at each hex passed)
+            self._panned = False
+            self.update_hover()
         was_busy = self.anim.busy
         self.anim.update(dt)
         if was_busy and not self.anim.busy:
