@@ -29,9 +29,8 @@ from game.hexgrid import Hex, neighbours
 from game.rules.ail.movement import (
     _occupancy,
     _search,
+    _Walk,
     _walk,
-    enter_cost,
-    is_difficult,
     move_reach_keeping_dash,
     state_after_move,
 )
@@ -95,59 +94,53 @@ def move_then_dash_sources(state: GameState, unit_id: str, goal: Hex) -> dict[He
     if not ends:
         return {}
     unit = state.units[unit_id]
-    if goal != unit.hex and any(u.alive and u.hex == goal for u in state.units.values()):
-        return {}
     ut = state.unit_type(unit_id)
+    hover = ut.unit_class == "hover"
+    walk = _walk(state, hover, False, True)
+    grid = walk.grid
+    if goal not in grid.index:
+        return {}
+    occ = _occupancy(state, grid)
+    target = grid.index[goal]
+    if goal != unit.hex and target in occ.occupied:
+        return {}  # someone else stands there
+    blocked = occ.enemy.get(unit.side, frozenset())
     base = ut.move
     bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
-    enemy = {u.hex for u in state.units.values() if u.alive and u.side != unit.side}
-    plain = _back(state, unit, goal, base, enemy, roads_only=False)
+    plain = _back(state, unit, walk, target, base, blocked)
     out = {m: plain[m] for m in ends if m in plain}
     if bonus:
-        road = _back(state, unit, goal, base + bonus, enemy, roads_only=True)
+        road = _back(state, unit, _walk(state, hover, True, True), target, base + bonus, blocked)
         for m in ends:
             if m not in out and m in road and m in state.board.roads:
                 out[m] = road[m]
     return out
 
 
-def _back(state: GameState, unit: UnitState, goal: Hex, limit: int, enemy: set[Hex],
-          roads_only: bool) -> Mapping[Hex, int]:
-    """What a dash costs from each hex to `goal` (within `limit`): a uniform-cost search from
-    `goal` backwards. Every hex on the way, the first included, is one the dash may enter (on
-    the board, terrain the unit can enter, not difficult, not held by an enemy; on a road when
-    `roads_only`), exactly the hexes a forward dash search passes."""
-    board = state.board
-
-    def enterable(h: Hex) -> int | None:
-        if h not in board.terrain or h in enemy or is_difficult(state, h):
-            return None
-        if roads_only and not board.is_road(h):
-            return None
-        return enter_cost(state, unit, h)
-
-    step = enterable(goal)
-    if step is None:
+def _back(state: GameState, unit: UnitState, walk: _Walk, goal: int, limit: int,
+          blocked: frozenset[int]) -> Mapping[Hex, int]:
+    """What a dash costs from each hex to the hex of index `goal` (within `limit`): a uniform-cost
+    search from `goal` backwards. Every hex on the way, the first included, is one the walk may
+    enter (what the forward search's rows hold: `_Walk.step`) and no enemy holds, exactly the
+    hexes a forward dash search passes; a step back is priced by the hex it leaves."""
+    if goal in blocked or not walk.step(state, unit, goal):
         return {}
-    best: dict[Hex, int] = {goal: 0}
-    queue: list[tuple[int, Hex]] = [(0, goal)]
-    price: dict[Hex, int | None] = {goal: step}
+    grid = walk.grid
+    hexes, index = grid.hexes, grid.index
+    best: dict[int, int] = {goal: 0}
+    queue: list[tuple[int, int]] = [(0, goal)]
     while queue:
-        cost, h = heapq.heappop(queue)
-        if cost > best.get(h, limit + 1):
+        cost, i = heapq.heappop(queue)
+        if cost > best[i]:
             continue
-        here = price[h]
-        if here is None:
-            continue
-        nxt = cost + here
+        nxt = cost + walk.step(state, unit, i)
         if nxt > limit:
             continue
-        for n in neighbours(h):
-            if n not in price:
-                price[n] = enterable(n)
-            if price[n] is None:
+        for n in neighbours(hexes[i]):
+            j = index.get(n)
+            if j is None or j in blocked or not walk.step(state, unit, j):
                 continue
-            if nxt < best.get(n, limit + 1):
-                best[n] = nxt
-                heapq.heappush(queue, (nxt, n))
-    return best
+            if nxt < best.get(j, limit + 1):
+                best[j] = nxt
+                heapq.heappush(queue, (nxt, j))
+    return {hexes[i]: c for i, c in best.items()}

@@ -273,13 +273,19 @@ class _Walk:
         # hex is a neighbour of six, and is asked once, not once per row it is in.
         self.steps: list[int] = []
 
-    def _step(self, state: GameState, unit: UnitState, j: int) -> int:
-        n = self.grid.hexes[j]
-        step = enter_cost(state, unit, n)
-        if step is None or (self.road_only and not self.grid.board.is_road(n)):
-            return 0
-        if self.no_difficult and is_difficult(state, n):
-            return 0
+    def step(self, state: GameState, unit: UnitState, j: int) -> int:
+        """What entering the hex of index `j` costs under this walk, 0 when it is closed to it."""
+        steps = self.steps
+        if len(steps) < len(self.grid.hexes):
+            steps.extend([-1] * (len(self.grid.hexes) - len(steps)))
+        step = steps[j]
+        if step < 0:
+            n = self.grid.hexes[j]
+            cost = enter_cost(state, unit, n)
+            if cost is None or (self.road_only and not self.grid.board.is_road(n)) \
+                    or (self.no_difficult and is_difficult(state, n)):
+                cost = 0
+            step = steps[j] = cost
         return step
 
     def row(self, state: GameState, unit: UnitState, i: int) -> _Row:
@@ -298,7 +304,7 @@ class _Walk:
                 continue  # off the board: never enterable
             step = steps[j]
             if step < 0:
-                step = steps[j] = self._step(state, unit, j)
+                step = self.step(state, unit, j)
             if step:
                 by_step.setdefault(step, []).append(j)
         row = rows[i] = tuple((step, tuple(by_step[step])) for step in sorted(by_step))
