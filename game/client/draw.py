@@ -121,20 +121,19 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
 
 def _blank(size: tuple[int, int], reuse: pygame.Surface | None, room: tuple[int, int] | None = None) -> pygame.Surface:
     """A clear surface of `size` in the window's alpha format: part of `reuse` (cleared) when it
-    is one and big enough, else part of a new one of `room` (the first touch of a fresh 10 MB
-    surface's memory costs the system a few milliseconds: better once than on every click)."""
-    if reuse is not None:
-        base = reuse.get_parent() or reuse
-        if base.get_width() >= size[0] and base.get_height() >= size[1] and base.get_flags() & pygame.SRCALPHA:
-            part = base.subsurface(pygame.Rect((0, 0), size))
+    is one and big enough, else part of a new one of `room`, and never smaller than `reuse` (the
+    first touch of a fresh 10 MB surface's memory costs the system a few milliseconds: better once
+    than on every click)."""
+    old = (reuse.get_parent() or reuse) if reuse is not None else None
+    w, h = room or size
+    if old is not None:
+        if old.get_width() >= size[0] and old.get_height() >= size[1] and old.get_flags() & pygame.SRCALPHA:
+            part = old.subsurface(pygame.Rect((0, 0), size))
             part.fill((0, 0, 0, 0))
             return part
-    room = room or size
-    if reuse is not None:  # never smaller than the one it replaces, either way
-        old = reuse.get_parent() or reuse
-        room = (max(room[0], old.get_width()), max(room[1], old.get_height()))
-    base = for_display_alpha(pygame.Surface((max(size[0], room[0]), max(size[1], room[1])), pygame.SRCALPHA))
-    return base.subsurface(pygame.Rect((0, 0), size)) if base.get_size() != size else base
+        w, h = max(w, old.get_width()), max(h, old.get_height())
+    base = for_display_alpha(pygame.Surface((max(w, size[0]), max(h, size[1])), pygame.SRCALPHA))
+    return base if base.get_size() == size else base.subsurface(pygame.Rect((0, 0), size))
 
 
 class _StampShape:

@@ -124,23 +124,43 @@ def test_the_charge_targets_found_at_once_are_the_enemies_a_charge_path_reaches(
         assert mode.charge_targets(scene) == one_by_one, uid
 
 
-def test_charge_targets_match_one_path_per_enemy_on_a_crowded_map(tmp_path: Any) -> None:
-    """The same equivalence where charges abound: the benchmark's crowded 30 x 30 battle."""
+def _every_enemy_gun_watching(state: Any) -> Any:
+    """The state with every unit of the side not to move that has a gun on overwatch with it."""
+    units = dict(state.units)
+    for u in state.live_units():
+        gun = next((w.name for w in state.unit_type(u.id).weapons if not w.melee), None)
+        if u.side != state.active_side and gun is not None:
+            units[u.id] = u.model_copy(update={"stance": "overwatch", "stance_weapon": gun})
+    return state.model_copy(update={"units": units})
+
+
+def _crowded_scene(tmp_path: Any, w: int, h: int, units: int, watched: bool = False) -> Any:
+    """A headless battle scene of the benchmark's crowded battle, first side to move, its movement
+    phase (with every enemy gun on overwatch when `watched`)."""
     from game.bench import bigmap
     from game.client.ail.battle import BattleScene
     from game.client.ail.plugin import tactical_session
     from game.client.launch import layout_of
     from game.rules.ail.state import TurnSlot
 
-    battle = bigmap.big_battle(tmp_path, 30, 30, 300)
+    battle = bigmap.big_battle(tmp_path, w, h, units)
     sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
     state = ail.initial_state(battle.setup, battle.board, 1).model_copy(
         update={"phase": "movement", "turn_order": sides, "turn_index": 0, "pending": None})
+    if watched:
+        state = _every_enemy_gun_watching(state)
     session = tactical_session(battle.setup, battle.board, layout_of(battle.map_data), 1, state=state,
                                map_data=battle.map_data)
     app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
     scene = BattleScene(app, session)
     scene.viewer = state.active_side
+    return scene
+
+
+def test_charge_targets_match_one_path_per_enemy_on_a_crowded_map(tmp_path: Any) -> None:
+    """The same equivalence where charges abound: the benchmark's crowded 30 x 30 battle."""
+    scene = _crowded_scene(tmp_path, 30, 30, 300)
+    state = scene.state
     found = 0
     for uid in list(ail.units_that_can_act(state, state.active_side))[:40]:
         mode = MoveMode(uid)
@@ -179,13 +199,7 @@ def test_the_move_then_dash_overlay_and_paths_are_those_of_one_what_if_per_move_
     if state.phase != "movement" or state.pending is not None:
         return
     if watched:  # every enemy of the side to move on overwatch: the paths have shots to dodge
-        units = dict(state.units)
-        for u in state.live_units():
-            t = state.unit_type(u.id)
-            gun = next((w.name for w in t.weapons if not w.melee), None)
-            if u.side != state.active_side and gun is not None:
-                units[u.id] = u.model_copy(update={"stance": "overwatch", "stance_weapon": gun})
-        state = state.model_copy(update={"units": units})
+        state = _every_enemy_gun_watching(state)
     scene = _scene()
     scene.session.state = state
     scene.viewer = state.active_side
@@ -210,27 +224,8 @@ def test_the_move_then_dash_path_dodges_overwatch_as_the_one_by_one_search_does(
     """Where overwatch is everywhere (a crowded battle, every enemy gun watching), the path a move
     then a dash takes is the one the plain search over every move end picks: the fewest shots drawn
     first, not merely the shortest dash."""
-    from game.bench import bigmap
-    from game.client.ail.battle import BattleScene
-    from game.client.ail.plugin import tactical_session
-    from game.client.launch import layout_of
-    from game.rules.ail.state import TurnSlot
-
-    battle = bigmap.big_battle(tmp_path, 20, 20, 120)
-    sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
-    state = ail.initial_state(battle.setup, battle.board, 1).model_copy(
-        update={"phase": "movement", "turn_order": sides, "turn_index": 0, "pending": None})
-    units = dict(state.units)
-    for u in state.live_units():
-        gun = next((w.name for w in state.unit_type(u.id).weapons if not w.melee), None)
-        if u.side != state.active_side and gun is not None:
-            units[u.id] = u.model_copy(update={"stance": "overwatch", "stance_weapon": gun})
-    state = state.model_copy(update={"units": units})
-    session = tactical_session(battle.setup, battle.board, layout_of(battle.map_data), 1, state=state,
-                               map_data=battle.map_data)
-    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
-    scene = BattleScene(app, session)
-    scene.viewer = state.active_side
+    scene = _crowded_scene(tmp_path, 20, 20, 120, watched=True)
+    state = scene.state
     dodged = 0
     for uid in list(ail.units_that_can_act(state, state.active_side))[:3]:
         mode = MoveMode(uid)

@@ -28,7 +28,8 @@ def pan(app, k: int, frames: int) -> None:  # type: ignore[no-untyped-def]
     app.render()
 
 
-def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def _count_builds(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
+    """A list that gets an item each time a kept picture of the map view is drawn."""
     builds: list[int] = []
     real = battle_draw.MapView._build_view_layer
 
@@ -37,6 +38,11 @@ def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawin
         return real(self, *args)
 
     monkeypatch.setattr(battle_draw.MapView, "_build_view_layer", counting)
+    return builds
+
+
+def test_panning_within_and_past_the_margin_at_every_zoom_matches_a_fresh_drawing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    builds = _count_builds(monkeypatch)
     units = UNITS + [(f"x{i}", "rifle_section", ("blue", "red")[i % 2], (5 + 3 * (i % 9), 4 + 2 * (i // 9)))
                      for i in range(40)]
     session = make_session(units, width=60, height=40, overrides={(3, 3): "woods", (5, 5): "swamp"},
@@ -98,14 +104,7 @@ def test_hovering_hex_after_hex_draws_no_new_kept_picture_and_matches_drawing_it
     afresh gives."""
     from game.client.ail.rq import reach_cost
 
-    builds: list[int] = []
-    real = battle_draw.MapView._build_view_layer
-
-    def counting(self, *args):  # type: ignore[no-untyped-def]
-        builds.append(1)
-        return real(self, *args)
-
-    monkeypatch.setattr(battle_draw.MapView, "_build_view_layer", counting)
+    builds = _count_builds(monkeypatch)
     session = make_session(UNITS, width=30, height=20, overrides={(4, 4): "woods"},
                            roads={(5, c) for c in range(20)}, phase="movement")
     app = make_app(session, blackout=False)

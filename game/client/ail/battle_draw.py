@@ -199,12 +199,10 @@ class MapView:
             dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
-                self._hover_overlay = draw.hex_fill_surface(self.layout, hfills, z, self._buffers.get("hover"))
-                self._keep_buffer("hover", self._hover_overlay)
+                self._hover_overlay = self._tints("hover", hfills, z)
             if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
                 self._danger_overlay_key = (*dkey, z)
-                self._danger_overlay = draw.hex_fill_surface(self.layout, dfills, z, self._buffers.get("danger"))
-                self._keep_buffer("danger", self._danger_overlay)
+                self._danger_overlay = self._tints("danger", dfills, z)
             self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes
@@ -258,9 +256,20 @@ class MapView:
             draw_toast(surface, toast, view_rect(self.camera))  # wrapped to the view's width
         surface.set_clip(None)
 
-    def _keep_buffer(self, name: str, overlay: tuple[pygame.Surface, tuple[int, int]] | None) -> None:
-        if overlay is not None:
-            self._buffers[name] = overlay[0].get_parent() or overlay[0]
+    def _tints(self, kind: str, fills: list[Any], z: float,
+               within: pygame.Rect | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
+        """Hex tints of one kind ("mode", "hover", "danger") drawn in the surface that kind last
+        used (kept in _buffers even while no tint of it is shown)."""
+        out = draw.hex_fill_surface(self.layout, fills, z, self._buffers.get(kind), within=within)
+        if out is not None:
+            self._buffers[kind] = out[0].get_parent() or out[0]
+        return out
+
+    @staticmethod
+    def _blit_tints(surface: pygame.Surface, tints: tuple[pygame.Surface, tuple[int, int]] | None,
+                    origin: tuple[int, int]) -> None:
+        if tints is not None:
+            surface.blit(tints[0], (origin[0] + tints[1][0], origin[1] + tints[1][1]))
 
     # ------------------------------------------------------------------ the kept picture
     def _compose(self, ctx: MapContext, shows: Any) -> None:
@@ -302,9 +311,8 @@ class MapView:
             surface.fill(BACKGROUND, area)
         self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
         need = area.move(-origin[0], -origin[1])  # the part of the zoomed map drawn here
-        for overlay in (self._overlay_surface(z, need), self._danger_overlay_surface(z)):
-            if overlay is not None:
-                surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
+        self._blit_tints(surface, self._overlay_surface(z, need), origin)
+        self._blit_tints(surface, self._at_zoom(self._danger_overlay_key, self._danger_overlay, z), origin)
         self._draw_marks(surface, ctx, origin, z)
         self._draw_units(surface, ctx, origin, z, area)
         self._draw_hex_labels(surface, ctx, origin, z)
@@ -322,9 +330,7 @@ class MapView:
             origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
         self.map_labels.items = list(self._base_labels)
-        overlay = self._hover_overlay_surface(z)
-        if overlay is not None:
-            surface.blit(overlay[0], (origin[0] + overlay[1][0], origin[1] + overlay[1][1]))
+        self._blit_tints(surface, self._at_zoom(self._hover_overlay_key, self._hover_overlay, z), origin)
         if ctx.hover is not None:
             draw.hex_outline(surface, self.layout, ctx.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
         self._draw_path(surface, ctx, origin, z)
@@ -394,15 +400,10 @@ class MapView:
         zone = ctx.q.danger_zone(st, u.id)
         return (("danger", u.id, st.seq), [(h, draw.DANGER_COLOUR, 70, 2) for h in sorted(zone)])
 
-    def _hover_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
-        if self._hover_overlay_key is None or self._hover_overlay_key[-1] != z:
-            return None
-        return self._hover_overlay
-
-    def _danger_overlay_surface(self, z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
-        if self._danger_overlay_key is None or self._danger_overlay_key[-1] != z:
-            return None
-        return self._danger_overlay
+    @staticmethod
+    def _at_zoom(key: tuple[Any, ...] | None, tints: Any, z: float) -> Any:
+        """Tints made for zoom `z` (the last item of their key), else None."""
+        return tints if key is not None and key[-1] == z else None
 
     def _overlay_surface(self, z: float, need: pygame.Rect) -> tuple[pygame.Surface, tuple[int, int]] | None:
         """The mode's tints over at least `need` (zoomed map pixels). A reach is often much bigger
@@ -412,9 +413,7 @@ class MapView:
             return None
         if self._overlay_area is None or not self._overlay_area.contains(need):
             self._overlay_area = need.inflate(2 * OVERLAY_BAND, 2 * OVERLAY_BAND)
-            self._overlay = draw.hex_fill_surface(self.layout, self._fills, z, self._buffers.get("mode"),
-                                                  within=self._overlay_area)
-            self._keep_buffer("mode", self._overlay)
+            self._overlay = self._tints("mode", self._fills, z, self._overlay_area)
         return self._overlay
 
     def _draw_marks(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float) -> None:
