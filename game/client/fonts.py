@@ -12,13 +12,14 @@ from pathlib import Path
 import pygame
 
 
-def _noto(bold: bool) -> Path | None:
+def _noto(bold: bool, italic: bool = False) -> Path | None:
     try:
         import pygame_gui
     except ImportError:  # pragma: no cover - pygame_gui is a dependency
         return None
     data = Path(pygame_gui.__file__).parent / "data"
-    path = data / ("NotoSans-Bold.ttf" if bold else "NotoSans-Regular.ttf")
+    style = ("Bold" if bold else "") + ("Italic" if italic else "") or "Regular"
+    path = data / f"NotoSans-{style}.ttf"
     return path if path.exists() else None
 
 
@@ -33,19 +34,20 @@ def _forget_fonts() -> None:
 
 
 @lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> pygame.font.Font:
+def font(size: int, bold: bool = False, italic: bool = False) -> pygame.font.Font:
     global _quit_hooked
     if not pygame.font.get_init():
         pygame.font.init()
     if not _quit_hooked:  # a window closed and opened again in one process (tests, a restart)
         pygame.register_quit(_forget_fonts)
         _quit_hooked = True
-    path = _noto(bold)
+    path = _noto(bold, italic)
     size = max(6, int(size))
     if path is not None:
         return pygame.font.Font(str(path), size)
     f = pygame.font.Font(None, int(size * 1.3))
     f.set_bold(bold)
+    f.set_italic(italic)
     return f
 
 

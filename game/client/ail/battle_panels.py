@@ -17,6 +17,7 @@ from pygame_gui.core import ObjectID
 
 from game.client import draw, fonts
 from game.client.ail import text
+from game.client.richtext import RichTextBox, TextCache
 from game.hexgrid import Hex
 
 if TYPE_CHECKING:
@@ -52,65 +53,15 @@ TOP_BUTTONS = (("help", "Help F1", 78, "Controls"),
                ("undo", "Undo", 70, "Take back the last move (Ctrl+Z)"))
 
 
-class TextPool:
-    """One box of the side panel shown by a few pygame_gui text boxes lying in the same place,
-    each keeping the text it last laid out: showing again what was shown a moment ago (the mouse
-    back on a hex, a unit selected again) makes that box the visible one instead of laying the
-    text out anew (a few milliseconds a time for pygame_gui). `box` is the one shown."""
-
-    SIZE = 6
-
-    def __init__(self, ui: pygame_gui.UIManager, rect: pygame.Rect) -> None:
-        self._ui = ui
-        self._rect = pygame.Rect(rect)
-        self._boxes = [pygame_gui.elements.UITextBox("", self._rect, ui)]
-        self._texts = [""]
-        self._order = [0]  # most recently shown last
-
-    @property
-    def box(self) -> pygame_gui.elements.UITextBox:
-        return self._boxes[self._order[-1]]
-
-    def show(self, html: str) -> None:
-        now = self._order[-1]
-        if self._texts[now] == html:
-            return
-        if html in self._texts:
-            i = self._texts.index(html)
-        elif len(self._boxes) < self.SIZE:
-            i = len(self._boxes)
-            self._boxes.append(pygame_gui.elements.UITextBox(html, self._rect, self._ui, visible=0))
-            self._texts.append(html)
-            self._order.insert(0, i)
-        else:
-            i = self._order[0]  # the one shown longest ago
-            self._boxes[i].set_text(html)
-            self._texts[i] = html
-        self._order.remove(i)
-        self._order.append(i)
-        self._boxes[now].hide()  # type: ignore[no-untyped-call]
-        self._boxes[i].show()  # type: ignore[no-untyped-call]
-
-    def place(self, position: tuple[int, int], size: tuple[int, int]) -> None:
-        """Move and size the box; the others are dropped (they would each be laid out again)."""
-        keep = self._order[-1]
-        for i, b in enumerate(self._boxes):
-            if i != keep:
-                b.kill()
-        self._boxes, self._texts, self._order = [self._boxes[keep]], [self._texts[keep]], [0]
-        self._rect = pygame.Rect(position, size)
-        self.box.set_relative_position(position)
-        self.box.set_dimensions(size)
-
-
 class Panels:
     """The side panel and the top bar of the battle scene.
 
     Public fields (the widgets, made by build()):
         status_label, hint_label: the top bar's two lines.
         top_buttons: key ("help", "options", "end", "undo") -> button.
-        unit_box: the selected unit's card (or the sides' summary), shown by unit_pool.
-        info_box: the hovered hex, the path's overwatch, or the attack preview (info_pool).
+        unit_box: the selected unit's card (or the sides' summary).
+        info_box: the hovered hex, the path's overwatch, or the attack preview.
+        (both laid out by game/client/richtext.py, which keeps the texts shown lately)
         log_title, log_box: the dice log.
         actions_rect: the band the action buttons go in (battle_actions.ActionButtons).
         chart_rect: where the odds chart is drawn.
@@ -143,9 +94,10 @@ class Panels:
             bx -= 8
         x, wdt = side.x + 8, side.w - 16
         y = side.y + 8
-        self.unit_pool = TextPool(ui, pygame.Rect(x, y, wdt, 100))
+        texts = TextCache()
+        self.unit_box = RichTextBox("", pygame.Rect(x, y, wdt, 100), ui, cache=texts)
         self.actions_rect = pygame.Rect(x, y, wdt, 0)
-        self.info_pool = TextPool(ui, pygame.Rect(x, y, wdt, 80))
+        self.info_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=texts)
         self.chart_rect = pygame.Rect(x, y, wdt, 72)
         self.log_title = pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)",
                                                      ui, object_id=ObjectID(class_id="@title"))
@@ -172,11 +124,11 @@ class Panels:
         rest = max(180, bottom - y - actions_h - chart_h - title_h - gaps)
         unit_h = max(96, int(rest * 0.42))
         info_h = max(64, int(rest * 0.27))
-        self.unit_pool.place((x, y), (wdt, unit_h))
+        _place(self.unit_box, (x, y), (wdt, unit_h))
         y += unit_h + 6
         self.actions_rect = pygame.Rect(x, y, wdt, actions_h)
         y += actions_h + (6 if actions_h else 0)
-        self.info_pool.place((x, y), (wdt, info_h))
+        _place(self.info_box, (x, y), (wdt, info_h))
         y += info_h + 6
         self.chart_rect = pygame.Rect(x, y, wdt, chart_h)
         self._chart = None  # drawn again at the new size
@@ -200,25 +152,10 @@ class Panels:
         "unit", "info", "log" (tests read the text without the toolkit's rendering)."""
         return self._shown.get(key, "")
 
-    def _set_html(self, key: str, box: pygame_gui.elements.UITextBox, html: str) -> None:
+    def _set_html(self, key: str, box: pygame_gui.elements.UITextBox | RichTextBox, html: str) -> None:
         if self._shown.get(key) != html:
             self._shown[key] = html
             box.set_text(html)
-
-    def _set_pooled(self, key: str, pool: TextPool, html: str) -> None:
-        if self._shown.get(key) != html:
-            self._shown[key] = html
-            pool.show(html)
-
-    @property
-    def unit_box(self) -> pygame_gui.elements.UITextBox:
-        """The unit card's text box on screen now."""
-        return self.unit_pool.box
-
-    @property
-    def info_box(self) -> pygame_gui.elements.UITextBox:
-        """The hovered hex / odds box on screen now."""
-        return self.info_pool.box
 
     def _set_label(self, key: str, label: pygame_gui.elements.UILabel, s: str) -> None:
         if self._shown.get(key) != s:
@@ -249,9 +186,9 @@ class Panels:
             html = f"<font color='{text.DIM}'>No unit selected. Click a unit to see it; Tab picks the next " \
                    "unit that can act.</font>"
             html += _side_summary_html(st)
-        self._set_pooled("unit", self.unit_pool, html)
+        self._set_html("unit", self.unit_box, html)
         # hover / preview
-        self._set_pooled("info", self.info_pool, self.info_html(ctx))
+        self._set_html("info", self.info_box, self.info_html(ctx))
         # dice log
         session = ctx.session
         if force or self._shown.get("log_n") != str(len(session.history)):
@@ -437,6 +374,13 @@ def log_html(session: Session, st: Any) -> str:
     if not lines:
         return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
     return "<br>".join(lines)
+
+
+def _place(box: RichTextBox, position: tuple[int, int], size: tuple[int, int]) -> None:
+    if box.relative_rect.topleft != position:
+        box.set_relative_position(position)
+    if box.relative_rect.size != size:
+        box.set_dimensions(size)
 
 
 def _enable(element: Any, on: bool) -> None:
