@@ -114,6 +114,11 @@ class MapView:
         # the kept picture of the map view: (frame key, picture, map origin on screen when it was
         # drawn, picture position of the screen's (0, 0) then); see _build_view_layer
         self._view_layer: tuple[Any, pygame.Surface, tuple[int, int], tuple[int, int]] | None = None
+        # the margin the kept picture has around the view: none when it was drawn for a change of
+        # what the map shows (a click, a command), the full VIEW_MARGIN once a quiet frame (nothing
+        # changed since the last) or a pan has drawn it again with one
+        self._layer_margin = VIEW_MARGIN
+        self._spare: dict[tuple[int, int], pygame.Surface] = {}  # kept pictures' surfaces by size
         self._counter_cache: dict[tuple[Any, ...], pygame.Surface] = {}
 
     def centre_map(self) -> None:
@@ -193,7 +198,8 @@ class MapView:
             self._overlay_area = None
         # what depends on the hovered hex is asked again only when the hover (or anything above) changes
         hover_key = (*cheap, ctx.hover)
-        if hover_key != self._hover_key:
+        hover_changed = hover_key != self._hover_key
+        if hover_changed:
             self._hover_key = hover_key
             hkey, hfills = ctx.mode.hover_fills(mode_ctx) if quiet else ((), [])
             dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
@@ -206,8 +212,10 @@ class MapView:
             self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes
-        # past the margin and it is drawn again there. While something moves (an animation) the
-        # view is drawn straight onto the screen instead.
+        # past the margin and it is drawn again there. What the map shows changing (a click, a
+        # command) draws the view alone, and the next quiet frame draws it again with the margin:
+        # the player waits for half the drawing (at 100 x 100 a click's picture is half margin).
+        # While something moves (an animation) the view is drawn straight onto the screen instead.
         key = self._view_key(ctx)
         old = self._view_layer
         self._frame_key = key
@@ -218,7 +226,10 @@ class MapView:
             self._view_layer = (key, old[1], old[2], old[3])
             self.view_scrolls += 1
         if self._kept_view_area(view) is None:
-            self._build_view_layer(ctx, key, view, old[1] if old is not None else None)
+            changed = old is None or old[0][0] != key[0]
+            self._build_view_layer(ctx, key, view, 0 if changed else VIEW_MARGIN)
+        elif self._layer_margin < VIEW_MARGIN and not hover_changed and old is not None and old[0] == key:
+            self._build_view_layer(ctx, key, view)  # a quiet frame: now the margin for panning
 
     def draw(self, surface: pygame.Surface, ctx: MapContext, view: pygame.Rect, screen_size: tuple[int, int],
              toast: str | None) -> None:
@@ -228,8 +239,7 @@ class MapView:
         if self._frame_key is not None and surface.get_size() == screen_size:
             src = self._kept_view_area(view)
             if src is None:  # forgotten since the last update: draw it again
-                old = self._view_layer
-                self._build_view_layer(ctx, self._frame_key, view, old[1] if old is not None else None)
+                self._build_view_layer(ctx, self._frame_key, view)
                 src = self._kept_view_area(view)
         if src is not None and self._view_layer is not None:
             layer = self._view_layer
@@ -359,22 +369,26 @@ class MapView:
                  self._settings.show_grid, ctx.viewer, st.pending is None, self._overlay_key,
                  self._danger_overlay_key), (cam.pos_x, cam.pos_y))
 
-    def _build_view_layer(self, ctx: MapContext, key: Any, view: pygame.Rect,
-                          reuse: pygame.Surface | None) -> None:
-        """Draw the map view, and VIEW_MARGIN pixels around it, into the kept picture.
+    def _build_view_layer(self, ctx: MapContext, key: Any, view: pygame.Rect, margin: int = VIEW_MARGIN) -> None:
+        """Draw the map view, and `margin` pixels around it, into the kept picture.
 
-        It is drawn as if the screen were bigger and the view started VIEW_MARGIN pixels in: the
+        It is drawn as if the screen were bigger and the view started `margin` pixels in: the
         camera's viewport corner is moved there for the drawing. Every point is placed from the
         map's corner (a whole pixel; see _on_view), so the picture does not depend on where the
         camera was when it was drawn, and nothing is drawn at negative coordinates (where
         pygame's outlines and rounded corners fall a pixel differently): a view shown from a
         picture kept while panning matches one drawn for the new position pixel for pixel."""
-        m = VIEW_MARGIN
+        m = margin
         shift = (m - view.x + (m - view.x) % 2, m - view.y + (m - view.y) % 2)
         size = (view.w + 2 * m + 1, view.h + 2 * m + 1)
-        pic = reuse if reuse is not None and reuse.get_size() == size else None
+        if self._view_layer is not None:  # its surface is drawn in again when a picture of its size is
+            self._spare[self._view_layer[1].get_size()] = self._view_layer[1]
+        pic = self._spare.pop(size, None)
         if pic is None:
+            if len(self._spare) > 2:  # the window changed size: the others will not be needed
+                self._spare.clear()
             pic = draw.for_display(pygame.Surface(size))
+        self._layer_margin = m
         cam = self.camera
         saved = cam.view_x, cam.view_y
         # the camera's own viewport corner, not the view's: GM mode and the replay narrow the
@@ -412,7 +426,8 @@ class MapView:
         if self._overlay_key is None or self._overlay_key[-1] != z:
             return None
         if self._overlay_area is None or not self._overlay_area.contains(need):
-            self._overlay_area = need.inflate(2 * OVERLAY_BAND, 2 * OVERLAY_BAND)
+            band = OVERLAY_BAND if self._layer_margin else 0  # a picture of the view alone: no band
+            self._overlay_area = need.inflate(2 * band, 2 * band)
             self._overlay = self._tints("mode", self._fills, z, self._overlay_area)
         return self._overlay
 
