@@ -25,7 +25,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
-from game.hexgrid import Hex, neighbours
+from game.hexgrid import Hex
 from game.rules.ail.movement import (
     _occupancy,
     _search,
@@ -79,8 +79,8 @@ def move_then_dash_reach(state: GameState, unit_id: str) -> frozenset[Hex]:
                 road, also=tuple(on_road[1:]))
         out.update((h, c) for h, c in road.items() if h not in out)
     # Who else stands somewhere stays there; the unit's own old hex is free once it has moved.
-    others = {grid.hexes[i] for i in occ.occupied} - {unit.hex}
-    return frozenset(h for h in out if h not in ends and h not in others)
+    occupied, index = occ.occupied, grid.index
+    return frozenset(h for h in out if h not in ends and (index[h] not in occupied or h == unit.hex))
 
 
 def move_then_dash_sources(state: GameState, unit_id: str, goal: Hex) -> dict[Hex, int]:
@@ -126,7 +126,7 @@ def _back(state: GameState, unit: UnitState, walk: _Walk, goal: int, limit: int,
     if goal in blocked or not walk.step(state, unit, goal):
         return {}
     grid = walk.grid
-    hexes, index = grid.hexes, grid.index
+    hexes = grid.hexes
     best: dict[int, int] = {goal: 0}
     queue: list[tuple[int, int]] = [(0, goal)]
     while queue:
@@ -136,9 +136,8 @@ def _back(state: GameState, unit: UnitState, walk: _Walk, goal: int, limit: int,
         nxt = cost + walk.step(state, unit, i)
         if nxt > limit:
             continue
-        for n in neighbours(hexes[i]):
-            j = index.get(n)
-            if j is None or j in blocked or not walk.step(state, unit, j):
+        for j in grid.around(i):
+            if j in blocked or not walk.step(state, unit, j):
                 continue
             if nxt < best.get(j, limit + 1):
                 best[j] = nxt

@@ -197,13 +197,27 @@ class _Grid:
     Made once per board; a hex outside the board (a unit standing off it) is appended when first
     asked for. `scratch` holds each side's search marks (see _Scratch)."""
 
-    __slots__ = ("board", "hexes", "index", "scratch")
+    __slots__ = ("board", "hexes", "index", "scratch", "_around")
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.hexes: list[Hex] = list(board.terrain)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         self.scratch: dict[str, _Scratch] = {}
+        self._around: list[tuple[int, ...] | None] = []
+
+    def around(self, i: int) -> tuple[int, ...]:
+        """The indices of the hexes next to index i that are on the board (each walk's rows and
+        the searches back ask them: worked out once per hex, not once per walk)."""
+        around = self._around
+        if len(around) <= i:
+            around.extend([None] * (len(self.hexes) - len(around)))
+        got = around[i]
+        if got is None:
+            get = self.index.get
+            q, r = self.hexes[i]  # (plain tuples find the Hex keys: a Hex is made for none of them)
+            got = around[i] = tuple(j for j in (get((q + dq, r + dr)) for dq, dr in DIRECTIONS) if j is not None)
+        return got
 
     def index_of(self, h: Hex) -> int:
         i = self.index.get(h)
@@ -297,11 +311,7 @@ class _Walk:
         if len(steps) < len(grid.hexes):
             steps.extend([-1] * (len(grid.hexes) - len(steps)))
         by_step: dict[int, list[int]] = {}
-        index = grid.index
-        for n in neighbours(grid.hexes[i]):
-            j = index.get(n)
-            if j is None:
-                continue  # off the board: never enterable
+        for j in grid.around(i):  # (off the board: never enterable)
             step = steps[j]
             if step < 0:
                 step = self.step(state, unit, j)
