@@ -19,7 +19,7 @@ import itertools
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from game.board import Board
 from game.hexgrid import DIRECTIONS, Hex, distance, neighbours
@@ -214,7 +214,7 @@ class _Grid:
             around.extend([None] * (len(self.hexes) - len(around)))
         got = around[i]
         if got is None:
-            get = self.index.get
+            get = cast("dict[tuple[int, int], int]", self.index).get
             q, r = self.hexes[i]  # (plain tuples find the Hex keys: a Hex is made for none of them)
             got = around[i] = tuple(j for j in (get((q + dq, r + dr)) for dq, dr in DIRECTIONS) if j is not None)
         return got
