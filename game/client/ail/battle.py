@@ -485,21 +485,23 @@ class BattleScene(Scene):
             return
         if self.viewer != self.decision_side():
             return
-        self._use(self.mode.click(self, h))
+        self._use(self.mode.click(self, h), refresh=False)
         if self.selected is None and isinstance(self.mode, SelectMode):
             u = self.unit_at(h)
             if u is not None:
                 self.selected = u.id
-        self.refresh_panels()
+        self.refresh_panels()  # once, for the mode and the selection together
 
-    def _use(self, result: Any) -> None:
+    def _use(self, result: Any, refresh: bool = True) -> None:
         if result is None:
-            self.refresh_panels()
+            if refresh:
+                self.refresh_panels()
             return
         if isinstance(result, Mode):
             self.mode = result
             self.forget_overlay()
-            self.refresh_panels()
+            if refresh:
+                self.refresh_panels()
             return
         self.submit(result)
 

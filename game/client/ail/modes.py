@@ -154,12 +154,12 @@ class MoveMode(Mode):
     def _move(self, scene: BattleScene) -> dict[Hex, int]:
         if self._stage(scene) != "move":
             return {}
-        return reach_cost(scene.q.move_reach(scene.state, self.unit_id))
+        return scene.q.move_costs(scene.state, self.unit_id)
 
     def _dash(self, scene: BattleScene) -> dict[Hex, int]:
         if self._stage(scene) == "done" or state_dash_blocked(scene, self._unit(scene), self.pay):
             return {}
-        return reach_cost(scene.q.dash_reach(scene.state, self.unit_id))
+        return scene.q.dash_costs(scene.state, self.unit_id)
 
     def _melee(self, scene: BattleScene) -> str | None:
         t = scene.state.unit_type(self.unit_id)
@@ -234,7 +234,9 @@ class MoveMode(Mode):
         """Where the move action can end with the dash still open after it."""
         if self._stage(scene) != "move":
             return {}
-        return reach_cost(self._keep_dash(scene))
+        out: dict[Hex, int] = scene.q._cached(scene.state, ("keep_dash_costs", self.unit_id),
+                                              lambda: reach_cost(self._keep_dash(scene)))
+        return out
 
     def _move_path_keeping_dash(self, scene: BattleScene, h: Hex) -> list[Hex]:
         return reach_path(self._keep_dash(scene), h)

@@ -36,6 +36,19 @@ class Queries:
     def dash_reach(self, state: Any, unit_id: str) -> Any:
         return self._cached(state, ("dash", unit_id), lambda: ail.dash_reach(state, unit_id))
 
+    def move_costs(self, state: Any, unit_id: str) -> dict[Hex, int]:
+        """`reach_cost` of the move reach, made once per state (the panels, the tints and the path
+        ask it a dozen times a click); shared: not to be changed."""
+        out: dict[Hex, int] = self._cached(state, ("move_costs", unit_id),
+                                           lambda: reach_cost(self.move_reach(state, unit_id)))
+        return out
+
+    def dash_costs(self, state: Any, unit_id: str) -> dict[Hex, int]:
+        """`reach_cost` of the dash reach, made once per state; shared: not to be changed."""
+        out: dict[Hex, int] = self._cached(state, ("dash_costs", unit_id),
+                                           lambda: reach_cost(self.dash_reach(state, unit_id)))
+        return out
+
     def exposure(self, state: Any, unit_id: str, path: Sequence[Hex], mode: str) -> list[Any]:
         key = ("exposure", unit_id, tuple(path), mode)
         out: list[Any] = self._cached(
