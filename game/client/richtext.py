@@ -271,8 +271,11 @@ class RichTextBox(UIElement):
             self.text_height = self._text.get_height() if self.html_text else 0
             self.scroll = min(self.scroll, self.max_scroll)
         w, h = self.rect.size
-        img = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
-        img.fill(self._bg)
+        img = self.image
+        fresh = img is None or img.get_size() != (max(1, w), max(1, h)) or self.get_image_clipping_rect() is not None
+        if fresh:
+            img = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+        img.fill(self._bg)  # (opaque: the same under the toolkit's premultiplied blending)
         inner = pygame.Rect(self._border + self._pad[0], self._border + self._pad[1],
                             self.text_width, self.view_height)
         if self.html_text:
@@ -284,7 +287,8 @@ class RichTextBox(UIElement):
             pygame.draw.rect(img, self._bar, bar, border_radius=3)
         if self._border:
             pygame.draw.rect(img, self._edge, img.get_rect(), self._border)
-        self._set_image(img)
+        if fresh:
+            self._set_image(img)  # else drawn again in place: the toolkit blits it as it is
 
     def bar_rect(self, local: bool = False) -> pygame.Rect | None:
         """The scroll bar's thumb (None when all the text fits); in window coordinates unless

@@ -1,5 +1,6 @@
 """A move then a dash asked all at once (move_then_dash.py) gives exactly what the per-hex what-ifs
-give: `dash_reach(state_after_move(...))` from every hex `move_reach_keeping_dash` can end on."""
+give: `dash_reach(state_after_move(...))` from every hex `move_reach_keeping_dash` can end on; so
+does the dash after a move to one hex (`dash_after_move`), for every hex of the board."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from game.hexgrid import Hex
 from game.rules.ail import (
     Rejection,
+    dash_after_move,
     dash_reach,
     move_reach_keeping_dash,
     move_then_dash_reach,
@@ -44,6 +46,8 @@ def _check(state: Any, uid: str) -> int:
     for goal in set(state.board.terrain) | {state.units[uid].hex}:
         want = {m: costs[goal] for m, costs in per_end.items() if goal in costs}
         assert move_then_dash_sources(state, uid, goal) == want, goal
+        # the dash after a move to this one hex, as the what-if state gives it (or nothing)
+        assert dash_after_move(state, uid, goal) == per_end.get(goal, {}), goal
     return len(union)
 
 

@@ -70,6 +70,8 @@ class Panels:
 
     def __init__(self) -> None:
         self._shown: dict[str, str] = {}
+        self._fitted: tuple[tuple[str, int], str] | None = None  # (hint, label width) -> what fits
+        self._card: tuple[Any, tuple[str, Any], str] | None = None  # (state, (unit, colour), card)
         self._side_rows: tuple[int, tuple[int, int]] | None = None
         self._chart: tuple[object, pygame.Surface] | None = None
         self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
@@ -80,6 +82,7 @@ class Panels:
     def build(self, ui: pygame_gui.UIManager, top: pygame.Rect, side: pygame.Rect) -> None:
         """Make the widgets for this window size (the manager was just cleared)."""
         self._shown.clear()
+        self._fitted = None
         self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", ui,
                                                         object_id=ObjectID(class_id="@title"))
         self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 430, 20), "", ui)
@@ -178,10 +181,18 @@ class Panels:
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
         self._set_label("status", self.status_label, status)
-        self._set_label("hint", self.hint_label, _fit_sentences(self.hint(ctx), self.hint_label))
+        hint = self.hint(ctx)
+        fit = (hint, self.hint_label.rect.w)  # the hint fitted to the label once, not every refresh
+        if self._fitted is None or self._fitted[0] != fit:
+            self._fitted = (fit, _fit_sentences(hint, self.hint_label))
+        self._set_label("hint", self.hint_label, self._fitted[1])
         # selected unit
         if ctx.selected and ctx.selected in st.units:
-            html = text.unit_html(st, ctx.selected, ctx.side_colour(st.units[ctx.selected].side))
+            colour = ctx.side_colour(st.units[ctx.selected].side)
+            card = (ctx.selected, colour)  # the card's words once per state (held: never another's id)
+            if self._card is None or self._card[0] is not st or self._card[1] != card:
+                self._card = (st, card, text.unit_html(st, ctx.selected, colour))
+            html = self._card[2]
         else:
             html = f"<font color='{text.DIM}'>No unit selected. Click a unit to see it; Tab picks the next " \
                    "unit that can act.</font>"

@@ -259,14 +259,13 @@ class MoveMode(Mode):
         return scene.q._cached(scene.state, ("dash_reach_after", self.unit_id, h), run)
 
     def dash_after(self, scene: BattleScene, h: Hex) -> dict[Hex, int]:
-        """Where a dash could go after moving to `h`: the rules' dash reach asked of the rules'
-        state after that move (a what-if, nothing applied); empty when no move to `h` keeps the
-        dash open."""
+        """Where a dash could go after moving to `h`, at what cost: the rules' `dash_after_move`
+        (the dash reach of the state that move would leave, without making it; nothing applied);
+        empty when no move to `h` keeps the dash open."""
         def run() -> dict[Hex, int]:
             if h not in self._move_keeping_dash(scene):
                 return {}
-            reach = self._dash_reach_after(scene, h)
-            return {} if reach is None else reach_cost(reach)
+            return ail.dash_after_move(scene.state, self.unit_id, h)
 
         out: dict[Hex, int] = scene.q._cached(scene.state, ("dash_after", self.unit_id, h), run)
         return out

@@ -10,7 +10,7 @@ overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, 
 charge_preview(state, Charge(...)), preview(state, command); why_unit_cannot_act(state, uid);
 unreachable_reason(state, uid, hex, mode); move_reach_keeping_dash(state, uid) and
 state_after_move(state, uid, path) for a move then a dash, and the same asked all at once:
-move_then_dash_reach(state, uid), move_then_dash_sources(state, uid, hex); terrain_bars_dash(state, unit);
+move_then_dash_reach(state, uid), move_then_dash_sources(state, uid, hex), dash_after_move(state, uid, hex); terrain_bars_dash(state, unit);
 can_stand_on(rules, unit_type, terrain); stat_lines(state, uid); danger_zone(state, uid);
 spendable_advantage(state, uid); dash_refusal(state, uid, pay).
 The system object the shell uses: `SYSTEM` (game.rules.ail.system), registered in game/systems.py.
@@ -42,7 +42,7 @@ from game.rules.ail.engine import Accepted, Outcome, Rejection, apply
 from game.rules.ail.events import EventBase, RollMade, parse_event
 from game.rules.ail.flow import SetupError, initial_state
 from game.rules.ail.models import BattleSetup
-from game.rules.ail.move_then_dash import move_then_dash_reach, move_then_dash_sources
+from game.rules.ail.move_then_dash import dash_after_move, move_then_dash_reach, move_then_dash_sources
 from game.rules.ail.movement import (
     can_stand_on,
     move_reach_keeping_dash,
@@ -84,6 +84,6 @@ __all__ = [
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
     "special_move_targets", "units_that_can_act",
     "StatLine", "can_stand_on", "danger_zone", "dash_refusal", "spendable_advantage", "stat_lines", "move_reach_keeping_dash", "state_after_move",
-    "move_then_dash_reach", "move_then_dash_sources", "terrain_bars_dash",
+    "move_then_dash_reach", "move_then_dash_sources", "dash_after_move", "terrain_bars_dash",
     "unreachable_reason", "why_unit_cannot_act",
 ]

@@ -10,7 +10,9 @@ the same answers from one search:
   end hexes left out), the union of those per-hex dash reaches;
 - `move_then_dash_sources(state, uid, goal)`: for one hex, every hex the move can end on from which
   the dash then reaches it, with what the dash costs: the dash reach of each such what-if state,
-  read at `goal`.
+  read at `goal`;
+- `dash_after_move(state, uid, end)`: the dash reach's costs after the move to one hex (what the
+  mouse hovers), without making the what-if state.
 
 Why one search is enough: the move only takes the unit off its hex and puts it on another. A
 dash's search is closed only by enemy-held hexes (friends, and the unit's own old hex, are passed
@@ -42,7 +44,23 @@ def _move_ends(state: GameState, unit_id: str) -> dict[Hex, int]:
     """Where the move action can end and leave the dash open, with its cost; empty when the move
     cannot be made now (the rules' `state_after_move` refuses it: not the unit's turn, already
     moved, pinned ...). Those refusals do not depend on where the move goes, and every path the
-    keeping-dash reach gives is legal, so asking once, for its first hex, stands for all."""
+    keeping-dash reach gives is legal, so asking once, for its first hex, stands for all.
+    Kept for the last few (state, unit) pairs (states never change in place): a hover asks it
+    for every hex the mouse crosses. Shared: not to be changed."""
+    for kept_state, kept_unit, kept in _ENDS:
+        if kept_state is state and kept_unit == unit_id:
+            return kept
+    ends = _find_move_ends(state, unit_id)
+    _ENDS.insert(0, (state, unit_id, ends))
+    del _ENDS[_ENDS_SIZE:]
+    return ends
+
+
+_ENDS: list[tuple[GameState, str, dict[Hex, int]]] = []
+_ENDS_SIZE = 4
+
+
+def _find_move_ends(state: GameState, unit_id: str) -> dict[Hex, int]:
     keep = move_reach_keeping_dash(state, unit_id)
     ends = {h: c for h, c in keep.costs.items() if h != keep.start}
     if not ends:
@@ -51,6 +69,37 @@ def _move_ends(state: GameState, unit_id: str) -> dict[Hex, int]:
     if isinstance(state_after_move(state, unit_id, keep.path_to(first)), Rejection):
         return {}
     return ends
+
+
+def dash_after_move(state: GameState, unit_id: str, end: Hex) -> dict[Hex, int]:
+    """What a dash costs to each hex it can end on once the move action has gone to `end`:
+    `dash_reach(state_after_move(state, unit_id, path to end)).costs` (the dash's start left
+    out), or empty when `end` is not a hex the move can end on keeping the dash open. Found
+    without making that state: the dash's search runs on the same graph from `end`, with the
+    unit's old hex free and `end` held (see the module's note); the road bonus as dash_reach
+    gives it. Payment for the dash is not looked at, as in dash_reach."""
+    end = Hex(*end)
+    ends = _move_ends(state, unit_id)
+    if end not in ends:
+        return {}
+    unit = state.units[unit_id]
+    ut = state.unit_type(unit_id)
+    hover = ut.unit_class == "hover"
+    walk = _walk(state, hover, False, True)
+    grid = walk.grid
+    occ = _occupancy(state, grid)
+    blocked = occ.enemy.get(unit.side, frozenset())
+    start = grid.index_of(end)
+    held = (occ.occupied - {grid.index_of(unit.hex)}) | {start}  # who stands where after the move
+    costs: dict[Hex, int] = {}
+    _search(state, unit, walk, start, ut.move, blocked, held, costs)
+    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
+    if bonus and end in state.board.roads:
+        road: dict[Hex, int] = {}
+        _search(state, unit, _walk(state, hover, True, True), start, ut.move + bonus, blocked, held, road)
+        for h, c in road.items():
+            costs.setdefault(h, c)
+    return costs
 
 
 def move_then_dash_reach(state: GameState, unit_id: str) -> frozenset[Hex]:
@@ -89,7 +138,7 @@ def move_then_dash_sources(state: GameState, unit_id: str, goal: Hex) -> dict[He
     m)).costs[goal]`. Found by one search backwards from `goal` (a step costs what entering the
     hex stepped onto costs, so the way back is priced by the hex it leaves)."""
     goal = Hex(*goal)
-    ends = _move_ends(state, unit_id)
+    ends = dict(_move_ends(state, unit_id))
     ends.pop(goal, None)  # a dash ends elsewhere than it starts
     if not ends:
         return {}
