@@ -204,10 +204,9 @@ class MoveMode(Mode):
                 out.append((h, draw.DASH_COLOUR, 105))
         for h in move:
             out.append((h, draw.ROAD_COLOUR if h in roads else draw.MOVE_COLOUR, 90))
-        targets = self.charge_targets(scene)
-        for u in scene.state.live_units():
-            if u.id in targets:
-                out.append((u.hex, draw.TARGET_COLOUR, 110))
+        units = scene.state.units
+        for uid in sorted(self.charge_targets(scene)):  # (each on its own hex: the order shows nowhere)
+            out.append((units[uid].hex, draw.TARGET_COLOUR, 110))
         return key, out
 
     def charge_targets(self, scene: BattleScene) -> frozenset[str]:
@@ -223,7 +222,8 @@ class MoveMode(Mode):
             if scene.unit_at(h) is None:
                 near.update(neighbours(h))
         side = self._unit(scene).side
-        return frozenset(u.id for u in scene.state.live_units() if u.side != side and u.hex in near)
+        found = (scene.unit_at(h) for h in near)  # who stands there (live units only)
+        return frozenset(u.id for u in found if u is not None and u.side != side)
 
     def _keep_dash(self, scene: BattleScene) -> Any:
         """The rules' move reach that leaves the dash open (`move_reach_keeping_dash`)."""
