@@ -18,8 +18,7 @@ from __future__ import annotations
 import html as _html
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 import pygame_gui
@@ -28,8 +27,7 @@ from pygame_gui.core import UIElement
 from game.client import fonts
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A piece of text in one style; `colour` None is the box's own text colour."""
 
     text: str
@@ -85,8 +83,7 @@ def parse(markup: str) -> list[list[Span]]:
     return lines
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """One run of a style on a laid-out line: where it starts (x), its text and style."""
 
     x: int
