@@ -15,6 +15,7 @@ over it or by dragging its bar when the text is taller than the box.
 
 from __future__ import annotations
 
+import bisect
 import html as _html
 import re
 from collections import OrderedDict
@@ -184,26 +185,71 @@ def render(rows: list[list[Run]], width: int, size: int, colour: tuple[int, int,
     return out
 
 
+class Laid(NamedTuple):
+    """A text laid out: each line's picture (what lies between two `<br>`, wrapped), where each
+    starts, and the height of all; only the lines in view are drawn (a dice log is 7,000 pixels
+    tall)."""
+
+    lines: tuple[pygame.Surface, ...]
+    tops: tuple[int, ...]
+    height: int
+
+    def draw(self, target: pygame.Surface, at: tuple[int, int], top: int, height: int) -> None:
+        """Draw the part from `top` to `top + height` at `at` on `target`."""
+        i = max(0, bisect.bisect_right(self.tops, top) - 1)
+        x, y = at
+        while i < len(self.lines) and self.tops[i] < top + height:
+            pic, y0 = self.lines[i], self.tops[i]
+            skip = max(0, top - y0)  # the rows of this line above the part shown
+            rows = min(pic.get_height() - skip, top + height - y0 - skip)
+            if rows > 0:
+                target.blit(pic, (x, y + y0 + skip - top), pygame.Rect(0, skip, pic.get_width(), rows))
+            i += 1
+
+
 class TextCache:
     """Laid-out texts by (markup, width, size, colour), the least recently used dropped first:
-    a text shown a moment ago (the mouse back on a hex) is not laid out again."""
+    a text shown a moment ago (the mouse back on a hex) is not laid out again. Each line is laid
+    out and kept on its own too: a dice log that gained a command lays out that command's lines,
+    not the two hundred it already showed."""
 
-    def __init__(self, size: int = 24) -> None:
+    def __init__(self, size: int = 24, lines: int = 600) -> None:
         self._size = size
-        self._kept: OrderedDict[tuple[Any, ...], pygame.Surface] = OrderedDict()
+        self._kept: OrderedDict[tuple[Any, ...], Laid] = OrderedDict()
+        self._lines_size = lines
+        self._lines: OrderedDict[tuple[Any, ...], pygame.Surface] = OrderedDict()
         self.built = 0  # how many texts were laid out (tests)
+        self.lines_built = 0  # how many of their lines were (tests)
 
-    def get(self, markup: str, width: int, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+    def get(self, markup: str, width: int, size: int, colour: tuple[int, int, int]) -> Laid:
         key = (markup, width, size, colour)
         got = self._kept.get(key)
         if got is not None:
             self._kept.move_to_end(key)
             return got
-        got = render(wrap(parse(markup), width, size), width, size, colour)
+        pics = tuple(self._line(tuple(spans), width, size, colour) for spans in parse(markup))
+        tops, y = [], 0
+        for p in pics:
+            tops.append(y)
+            y += p.get_height()
+        got = Laid(pics, tuple(tops), y)
         self.built += 1
         self._kept[key] = got
         if len(self._kept) > self._size:
             self._kept.popitem(last=False)
+        return got
+
+    def _line(self, spans: tuple[Span, ...], width: int, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        key = (spans, width, size, colour)
+        got = self._lines.get(key)
+        if got is not None:
+            self._lines.move_to_end(key)
+            return got
+        got = render(wrap([list(spans)], width, size), width, size, colour)
+        self.lines_built += 1
+        self._lines[key] = got
+        if len(self._lines) > self._lines_size:
+            self._lines.popitem(last=False)
         return got
 
 
@@ -233,7 +279,7 @@ class RichTextBox(UIElement):
         self.html_text = markup
         self.scroll = 0
         self.text_height = 0
-        self._text: pygame.Surface | None = None
+        self._text: Laid | None = None
         self._redraw(new_text=True)
 
     # ---------------------------------------------------------------- what it shows
@@ -265,7 +311,7 @@ class RichTextBox(UIElement):
     def _redraw(self, new_text: bool = False) -> None:
         if new_text or self._text is None:
             self._text = self._cache.get(self.html_text, self.text_width, self._size, self._ink)
-            self.text_height = self._text.get_height() if self.html_text else 0
+            self.text_height = self._text.height if self.html_text else 0
             self.scroll = min(self.scroll, self.max_scroll)
         w, h = self.rect.size
         img = self.image
@@ -276,7 +322,7 @@ class RichTextBox(UIElement):
         inner = pygame.Rect(self._border + self._pad[0], self._border + self._pad[1],
                             self.text_width, self.view_height)
         if self.html_text:
-            img.blit(self._text, inner.topleft, pygame.Rect(0, self.scroll, inner.w, inner.h))
+            self._text.draw(img, inner.topleft, self.scroll, inner.h)
         bar = self.bar_rect(local=True)
         if bar is not None:
             track = pygame.Rect(bar.x, inner.y, bar.w, inner.h)

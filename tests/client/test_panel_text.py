@@ -76,3 +76,27 @@ def test_selecting_a_unit_again_shows_its_card_at_once_and_a_resize_keeps_what_i
     click_hex(app, session.state.units["r1"].hex)
     app.render()
     assert scene.panels.unit_box.html_text == cards["r1"]
+
+
+def test_a_command_lays_out_only_its_own_lines_of_the_dice_log() -> None:
+    """The dice log shows up to 200 lines; laid out whole by pygame_gui each command cost 0.3-0.5 s
+    once the log was long. Now a command's frame lays out the lines that command added."""
+    from game.rules.ail import commands as cmd
+
+    session = make_session(UNITS, width=16, height=12, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    cache = scene.panels.log_box._cache
+    moves = [((2, 2), (2, 3)), ((2, 3), (2, 4)), ((4, 5), (4, 6))]
+    for uid, (_, (c, r)) in zip(("r1", "r1", "r2"), moves, strict=True):
+        if session.state.units[uid].move_done:
+            continue
+        before_log = scene.panels.shown("log").count("<br>")
+        lines_before = cache.lines_built
+        assert scene.submit(cmd.Move(unit_id=uid, path=(session.board.hex_at(c, r),)))
+        for _ in range(3):
+            app.step()
+            app.render()
+        added = scene.panels.shown("log").count("<br>") - before_log
+        assert added > 0
+        assert cache.lines_built - lines_before <= added + 1  # the new lines, not the whole log

@@ -141,3 +141,26 @@ def test_dragging_the_bar_scrolls_the_text_with_the_pointer() -> None:
     ui.process_events(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(bar.centerx, 300), button=1))
     ui.process_events(pygame.event.Event(pygame.MOUSEMOTION, pos=(bar.centerx, 0), rel=(0, -300), buttons=(0, 0, 0)))
     assert box.scroll == box.max_scroll  # released: the pointer no longer moves it
+
+
+def test_a_scrolled_text_shows_the_lines_a_single_picture_of_it_shows_there() -> None:
+    pygame.font.init()
+    cache = TextCache()
+    markup = "<br>".join(f"<b>step {i}</b> the dice rolled {i % 7} and more words to wrap" for i in range(40))
+    laid = cache.get(markup, 150, 13, INK)
+    whole = richtext.render(richtext.wrap(richtext.parse(markup), 150, 13), 150, 13, INK)
+    assert laid.height == whole.get_height()
+    for top in (0, 7, 100, laid.height - 90):
+        part = pygame.Surface((150, 90), pygame.SRCALPHA)
+        laid.draw(part, (0, 0), top, 90)
+        assert pygame.image.tobytes(part, "RGBA") == pygame.image.tobytes(whole.subsurface((0, top, 150, 90)), "RGBA")
+
+
+def test_a_log_that_gained_a_line_lays_out_that_line_only() -> None:
+    pygame.font.init()
+    cache = TextCache()
+    log = [f"<b>command {i}</b><br>roll {i}: 3 + 2 + d10" for i in range(50)]
+    cache.get("<br>".join(log), 200, 13, INK)
+    before = cache.lines_built
+    cache.get("<br>".join(["<b>command 50</b>", *log]), 200, 13, INK)
+    assert cache.lines_built == before + 1

@@ -104,7 +104,7 @@ class Panels:
         self.chart_rect = pygame.Rect(x, y, wdt, 72)
         self.log_title = pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)",
                                                      ui, object_id=ObjectID(class_id="@title"))
-        self.log_box = pygame_gui.elements.UITextBox("", pygame.Rect(x, y, wdt, 80), ui)
+        self.log_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=TextCache(size=4))
         self._side_rows = None
 
     def place(self, action_rows: int, side: pygame.Rect, screen_size: tuple[int, int]) -> bool:
@@ -138,8 +138,7 @@ class Panels:
         y += chart_h + 6
         self.log_title.set_relative_position((x, y))
         y += title_h
-        self.log_box.set_relative_position((x, y))
-        self.log_box.set_dimensions((wdt, max(60, bottom - y)))
+        _place(self.log_box, (x, y), (wdt, max(60, bottom - y)))
         return True
 
     def top_button(self, element: object) -> str | None:
@@ -155,7 +154,7 @@ class Panels:
         "unit", "info", "log" (tests read the text without the toolkit's rendering)."""
         return self._shown.get(key, "")
 
-    def _set_html(self, key: str, box: pygame_gui.elements.UITextBox | RichTextBox, html: str) -> None:
+    def _set_html(self, key: str, box: RichTextBox, html: str) -> None:
         if self._shown.get(key) != html:
             self._shown[key] = html
             box.set_text(html)
