@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from game.bench.reach import nx_graphs, nx_reach
 from game.board import Board
-from game.rules.ail import Accepted, GameState, apply, legal_commands, units_that_can_act
+from game.rules.ail import Accepted, GameState, apply, legal_commands, unit_can_act, units_that_can_act
 from game.rules.ail import movement as mv
 from game.rules.ail.queries import _movement_commands, _slot_units, can_still_move
 
@@ -151,7 +151,7 @@ def test_a_unit_boxed_in_by_friends_with_a_free_hex_beyond_can_still_move() -> N
     assert can_still_move(state, state.units["r1"]) and full_can_still_move(state, "r1")  # passes one
 
 
-def test_units_that_can_act_agrees_with_its_full_definition_through_random_games() -> None:
+def test_units_that_can_act_agrees_with_its_full_definition_and_unit_by_unit_through_random_games() -> None:
     for seed in range(3):
         state = make_state(UNITS, board=BOARD, seed=seed)
         pick = random.Random(seed)
@@ -163,6 +163,8 @@ def test_units_that_can_act_agrees_with_its_full_definition_through_random_games
                        if state.phase == "movement" else None)
                 if old is not None:
                     assert units_that_can_act(state, side) == old
+                listed = set(units_that_can_act(state, side))
+                assert {u for u in state.units if state.units[u].side == side and unit_can_act(state, u)} == listed
             cmds = legal_commands(state)
             active = [c for c in cmds if c.kind in ACTIVE]
             cmd = pick.choice(active) if active and pick.random() < 0.6 else pick.choice(cmds)

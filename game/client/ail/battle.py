@@ -272,7 +272,7 @@ class BattleScene(Scene):
             self.selected = None
         # keep the acting unit selected in the right mode; otherwise back to selection
         uid = self.mode.unit_id
-        if uid is not None and (st.active_side is None or uid not in self.q.can_act(st, st.active_side)):
+        if uid is not None and (st.active_side is None or not self.q.unit_can_act(st, uid)):
             uid = None  # it has done all it can (a charge, an attack): the rules offer it nothing
         if uid is not None and self.is_mine(uid) and self.mode.name == _phase_mode(st.phase):
             pass  # MoveMode / AttackMode read the new state themselves

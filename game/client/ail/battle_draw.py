@@ -108,7 +108,7 @@ class MapView:
         self._buffers: dict[str, pygame.Surface] = {}
         self._places_key: tuple[int, int] | None = None
         self._places: list[tuple[Any, float, float]] = []
-        self._can_act: set[str] = set()
+        self._rings = False
         self._occupant: dict[Hex, Any] = {}
         self._frame_key: tuple[Any, ...] | None = None
         # the kept picture of the map view: (frame key, picture, map origin on screen when it was
@@ -453,8 +453,9 @@ class MapView:
             self._places_key = (id(st), st.seq)
             self._places = [(u, *self.layout.hex_center(u.hex)) for u in st.units.values() if not u.destroyed]
             self._occupant = {u.hex: u for u, _, _ in self._places}
-            self._can_act = set(ctx.q.can_act(st, st.active_side)) \
-                if st.pending is None and st.phase != "ended" else set()
+            # rings go round the counters in view whose unit can act (asked of those units only:
+            # at 1,000 units asking the whole side cost a first frame, and each command, 40 ms)
+            self._rings = st.pending is None and st.phase != "ended"
         return self._places
 
     def _draw_units(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float,
@@ -477,7 +478,7 @@ class MapView:
             sx, sy = self._on_view(origin, z, wx, wy)
             img = self.counter(ctx, u, size)
             rect = img.get_rect(center=(round(sx), round(sy)))
-            if ring and u.id in self._can_act:
+            if ring and self._rings and ctx.q.unit_can_act(st, u.id):
                 pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
             surface.blit(img, rect)
 

@@ -91,6 +91,11 @@ class Queries:
         out: frozenset[Hex] = self._cached(state, ("danger", unit_id), lambda: ail.danger_zone(state, unit_id))
         return out
 
+    def unit_can_act(self, state: Any, unit_id: str) -> bool:
+        """Whether `can_act` of the unit's side lists it, asked of that unit alone."""
+        out: bool = self._cached(state, ("unit_can_act", unit_id), lambda: ail.unit_can_act(state, unit_id))
+        return out
+
     def can_act(self, state: Any, side: str | None) -> list[str]:
         if side is None:
             return []

@@ -4,7 +4,7 @@
     outcome = apply(state, command)          # Accepted(state, events) | Rejection(reason)
     state.to_dict() / GameState.from_dict(d, setup, board); parse_command(d) / command.model_dump()
 
-Queries (the same code `apply` runs): legal_commands(state), units_that_can_act(state, side),
+Queries (the same code `apply` runs): legal_commands(state), units_that_can_act(state, side), unit_can_act(state, uid),
 move_reach / dash_reach(state, uid) -> Reach, special_move_targets(state, uid),
 overwatch_exposure(state, uid, path, mode), attack_preview(state, a, t, weapon, advantage, kind),
 charge_preview(state, Charge(...)), preview(state, command); why_unit_cannot_act(state, uid);
@@ -69,6 +69,7 @@ from game.rules.ail.queries import (
     special_move_targets,
     spendable_advantage,
     stat_lines,
+    unit_can_act,
     units_that_can_act,
     why_unit_cannot_act,
 )
@@ -82,7 +83,7 @@ __all__ = [
     "RollMade", "SetCasualtyAdvantage", "SetupError", "SideState", "SpecialMove", "StuckStep", "TurnSlot", "Txn", "UnitState",
     "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
     "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
-    "special_move_targets", "units_that_can_act",
+    "special_move_targets", "unit_can_act", "units_that_can_act",
     "StatLine", "can_stand_on", "danger_zone", "dash_refusal", "spendable_advantage", "stat_lines", "move_reach_keeping_dash", "state_after_move",
     "move_then_dash_reach", "move_then_dash_sources", "dash_after_move", "terrain_bars_dash",
     "unreachable_reason", "why_unit_cannot_act",

@@ -7,7 +7,8 @@ never disagree with the result.
 - `attack_preview`: the AC in parts, the hit modifiers and the exact outcome odds (with and
   without the defender's defensive action when it may take one).
 - `legal_commands`: every command `apply` would accept now (moves to every reachable hex).
-- `units_that_can_act`: the units of a side with something left to do this phase.
+- `units_that_can_act`: the units of a side with something left to do this phase
+  (`unit_can_act`: the same asked of one unit).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics",
 
 __all__ = [
     "AttackPreview", "ChargePreview", "Exposure", "Reach", "attack_preview", "charge_preview", "dash_reach", "legal_commands", "move_reach",
-    "overwatch_exposure", "preview", "special_move_targets", "units_that_can_act",
+    "overwatch_exposure", "preview", "special_move_targets", "unit_can_act", "units_that_can_act",
 ]
 
 
@@ -257,6 +258,23 @@ def units_that_can_act(state: GameState, side: str) -> list[str]:
     return []
 
 
+def unit_can_act(state: GameState, unit_id: str) -> bool:
+    """Whether `units_that_can_act(state, side)` lists the unit (for its own side): the same test
+    for one unit, without asking it of every unit of the side (the map's rings ask it of the
+    counters in view, the battle scene of the unit it keeps selected after each command)."""
+    u = state.units.get(unit_id)
+    slot = state.active_slot
+    if u is None or not u.alive or slot is None or slot.side != u.side or state.pending is not None:
+        return False
+    if not state.acts_in(slot, u):
+        return False
+    if state.phase == "movement":
+        return can_still_move(state, u)
+    if state.phase == "attack":
+        return can_still_act(state, u)
+    return False
+
+
 def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
     """None when the unit is one `units_that_can_act` lists now, else a sentence saying why not
     (for the client's hint when a player picks a unit that is done)."""
@@ -273,7 +291,7 @@ def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
     slot = state.active_slot
     if slot is None or not state.acts_in(slot, u):
         return f"{who} does not act in this turn"
-    if unit_id in units_that_can_act(state, u.side):
+    if unit_can_act(state, unit_id):
         return None
     if u.out_of_action:
         return f"{who} is out of action until the end of its side's next turn"
