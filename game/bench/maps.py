@@ -10,6 +10,8 @@ phase and times:
   overlay built, the panels refreshed), for several units in turn;
 - hover: one frame with the mouse moved onto a new hex of the selected unit's reach (path,
   cost and panels), for several hexes;
+- a command: the click on a hex of a selected unit's reach, once 40 other units have moved (the
+  dice log some way into a game), for five units (shown, no target: issue 14 sets none);
 - the baseline: one full-window blit of a pre-rendered 1280 x 800 picture and a flip, the median
   of seven taken just before each timed click and hover.
 
@@ -64,7 +66,8 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
             r = measure(*m)
             results[m].append(r)
             log(f"  maps {_label(*m)}: first frame {r['first_s']:.2f} s, peak {r['peak_mib']:.0f} MiB, "
-                f"click {r['click_blits']:.0f} blits, hover {r['hover_blits']:.1f} blits")
+                f"click {r['click_blits']:.0f} blits, hover {r['hover_blits']:.1f} blits, "
+                f"command {r.get('command_blits') or 0:.0f} blits ({r.get('commands', 0)})")
     where = "real display: frames include the flip" if real_display() else \
         "NO real display (SDL dummy driver): flips cost nothing here"
 
@@ -97,6 +100,11 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
         figures.append(Figure(f"hover a new hex ({_label(*m)}), in full-window blits", med(m, "hover_blits"), 4.0,
                               "ratio_max", judged=judged,
                               details={"hover ms": med(m, "hover_ms"), "blit ms": med(m, "blit_ms")}))
+        if all(r.get("command_blits") is not None for r in results[m]):
+            # no target in issue 14: shown beside the click's for scale
+            figures.append(Figure(f"a move command with 40 commands in the dice log ({_label(*m)}), "
+                                  "in full-window blits", med(m, "command_blits"), 20.0, "ratio_max", judged=False,
+                                  details={"command ms": med(m, "command_ms"), "blit ms": med(m, "blit_ms")}))
     return figures
 
 
@@ -203,14 +211,74 @@ def _child(w: int, h: int, units: int) -> None:
                 hover_ratios.append(hovers[-1] / base)
         if not clicks or not hovers:
             raise RuntimeError(f"no unit could be clicked or hovered ({len(clicks)} clicks, {len(hovers)} hovers)")
+        commands, command_ratios = _commands(scene, session, mine, frame, baseline)
         peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         click, hover = statistics.median(clicks), statistics.median(hovers)
         print(json.dumps({"first_s": first, "peak_mib": peak_kib / 1024, "blit_ms": ms(statistics.median(blits)),
                           "click_ms": ms(click), "click_worst_ms": ms(max(clicks)),
                           "click_blits": statistics.median(click_ratios),
-                          "hover_ms": ms(hover), "hover_blits": statistics.median(hover_ratios), "clicks": len(clicks),
+                          "hover_ms": ms(hover), "hover_blits": statistics.median(hover_ratios),
+                          "command_ms": ms(statistics.median(commands)) if commands else None,
+                          "command_blits": statistics.median(command_ratios) if commands else None,
+                          "commands": len(commands), "clicks": len(clicks),
                           "hovers": len(hovers), "units": len(st.units)}))
         pygame.quit()
+
+
+def _commands(scene: Any, session: Any, mine: list[Any], frame: Callable[..., None],
+              baseline: Callable[[], float]) -> tuple[list[float], list[float]]:
+    """A command as a player gives it, once the dice log is long: 40 units are moved first (each
+    move two lines of the log, as in a game some way in; fewer on a small map, leaving five),
+    then for five more units in view the
+    click on a hex of the unit's reach (selected first) is timed: the rules apply the move, the
+    picture, panels and log follow (animations off). Returns the times and their ratios to the
+    baseline taken just before each."""
+    import pygame
+
+    from game.rules.ail import commands as cmd
+    from game.rules.ail import move_reach
+
+    st = session.state
+    movers = [u for u in mine if not st.units[u.id].move_done]
+    first = max(0, min(40, len(movers) - 5))  # (the default map has 7 units: 2 moves first)
+    earlier, movers = movers[len(movers) - first:], movers[:len(movers) - first]
+    for u in earlier:  # far from the view, as a game's earlier moves: only the log grows
+        reach = move_reach(session.state, u.id)
+        if reach.costs and len(reach.costs) > 1:
+            far = max(reach.costs, key=lambda x: (reach.costs[x], x))
+            scene.submit(cmd.Move(unit_id=u.id, path=tuple(reach.path_to(far))))
+            frame()
+    times: list[float] = []
+    ratios: list[float] = []
+    view = scene.regions()[2].inflate(-60, -60)
+    for u in movers:
+        if len(times) >= 5:
+            break
+        ux, uy = scene.camera.world_to_screen(*scene.unit_world(u.id))
+        if not view.collidepoint(ux, uy):
+            continue
+        pos = (round(ux), round(uy))
+        frame([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1),
+               pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+        reach = move_reach(session.state, u.id)
+        ends = [h for h in reach.costs if h != reach.start
+                and view.collidepoint(scene.camera.world_to_screen(*scene.layout.hex_center(h)))]
+        if scene.selected != u.id or not ends:
+            continue
+        hx, hy = scene.camera.world_to_screen(*scene.layout.hex_center(min(ends)))
+        to = (round(hx), round(hy))
+        frame([pygame.event.Event(pygame.MOUSEMOTION, pos=to, rel=(1, 0), buttons=(0, 0, 0))])
+        frame()
+        seq = session.state.seq
+        base = baseline()
+        t0 = time.perf_counter()
+        frame([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=to, button=1),
+               pygame.event.Event(pygame.MOUSEBUTTONUP, pos=to, button=1)])
+        took = time.perf_counter() - t0
+        if session.state.seq != seq:  # the move was made
+            times.append(took)
+            ratios.append(took / base)
+    return times, ratios
 
 
 if __name__ == "__main__":

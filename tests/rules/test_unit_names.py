@@ -99,3 +99,27 @@ def test_the_name_table_names_every_unit_as_the_rule_does_one_by_one(spec: list[
                                      "units": roster})
     for uid in [*roster, "u0", "nobody"]:
         assert state.unit_name(uid) == _name_one_by_one(state, uid)
+
+
+def test_names_stay_right_through_states_that_share_or_change_the_roster() -> None:
+    """The name table is reused for another state with the same roster (ids in order, sides,
+    types: a unit moved or hit); a change of side, type, order or of who is there is named anew."""
+    state = make_state(UNITS + [("b3", "rifle_section", "blue", (2, 4))])
+    u = state.units
+
+    def named(units: dict[str, Any]) -> None:
+        st = state.model_copy(update={"units": units})
+        for uid in [*units, "nobody"]:
+            assert st.unit_name(uid) == _name_one_by_one(st, uid), (uid, list(units))
+
+    named(dict(u))
+    named({**u, "zz-2": u["zz-2"].model_copy(update={"hex": at(5, 5), "strength": 1})})  # moved, hit
+    named({**u, "alpha-7": u["alpha-7"].model_copy(update={"side": "red"})})  # changed side
+    named({**u, "zz-2": u["zz-2"].model_copy(update={"type_id": "militia_band"})})  # changed type
+    named({k: v for k, v in u.items() if k != "alpha-7"})  # removed
+    named({"zz-2": u["zz-2"], **{k: v for k, v in u.items() if k != "zz-2"}})  # another order
+    x = u["b3"].model_copy(update={"id": "gm-x", "hex": at(7, 7)})
+    y = u["b3"].model_copy(update={"id": "gm-y", "hex": at(7, 8)})
+    named({**u, "gm-x": x, "gm-y": y})  # placed
+    named({**u, "gm-y": y, "gm-x": x})  # placed the other way round: numbered the other way
+    named(dict(u))
