@@ -100,3 +100,29 @@ def test_a_command_lays_out_only_its_own_lines_of_the_dice_log() -> None:
         added = scene.panels.shown("log").count("<br>") - before_log
         assert added > 0
         assert cache.lines_built - lines_before <= added + 1  # the new lines, not the whole log
+
+
+def test_the_kept_lines_of_the_dice_log_are_the_lines_made_afresh_also_after_a_gm_change() -> None:
+    from game.client.ail import battle_panels
+    from game.rules.ail import commands as cmd
+    from game.rules.ail.gm import PlaceUnit
+
+    session = make_session(UNITS, width=16, height=12, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+
+    def fresh() -> str:
+        battle_panels._LOG_BLOCKS.clear()
+        return battle_panels.log_html(session, session.state)
+
+    assert scene.submit(cmd.Move(unit_id="r1", path=(session.board.hex_at(2, 3),)))
+    kept = battle_panels.log_html(session, session.state)
+    assert kept == fresh() and "Rifle Section" in kept
+    # a GM places a unit: names may change, so every line is made again with the new names
+    before = session.state.names_version()
+    assert scene.submit(PlaceUnit(unit_id="gm-r", type_id="rifle_section", side="blue",
+                                  at=session.board.hex_at(8, 8)), gm=True)
+    assert session.state.names_version() is not before
+    assert scene.submit(cmd.Move(unit_id="r2", path=(session.board.hex_at(4, 6),)))
+    kept = battle_panels.log_html(session, session.state)
+    assert kept == fresh()

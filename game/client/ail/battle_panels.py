@@ -356,28 +356,31 @@ def _preview_html(st: Any, p: Any, base: Any) -> str:
     return "<br>".join(lines)
 
 
+# Each command's lines of the dice log, kept while the names they use hold: (step, names version,
+# lines) by id of the step (the step is held, so its id is never another's). Without it every
+# command described the last 80 again, each naming units in the state before it.
+_LOG_BLOCKS: dict[int, tuple[Any, object, list[str]]] = {}
+
+
 def log_html(session: Session, st: Any) -> str:
     """The dice log, one group per command, the latest command first; within a group the
     command, then its rolls and results in the order they happened (an attack reads top down).
     `st`: the state on screen (for names)."""
-    name = st.unit_name
-    system = session.system
-    names = side_names(session)
+    version = st.names_version() if hasattr(st, "names_version") else None
     lines: list[str] = []
     for step in reversed(session.history[-80:]):
-        block = [text.event_html(ev, name, names, lambda h: where(session, h)) for ev in step.events
-                 if getattr(ev, "kind", "") not in ("initiative_chosen",)]
+        kept = _LOG_BLOCKS.get(id(step))
+        if kept is not None and kept[0] is step and kept[1] is version and version is not None:
+            block = kept[2]
+        else:
+            block = _log_block(session, st, step)
+            if len(_LOG_BLOCKS) > 400:
+                _LOG_BLOCKS.clear()
+            _LOG_BLOCKS[id(step)] = (step, version, block)
         if not block:
             continue
-        try:
-            head = system.describe_command(step.before, step.command)
-        except Exception:  # a command the describer does not know: the events still show
-            head = getattr(step.command, "kind", "")
-        gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) \
-            and not str(head).startswith("GM") else ""
         if lines:
             lines.append("")  # a blank line between commands
-        lines.append(f"{gm}<b>{text.e(str(head))}</b>")
         lines.extend(block)
         if len(lines) > 200:
             break
@@ -391,6 +394,20 @@ def _place(box: RichTextBox, position: tuple[int, int], size: tuple[int, int]) -
         box.set_relative_position(position)
     if box.relative_rect.size != size:
         box.set_dimensions(size)
+
+
+def _log_block(session: Session, st: Any, step: Any) -> list[str]:
+    """One command's lines of the dice log: the command, then its events (none: nothing to show)."""
+    block = [text.event_html(ev, st.unit_name, side_names(session), lambda h: where(session, h))
+             for ev in step.events if getattr(ev, "kind", "") not in ("initiative_chosen",)]
+    if not block:
+        return []
+    try:
+        head = session.system.describe_command(step.before, step.command)
+    except Exception:  # a command the describer does not know: the events still show
+        head = getattr(step.command, "kind", "")
+    gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) and not str(head).startswith("GM") else ""
+    return [f"{gm}<b>{text.e(str(head))}</b>", *block]
 
 
 def _enable(element: Any, on: bool) -> None:

@@ -186,6 +186,12 @@ class GameState(BaseModel):
             return unit_id
         return f"{self.unit_type(unit_id).name} {n}"
 
+    def names_version(self) -> object:
+        """An object that stays the same (the same object) from one state to the next while every
+        unit keeps its name, and changes when a unit's name may change (a GM placed, removed or
+        changed a unit): lines naming units can be kept while it holds."""
+        return _name_table(self.setup, self.units)[1]
+
     def unit_at(self, h: Hex) -> UnitState | None:
         for u in self.units.values():
             if u.alive and u.hex == h:
