@@ -185,6 +185,31 @@ def render(rows: list[list[Run]], width: int, size: int, colour: tuple[int, int,
     return out
 
 
+MAX_LINE_CHARS = 4000  # a unit card's line is under 200; more is cut, and says so
+MAX_LINES = 1000  # the dice log shows about 200
+
+
+def bounded(lines: list[list[Span]]) -> list[list[Span]]:
+    """The lines as shown: at most MAX_LINES of them and MAX_LINE_CHARS characters each, what is
+    cut marked with an ellipsis (a scenario's 10 MB description would otherwise be laid out as a
+    picture of half a million rows)."""
+    out = []
+    for spans in lines[:MAX_LINES]:
+        if sum(len(sp.text) for sp in spans) > MAX_LINE_CHARS:
+            kept, room = [], MAX_LINE_CHARS
+            for sp in spans:
+                if room <= 0:
+                    break
+                kept.append(sp._replace(text=sp.text[:room]))
+                room -= len(sp.text)
+            kept.append(Span("…"))
+            spans = kept
+        out.append(spans)
+    if len(lines) > MAX_LINES:
+        out.append([Span(f"… ({len(lines) - MAX_LINES} more lines)")])
+    return out
+
+
 class Laid(NamedTuple):
     """A text laid out: each line's picture (what lies between two `<br>`, wrapped), where each
     starts, and the height of all; only the lines in view are drawn (a dice log is 7,000 pixels
@@ -227,7 +252,7 @@ class TextCache:
         if got is not None:
             self._kept.move_to_end(key)
             return got
-        pics = tuple(self._line(tuple(spans), width, size, colour) for spans in parse(markup))
+        pics = tuple(self._line(tuple(spans), width, size, colour) for spans in bounded(parse(markup)))
         tops, y = [], 0
         for p in pics:
             tops.append(y)

@@ -164,3 +164,14 @@ def test_a_log_that_gained_a_line_lays_out_that_line_only() -> None:
     before = cache.lines_built
     cache.get("<br>".join(["<b>command 50</b>", *log]), 200, 13, INK)
     assert cache.lines_built == before + 1
+
+
+def test_a_huge_text_is_cut_and_says_so_instead_of_becoming_a_huge_picture() -> None:
+    pygame.font.init()
+    cache = TextCache()
+    laid = cache.get("word " * 200_000, 200, 13, INK)  # one line of a million characters
+    assert laid.height < 200 * richtext.line_height(13)
+    assert richtext.bounded([[Span("y" * 5000)]])[0][-1] == Span("…")  # a cut line says so
+    many = "<br>".join(f"line {i}" for i in range(5000))
+    laid = cache.get(many, 200, 13, INK)
+    assert len(laid.lines) == richtext.MAX_LINES + 1  # and a last one saying how many more
