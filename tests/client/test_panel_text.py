@@ -126,3 +126,23 @@ def test_the_kept_lines_of_the_dice_log_are_the_lines_made_afresh_also_after_a_g
     assert scene.submit(cmd.Move(unit_id="r2", path=(session.board.hex_at(4, 6),)))
     kept = battle_panels.log_html(session, session.state)
     assert kept == fresh()
+
+
+def test_the_kept_log_lines_do_not_keep_an_undone_command_and_its_states_alive() -> None:
+    import gc
+    import weakref
+
+    from game.client.ail import battle_panels
+    from game.rules.ail import commands as cmd
+
+    session = make_session(UNITS, width=16, height=12, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    assert scene.submit(cmd.Move(unit_id="r1", path=(session.board.hex_at(2, 3),)))
+    battle_panels.log_html(session, session.state)
+    gone = weakref.ref(session.history[-1])
+    assert session.undo()
+    assert scene.submit(cmd.Move(unit_id="r2", path=(session.board.hex_at(4, 6),)))  # (no redo now)
+    battle_panels.log_html(session, session.state)
+    gc.collect()
+    assert gone() is None  # nothing of the log's kept lines holds it

@@ -9,6 +9,7 @@ units, terrain and events is made by game/client/ail/text.py."""
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pygame
@@ -356,9 +357,10 @@ def _preview_html(st: Any, p: Any, base: Any) -> str:
     return "<br>".join(lines)
 
 
-# Each command's lines of the dice log, kept while the names they use hold: (step, names version,
-# lines) by id of the step (the step is held, so its id is never another's). Without it every
-# command described the last 80 again, each naming units in the state before it.
+# Each command's lines of the dice log, kept while the names they use hold: (a weak reference to
+# the step, names version, lines) by id of the step (a step gone, with the states it holds, leaves
+# a dead reference: its id reused by another step is never taken for it). Without it every command
+# described the last 80 again, each naming units in the state before it.
 _LOG_BLOCKS: dict[int, tuple[Any, object, list[str]]] = {}
 
 
@@ -370,13 +372,16 @@ def log_html(session: Session, st: Any) -> str:
     lines: list[str] = []
     for step in reversed(session.history[-80:]):
         kept = _LOG_BLOCKS.get(id(step))
-        if kept is not None and kept[0] is step and kept[1] is version and version is not None:
+        if kept is not None and kept[0]() is step and kept[1] is version and version is not None:
             block = kept[2]
         else:
             block = _log_block(session, st, step)
             if len(_LOG_BLOCKS) > 400:
                 _LOG_BLOCKS.clear()
-            _LOG_BLOCKS[id(step)] = (step, version, block)
+            try:
+                _LOG_BLOCKS[id(step)] = (weakref.ref(step), version, block)
+            except TypeError:  # a step that cannot be referred to weakly: described each time
+                pass
         if not block:
             continue
         if lines:
