@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from game.hexgrid import Hex
 from game.rules.ail.movement import (
+    _Occupancy,
     _occupancy,
     _search,
     _Walk,
@@ -71,6 +73,29 @@ def _find_move_ends(state: GameState, unit_id: str) -> dict[Hex, int]:
     return ends
 
 
+class _Dash(NamedTuple):
+    """What every query here searches with: the unit, its dash allowance and road bonus, the dash's
+    walk (no difficult terrain) and the one along roads, the occupancy, the enemy-held hexes."""
+
+    unit: UnitState
+    move: int
+    bonus: int
+    walk: _Walk
+    road_walk: _Walk
+    occ: _Occupancy
+    blocked: frozenset[int]
+
+
+def _dash(state: GameState, unit_id: str) -> _Dash:
+    unit = state.units[unit_id]
+    ut = state.unit_type(unit_id)
+    hover = ut.unit_class == "hover"
+    walk = _walk(state, hover, False, True)
+    occ = _occupancy(state, walk.grid)
+    return _Dash(unit, ut.move, state.setup.rules.road_bonus.get(ut.unit_class, 0), walk,
+                 _walk(state, hover, True, True), occ, occ.enemy.get(unit.side, frozenset()))
+
+
 def dash_after_move(state: GameState, unit_id: str, end: Hex) -> dict[Hex, int]:
     """What a dash costs to each hex it can end on once the move action has gone to `end`:
     `dash_reach(state_after_move(state, unit_id, path to end)).costs` (the dash's start left
@@ -82,21 +107,15 @@ def dash_after_move(state: GameState, unit_id: str, end: Hex) -> dict[Hex, int]:
     ends = _move_ends(state, unit_id)
     if end not in ends:
         return {}
-    unit = state.units[unit_id]
-    ut = state.unit_type(unit_id)
-    hover = ut.unit_class == "hover"
-    walk = _walk(state, hover, False, True)
-    grid = walk.grid
-    occ = _occupancy(state, grid)
-    blocked = occ.enemy.get(unit.side, frozenset())
+    d = _dash(state, unit_id)
+    unit, grid = d.unit, d.walk.grid
     start = grid.index_of(end)
-    held = (occ.occupied - {grid.index_of(unit.hex)}) | {start}  # who stands where after the move
+    held = (d.occ.occupied - {grid.index_of(unit.hex)}) | {start}  # who stands where after the move
     costs: dict[Hex, int] = {}
-    _search(state, unit, walk, start, ut.move, blocked, held, costs)
-    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
-    if bonus and end in state.board.roads:
+    _search(state, unit, d.walk, start, d.move, d.blocked, held, costs)
+    if d.bonus and end in state.board.roads:
         road: dict[Hex, int] = {}
-        _search(state, unit, _walk(state, hover, True, True), start, ut.move + bonus, blocked, held, road)
+        _search(state, unit, d.road_walk, start, d.move + d.bonus, d.blocked, held, road)
         for h, c in road.items():
             costs.setdefault(h, c)
     return costs
@@ -110,25 +129,19 @@ def move_then_dash_reach(state: GameState, unit_id: str) -> frozenset[Hex]:
     ends = _move_ends(state, unit_id)
     if not ends:
         return frozenset()
-    unit = state.units[unit_id]
-    ut = state.unit_type(unit_id)
-    hover = ut.unit_class == "hover"
-    walk = _walk(state, hover, False, True)
-    grid = walk.grid
-    occ = _occupancy(state, grid)
-    blocked = occ.enemy.get(unit.side, frozenset())
+    d = _dash(state, unit_id)
+    unit, grid = d.unit, d.walk.grid
     sources = sorted(grid.index_of(h) for h in ends)
     out: dict[Hex, int] = {}
-    _search(state, unit, walk, sources[0], ut.move, blocked, frozenset(), out, also=tuple(sources[1:]))
-    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
+    _search(state, unit, d.walk, sources[0], d.move, d.blocked, frozenset(), out, also=tuple(sources[1:]))
     on_road = sorted(grid.index_of(h) for h in ends if h in state.board.roads)
-    if bonus and on_road:
+    if d.bonus and on_road:
         road: dict[Hex, int] = {}
-        _search(state, unit, _walk(state, hover, True, True), on_road[0], ut.move + bonus, blocked, frozenset(),
+        _search(state, unit, d.road_walk, on_road[0], d.move + d.bonus, d.blocked, frozenset(),
                 road, also=tuple(on_road[1:]))
         out.update((h, c) for h, c in road.items() if h not in out)
     # Who else stands somewhere stays there; the unit's own old hex is free once it has moved.
-    occupied, index = occ.occupied, grid.index
+    occupied, index = d.occ.occupied, grid.index
     return frozenset(h for h in out if h not in ends and (index[h] not in occupied or h == unit.hex))
 
 
@@ -142,24 +155,17 @@ def move_then_dash_sources(state: GameState, unit_id: str, goal: Hex) -> dict[He
     ends.pop(goal, None)  # a dash ends elsewhere than it starts
     if not ends:
         return {}
-    unit = state.units[unit_id]
-    ut = state.unit_type(unit_id)
-    hover = ut.unit_class == "hover"
-    walk = _walk(state, hover, False, True)
-    grid = walk.grid
+    d = _dash(state, unit_id)
+    unit, grid = d.unit, d.walk.grid
     if goal not in grid.index:
         return {}
-    occ = _occupancy(state, grid)
     target = grid.index[goal]
-    if goal != unit.hex and target in occ.occupied:
+    if goal != unit.hex and target in d.occ.occupied:
         return {}  # someone else stands there
-    blocked = occ.enemy.get(unit.side, frozenset())
-    base = ut.move
-    bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
-    plain = _back(state, unit, walk, target, base, blocked)
+    plain = _back(state, unit, d.walk, target, d.move, d.blocked)
     out = {m: plain[m] for m in ends if m in plain}
-    if bonus:
-        road = _back(state, unit, _walk(state, hover, True, True), target, base + bonus, blocked)
+    if d.bonus:
+        road = _back(state, unit, d.road_walk, target, d.move + d.bonus, d.blocked)
         for m in ends:
             if m not in out and m in road and m in state.board.roads:
                 out[m] = road[m]
