@@ -91,14 +91,7 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
     `reuse`: a surface the caller is done with (its last overlay): when it is big enough, the new
     one is drawn in it instead of a fresh one (at 100 x 100 a reach overlay is 12 MB). `within`:
     only the hexes whose tint reaches into this rectangle (zoomed map pixels) are drawn."""
-    fills = list(fills)
-    shape = _stamp_shape(layout, scale)
-    spots = [shape.spot(f[0]) for f in fills]
-    if within is not None:
-        x0, x1 = within.left - shape.max_x - 2, within.right - shape.min_x + 2
-        y0, y1 = within.top - shape.max_y - 2, within.bottom - shape.min_y + 2
-        kept = [i for i, sp in enumerate(spots) if x0 <= sp[0] <= x1 and y0 <= sp[1] <= y1]
-        fills, spots = [fills[i] for i in kept], [spots[i] for i in kept]
+    shape, fills, spots = _placed(layout, fills, scale, within)
     if not fills:
         return None
     ox, oy = int(min(s[0] for s in spots) + shape.min_x) - 1, int(min(s[1] for s in spots) + shape.min_y) - 1
@@ -117,6 +110,37 @@ def hex_fill_surface(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] 
         blits.append((pic, (fx + dx - ox, fy + dy - oy)))
     surf.blits(blits, doreturn=False)
     return surf, (ox, oy)
+
+
+def hex_tint_stamps(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] | tuple[Hex, Colour, int, int]],
+                    scale: float) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+    """The same tints as hex_fill_surface, as (picture, top-left in zoomed map pixels) to blend
+    straight onto a picture of the map, one per hex: for a few dozen hexes that change with every
+    move of the mouse (the hovered hex's dash), clearing and blending a surface the size of all
+    of them cost more than the tints themselves. Each comes out as in hex_fill_surface's picture
+    blended there (a stamp's clear corners change nothing)."""
+    shape, fills, spots = _placed(layout, fills, scale, None)
+    out = []
+    stamp = shape.stamp
+    for (_, _, fx, fy, px, py), f in zip(spots, fills, strict=True):
+        pic, (dx, dy) = stamp(f[1], f[2], f[3] if len(f) > 3 else None, px, py, blend=True)
+        out.append((pic, (fx + dx, fy + dy)))
+    return out
+
+
+def _placed(layout: HexLayout, fills: Iterable[tuple[Hex, Colour, int] | tuple[Hex, Colour, int, int]],
+            scale: float, within: pygame.Rect | None) -> tuple[_StampShape, list[Any], list[Any]]:
+    """The stamp shape at this zoom, the fills and where each hex falls (see _StampShape.spot);
+    with `within`, only the hexes whose tint reaches into it (zoomed map pixels)."""
+    fills = list(fills)
+    shape = _stamp_shape(layout, scale)
+    spots = [shape.spot(f[0]) for f in fills]
+    if within is not None:
+        x0, x1 = within.left - shape.max_x - 2, within.right - shape.min_x + 2
+        y0, y1 = within.top - shape.max_y - 2, within.bottom - shape.min_y + 2
+        kept = [i for i, sp in enumerate(spots) if x0 <= sp[0] <= x1 and y0 <= sp[1] <= y1]
+        fills, spots = [fills[i] for i in kept], [spots[i] for i in kept]
+    return shape, fills, spots
 
 
 def _blank(size: tuple[int, int], reuse: pygame.Surface | None, room: tuple[int, int] | None = None) -> pygame.Surface:
@@ -176,8 +200,10 @@ class _StampShape:
         return got
 
     def stamp(self, colour: Colour, alpha: int, rim: int | None, px: float,
-              py: float) -> tuple[pygame.Surface, tuple[int, int]]:
-        key = (colour, alpha, rim, px, py)
+              py: float, blend: bool = False) -> tuple[pygame.Surface, tuple[int, int]]:
+        """One tinted hex. Copied (the default: into a clear surface, see hex_fill_surface) or,
+        with `blend`, blended by its own alpha onto a picture (see hex_tint_stamps)."""
+        key = (colour, alpha, rim, px, py, blend)
         got = self.stamps.get(key)
         if got is not None:
             return got
@@ -190,8 +216,11 @@ class _StampShape:
                                 max(1, round(rim * self.scale)))
         # copied as it is, not blended, and its clear corners left out (they overlap the
         # neighbours' stamps): a hex's pixels come out as drawing its polygon there gives
-        pic.set_colorkey((0, 0, 0, 0))
-        pic.set_alpha(None)
+        if blend:
+            pic = for_display_alpha(pic)
+        else:
+            pic.set_colorkey((0, 0, 0, 0))
+            pic.set_alpha(None)
         if len(self.stamps) > 256:
             self.stamps.clear()
         got = self.stamps[key] = (pic, (dx, dy))

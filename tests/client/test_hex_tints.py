@@ -104,3 +104,36 @@ def test_tints_drawn_only_within_a_rectangle_are_those_of_all_the_hexes_there() 
             want = whole[0].get_at((x - whole[1][0], y - whole[1][1]))
             assert part[0].get_at((x - part[1][0], y - part[1][1])) == want, (x, y)
     assert draw.hex_fill_surface(layout, fills, 1.25, within=pygame.Rect(-900, -900, 10, 10)) is None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=["flat", "pointy", "odd-sized"])
+@pytest.mark.parametrize("scale", [0.5, 1.0, 1.25])
+def test_tint_stamps_blended_onto_a_picture_give_the_tint_surface_blended_there_but_where_hexes_share_a_pixel(layout: HexLayout,
+                                                                                scale: float) -> None:
+    fills: list[Any] = [(Hex(*layout.stagger.to_hex(c, r)), draw.DASH_COLOUR, 70) for c in range(1, 9)
+                        for r in range(1, 7) if (c + 2 * r) % 3]
+    fills.append((Hex(*layout.stagger.to_hex(10, 8)), draw.TARGET_COLOUR, 105, 2))
+    size = (int(14 * layout.tw * scale), int(12 * layout.th * scale))
+    ground = pygame.Surface(size)
+    for x in range(0, size[0], 7):  # a striped picture: a blend shows on every colour
+        ground.fill(((x * 5) % 256, (x * 3) % 200 + 40, 90), pygame.Rect(x, 0, 7, size[1]))
+    origin = (13, 9)
+    want = ground.copy()
+    whole = draw.hex_fill_surface(layout, fills, scale)
+    assert whole is not None
+    want.blit(whole[0], (origin[0] + whole[1][0], origin[1] + whole[1][1]))
+    got = ground.copy()
+    stamps = draw.hex_tint_stamps(layout, fills, scale)
+    assert len(stamps) == len(fills)
+    got.blits([(pic, (origin[0] + x, origin[1] + y)) for pic, (x, y) in stamps])
+    # where two hexes' polygons share a pixel (their edges, at small zooms) it is tinted twice
+    # instead of once: those pixels only
+    union, twice = pygame.mask.Mask(size), pygame.mask.Mask(size)
+    for pic, (x, y) in stamps:
+        m = pygame.mask.from_surface(pic, 0)
+        twice.draw(union.overlap_mask(m, (origin[0] + x, origin[1] + y)), (0, 0))
+        union.draw(m, (origin[0] + x, origin[1] + y))
+    differ = [(x, y) for x in range(size[0]) for y in range(size[1]) if got.get_at((x, y)) != want.get_at((x, y))]
+    assert all(twice.get_at(p) for p in differ), [p for p in differ if not twice.get_at(p)][:5]
+    assert len(differ) <= union.count() // 25, f"{len(differ)} of {union.count()} tinted pixels differ"
+    assert pygame.image.tobytes(got, "RGB") != pygame.image.tobytes(ground, "RGB")

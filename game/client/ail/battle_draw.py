@@ -91,7 +91,8 @@ class MapView:
         self._fills: list[Any] = []
         self._overlay_area: pygame.Rect | None = None
         self._hover_overlay_key: tuple[Any, ...] | None = None
-        self._hover_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
+        # the hovered hex's tints: stamps blended straight onto the picture (draw.hex_tint_stamps)
+        self._hover_overlay: list[tuple[pygame.Surface, tuple[int, int]]] | None = None
         self._danger_overlay_key: tuple[Any, ...] | None = None
         self._danger_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._hover_key: tuple[Any, ...] | None = None
@@ -205,7 +206,7 @@ class MapView:
             dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
-                self._hover_overlay = self._tints("hover", hfills, z)
+                self._hover_overlay = draw.hex_tint_stamps(self.layout, hfills, z) or None
             if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
                 self._danger_overlay_key = (*dkey, z)
                 self._danger_overlay = self._tints("danger", dfills, z)
@@ -268,7 +269,7 @@ class MapView:
 
     def _tints(self, kind: str, fills: list[Any], z: float,
                within: pygame.Rect | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
-        """Hex tints of one kind ("mode", "hover", "danger") drawn in the surface that kind last
+        """Hex tints of one kind ("mode", "danger") drawn in the surface that kind last
         used (kept in _buffers even while no tint of it is shown)."""
         out = draw.hex_fill_surface(self.layout, fills, z, self._buffers.get(kind), within=within)
         if out is not None:
@@ -340,7 +341,10 @@ class MapView:
             origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
         self.map_labels.items = list(self._base_labels)
-        self._blit_tints(surface, self._at_zoom(self._hover_overlay_key, self._hover_overlay, z), origin)
+        stamps = self._at_zoom(self._hover_overlay_key, self._hover_overlay, z)
+        if stamps:
+            ox, oy = origin
+            surface.blits([(pic, (ox + x, oy + y)) for pic, (x, y) in stamps], doreturn=False)
         if ctx.hover is not None:
             draw.hex_outline(surface, self.layout, ctx.hover, z, origin, draw.HOVER_COLOUR, 2, 0.97)
         self._draw_path(surface, ctx, origin, z)

@@ -342,6 +342,13 @@ class MoveMode(Mode):
         h = scene.hover
         if h is None:
             return None
+        # asked by the hint, the hex box, the preview and the map in each frame: made once for
+        # the state, the mode and the hovered hex (shared: not to be changed)
+        view: PathView | None = scene.q._cached(scene.state, ("path_view", self.unit_id, self.pay, self.advantage, h),
+                                                lambda: self._path_view(scene, h))
+        return view
+
+    def _path_view(self, scene: BattleScene, h: Hex) -> PathView | None:
         state = scene.state
         enemy = scene.unit_at(h)
         me = self._unit(scene)
