@@ -187,13 +187,38 @@ class HexLayout:
         # The hex in which the point lies deepest (largest distance to the nearest edge):
         # exact inside ordinary hexes, and a fair split of the pixel-wide overlaps that
         # Tiled's integer geometry leaves when sizes are odd.
+        # Each edge's inward normal is worked out once per layout (every hexagon is the same
+        # shape, placed at whole pixels): the same sums _depth makes, without the square roots.
+        edges = self._edges
         best = cands[0]
         best_depth = -math.inf
+        origin = self.tile_origin
         for col, row in cands:
-            depth = _depth(self.tile_corners(col, row), self.tile_center(col, row), x, y)
+            ox, oy = origin(col, row)
+            lx, ly = x - ox, y - oy
+            depth = min([nx * (lx - x1) + ny * (ly - y1) for nx, ny, x1, y1 in edges] or [math.inf])
             if depth > best_depth:
                 best, best_depth = (col, row), depth
         return best
+
+    @cached_property
+    def _edges(self) -> tuple[tuple[float, float, float, float], ...]:
+        """(inward unit normal, first corner) of each edge of the hexagon of a tile at (0, 0),
+        as _depth works them out (edges of no length left out)."""
+        poly, (cx, cy) = self.tile_corners(0, 0), self.tile_center(0, 0)
+        x0, y0 = self.tile_origin(0, 0)
+        out = []
+        for i, (x1, y1) in enumerate(poly):
+            x2, y2 = poly[(i + 1) % len(poly)]
+            ex, ey = x2 - x1, y2 - y1
+            length = math.hypot(ex, ey)
+            if length == 0:
+                continue
+            nx, ny = -ey / length, ex / length
+            if nx * (cx - x1) + ny * (cy - y1) < 0:
+                nx, ny = -nx, -ny
+            out.append((nx, ny, x1 - x0, y1 - y0))
+        return tuple(out)
 
     def pixel_to_hex(self, x: float, y: float) -> Hex:
         """The hex under map pixel (x, y)."""

@@ -155,3 +155,28 @@ def test_hexlayout_is_pure_and_imports_no_pygame():
     code = "import sys, game.hexlayout; print('pygame' in sys.modules, 'pytmx' in sys.modules, 'yaml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False", "False"]
+
+
+def _deepest_by_polygons(lay, x, y):
+    """The oracle: each candidate's own corners and centre measured with _depth, as picking did
+    before the edges were worked out once per layout. Returns the best tile and the best two depths."""
+    from game.hexlayout import _depth
+
+    if lay.stagger.axis == "x":
+        c0, r0 = int(x // lay.column_width), int(y // (lay.th + lay.side_y))
+    else:
+        c0, r0 = int(x // (lay.tw + lay.side_x)), int(y // lay.row_height)
+    found = []
+    for col in range(c0 - 3, c0 + 4):  # every tile a few tiles around the point
+        for row in range(r0 - 3, r0 + 4):
+            cx, cy = lay.tile_center(col, row)
+            found.append((_depth(lay.tile_corners(col, row), (cx, cy), x, y), (col, row)))
+    found.sort(key=lambda f: -f[0])
+    return found[0][1], found[0][0], found[1][0]
+
+
+@given(layouts(), st.floats(-40, 1800), st.floats(-40, 1800))
+def test_picking_is_the_hexagon_the_point_lies_deepest_in(lay, x, y):
+    got = lay.pixel_to_tile(x, y)
+    want, best, second = _deepest_by_polygons(lay, x, y)
+    assert got == want or best - second < 1e-9  # (a point exactly as deep in two: either)
