@@ -20,6 +20,7 @@ from typing import Any
 import pygame
 
 from game.board import Board
+from game.client.blits import blit
 from game.client.draw import for_display
 from game.hexgrid import Hex
 from game.hexlayout import HexLayout
@@ -151,9 +152,12 @@ class MapCache:
         i0, j0 = max(0, left // CHUNK), max(0, top // CHUNK)
         i1 = min((zw - 1) // CHUNK, (left + view.w - 1) // CHUNK)
         j1 = min((zh - 1) // CHUNK, (top + view.h - 1) // CHUNK)
+        only_make = isinstance(surface, _NullSurface)  # (prepare: the chunks made, nothing drawn)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
-                surface.blit(self.chunk(scale, grid, i, j), (origin[0] + i * CHUNK, origin[1] + j * CHUNK))
+                pic = self.chunk(scale, grid, i, j)
+                if not only_make:  # (the view's edges cut the chunks there to any width: see blits.py)
+                    blit(surface, pic, (origin[0] + i * CHUNK, origin[1] + j * CHUNK))
 
     def prepare(self, scale: float, grid: bool, origin: tuple[int, int], view: pygame.Rect) -> None:
         """Build the chunks `blit` will need (so drawing only reads the cache)."""
@@ -172,8 +176,7 @@ class MapCache:
 
 
 class _NullSurface:
-    def blit(self, *_: Any) -> None:
-        pass
+    """Where `prepare` has `blit` draw: nowhere."""
 
 
 BUCKET = 256  # world pixels per bucket of the hex index used to draw the grid of one chunk

@@ -25,7 +25,7 @@ import pygame
 import pygame_gui
 from pygame_gui.core import UIElement
 
-from game.client import draw, fonts
+from game.client import fonts
 
 
 class Span(NamedTuple):
@@ -342,10 +342,8 @@ class RichTextBox(UIElement):
         img = self.image
         fresh = img is None or img.get_size() != (max(1, w), max(1, h)) or self.get_image_clipping_rect() is not None
         if fresh:
-            # opaque, in the window's format: the toolkit copies it onto the screen each frame
-            # instead of blending it (the three side panel boxes: 0.1 ms of a hover's frame)
-            img = draw.for_display(pygame.Surface((max(1, w), max(1, h))))
-        img.fill(self._bg)
+            img = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+        img.fill(self._bg)  # (opaque: the same under the toolkit's premultiplied blending)
         inner = pygame.Rect(self._border + self._pad[0], self._border + self._pad[1],
                             self.text_width, self.view_height)
         if self.html_text:

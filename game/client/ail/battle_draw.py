@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pygame
 
-from game.client import draw, fonts
+from game.client import blits, draw, fonts
 from game.client.ail.battle_panels import _hit_chance
 from game.client.ail.labels import MapLabels, draw_toast, keep_inside, view_rect
 from game.client.ail.text import terrain_colours
@@ -249,14 +249,14 @@ class MapView:
                 if self._hover_drawn != shows:
                     # the part of the kept picture the camera shows now, and over it what
                     # follows the mouse (a new hover: no picture is drawn for it)
-                    surface.blit(layer[1], view.topleft, src)
+                    blits.blit(surface, layer[1], view.topleft, src)
                     self._base_labels = self._layer_labels  # the kept picture's own labels
                     self._draw_hover(surface, ctx, view)
                     self._hover_drawn = shows
                 else:
                     self._compose(ctx, shows)
             if self._composed is not None and self._composed[0] == shows:
-                surface.blit(self._composed[1], view.topleft, src)
+                blits.blit(surface, self._composed[1], view.topleft, src)
                 self.map_labels.items = list(self._composed[2])
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface, ctx, view)
@@ -289,7 +289,7 @@ class MapView:
         out = self._composed[1] if self._composed is not None else None
         if out is None or out.get_size() != pic.get_size():
             out = draw.for_display(pygame.Surface(pic.get_size()))
-        out.blit(pic, (0, 0))
+        blits.blit(out, pic, (0, 0))
         self._base_labels = self._layer_labels
         # the map's corner in the picture (where it was drawn with the camera moved by `shift`)
         self._draw_hover(out, ctx, out.get_rect(), (built_at[0] + shift[0], built_at[1] + shift[1]))
