@@ -73,6 +73,9 @@ class App:
         pygame.display.set_caption("Ascension Isle: Legacy - Tactics")
         pygame.display.set_icon(_icon())
         self.fullscreen = False
+        self._windows = 0  # windows opened (a new one holds no picture)
+        self._drawn: tuple[Any, ...] | None = None  # what the last render drew (screen_kept)
+        self.screen_kept = False
         self.screen = self._open_window(self.size)
         self.scenes = SceneStack()
         self.running = True
@@ -100,6 +103,7 @@ class App:
         if self.fullscreen:
             flags = pygame.FULLSCREEN
             size = (0, 0)
+        self._windows += 1
         return pygame.display.set_mode(size, flags)
 
     def make_ui(self) -> pygame_gui.UIManager:
@@ -178,13 +182,24 @@ class App:
         self.frame += 1
 
     def render(self) -> pygame.Surface:
-        """Draw the visible scenes onto the window surface and return it."""
+        """Draw the visible scenes onto the window surface and return it.
+
+        While it draws, `screen_kept` says whether the window surface still holds the last
+        render's picture: the same scenes drawn on the same window, and nothing else drew on it
+        since (`forget_screen`). A scene may then draw only what changed on it."""
         visible = self.scenes.visible()
+        drawn = (self._windows, self.screen.get_size(), *visible)
+        self.screen_kept = drawn == self._drawn
+        self._drawn = drawn
         if not visible or visible[0].overlay:
             self.screen.fill((0, 0, 0))
         for scene in visible:
             scene.draw(self.screen)
         return self.screen
+
+    def forget_screen(self) -> None:
+        """Something other than render drew on the window surface: the next render draws all."""
+        self._drawn = None
 
     # Idle: with nothing moving the loop sleeps in pygame.event.wait for up to IDLE_MS, then steps
     # and draws once (toasts expire, carets blink, a file dialog's list refreshes). Any input wakes

@@ -41,7 +41,7 @@ from game.client import actions
 from game.client.ail import text
 from game.client.ail.battle_actions import ActionButtons, unit_command
 from game.client.ail.battle_dialogs import Dialogs
-from game.client.ail.battle_draw import MapView, draw_frames
+from game.client.ail.battle_draw import MapView, ScreenState, draw_frames
 from game.client.ail.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.client.ail.battle_panels import Panels, log_html
 from game.client.ail.labels import MapLabels
@@ -555,8 +555,16 @@ class BattleScene(Scene):
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
         top, side, view = self.regions()
-        draw_frames(surface, top, side)  # first: its fills may spill a few pixels into the view
-        self.map_view.draw(surface, self, view, self.app.screen.get_size(), self.toast_text)
+        draw_frames(surface, top, side)
+        # the map view may draw only what changed on it when the window still shows this scene's
+        # last frame (this scene alone on it, drawn straight onto the window) and nothing of the
+        # toolkit or the odds chart is drawn over the view
+        kept = surface is self.app.screen and self.app.screen_kept and self.app.scenes.visible() == [self]
+        covered = self.panels.chart_rect.colliderect(view) or any(
+            img.get_width() and img.get_height() and rect.colliderect(view)
+            for img, rect, *_ in self.ui.get_sprite_group().visible)
+        self.map_view.draw(surface, self, view, self.app.screen.get_size(), self.toast_text,
+                           ScreenState(kept, covered))
         self.ui.draw_ui(surface)
         self.panels.draw_chart(surface)
 

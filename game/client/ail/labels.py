@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from game.client.camera import Camera
 
 Colour = tuple[int, int, int]
+LABEL_BG = (12, 14, 18, 210)  # a label's translucent box
 
 
 def view_rect(camera: Camera) -> pygame.Rect:
@@ -60,7 +61,7 @@ class MapLabels:
 
     def add(self, text: str, world: tuple[float, float], offset: tuple[float, float] = (0.0, 0.0),
             colour: Colour = (255, 255, 255), size: int = 14,
-            bg: tuple[int, int, int, int] | None = (12, 14, 18, 210)) -> None:
+            bg: tuple[int, int, int, int] | None = LABEL_BG) -> None:
         self.items.append(MapLabel(text, world, offset, colour, size, bg))
 
     def box(self, label: MapLabel, camera: Camera, bounds: pygame.Rect) -> pygame.Rect:
