@@ -30,8 +30,6 @@ PANEL_EDGE = (59, 67, 76)
 # The kept picture of the map view reaches this far (screen pixels) beyond the view on every
 # side, so panning frames only blit another part of it (see _build_view_layer).
 VIEW_MARGIN = 192
-# The mode's hex tints are drawn this far beyond the picture that needs them (zoomed map pixels).
-OVERLAY_BAND = 128
 
 if TYPE_CHECKING:
     from game.client.ail.battle import BattleScene
@@ -107,11 +105,11 @@ class MapView:
         self.hover_preview: Any = None
         self.map_labels = MapLabels()
         self._overlay_key: tuple[Any, ...] | None = None
-        self._overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
-        # the mode's tints, drawn into _overlay only for the part of the map a picture needs
-        # (_overlay_area, zoomed map pixels; None: not drawn for these tints yet)
+        # the mode's tints (_fills), as stamps of tinted hexes blended straight onto the part of
+        # the map a picture shows (draw.hex_tint_stamps): (zoom, [(stamp, x, y, right, bottom)] in
+        # zoomed map pixels); None: not made for these tints yet
         self._fills: list[Any] = []
-        self._overlay_area: pygame.Rect | None = None
+        self._overlay: tuple[float, list[tuple[pygame.Surface, int, int, int, int]]] | None = None
         self._hover_overlay_key: tuple[Any, ...] | None = None
         # the hovered hex's tints: stamps blended straight onto the picture (draw.hex_tint_stamps)
         self._hover_overlay: list[tuple[pygame.Surface, tuple[int, int]]] | None = None
@@ -225,7 +223,7 @@ class MapView:
         if cheap != self._overlay_key:
             self._overlay_key = cheap
             self._fills = ctx.mode.fills(mode_ctx)[1] if quiet else []
-            self._overlay_area = None
+            self._overlay = None
         # what depends on the hovered hex is asked again only when the hover (or anything above) changes
         hover_key = (*cheap, ctx.hover)
         hover_changed = hover_key != self._hover_key
@@ -352,7 +350,7 @@ class MapView:
 
     def _tints(self, kind: str, fills: list[Any], z: float,
                within: pygame.Rect | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
-        """Hex tints of one kind ("mode", "danger") drawn in the surface that kind last
+        """Hex tints of one kind ("danger") drawn in the surface that kind last
         used (kept in _buffers even while no tint of it is shown)."""
         out = draw.hex_fill_surface(self.layout, fills, z, self._buffers.get(kind), within=within)
         if out is not None:
@@ -405,7 +403,9 @@ class MapView:
             surface.fill(BACKGROUND, area)
         self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
         need = area.move(-origin[0], -origin[1])  # the part of the zoomed map drawn here
-        self._blit_tints(surface, self._overlay_surface(z, need), origin)
+        ox, oy = origin
+        surface.blits([(pic, (ox + x, oy + y)) for pic, x, y, r, b in self._mode_stamps(z)
+                       if x < need.right and r > need.x and y < need.bottom and b > need.y], doreturn=False)
         self._blit_tints(surface, self._at_zoom(self._danger_overlay_key, self._danger_overlay, z), origin)
         self._draw_marks(surface, ctx, origin, z)
         self._draw_units(surface, ctx, origin, z, area)
@@ -506,17 +506,17 @@ class MapView:
         """Tints made for zoom `z` (the last item of their key), else None."""
         return tints if key is not None and key[-1] == z else None
 
-    def _overlay_surface(self, z: float, need: pygame.Rect) -> tuple[pygame.Surface, tuple[int, int]] | None:
-        """The mode's tints over at least `need` (zoomed map pixels). A reach is often much bigger
-        than the view: only the hexes the picture shows, and a band around them so that panning
-        rarely needs more, are drawn (a click at 100 x 100 tinted ~500 hexes on 12 MB)."""
+    def _mode_stamps(self, z: float) -> list[tuple[pygame.Surface, int, int, int, int]]:
+        """The mode's tints at zoom `z`: each hex's stamp and its box in zoomed map pixels. Made
+        once for the tints and the zoom; a picture blends those it shows (at 100 x 100 a click's
+        reach tints ~500 hexes: drawing them into a clear surface the size of the view and
+        blending that cost twice as much)."""
         if self._overlay_key is None or self._overlay_key[-1] != z:
-            return None
-        if self._overlay_area is None or not self._overlay_area.contains(need):
-            band = OVERLAY_BAND if self._layer_margin else 0  # a picture of the view alone: no band
-            self._overlay_area = need.inflate(2 * band, 2 * band)
-            self._overlay = self._tints("mode", self._fills, z, self._overlay_area)
-        return self._overlay
+            return []
+        if self._overlay is None or self._overlay[0] != z:
+            self._overlay = (z, [(pic, x, y, x + pic.get_width(), y + pic.get_height())
+                                 for pic, (x, y) in draw.hex_tint_stamps(self.layout, self._fills, z)])
+        return self._overlay[1]
 
     def _draw_marks(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float) -> None:
         st = ctx.state
