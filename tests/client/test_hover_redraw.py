@@ -21,8 +21,8 @@ UNITS = [("r1", "rifle_section", "blue", (4, 4)), ("r2", "rifle_section", "blue"
          ("m2", "militia_band", "red", (6, 8))]
 
 
-def _session(phase: str) -> Any:
-    session = make_session(UNITS, width=16, height=11, overrides={(6, 3): "woods", (7, 6): "swamp"},
+def _session(phase: str, width: int = 16, height: int = 11) -> Any:
+    session = make_session(UNITS, width=width, height=height, overrides={(6, 3): "woods", (7, 6): "swamp"},
                            roads={(4, c) for c in range(11)}, phase=phase)
     units = dict(session.state.units)  # a watcher: paths near it draw overwatch shots and labels
     units["w1"] = units["w1"].model_copy(update={"stance": "overwatch", "stance_weapon": "bolt rifles"})
@@ -125,3 +125,47 @@ def test_a_toast_or_a_toolkit_element_over_the_view_has_the_view_drawn_whole(mon
     for pos in points[12:15]:
         got = _hover(app, pos)
         assert got == _afresh(app)
+
+
+def test_back_on_the_hex_whose_picture_is_kept_then_on_another_the_view_still_matches(monkeypatch: Any) -> None:
+    parts = _count_partial(monkeypatch)
+    app = make_app(_session("movement"), blackout=False)
+    click_hex(app, battle(app).state.units["r1"].hex)
+    app.render()
+    points = _walk(app)
+    for a, b, c in zip(points, points[5:], points[9:], strict=False):
+        _hover(app, a)
+        app.step()  # a quiet frame: the hover's picture is kept (composed)
+        app.render()
+        _hover(app, b)
+        _hover(app, a)  # back: the kept picture of a is shown
+        got = _hover(app, c)
+        assert got == _afresh(app), f"{a} {b} {c}"
+    assert parts
+
+
+def test_hovers_after_the_map_was_panned_still_match_the_view_drawn_afresh(monkeypatch: Any) -> None:
+    parts = _count_partial(monkeypatch)
+    app = make_app(_session("movement", 30, 26), blackout=False)
+    click_hex(app, battle(app).state.units["r1"].hex)
+    app.render()
+    camera = battle(app).camera
+    for k in (pygame.K_RIGHT, pygame.K_DOWN, pygame.K_LEFT):
+        points = _walk(app)
+        at = camera.map_origin_on_screen()
+        for pos in points[:4]:
+            _hover(app, pos)
+        app.step()  # a quiet frame: the hover's picture is kept (composed), and panned with
+        app.render()
+        post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+        for _ in range(3):  # the map moves under a still pointer
+            app.step(dt=0.03)
+            app.render()
+        post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
+        app.step()
+        app.render()
+        assert camera.map_origin_on_screen() != at  # it did move
+        for pos in points[4:9]:
+            got = _hover(app, pos)
+            assert got == _afresh(app), f"after a pan ({pygame.key.name(k)}): hover at {pos}"
+    assert parts

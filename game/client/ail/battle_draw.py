@@ -122,15 +122,15 @@ class MapView:
         # the hover stays the same (the first draws it straight onto the screen): (what it shows,
         # picture, labels). Idle and panning frames then blit one picture, as before the hover
         # layer was split off. _hover_drawn: what the last frame drew straight.
-        self._composed: tuple[Any, pygame.Surface, list[Any]] | None = None
+        self._composed: tuple[Any, pygame.Surface, list[Any], tuple[Any, pygame.Rect | None] | None] | None = None
         self._hover_drawn: Any = None
         # What the screen's view shows after the last draw from the kept picture: (which part
-        # of which picture, where), the rectangle the hover's drawing covered there, and whether
-        # anything (a toast, the toolkit) was drawn over the view; None: not known (drawn
+        # of which picture, where), the rectangle the hover's drawing covered there, whether
+        # anything (a toast, the toolkit) was drawn over the view, and whether that rectangle is
+        # known (not after a pan: it is worked out only for a new hover); None: not known (drawn
         # straight, or never). A new hover on an unchanged screen restores and redraws only the
         # old and the new hover's rectangles (see ScreenState).
-        self._on_screen: tuple[Any, pygame.Rect | None, bool] | None = None
-        self._extent: tuple[Any, pygame.Rect | None] | None = None  # the hover's rectangle, by what it is for
+        self._on_screen: tuple[Any, pygame.Rect | None, bool, bool] | None = None
         # the surfaces the tints were last drawn in, kept to draw the next ones in (also while
         # there are none): a fresh surface's first touch costs more than the drawing
         self._buffers: dict[str, pygame.Surface] = {}
@@ -276,16 +276,18 @@ class MapView:
             layer = self._view_layer
             shows = (self._hover_key, self._hover_overlay_key, id(layer[1]), layer[0][0], layer[2], layer[3])
             where = (surface.get_size(), tuple(view), id(layer[1]), layer[0], tuple(src))
-            at = (shows, tuple(view), self.camera.map_origin_on_screen(), self.camera.zoom)
-            if self._extent is None or self._extent[0] != at:
-                self._extent = (at, self._hover_extent(ctx, view))
-            extent = self._extent[1]
+            last = self._on_screen
+            # the hover's rectangle: worked out for a new hover, the same as the last frame's
+            # when nothing moved, not known after a pan (the next hover then draws the view whole)
+            known = last is not None and last[0] == where and last[3]
+            extent = last[1] if known and last is not None else None
             if self._composed is None or self._composed[0] != shows:
                 if self._hover_drawn != shows:
                     # the part of the kept picture the camera shows now, and over it what
                     # follows the mouse (a new hover: no picture is drawn for it); when the
                     # screen still shows that part with the last hover over it, only the last
                     # and the new hover's rectangles are drawn again
+                    extent, known = self._hover_extent(ctx, view), True
                     clip = self._changed_area(screen, where, extent, view) if not covered else view
                     blits.blit(surface, layer[1], clip.topleft,
                                pygame.Rect(src.x + clip.x - view.x, src.y + clip.y - view.y, clip.w, clip.h))
@@ -293,12 +295,15 @@ class MapView:
                     self._draw_hover(surface, ctx, clip)
                     self._hover_drawn = shows
                 else:
-                    self._compose(ctx, shows)
+                    self._compose(ctx, shows, (where, extent) if known else None)
             if self._composed is not None and self._composed[0] == shows:
                 clip = view
                 blits.blit(surface, self._composed[1], view.topleft, src)
                 self.map_labels.items = list(self._composed[2])
-            self._on_screen = (where, extent, covered)
+                mark = self._composed[3]  # the rectangle of the hover it holds, where it was drawn
+                known = mark is not None and mark[0] == where
+                extent = mark[1] if known and mark is not None else None
+            self._on_screen = (where, extent, covered, known)
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface, ctx, view)
             self._on_screen = None
@@ -315,7 +320,7 @@ class MapView:
         rectangles when the screen still shows what the last draw left there (the same part of
         the same kept picture, nothing drawn over the view then or now), else the whole view."""
         last = self._on_screen
-        if screen is None or not screen.kept or last is None or last[0] != where or last[2]:
+        if screen is None or not screen.kept or last is None or last[0] != where or last[2] or not last[3]:
             return view
         parts = [r for r in (last[1], extent) if r is not None]
         if not parts:
@@ -364,8 +369,9 @@ class MapView:
             surface.blit(tints[0], (origin[0] + tints[1][0], origin[1] + tints[1][1]))
 
     # ------------------------------------------------------------------ the kept picture
-    def _compose(self, ctx: MapContext, shows: Any) -> None:
-        """The kept picture with what follows the mouse drawn over it (see _composed)."""
+    def _compose(self, ctx: MapContext, shows: Any, mark: tuple[Any, pygame.Rect | None] | None) -> None:
+        """The kept picture with what follows the mouse drawn over it (see _composed); `mark`:
+        the hover's rectangle on the screen and for which part of the picture (None: not known)."""
         _, pic, built_at, shift = self._view_layer  # type: ignore[misc]
         out = self._composed[1] if self._composed is not None else None
         if out is None or out.get_size() != pic.get_size():
@@ -374,7 +380,7 @@ class MapView:
         self._base_labels = self._layer_labels
         # the map's corner in the picture (where it was drawn with the camera moved by `shift`)
         self._draw_hover(out, ctx, out.get_rect(), (built_at[0] + shift[0], built_at[1] + shift[1]))
-        self._composed = (shows, out, list(self.map_labels.items))
+        self._composed = (shows, out, list(self.map_labels.items), mark)
 
     def _kept_view_area(self, view: pygame.Rect) -> pygame.Rect | None:
         """Where in the kept picture the view is now, or None when it has to be drawn afresh."""
