@@ -169,3 +169,28 @@ def test_hovers_after_the_map_was_panned_still_match_the_view_drawn_afresh(monke
             got = _hover(app, pos)
             assert got == _afresh(app), f"after a pan ({pygame.key.name(k)}): hover at {pos}"
     assert parts
+
+
+def test_a_hover_does_not_ask_the_mode_for_its_buttons_again_but_a_new_mode_or_state_does(monkeypatch: Any) -> None:
+    from game.client.ail import modes
+
+    asked: list[str] = []
+    real = modes.MoveMode.buttons
+
+    def counting(self: Any, scene: Any) -> Any:
+        asked.append(self.unit_id)
+        return real(self, scene)
+
+    monkeypatch.setattr(modes.MoveMode, "buttons", counting)
+    app = make_app(_session("movement"), blackout=False)
+    scene = battle(app)
+    click_hex(app, scene.state.units["r1"].hex)
+    assert asked and asked[-1] == "r1"
+    asked.clear()
+    for pos in _walk(app)[:8]:
+        _hover(app, pos)
+    assert not asked  # the same state, mode and selection: the buttons stand
+    labels = [b.text for b in scene.actions._ids]  # type: ignore[attr-defined]
+    click_hex(app, scene.state.units["r2"].hex)  # another unit: its own mode, asked again
+    assert asked and asked[-1] == "r2"
+    assert labels

@@ -45,11 +45,13 @@ class ActionButtons:
     def __init__(self) -> None:
         self._ids: dict[object, str] = {}
         self._key: object = None
+        self._inputs: object = None
 
     def forget(self) -> None:
         """The toolkit was cleared (a new layout): make the buttons again next time."""
         self._ids.clear()
         self._key = None
+        self._inputs = None
 
     def rebuild(self, ctx: ActionContext, ui: pygame_gui.UIManager, panels: Panels, side: pygame.Rect,
                 screen_size: tuple[int, int]) -> None:
@@ -57,6 +59,14 @@ class ActionButtons:
         the panels give them a band as tall as they need."""
         st = ctx.state
         quiet = st.pending is None and not ctx.anim.busy
+        # what the buttons are made from (no mode's buttons follow the hovered hex): a hover asks
+        # again with the same, and is answered without asking the mode
+        mine = ctx.selected is not None and ctx.selected in st.units and ctx.is_mine(ctx.selected)
+        inputs = (id(st), st.seq, type(ctx.mode), tuple(sorted(vars(ctx.mode).items())), ctx.selected, mine, quiet,
+                  id(panels), tuple(side), screen_size)
+        if inputs == self._inputs:
+            return
+        self._inputs = inputs
         buttons = ctx.mode.buttons(cast("BattleScene", ctx)) if quiet else []
         extra = _leadership_buttons(ctx)
         key = (tuple(buttons), tuple(extra))
