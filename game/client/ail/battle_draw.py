@@ -113,6 +113,7 @@ class MapView:
         self._hover_overlay_key: tuple[Any, ...] | None = None
         # the hovered hex's tints: stamps blended straight onto the picture (draw.hex_tint_stamps)
         self._hover_overlay: list[tuple[pygame.Surface, tuple[int, int]]] | None = None
+        self._hover_overlay_box: pygame.Rect | None = None  # around all of them
         self._danger_overlay_key: tuple[Any, ...] | None = None
         self._danger_overlay: tuple[pygame.Surface, tuple[int, int]] | None = None
         self._hover_key: tuple[Any, ...] | None = None
@@ -234,6 +235,9 @@ class MapView:
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
                 self._hover_overlay = draw.hex_tint_stamps(self.layout, hfills, z) or None
+                self._hover_overlay_box = None if self._hover_overlay is None else pygame.Rect(
+                    self._hover_overlay[0][1], self._hover_overlay[0][0].get_size()).unionall(
+                    [pygame.Rect(at, pic.get_size()) for pic, at in self._hover_overlay])  # zoomed map pixels
             if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
                 self._danger_overlay_key = (*dkey, z)
                 self._danger_overlay = self._tints("danger", dfills, z)
@@ -334,8 +338,8 @@ class MapView:
         z = self.camera.zoom
         ox, oy = self.camera.map_origin_on_screen()
         rects: list[pygame.Rect] = []
-        for pic, (x, y) in self._at_zoom(self._hover_overlay_key, self._hover_overlay, z) or ():
-            rects.append(pygame.Rect(ox + x, oy + y, pic.get_width(), pic.get_height()))
+        if self._at_zoom(self._hover_overlay_key, self._hover_overlay, z) and self._hover_overlay_box is not None:
+            rects.append(self._hover_overlay_box.move(ox, oy))
         if ctx.hover is not None:
             rects.append(_box(draw.scaled_corners(self.layout, ctx.hover, z, ox, oy, 0.97), 4))
         path = self._path(ctx)
