@@ -112,3 +112,27 @@ def test_a_run_with_a_frame_limit_says_so_right_after_its_last_frame(app: App, c
     app.run(max_frames=2, full_rate=True)
     # the start-up benchmark stops its clock at this line (game/bench/startup.py)
     assert capsys.readouterr().out.splitlines()[-1] == f"{FRAMES_DRAWN} 2"
+
+
+def test_the_window_counts_as_still_showing_the_last_frame_only_when_nothing_else_drew_on_it(app: App) -> None:
+    from game.client.scene import Scene
+
+    app.render()
+    app.render()
+    assert app.screen_kept  # the same scenes on the same window, one render after the other
+    app.forget_screen()  # something else drew on the window
+    app.render()
+    assert not app.screen_kept
+    app.render()
+    assert app.screen_kept
+    app.scenes.push(Scene(app))  # another scene on top: the window shows something else
+    app.render()
+    assert not app.screen_kept
+    app.scenes.pop()
+    app.render()
+    assert not app.screen_kept  # back: the last frame was the other scene's
+    app.render()
+    assert app.screen_kept
+    app.resize((1000, 700))  # a new window holds no picture
+    app.render()
+    assert not app.screen_kept
