@@ -194,3 +194,48 @@ def test_a_hover_does_not_ask_the_mode_for_its_buttons_again_but_a_new_mode_or_s
     click_hex(app, scene.state.units["r2"].hex)  # another unit: its own mode, asked again
     assert asked and asked[-1] == "r2"
     assert labels
+
+
+def test_a_random_walk_of_hovers_and_quiet_frames_matches_the_view_drawn_afresh(monkeypatch: Any) -> None:
+    import random
+
+    parts = _count_partial(monkeypatch)
+    app = make_app(_session("attack"), blackout=False)
+    click_hex(app, battle(app).state.units["r1"].hex)
+    app.render()
+    points = _walk(app)
+    rng = random.Random(14)
+    seen: list[tuple[int, int]] = [points[0]]
+    for step in range(160):
+        roll = rng.random()
+        if roll < 0.25:  # a quiet frame: nothing changed
+            app.step()
+            app.render()
+            got = _view(app)
+        else:  # a new hex, or back on one of the last few
+            pos = rng.choice(points) if roll < 0.65 else rng.choice(seen[-3:])
+            seen.append(pos)
+            got = _hover(app, pos)
+        if step % 5 == 4:  # four frames drawn in parts, then the check (which draws all)
+            assert got == _afresh(app), f"step {step}: {seen[-4:]}"
+    assert len(parts) > 40
+
+
+def test_back_and_forth_between_two_hexes_after_a_quiet_frame_then_a_third_matches(monkeypatch: Any) -> None:
+    # a, a quiet frame (a's picture kept), b, a (the kept picture shown), b, c: the window must
+    # know it shows b before c is drawn over it (a stale record left b's path on the map)
+    parts = _count_partial(monkeypatch)
+    app = make_app(_session("movement"), blackout=False)
+    click_hex(app, battle(app).state.units["r1"].hex)
+    app.render()
+    points = _walk(app)
+    for a, b, c in zip(points[:12], points[6:18], points[11:23], strict=False):
+        _hover(app, a)
+        app.step()
+        app.render()
+        _hover(app, b)
+        _hover(app, a)
+        _hover(app, b)
+        got = _hover(app, c)
+        assert got == _afresh(app), f"{a} {b} {c}"
+    assert parts

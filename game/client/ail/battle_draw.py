@@ -122,16 +122,18 @@ class MapView:
         # The kept picture with what follows the mouse drawn over it, made on the second frame
         # the hover stays the same (the first draws it straight onto the screen): (what it shows,
         # picture, labels). Idle and panning frames then blit one picture, as before the hover
-        # layer was split off. _hover_drawn: what the last frame drew straight.
+        # layer was split off. _hover_drawn: what the last frame showed (drawn straight, or the
+        # kept one): the same again is composed, another is drawn straight.
         self._composed: tuple[Any, pygame.Surface, list[Any], tuple[Any, pygame.Rect | None] | None] | None = None
         self._hover_drawn: Any = None
         # What the screen's view shows after the last draw from the kept picture: (which part
         # of which picture, where), the rectangle the hover's drawing covered there, whether
         # anything (a toast, the toolkit) was drawn over the view, and whether that rectangle is
-        # known (not after a pan: it is worked out only for a new hover); None: not known (drawn
-        # straight, or never). A new hover on an unchanged screen restores and redraws only the
-        # old and the new hover's rectangles (see ScreenState).
-        self._on_screen: tuple[Any, pygame.Rect | None, bool, bool] | None = None
+        # known (not after a pan: it is worked out only for a new hover), and what it shows (as
+        # `shows` in draw); None: not known (drawn straight, or never). A new hover on an
+        # unchanged screen restores and redraws only the old and the new hover's rectangles, a
+        # frame where nothing changed draws nothing of the view (see ScreenState).
+        self._on_screen: tuple[Any, pygame.Rect | None, bool, bool, Any] | None = None
         # the surfaces the tints were last drawn in, kept to draw the next ones in (also while
         # there are none): a fresh surface's first touch costs more than the drawing
         self._buffers: dict[str, pygame.Surface] = {}
@@ -285,7 +287,12 @@ class MapView:
             # when nothing moved, not known after a pan (the next hover then draws the view whole)
             known = last is not None and last[0] == where and last[3]
             extent = last[1] if known and last is not None else None
-            if self._composed is None or self._composed[0] != shows:
+            if (screen is not None and screen.kept and not covered and last is not None and last[0] == where
+                    and not last[2] and last[4] == shows):
+                # the window shows this very picture already (nothing changed since the last
+                # frame: an idle frame): nothing of the view is drawn again
+                clip = pygame.Rect(view.x, view.y, 0, 0)
+            elif self._composed is None or self._composed[0] != shows:
                 if self._hover_drawn != shows:
                     # the part of the kept picture the camera shows now, and over it what
                     # follows the mouse (a new hover: no picture is drawn for it); when the
@@ -304,10 +311,11 @@ class MapView:
                 clip = view
                 blits.blit(surface, self._composed[1], view.topleft, src)
                 self.map_labels.items = list(self._composed[2])
+                self._hover_drawn = shows  # (what the screen shows now, however it was drawn)
                 mark = self._composed[3]  # the rectangle of the hover it holds, where it was drawn
                 known = mark is not None and mark[0] == where
                 extent = mark[1] if known and mark is not None else None
-            self._on_screen = (where, extent, covered, known)
+            self._on_screen = (where, extent, covered, known, shows)
         else:  # something moves (or an odd surface): drawn straight onto it
             self._draw_view(surface, ctx, view)
             self._on_screen = None
