@@ -63,6 +63,15 @@ def _count_partial(monkeypatch: Any) -> list[pygame.Rect]:
     return parts
 
 
+def _selected(monkeypatch: Any, phase: str) -> tuple[list[pygame.Rect], Any, list[tuple[int, int]]]:
+    """A battle in `phase` with r1 selected and drawn; the partial draws counted; the walk's points."""
+    parts = _count_partial(monkeypatch)
+    app = make_app(_session(phase), blackout=False)
+    click_hex(app, battle(app).state.units["r1"].hex)
+    app.render()
+    return parts, app, _walk(app)
+
+
 def _walk(app: Any) -> list[tuple[int, int]]:
     """Screen points of hexes all over the battle (the camera is placed first; the walk keeps it)."""
     scene = battle(app)
@@ -81,11 +90,7 @@ def _walk(app: Any) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("phase", ["movement", "attack"])
 def test_each_new_hover_drawn_over_the_last_matches_the_view_drawn_afresh(phase: str, monkeypatch: Any) -> None:
-    parts = _count_partial(monkeypatch)
-    app = make_app(_session(phase), blackout=False)
-    click_hex(app, battle(app).state.units["r1"].hex)
-    app.render()
-    points = _walk(app)
+    parts, app, points = _selected(monkeypatch, phase)
     assert len(points) > 20
     for pos in points + points[::-3]:
         got = _hover(app, pos)
@@ -95,12 +100,8 @@ def test_each_new_hover_drawn_over_the_last_matches_the_view_drawn_afresh(phase:
 
 
 def test_a_toast_or_a_toolkit_element_over_the_view_has_the_view_drawn_whole(monkeypatch: Any) -> None:
-    parts = _count_partial(monkeypatch)
-    app = make_app(_session("movement"), blackout=False)
+    parts, app, points = _selected(monkeypatch, "movement")
     scene = battle(app)
-    click_hex(app, scene.state.units["r1"].hex)
-    app.render()
-    points = _walk(app)
     for pos in points[:3]:
         _hover(app, pos)
     parts.clear()
@@ -128,11 +129,7 @@ def test_a_toast_or_a_toolkit_element_over_the_view_has_the_view_drawn_whole(mon
 
 
 def test_back_on_the_hex_whose_picture_is_kept_then_on_another_the_view_still_matches(monkeypatch: Any) -> None:
-    parts = _count_partial(monkeypatch)
-    app = make_app(_session("movement"), blackout=False)
-    click_hex(app, battle(app).state.units["r1"].hex)
-    app.render()
-    points = _walk(app)
+    parts, app, points = _selected(monkeypatch, "movement")
     for a, b, c in zip(points, points[5:], points[9:], strict=False):
         _hover(app, a)
         app.step()  # a quiet frame: the hover's picture is kept (composed)
@@ -199,11 +196,7 @@ def test_a_hover_does_not_ask_the_mode_for_its_buttons_again_but_a_new_mode_or_s
 def test_a_random_walk_of_hovers_and_quiet_frames_matches_the_view_drawn_afresh(monkeypatch: Any) -> None:
     import random
 
-    parts = _count_partial(monkeypatch)
-    app = make_app(_session("attack"), blackout=False)
-    click_hex(app, battle(app).state.units["r1"].hex)
-    app.render()
-    points = _walk(app)
+    parts, app, points = _selected(monkeypatch, "attack")
     rng = random.Random(14)
     seen: list[tuple[int, int]] = [points[0]]
     for step in range(160):
@@ -224,11 +217,7 @@ def test_a_random_walk_of_hovers_and_quiet_frames_matches_the_view_drawn_afresh(
 def test_back_and_forth_between_two_hexes_after_a_quiet_frame_then_a_third_matches(monkeypatch: Any) -> None:
     # a, a quiet frame (a's picture kept), b, a (the kept picture shown), b, c: the window must
     # know it shows b before c is drawn over it (a stale record left b's path on the map)
-    parts = _count_partial(monkeypatch)
-    app = make_app(_session("movement"), blackout=False)
-    click_hex(app, battle(app).state.units["r1"].hex)
-    app.render()
-    points = _walk(app)
+    parts, app, points = _selected(monkeypatch, "movement")
     for a, b, c in zip(points[:12], points[6:18], points[11:23], strict=False):
         _hover(app, a)
         app.step()

@@ -134,9 +134,9 @@ class MapView:
         # unchanged screen restores and redraws only the old and the new hover's rectangles, a
         # frame where nothing changed draws nothing of the view (see ScreenState).
         self._on_screen: tuple[Any, pygame.Rect | None, bool, bool, Any] | None = None
-        # the surfaces the tints were last drawn in, kept to draw the next ones in (also while
-        # there are none): a fresh surface's first touch costs more than the drawing
-        self._buffers: dict[str, pygame.Surface] = {}
+        # the surface a danger zone's tints were last drawn in, kept to draw the next one in (also
+        # while none is shown): a fresh surface's first touch costs more than the drawing
+        self._danger_buffer: pygame.Surface | None = None
         self._places_key: tuple[int, int] | None = None
         self._places: list[tuple[Any, float, float]] = []
         self._rings = False
@@ -242,7 +242,7 @@ class MapView:
                     [pygame.Rect(at, pic.get_size()) for pic, at in self._hover_overlay])  # zoomed map pixels
             if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
                 self._danger_overlay_key = (*dkey, z)
-                self._danger_overlay = self._tints("danger", dfills, z)
+                self._danger_overlay = self._danger_tints(dfills, z)
             self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes
@@ -365,13 +365,11 @@ class MapView:
         out = rects[0].unionall(rects[1:]).clip(view)
         return out if out.w and out.h else None
 
-    def _tints(self, kind: str, fills: list[Any], z: float,
-               within: pygame.Rect | None = None) -> tuple[pygame.Surface, tuple[int, int]] | None:
-        """Hex tints of one kind ("danger") drawn in the surface that kind last
-        used (kept in _buffers even while no tint of it is shown)."""
-        out = draw.hex_fill_surface(self.layout, fills, z, self._buffers.get(kind), within=within)
+    def _danger_tints(self, fills: list[Any], z: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
+        """A hovered watcher's danger zone tinted, in the surface the last one used."""
+        out = draw.hex_fill_surface(self.layout, fills, z, self._danger_buffer)
         if out is not None:
-            self._buffers[kind] = out[0].get_parent() or out[0]
+            self._danger_buffer = out[0].get_parent() or out[0]
         return out
 
     @staticmethod
