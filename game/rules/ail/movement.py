@@ -134,12 +134,17 @@ class Reach:
     road_allowance: int
     costs: Mapping[Hex, int]
     road_only: frozenset[Hex]
-    # The state the reach was worked out on: path_to searches it again (keeping every hex passed,
-    # friends' included) to rebuild a cheapest path, once per Reach and kind of search.
+    # The state the reach was worked out on, and what its searches passed beyond `costs` (the
+    # hexes friends hold, and the road search's own costs): path_to rebuilds a cheapest path from
+    # them, looking back from its end one hex at a time (memo: each hex's step back, per kind).
     _state: GameState = field(repr=False, compare=False)
     _prev_memo: dict[bool, dict[Hex, Hex]] = field(default_factory=dict, repr=False, compare=False)
-    # A move reach that keeps out of difficult terrain (move_reach_keeping_dash); a dash always does.
+    # avoid_difficult: a move reach that keeps out of difficult terrain (move_reach_keeping_dash);
+    # a dash always does.
     avoid_difficult: bool = False
+    _passed: Mapping[Hex, int] = field(default_factory=dict, repr=False, compare=False)
+    _road_costs: Mapping[Hex, int] = field(default_factory=dict, repr=False, compare=False)
+    _road_passed: Mapping[Hex, int] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def hexes(self) -> frozenset[Hex]:
@@ -149,46 +154,51 @@ class Reach:
         return h in self.costs
 
     def path_to(self, h: Hex) -> list[Hex]:
-        """The cheapest path to `h` (hexes entered, start excluded); [] for the start or unreachable."""
+        """The cheapest path to `h` (hexes entered, start excluded); [] for the start or unreachable.
+        Of several equally cheap steps into a hex, the one from the first neighbour in direction
+        order (looking back along each direction) is taken."""
         if h not in self.costs:
             return []
-        prev = self._predecessors(h in self.road_only)
+        road = h in self.road_only
+        prev = self._prev_memo.setdefault(road, {})
+        state = self._state
+        walk = _walk(state, state.unit_type(self.unit_id).unit_class == "hover", road,
+                     self.mode == "dash" or self.avoid_difficult)
         path = [h]
         while h != self.start:
-            h = prev[h]
+            p = prev.get(h)
+            if p is None:
+                p = prev[h] = self._step_back(h, road, walk)
+            h = p
             path.append(h)
         path.reverse()
         return path[1:]
 
-    def _predecessors(self, road: bool) -> dict[Hex, Hex]:
-        """For every hex the search passes (friends' too), the neighbour it is cheapest reached
-        from (first in direction order, looking back along each direction)."""
-        memo = self._prev_memo.get(road)
-        if memo is not None:
-            return memo
-        state = self._state
-        unit = state.units[self.unit_id]
-        ut = state.unit_type(self.unit_id)
-        walk = _walk(state, ut.unit_class == "hover", road, self.mode == "dash" or self.avoid_difficult)
-        blocked = _occupancy(state, walk.grid).enemy.get(unit.side, frozenset())
-        limit = self.road_allowance if road else self.allowance
-        best: dict[Hex, int] = {}
-        _search(state, unit, walk, walk.grid.index_of(self.start), limit, blocked, frozenset(), best)
+    def _cost(self, h: Hex, road: bool) -> int | None:
+        """What the search of this kind (road or not) found `h` to cost, friends' hexes too."""
+        if road:
+            got = self._road_costs.get(h)
+            return got if got is not None else self._road_passed.get(h)
+        got = self._passed.get(h)
+        if got is None and h not in self.road_only:
+            got = self.costs.get(h)
+        return got
+
+    def _step_back(self, h: Hex, road: bool, walk: _Walk) -> Hex:
+        """The neighbour `h` is cheapest reached from: the first in direction order whose cost
+        plus the step into `h` is `h`'s cost."""
         index, rows = walk.grid.index, walk.rows
-        prev: dict[Hex, Hex] = {}
-        for h, ch in best.items():
-            k = index[h]
-            q, r = h
-            for dq, dr in DIRECTIONS:
-                p = Hex(q - dq, r - dr)
-                pc = best.get(p)
-                if pc is None or pc >= ch:
-                    continue
-                if any(pc + step == ch and k in group for step, group in rows[index[p]] or ()):
-                    prev[h] = p
-                    break
-        self._prev_memo[road] = prev
-        return prev
+        ch = self._cost(h, road)
+        k = index[h]
+        q, r = h
+        for dq, dr in DIRECTIONS:
+            p = Hex(q - dq, r - dr)
+            pc = self._cost(p, road)
+            if pc is None or ch is None or pc >= ch:
+                continue
+            if any(pc + step == ch and k in group for step, group in rows[index[p]] or ()):
+                return p
+        raise AssertionError(f"no step back from {h} in {self.unit_id}'s reach")  # a search's cost always has one
 
 
 class _Grid:
@@ -352,7 +362,8 @@ def _walk(state: GameState, hover: bool, road_only: bool, no_difficult: bool) ->
 
 
 def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: int, blocked: frozenset[int],
-            skip: frozenset[int], out: dict[Hex, int], also: tuple[int, ...] = ()) -> None:
+            skip: frozenset[int], out: dict[Hex, int], also: tuple[int, ...] = (),
+            passed: dict[Hex, int] | None = None) -> None:
     """Uniform-cost search from index `start` up to `limit` points; `blocked`: the indices of
     enemy-held hexes. Puts the cost of every hex reached into `out`, but for the indices in `skip`.
     `also`: more hexes to start from at once (none blocked), each hex then costed from the nearest
@@ -383,6 +394,8 @@ def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: i
         for i in buckets[cost]:
             if i not in skip:
                 out[hexes[i]] = cost
+            elif passed is not None:
+                passed[hexes[i]] = cost
             row = rows[i]
             if row is None:
                 row = walk.row(state, unit, i)
@@ -397,6 +410,8 @@ def _search(state: GameState, unit: UnitState, walk: _Walk, start: int, limit: i
     for i in buckets[limit]:
         if i not in skip:
             out[hexes[i]] = limit
+        elif passed is not None:
+            passed[hexes[i]] = limit
     if start in blocked:
         marks[start] = _CLOSED  # a unit sharing an enemy's hex (never in play): keep it closed
 
@@ -522,20 +537,24 @@ def _reach(state: GameState, unit_id: str, mode: Literal["move", "dash"], avoid_
     blocked = occ.enemy.get(unit.side, frozenset())
     start = grid.index_of(unit.hex)
     costs: dict[Hex, int] = {}
-    _search(state, unit, walk, start, base, blocked, occupied, costs)
+    passed: dict[Hex, int] = {}  # friends' hexes (and the start): passed, not ends (path_to)
+    _search(state, unit, walk, start, base, blocked, occupied, costs, passed=passed)
     road_allowance = 0
     only: frozenset[Hex] = frozenset()
+    road: dict[Hex, int] = {}
+    road_passed: dict[Hex, int] = {}
     bonus = state.setup.rules.road_bonus.get(ut.unit_class, 0)
     if bonus and unit.hex in state.board.roads:
         road_allowance = base + bonus
-        road: dict[Hex, int] = {}
-        _search(state, unit, _walk(state, hover, True, no_difficult), start, road_allowance, blocked, occupied, road)
+        _search(state, unit, _walk(state, hover, True, no_difficult), start, road_allowance, blocked, occupied, road,
+                passed=road_passed)
         extra = [h for h in road if h not in costs]
         for h in extra:
             costs[h] = road[h]
         only = frozenset(extra)
     return Reach(unit_id, unit.hex, mode, base, road_allowance, costs, only, state,
-                 avoid_difficult=avoid_difficult and mode == "move")
+                 avoid_difficult=avoid_difficult and mode == "move", _passed=passed, _road_costs=road,
+                 _road_passed=road_passed)
 
 
 def has_a_free_step(state: GameState, unit_id: str, mode: Literal["move", "dash"]) -> bool:

@@ -1,0 +1,80 @@
+"""Reach.path_to looks back from the path's end one hex at a time, from the costs the reach's own
+searches found (friends' hexes included). The path it gives is part of the rules' result (a
+move's overwatch exposure follows it; a replay must give the same one), so it must be exactly the
+path the earlier rebuild gave: a second search keeping every hex passed, then for each hex the
+first neighbour, in direction order, it is cheapest reached from."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.board import Board
+from game.hexgrid import DIRECTIONS, Hex
+from game.rules.ail import GameState, dash_reach, move_reach
+from game.rules.ail.movement import Reach, _occupancy, _search, _walk, move_reach_keeping_dash
+
+from .ailfix import RULES, make_state
+
+W, H = 9, 7
+CELLS = [(c, r) for r in range(H) for c in range(W)]
+TERRAIN = sorted(RULES.terrain)
+TYPES = ["rifle_section", "militia_band", "hover_skiff", "battlemage_knight"]
+
+
+def reference_path(state: GameState, reach: Reach, h: Hex) -> list[Hex]:
+    """The earlier rebuild: every hex's predecessor from a second, full search."""
+    road = h in reach.road_only
+    unit = state.units[reach.unit_id]
+    walk = _walk(state, state.unit_type(unit.id).unit_class == "hover", road,
+                 reach.mode == "dash" or reach.avoid_difficult)
+    blocked = _occupancy(state, walk.grid).enemy.get(unit.side, frozenset())
+    best: dict[Hex, int] = {}
+    _search(state, unit, walk, walk.grid.index_of(reach.start), reach.road_allowance if road else reach.allowance,
+            blocked, frozenset(), best)
+    index, rows = walk.grid.index, walk.rows
+    prev: dict[Hex, Hex] = {}
+    for x, cx in best.items():
+        for dq, dr in DIRECTIONS:
+            p = Hex(x[0] - dq, x[1] - dr)
+            pc = best.get(p)
+            if pc is not None and pc < cx and any(pc + step == cx and index[x] in group
+                                                  for step, group in rows[index[p]] or ()):
+                prev[x] = p
+                break
+    path = [h]
+    while h != reach.start:
+        h = prev[h]
+        path.append(h)
+    return path[::-1][1:]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_each_path_is_the_one_the_full_rebuild_gave(data: st.DataObject) -> None:
+    overrides = {cell: data.draw(st.sampled_from(TERRAIN + ["clear"] * 6)) for cell in CELLS}
+    roads = set(data.draw(st.lists(st.sampled_from(CELLS), max_size=30)))
+    board = Board.filled(W, H, overrides=overrides, roads=roads)
+    spots = data.draw(st.lists(st.sampled_from(CELLS), min_size=2, max_size=9, unique=True))
+    specs = [(f"u{i}", data.draw(st.sampled_from(TYPES)), ("blue", "red")[data.draw(st.integers(0, 1))], cell)
+             for i, cell in enumerate(spots)]
+    state = make_state(specs, board=board)
+    for uid in sorted(state.units):
+        for fn in (move_reach, dash_reach, move_reach_keeping_dash):
+            reach = fn(state, uid)
+            ends = sorted(reach.costs)
+            for h in ends + ends[::-1]:  # asked again, and in another order: the memo must agree
+                assert reach.path_to(h) == reference_path(state, reach, h), f"{uid} {fn.__name__} to {h}"
+
+
+def test_paths_through_friends_and_along_a_road_are_the_rebuilds():
+    board = Board.filled(12, 5, overrides={(c, 1): "woods" for c in range(3, 9)},
+                         roads={(c, 2) for c in range(12)})
+    state = make_state([("r1", "rifle_section", "blue", (1, 2)), ("r2", "rifle_section", "blue", (2, 2)),
+                        ("r3", "rifle_section", "blue", (3, 3)), ("m1", "militia_band", "red", (6, 3))], board=board)
+    reach = move_reach(state, "r1")
+    assert reach.road_only  # the road bonus reaches further along the road
+    for h in sorted(reach.costs):
+        assert reach.path_to(h) == reference_path(state, reach, h)
+    far = max(reach.road_only, key=lambda x: reach.costs[x])
+    assert Hex(*board.hex_at(2, 2)) in reach.path_to(far)  # through the friend on the road
