@@ -305,6 +305,7 @@ class RichTextBox(UIElement):
         self.scroll = 0
         self.text_height = 0
         self._text: Laid | None = None
+        self.redraws = 0  # pictures drawn in place (toolkit_draw: a changed element is drawn again)
         self._redraw(new_text=True)
 
     # ---------------------------------------------------------------- what it shows
@@ -343,6 +344,7 @@ class RichTextBox(UIElement):
         fresh = img is None or img.get_size() != (max(1, w), max(1, h)) or self.get_image_clipping_rect() is not None
         if fresh:
             img = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+        self.redraws += 1
         img.fill(self._bg)  # (opaque: the same under the toolkit's premultiplied blending)
         inner = pygame.Rect(self._border + self._pad[0], self._border + self._pad[1],
                             self.text_width, self.view_height)

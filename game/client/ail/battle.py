@@ -55,6 +55,7 @@ from game.client.scene import Scene
 from game.client.scenes.dialog import Choice, DialogScene
 from game.client.scenes.handoff import HandoffPolicy, HandoffScene
 from game.client.session import Session
+from game.client.toolkit_draw import ToolkitLayer
 from game.hexgrid import Hex
 from game.hexlayout import HexLayout
 from game.rules.ail import commands as cmd
@@ -85,6 +86,7 @@ class BattleScene(Scene):
         self.settings = app.settings
         self.q = Queries()
         self.map_view = MapView(session, app.settings)
+        self._toolkit = ToolkitLayer()  # the toolkit's elements, drawn again only where changed
         self.panels = Panels()
         self.actions = ActionButtons()
         self.dialogs = Dialogs(app, session, app.settings, self.submit, self.restart)
@@ -555,18 +557,18 @@ class BattleScene(Scene):
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
         top, side, view = self.regions()
-        draw_frames(surface, top, side)
-        # the map view may draw only what changed on it when the window still shows this scene's
-        # last frame (this scene alone on it, drawn straight onto the window) and nothing of the
-        # toolkit or the odds chart is drawn over the view
+        # drawn over the window's last frame (this scene alone on it, drawn straight onto the
+        # window), the map view draws only what changed on it, and the toolkit only its elements
+        # that changed, unless a toolkit element or the odds chart is over the view
         kept = surface is self.app.screen and self.app.screen_kept and self.app.scenes.visible() == [self]
-        covered = self.panels.chart_rect.colliderect(view) or any(
-            img.get_width() and img.get_height() and rect.colliderect(view)
-            for img, rect, *_ in self.ui.get_sprite_group().visible)
+        covered = self.panels.chart_rect.colliderect(view) or ToolkitLayer.over(self.ui, view)
+        changed_only = self._toolkit.plan(kept, not covered)
+        if not changed_only:
+            draw_frames(surface, top, side)
         self.map_view.draw(surface, self, view, self.app.screen.get_size(), self.toast_text,
                            ScreenState(kept, covered))
-        self.ui.draw_ui(surface)
-        self.panels.draw_chart(surface)
+        self._toolkit.draw(surface, self.ui, self.panels.chart_pictures(),
+                           lambda s: draw_frames(s, top, side), changed_only)
 
     # ================================================================== buttons
     def _ui_button(self, element: object) -> None:

@@ -285,9 +285,9 @@ class Panels:
                 draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
         self._chart = (chart_key, chart)
 
-    def draw_chart(self, surface: pygame.Surface) -> None:
-        if self._chart is not None:
-            surface.blit(self._chart[1], self.chart_rect)
+    def chart_pictures(self) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """The odds chart's picture and where it goes (drawn over the toolkit's elements)."""
+        return [(self._chart[1], self.chart_rect)] if self._chart is not None else []
 
 
 def side_names(session: Session) -> dict[str, str]:
