@@ -287,8 +287,9 @@ class RichTextBox(UIElement):
     scrolled, `text_height` the height the text needs."""
 
     def __init__(self, markup: str, relative_rect: pygame.Rect, manager: pygame_gui.UIManager, *,
-                 visible: int = 1, object_id: Any = None, cache: TextCache | None = None) -> None:
-        super().__init__(relative_rect, manager, None, starting_height=1, layer_thickness=1,
+                 visible: int = 1, object_id: Any = None, cache: TextCache | None = None,
+                 container: Any = None) -> None:
+        super().__init__(relative_rect, manager, container, starting_height=1, layer_thickness=1,
                          visible=visible, object_id=object_id, element_id=["text_box"])
         theme = self.ui_theme
         ids = self.combined_element_ids

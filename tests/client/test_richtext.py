@@ -175,3 +175,29 @@ def test_a_huge_text_is_cut_and_says_so_instead_of_becoming_a_huge_picture() -> 
     many = "<br>".join(f"line {i}" for i in range(5000))
     laid = cache.get(many, 200, 13, INK)
     assert len(laid.lines) == richtext.MAX_LINES + 1  # and a last one saying how many more
+
+
+def test_a_box_in_a_panel_is_placed_inside_it_and_scrolls_where_it_is_shown() -> None:
+    pygame.font.init()
+    pygame.display.set_mode((400, 300))
+    ui = pygame_gui.UIManager((400, 300))
+    panel = pygame_gui.elements.UIPanel(pygame.Rect(100, 50, 260, 200), manager=ui)
+    box = RichTextBox(LONG, pygame.Rect(10, 30, 220, 120), ui, container=panel)
+    inner = panel.get_container().get_rect()
+    assert box.rect.topleft == (inner.x + 10, inner.y + 30)  # relative to the panel's inside
+    assert panel.rect.contains(box.rect)  # placed in the panel (window coordinates)
+    assert not _wheel(ui, (40, 100), -1) and box.scroll == 0  # where the box would be without its panel
+    assert _wheel(ui, box.rect.center, -1) and box.scroll > 0
+
+
+def test_a_dialog_body_is_a_rich_text_box_that_scrolls_a_long_text() -> None:
+    from game.client.app import App
+    from game.client.scenes.dialog import Choice, DialogScene
+
+    app = App(size=(960, 600), headless=True)
+    body = "<br>".join(f"<b>line {i}</b> of a long help text" for i in range(80))
+    dialog = DialogScene(app, "Controls", body, [Choice("Close")], size=(600, 400))
+    assert isinstance(dialog.body, RichTextBox) and dialog.body.html_text == body
+    assert dialog.rect.contains(dialog.body.rect)
+    dialog.ui.update(0.0)
+    assert _wheel(dialog.ui, dialog.body.rect.center, -2) and dialog.body.scroll > 0

@@ -14,6 +14,7 @@ import pygame
 import pygame_gui
 
 from game.client.draw import shade
+from game.client.richtext import RichTextBox
 from game.client.scene import Scene
 
 if TYPE_CHECKING:
@@ -58,8 +59,7 @@ class DialogScene(Scene):
         pygame_gui.elements.UILabel(pygame.Rect(12, 8, bw - 24, 28), self.title, self.ui,
                                     container=panel,
                                     object_id=pygame_gui.core.ObjectID(class_id="@title"))
-        self.body = pygame_gui.elements.UITextBox(self.body_html, pygame.Rect(12, 40, bw - 24, bh - 100),
-                                                  self.ui, container=panel)
+        self.body = RichTextBox(self.body_html, pygame.Rect(12, 40, bw - 24, bh - 100), self.ui, container=panel)
         n = max(1, len(self.choices))
         gap = 10
         bwid = min(180, (bw - 24 - gap * (n - 1)) // n)

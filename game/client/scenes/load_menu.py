@@ -19,6 +19,7 @@ import pygame_gui
 
 from game.client import launch, savegame
 from game.client.draw import shade
+from game.client.richtext import RichTextBox
 from game.client.scene import Scene
 from game.io import saves
 from game.io.saves import SaveListing
@@ -121,9 +122,8 @@ class LoadMenuScene(Scene):
         body = details_html(self.listings[self.index]) if self.listings else ""
         if self.message:
             body = f"<font color='#ff7a6a'><b>Not loaded:</b> {_escape(self.message)}</font><br><br>" + body
-        self.details = pygame_gui.elements.UITextBox(body, pygame.Rect(12, details_top, bw - 24,
-                                                                       bh - details_top - 60),
-                                                     self.ui, container=panel)
+        self.details = RichTextBox(body, pygame.Rect(12, details_top, bw - 24, bh - details_top - 60), self.ui,
+                                   container=panel)
         pages = max(1, (len(self.listings) + ROWS - 1) // ROWS)
         x_left = bw - 12 - 3 * 150 - 2 * 10
         pygame_gui.elements.UILabel(pygame.Rect(12, bh - 50, x_left - 20, 38),
