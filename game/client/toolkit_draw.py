@@ -10,8 +10,9 @@ that overlaps them, in the toolkit's order, clipped to them.
 
 What counts as changed: a picture that is another object (pygame_gui makes a new one whenever an
 element's look changes: a button hovered or pressed, a label's new text, a caret's blink), moved,
-cut or blended otherwise, or drawn again in place by an element that says so by counting its
-redraws in `redraws` (richtext.RichTextBox). The pictures last drawn are kept alive, so a new
+cut or blended otherwise, clipped otherwise by its container (pygame_gui then draws the picture
+again in place), or drawn again in place by an element that says so by counting its redraws in
+`redraws` (richtext.RichTextBox). The pictures last drawn are kept alive, so a new
 picture can never be taken for an old one by its address."""
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from typing import Any
 import pygame
 import pygame_gui
 
-# (picture, where it is drawn, the part of it drawn or None, blend flags, redraws in place)
-_Shown = tuple[pygame.Surface, tuple[int, int, int, int], Any, int, int]
+# (picture, where it is drawn, the part of it drawn or None, blend flags, redraws in place, the
+# element's clip: a clip changed on a picture of the same size is drawn into it in place)
+_Shown = tuple[pygame.Surface, tuple[int, int, int, int], Any, int, int, Any]
 
 
 def _shown(manager: pygame_gui.UIManager) -> list[_Shown] | None:
@@ -43,8 +45,14 @@ def _shown(manager: pygame_gui.UIManager) -> list[_Shown] | None:
         area = row[2] if len(row) > 2 else None
         flags = row[3] if len(row) > 3 else 0
         out.append((img, (int(rect[0]), int(rect[1]), int(rect[2]), int(rect[3])),
-                    None if area is None else tuple(area), int(flags or 0), int(getattr(spr, "redraws", 0))))
+                    None if area is None else tuple(area), int(flags or 0), int(getattr(spr, "redraws", 0)),
+                    _clip_of(spr)))
     return out
+
+
+def _clip_of(sprite: Any) -> tuple[int, int, int, int] | None:
+    clip = getattr(sprite, "get_image_clipping_rect", lambda: None)()
+    return None if clip is None else (clip.x, clip.y, clip.w, clip.h)
 
 
 def _same(a: _Shown, b: _Shown) -> bool:
@@ -96,7 +104,7 @@ class ToolkitLayer:
         (drawing the scene's backgrounds whole; it is clipped here) first, then everything over
         them, clipped."""
         now = _shown(manager)
-        pics = [(pic, (r.x, r.y, r.w, r.h), None, 0, 0) for pic, r in extra]
+        pics = [(pic, (r.x, r.y, r.w, r.h), None, 0, 0, None) for pic, r in extra]
         if now is None or not partial or self._last is None:
             if partial:  # planned as a partial frame, the scene drew no backgrounds
                 backdrop(surface)

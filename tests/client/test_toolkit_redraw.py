@@ -241,3 +241,24 @@ def test_the_layer_draws_again_what_changed_and_puts_the_backdrop_under_it() -> 
     assert layer.plan(True, True)
     assert toolkit_draw.ToolkitLayer.over(manager, pygame.Rect(0, 0, 50, 50))
     assert not toolkit_draw.ToolkitLayer.over(manager, pygame.Rect(200, 200, 50, 50))
+
+
+def test_an_element_clipped_otherwise_in_place_is_drawn_again() -> None:
+    manager = pygame_gui.UIManager((400, 300))
+    label = pygame_gui.elements.UILabel(pygame.Rect(10, 10, 160, 30), "cut label",
+                                        manager=manager)
+    manager.update(0.0)
+    screen = pygame.Surface((400, 300))
+    screen.fill((20, 30, 40))
+    layer = ToolkitLayer()
+    layer.draw(screen, manager, [], lambda s: s.fill((20, 30, 40)), False)
+    picture = label.image
+    label._set_image_clip(pygame.Rect(0, 0, 60, 30))  # what a scrolling container does: in place
+    assert label.image is picture
+    manager.update(0.0)
+    layer.draw(screen, manager, [], lambda s: s.fill((20, 30, 40)), True)
+    assert layer.drawn and any(r.colliderect(label.rect) for r in layer.drawn)
+    fresh = pygame.Surface((400, 300))
+    fresh.fill((20, 30, 40))
+    manager.draw_ui(fresh)
+    assert pygame.image.tobytes(screen, "RGB") == pygame.image.tobytes(fresh, "RGB")
