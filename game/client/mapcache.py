@@ -124,15 +124,23 @@ class MapCache:
 
     def _draw_grid(self, out: pygame.Surface, scale: float, x0: int, y0: int) -> None:
         w, h = out.get_size()
-        # the lines go on a transparent layer kept between chunks (a new one for each chunk was a
-        # fresh megabyte of memory every time); only its top-left w x h is cleared and used
+        out.blit(self._grid_lines(scale, x0, y0, w, h), (0, 0), pygame.Rect(0, 0, w, h))
+
+    def _grid_lines(self, scale: float, x0: int, y0: int, w: int, h: int,
+                    within: pygame.Rect | None = None) -> pygame.Surface:
+        """The grid lines of the w x h piece of the zoomed map at (x0, y0), in the top-left w x h of
+        a transparent layer (kept between pieces: a new one for each chunk was a fresh megabyte of
+        memory every time). A line's pixels depend on where the piece cuts it (pygame clips a line
+        to the surface before stepping along it), so a chunk's lines are always drawn on a layer of
+        the chunk's; `within` (in the piece's pixels): only the hexes whose outline may reach it."""
         lines = self._lines
         if lines is None or lines.get_width() < w or lines.get_height() < h:
             lines = self._lines = pygame.Surface((max(w, CHUNK), max(h, CHUNK)), pygame.SRCALPHA)
         lines.fill((0, 0, 0, 0), pygame.Rect(0, 0, w, h))
         seen: set[Hex] = set()
-        bx0, by0 = int(x0 / scale) // BUCKET, int(y0 / scale) // BUCKET
-        bx1, by1 = int((x0 + w) / scale) // BUCKET, int((y0 + h) / scale) // BUCKET
+        part = pygame.Rect(0, 0, w, h) if within is None else within.inflate(4, 4)  # (a line's rounding)
+        bx0, by0 = int((x0 + part.x) / scale) // BUCKET, int((y0 + part.y) / scale) // BUCKET
+        bx1, by1 = int((x0 + part.right) / scale) // BUCKET, int((y0 + part.bottom) / scale) // BUCKET
         for bx in range(bx0, bx1 + 1):
             for by in range(by0, by1 + 1):
                 for hx in self._buckets.get((bx, by), ()):
@@ -140,24 +148,62 @@ class MapCache:
                         continue
                     seen.add(hx)
                     pts = [(x * scale - x0, y * scale - y0) for x, y in self.hex_corners(hx)]
+                    if within is not None:
+                        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                        if max(xs) < part.x or min(xs) > part.right or max(ys) < part.y or min(ys) > part.bottom:
+                            continue
                     pygame.draw.lines(lines, GRID_RGBA, True, pts, 1)
-        out.blit(lines, (0, 0), pygame.Rect(0, 0, w, h))
+        return lines
 
     # ------------------------------------------------------------------ drawing
     def blit(self, surface: pygame.Surface, scale: float, grid: bool, origin: tuple[int, int],
              view: pygame.Rect) -> None:
         """Blit the chunks of the map that show inside `view` (map top-left at `origin`)."""
-        zw, zh = self.size_at(scale)
-        left, top = view.x - origin[0], view.y - origin[1]
-        i0, j0 = max(0, left // CHUNK), max(0, top // CHUNK)
-        i1 = min((zw - 1) // CHUNK, (left + view.w - 1) // CHUNK)
-        j1 = min((zh - 1) // CHUNK, (top + view.h - 1) // CHUNK)
+        i0, j0, i1, j1 = self._span(scale, origin, view)
         only_make = isinstance(surface, _NullSurface)  # (prepare: the chunks made, nothing drawn)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
                 pic = self.chunk(scale, grid, i, j)
                 if not only_make:  # (the view's edges cut the chunks there to any width: see blits.py)
                     blit(surface, pic, (origin[0] + i * CHUNK, origin[1] + j * CHUNK))
+
+    def _span(self, scale: float, origin: tuple[int, int], view: pygame.Rect) -> tuple[int, int, int, int]:
+        """The chunks (i0, j0, i1, j1) that show inside `view` (map top-left at `origin`)."""
+        zw, zh = self.size_at(scale)
+        left, top = view.x - origin[0], view.y - origin[1]
+        return (max(0, left // CHUNK), max(0, top // CHUNK), min((zw - 1) // CHUNK, (left + view.w - 1) // CHUNK),
+                min((zh - 1) // CHUNK, (top + view.h - 1) // CHUNK))
+
+    def any_made(self, scale: float, grid: bool, origin: tuple[int, int], view: pygame.Rect) -> bool:
+        """Whether any chunk that shows inside `view` is made already."""
+        i0, j0, i1, j1 = self._span(scale, origin, view)
+        return any((scale, grid, i, j) in self._chunks for j in range(j0, j1 + 1) for i in range(i0, i1 + 1))
+
+    def paint(self, surface: pygame.Surface, scale: float, grid: bool, origin: tuple[int, int],
+              view: pygame.Rect) -> bool:
+        """Draw the map inside `view` straight from the map's region painter, making no chunk: the
+        same pixels as `blit` (tested), for a picture of the view alone when no chunk of it is made
+        yet (the first frame, the first at a new zoom: the chunks around the view cover up to 3.5
+        times its area; they are made when the picture is drawn again with its margin). False,
+        drawing nothing, when the map has no region painter."""
+        if self._region is None:
+            return False
+        zw, zh = self.size_at(scale)
+        area = view.move(-origin[0], -origin[1]).clip(pygame.Rect(0, 0, zw, zh))  # zoomed map pixels
+        if area.w <= 0 or area.h <= 0:
+            return True
+        out = self._region(scale, area)
+        if grid:  # each chunk's lines, as the chunk draws them (see _grid_lines)
+            i0, j0, i1, j1 = self._span(scale, (0, 0), area)
+            for j in range(j0, j1 + 1):
+                for i in range(i0, i1 + 1):
+                    x0, y0 = i * CHUNK, j * CHUNK
+                    cw, ch = min(CHUNK, zw - x0), min(CHUNK, zh - y0)
+                    part = area.clip(pygame.Rect(x0, y0, cw, ch)).move(-x0, -y0)  # the chunk's pixels shown
+                    out.blit(self._grid_lines(scale, x0, y0, cw, ch, part),
+                             (x0 + part.x - area.x, y0 + part.y - area.y), part)
+        surface.blit(out, (origin[0] + area.x, origin[1] + area.y))
+        return True
 
     def prepare(self, scale: float, grid: bool, origin: tuple[int, int], view: pygame.Rect) -> None:
         """Build the chunks `blit` will need (so drawing only reads the cache)."""

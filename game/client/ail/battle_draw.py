@@ -407,17 +407,19 @@ class MapView:
         self._draw_base(surface, ctx, area)
         self._draw_hover(surface, ctx, area)
 
-    def _draw_base(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect) -> None:
+    def _draw_base(self, surface: pygame.Surface, ctx: MapContext, area: pygame.Rect, direct: bool = False) -> None:
         """What the kept picture holds, inside `area`: the map, the mode's tints (and a hovered
         watcher's danger zone), objective and selection marks, units and hex labels. Nothing that
-        follows the mouse from hex to hex: moving it redraws none of this (see _draw_hover)."""
+        follows the mouse from hex to hex: moving it redraws none of this (see _draw_hover).
+        `direct`: the map painted for `area` alone, no chunk made (MapCache.paint)."""
         z = self.camera.zoom
         origin = self.camera.map_origin_on_screen()
         surface.set_clip(area)
         self.map_labels.clear()  # labels are placed on screen each frame (labels.py)
         if not pygame.Rect(origin, self.map_cache.size_at(z)).contains(area):
             surface.fill(BACKGROUND, area)
-        self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
+        if not (direct and self.map_cache.paint(surface, z, self._settings.show_grid, origin, area)):
+            self.map_cache.blit(surface, z, self._settings.show_grid, origin, area)
         need = area.move(-origin[0], -origin[1])  # the part of the zoomed map drawn here
         ox, oy = origin
         surface.blits([(pic, (ox + x, oy + y)) for pic, x, y, r, b in self._mode_stamps(z)
@@ -499,8 +501,13 @@ class MapView:
         cam.view_x, cam.view_y = saved[0] + shift[0], saved[1] + shift[1]
         try:
             origin = cam.map_origin_on_screen()
-            self.map_cache.prepare(cam.zoom, self._settings.show_grid, origin, pic.get_rect())
-            self._draw_base(pic, ctx, pic.get_rect())
+            # the view alone with none of its map chunks made (the first frame, the first at a new
+            # zoom): the map is painted for the view only, and the chunks made when the picture is
+            # drawn again with its margin, on the next quiet frame
+            direct = m == 0 and not self.map_cache.any_made(cam.zoom, self._settings.show_grid, origin, pic.get_rect())
+            if not direct:
+                self.map_cache.prepare(cam.zoom, self._settings.show_grid, origin, pic.get_rect())
+            self._draw_base(pic, ctx, pic.get_rect(), direct=direct)
             self._layer_labels = self._base_labels
         finally:
             cam.view_x, cam.view_y = saved
