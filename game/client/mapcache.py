@@ -48,7 +48,8 @@ class MapCache:
         self.layout = layout
         self._chunks: OrderedDict[tuple[float, bool, int, int], pygame.Surface] = OrderedDict()
         self._max = max_chunks
-        self.builds = 0
+        self.builds = 0  # chunks (and whole pictures) made
+        self.paints = 0  # views painted straight (paint)
         # a small map's whole index costs less than working its buckets out one by one
         small = layout.width * layout.height <= FULL_INDEX_HEXES
         # each hex's corners on the map, worked out once (the index and every chunk's grid use them;
@@ -193,6 +194,7 @@ class MapCache:
         if area.w <= 0 or area.h <= 0:
             return True
         out = self._region(scale, area)
+        self.paints += 1
         if grid:  # each chunk's lines, as the chunk draws them (see _grid_lines)
             i0, j0, i1, j1 = self._span(scale, (0, 0), area)
             for j in range(j0, j1 + 1):

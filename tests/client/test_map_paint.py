@@ -82,7 +82,7 @@ def test_the_first_frame_makes_no_chunk_and_the_next_quiet_frame_the_margins(tmp
     app = make_app(session, blackout=False)  # (make_app runs the first step)
     view = battle(app).map_view
     app.render()
-    assert view.map_cache.builds == 0  # the first picture: the view painted alone
+    assert view.map_cache.builds == 0 and view.map_cache.paints == 1  # the first picture: the view painted alone
     assert view._layer_margin == 0
     first = pygame.image.tobytes(app.screen, "RGB")
     app.step()  # a quiet frame: the picture drawn again with its margin, from chunks
