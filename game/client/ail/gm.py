@@ -28,6 +28,7 @@ from pygame_gui.core import ObjectID
 
 from game.client import actions, draw, fonts, savegame
 from game.client.ail import text
+from game.client.richtext import RichTextBox
 from game.client.scene import Scene
 from game.hexgrid import Hex
 from game.rules.ail.gm import EditUnit, GiveAdvantage, MoveUnitGM, PlaceUnit, RemoveUnit, SetNextRoll
@@ -149,8 +150,7 @@ class GmScene(Scene):
                      tip="Side of the placed unit (click to cycle)")
         y += 34
         # the selected unit
-        self.unit_box = pygame_gui.elements.UITextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui,
-                                                      container=box)
+        self.unit_box = RichTextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui, container=box)
         y += 100
         third = (w - 8) // 3
         row = [("str-", "Str -"), ("str+", "Str +"), ("stance", "Next stance")]
@@ -203,9 +203,8 @@ class GmScene(Scene):
         self._button("export", "Save as scenario", pygame.Rect(x, y, w, 30), primary=True,
                      tip="Write the current set-up as a new scenario file")
         y += 36
-        self.message_box = pygame_gui.elements.UITextBox(text.e(self.message),
-                                                         pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
-                                                         container=box)
+        self.message_box = RichTextBox(text.e(self.message), pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
+                                       container=box)
         y += max(84, r.h - y - 8) + 8
         box.set_scrollable_area_dimensions((w + 16, y))
         return y
