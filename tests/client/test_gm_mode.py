@@ -187,3 +187,17 @@ def test_a_gm_mark_does_not_pass_to_the_next_command_after_an_ordinary_undo(tmp_
     key(app, pygame.K_F5)
     data = saves.load_save(saves_dir / savegame.QUICK_SAVE_NAME)
     assert data.log[-1].command["path"] == [[1, 2], [2, 2]] and data.log[-1].gm is False
+
+
+def test_the_selected_unit_and_the_last_message_show_in_the_panels_text_boxes(tmp_path: Path,
+                                                                               saves_dir: Path) -> None:  # noqa: F811
+    from game.client.richtext import RichTextBox
+
+    app = open_app(demo_save(tmp_path / "s.yaml"))
+    gm_on(app)
+    click_hex(app, battle(app).state.units["band-1"].hex)
+    gm = app.scenes.top
+    assert isinstance(gm.unit_box, RichTextBox) and isinstance(gm.message_box, RichTextBox)
+    name = battle(app).state.unit_name("band-1")
+    assert name in gm.unit_box.html_text and gm.unit_box.text_height > 0
+    assert gm.message_box.html_text and gm.message_box.rect.w > 0
