@@ -92,10 +92,6 @@ class ToolkitLayer:
         self._clear_before = clear
         return partial
 
-    def forget(self) -> None:
-        """The next frame draws everything."""
-        self._last = None
-
     def draw(self, surface: pygame.Surface, manager: pygame_gui.UIManager,
              extra: Sequence[tuple[pygame.Surface, pygame.Rect]],
              backdrop: Callable[[pygame.Surface], None], partial: bool) -> None:
