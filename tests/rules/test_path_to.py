@@ -78,3 +78,14 @@ def test_paths_through_friends_and_along_a_road_are_the_rebuilds():
         assert reach.path_to(h) == reference_path(state, reach, h)
     far = max(reach.road_only, key=lambda x: reach.costs[x])
     assert Hex(*board.hex_at(2, 2)) in reach.path_to(far)  # through the friend on the road
+
+
+def test_a_path_asked_after_many_other_boards_were_searched_is_still_the_rebuilds():
+    board = Board.filled(12, 5, overrides={(c, 1): "woods" for c in range(3, 9)}, roads={(c, 2) for c in range(12)})
+    state = make_state([("r1", "rifle_section", "blue", (1, 2)), ("r2", "rifle_section", "blue", (2, 2))], board=board)
+    reach = move_reach(state, "r1")
+    for k in range(12):  # more boards than the search keeps memos for: this one's are dropped
+        other = Board.filled(6 + k, 5)
+        move_reach(make_state([("r1", "rifle_section", "blue", (1, 2))], board=other), "r1")
+    for h in sorted(reach.costs):
+        assert reach.path_to(h) == reference_path(state, reach, h)

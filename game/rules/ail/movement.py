@@ -196,7 +196,11 @@ class Reach:
             pc = self._cost(p, road)
             if pc is None or ch is None or pc >= ch:
                 continue
-            if any(pc + step == ch and k in group for step, group in rows[index[p]] or ()):
+            i = index[p]
+            row = rows[i] if i < len(rows) else None
+            if row is None:  # (the walk's memo made again since the search: a new board came in between)
+                row = walk.row(self._state, self._state.units[self.unit_id], i)
+            if any(pc + step == ch and k in group for step, group in row):
                 return p
         raise AssertionError(f"no step back from {h} in {self.unit_id}'s reach")  # a search's cost always has one
 
