@@ -14,12 +14,8 @@ from game.hexgrid import DIRECTIONS, Hex
 from game.rules.ail import GameState, dash_reach, move_reach
 from game.rules.ail.movement import Reach, _occupancy, _search, _walk, move_reach_keeping_dash
 
-from .ailfix import RULES, make_state
-
-W, H = 9, 7
-CELLS = [(c, r) for r in range(H) for c in range(W)]
-TERRAIN = sorted(RULES.terrain)
-TYPES = ["rifle_section", "militia_band", "hover_skiff", "battlemage_knight"]
+from .ailfix import make_state
+from .test_reach_memo import drawn_battle
 
 
 def reference_path(state: GameState, reach: Reach, h: Hex) -> list[Hex]:
@@ -52,13 +48,7 @@ def reference_path(state: GameState, reach: Reach, h: Hex) -> list[Hex]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_each_path_is_the_one_the_full_rebuild_gave(data: st.DataObject) -> None:
-    overrides = {cell: data.draw(st.sampled_from(TERRAIN + ["clear"] * 6)) for cell in CELLS}
-    roads = set(data.draw(st.lists(st.sampled_from(CELLS), max_size=30)))
-    board = Board.filled(W, H, overrides=overrides, roads=roads)
-    spots = data.draw(st.lists(st.sampled_from(CELLS), min_size=2, max_size=9, unique=True))
-    specs = [(f"u{i}", data.draw(st.sampled_from(TYPES)), ("blue", "red")[data.draw(st.integers(0, 1))], cell)
-             for i, cell in enumerate(spots)]
-    state = make_state(specs, board=board)
+    _, state = drawn_battle(data, roads=30, units=(2, 9), any_sides=True)
     for uid in sorted(state.units):
         for fn in (move_reach, dash_reach, move_reach_keeping_dash):
             reach = fn(state, uid)

@@ -42,16 +42,24 @@ def moved(state: GameState, uid: str, to: Hex) -> GameState:
     return state.model_copy(update={"units": units})
 
 
+def drawn_battle(data: st.DataObject, *, roads: int = 25, units: tuple[int, int] = (3, 8),
+                 any_sides: bool = False) -> tuple[Board, GameState]:
+    """A random W x H board (terrain, roads) with units of random types on it: the sides
+    alternate, or are drawn too (`any_sides`: friends may stand in each other's way)."""
+    overrides = {cell: data.draw(st.sampled_from(TERRAIN + ["clear"] * 6)) for cell in CELLS}
+    road_cells = set(data.draw(st.lists(st.sampled_from(CELLS), max_size=roads)))
+    board = Board.filled(W, H, overrides=overrides, roads=road_cells)
+    spots = data.draw(st.lists(st.sampled_from(CELLS), min_size=units[0], max_size=units[1], unique=True))
+    specs = [(f"u{i}", data.draw(st.sampled_from(TYPES)),
+              ("blue", "red")[data.draw(st.integers(0, 1)) if any_sides else i % 2], cell)
+             for i, cell in enumerate(spots)]
+    return board, make_state(specs, board=board)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_reach_stays_exact_as_units_move_between_searches_on_the_same_board(data: st.DataObject) -> None:
-    overrides = {cell: data.draw(st.sampled_from(TERRAIN + ["clear"] * 6)) for cell in CELLS}
-    roads = set(data.draw(st.lists(st.sampled_from(CELLS), max_size=25)))
-    board = Board.filled(W, H, overrides=overrides, roads=roads)
-    spots = data.draw(st.lists(st.sampled_from(CELLS), min_size=3, max_size=8, unique=True))
-    specs = [(f"u{i}", data.draw(st.sampled_from(TYPES)), ("blue", "red")[i % 2], cell)
-             for i, cell in enumerate(spots)]
-    state = make_state(specs, board=board)
+    board, state = drawn_battle(data)
     check_against_networkx(state)
     for _ in range(data.draw(st.integers(1, 4))):
         taken = {u.hex for u in state.units.values()}
