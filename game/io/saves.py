@@ -25,8 +25,8 @@ log is exactly as it writes it, and with YAML otherwise (older layouts, hand edi
 same data either way.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
+# from its string at import, about a quarter of this module's import time (start-up, issue 14).
 import datetime as _dt
 import functools
 import hashlib
@@ -359,7 +359,7 @@ _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89abAB]")  # JSON reads a pair of th
 _LOG_MARK = "\n--- # log\n"
 
 
-def _read_log_fast(path: str, text: str) -> _Docs | None:
+def _read_log_fast(path: str, text: str) -> "_Docs | None":
     """The three documents of a save whose log is JSON lines as the game writes it, reading only
     the header and state with YAML; None when the file is anything else (hand-edited, damaged,
     another layout): then the whole file is read with YAML, which also names any problem."""

@@ -5,8 +5,8 @@ Each event has a `kind` and `text(name)`: one line a player reads, where `name(u
 id into a display name (the identity by default).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
+# from its string at import, about a quarter of this module's import time (start-up, issue 14).
 import functools
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -38,7 +38,7 @@ def board_where(board: Board) -> HexNamer:
     return where
 
 
-def event_text(event: EventBase, name: Namer = _same, where: HexNamer | None = None) -> str:
+def event_text(event: "EventBase", name: Namer = _same, where: HexNamer | None = None) -> str:
     """An event's line for the player, with hexes named by `where` (e.g. board_where(board))."""
     if where is not None and isinstance(event, UnitMoved | OverwatchFired):
         return event.text(name, where)

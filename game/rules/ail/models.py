@@ -5,8 +5,8 @@ game/io/ read YAML and validate it into these models.
 Every model refuses unknown keys so a typo in a file is reported, not ignored.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
+# from its string at import, about a quarter of this module's import time (start-up, issue 14).
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -197,7 +197,7 @@ class Weapon(Strict):
     damage: int = Field(1, ge=1, le=20, description="strength removed per damage not negated")
 
     @model_validator(mode="after")
-    def _bands_match_kind(self) -> Weapon:
+    def _bands_match_kind(self) -> "Weapon":
         if self.melee and self.bands is not None:
             raise ValueError(f"melee weapon {self.name!r} must not have range bands")
         if not self.melee and self.bands is None:
@@ -239,7 +239,7 @@ class UnitType(Strict):
     label: str = Field("", description="short counter label, e.g. 'RIF'")
 
     @model_validator(mode="after")
-    def _unique_weapon_names(self) -> UnitType:
+    def _unique_weapon_names(self) -> "UnitType":
         names = [w.name for w in self.weapons]
         if len(names) != len(set(names)):
             raise ValueError(f"unit {self.name!r} has two weapons with the same name")

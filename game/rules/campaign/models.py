@@ -5,8 +5,8 @@ loaders in game/io/campaign.py read the files and validate them into these model
 Every model refuses unknown keys so a typo in a file is reported, not ignored.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
+# from its string at import, about a quarter of this module's import time (start-up, issue 14).
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
@@ -53,7 +53,7 @@ class DiceRules(Strict):
     max_pool: Annotated[int, Field(ge=1, le=200)] = 60  # keeps a typo from rolling a million dice
 
     @model_validator(mode="after")
-    def _success_possible(self) -> DiceRules:
+    def _success_possible(self) -> "DiceRules":
         if self.success_on > self.sides:
             raise ValueError(f"success_on {self.success_on} can never be rolled on a d{self.sides}")
         return self
@@ -78,7 +78,7 @@ class BandThresholds(Strict):
     legendary_general_level: Annotated[int, Field(ge=0, le=3)] = 3
 
     @model_validator(mode="after")
-    def _increasing(self) -> BandThresholds:
+    def _increasing(self) -> "BandThresholds":
         if not self.minor < self.major < self.crushing < self.legendary:
             raise ValueError("band thresholds must increase: minor < major < crushing < legendary")
         return self
@@ -91,7 +91,7 @@ class DrawCell(Strict):
     withdraw: WithdrawResult | None = None  # only in the Withdraw row
 
     @model_validator(mode="after")
-    def _ordered(self) -> DrawCell:
+    def _ordered(self) -> "DrawCell":
         if self.casualties is not None and self.casualties[0] > self.casualties[1]:
             raise ValueError(f"casualty range {self.casualties[0]}-{self.casualties[1]} runs backwards")
         return self
@@ -131,7 +131,7 @@ class RulesData(Strict):
     rout_casualties: Small = 1  # each unit of a routed army takes this many more
 
     @model_validator(mode="after")
-    def _complete(self) -> RulesData:
+    def _complete(self) -> "RulesData":
         for row in MANOEUVRES:
             if row not in self.draw_table:
                 raise ValueError(f"draw_table has no row for {row}")
@@ -171,7 +171,7 @@ class UnitType(Strict):
     note: str = ""
 
     @model_validator(mode="after")
-    def _one_durability(self) -> UnitType:
+    def _one_durability(self) -> "UnitType":
         if self.armour and self.large:
             raise ValueError("a unit is Armour N or Large N, not both")
         return self

@@ -5,8 +5,8 @@ Set-up models (what a battle file describes) are validated by pydantic at the ed
 rules lives in `MassRules`, loaded from assets/rules/mass-battle.yaml.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
+# from its string at import, about a quarter of this module's import time (start-up, issue 14).
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -57,7 +57,7 @@ class Individual(_Model):
     wounds: int = Field(0, ge=0)
 
     @model_validator(mode="after")
-    def _known_names(self) -> Individual:
+    def _known_names(self) -> "Individual":
         for t, v in self.traits.items():
             if t not in TRAIT_RING:
                 raise ValueError(f"unknown trait {t!r}; traits are {', '.join(TRAIT_RING)}")
@@ -112,7 +112,7 @@ class ForceSetup(_Model):
     granted_status: float | None = Field(None, ge=0)
 
     @model_validator(mode="after")
-    def _commander_present(self) -> ForceSetup:
+    def _commander_present(self) -> "ForceSetup":
         ids = [i.id for i in self.individuals]
         if len(set(ids)) != len(ids):
             raise ValueError("two individuals share an id")
@@ -187,7 +187,7 @@ class MassRules(_Model):
     ledger: Ledger = Ledger()
 
     @model_validator(mode="after")
-    def _checks(self) -> MassRules:
+    def _checks(self) -> "MassRules":
         missing = [k for k in TERRAIN_KINDS if k not in self.terrain_ring]
         if missing:
             raise ValueError(f"terrain_ring needs every terrain kind; missing {', '.join(missing)}")
@@ -213,7 +213,7 @@ class MassSetup(_Model):
     rules: MassRules
 
     @model_validator(mode="after")
-    def _unique(self) -> MassSetup:
+    def _unique(self) -> "MassSetup":
         ids = [f.id for f in self.forces]
         if len(set(ids)) != len(ids):
             raise ValueError("two forces share an id")
