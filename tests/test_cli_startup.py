@@ -63,3 +63,26 @@ def test_running_one_command_imports_no_other_commands_module() -> None:
     modules_line, metadata_line = proc.stdout.strip().splitlines()[-2:]
     assert modules_line == "['game.cli.dice']"
     assert metadata_line == "False"
+
+
+@pytest.mark.parametrize(("preset", "expected"), [(None, "__all__"), ("some_plugin", "some_plugin")])
+def test_the_program_turns_off_the_pydantic_plugin_scan_unless_the_player_set_it(preset: str | None,
+                                                                                  expected: str) -> None:
+    code = ("import os, sys\nfrom game.__main__ import main\n"
+            "sys.argv = ['ail', 'dice', '2k1']\nmain()\n"
+            "print(os.environ.get('PYDANTIC_DISABLE_PLUGINS'))\n")
+    env = dict(os.environ, PYTHONPATH=str(paths.data_root()))
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    if preset is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = preset
+    proc = subprocess.run([sys.executable, "-c", code], cwd=paths.data_root(), env=env, capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert proc.stdout.strip().splitlines()[-1] == expected
+
+
+def test_a_test_calling_main_with_arguments_leaves_the_environment_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.__main__ import main
+
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    assert main(["dice", "2k1"]) == 0
+    assert "PYDANTIC_DISABLE_PLUGINS" not in os.environ
