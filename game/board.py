@@ -15,6 +15,7 @@ from game.hexgrid import Hex, Stagger
 
 @dataclass(frozen=True)
 class Board:
+    """The hex map as the rules see it: size, stagger, terrain and roads per hex."""
     width: int
     height: int
     stagger: Stagger

@@ -25,6 +25,7 @@ TEXT_TIME = 0.9
 
 @dataclass
 class Slide:
+    """A counter moving along a path."""
     unit_id: str
     points: list[Point]
     duration: float
@@ -41,6 +42,7 @@ class Slide:
 
 @dataclass
 class Shot:
+    """A line drawn from a shooter to its target."""
     start: Point
     end: Point
     colour: tuple[int, int, int]
@@ -49,6 +51,7 @@ class Shot:
 
 @dataclass
 class FloatText:
+    """A short text rising from a point of the map."""
     at: Point
     text: str
     colour: tuple[int, int, int]
@@ -57,6 +60,7 @@ class FloatText:
 
 @dataclass
 class Beat:
+    """Animations played together, then the destroyed units they reveal."""
     parts: list[Slide | Shot | FloatText] = field(default_factory=list)
     reveal_destroyed: list[str] = field(default_factory=list)  # ghosts removed when the beat starts
 

@@ -53,6 +53,7 @@ FRAMES_DRAWN = "frames drawn:"  # the line `play --frames N` prints after its la
 
 @dataclass
 class App:
+    """The window and its stack of scenes: opens the display, runs the loop, draws the top scene."""
     size: tuple[int, int] = (1280, 800)
     headless: bool = False
     settings: Settings = field(default_factory=Settings)

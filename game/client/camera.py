@@ -20,6 +20,7 @@ EDGE_MARGIN = 64
 
 @dataclass
 class Camera:
+    """Which part of the map the view shows, and at what zoom."""
     map_w: float
     map_h: float
     view_x: int = 0

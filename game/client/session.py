@@ -19,6 +19,7 @@ from game.core.system import Accepted, RuleSystem
 
 @dataclass
 class Session:
+    """One game in play: its rule system, its record, its set-up and where it is saved."""
     system: RuleSystem
     record: Record
     game_setup: Any                  # what system.initial_state started from

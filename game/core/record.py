@@ -29,6 +29,7 @@ class Step:
 
 @dataclass
 class Record:
+    """A game's history: the initial state and the steps applied to it, with the undone steps to redo."""
     system: RuleSystem
     initial: Any
     steps: list[Step] = field(default_factory=list)

@@ -15,6 +15,7 @@ class UnknownSystem(LookupError):
 
 @dataclass
 class Registry:
+    """The rule systems the shell knows, by name."""
     _systems: dict[str, RuleSystem] = field(default_factory=dict)
 
     def register(self, system: RuleSystem) -> None:

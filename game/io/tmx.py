@@ -73,6 +73,7 @@ MAX_COORDINATE = 1_000_000.0       # object positions, layer offsets (pixels)
 
 @dataclass(frozen=True)
 class Tileset:
+    """A Tiled tileset: its image, tile size and per-tile properties."""
     name: str
     firstgid: int
     tilecount: int
@@ -114,6 +115,7 @@ class Tileset:
 
 @dataclass(frozen=True)
 class TileLayer:
+    """A Tiled tile layer: the tile of each cell, with its visibility, opacity and offset."""
     name: str
     id: int
     visible: bool
@@ -133,6 +135,7 @@ class TileLayer:
 
 @dataclass(frozen=True)
 class MapObject:
+    """A Tiled object: its place, size, class and properties."""
     id: int
     name: str
     kind: str  # Tiled's object class/type
@@ -151,6 +154,7 @@ class MapObject:
 
 @dataclass(frozen=True)
 class ObjectLayer:
+    """A Tiled object layer and its objects."""
     name: str
     id: int
     visible: bool
@@ -162,6 +166,7 @@ class ObjectLayer:
 
 @dataclass(frozen=True)
 class ImageLayer:
+    """A Tiled image layer: one picture drawn at an offset."""
     name: str
     id: int
     visible: bool
@@ -195,6 +200,7 @@ class MapUnit:
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity (renderers cache per map)
 class MapData:
+    """A Tiled map as read from its file: size, stagger, tilesets and layers."""
     path: Path
     width: int
     height: int
@@ -620,6 +626,7 @@ def _read_tileset(ts_el: ET.Element, map_path: Path, index: int, types: Property
 
 @dataclass
 class _Ctx:
+    """What a layer inherits from the groups around it: visibility, opacity, offset."""
     visible: bool = True
     opacity: float = 1.0
     ox: float = 0.0

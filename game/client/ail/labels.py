@@ -40,6 +40,7 @@ def keep_inside(rect: pygame.Rect, bounds: pygame.Rect) -> pygame.Rect:
 
 @dataclass(frozen=True)
 class MapLabel:
+    """A text label drawn on the map at a map point."""
     text: str
     world: tuple[float, float]   # the map point it belongs to
     offset: tuple[float, float]  # screen pixels from that point to the label's centre

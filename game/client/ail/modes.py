@@ -25,6 +25,7 @@ Result = Any  # a Command, a Mode, or None
 
 @dataclass(frozen=True)
 class ActionButton:
+    """A button of the action bar, as the rules' queries offer it."""
     id: str
     label: str
     enabled: bool = True

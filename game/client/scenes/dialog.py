@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Choice:
+    """One button of a dialog: its label, what it does, its key."""
     label: str
     action: Callable[[], object] | None = None  # run after the dialog closes
     key: int | None = None                    # keyboard shortcut

@@ -29,6 +29,7 @@ class Modifier:
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
+    """A check rolled: the stat and skill used, the die, the modifiers and the target."""
     label: str
     stat_name: str
     stat: int

@@ -720,6 +720,7 @@ def unreachable_reason(state: GameState, unit_id: str, h: Hex, mode: Literal["mo
 
 @dataclass(frozen=True)
 class PathInfo:
+    """A path found by the movement search: the hexes entered, its cost and allowance."""
     path: tuple[Hex, ...]  # hexes entered, start excluded
     cost: int
     allowance: int

@@ -27,6 +27,7 @@ from game.rules.ail.txn import Reject, Txn
 
 @dataclass(frozen=True)
 class Watcher:
+    """A unit that can fire on overwatch at a mover: its weapon and distance."""
     unit_id: str
     weapon: str
     distance: int

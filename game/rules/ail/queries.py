@@ -76,6 +76,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Exposure:
+    """A hex of a path where a watcher may fire on overwatch."""
     step: int  # 1 = the first hex entered
     hex: Hex
     watcher_id: str
@@ -107,6 +108,7 @@ def overwatch_exposure(state: GameState, unit_id: str, path: list[Hex] | tuple[H
 
 @dataclass(frozen=True)
 class AttackPreview:
+    """The exact odds and the breakdown of an attack, before it is made."""
     attacker_id: str
     target_id: str
     weapon: str

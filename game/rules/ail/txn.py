@@ -25,6 +25,7 @@ Outcome = Accepted[GameState, EventBase] | Rejection
 
 @dataclass
 class Die:
+    """One die rolled in a transaction: its sides, what it was for, its value, forced or not."""
     sides: int
     purpose: str
     value: int
