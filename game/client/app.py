@@ -76,6 +76,7 @@ class App:
         self.fullscreen = False
         self._windows = 0  # windows opened (a new one holds no picture)
         self._drawn: tuple[Any, ...] | None = None  # what the last render drew (screen_kept)
+        self._warmed = False  # warm_up done
         self.screen_kept = False
         self.screen = self._open_window(self.size)
         self.scenes = SceneStack()
@@ -198,6 +199,16 @@ class App:
             scene.draw(self.screen)
         return self.screen
 
+    def warm_up(self) -> None:
+        """Once, after the first frame: each scene imports what it put off so that the first frame
+        came sooner (a battle: the rules' engine and queries, game/rules/ail/system.py), while the
+        player reads that frame, so the first click does not wait for it either."""
+        if self._warmed:
+            return
+        self._warmed = True
+        for scene in list(self.scenes):
+            scene.warm_up()
+
     def forget_screen(self) -> None:
         """Something other than render drew on the window surface: the next render draws all."""
         self._drawn = None
@@ -267,6 +278,8 @@ class App:
                 # clean-up after it (game/bench/startup.py reads this line)
                 print(f"{FRAMES_DRAWN} {drawn}", flush=True)
                 break
+            if drawn == 1:
+                self.warm_up()
             if max_seconds and now - started >= max_seconds:
                 break
         pygame.quit()

@@ -57,6 +57,10 @@ class Scene:
                 return True
         return False
 
+    def warm_up(self) -> None:
+        """Import what this scene put off at start-up (once its first frame is on screen, while the
+        player looks at it): by default nothing."""
+
     def on_enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed or uncovered)."""
 

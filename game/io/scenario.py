@@ -47,7 +47,7 @@ from game.rules.ail.models import (
     SideSetup,
     UnitSetup,
 )
-from game.rules.ail.movement import can_stand_on
+from game.rules.ail.terrain import can_stand_on
 
 Colour = tuple[int, int, int]
 

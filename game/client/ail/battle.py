@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 
+import game.rules.ail as ail  # (its names load when first used: start-up time)
 from game.client import actions
 from game.client.ail import text
 from game.client.ail.battle_actions import ActionButtons, unit_command
@@ -58,7 +59,6 @@ from game.client.session import Session
 from game.client.toolkit_draw import ToolkitLayer
 from game.hexgrid import Hex
 from game.hexlayout import HexLayout
-from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
     from game.client.app import App
@@ -308,10 +308,10 @@ class BattleScene(Scene):
                 self.app, f"End the {st.phase} phase?",
                 f"{len(waiting)} unit(s) can still act: {text.e(names)}.",
                 [Choice("Keep playing", None, pygame.K_ESCAPE),
-                 Choice("End phase", lambda: self.submit(cmd.EndPhase(side=side)), pygame.K_RETURN, primary=True)],
+                 Choice("End phase", lambda: self.submit(ail.EndPhase(side=side)), pygame.K_RETURN, primary=True)],
                 size=(480, 220), cancel=Choice("Keep playing"), name="confirm_end"))
             return
-        self.submit(cmd.EndPhase(side=side))
+        self.submit(ail.EndPhase(side=side))
 
     def next_unit(self) -> None:
         st = self.state
@@ -349,7 +349,7 @@ class BattleScene(Scene):
         if side is not None and side != self.viewer:
             # auto-answer the defensive-action question when the table switched it off
             if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
-                self.submit(cmd.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
+                self.submit(ail.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
                 return
             if self.settings.blackout:
                 if self.handoffs.needed(self.viewer, side, st.active_side, (st.round, st.phase, st.turn_index)):
@@ -398,6 +398,12 @@ class BattleScene(Scene):
         fresh = Session.start(s.system, s.game_setup, s.seed, setup=s.setup, board=s.board, layout=s.layout,
                               map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description)
         self.app.replace(BattleScene(self.app, fresh))
+
+    def warm_up(self) -> None:
+        """The rules' engine, queries and descriptions: the first frame needed none of them."""
+        from game.rules.ail.system import warm_up
+
+        warm_up()
 
     # ================================================================== events
     def on_enter(self) -> None:

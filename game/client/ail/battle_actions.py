@@ -13,9 +13,9 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+import game.rules.ail as ail  # (its names load when first used: start-up time)
 from game.client.ail.battle_panels import Panels, _enable
 from game.client.ail.modes import ActionButton
-from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
     from game.client.ail.battle import BattleScene
@@ -106,11 +106,11 @@ def unit_command(st: Any, selected: str | None, bid: str) -> Any:
         return None
     u = st.units[selected]
     if bid == "leadership":
-        return cmd.AssignLeadership(side=u.side, unit_id=u.id, points=1)
+        return ail.AssignLeadership(side=u.side, unit_id=u.id, points=1)
     options = casualty_options(st, u.id)
     now = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
     n, kind = options[(options.index(now) + 1) % len(options)] if now in options else options[0]
-    return cmd.SetCasualtyAdvantage(unit_id=u.id, points=n, advantage_kind=kind)  # type: ignore[arg-type,unused-ignore]
+    return ail.SetCasualtyAdvantage(unit_id=u.id, points=n, advantage_kind=kind)  # type: ignore[arg-type,unused-ignore]
 
 
 def _leadership_buttons(ctx: ActionContext) -> list[ActionButton]:

@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+import game.rules.ail as ail  # (its names load when first used: start-up time)
 from game.client import actions, draw, keys
 from game.client.ail import text
 from game.client.ail.battle_actions import casualty_label, casualty_options
 from game.client.ail.battle_panels import side_names, where
 from game.client.scenes.dialog import Choice, DialogScene
-from game.rules.ail import commands as cmd
-from game.rules.ail.queries import initiative_roll
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,8 +65,6 @@ class Dialogs:
 
     def briefing(self, st: Any) -> DialogScene:
         """The scenario before the first roll: the situation, the sides, what wins."""
-        import game.rules.ail as ail
-
         lines = [text.e(self._session.description.strip()), ""]
         for s in st.setup.sides:
             c = s.commander
@@ -91,6 +88,7 @@ class Dialogs:
 
     def initiative(self, st: Any, side: str) -> DialogScene:
         from game.rules.ail import initiative as ini
+        from game.rules.ail.queries import initiative_roll
         cdr = ini.commander(st, side)
         rows = []
         choices: list[Choice] = []
@@ -99,7 +97,7 @@ class Dialogs:
             title, roll, gives = text.OPTION_TEXT[opt]
             rows.append(f"<b>{title}</b> — {text.e(initiative_roll(st, side, opt).text)}"
                         f"<br><font color='{text.DIM}'>{gives}</font>")
-            choices.append(Choice(title, partial(self._submit, cmd.ChooseInitiative(side=side, option=opt))))
+            choices.append(Choice(title, partial(self._submit, ail.ChooseInitiative(side=side, option=opt))))
         why_not = ini.personal_available(st, side)
         personal = ini.personal_stat_options(st, side) if why_not is None else []
         if personal:
@@ -107,7 +105,7 @@ class Dialogs:
             rolls = []
             for stat in personal:
                 rolls.append(text.e(initiative_roll(st, side, "personal", stat).text))
-                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self._submit, cmd.ChooseInitiative(
+                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self._submit, ail.ChooseInitiative(
                     side=side, option="personal", personal_stat=stat))))
             rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
         elif ini.commander(st, side).unit is not None:
@@ -130,7 +128,7 @@ class Dialogs:
         places = max(1, len(p.ranking))  # one button per place the winner may take
         ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
         choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
-                          partial(self._submit, cmd.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
+                          partial(self._submit, ail.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
                    for i in range(places)]
         body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
                f"order ({places} place{'' if places == 1 else 's'} to choose from)."
@@ -153,8 +151,6 @@ class Dialogs:
                 f"{text.e(weapon)}.<br><br>A defensive action adds +5 to the Accuracy Challenge of this attack, "
                 "but the unit loses its attack (this turn if it has not acted yet, otherwise its next one).")
         if atk is not None:
-            import game.rules.ail as ail
-
             lines = []
             for n, k in options:  # the odds of each casualty-Advantage choice, with and without
                 pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
@@ -177,7 +173,7 @@ class Dialogs:
                 body += "<br><br>" + "<br>".join(lines)
 
         def answer(accept: bool) -> Any:
-            return lambda: self._submit(cmd.DefensiveAction(
+            return lambda: self._submit(ail.DefensiveAction(
                 unit_id=uid, accept=accept, casualty_advantage=spend,
                 casualty_advantage_kind=ckind if spend else None))
 

@@ -15,7 +15,6 @@ import game.rules.ail as ail
 from game.client import draw
 from game.client.ail.rq import adjacent, reach_cost, reach_path, reach_roads
 from game.hexgrid import Hex, neighbours
-from game.rules.ail import commands as cmd
 
 if TYPE_CHECKING:
     from game.client.ail.battle import BattleScene
@@ -394,7 +393,7 @@ class MoveMode(Mode):
 
         def run() -> Any:
             # the rules' own charge preview: its melee attack from the charge's last hex
-            out = ail.charge_preview(state, cmd.Charge(
+            out = ail.charge_preview(state, ail.Charge(
                 unit_id=self.unit_id, path=path, target_id=target, weapon=weapon, pay=self.pay,  # type: ignore[arg-type,unused-ignore]
                 advantage=self.advantage, advantage_kind=self._adv_kind(scene)))  # type: ignore[arg-type,unused-ignore]
             return out if isinstance(out, ail.Rejection) else out.attack
@@ -419,7 +418,7 @@ class MoveMode(Mode):
             if path is None or weapon is None:
                 scene.toast(f"{state.unit_name(self.unit_id)} cannot charge {state.unit_name(other.id)} from here.")
                 return None
-            return cmd.Charge(unit_id=self.unit_id, path=tuple(path), target_id=other.id, weapon=weapon,
+            return ail.Charge(unit_id=self.unit_id, path=tuple(path), target_id=other.id, weapon=weapon,
                               pay=self.pay, advantage=self.advantage,  # type: ignore[arg-type,unused-ignore]
                               advantage_kind=self._adv_kind(scene))  # type: ignore[arg-type,unused-ignore]
         if other is not None and other.side == me.side and scene.is_mine(other.id) and h not in self._move(scene):
@@ -430,16 +429,16 @@ class MoveMode(Mode):
             both = self.combo(scene, h) if other is None else None
             if both is not None:  # the move action as far as it helps, then the dash: two commands
                 mpath, dpath, _ = both
-                return [cmd.Move(unit_id=self.unit_id, path=tuple(mpath)),
-                        cmd.Dash(unit_id=self.unit_id, path=tuple(dpath), pay=self.pay)]  # type: ignore[arg-type,unused-ignore]
+                return [ail.Move(unit_id=self.unit_id, path=tuple(mpath)),
+                        ail.Dash(unit_id=self.unit_id, path=tuple(dpath), pay=self.pay)]  # type: ignore[arg-type,unused-ignore]
             if other is None:  # say why, in the rules' words (impassable, too far, blocked...)
                 why = ail.unreachable_reason(state, self.unit_id, h, "dash" if self._stage(scene) == "dash" else "move")
                 scene.toast(f"{why[0].upper()}{why[1:]}." if why else "That hex is out of reach.")
             return None
         kind, path, _ = dest
         if kind == "move":
-            return cmd.Move(unit_id=self.unit_id, path=tuple(path))
-        return cmd.Dash(unit_id=self.unit_id, path=tuple(path), pay=self.pay)  # type: ignore[arg-type,unused-ignore]
+            return ail.Move(unit_id=self.unit_id, path=tuple(path))
+        return ail.Dash(unit_id=self.unit_id, path=tuple(path), pay=self.pay)  # type: ignore[arg-type,unused-ignore]
 
     def cancel(self, scene: BattleScene) -> Mode | None:
         scene.selected = None
@@ -539,7 +538,7 @@ class SpecialMoveMode(Mode):
     def click(self, scene: BattleScene, h: Hex) -> Result:
         if h not in self._range(scene):
             return None
-        return cmd.SpecialMove(unit_id=self.unit_id, to=h)
+        return ail.SpecialMove(unit_id=self.unit_id, to=h)
 
     def cancel(self, scene: BattleScene) -> Mode | None:
         return MoveMode(self.unit_id)
@@ -568,7 +567,7 @@ class StuckMode(Mode):
     def click(self, scene: BattleScene, h: Hex) -> Result:
         if h not in self._targets(scene):
             return None
-        return cmd.StuckStep(unit_id=self.unit_id, to=h, pay=self.pay)  # type: ignore[arg-type,unused-ignore]
+        return ail.StuckStep(unit_id=self.unit_id, to=h, pay=self.pay)  # type: ignore[arg-type,unused-ignore]
 
     def cancel(self, scene: BattleScene) -> Mode | None:
         return MoveMode(self.unit_id)
@@ -696,7 +695,7 @@ class AttackMode(Mode):
         if w is None:
             return None
         kind, _ = self._kind(scene)
-        return cmd.Attack(attacker_id=self.unit_id, target_id=other.id, weapon=w,
+        return ail.Attack(attacker_id=self.unit_id, target_id=other.id, weapon=w,
                           advantage=self.advantage if kind else 0,
                           advantage_kind=kind if self.advantage else None)  # type: ignore[arg-type,unused-ignore]
 
@@ -749,6 +748,6 @@ class AttackMode(Mode):
             weapon = self._weapon(scene) if stance == "overwatch" else None
             # overwatch and guard name the Advantage chosen for their triggered shot
             spend = self.advantage if kind and stance != "defensive" else 0
-            return cmd.EnterStance(unit_id=self.unit_id, stance=stance, weapon=weapon,  # type: ignore[arg-type,unused-ignore]
+            return ail.EnterStance(unit_id=self.unit_id, stance=stance, weapon=weapon,  # type: ignore[arg-type,unused-ignore]
                                    advantage=spend, advantage_kind=kind if spend else None)  # type: ignore[arg-type,unused-ignore]
         return None

@@ -11,10 +11,9 @@ from html import escape
 from typing import Any
 
 from game.hexgrid import Hex
-from game.rules.ail import describe
-from game.rules.ail.describe import name_sides
 from game.rules.ail.models import RulesData, UnitType, Weapon
-from game.rules.ail.queries import stat_lines
+
+# (the rules' queries and descriptions are imported where used: the first frame needs neither)
 
 GOLD = "#e0b864"
 DIM = "#9c968a"
@@ -63,6 +62,8 @@ def weapon_line(w: Weapon) -> str:
 
 
 def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None = None) -> str:
+    from game.rules.ail.queries import stat_lines
+
     u = state.units[unit_id]
     t: UnitType = state.unit_type(unit_id)
     colour = hexcol(side_colour) if side_colour else GOLD
@@ -171,13 +172,12 @@ def roll_html(ev: Any, name: Any) -> str:
     return line
 
 
-SIDE_EVENTS = describe.SIDE_EVENTS  # (the rules name sides by id in these events)
-
-
 def event_html(ev: Any, name: Any, sides: dict[str, str] | None = None,
                where: Callable[[Hex], str] | None = None) -> str:
     """One log line. `sides` maps side ids to names (the rules' own lines use ids); `where`
     names a hex the way the hex panel does (Tiled column,row)."""
+    from game.rules.ail.describe import SIDE_EVENTS, name_sides  # (the rules name sides by id in these)
+
     kind = getattr(ev, "kind", "")
     if kind == "roll_made":
         return roll_html(ev, name)

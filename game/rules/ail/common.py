@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from game.board import Board
+from game.core.system import Reject  # (txn.py re-exports it; this keeps common.py light to import)
 from game.hexgrid import Hex
 from game.rules.ail.models import RulesData, UnitType, Weapon
 from game.rules.ail.state import GameState, UnitState
-from game.rules.ail.txn import Reject
 
 
 def hex_label(board: Board, h: Hex) -> str:

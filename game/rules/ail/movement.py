@@ -30,9 +30,10 @@ from game.rules.ail.commands import Charge, Dash, DashPay, Move, SpecialMove, St
 from game.rules.ail.common import active_unit, find_weapon, hex_name, known_unit, name
 from game.rules.ail.events import AdrenalineSpent, AdvantageSpent, AttackGivenUp, DashFailed, UnitMoved
 from game.rules.ail.los import has_line_of_sight
-from game.rules.ail.models import RulesData, UnitType
+from game.rules.ail.models import RulesData
 from game.rules.ail.overwatch import resolve_guard_counter
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
+from game.rules.ail.terrain import can_stand_on as can_stand_on
 from game.rules.ail.txn import Reject, Rejection, Txn
 
 MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
@@ -55,17 +56,6 @@ class _Named:
 
     def __str__(self) -> str:
         return name(self.state, self.unit_id)
-
-
-def can_stand_on(rules: RulesData, unit_type: UnitType, terrain: str) -> bool:
-    """Whether a unit of `unit_type` may enter or stand on `terrain` (a terrain name of the rules
-    data) off road: impassable terrain is closed to it, except `hover_passable` terrain (water)
-    to a hover unit; a terrain the rules do not know is closed too. The one copy of that rule:
-    `enter_cost` (every reach and move) and scenario placement checks ask it."""
-    t = rules.terrain.get(terrain)
-    if t is None:
-        return False
-    return not t.impassable or (t.hover_passable and unit_type.unit_class == "hover")
 
 
 def enter_cost(state: GameState, unit: UnitState, h: Hex) -> int | None:

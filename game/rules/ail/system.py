@@ -15,13 +15,24 @@ from pydantic import BaseModel, ValidationError
 from game.board import Board
 from game.core.record import Step
 from game.core.system import Outcome, StateDataError, StateStep, validation_message
-from game.rules.ail import engine, flow, gm, queries
-from game.rules.ail.commands import parse_command
-from game.rules.ail.describe import describe, describe_event
-from game.rules.ail.events import RollMade, parse_event
+from game.rules.ail import start
 from game.rules.ail.migrations import STATE_STEPS, STATE_VERSION
 from game.rules.ail.models import BattleSetup
 from game.rules.ail.state import GameState, UnitState
+
+# Opening a battle needs the set-up, the state and the first state (start.py); the engine, the
+# queries, the events and the commands are imported where they are first used, normally right after
+# the first frame (the client warms them up: `warm_up`), not before it (start-up time, issue 14).
+ACTING_MODULES = ("game.rules.ail.engine", "game.rules.ail.queries", "game.rules.ail.describe",
+                  "game.rules.ail.gm")
+
+
+def warm_up() -> None:
+    """Import what playing needs and opening a battle did not (ACTING_MODULES)."""
+    import importlib
+
+    for name in ACTING_MODULES:
+        importlib.import_module(name)
 
 # Commands that reveal nothing another player has not already seen when they roll no dice:
 # a unit's move (alone or with a dash) and entering a stance are plans made in plain sight.
@@ -49,15 +60,21 @@ class AILSystem:
     state_migrations: Mapping[int, StateStep] = STATE_STEPS
 
     def initial_state(self, setup: TacticalSetup, seed: int) -> GameState:
-        return flow.initial_state(setup.battle, setup.board, seed)
+        return start.initial_state(setup.battle, setup.board, seed)
 
     def apply(self, state: GameState, command: Any) -> Outcome:
+        from game.rules.ail import engine
+
         return engine.apply(state, command)
 
     def legal_commands(self, state: GameState) -> list[BaseModel]:
+        from game.rules.ail import queries
+
         return queries.legal_commands(state)
 
     def preview(self, state: GameState, command: Any) -> Any:
+        from game.rules.ail import queries
+
         return queries.preview(state, command)
 
     def view(self, state: GameState, side: str | None) -> GameState:
@@ -97,6 +114,8 @@ class AILSystem:
         return state
 
     def parse_command(self, data: Mapping[str, Any]) -> BaseModel:
+        from game.rules.ail.commands import parse_command
+
         return parse_command(dict(data))
 
     def command_to_data(self, command: Any) -> dict[str, Any]:
@@ -104,6 +123,8 @@ class AILSystem:
         return out
 
     def parse_event(self, data: Mapping[str, Any]) -> Any:
+        from game.rules.ail.events import parse_event
+
         return parse_event(dict(data))
 
     def summary(self, state: GameState) -> dict[str, Any]:
@@ -123,6 +144,8 @@ class AILSystem:
         return [state.active_side] if state.active_side else []
 
     def rolls(self, events: Sequence[Any]) -> tuple[int, ...]:
+        from game.rules.ail.events import RollMade
+
         return tuple(e.die for e in events if isinstance(e, RollMade))
 
     def undoable(self, step: Step) -> bool:
@@ -137,12 +160,18 @@ class AILSystem:
                     and before.turn_index == after.turn_index and after.pending is None)
 
     def is_gm_command(self, command: Any) -> bool:
+        from game.rules.ail import gm
+
         return gm.is_gm_command(command)
 
     def describe_event(self, state: GameState, event: Any) -> str:
+        from game.rules.ail.describe import describe_event
+
         return describe_event(state, event)  # units and sides by name (describe.py)
 
     def describe_command(self, state: GameState, command: Any) -> str:
+        from game.rules.ail.describe import describe
+
         return describe(state, command)
 
 
