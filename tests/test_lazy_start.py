@@ -5,28 +5,17 @@ click. The rules package finds its public names when first used."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 
 import pytest
 
 import game.rules.ail as ail
-from game import paths
 from game.rules.ail import system
+from tests.test_startup_gc import _child  # (a child interpreter on the dummy video driver)
 
 _DEFERRED = ("game.rules.ail.engine", "game.rules.ail.queries", "game.rules.ail.events",
              "game.rules.ail.commands", "game.rules.ail.txn", "game.rules.ail.movement",
              "game.rules.ail.attack", "game.rules.ail.describe", "game.rules.ail.gm")
-
-
-def _child(code: str) -> list[str]:
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "PYTHONPATH": str(paths.data_root())}
-    out = subprocess.run([sys.executable, "-c", code], cwd=paths.data_root(), env=env, capture_output=True,
-                         text=True, timeout=180)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out.stdout.strip().splitlines()
 
 
 _LOADED = ("import sys\n"

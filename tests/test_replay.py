@@ -24,10 +24,11 @@ from game.replay import (
     make_save,
     replay_log,
 )
-from game.rules.ail import engine, flow
+from game.rules.ail import engine
 from game.rules.ail.gm import EditUnit, SetNextRoll
 from game.rules.ail.models import BattleSetup, Commander, RulesData, SideSetup, Stats, UnitSetup
 from game.rules.ail.queries import legal_commands
+from game.rules.ail.start import initial_state
 from game.rules.ail.state import GameState
 from game.rules.ail.system import SYSTEM
 
@@ -75,7 +76,7 @@ def battle(seed: int = 11) -> FakeScenario:
 
 
 def start(sc: FakeScenario) -> GameState:
-    return flow.initial_state(sc.setup, sc.board, sc.seed)
+    return initial_state(sc.setup, sc.board, sc.seed)
 
 
 def pick(state: GameState, rnd: random.Random) -> Any:

@@ -49,11 +49,9 @@ if TYPE_CHECKING:
     )
     from game.rules.ail.engine import Accepted, Outcome, Rejection, apply
     from game.rules.ail.events import EventBase, RollMade, parse_event
-    from game.rules.ail.flow import SetupError, initial_state
     from game.rules.ail.models import BattleSetup
     from game.rules.ail.move_then_dash import dash_after_move, move_then_dash_reach, move_then_dash_sources
     from game.rules.ail.movement import (
-        can_stand_on,
         move_reach_keeping_dash,
         state_after_move,
         terrain_bars_dash,
@@ -82,7 +80,9 @@ if TYPE_CHECKING:
         units_that_can_act,
         why_unit_cannot_act,
     )
+    from game.rules.ail.start import SetupError, initial_state
     from game.rules.ail.state import GameState, Pending, SideState, TurnSlot, UnitState
+    from game.rules.ail.terrain import can_stand_on
     from game.rules.ail.txn import Reject, Txn
 
 # public name -> (the submodule that defines it, its name there)
@@ -112,7 +112,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     "Rejection": ("engine", "Rejection"),
     "RollMade": ("events", "RollMade"),
     "SetCasualtyAdvantage": ("commands", "SetCasualtyAdvantage"),
-    "SetupError": ("flow", "SetupError"),
+    "SetupError": ("start", "SetupError"),
     "SideState": ("state", "SideState"),
     "SpecialMove": ("commands", "SpecialMove"),
     "StatLine": ("queries", "StatLine"),
@@ -122,14 +122,14 @@ _HOMES: dict[str, tuple[str, str]] = {
     "UnitState": ("state", "UnitState"),
     "apply": ("engine", "apply"),
     "attack_preview": ("queries", "attack_preview"),
-    "can_stand_on": ("movement", "can_stand_on"),
+    "can_stand_on": ("terrain", "can_stand_on"),
     "charge_preview": ("queries", "charge_preview"),
     "danger_zone": ("queries", "danger_zone"),
     "dash_after_move": ("move_then_dash", "dash_after_move"),
     "dash_reach": ("queries", "dash_reach"),
     "dash_refusal": ("queries", "dash_refusal"),
     "describe_objectives": ("objectives", "describe"),
-    "initial_state": ("flow", "initial_state"),
+    "initial_state": ("start", "initial_state"),
     "legal_commands": ("queries", "legal_commands"),
     "move_reach": ("queries", "move_reach"),
     "move_reach_keeping_dash": ("movement", "move_reach_keeping_dash"),

@@ -30,8 +30,6 @@ from game.rules.ail.events import (
     RoundEnded,
     StanceChanged,
 )
-from game.rules.ail.start import SetupError as SetupError
-from game.rules.ail.start import initial_state as initial_state
 from game.rules.ail.start import initiative_pending
 from game.rules.ail.state import GameState
 from game.rules.ail.txn import Reject, Txn

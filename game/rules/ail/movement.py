@@ -33,7 +33,7 @@ from game.rules.ail.los import has_line_of_sight
 from game.rules.ail.models import RulesData
 from game.rules.ail.overwatch import resolve_guard_counter
 from game.rules.ail.state import AdvantageKind, GameState, UnitState
-from game.rules.ail.terrain import can_stand_on as can_stand_on
+from game.rules.ail.terrain import can_stand_on
 from game.rules.ail.txn import Reject, Rejection, Txn
 
 MoveMode = Literal["move", "dash", "charge", "special_move", "stuck_step"]
