@@ -31,3 +31,20 @@ def test_bench_with_an_unknown_section_is_a_one_line_error(capsys: object) -> No
     assert main(["bench", "--only", "warp"]) == 1
     err = capsys.readouterr().err  # type: ignore[attr-defined]
     assert err.startswith("error: --only: unknown section 'warp'") and err.count("\n") == 1
+
+
+def test_the_start_up_floor_flips_a_frame_prints_the_games_mark_and_imports_none_of_the_game() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from game.bench.startup import FLOOR_SCRIPT
+    from game.client.app import FRAMES_DRAWN
+
+    probe = ("import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__'); "
+             "print('game modules:', sorted(m for m in sys.modules if m == 'game' or m.startswith('game.')))")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    out = subprocess.run([sys.executable, "-c", probe, str(FLOOR_SCRIPT)], env=env, capture_output=True,
+                         text=True, timeout=120, check=True).stdout.splitlines()
+    assert out[0] == f"{FRAMES_DRAWN} 1"  # the line the start-up figure stops its clock at
+    assert out[-1] == "game modules: []"
