@@ -6,9 +6,10 @@ PyYAML, pydantic), builds one pydantic model and validates it (pydantic imports 
 the first model), opens the window as the game does, makes a pygame_gui manager with the toolkit's
 default theme, draws it and flips one frame, then prints the same line the game prints after its
 first frame. The start-up figure's time minus this one is the game's own work.
-"""
 
-from __future__ import annotations
+(No `from __future__ import annotations`: the module defines a pydantic model, see
+tests/test_model_import_cost.py.)
+"""
 
 import os
 
