@@ -435,3 +435,42 @@ def _padding(theme: Any, ids: list[str]) -> tuple[int, int]:
         return (x, y)
     except (LookupError, ValueError, TypeError):
         return (6, 4)
+
+
+class TextLine(UIElement):
+    """One line of plain text in the UI, themed as pygame_gui's label (the theme's `label` block
+    and the element's class, e.g. `@title`): the same font object the toolkit's own elements use,
+    its text colour, the line at the left, centred in the height as the toolkit's label centres
+    it (tests/client/test_text_line.py compares the two pixel for pixel).
+
+    The toolkit's label builds a drawable shape with a text layout for each text it is given:
+    1.4 ms a label, four of them in the game's first frame (the top bar's status and hint, the
+    dice log's title, the briefing's title) and again at every new status or hint. This renders
+    the line once (~0.1 ms). `text` is what it shows, `font` the font (for measuring)."""
+
+    def __init__(self, relative_rect: pygame.Rect, text: str, manager: pygame_gui.UIManager, *,
+                 container: Any = None, object_id: Any = None) -> None:
+        super().__init__(relative_rect, manager, container, starting_height=1, layer_thickness=1,
+                         object_id=object_id, element_id=["label"])
+        ids = self.combined_element_ids
+        self.font = self.ui_theme.get_font(ids)
+        self._ink = self.ui_theme.get_colour("normal_text", ids)
+        self.text = ""
+        self._draw(text)
+
+    def set_text(self, text: str) -> None:
+        if text != self.text:
+            self._draw(text)
+
+    def set_dimensions(self, dimensions: Any, clamp_to_container: bool = False) -> None:
+        super().set_dimensions(dimensions, clamp_to_container)
+        self._draw(self.text)
+
+    def _draw(self, text: str) -> None:
+        self.text = text
+        w, h = max(1, int(self.rect.w)), max(1, int(self.rect.h))
+        img = pygame.Surface((w, h), pygame.SRCALPHA)  # clear; the toolkit blits premultiplied
+        if text:
+            line = self.font.render_premul(text, self._ink)
+            img.blit(line, (0, (h - line.get_height()) // 2), special_flags=pygame.BLEND_PREMULTIPLIED)
+        self._set_image(img)

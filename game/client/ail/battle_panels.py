@@ -18,7 +18,7 @@ from pygame_gui.core import ObjectID
 
 from game.client import draw, fonts
 from game.client.ail import text
-from game.client.richtext import RichTextBox, TextCache
+from game.client.richtext import RichTextBox, TextCache, TextLine
 from game.hexgrid import Hex
 
 if TYPE_CHECKING:
@@ -84,9 +84,8 @@ class Panels:
         """Make the widgets for this window size (the manager was just cleared)."""
         self._shown.clear()
         self._fitted = None
-        self.status_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, top.w - 480, 22), "", ui,
-                                                        object_id=ObjectID(class_id="@title"))
-        self.hint_label = pygame_gui.elements.UILabel(pygame.Rect(10, 24, top.w - 430, 20), "", ui)
+        self.status_label = TextLine(pygame.Rect(10, 4, top.w - 480, 22), "", ui, object_id=ObjectID(class_id="@title"))
+        self.hint_label = TextLine(pygame.Rect(10, 24, top.w - 430, 20), "", ui)
         bx = top.w - 10
         self.top_buttons = {}
         for key, label, width, tip in TOP_BUTTONS:
@@ -103,8 +102,8 @@ class Panels:
         self.actions_rect = pygame.Rect(x, y, wdt, 0)
         self.info_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=texts)
         self.chart_rect = pygame.Rect(x, y, wdt, 72)
-        self.log_title = pygame_gui.elements.UILabel(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)",
-                                                     ui, object_id=ObjectID(class_id="@title"))
+        self.log_title = TextLine(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)", ui,
+                                  object_id=ObjectID(class_id="@title"))
         self.log_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=TextCache(size=4))
         self._side_rows = None
 
@@ -160,7 +159,7 @@ class Panels:
             self._shown[key] = html
             box.set_text(html)
 
-    def _set_label(self, key: str, label: pygame_gui.elements.UILabel, s: str) -> None:
+    def _set_label(self, key: str, label: TextLine, s: str) -> None:
         if self._shown.get(key) != s:
             self._shown[key] = s
             label.set_text(s)

@@ -14,7 +14,7 @@ import pygame
 import pygame_gui
 
 from game.client.draw import shade
-from game.client.richtext import RichTextBox
+from game.client.richtext import RichTextBox, TextLine
 from game.client.scene import Scene
 
 if TYPE_CHECKING:
@@ -57,9 +57,8 @@ class DialogScene(Scene):
         bw, bh = min(self.box_size[0], w - 40), min(self.box_size[1], h - 40)
         self.rect = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
         panel = pygame_gui.elements.UIPanel(self.rect, manager=self.ui)
-        pygame_gui.elements.UILabel(pygame.Rect(12, 8, bw - 24, 28), self.title, self.ui,
-                                    container=panel,
-                                    object_id=pygame_gui.core.ObjectID(class_id="@title"))
+        TextLine(pygame.Rect(12, 8, bw - 24, 28), self.title, self.ui, container=panel,
+                 object_id=pygame_gui.core.ObjectID(class_id="@title"))
         self.body = RichTextBox(self.body_html, pygame.Rect(12, 40, bw - 24, bh - 100), self.ui, container=panel)
         n = max(1, len(self.choices))
         gap = 10
