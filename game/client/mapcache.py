@@ -55,6 +55,7 @@ class MapCache:
         # each hex's corners on the map, worked out once (the index and every chunk's grid use them;
         # small maps only: a 200 x 200 map's would take some 30 MB)
         self._corners: dict[Hex, list[tuple[float, float]]] | None = {} if small else None
+        self._boxes: dict[Hex, tuple[float, float, float, float]] | None = {} if small else None
         self._lines: pygame.Surface | None = None  # the grid's drawing layer (_draw_grid)
         self._buckets: HexBuckets | dict[tuple[int, int], list[Hex]] = (
             _hex_buckets(layout, hexes, self.hex_corners) if small else HexBuckets(layout, hexes))
@@ -68,6 +69,19 @@ class MapCache:
         if pts is None:
             pts = memo[h] = self.layout.hex_corners(h)
         return pts
+
+    def hex_box(self, h: Hex) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of a hex's corners on the map, remembered on a small map."""
+        memo = self._boxes
+        box = memo.get(h) if memo is not None else None
+        if box is None:
+            pts = self.hex_corners(h)
+            xs = [p[0] for p in pts]
+            ys = [p[1] for p in pts]
+            box = (min(xs), min(ys), max(xs), max(ys))
+            if memo is not None:
+                memo[h] = box
+        return box
 
     # ------------------------------------------------------------------ pictures
     def base(self) -> pygame.Surface:
@@ -133,13 +147,14 @@ class MapCache:
         a transparent layer (kept between pieces: a new one for each chunk was a fresh megabyte of
         memory every time). A line's pixels depend on where the piece cuts it (pygame clips a line
         to the surface before stepping along it), so a chunk's lines are always drawn on a layer of
-        the chunk's; `within` (in the piece's pixels): only the hexes whose outline may reach it."""
+        the chunk's; `within` (in the piece's pixels): only the hexes whose outline may reach it, and
+        only that part of the layer is cleared (the caller reads no more of it)."""
         lines = self._lines
         if lines is None or lines.get_width() < w or lines.get_height() < h:
             lines = self._lines = pygame.Surface((max(w, CHUNK), max(h, CHUNK)), pygame.SRCALPHA)
-        lines.fill((0, 0, 0, 0), pygame.Rect(0, 0, w, h))
         seen: set[Hex] = set()
         part = pygame.Rect(0, 0, w, h) if within is None else within.inflate(4, 4)  # (a line's rounding)
+        lines.fill((0, 0, 0, 0), part.clip(pygame.Rect(0, 0, w, h)))  # (what is read of the layer)
         bx0, by0 = int((x0 + part.x) / scale) // BUCKET, int((y0 + part.y) / scale) // BUCKET
         bx1, by1 = int((x0 + part.right) / scale) // BUCKET, int((y0 + part.bottom) / scale) // BUCKET
         for bx in range(bx0, bx1 + 1):
@@ -148,11 +163,12 @@ class MapCache:
                     if hx in seen:
                         continue
                     seen.add(hx)
-                    pts = [(x * scale - x0, y * scale - y0) for x, y in self.hex_corners(hx)]
-                    if within is not None:
-                        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-                        if max(xs) < part.x or min(xs) > part.right or max(ys) < part.y or min(ys) > part.bottom:
+                    if within is not None:  # (most hexes of the buckets miss a view's edge piece)
+                        left, top, right, bottom = self.hex_box(hx)
+                        if (right * scale - x0 < part.x or left * scale - x0 > part.right
+                                or bottom * scale - y0 < part.y or top * scale - y0 > part.bottom):
                             continue
+                    pts = [(x * scale - x0, y * scale - y0) for x, y in self.hex_corners(hx)]
                     pygame.draw.lines(lines, GRID_RGBA, True, pts, 1)
         return lines
 
