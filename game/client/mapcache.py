@@ -55,10 +55,10 @@ class MapCache:
         # each hex's corners on the map, worked out once (the index and every chunk's grid use them;
         # small maps only: a 200 x 200 map's would take some 30 MB)
         self._corners: dict[Hex, list[tuple[float, float]]] | None = {} if small else None
-        self._boxes: dict[Hex, tuple[float, float, float, float]] | None = {} if small else None
+        self._extent = corner_extent(layout)
         self._lines: pygame.Surface | None = None  # the grid's drawing layer (_draw_grid)
         self._buckets: HexBuckets | dict[tuple[int, int], list[Hex]] = (
-            _hex_buckets(layout, hexes, self.hex_corners) if small else HexBuckets(layout, hexes))
+            _hex_buckets(layout, hexes) if small else HexBuckets(layout, hexes))
 
     def hex_corners(self, h: Hex) -> list[tuple[float, float]]:
         """`layout.hex_corners(h)`, remembered on a small map."""
@@ -71,17 +71,10 @@ class MapCache:
         return pts
 
     def hex_box(self, h: Hex) -> tuple[float, float, float, float]:
-        """(left, top, right, bottom) of a hex's corners on the map, remembered on a small map."""
-        memo = self._boxes
-        box = memo.get(h) if memo is not None else None
-        if box is None:
-            pts = self.hex_corners(h)
-            xs = [p[0] for p in pts]
-            ys = [p[1] for p in pts]
-            box = (min(xs), min(ys), max(xs), max(ys))
-            if memo is not None:
-                memo[h] = box
-        return box
+        """(left, top, right, bottom) of a hex's corners on the map (`corner_extent`)."""
+        x, y = self.layout.hex_origin(h)
+        left, top, right, bottom = self._extent
+        return x + left, y + top, x + right, y + bottom
 
     # ------------------------------------------------------------------ pictures
     def base(self) -> pygame.Surface:
@@ -246,18 +239,29 @@ class _NullSurface:
 BUCKET = 256  # world pixels per bucket of the hex index used to draw the grid of one chunk
 
 
-def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex],
-                 corners: Callable[[Hex], list[tuple[float, float]]] | None = None) -> dict[tuple[int, int], list[Hex]]:
-    """Every bucket at once, from every hex's corners (`corners`, default the layout's; the
-    straightforward index: the tests' oracle for HexBuckets)."""
+def corner_extent(layout: HexLayout) -> tuple[float, float, float, float]:
+    """How far a tile's corners reach from its origin (left, top, right, bottom): the same for
+    every tile of a layout, since each tile's corners are its origin plus the same offsets
+    (`HexLayout.tile_corners`). For a sane tile that is its box (0, 0, tw, th); for a side longer
+    than the tile allows for the stagger, a little more."""
+    x, y = layout.tile_origin(0, 0)
+    pts = layout.tile_corners(0, 0)
+    xs = [p[0] - x for p in pts]
+    ys = [p[1] - y for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _hex_buckets(layout: HexLayout, hexes: Iterable[Hex]) -> dict[tuple[int, int], list[Hex]]:
+    """Every bucket at once, from every hex's box (its origin and the layout's `corner_extent`:
+    no hex's corners are worked out). The straightforward index: the tests' oracle for
+    HexBuckets, which works from each hex's corners."""
     out: dict[tuple[int, int], list[Hex]] = {}
-    corners_of = corners or layout.hex_corners
+    left, top, right, bottom = corner_extent(layout)
+    origin = layout.hex_origin
     for h in hexes:
-        pts = corners_of(h)
-        xs = [p[0] for p in pts]
-        ys = [p[1] for p in pts]
-        for bx in range(int(min(xs)) // BUCKET, int(max(xs)) // BUCKET + 1):
-            for by in range(int(min(ys)) // BUCKET, int(max(ys)) // BUCKET + 1):
+        x, y = origin(h)
+        for bx in range(int(x + left) // BUCKET, int(x + right) // BUCKET + 1):
+            for by in range(int(y + top) // BUCKET, int(y + bottom) // BUCKET + 1):
                 out.setdefault((bx, by), []).append(h)
     return out
 
