@@ -116,8 +116,6 @@ class App:
         if first is None:
             theme = str(THEME_PATH) if THEME_PATH.exists() else None
             ui = _ThemedManager(self.screen.get_size(), theme)
-            ui.preload_fonts([{"name": "noto_sans", "point_size": size, "style": style, "antialiased": "1"}
-                              for size, style in ((13, "bold"), (13, "italic"), (14, "italic"))])
             self._ui_first = ui
             return ui
         return _ThemedManager(self.screen.get_size(), None, shared=first)
