@@ -56,7 +56,16 @@ class DialogScene(Scene):
         w, h = self.app.screen.get_size()
         bw, bh = min(self.box_size[0], w - 40), min(self.box_size[1], h - 40)
         self.rect = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
-        panel = pygame_gui.elements.UIPanel(self.rect, manager=self.ui)
+        # the box is drawn by draw() in the theme's panel colours: the toolkit's panel made a
+        # drawable shape with five states for this plain rectangle (2.8 ms, at every dialog)
+        theme = self.ui.get_theme()
+        self._box_colours = (theme.get_colour("dark_bg", ["panel"]), theme.get_colour("normal_border", ["panel"]))
+        try:
+            self._edge = max(0, int(str(theme.get_misc_data("border_width", ["panel"]))))
+        except (LookupError, ValueError, TypeError):
+            self._edge = 1
+        # (the toolkit's panel placed what it holds inside its border)
+        panel = pygame_gui.core.UIContainer(self.rect.inflate(-2 * self._edge, -2 * self._edge), self.ui)
         TextLine(pygame.Rect(12, 8, bw - 24, 28), self.title, self.ui, container=panel,
                  object_id=pygame_gui.core.ObjectID(class_id="@title"))
         self.body = RichTextBox(self.body_html, pygame.Rect(12, 40, bw - 24, bh - 100), self.ui, container=panel)
@@ -112,4 +121,8 @@ class DialogScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         if self.dim:
             shade(surface, 140)
+        bg, edge = self._box_colours
+        surface.fill(bg, self.rect)
+        if self._edge:
+            pygame.draw.rect(surface, edge, self.rect, self._edge)
         self.ui.draw_ui(surface)
