@@ -75,10 +75,14 @@ def open_game(path: str | Path | None = None) -> Session:
     if not paths.exists(p):  # (False, not an error, for a name too long to look up)
         raise UserError(f"{p}: no such file (expected a scenario .yaml or a save)")
     session = session_from_save(p)
-    if session is not None:
-        return session
-    plugin = systems.plugin_named(peek_system(p))
-    return session_for(plugin, plugin.load(p))
+    if session is None:
+        plugin = systems.plugin_named(peek_system(p))
+        session = session_for(plugin, plugin.load(p))
+    if session.map_data is not None:  # its tile sheets decode while the window opens
+        from game.render.tiles import prefetch
+
+        prefetch(session.map_data)
+    return session
 
 
 def scene_for(app: App, session: Session) -> Scene:

@@ -9,6 +9,7 @@ directly). Works headless: no display is needed.
 from __future__ import annotations
 
 import math
+import threading
 import weakref
 from pathlib import Path
 from typing import Any
@@ -35,11 +36,56 @@ _placed_cache: dict[tuple[object, ...], pygame.Surface] = {}
 _base_cache: weakref.WeakKeyDictionary[MapData, dict[bool, pygame.Surface]] = weakref.WeakKeyDictionary()
 
 
+class _Decoding(threading.Thread):
+    """Image files decoded one after another on a thread of their own: SDL_image lets go of
+    Python's lock while it decodes, so the decoding runs beside the start-up's Python work on
+    another core. Each file's picture (or its error) is kept until `_load_image` takes it."""
+
+    def __init__(self, files: list[Path]) -> None:
+        super().__init__(name="decode tile sheets", daemon=True)
+        self.files = files
+        self.done = {f: threading.Event() for f in files}
+        self.results: dict[Path, pygame.Surface | BaseException] = {}
+
+    def run(self) -> None:
+        for f in self.files:
+            try:
+                self.results[f] = pygame.image.load(str(f))
+            except BaseException as exc:  # (handed to _load_image, which reports it as before)
+                self.results[f] = exc
+            self.done[f].set()
+
+    def take(self, path: Path) -> pygame.Surface:
+        self.done[path].wait()
+        got = self.results.pop(path)
+        if isinstance(got, BaseException):
+            raise got
+        return got
+
+
+_decoding: dict[Path, _Decoding] = {}  # a file being decoded -> its thread
+
+
+def prefetch(md: MapData) -> None:
+    """Start decoding the tile sheets `md`'s tilesets cut their tiles from (not the single-image
+    tiles of image collections: a map may have hundreds), on a thread, while the window opens:
+    the default map's sheet is 4 ms of the first frame otherwise. `_load_image` waits for what
+    it needs; decoding errors are reported there, exactly as without this."""
+    files = list(dict.fromkeys(ts.image for ts in md.tilesets if ts.image is not None))
+    files = [f for f in files if f not in _images and f not in _decoding]
+    if files:
+        worker = _Decoding(files)
+        for f in files:
+            _decoding[f] = worker
+        worker.start()
+
+
 def _load_image(path: Path) -> pygame.Surface:
     img = _images.get(path)
     if img is None:
         try:
-            img = pygame.image.load(str(path))
+            worker = _decoding.pop(path, None)
+            img = worker.take(path) if worker is not None else pygame.image.load(str(path))
         except (pygame.error, FileNotFoundError, OSError) as exc:
             raise GameFileError(str(path), "", f"cannot load image: {exc}") from None
         if pygame.display.get_init() and pygame.display.get_surface() is not None:
@@ -517,6 +563,7 @@ class _LayerBuckets:
 
 
 def clear_caches() -> None:
+    _decoding.clear()
     _images.clear()
     _tiles.clear()
     _placed_cache.clear()
