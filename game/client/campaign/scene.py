@@ -44,6 +44,11 @@ from game.rules.campaign.planner import plan
 from game.rules.campaign.state import CampaignState, key_hex
 
 PANEL_W = 400
+ZOOM_STEP = 1.25   # one wheel notch or one +/- press
+MAX_ZOOM = 8.0     # times the scale that shows the whole map
+PAN_STEP = 80      # pixels an arrow key moves the map
+KEEP_IN_VIEW = 80  # pixels of the map that stay in the view however far it is dragged
+MAP_CONTROLS = "Wheel or +/-: zoom · right-drag or arrows: move the map · Home: the whole map"
 TERRAIN_COLOURS = {
     "plains": (150, 170, 100), "road": (176, 160, 120), "town": (190, 150, 120), "fortress": (130, 120, 120),
     "forest": (60, 110, 60), "hills": (150, 140, 90), "river": (90, 140, 190), "marsh": (100, 130, 110),
@@ -85,6 +90,11 @@ class CampaignScene(Scene):
         self.fight = FightOut(self)
         self.battle_shown = 0  # which open battle the GM's Battle panel shows (B: the next)
         self.ui = app.make_ui()
+        self.zoom = 1.0  # 1: the whole map fits the view
+        self._mouse = (0, 0)  # where the pointer was last seen (the wheel zooms around it)
+        self._drag_from: tuple[int, int] | None = None  # a right or middle drag moving the map
+        self._dragging = False  # (the window draws every frame while it is True)
+        self._terrain: tuple[Any, pygame.Surface] | None = None  # (view, map), its terrain picture
         self._layout_geometry()
         self._build()
         self._sync_viewer(handoff=False)
@@ -96,10 +106,45 @@ class CampaignScene(Scene):
         self.message = text
 
     def _layout_geometry(self) -> None:
+        """The scale that shows the whole map, and the map shown whole (zoom 1)."""
         w, h = self.app.screen.get_size()
         mw, mh = self.layout.map_pixel_size
-        self.scale = min((w - PANEL_W - 20) / mw, (h - 20) / mh)
+        self.fit_scale = min((w - PANEL_W - 20) / mw, (h - 20) / mh)
+        self.zoom = 1.0
+        self.scale = self.fit_scale
         self.origin = (10.0, 10.0)
+
+    def map_view(self) -> pygame.Rect:
+        """The part of the window the map is drawn in (left of the side panel)."""
+        w, h = self.app.screen.get_size()
+        return pygame.Rect(0, 0, max(1, w - PANEL_W), h)
+
+    def zoom_at(self, pos: tuple[float, float], factor: float) -> None:
+        """Zoom by `factor` keeping the map point under `pos` where it is (between the whole map
+        and MAX_ZOOM times closer)."""
+        zoom = max(1.0, min(MAX_ZOOM, self.zoom * factor))
+        if zoom == self.zoom:
+            return
+        mx = (pos[0] - self.origin[0]) / self.scale
+        my = (pos[1] - self.origin[1]) / self.scale
+        self.zoom = zoom
+        self.scale = self.fit_scale * zoom
+        self.origin = (pos[0] - mx * self.scale, pos[1] - my * self.scale)
+        self._keep_in_view()
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the map by (dx, dy) pixels on the screen (some of it always stays in view)."""
+        self.origin = (self.origin[0] + dx, self.origin[1] + dy)
+        self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        view = self.map_view()
+        mw, mh = self.layout.map_pixel_size
+        w, h = mw * self.scale, mh * self.scale
+        keep_x, keep_y = min(KEEP_IN_VIEW, w), min(KEEP_IN_VIEW, h)
+        x = max(view.left + keep_x - w, min(view.right - keep_x, self.origin[0]))
+        y = max(view.top + keep_y - h, min(view.bottom - keep_y, self.origin[1]))
+        self.origin = (x, y)
 
     def hex_centre(self, c: Coord) -> tuple[float, float]:
         x, y = self.layout.tile_center(c[0], c[1])
@@ -211,7 +256,7 @@ class CampaignScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
-        self._layout_geometry()
+        self._layout_geometry()  # (the whole map again, at the new size)
         self._build()
 
     # ------------------------------------------------------------------ acting
@@ -323,14 +368,40 @@ class CampaignScene(Scene):
             else:
                 self._main_action(key)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            if event.pos[0] < self.app.screen.get_width() - PANEL_W:
+            if self.map_view().collidepoint(event.pos):
                 self._click(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (2, 3):
+            if self.map_view().collidepoint(event.pos):
+                self._drag_from = event.pos
+                self._dragging = True
+        elif event.type == pygame.MOUSEBUTTONUP and event.button in (2, 3):
+            self._drag_from = None
+            self._dragging = False
         elif event.type == pygame.MOUSEMOTION:
+            self._mouse = event.pos
+            if self._drag_from is not None:
+                self.pan(event.pos[0] - self._drag_from[0], event.pos[1] - self._drag_from[1])
+                self._drag_from = event.pos
             self.hover = self.hex_at(event.pos)
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.map_view().collidepoint(self._mouse) and event.y:
+                self.zoom_at(self._mouse, ZOOM_STEP ** max(-3, min(3, event.y)))
+                self.hover = self.hex_at(self._mouse)
         elif event.type == pygame.KEYDOWN:
             if self.text_entry is not None and self.text_entry.is_focused:
                 return
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            view = self.map_view()
+            arrows = {pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
+                      pygame.K_UP: (0, PAN_STEP), pygame.K_DOWN: (0, -PAN_STEP)}
+            if event.key in arrows:
+                self.pan(*arrows[event.key])
+            elif event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+                self.zoom_at(view.center, ZOOM_STEP)
+            elif event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+                self.zoom_at(view.center, 1 / ZOOM_STEP)
+            elif event.key == pygame.K_HOME:
+                self._layout_geometry()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self._main_action()
             elif event.key == pygame.K_g:
                 self.gm = not self.gm
@@ -395,13 +466,10 @@ class CampaignScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
         self.drawn_rects: list[tuple[str, pygame.Rect]] = []  # every text and where it landed (tests)
-        surface.fill((18, 20, 24))
         st = self.seen
         m = st.cs.map
         r = max(2, int(36 * self.scale))
-        for (col, row), t in m.terrain.items():
-            x, y = self.hex_centre((col, row))
-            pygame.draw.circle(surface, TERRAIN_COLOURS.get(t, (90, 90, 90)), (int(x), int(y)), r)
+        surface.blit(self._terrain_picture(m), (0, 0))
         sel = self.selected
         reach_map = reach(st, sel) if (sel is not None and st.phase == "movement" and sel in st.armies
                                        and st.armies[sel].owner == self.viewer) else {}
@@ -430,8 +498,34 @@ class CampaignScene(Scene):
         if self.hover is not None and self.hover in reach_map:
             x, y = self.hex_centre(self.hover)
             self._text(surface, f"cost {reach_map[self.hover].cost}", (x + r, y), 13, (255, 255, 160), True)
+        view = self.map_view()
+        strip = pygame.Rect(view.x, view.bottom - 20, view.w, 20)
+        surface.fill((18, 20, 24), strip)
+        self._text(surface, MAP_CONTROLS, (strip.x + 10, strip.y + 3), 11, (160, 160, 170))
         self._draw_panel(surface, st)
         self.ui.draw_ui(surface)
+
+    def _terrain_picture(self, m: Any) -> pygame.Surface:
+        """The window's picture of the map's terrain (each hex filled in its terrain's colour and
+        edged a shade darker), kept until the view moves, zooms or the window changes size."""
+        w, h = self.app.screen.get_size()
+        key = (self.scale, self.origin, (w, h), m)
+        kept = self._terrain
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        pic = pygame.Surface((w, h))
+        pic.fill((18, 20, 24))
+        ox, oy, sc = self.origin[0], self.origin[1], self.scale
+        edged = 36 * sc >= 5  # (hexes too small to show an edge are only filled)
+        corners = self.layout.tile_corners
+        for (col, row), t in m.terrain.items():
+            pts = [(ox + x * sc, oy + y * sc) for x, y in corners(col, row)]
+            colour = TERRAIN_COLOURS.get(t, (90, 90, 90))
+            pygame.draw.polygon(pic, colour, pts)
+            if edged:
+                pygame.draw.polygon(pic, (colour[0] * 3 // 4, colour[1] * 3 // 4, colour[2] * 3 // 4), pts, 1)
+        self._terrain = (key, pic)
+        return pic
 
     def _draw_panel(self, surface: pygame.Surface, st: CampaignState) -> None:
         w, h = surface.get_size()
