@@ -16,6 +16,7 @@ from pygame_gui.core import ObjectID
 import game.rules.ail as ail  # (its names load when first used: start-up time)
 from game.client.ail.battle_panels import Panels, _enable
 from game.client.ail.modes import ActionButton
+from game.client.buttons import Button
 
 if TYPE_CHECKING:
     from game.client.ail.battle import BattleScene
@@ -90,7 +91,7 @@ class ActionButtons:
             cx = r.x + (i % cols) * (bw + 6)
             cy = r.y + (i // cols) * (bh + gap)
             oid = ObjectID(class_id="@primary") if b.selected else None
-            el = pygame_gui.elements.UIButton(pygame.Rect(cx, cy, bw, bh), b.label, ui,
+            el = Button(pygame.Rect(cx, cy, bw, bh), b.label, ui,
                                               tool_tip_text=b.tooltip or None, object_id=oid)
             _enable(el, b.enabled)
             self._ids[el] = b.id

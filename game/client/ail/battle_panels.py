@@ -18,6 +18,7 @@ from pygame_gui.core import ObjectID
 
 from game.client import draw, fonts
 from game.client.ail import text
+from game.client.buttons import Button
 from game.client.richtext import RichTextBox, TextCache, TextLine
 from game.hexgrid import Hex
 
@@ -91,7 +92,7 @@ class Panels:
         for key, label, width, tip in TOP_BUTTONS:
             bx -= width
             oid = ObjectID(class_id="@primary") if key == "end" else None
-            btn = pygame_gui.elements.UIButton(pygame.Rect(bx, 6, width, 34), label, ui,
+            btn = Button(pygame.Rect(bx, 6, width, 34), label, ui,
                                                tool_tip_text=tip, object_id=oid)
             self.top_buttons[key] = btn
             bx -= 8

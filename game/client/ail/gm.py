@@ -28,6 +28,7 @@ from pygame_gui.core import ObjectID
 
 from game.client import actions, draw, fonts, savegame
 from game.client.ail import text
+from game.client.buttons import Button
 from game.client.richtext import RichTextBox
 from game.client.scene import Scene
 from game.hexgrid import Hex
@@ -107,7 +108,7 @@ class GmScene(Scene):
     def _button(self, key: str, label: str, rect: pygame.Rect, primary: bool = False,
                 tip: str | None = None) -> pygame_gui.elements.UIButton:
         oid = ObjectID(class_id="@primary") if primary else None
-        btn = pygame_gui.elements.UIButton(rect, label, self.ui, object_id=oid, tool_tip_text=tip,
+        btn = Button(rect, label, self.ui, object_id=oid, tool_tip_text=tip,
                                            container=self.box)
         self.buttons[btn] = key
         return btn

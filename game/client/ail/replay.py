@@ -29,6 +29,7 @@ from pygame_gui.core import ObjectID
 
 from game.client.ail import text
 from game.client.ail.battle_keys import REPLAY_KEYS
+from game.client.buttons import Button
 from game.client.keys import dispatch
 from game.client.richtext import RichTextBox
 from game.client.scene import Scene
@@ -189,7 +190,7 @@ class ReplayScene(Scene):
             oid = ObjectID(class_id="@primary") if key in ("next", "gm_move" if self.gm_tool else "") else None
             tip = ("The GM moves a unit in the position shown: the game is played on from here "
                    "(asks first)") if key == "gm_move" else (full if label != full else None)
-            btn = pygame_gui.elements.UIButton(pygame.Rect(x, y, width, 34), label, self.ui, object_id=oid,
+            btn = Button(pygame.Rect(x, y, width, 34), label, self.ui, object_id=oid,
                                                tool_tip_text=tip)
             self.buttons[btn] = key
             x += width + gap

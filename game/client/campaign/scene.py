@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.client.buttons import Button
 from game.client.campaign.fight import FightOut
 from game.client.fonts import font
 from game.client.scene import Scene
@@ -201,7 +202,7 @@ class CampaignScene(Scene):
             labels.append(("seal", "Seal orders (Enter)"))
         for i, (key, text) in enumerate(labels):
             bw = (PANEL_W - 20 - 10 * (len(labels) - 1)) // len(labels)
-            b = pygame_gui.elements.UIButton(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui)
+            b = Button(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui)
             self.buttons[b] = key
         fb = self.fight_battle()
         if self.gm and fb is not None:
@@ -217,7 +218,7 @@ class CampaignScene(Scene):
         if row:
             bw = (PANEL_W - 20 - 10 * (len(row) - 1)) // len(row)
             for i, (key, text) in enumerate(row):
-                b = pygame_gui.elements.UIButton(pygame.Rect(x + i * (bw + 10), y - 48, bw, 40), text, self.ui)
+                b = Button(pygame.Rect(x + i * (bw + 10), y - 48, bw, 40), text, self.ui)
                 self.buttons[b] = key
 
     def fight_battle(self) -> Any:

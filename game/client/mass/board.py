@@ -18,6 +18,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.client.buttons import Button
 from game.client.fonts import text
 from game.client.scene import Scene
 from game.client.scenes.handoff import HandoffScene
@@ -83,7 +84,7 @@ class MassBoardScene(Scene):
     def _build(self) -> None:
         self.ui.clear_and_reset()
         r = self._rects()
-        self.apply_button = pygame_gui.elements.UIButton(r["button"], "Apply (Enter)", self.ui)
+        self.apply_button = Button(r["button"], "Apply (Enter)", self.ui)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 
+from game.client.buttons import Button
 from game.client.draw import shade
 from game.client.richtext import RichTextBox, TextLine
 from game.client.scene import Scene
@@ -75,7 +76,7 @@ class DialogScene(Scene):
         x = bw - 12 - n * bwid - (n - 1) * gap
         for choice in self.choices:
             oid = pygame_gui.core.ObjectID(class_id="@primary") if choice.primary else None
-            btn = pygame_gui.elements.UIButton(pygame.Rect(x, bh - 52, bwid, 38), choice.label, self.ui,
+            btn = Button(pygame.Rect(x, bh - 52, bwid, 38), choice.label, self.ui,
                                                container=panel, object_id=oid)
             self.buttons[btn] = choice
             x += bwid + gap

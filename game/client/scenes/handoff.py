@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 
+from game.client.buttons import Button
 from game.client.scene import Scene
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class HandoffScene(Scene):
         self.sub = pygame_gui.elements.UILabel(
             pygame.Rect(0, h // 2 - 35, w, 30), self.detail or "Pass the screen, then press Enter or Space.", self.ui,
             object_id=pygame_gui.core.ObjectID(class_id="@subtitle"))
-        self.button = pygame_gui.elements.UIButton(
+        self.button = Button(
             pygame.Rect(w // 2 - 110, h // 2 + 20, 220, 44), "Continue (Enter)", self.ui,
             object_id=pygame_gui.core.ObjectID(class_id="@primary"))
 

@@ -18,6 +18,7 @@ import pygame
 import pygame_gui
 
 from game.client import launch, savegame
+from game.client.buttons import Button
 from game.client.draw import shade
 from game.client.richtext import RichTextBox
 from game.client.scene import Scene
@@ -115,7 +116,7 @@ class LoadMenuScene(Scene):
             text = ("> " if n == self.index else "") + _clip(row_text(listing, self.folder), 118)
             oid = pygame_gui.core.ObjectID(class_id="@primary") if n == self.index else (
                 None if listing.ok else pygame_gui.core.ObjectID(class_id="@danger"))
-            btn = pygame_gui.elements.UIButton(pygame.Rect(12, top + i * 32, bw - 24, 30), text, self.ui,
+            btn = Button(pygame.Rect(12, top + i * 32, bw - 24, 30), text, self.ui,
                                                container=panel, object_id=oid)
             self.row_buttons[btn] = n
         details_top = top + ROWS * 32 + 6
@@ -130,12 +131,12 @@ class LoadMenuScene(Scene):
                                     f"Page {self.page + 1}/{pages} · Up/Down · Enter load · R replay",
                                     self.ui, container=panel)
         x = bw - 12 - 3 * 150 - 2 * 10
-        self.load_button = pygame_gui.elements.UIButton(
+        self.load_button = Button(
             pygame.Rect(x, bh - 50, 150, 38), "Load", self.ui, container=panel,
             object_id=pygame_gui.core.ObjectID(class_id="@primary"))
-        self.replay_button = pygame_gui.elements.UIButton(pygame.Rect(x + 160, bh - 50, 150, 38), "Replay",
+        self.replay_button = Button(pygame.Rect(x + 160, bh - 50, 150, 38), "Replay",
                                                           self.ui, container=panel)
-        self.close_button = pygame_gui.elements.UIButton(pygame.Rect(x + 320, bh - 50, 150, 38), "Close",
+        self.close_button = Button(pygame.Rect(x + 320, bh - 50, 150, 38), "Close",
                                                          self.ui, container=panel)
         if not self.listings:
             self.load_button.disable()  # type: ignore[no-untyped-call]
