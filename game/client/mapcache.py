@@ -52,8 +52,8 @@ class MapCache:
         self.paints = 0  # views painted straight (paint)
         # a small map's whole index costs less than working its buckets out one by one
         small = layout.width * layout.height <= FULL_INDEX_HEXES
-        # each hex's corners on the map, worked out once (the index and every chunk's grid use them;
-        # small maps only: a 200 x 200 map's would take some 30 MB)
+        # each hex's corners on the map, worked out once, when a grid first draws the hex (small
+        # maps only: a 200 x 200 map's would take some 30 MB); the index needs only their extent
         self._corners: dict[Hex, list[tuple[float, float]]] | None = {} if small else None
         self._extent = corner_extent(layout)
         self._lines: pygame.Surface | None = None  # the grid's drawing layer (_draw_grid)
