@@ -12,8 +12,8 @@ toolkit's), the label centred in the theme's font and colour (premultiplied, as 
 blends its elements). The colours, border width and corner radius are the theme's own, read by
 the toolkit's button as before.
 
-A look this does not draw (images, a text shadow, state transitions, a non-rounded shape, a
-size that follows the text) goes to the toolkit's own drawing, unchanged.
+A look this does not draw (images, a text shadow, a shadow, state transitions, a non-rounded
+shape, text not centred, a size that follows the text) goes to the toolkit's own drawing.
 """
 
 from __future__ import annotations
@@ -97,7 +97,8 @@ class _Look:
         b = self.button
         w, h = max(1, self.rect.w), max(1, self.rect.h)
         border = max(0, int(b.border_width.get("left", 1)))
-        radius = max(0, int(b.shape_corner_radius[0]))
+        corners = b.shape_corner_radius
+        radius = max(0, int(corners[0] if isinstance(corners, list | tuple) else corners))
         big = pygame.Surface((w * AA, h * AA), pygame.SRCALPHA)  # clear
         outer = big.get_rect()
         # colours premultiplied: the toolkit blends its elements' pictures premultiplied
@@ -121,6 +122,7 @@ class Button(pygame_gui.elements.UIButton):
 
     def rebuild(self) -> None:
         plain = (self.shape == "rounded_rectangle" and not self.dynamic_width and not self.dynamic_height
+                 and self.text_horiz_alignment == "center" and self.text_vert_alignment == "center"
                  and not self.state_transitions and not self.text_shadow_size and self.shadow_width == 0
                  and not any((self.normal_images, self.hovered_images, self.disabled_images,
                               self.selected_images))

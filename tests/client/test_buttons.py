@@ -87,7 +87,9 @@ def test_hovering_shows_the_hovered_look_and_new_text_is_drawn(ui: pygame_gui.UI
 
 
 def test_a_look_the_button_does_not_draw_is_left_to_the_toolkit(ui: pygame_gui.UIManager) -> None:
-    ui.get_theme().load_theme({"@square": {"misc": {"shape": "rectangle"}}})
-    square = Button(pygame.Rect(10, 10, 120, 34), "Tactics", ui, object_id=ObjectID(class_id="@square"))
-    assert not isinstance(square.drawable_shape, _Look)
-    assert square.image.get_size() == (120, 34)
+    ui.get_theme().load_theme({"@square": {"misc": {"shape": "rectangle"}},
+                               "@lefty": {"misc": {"text_horiz_alignment": "left"}}})
+    for kind in ("@square", "@lefty"):
+        other = Button(pygame.Rect(10, 10, 120, 34), "Tactics", ui, object_id=ObjectID(class_id=kind))
+        assert not isinstance(other.drawable_shape, _Look), kind
+        assert other.image.get_size() == (120, 34)
