@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from game.client.campaign.scene import MAX_ZOOM, PAN_STEP, ZOOM_STEP  # noqa: E402
+from game.client.campaign.scene import MAX_ZOOM, PAN_STEP, PANEL_W, ZOOM_STEP  # noqa: E402
 from tests.client.test_campaign_client import _app, click, key, through_handoff  # noqa: E402
 
 
@@ -87,4 +87,24 @@ def test_after_zooming_in_a_click_selects_the_army_drawn_under_it() -> None:
     key(app, pygame.K_RIGHT)  # and moved a little
     click(app, scene.hex_centre(target))
     assert scene.selected is not None and scene.state.armies[scene.selected].hex == target
+    pygame.quit()
+
+
+def test_a_resized_window_keeps_the_zoom_and_what_was_in_the_middle_of_the_map_view() -> None:
+    app, scene = _app()
+    through_handoff(app)
+    view = scene.map_view()
+    key(app, pygame.K_EQUALS)
+    key(app, pygame.K_EQUALS)
+    zoom = scene.zoom
+    middle = ((view.centerx - scene.origin[0]) / scene.scale, (view.centery - scene.origin[1]) / scene.scale)
+    app.screen = pygame.display.set_mode((960, 600))
+    scene.on_resize((960, 600))
+    new = scene.map_view()
+    assert new.size == (960 - PANEL_W, 600)
+    assert scene.zoom == zoom
+    now = ((new.centerx - scene.origin[0]) / scene.scale, (new.centery - scene.origin[1]) / scene.scale)
+    assert abs(now[0] - middle[0]) < 1e-6 and abs(now[1] - middle[1]) < 1e-6
+    key(app, pygame.K_HOME)
+    assert scene.zoom == 1.0
     pygame.quit()

@@ -109,6 +109,7 @@ class CampaignScene(Scene):
     def _layout_geometry(self) -> None:
         """The scale that shows the whole map, and the map shown whole (zoom 1)."""
         w, h = self.app.screen.get_size()
+        self._size = (w, h)
         mw, mh = self.layout.map_pixel_size
         self.fit_scale = min((w - PANEL_W - 20) / mw, (h - 20) / mh)
         self.zoom = 1.0
@@ -257,7 +258,18 @@ class CampaignScene(Scene):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
-        self._layout_geometry()  # (the whole map again, at the new size)
+        # the same zoom, and the map point that was at the view's centre at the new one's
+        old = pygame.Rect(0, 0, max(1, self._size[0] - PANEL_W), self._size[1])
+        mx = (old.centerx - self.origin[0]) / self.scale
+        my = (old.centery - self.origin[1]) / self.scale
+        zoom = self.zoom
+        self._layout_geometry()
+        if zoom != 1.0:
+            self.zoom = zoom
+            self.scale = self.fit_scale * zoom
+            view = self.map_view()
+            self.origin = (view.centerx - mx * self.scale, view.centery - my * self.scale)
+            self._keep_in_view()
         self._build()
 
     # ------------------------------------------------------------------ acting
