@@ -678,11 +678,17 @@ def _unpack_zstd(text: str, path: Path, where: str) -> list[int]:
     return [int.from_bytes(raw[i * 4:i * 4 + 4], "little") for i in range(n)]
 
 
-def _walk_layers(parent: ET.Element, ctx: _Ctx) -> Iterator[tuple[ET.Element, _Ctx]]:
-    """Layer elements in file order (depth first through groups), with inherited display state."""
+def _walk_layers(parent: ET.Element, ctx: _Ctx, path: Path) -> Iterator[tuple[ET.Element, _Ctx]]:
+    """Layer elements in file order (depth first through groups), with inherited display state.
+    A group's own opacity and offsets are checked here (a layer's by the caller): a group offset of
+    "nan" or 1e20 would otherwise reach every layer inside it and the drawing."""
     for el in parent:
         if el.tag not in ("layer", "objectgroup", "imagelayer", "group"):
             continue
+        if el.tag == "group":
+            where = f"group '{el.get('name', '')}'"
+            for name, default in (("opacity", 1.0), ("offsetx", 0.0), ("offsety", 0.0)):
+                _float_attr(el, name, path, where, default)
         visible = ctx.visible and el.get("visible", "1") != "0"
         try:
             opacity = ctx.opacity * float(el.get("opacity", "1"))
@@ -692,7 +698,7 @@ def _walk_layers(parent: ET.Element, ctx: _Ctx) -> Iterator[tuple[ET.Element, _C
             opacity, ox, oy = ctx.opacity, ctx.ox, ctx.oy  # reported by the caller's checks
         here = _Ctx(visible, max(0.0, min(1.0, opacity)), ox, oy, _mul_tint(ctx.tint, _tint(el.get("tintcolor"))))
         if el.tag == "group":
-            yield from _walk_layers(el, here)
+            yield from _walk_layers(el, here, path)
         else:
             yield el, here
 
@@ -841,7 +847,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
     painted: set[tuple[int, int]] = set()
     units: list[MapUnit] = []
     checked_tiles: set[int] = set()
-    for el, ctx in _walk_layers(root, _Ctx()):
+    for el, ctx in _walk_layers(root, _Ctx(), p):
         name = el.get("name", "")
         lid = _int_attr(el, "id", p, f"layer '{name}'", 0)
         where = f"layer '{name}'"

@@ -5,6 +5,7 @@ gigabytes, giant tiles and maps, tileset images that are not images. `validate` 
 from __future__ import annotations
 
 import base64
+import re
 import shutil
 import zlib
 from pathlib import Path
@@ -125,3 +126,20 @@ def test_valid_maps_and_the_project_tilesets_still_load(tmp_path):
     from game.io.tmx import load_tileset
 
     assert load_tileset(_tileset_with_image(tmp_path, (TILES / "hex-pointy.png").read_bytes())).tilecount > 0
+
+
+@pytest.mark.parametrize("attr", ["offsetx", "offsety", "opacity"])
+@pytest.mark.parametrize("value", ["nan", "inf", "99999999999999999999", "x"])
+def test_a_groups_offset_or_opacity_that_is_not_a_sane_number_is_a_located_error(tmp_path, attr, value):
+    # found by the slow map fuzzer: a group's offset reached every layer in it and the drawing
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "order-and-offsets.tmx"
+    text = src.read_text(encoding="utf-8")
+    group = re.search(r"<group [^>]*>", text)
+    assert group is not None
+    tag = re.sub(rf'\s{attr}="[^"]*"', "", group.group(0)).replace("<group ", f'<group {attr}="{value}" ', 1)
+    text = re.sub(r'source="([^"]+)"', lambda m: f'source="{(src.parent / m.group(1)).resolve()}"', text)
+    p = tmp_path / src.name
+    p.write_text(text.replace(group.group(0), tag, 1), encoding="utf-8")
+    with pytest.raises(GameFileError) as err:
+        load_map(p)
+    assert "group '" in str(err.value) and attr in str(err.value) and str(p) in str(err.value)
