@@ -163,6 +163,20 @@ def deep_merge(base: Any, override: Any) -> Any:
     return override
 
 
+def _override_owns(override: Any, loc: Loc) -> bool:
+    """Whether the merged value at `loc` comes from `override`: it holds the whole path, or on the
+    way there it put a list or a single value where the base had its own (`deep_merge` replaces
+    those whole, so whatever lies under them is the override's: `colour: []` owns colour[0])."""
+    data = override
+    for key in loc:
+        if not isinstance(data, dict):
+            return True
+        if key not in data:
+            return False
+        data = data[key]
+    return True
+
+
 def _has_path(data: Any, loc: Loc) -> bool:
     for key in loc:
         if isinstance(data, dict) and key in data:
@@ -198,7 +212,7 @@ def load_rules(path: str | Path = DEFAULT_RULES, overrides: Mapping[str, Any] | 
         for err in exc.errors():
             loc = _clean_loc(tuple(err.get("loc", ())))
             if overrides and overrides_doc is not None and _has_path(overrides, loc[:1]) and (
-                    _has_path(overrides, loc) or not _has_path(doc.data, loc)):
+                    _override_owns(overrides, loc) or not _has_path(doc.data, loc)):
                 full = overrides_loc + loc
                 line = overrides_doc.line_of(full)
                 where = format_loc(full)

@@ -155,6 +155,15 @@ def test_bad_rules_override_is_reported_against_the_scenario(tmp_path):
     assert "rules.terrain.woods.cover" in err.where and "lots" in err.message
 
 
+def test_a_rules_override_that_empties_a_list_is_reported_against_the_scenario_not_the_rules(tmp_path):
+    # found by the slow scenario fuzzer: `colour: []` left colour[0] missing, and the error named
+    # the rules file's line for colour[0], which the override had replaced
+    p = edited(tmp_path, "round_limit: 3\n", "round_limit: 3\nrules:\n  terrain:\n    woods: {colour: []}\n")
+    err = errors(p)[0]
+    assert err.path == str(p), err
+    assert "rules.terrain.woods.colour" in err.where
+
+
 def test_commander_riding_with_a_missing_unit_is_reported(tmp_path):
     msg = first(edited(tmp_path, "unit: b1", "unit: nobody"))
     assert "sides[0].commander.unit" in msg and "nobody" in msg
