@@ -96,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         # installed package when the first model is built (~7 ms with this project's 38, more in a
         # crowded environment). A value the player set is kept.
         os.environ.setdefault(PYDANTIC_PLUGINS_ENV, "__all__")
+        # pygame greets the terminal with its version on import: not the game's to say
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     finally:

@@ -86,3 +86,12 @@ def test_a_test_calling_main_with_arguments_leaves_the_environment_alone(monkeyp
     monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
     assert main(["dice", "2k1"]) == 0
     assert "PYDANTIC_DISABLE_PLUGINS" not in os.environ
+
+
+def test_the_game_prints_no_pygame_greeting_on_the_terminal() -> None:
+    env = dict(os.environ, PYTHONPATH=str(paths.data_root()), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("PYGAME_HIDE_SUPPORT_PROMPT", None)
+    proc = subprocess.run([sys.executable, "-m", "game", "play", "--frames", "1"], cwd=paths.data_root(), env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert "pygame-ce" not in proc.stdout and "pygame-ce" not in proc.stderr
+    assert proc.stdout.strip().splitlines()[-1].startswith("frames drawn:")
