@@ -148,3 +148,15 @@ def press_button(app: App, label: str) -> None:
 def continue_handoff(app: App) -> None:
     assert top_name(app) == "handoff", f"expected the hand-off screen, top is {top_name(app)!r}"
     key(app, pygame.K_SPACE)
+
+
+def themed_manager(size: tuple[int, int] = (800, 300)) -> Any:
+    """A display of `size` and a toolkit manager with the game's theme (tests of single widgets)."""
+    import pygame_gui
+
+    from game import paths
+
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode(size)
+    return pygame_gui.UIManager(size, str(paths.theme_file()))

@@ -14,16 +14,13 @@ import pygame_gui  # noqa: E402
 import pytest  # noqa: E402
 from pygame_gui.core import ObjectID  # noqa: E402
 
-from game import paths  # noqa: E402
 from game.client.buttons import STATES, Button, _Look  # noqa: E402
+from tests.client.clientfix import themed_manager  # noqa: E402
 
 
 @pytest.fixture()
 def ui() -> pygame_gui.UIManager:
-    pygame.display.init()
-    pygame.font.init()
-    pygame.display.set_mode((800, 300))
-    return pygame_gui.UIManager((800, 300), str(paths.theme_file()))
+    return themed_manager((800, 300))
 
 
 def _differing(a: pygame.Surface, b: pygame.Surface, more_than: int = 8) -> list[tuple[int, int]]:

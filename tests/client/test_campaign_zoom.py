@@ -19,6 +19,17 @@ def _motion(app, pos: tuple[int, int], buttons: tuple[int, int, int] = (0, 0, 0)
     app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=buttons)])
 
 
+def _zoomed_in(k: int):  # type: ignore[no-untyped-def]
+    """A campaign app and scene past the hand-off, zoomed in twice with key `k`, and the map view
+    as it was before."""
+    app, scene = _app()
+    through_handoff(app)
+    view = scene.map_view()
+    key(app, k)
+    key(app, k)
+    return app, scene, view
+
+
 def _wheel(app, y: int) -> None:  # type: ignore[no-untyped-def]
     app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y, flipped=False, precise_x=0.0, precise_y=float(y))])
 
@@ -52,11 +63,7 @@ def test_the_wheel_zooms_around_the_pointer_and_home_shows_the_whole_map_again()
 
 
 def test_a_right_drag_and_the_arrow_keys_move_the_map_and_it_never_leaves_the_view() -> None:
-    app, scene = _app()
-    through_handoff(app)
-    view = scene.map_view()
-    key(app, pygame.K_PLUS)
-    key(app, pygame.K_PLUS)
+    app, scene, view = _zoomed_in(pygame.K_PLUS)
     o = scene.origin
     start = (view.centerx, view.centery)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=3)])
@@ -91,11 +98,7 @@ def test_after_zooming_in_a_click_selects_the_army_drawn_under_it() -> None:
 
 
 def test_a_resized_window_keeps_the_zoom_and_what_was_in_the_middle_of_the_map_view() -> None:
-    app, scene = _app()
-    through_handoff(app)
-    view = scene.map_view()
-    key(app, pygame.K_EQUALS)
-    key(app, pygame.K_EQUALS)
+    app, scene, view = _zoomed_in(pygame.K_EQUALS)
     zoom = scene.zoom
     middle = ((view.centerx - scene.origin[0]) / scene.scale, (view.centery - scene.origin[1]) / scene.scale)
     app.screen = pygame.display.set_mode((960, 600))

@@ -8,18 +8,15 @@ import pygame_gui
 import pytest
 from pygame_gui.core import ObjectID
 
-from game import paths
 from game.client.richtext import TextLine
+from tests.client.clientfix import themed_manager
 
 TITLE = ObjectID(class_id="@title")
 
 
 @pytest.fixture()
 def ui() -> pygame_gui.UIManager:
-    pygame.display.init()
-    pygame.font.init()
-    pygame.display.set_mode((800, 240))
-    return pygame_gui.UIManager((800, 240), str(paths.theme_file()))
+    return themed_manager((800, 240))
 
 
 def _pixels(surf: pygame.Surface) -> list[tuple[int, int, int, int]]:
