@@ -1,7 +1,9 @@
 """Command line: `python -m game [COMMAND] ...`. With no command, opens the default scenario.
 
-Each command lives in its own module under game/cli/ and exposes
-`register(subparsers) -> None`, which adds a sub-parser whose `func(args) -> int` runs it.
+The shared commands live in their own modules under game/cli/; a rule system's own commands
+(and the bridge's) come from the table of systems (game/table.py). Each exposes
+`register(subparsers) -> None`, which adds a sub-parser whose `func(args) -> int` runs it;
+`args.table` is the table of rule systems.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 
 import game.cli as cli_pkg
 from game import startup_gc
-from game.errors import GameFileError, UserError
+from game.core.errors import GameFileError, UserError
+from game.table import TABLE
 
 # Commands listed first appear first in --help; any other module in game/cli/ follows.
 _ORDER = ["play", "render", "validate", "run", "odds", "replay", "bench"]
@@ -57,7 +60,7 @@ def command_names() -> list[str]:
     """The command modules of game/cli/, in --help order (listed from the folder: pkgutil's
     module scan costs a few milliseconds of every start)."""
     names = sorted({Path(f).stem for folder in cli_pkg.__path__ for f in os.listdir(folder)
-                    if f.endswith(".py") and not f.startswith("_")})
+                    if f.endswith(".py") and not f.startswith("_")} | set(TABLE.commands))
     names.sort(key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n))
     return names
 
@@ -73,6 +76,7 @@ def build_parser(prog: str | None = None, only: str | None = None) -> argparse.A
         description="Ascension Isle: Legacy tactical wargame client. "
         "With no command, opens the default scenario in a window.",
     )
+    parser.set_defaults(table=TABLE)  # every command is handed the table of rule systems (args.table)
     parser.add_argument("--version", action=_LazyVersion)
     parser.add_argument("--saves-dir", metavar="DIR",
                         help=f"folder for saves, autosaves and crash reports (default: {paths.saves_dir()}, "
@@ -82,6 +86,9 @@ def build_parser(prog: str | None = None, only: str | None = None) -> argparse.A
     if only is not None and only in names:
         names = [only]
     for name in names:
+        if name in TABLE.commands:  # a rule system's own command (or the bridge's)
+            TABLE.commands[name]()(sub)
+            continue
         module = importlib.import_module(f"game.cli.{name}")
         register = getattr(module, "register", None)
         if register is not None:

@@ -4,7 +4,8 @@ through the system's `apply`.
 - `make_save` / `save_game`: a history (game.core.record steps) to a save file; the header names
   the rule system (`game`), and its round / phase / side to move come from the system's summary.
 - `load_game`: a save file back to a live game. The header's system is looked up in
-  `game.systems`; the log is re-applied from the scenario's initial state to rebuild the history
+  the table of systems the caller passes (game.core.plugin.Table; the program's is
+  game.table.TABLE); the log is re-applied from the scenario's initial state to rebuild the history
   (undo, replay view, dice log) and to prove that the log and the saved state agree; the saved
   state is what the game resumes from.
 - `verify_save`: `python -m game replay SAVE --verify` — re-apply the log and name the first
@@ -24,7 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game import paths, systems
+from game import paths
+from game.core.errors import GameFileError
+from game.core.plugin import Plugin, Table
 from game.core.record import Record, Step
 from game.core.registry import UnknownSystem
 from game.core.system import (
@@ -35,7 +38,6 @@ from game.core.system import (
     migrate_state,
     state_version_of,
 )
-from game.errors import GameFileError
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
 
@@ -46,9 +48,9 @@ __all__ = ["LoadedGame", "Record", "ReplayMismatch", "Step", "VerifyReport", "co
            "scenario_fingerprint", "scenario_ref", "system_of", "verify_save"]
 
 
-def system_of(loaded: Any) -> RuleSystem:
+def system_of(table: Table, loaded: Any) -> RuleSystem:
     """The rule system a loaded set-up (or save header) belongs to."""
-    return systems.plugin_named(str(getattr(loaded, "system_name", systems.DEFAULT_SYSTEM))).system
+    return table.plugin_of_loaded(loaded).system
 
 
 def command_label(command: Mapping[str, Any]) -> str:
@@ -106,9 +108,9 @@ def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()[:16]
 
 
-def initial_state_of(loaded: Any, seed: int | None = None) -> Any:
+def initial_state_of(table: Table, loaded: Any, seed: int | None = None) -> Any:
     """The state a game starts from: the loaded scenario's set-up and seed (or `seed`)."""
-    plugin = systems.plugin_named(str(getattr(loaded, "system_name", systems.DEFAULT_SYSTEM)))
+    plugin = table.plugin_of_loaded(loaded)
     return plugin.system.initial_state(plugin.setup_of(loaded), loaded.seed if seed is None else seed)
 
 
@@ -242,7 +244,7 @@ class LoadedGame:
 
     path: Path
     save: SaveData
-    plugin: systems.Plugin
+    plugin: Plugin
     scenario: Any  # what the system's loader returned for the save's scenario
     state: Any
     record: Record
@@ -286,14 +288,14 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _plugin_of(save: SaveData) -> systems.Plugin:
+def _plugin_of(table: Table, save: SaveData) -> Plugin:
     try:
-        return systems.plugin_named(save.header.game)
+        return table.plugin_named(save.header.game)
     except UnknownSystem as exc:
         raise save.error("header", ("game",), str(exc)) from None
 
 
-def _state_from(save: SaveData, plugin: systems.Plugin, scenario: Any) -> Any:
+def _state_from(save: SaveData, plugin: Plugin, scenario: Any) -> Any:
     """The saved state as a live state, with located errors for wrong or missing fields. A state
     saved at an older version of the system's state data is first brought up to date by the
     system's own migrations; one from a newer version is refused."""
@@ -378,8 +380,9 @@ def replay_log(save: SaveData, system: RuleSystem, initial: Any, saved: Any, *,
     return record
 
 
-def load_scenario_of(save: SaveData, save_path: str | os.PathLike[str]) -> tuple[Any, list[str]]:
-    plugin = _plugin_of(save)
+def load_scenario_of(table: Table, save: SaveData,
+                     save_path: str | os.PathLike[str]) -> tuple[Any, list[str]]:
+    plugin = _plugin_of(table, save)
     ref = save.header.scenario
     found = find_scenario(ref, save_path)
     if found is None:
@@ -395,21 +398,21 @@ def load_scenario_of(save: SaveData, save_path: str | os.PathLike[str]) -> tuple
     return scenario, warnings
 
 
-def _replay(save: SaveData, path: str | os.PathLike[str], *,
-            on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> tuple[systems.Plugin, Any, Any, Record, list[str]]:
-    plugin = _plugin_of(save)
-    scenario, warnings = load_scenario_of(save, path)
+def _replay(table: Table, save: SaveData, path: str | os.PathLike[str], *,
+            on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> tuple[Plugin, Any, Any, Record, list[str]]:
+    plugin = _plugin_of(table, save)
+    scenario, warnings = load_scenario_of(table, save, path)
     state = _state_from(save, plugin, scenario)
     initial = plugin.system.initial_state(plugin.setup_of(scenario), save.header.seed)
     record = replay_log(save, plugin.system, initial, state, on_step=on_step)
     return plugin, scenario, state, record, warnings
 
 
-def _locate_hand_edit(path: str | os.PathLike[str]) -> SaveError | None:
+def _locate_hand_edit(table: Table, path: str | os.PathLike[str]) -> SaveError | None:
     """A state that fails its checksum was edited: replay the log to name the field that differs."""
     try:
         save = saves.load_save(path, verify_checksums=False)
-        _replay(save, path)
+        _replay(table, save, path)
     except ReplayMismatch as exc:
         if exc.index is None:  # the final state differs: `where` names the edited field
             return SaveError(exc.path, exc.where, "the state was edited by hand (it no longer matches its "
@@ -420,22 +423,22 @@ def _locate_hand_edit(path: str | os.PathLike[str]) -> SaveError | None:
     return None
 
 
-def _load_checked(path: str | os.PathLike[str]) -> SaveData:
+def _load_checked(table: Table, path: str | os.PathLike[str]) -> SaveData:
     """load_save, with a checksum failure traced to the edited field when the log allows it."""
     try:
         return saves.load_save(path)
     except SaveError as exc:
         if "does not match its checksum" not in exc.message:
             raise
-        raise (_locate_hand_edit(path) or exc) from None
+        raise (_locate_hand_edit(table, path) or exc) from None
 
 
-def load_game(path: str | os.PathLike[str], *, verify: bool = True) -> LoadedGame:
-    """Read a save and rebuild the game. Raises SaveError (one clear line) if anything is wrong;
-    never writes a file."""
-    save = _load_checked(path)
-    plugin = _plugin_of(save)
-    scenario, warnings = load_scenario_of(save, path)
+def load_game(table: Table, path: str | os.PathLike[str], *, verify: bool = True) -> LoadedGame:
+    """Read a save and rebuild the game (its system found in `table`). Raises SaveError (one
+    clear line) if anything is wrong; never writes a file."""
+    save = _load_checked(table, path)
+    plugin = _plugin_of(table, save)
+    scenario, warnings = load_scenario_of(table, save, path)
     state = _state_from(save, plugin, scenario)
     if verify:
         try:
@@ -459,18 +462,18 @@ class VerifyReport:
     links: tuple[tuple[bool, str], ...] = ()  # the saves this one refers to (Plugin.verify_links)
 
 
-def verify_save(path: str | os.PathLike[str],
+def verify_save(table: Table, path: str | os.PathLike[str],
                 on_step: Callable[[int, Step, RuleSystem], None] | None = None, *,
                 follow_links: bool = False) -> VerifyReport:
     """Re-apply the whole log from the scenario's initial state; raise ReplayMismatch (naming the
     first bad command) or SaveError; return counts when everything matches bit for bit.
     `follow_links`: also check the saves this one refers to, by its system's hook
     (Plugin.verify_links; a campaign's battles fought out)."""
-    save = _load_checked(path)
-    plugin, _scenario, _state, record, warnings = _replay(save, path, on_step=on_step)
+    save = _load_checked(table, path)
+    plugin, _scenario, _state, record, warnings = _replay(table, save, path, on_step=on_step)
     system = plugin.system
-    check = systems.links_check(plugin) if follow_links else None
-    links = tuple(check(Path(path), record)) if check is not None else ()
+    check = plugin.verify_links if follow_links else None
+    links = tuple(check(table, Path(path), record)) if check is not None else ()
     return VerifyReport(
         commands=len(record.steps), rolls=sum(len(system.rolls(s.events)) for s in record.steps),
         gm_actions=sum(1 for s in record.steps if s.gm), final_checksum=save.header.state_checksum,

@@ -55,13 +55,13 @@ def test_version_is_looked_up_only_when_asked_and_still_printed() -> None:
 def test_running_one_command_imports_no_other_commands_module() -> None:
     code = ("import sys\nfrom game.__main__ import main\n"
             "rc = main(['dice', '2k1'])\n"
-            "print(sorted(m for m in sys.modules if m.startswith('game.cli.')))\n"
+            "print(sorted(m for m in sys.modules if m.startswith('game.') and '.cli.' in m + '.'))\n"
             "print('importlib.metadata' in sys.modules)\n")
     env = dict(os.environ, PYTHONPATH=str(paths.data_root()))
     proc = subprocess.run([sys.executable, "-c", code], cwd=paths.data_root(), env=env, capture_output=True,
                           text=True, timeout=60, check=True)
     modules_line, metadata_line = proc.stdout.strip().splitlines()[-2:]
-    assert modules_line == "['game.cli.dice']"
+    assert modules_line == "['game.cli', 'game.systems.mass.cli', 'game.systems.mass.cli.dice']"
     assert metadata_line == "False"
 
 

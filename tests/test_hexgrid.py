@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.hexgrid import DIRECTIONS, Hex, Stagger, distance, hex_range, line, neighbours, ring
+from game.core.hexgrid import DIRECTIONS, Hex, Stagger, distance, hex_range, line, neighbours, ring
 
 coords = st.integers(-60, 60)
 hexes = st.builds(Hex, coords, coords)

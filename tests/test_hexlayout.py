@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.hexgrid import Hex, Stagger, neighbours
-from game.hexlayout import HexLayout
+from game.core.hexgrid import Hex, Stagger, neighbours
+from game.core.hexlayout import HexLayout
 
 ALL_STAGGERS = [Stagger(a, i) for a in ("x", "y") for i in ("odd", "even")]
 
@@ -152,7 +152,7 @@ def test_hexlayout_is_pure_and_imports_no_pygame():
     import subprocess
     import sys
 
-    code = "import sys, game.hexlayout; print('pygame' in sys.modules, 'pytmx' in sys.modules, 'yaml' in sys.modules)"
+    code = "import sys, game.core.hexlayout; print('pygame' in sys.modules, 'pytmx' in sys.modules, 'yaml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False", "False"]
 
@@ -160,7 +160,7 @@ def test_hexlayout_is_pure_and_imports_no_pygame():
 def _deepest_by_polygons(lay, x, y):
     """The oracle: each candidate's own corners and centre measured with _depth, as picking did
     before the edges were worked out once per layout. Returns the best tile and the best two depths."""
-    from game.hexlayout import _depth
+    from game.core.hexlayout import _depth
 
     if lay.stagger.axis == "x":
         c0, r0 = int(x // lay.column_width), int(y // (lay.th + lay.side_y))

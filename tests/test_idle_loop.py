@@ -9,12 +9,13 @@ import time
 import pygame
 import pytest
 
-from game.client.app import App, Settings
+from game.shell.app import App, Settings
+from game.table import TABLE
 
 
 @pytest.fixture
 def app() -> App:
-    a = App.for_scenario(None, size=(1280, 800), headless=True, settings=Settings(animation="instant",
+    a = App.for_scenario(TABLE, None, size=(1280, 800), headless=True, settings=Settings(animation="instant",
                                                                                  blackout=False))
     pygame.event.clear()
     return a
@@ -76,7 +77,7 @@ def test_input_wakes_an_idle_loop_at_once_and_no_input_waits_a_heartbeat(app: Ap
 
 
 def test_a_held_pan_key_asks_for_frames_until_it_is_released(app: App) -> None:
-    from game.client.ail.battle import BattleScene
+    from game.systems.tactical.client.battle import BattleScene
 
     for _ in range(5):  # close the briefing and whatever dialog opens the game
         app.step([])
@@ -93,7 +94,7 @@ def test_a_held_pan_key_asks_for_frames_until_it_is_released(app: App) -> None:
 
 
 def test_a_scene_showing_a_busy_scene_inside_it_asks_for_frames(app: App) -> None:
-    from game.client.scene import Scene
+    from game.shell.scene import Scene
 
     class Busy:
         busy = True
@@ -107,7 +108,7 @@ def test_a_scene_showing_a_busy_scene_inside_it_asks_for_frames(app: App) -> Non
 
 
 def test_a_run_with_a_frame_limit_says_so_right_after_its_last_frame(app: App, capsys: pytest.CaptureFixture[str]) -> None:
-    from game.client.app import FRAMES_DRAWN
+    from game.shell.app import FRAMES_DRAWN
 
     app.run(max_frames=2, full_rate=True)
     # the start-up benchmark stops its clock at this line (game/bench/startup.py)
@@ -115,7 +116,7 @@ def test_a_run_with_a_frame_limit_says_so_right_after_its_last_frame(app: App, c
 
 
 def test_the_window_counts_as_still_showing_the_last_frame_only_when_nothing_else_drew_on_it(app: App) -> None:
-    from game.client.scene import Scene
+    from game.shell.scene import Scene
 
     app.render()
     app.render()

@@ -1,11 +1,14 @@
 """The layering the import-linter contracts in pyproject.toml state, plus what they cannot: no import
-cycles anywhere in `game/` (imports made only for type checking aside)."""
+cycles anywhere in `game/`, counting every import: at the top of a module, inside functions (the
+warm-up seams) and under `TYPE_CHECKING`. The table of systems is made of real imports
+(game/table.py), so its edges are in the graph too."""
 
 from __future__ import annotations
 
 import sys
 
 import grimp
+import pytest
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
@@ -50,10 +53,25 @@ def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     return groups
 
 
+def _graph() -> grimp.ImportGraph:
+    # no cache: a stale cache once hid an edge that was gone (and could hide one that is new)
+    return grimp.build_graph("game", exclude_type_checking_imports=False, cache_dir=None)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 27 item 4: the shell's scenes and the tactical battle's parts still "
+                   "import App and BattleScene for their types; the typed contracts remove these last two loops")
 def test_no_module_of_the_game_sits_in_an_import_cycle() -> None:
-    graph = grimp.build_graph("game", exclude_type_checking_imports=True)
+    graph = _graph()
     assert len(graph.modules) > 100
     assert _cycles(graph) == []
+
+
+def test_the_table_reaches_every_system_by_a_real_import() -> None:
+    graph = _graph()
+    for name in ("tactical", "campaign", "mass"):
+        assert graph.find_shortest_chain(importer="game.table", imported=f"game.systems.{name}.plugin") is not None
+        assert graph.find_shortest_chain(importer=f"game.systems.{name}.plugin",
+                                         imported=f"game.systems.{name}.rules.system") is not None
 
 
 def test_the_cycle_finder_finds_a_cycle_when_there_is_one() -> None:
@@ -66,12 +84,15 @@ def test_the_cycle_finder_finds_a_cycle_when_there_is_one() -> None:
     assert _cycles(graph) == [["a.x", "a.y"]]
 
 
-def test_the_shell_reaches_rule_systems_only_through_the_plugin_table() -> None:
-    graph = grimp.build_graph("game", exclude_type_checking_imports=True)
-    shell = [m for m in graph.modules if m.startswith("game.client.")
-             and not m.startswith(("game.client.ail", "game.client.campaign", "game.client.mass"))]
-    systems = ("game.rules.ail", "game.rules.campaign", "game.rules.mass", "game.client.ail",
-               "game.client.campaign", "game.client.mass")
-    direct = sorted((m, w) for m in shell for w in graph.find_modules_directly_imported_by(m)
-                    if w.startswith(systems))
+def test_the_shell_and_the_shared_commands_reach_a_system_only_through_the_table() -> None:
+    graph = _graph()
+    outside = [m for m in graph.modules if m.startswith(("game.shell", "game.cli", "game.replay", "game.io",
+                                                          "game.render", "game.core"))]
+    assert len(outside) > 40
+    direct = sorted((m, w) for m in outside for w in graph.find_modules_directly_imported_by(m)
+                    if w.startswith(("game.systems", "game.bridge")))
     assert direct == []
+    # and nothing below the entry point and the shared commands imports the table
+    importers = sorted(m for m in graph.find_modules_that_directly_import("game.table")
+                       if not m.startswith(("game.__main__", "game.cli", "game.bench")))
+    assert importers == []

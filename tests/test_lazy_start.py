@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-import game.rules.ail as ail
-from game.rules.ail import system
+import game.systems.tactical.rules as ail
+from game.systems.tactical.rules import system
 from tests.test_startup_gc import _child  # (a child interpreter on the dummy video driver)
 
-_DEFERRED = ("game.rules.ail.engine", "game.rules.ail.queries", "game.rules.ail.events",
-             "game.rules.ail.commands", "game.rules.ail.txn", "game.rules.ail.movement",
-             "game.rules.ail.attack", "game.rules.ail.describe", "game.rules.ail.gm")
+_DEFERRED = ("game.systems.tactical.rules.engine", "game.systems.tactical.rules.queries", "game.systems.tactical.rules.events",
+             "game.systems.tactical.rules.commands", "game.systems.tactical.rules.txn", "game.systems.tactical.rules.movement",
+             "game.systems.tactical.rules.attack", "game.systems.tactical.rules.describe", "game.systems.tactical.rules.gm")
 
 
 _LOADED = ("import sys\n"
@@ -24,7 +24,7 @@ _LOADED = ("import sys\n"
 
 
 def test_the_first_frame_of_the_default_battle_imports_no_engine_query_event_or_command() -> None:
-    code = _LOADED + ("from game.client import app as app_mod\n"
+    code = _LOADED + ("from game.shell import app as app_mod\n"
                       "seen = []\n"
                       "real = app_mod.App.render\n"
                       "def render(self):\n"
@@ -40,7 +40,7 @@ def test_the_first_frame_of_the_default_battle_imports_no_engine_query_event_or_
 
 
 def test_the_loop_imports_the_rest_once_its_first_frame_is_up_before_any_input() -> None:
-    code = _LOADED + ("from game.client import app as app_mod\n"
+    code = _LOADED + ("from game.shell import app as app_mod\n"
                       "seen = []\n"
                       "real = app_mod.App.render\n"
                       "def render(self):\n"
@@ -64,13 +64,13 @@ def test_every_public_name_of_the_rules_package_is_its_home_modules_object(name:
     value = getattr(ail, name)
     home = ail._HOMES.get(name)
     if home is None:  # a submodule
-        assert value is sys.modules[f"game.rules.ail.{name}"]
+        assert value is sys.modules[f"game.systems.tactical.rules.{name}"]
     else:
-        assert value is getattr(sys.modules[f"game.rules.ail.{home[0]}"], home[1])
+        assert value is getattr(sys.modules[f"game.systems.tactical.rules.{home[0]}"], home[1])
     assert name in dir(ail)
 
 
 def test_an_unknown_name_of_the_rules_package_is_an_attribute_error_naming_it() -> None:
     with pytest.raises(AttributeError, match="no attribute 'no_such_rule'"):
         _ = ail.no_such_rule
-    assert ail.commands is sys.modules["game.rules.ail.commands"]  # submodules are found too
+    assert ail.commands is sys.modules["game.systems.tactical.rules.commands"]  # submodules are found too

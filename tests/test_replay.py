@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from game.board import Board
+from game.core.board import Board
 from game.io import saves
-from game.io.datafiles import load_catalogue
 from game.replay import (
     Record,
     ReplayMismatch,
@@ -24,19 +23,20 @@ from game.replay import (
     make_save,
     replay_log,
 )
-from game.rules.ail import engine
-from game.rules.ail.gm import EditUnit, SetNextRoll
-from game.rules.ail.models import BattleSetup, Commander, RulesData, SideSetup, Stats, UnitSetup
-from game.rules.ail.queries import legal_commands
-from game.rules.ail.start import initial_state
-from game.rules.ail.state import GameState
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.io.data import load_catalogue
+from game.systems.tactical.rules import engine
+from game.systems.tactical.rules.gm import EditUnit, SetNextRoll
+from game.systems.tactical.rules.models import BattleSetup, Commander, RulesData, SideSetup, Stats, UnitSetup
+from game.systems.tactical.rules.queries import legal_commands
+from game.systems.tactical.rules.start import initial_state
+from game.systems.tactical.rules.state import GameState
+from game.systems.tactical.rules.system import SYSTEM
 
 CATALOGUE = load_catalogue()
 
 def _replay_log(save, initial):
     """replay_log for a tactical save, the saved state read back with the battle's set-up."""
-    from game.rules.ail.system import TacticalSetup
+    from game.systems.tactical.rules.system import TacticalSetup
 
     saved = SYSTEM.state_from_data(save.state, TacticalSetup(initial.setup, initial.board))
     return replay_log(save, SYSTEM, initial, saved)
@@ -45,7 +45,7 @@ def _replay_log(save, initial):
 
 @dataclass
 class FakeScenario:
-    """What game.io.scenario.load_scenario returns, built in memory."""
+    """What game.systems.tactical.io.scenario.load_scenario returns, built in memory."""
 
     setup: BattleSetup
     board: Board

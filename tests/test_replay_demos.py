@@ -9,10 +9,11 @@ from typing import Any
 import yaml
 
 from game.__main__ import main
-from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, load_game, save_game
-from game.rules.ail.commands import parse_command
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.commands import parse_command
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _run_script(name: str) -> tuple[Any, Record, list[str]]:
     scenario = load_scenario(ROOT / "maps" / f"{name}.yaml")
     commands = yaml.safe_load((ROOT / "maps" / f"{name}-commands.yaml").read_text(encoding="utf-8"))
-    rec = Record(SYSTEM, initial_state_of(scenario))
+    rec = Record(SYSTEM, initial_state_of(TABLE, scenario))
     refused = []
     for entry in commands:
         outcome = rec.apply(parse_command(entry))
@@ -68,7 +69,7 @@ def test_demo_saves_replay_bit_for_bit_through_the_command_line(tmp_path: Path, 
                          seed=scenario.seed)
         assert main(["replay", str(path), "--verify"]) == 0
         assert "OK:" in capsys.readouterr().out
-        loaded = load_game(path)
+        loaded = load_game(TABLE, path)
         assert loaded.state == rec.state and sum(1 for e in loaded.save.log if e.gm) >= 1
 
 
@@ -93,10 +94,10 @@ def test_a_changed_map_file_is_noticed_when_the_save_is_loaded(tmp_path: Path) -
     for name in ("demo-movement.yaml", "demo-movement.tmx"):
         shutil.copy(ROOT / "maps" / name, tmp_path / "maps" / name)
     scenario = load_scenario(tmp_path / "maps" / "demo-movement.yaml")
-    rec = Record(SYSTEM, initial_state_of(scenario))
+    rec = Record(SYSTEM, initial_state_of(TABLE, scenario))
     path = save_game(tmp_path / "s.yaml", SYSTEM, rec.state, rec.steps, scenario_path=scenario.path, seed=scenario.seed)
-    assert load_game(path).warnings == []
+    assert load_game(TABLE, path).warnings == []
     tmx = tmp_path / "maps" / "demo-movement.tmx"
     tmx.write_text(tmx.read_text(encoding="utf-8") + "<!-- edited in Tiled -->\n", encoding="utf-8")
-    warnings = load_game(path).warnings
+    warnings = load_game(TABLE, path).warnings
     assert len(warnings) == 1 and "has changed" in warnings[0]

@@ -23,7 +23,7 @@ def _child(code: str) -> list[str]:
 def test_the_game_starts_without_the_collector_and_collects_again_after_its_first_frame() -> None:
     code = ("import gc, sys\n"
             "from game import startup_gc\n"
-            "from game.client import app as app_mod\n"
+            "from game.shell import app as app_mod\n"
             "seen = []\n"
             "real = app_mod.App.render\n"
             "def render(self):\n"
@@ -45,7 +45,7 @@ def test_a_command_without_a_window_collects_as_usual() -> None:
             "from game import cli\n"
             "sys.argv = ['game', 'dice', '2k1']\n"
             "from game.__main__ import main\n"
-            "import game.cli.dice as d\n"
+            "import game.systems.mass.cli.dice as d\n"
             "real = d.run\n"
             "state = []\n"
             "def run(args):\n"

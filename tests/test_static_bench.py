@@ -39,7 +39,7 @@ def test_the_start_up_floor_flips_a_frame_prints_the_games_mark_and_imports_none
     import sys
 
     from game.bench.startup import FLOOR_SCRIPT
-    from game.client.app import FRAMES_DRAWN
+    from game.shell.app import FRAMES_DRAWN
 
     probe = ("import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__'); "
              "print('game modules:', sorted(m for m in sys.modules if m == 'game' or m.startswith('game.')))")

@@ -27,8 +27,8 @@ def tile_sheet(folder: Path, axis: str = "y", name: str = "meadows") -> Path:
     """A 4-tile tileset (.tsx + .png) of hex tiles whose tiles have a class but no properties."""
     import pygame
 
-    from game.hexgrid import Stagger
-    from game.hexlayout import HexLayout
+    from game.core.hexgrid import Stagger
+    from game.core.hexlayout import HexLayout
 
     tw, th, side = GEOMETRY[axis]
     lay = HexLayout(tw, th, side, Stagger(axis, "odd"), 1, 1)  # type: ignore[arg-type]

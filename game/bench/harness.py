@@ -8,6 +8,7 @@ interleaved where possible, plus the absolute medians for context. Timings use
 from __future__ import annotations
 
 import gc
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -104,3 +105,17 @@ def fmt(v: Any) -> str:
 
 def ms(seconds: float) -> float:
     return seconds * 1000.0
+
+
+def real_display() -> bool:
+    """Whether a child process would draw into a real window."""
+    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        return False
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    if not real_display():
+        env["SDL_VIDEODRIVER"] = "dummy"
+    return env

@@ -25,27 +25,13 @@ from collections.abc import Callable
 from typing import Any
 
 from game import paths
-from game.bench.harness import Figure
-
-
-def real_display() -> bool:
-    """Whether a child process would draw into a real window."""
-    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
-        return False
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
-def _child_env() -> dict[str, str]:
-    env = dict(os.environ, SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    if not real_display():
-        env["SDL_VIDEODRIVER"] = "dummy"
-    return env
+from game.bench.harness import Figure, child_env, real_display
 
 
 def measure(screen: str, mode: str, seconds: float) -> dict[str, Any]:
     """Run one child and return what it printed: cpu_s, wall_s, frames."""
     cmd = [sys.executable, "-m", "game.bench.idle", screen, mode, str(seconds)]
-    proc = subprocess.run(cmd, cwd=paths.data_root(), env=_child_env(), capture_output=True, text=True,
+    proc = subprocess.run(cmd, cwd=paths.data_root(), env=child_env(), capture_output=True, text=True,
                           timeout=seconds * 4 + 120, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"idle child {screen} {mode} failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
@@ -88,10 +74,11 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
 
 
 def _child(screen: str, mode: str, seconds: float) -> None:
-    from game.client.app import App, Settings
+    from game.shell.app import App, Settings
+    from game.table import TABLE
 
     settings = Settings(blackout=screen != "map")
-    app = App.for_scenario(None, size=(1280, 800), headless=False, settings=settings)
+    app = App.for_scenario(TABLE, None, size=(1280, 800), headless=False, settings=settings)
     # let start-up settle (first frames, fonts, the map picture, the modules the loop imports once
     # after its first frame: App.warm_up) outside the measured time
     for _ in range(10):

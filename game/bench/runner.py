@@ -19,7 +19,7 @@ SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass"
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
             log: Callable[[str], None] = print) -> tuple[list[Figure], list[str]]:
     """(figures, errors). A section that crashes is reported as an error line, the rest still run."""
-    from game.bench import bigmap
+    from game.systems.tactical.bench import bigmap
 
     figures: list[Figure] = []
     errors: list[str] = []
@@ -54,31 +54,31 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
                     from game.bench import idle
                     figures += idle.run(quick=quick, log=log)
                 elif name == "maps":
-                    from game.bench import maps
+                    from game.systems.tactical.bench import maps
                     figures += maps.run(quick=quick, log=log)
                 elif name == "frame":
-                    from game.bench import frame
+                    from game.systems.tactical.bench import frame
                     figures += frame.run(need_battle(), quick=quick, log=log)
                 elif name == "reach":
-                    from game.bench import reach
+                    from game.systems.tactical.bench import reach
                     figures += reach.run(need_battle(), quick=quick, log=log, more=(need_crowded(),))
                 elif name == "odds":
-                    from game.bench import odds
+                    from game.systems.tactical.bench import odds
                     if rules is None:
                         rules, catalogue = bigmap.load_rules_and_catalogue()
                     assert catalogue is not None
                     figures += odds.run(rules, catalogue, quick=quick, log=log)
                 elif name == "saves":
-                    from game.bench import saves
+                    from game.systems.tactical.bench import saves
                     figures += saves.run(tmp, quick=quick, log=log)
                 elif name == "startup":
                     from game.bench import startup
                     figures += startup.run(quick=quick, log=log)
                 elif name == "mass":
-                    from game.bench import mass
+                    from game.systems.mass.bench import mass
                     figures += mass.run(quick=quick, log=log)
                 elif name == "campaign":
-                    from game.bench import campaign
+                    from game.systems.campaign.bench import campaign
                     figures += campaign.run(quick=quick, log=log)
                 else:
                     raise ValueError(f"unknown section {name!r}")

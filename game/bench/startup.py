@@ -28,7 +28,7 @@ from pathlib import Path
 
 from game import paths
 from game.bench.harness import Figure
-from game.client.app import FRAMES_DRAWN
+from game.shell.app import FRAMES_DRAWN
 
 ROOT = paths.data_root()
 FLOOR_SCRIPT = Path(__file__).with_name("startup_floor.py")
@@ -61,7 +61,7 @@ def _time(cmd: list[str], env: dict[str, str], mark: str | None = None) -> float
 
 
 def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:
-    from game.bench.idle import real_display
+    from game.bench.harness import real_display
 
     cache = tempfile.mkdtemp(prefix="ail-bench-pyc-")
     try:

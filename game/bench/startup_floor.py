@@ -13,7 +13,7 @@ tests/test_model_import_cost.py.)
 
 import os
 
-os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")  # as game/client/app.py sets it
+os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")  # as game/shell/app.py sets it
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as `python -m game` sets it
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # (the benchmark sets it for the game too)
 
@@ -22,7 +22,7 @@ import pygame_gui  # noqa: E402
 import yaml  # noqa: E402,F401  (the scenario and the toolkit's translations are YAML)
 from pydantic import BaseModel  # noqa: E402
 
-MARK = "frames drawn:"  # game.client.app.FRAMES_DRAWN, not imported: this must not import the game
+MARK = "frames drawn:"  # game.shell.app.FRAMES_DRAWN, not imported: this must not import the game
 
 
 class _Probe(BaseModel):

@@ -2,5 +2,5 @@
 scenario or a mass battle, and the battle's end translated back into a campaign result.
 
 Pure: the modules here take states and rules data and return plain data; reading and writing
-files is game/io/bridge.py's job.
+files is game/bridge/files.py's job.
 """

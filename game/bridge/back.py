@@ -19,9 +19,9 @@ from typing import Any
 from game.bridge.models import BAND_ORDER, ScalesRules
 from game.bridge.sides import BridgeError, open_battle, sides_of
 from game.core.roller import Roller
-from game.rules.campaign import battle as battle_mod
-from game.rules.campaign.models import BAND_NAMES, Coord
-from game.rules.campaign.state import CampaignState, Orders
+from game.systems.campaign.rules import battle as battle_mod
+from game.systems.campaign.rules.models import BAND_NAMES, Coord
+from game.systems.campaign.rules.state import CampaignState, Orders
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class CampaignResult:
         return BAND_NAMES[self.band]
 
     def command(self, note: str = "", source: dict[str, str] | None = None) -> dict[str, Any]:
-        """The campaign GM command that applies this result (game/rules/campaign/external.py);
+        """The campaign GM command that applies this result (game/systems/campaign/rules/external.py);
         `source`: the battle save it came from ({scale, save, checksum})."""
         cmd: dict[str, Any] = {"kind": "gm_battle_result", "battle": self.battle, "winner": self.winner,
                                "band": self.band, "casualties": {u: n for u, n in self.casualties.items() if n},

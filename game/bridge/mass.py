@@ -14,7 +14,7 @@ from typing import Any
 
 from game.bridge.models import ScalesRules
 from game.bridge.sides import BridgeError, Side, open_battle, place_name, sides_of, terrain_of
-from game.rules.campaign.state import CampaignState
+from game.systems.campaign.rules.state import CampaignState
 
 ARMOUR_ORDER = ("heavy", "light", "none")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.rules.campaign.state import BattleState, CampaignState, GeneralState
+from game.systems.campaign.rules.state import BattleState, CampaignState, GeneralState
 
 
 class BridgeError(ValueError):

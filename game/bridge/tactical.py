@@ -1,8 +1,8 @@
 """Campaign battle -> AI:L tactical scenario (docs/scales.md "To a tactical battle").
 
-`tactical_plan` returns the scenario as plain data (what game.io.scenario reads) and which
+`tactical_plan` returns the scenario as plain data (what game.systems.tactical.io.scenario reads) and which
 tactical unit stands for which campaign unit, so the way back can count each one's losses.
-The map's cells come in as data (`Cells`), read by game/io/bridge.py.
+The map's cells come in as data (`Cells`), read by game/bridge/files.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from game.bridge.models import ScalesRules
 from game.bridge.sides import BridgeError, Side, open_battle, place_name, sides_of, terrain_of
-from game.rules.campaign.state import CampaignState
+from game.systems.campaign.rules.state import CampaignState
 
 Cell = tuple[int, int]  # Tiled's [column, row]
 

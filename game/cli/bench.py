@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from game.errors import UserError
+from game.core.errors import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         raise UserError(f"--only: unknown section {unknown[0]!r}; expected one of: {', '.join(SECTIONS)}")
-    from game.bench.idle import real_display
+    from game.bench.harness import real_display
 
     if not real_display():  # with a display, windows are real and frames include a real flip
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

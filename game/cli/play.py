@@ -28,15 +28,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.errors import UserError
+    from game.core.errors import UserError
 
     try:
         w, h = (int(x) for x in str(args.size).lower().split("x"))
     except ValueError:
         raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
     frames = args.frames or int(os.environ.get("AIL_EXIT_AFTER_FRAMES", "0") or 0)
-    from game.client.app import Settings
-    from game.client.savegame import clean_leftovers
+    from game.shell.app import Settings
+    from game.shell.savegame import clean_leftovers
 
     clean_leftovers()  # temporary files of a save killed half-way, from an earlier session
 
@@ -44,27 +44,27 @@ def run(args: argparse.Namespace) -> int:
                         blackout=not args.no_blackout)
     path = args.path
     if path is not None and Path(path).suffix.lower() in (".tmx", ".tmj"):
-        path = scenario_for_map(Path(path))
+        path = scenario_for_map(args.table, Path(path))
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
-    app = open_window(path, (w, h), settings)
-    from game.client.savegame import run_guarded  # emergency save + crash report on a bug
+    app = open_window(args.table, path, (w, h), settings)
+    from game.shell.savegame import run_guarded  # emergency save + crash report on a bug
 
     return run_guarded(app, max_frames=frames)
 
 
-def open_window(path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False) -> Any:
+def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False) -> Any:
     """The game window on `path`; when the last game was left unfinished (saves/recovery.yaml),
     a dialog over it offers to resume that one."""
-    from game.client.actions import offer_recovery
-    from game.client.app import App
+    from game.shell.actions import offer_recovery
+    from game.shell.app import App
 
-    app = App.for_scenario(path, size=size, headless=headless, settings=settings)
+    app = App.for_scenario(table, path, size=size, headless=headless, settings=settings)
     offer_recovery(app)
     return app
 
 
-def scenario_for_map(map_path: Path, folder: Path | None = None) -> Path:
+def scenario_for_map(table: Any, map_path: Path, folder: Path | None = None) -> Path:
     """Write (into the saves folder's scenarios/) and check a scenario that plays a Tiled map as it
     is: the units of its object layers, one side per `side` value (in the order they first appear),
     the default rules and unit catalogue, each side out to destroy the others. Raises UserError
@@ -72,8 +72,7 @@ def scenario_for_map(map_path: Path, folder: Path | None = None) -> Path:
     import yaml
 
     from game import paths
-    from game.errors import UserError
-    from game.io.scenario import load_scenario
+    from game.core.errors import UserError
     from game.io.tmx import load_map
 
     if not paths.is_file(map_path):
@@ -110,5 +109,5 @@ def scenario_for_map(map_path: Path, folder: Path | None = None) -> Path:
     out = out_dir / f"{map_path.stem}-from-map.yaml"
     out.write_text(f"# Made by `play {map_path.name}`: the map's own units and sides.\n"
                    + yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    load_scenario(out)  # problems (unknown unit types, units on impassable hexes...) say file and object
+    table.plugin_named(table.default).load(out)  # problems (unknown unit types, units on impassable hexes...) say file and object
     return out

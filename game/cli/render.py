@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from game import paths
-from game.errors import UserError
+from game.core.errors import UserError
 
 
 def register(subparsers: Any) -> None:
@@ -29,21 +29,21 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _save_picture(path: Path) -> tuple[Any, list[Any], list[Any]]:
+def _save_picture(table: Any, path: Path) -> tuple[Any, list[Any], list[Any]]:
     """(map, counters, objective hexes) of a saved game, units as they stand in it."""
     from game.render import objective_hexes, state_counters
     from game.replay import load_game
 
-    game = load_game(path, verify=False)
+    game = load_game(table, path, verify=False)
     scenario = game.scenario
     return scenario.map, state_counters(scenario.setup, game.state), objective_hexes(scenario.setup)
 
 
-def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
+def picture_inputs(table: Any, path: Path) -> tuple[Any, list[Any], list[Any]]:
     """(MapData, counters, objective hexes) for any renderable file."""
     from game.io.sniff import sniff_kind
 
-    kind = sniff_kind(path)
+    kind = sniff_kind(path, table.sniff)
     if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
         from game.io.tmx import load_map
 
@@ -56,13 +56,12 @@ def picture_inputs(path: Path) -> tuple[Any, list[Any], list[Any]]:
             counters.append(CounterView(u.hex, (shade, 120, 255 - shade), "", u.unit_type[:3].upper(), 1, 1))
         return md, counters, []
     if kind == "scenario":
-        from game.io.scenario import load_scenario
         from game.render import objective_hexes, setup_counters
 
-        sc = load_scenario(path)
+        sc = table.plugin_named(table.default).load(path)
         return sc.map, setup_counters(sc.setup), objective_hexes(sc.setup)
     if kind == "save":
-        return _save_picture(path)
+        return _save_picture(table, path)
     if kind == "broken":
         from game.io.datafiles import read_yaml
 
@@ -80,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() not in (".png", ".bmp", ".tga", ".jpg", ".jpeg"):
         raise UserError(f"--out {out}: use a .png file name")
-    md, counters, objectives = picture_inputs(path)
+    md, counters, objectives = picture_inputs(args.table, path)
     mw, mh = md.layout.map_pixel_size
     if mw * mh * args.scale * args.scale > 80_000_000:
         raise UserError(f"--scale {args.scale:g} would make a {round(mw * args.scale)} x {round(mh * args.scale)} px "

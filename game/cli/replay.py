@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 from game.core.system import RuleSystem
 from game.replay import Step, verify_save
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"      {system.describe_event(step.after, event)}", file=out)
 
     try:
-        report = verify_save(args.save, on_step=None if args.verify else show, follow_links=args.verify)
+        report = verify_save(args.table, args.save, on_step=None if args.verify else show, follow_links=args.verify)
     except BrokenPipeError:  # `replay SAVE | head`: the reader has seen enough
         sys.stdout = open(os.devnull, "w")  # keeps Python quiet at exit
         return 0
@@ -60,19 +61,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.save}: {len(bad)} linked save(s) do not check out", file=sys.stderr)
         return 1
     if args.view:
-        return _view(args.save, args.frames)
+        return _view(args.table, args.save, args.frames)
     return 0
 
 
-def _view(path: str, frames: int) -> int:
+def _view(table: Any, path: str, frames: int) -> int:
     """The replay view alone in a window, from the first command; Esc closes it."""
     from pathlib import Path
 
-    from game.client.app import App
-    from game.client.launch import open_replay_file
-    from game.client.savegame import run_guarded
+    from game.shell.app import App
+    from game.shell.launch import open_replay_file
+    from game.shell.savegame import run_guarded
 
-    app = App()
+    app = App(table)
     problem = open_replay_file(app, Path(path))
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)

@@ -15,9 +15,9 @@ from typing import Any, TextIO
 
 import yaml
 
+from game.core.errors import GameFileError, brief
 from game.core.record import Record
 from game.core.system import Accepted
-from game.errors import GameFileError, brief
 
 
 def register(subparsers: Any) -> None:
@@ -63,13 +63,13 @@ def read_commands(path: str, board: Any = None, system: Any = None) -> list[Any]
     The file is a list of commands, or a mapping `{coordinates: axial | col_row, commands: [...]}`;
     with `col_row` every hex is written [column, row] as Tiled and the game show them, and is
     converted with `board` (without a board, e.g. when only validating, they are parsed as they are).
-    GM commands (`gm_...`, game/rules/ail/gm.py) are accepted too: a GM prepares a situation with
+    GM commands (`gm_...`, game/systems/tactical/rules/gm.py) are accepted too: a GM prepares a situation with
     them (place units, set stances, queue dice) and then plays it. `system`: the rule system whose
     commands these are (default: the AI:L tactical rules)."""
     if system is None:
-        from game.systems import DEFAULT_SYSTEM, plugin_named
+        from game.table import TABLE
 
-        system = plugin_named(DEFAULT_SYSTEM).system
+        system = TABLE.plugin_named(TABLE.default).system
     parse_command = system.parse_command
     from game.io import safe_read
 
@@ -123,13 +123,13 @@ def run_commands(record: Record, commands: list[Any], out: TextIO, *, stop_on_re
 
 def run_command(args: argparse.Namespace) -> int:
     from game.io.sniff import peek_system
-    from game.systems import plugin_named
 
     if args.out:  # before the work: a destination that cannot be written is said now
         from game.io.outpaths import check_destination
 
         check_destination(args.out, "save")
-    plugin = plugin_named(peek_system(args.scenario))
+    table = args.table
+    plugin = table.plugin_named(peek_system(args.scenario, table.default))
     scenario = plugin.load(Path(args.scenario))
     system = plugin.system
     if plugin.read_script is not None:

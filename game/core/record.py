@@ -13,18 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.core.system import Accepted, Outcome, RuleSystem
+from game.core.system import Accepted, Outcome, RuleSystem, Step
 
-
-@dataclass(frozen=True)
-class Step:
-    """One accepted command: the state before, the command, its events, the state after."""
-
-    before: Any
-    command: Any
-    events: tuple[Any, ...]
-    after: Any
-    gm: bool = False
+__all__ = ["Record", "Step"]
 
 
 @dataclass

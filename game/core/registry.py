@@ -1,4 +1,4 @@
-"""The table of rule systems, built explicitly (see `game.systems`): nothing registers itself
+"""The table of rule systems, built explicitly (see `game.table`): nothing registers itself
 on import. A save names its system; the registry finds it or says which ones exist."""
 
 from __future__ import annotations

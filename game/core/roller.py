@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from game.dice import Rng
+from game.core.dice import Rng
 
 
 @dataclass

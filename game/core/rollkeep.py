@@ -1,7 +1,7 @@
 """Roll-and-keep dice (XkY): pools, the Ten Dice Rule, exact distributions, rolling, Raises.
 
 Pure: no I/O, no global random, no clock. Shared by any rule system of the roll-and-keep family
-(the mass battles in `game.rules.mass` are the first).
+(the mass battles in `game.systems.mass.rules` are the first).
 
     pool = Pool.of(7, 6, bonus=0)          # 7k6 (Ten Dice Rule applied: Pool.of(12, 4) is 10k5)
     dist = distribution(pool)               # exact: {total: probability}

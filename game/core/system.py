@@ -1,7 +1,7 @@
 """The interface every rule system offers, and the outcome of applying a command.
 
-A rule system is one object (for example `game.rules.ail.SYSTEM`) registered explicitly in
-`game.systems`. The shell (client, saves, replays, GM tools, command line) talks to a system only
+A rule system is one object (for example `game.systems.tactical.rules.SYSTEM`) registered explicitly in
+`game.table`. The shell (client, saves, replays, GM tools, command line) talks to a system only
 through these methods, so a new system plugs in without touching shell code:
 
     state = system.initial_state(setup, seed)
@@ -26,13 +26,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
-
-if TYPE_CHECKING:
-    from game.core.record import Step
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 S = TypeVar("S")
 E = TypeVar("E")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted command: the state before, the command, its events, the state after."""
+
+    before: Any
+    command: Any
+    events: tuple[Any, ...]
+    after: Any
+    gm: bool = False
+
 
 
 class Reject(Exception):

@@ -1,7 +1,7 @@
 """Loading the YAML data files (rules, unit catalogue) and turning mistakes into clear errors.
 
 Every loader reads YAML with `yaml.safe_load` semantics, validates it with the pydantic models
-of game.rules.ail.models and reports problems as GameFileError naming the file, the field path
+of game.systems.tactical.rules.models and reports problems as GameFileError naming the file, the field path
 (e.g. ``units.warjack.weapons[0].bands``), the line and what was expected.
 
 Scenario rule overrides are deep-merged onto the rules file (mappings merge key by key; lists and
@@ -19,13 +19,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from game import paths
-from game.errors import GameFileError, brief
+from game.core.errors import GameFileError, brief
 from game.io import safe_read
-from game.rules.ail.models import Catalogue, RulesData
 
 ROOT = paths.data_root()
-DEFAULT_RULES = paths.default_rules()
-DEFAULT_CATALOGUE = paths.default_catalogue()
 
 M = TypeVar("M", bound=BaseModel)
 Loc = tuple[int | str, ...]
@@ -105,12 +102,12 @@ def format_loc(loc: Iterable[int | str]) -> str:
     return out
 
 
-def _clean_loc(loc: Loc) -> Loc:
+def clean_loc(loc: Loc) -> Loc:
     # pydantic adds pseudo-steps for unions/validators ("function-after[...]", "tagged-union[...]")
     return tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
 
 
-def _describe(err: Mapping[str, Any]) -> str:
+def describe_error(err: Mapping[str, Any]) -> str:
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     value = err.get("input")
@@ -131,12 +128,12 @@ def validation_errors(exc: ValidationError, doc: YamlDoc | None, path: str | Pat
     """Turn a pydantic ValidationError into one GameFileError per problem."""
     problems: list[GameFileError] = []
     for err in exc.errors():
-        loc = prefix + _clean_loc(tuple(err.get("loc", ())))
+        loc = prefix + clean_loc(tuple(err.get("loc", ())))
         where = format_loc(loc) or "top level"
         line = doc.line_of(loc) if doc is not None else None
         if line is not None:
             where = f"line {line}: {where}"
-        problems.append(GameFileError(str(path), where, _describe(err)))
+        problems.append(GameFileError(str(path), where, describe_error(err)))
     return GameFileErrors(problems)
 
 
@@ -163,7 +160,7 @@ def deep_merge(base: Any, override: Any) -> Any:
     return override
 
 
-def _override_owns(override: Any, loc: Loc) -> bool:
+def override_owns(override: Any, loc: Loc) -> bool:
     """Whether the merged value at `loc` comes from `override`: it holds the whole path, or on the
     way there it put a list or a single value where the base had its own (`deep_merge` replaces
     those whole, so whatever lies under them is the override's: `colour: []` owns colour[0])."""
@@ -177,7 +174,7 @@ def _override_owns(override: Any, loc: Loc) -> bool:
     return True
 
 
-def _has_path(data: Any, loc: Loc) -> bool:
+def has_path(data: Any, loc: Loc) -> bool:
     for key in loc:
         if isinstance(data, dict) and key in data:
             data = data[key]
@@ -186,47 +183,3 @@ def _has_path(data: Any, loc: Loc) -> bool:
         else:
             return False
     return True
-
-
-# --------------------------------------------------------------------------- rules and catalogue
-
-def load_rules(path: str | Path = DEFAULT_RULES, overrides: Mapping[str, Any] | None = None,
-               overrides_doc: YamlDoc | None = None, overrides_loc: Loc = ("rules",)) -> RulesData:
-    """The rules data file, with optional scenario overrides deep-merged onto it.
-
-    A problem caused by an override is reported against the scenario file (`overrides_doc`)
-    at its field path under `overrides_loc`; others against the rules file.
-    """
-    doc = read_yaml(path, "rules file")
-    if not isinstance(doc.data, dict):
-        raise GameFileError(str(doc.path), "", "expected a rules file (a YAML mapping of rule sections)")
-    if overrides is not None and not isinstance(overrides, dict):
-        where = format_loc(overrides_loc)
-        src = overrides_doc.path if overrides_doc else doc.path
-        raise GameFileError(str(src), where, "rules overrides must be a mapping (e.g. terrain: {woods: {cover: 3}})")
-    merged = deep_merge(doc.data, dict(overrides or {}))
-    try:
-        return RulesData.model_validate(merged)
-    except ValidationError as exc:
-        problems: list[GameFileError] = []
-        for err in exc.errors():
-            loc = _clean_loc(tuple(err.get("loc", ())))
-            if overrides and overrides_doc is not None and _has_path(overrides, loc[:1]) and (
-                    _override_owns(overrides, loc) or not _has_path(doc.data, loc)):
-                full = overrides_loc + loc
-                line = overrides_doc.line_of(full)
-                where = format_loc(full)
-                problems.append(GameFileError(str(overrides_doc.path),
-                                              f"line {line}: {where}" if line else where, _describe(err)))
-            else:
-                line = doc.line_of(loc)
-                where = format_loc(loc) or "top level"
-                problems.append(GameFileError(str(doc.path),
-                                              f"line {line}: {where}" if line else where, _describe(err)))
-        raise GameFileErrors(problems) from None
-
-
-def load_catalogue(path: str | Path = DEFAULT_CATALOGUE) -> Catalogue:
-    """A unit catalogue file: `units: {id: UnitType, ...}`."""
-    doc = read_yaml(path, "unit catalogue")
-    return validate_model(Catalogue, doc.data, doc, doc.path, what="unit catalogue")

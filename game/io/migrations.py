@@ -3,7 +3,7 @@
 These are the migrations of the *file format* (the header, the layout of the three documents),
 the same for every rule system. The state document's own layout belongs to its rule system:
 each system declares its state version and its steps (`state_version`, `state_migrations`,
-game.core.system.VersionedState; the tactical ones are in game/rules/ail/migrations.py), the
+game.core.system.VersionedState; the tactical ones are in game/systems/tactical/rules/migrations.py), the
 header records the version a save was written at (format 3), and game.replay runs the
 system's steps on the state before `state_from_data`.
 

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.errors import UserError, cut
+from game.core.errors import UserError, cut
 
 FALLBACK_DIR = "ail-unsaved"  # under the temporary folder
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 
 MiB = 1024 * 1024
 MAX_FILE_BYTES = 16 * MiB          # scenarios, catalogues, rules files, maps, tilesets, images checked
@@ -305,7 +305,7 @@ BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_y
 
 
 def _brief_key(key: Any) -> str:
-    from game.errors import brief
+    from game.core.errors import brief
 
     return brief(key, 60)
 

@@ -44,8 +44,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from game.core.errors import GameFileError, brief
 from game.core.system import validation_message
-from game.errors import GameFileError, brief
 from game.io import migrations, safe_read
 from game.io.leftovers import clean_temp_files as clean_temp_files  # (re-exported: part of the save API)
 from game.io.leftovers import unlink_quietly as _unlink_quietly
@@ -621,7 +621,7 @@ def parse_save(text: str, path: str | os.PathLike[str] = "<save>", *, verify_che
     except ValidationError as exc:
         first = exc.errors()[0]
         raise docs.error(0, tuple(first["loc"]), _friendly(first)) from None
-    # header.game names the rule system; game.replay looks it up in game/systems.py and says
+    # header.game names the rule system; game.replay looks it up in game/table.py and says
     # which systems this version knows when it is none of them.
     if not isinstance(docs.state, Mapping):
         raise docs.error(1, (), "expected the state to be a mapping of keys to values")
@@ -820,7 +820,7 @@ def write_crash_report(directory: str | os.PathLike[str], exc: BaseException, *,
 
 def _crash_text(exc: BaseException, when: _dt.datetime, emergency_save: Path | None,
                 emergency_error: str | None, context: Mapping[str, Any] | None) -> str:
-    from game.errors import cut
+    from game.core.errors import cut
 
     try:
         what = cut(str(exc), 2000)

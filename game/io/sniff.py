@@ -1,26 +1,28 @@
 """What a data file is, without loading it whole: `sniff_kind(path)` for `validate` and `render`,
 `peek_system(path)` for the rule system a set-up file names with its top-level `system:` line.
 
-Kept apart from the loaders so that each system's loader (game.io.scenario, game.io.campaign,
-game.io.mass) can use game.io.datafiles without a cycle: this module knows them all.
+It knows no rule system: the kinds of the campaign's and the mass battles' own files (and the
+bridge's) are told by their sniffers, which the caller passes from the table
+(game.core.plugin.Table.sniff).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 from game.io import safe_read
 
 
-def sniff_kind(path: str | Path) -> str:
+def sniff_kind(path: str | Path, others: Callable[[Any], str] | None = None) -> str:
     """Guess what a data file is: 'map', 'tileset', 'scenario', 'catalogue', 'rules', 'save',
     'commands' (a command list for `run`), 'yaml' (unrecognised YAML), 'broken' (YAML that does not
-    parse) or '' (not ours)."""
+    parse) or '' (not ours); `others(parsed data)`: the kind of another system's file, or ''."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".tmx":
@@ -36,8 +38,8 @@ def sniff_kind(path: str | Path) -> str:
         return "broken"  # unreadable, over a limit or not YAML: read_yaml() reports where and why
     if shape.documents > 1:
         return "save"  # saves are multi-document YAML (game.io.saves)
-    if _may_be_other_system(shape):
-        other = _sniff_other_system(p)
+    if others is not None and _may_be_other_system(shape):
+        other = _sniff_other_system(p, others)
         if other:
             return other
     if shape.top == "seq" and shape.items and shape.items_with_kind == shape.items:
@@ -65,30 +67,25 @@ def _may_be_other_system(shape: Any) -> bool:
     return shape.top == "seq" or (shape.top == "map" and bool({"system", "kind"} & set(shape.top_keys)))
 
 
-def _sniff_other_system(p: Path) -> str:
-    """The kind of a campaign or mass-battle file (their own sniffers read the parsed data)."""
-    from game.io.campaign import sniff_campaign
-    from game.io.mass import sniff_mass
-
+def _sniff_other_system(p: Path, others: Callable[[Any], str]) -> str:
+    """The kind of another system's file (its own sniffer reads the parsed data)."""
     try:
         data = safe_read.load_yaml(safe_read.read_text(p, "YAML file", limit=safe_read.MAX_LARGE_FILE_BYTES))
     except (GameFileError, yaml.YAMLError):
         return "broken"
-    if isinstance(data, dict) and data.get("system") == "scales":
-        return "scales-rules"  # the translations between the scales (game/io/bridge.py)
-    return sniff_mass(data) or sniff_campaign(data)
+    return others(data)
 
 
 _SYSTEM_LINE = re.compile(r"^system:\s*['\"]?([A-Za-z0-9_.-]+)['\"]?\s*(?:#.*)?$", re.M)
 
 
-def peek_system(path: str | Path) -> str:
+def peek_system(path: str | Path, default: str) -> str:
     """The rule system a set-up file names with a top-level `system:` line, without parsing the
-    whole file (the AI:L tactical rules when it names none, as every older scenario does)."""
+    whole file (`default` when it names none: the AI:L tactical rules, as every older scenario)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             head = fh.read(65536)
     except OSError:
-        return "ail-tactical"
+        return default
     found = _SYSTEM_LINE.search(head)
-    return found.group(1) if found else "ail-tactical"
+    return found.group(1) if found else default

@@ -44,10 +44,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from pytmx import pytmx as _pytmx_impl  # noqa: E402
 
 from game import paths  # noqa: E402
-from game.board import Board  # noqa: E402
-from game.errors import GameFileError, cut  # noqa: E402
-from game.hexgrid import Hex, Stagger  # noqa: E402
-from game.hexlayout import HexLayout  # noqa: E402
+from game.core.board import Board  # noqa: E402
+from game.core.errors import GameFileError, cut  # noqa: E402
+from game.core.hexgrid import Hex, Stagger  # noqa: E402
+from game.core.hexlayout import HexLayout  # noqa: E402
 from game.io import safe_read  # noqa: E402
 
 FLIP_H = 0x80000000
@@ -773,6 +773,16 @@ def board_from_cells(md: MapData, terrain: Mapping[tuple[int, int], str], roads:
     return Board(md.width, md.height, stagger, board_terrain, board_roads, md.path.stem)
 
 
+def default_terrain_names() -> set[str]:
+    """The terrain names of the default rules file (assets/rules/): what a map's tiles may say
+    when the caller names no rules. Read as plain data: this module knows no rule system."""
+    from game.io.datafiles import read_yaml
+
+    data = read_yaml(paths.default_rules(), "rules file").data
+    terrain = data.get("terrain") if isinstance(data, dict) else None
+    return {str(name) for name in terrain} if isinstance(terrain, dict) else set()
+
+
 def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> MapData:
     """Load and check a Tiled hexagonal map. Raises GameFileError naming file, place and problem.
 
@@ -780,8 +790,7 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
     Board (which is empty when none has one; see `MapData.has_terrain`)."""
     p = Path(path)
     if terrain_names is None:
-        from game.io.datafiles import load_rules
-        terrain_names = set(load_rules().terrain)
+        terrain_names = default_terrain_names()
     allowed = sorted(terrain_names)
     if paths.is_file(p):
         _refuse_json(p, "map file")
@@ -1073,8 +1082,7 @@ def load_tileset(path: str | Path, terrain_names: Collection[str] | None = None)
     """Load and check a Tiled tileset (.tsx): images exist, `terrain`/`road` properties are right."""
     p = safe_read.resolve(Path(path), "tileset file")
     if terrain_names is None:
-        from game.io.datafiles import load_rules
-        terrain_names = set(load_rules().terrain)
+        terrain_names = default_terrain_names()
     ref = ET.Element("tileset", {"firstgid": "1", "source": p.name})
     ts = _read_tileset(ref, p.parent / "_.tmx", 0, load_property_types(find_project(p)))
     allowed = ", ".join(sorted(terrain_names))

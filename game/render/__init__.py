@@ -22,8 +22,8 @@ from typing import Any
 
 import pygame
 
-from game.hexgrid import Hex
-from game.hexlayout import HexLayout
+from game.core.hexgrid import Hex
+from game.core.hexlayout import HexLayout
 from game.io.tmx import MapData
 from game.render.counters import CounterView, counter_size, counter_surface, draw_units, render_counter
 from game.render.tiles import clear_caches, layer_margins, render_map_layer

@@ -25,8 +25,8 @@ from typing import Any
 
 import pygame
 
-from game.hexgrid import Hex
-from game.hexlayout import HexLayout
+from game.core.hexgrid import Hex
+from game.core.hexlayout import HexLayout
 
 Colour = tuple[int, int, int]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 from game.io.tmx import (
     FLIP_D,
     FLIP_H,

@@ -14,8 +14,8 @@ import math
 import random
 from pathlib import Path
 
-from game.hexgrid import Stagger, line
-from game.hexlayout import HexLayout
+from game.core.hexgrid import Stagger, line
+from game.core.hexlayout import HexLayout
 
 WIDTH, HEIGHT = 48, 34
 STAGGER = Stagger("x", "odd")

@@ -21,7 +21,7 @@ import random
 import sys
 from pathlib import Path
 
-from game.hexgrid import Stagger, neighbours
+from game.core.hexgrid import Stagger, neighbours
 from game.tools.make_maps import Painter, tmx_text
 
 ROOT = Path(__file__).resolve().parents[2]

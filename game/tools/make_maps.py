@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from game.hexgrid import DIRECTIONS, Hex, Stagger, distance, hex_range, line, neighbours
-from game.hexlayout import HexLayout
+from game.core.hexgrid import DIRECTIONS, Hex, Stagger, distance, hex_range, line, neighbours
+from game.core.hexlayout import HexLayout
 from game.tools.make_tiles import ROAD_BASE, TILE_IDS, geometry
 
 ROOT = Path(__file__).resolve().parents[2]

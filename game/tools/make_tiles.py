@@ -10,7 +10,7 @@ Tileset layout (both orientations, 8 columns):
   ids 0..TERRAIN_COUNT-1   full terrain tiles, property `terrain` (and `road` for road/bridge)
   ids ROAD_BASE + mask     transparent road overlays, property `road: true`; bit i of `mask` set
                            means the road leaves the hex towards axial direction i of
-                           game.hexgrid.DIRECTIONS (mask 0: a lone road patch)
+                           game.core.hexgrid.DIRECTIONS (mask 0: a lone road patch)
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from xml.sax.saxutils import quoteattr
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from game.hexgrid import DIRECTIONS, Stagger  # noqa: E402
-from game.hexlayout import HexLayout  # noqa: E402
+from game.core.hexgrid import DIRECTIONS, Stagger  # noqa: E402
+from game.core.hexlayout import HexLayout  # noqa: E402
 
 SS = 4  # supersampling factor
 COLUMNS = 8

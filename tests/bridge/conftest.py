@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 
 from game.core.record import Record
-from game.io.campaign import load_campaign, read_script
-from game.rules.campaign import SYSTEM
+from game.systems.campaign.io.files import load_campaign, read_script
+from game.systems.campaign.rules import SYSTEM
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -32,6 +32,6 @@ def campaign() -> Any:
 
 @pytest.fixture(scope="session")
 def scales_rules() -> Any:
-    from game.io.bridge import load_scales_rules
+    from game.bridge.files import load_scales_rules
 
     return load_scales_rules()

@@ -10,8 +10,8 @@ from typing import Any
 
 import yaml
 
-from game import systems
 from game.core.system import Accepted
+from game.table import TABLE
 
 TACTICAL_PREFERENCE = ("attack", "charge", "move", "dash")
 MASS_AVOID = ("surrender", "cede", "hold")
@@ -32,7 +32,8 @@ def _pick(system_name: str, legal: list[Any]) -> Any:
 
 def play_out(battle_file: Path, limit: int = 5000, stop_after: int | None = None) -> tuple[list[dict[str, Any]], Any]:
     """(the command script played, the final state) of a generated battle file."""
-    plugin, loaded = systems.load_setup(battle_file, yaml.safe_load(battle_file.read_text(encoding="utf-8")))
+    plugin = TABLE.plugin_named(TABLE.name_in(yaml.safe_load(battle_file.read_text(encoding="utf-8"))))
+    loaded = plugin.load(battle_file)
     system = plugin.system
     state = system.initial_state(plugin.setup_of(loaded), loaded.seed)
     script: list[dict[str, Any]] = []

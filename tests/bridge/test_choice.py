@@ -9,12 +9,12 @@ import pytest
 
 from game.core.record import Record
 from game.core.system import Accepted, Rejection
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.commands import parse_command
-from game.rules.campaign.odds import battle_odds
-from game.rules.campaign.planner import OUTCOMES
-from game.rules.campaign.report import week_report
-from game.rules.campaign.state import Orders
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.commands import parse_command
+from game.systems.campaign.rules.odds import battle_odds
+from game.systems.campaign.rules.planner import OUTCOMES
+from game.systems.campaign.rules.report import week_report
+from game.systems.campaign.rules.state import Orders
 
 from .conftest import campaign_record
 

@@ -14,17 +14,18 @@ from hypothesis import strategies as st
 
 from game.__main__ import main
 from game.bridge import back
+from game.bridge.files import cells_of, mass_map_terrain, write_mass, write_tactical
 from game.bridge.mass import mass_plan
 from game.bridge.sides import BridgeError, sides_of
 from game.bridge.tactical import check_complete, tactical_plan
 from game.core.system import Accepted, Rejection
-from game.io.bridge import cells_of, mass_map_terrain, write_mass, write_tactical
-from game.io.campaign import load_campaign_catalogue
-from game.io.mass import load_battle
-from game.io.scenario import load_scenario
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.battle import unit_capacity
-from game.rules.campaign.commands import parse_command
+from game.systems.campaign.io.files import load_campaign_catalogue
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.battle import unit_capacity
+from game.systems.campaign.rules.commands import parse_command
+from game.systems.mass.io.files import load_battle
+from game.systems.tactical.io.scenario import load_scenario
+from game.table import TABLE
 
 from .conftest import TEACHING, TO_ORDERS, campaign_record
 
@@ -44,7 +45,7 @@ def test_every_campaign_unit_type_has_tactical_units_and_a_mass_kind(scales_rule
 
 
 def test_the_tactical_table_names_only_units_of_the_tactical_catalogue(scales_rules: Any) -> None:
-    from game.io.datafiles import load_catalogue
+    from game.systems.tactical.io.data import load_catalogue
 
     known = set(load_catalogue().units)
     named = {t for table in scales_rules.tactical.units.values() for ts in table.values() for t in ts}
@@ -248,10 +249,10 @@ def test_a_campaign_week_with_one_tactical_and_one_mass_battle_continues_and_rep
     assert "for Resistance Fronts" in out
     # both battles are over, nobody had orders left to give: the week ended
     assert "week 2, movement phase" in out
-    game = load_game(final)
+    game = load_game(TABLE, final)
     assert game.state.week == 2 and all(b.over for b in game.state.battles.values())
     assert [s.command.kind for s in game.record.steps][-2:] == ["gm_battle_result", "gm_battle_result"]
-    report = verify_save(final)  # replay re-applies the whole log bit for bit
+    report = verify_save(TABLE, final)  # replay re-applies the whole log bit for bit
     assert report.commands == 22 + 2 and report.gm_actions == 2
     # the way back shows the Zones' losses on the campaign map: every rifle division destroyed
     assert all(game.state.units[f"rifles.{i}"].destroyed for i in range(1, 11))

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from game.__main__ import main
+from game.bridge.files import battle_paths, generate_battle, load_scales_rules, result_of, source_of
 from game.core.record import Record
 from game.core.system import Accepted
-from game.io.bridge import battle_paths, generate_battle, load_scales_rules, result_of, source_of
-from game.io.campaign import load_campaign
 from game.replay import load_game, save_game
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.commands import parse_command
+from game.systems.campaign.io.files import load_campaign
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.commands import parse_command
+from game.table import TABLE
 
 from .conftest import TEACHING, campaign_record
 from .players import play_out, write_script
@@ -83,7 +84,7 @@ def test_a_week_with_a_tactical_and_a_mass_battle_fought_out_continues_and_repla
     # the results carried back, each with its source; the last one ends the week
     for bid, (_, battle_save) in files.items():
         b = rec.state.battles[bid]
-        result = result_of(rec.state, bid, rules, load_game(battle_save))
+        result = result_of(rec.state, bid, rules, load_game(TABLE, battle_save))
         # every campaign unit of the battle appears once; the battle's winner is the campaign's
         assert sorted(result.casualties) == sorted(u for p in b.sides for u in rec.state.force_units(b, p))
         assert result.winner == finals[bid].winner

@@ -12,14 +12,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from game.board import Board  # noqa: E402
-from game.client.ail.battle import BattleScene  # noqa: E402
-from game.client.ail.plugin import tactical_session  # noqa: E402
-from game.client.app import App, Settings  # noqa: E402
-from game.client.session import Session  # noqa: E402
-from game.hexgrid import Hex  # noqa: E402
-from game.hexlayout import HexLayout  # noqa: E402
-from game.rules.ail.models import (  # noqa: E402
+from game.core.board import Board  # noqa: E402
+from game.core.hexgrid import Hex  # noqa: E402
+from game.core.hexlayout import HexLayout  # noqa: E402
+from game.shell.app import App, Settings  # noqa: E402
+from game.shell.session import Session  # noqa: E402
+from game.systems.tactical.client.battle import BattleScene  # noqa: E402
+from game.systems.tactical.client.plugin import tactical_session  # noqa: E402
+from game.systems.tactical.rules.models import (  # noqa: E402
     BattleSetup,
     Catalogue,
     Commander,
@@ -28,7 +28,8 @@ from game.rules.ail.models import (  # noqa: E402
     Stats,
     UnitSetup,
 )
-from game.rules.ail.state import TurnSlot  # noqa: E402
+from game.systems.tactical.rules.state import TurnSlot  # noqa: E402
+from game.table import TABLE  # noqa: E402
 from tests.rules.ailfix import CATALOGUE, RULES  # noqa: E402  (one copy of the shipped data)
 
 BLUE = (70, 120, 220)
@@ -69,7 +70,7 @@ def make_session(units: Iterable[tuple[str, str, str, tuple[int, int]]], *, widt
 
 
 def make_app(session: Session, size: tuple[int, int] = (1280, 800), **settings: Any) -> App:
-    app = App(size=size, headless=True, settings=Settings(animation="instant", **settings))
+    app = App(TABLE, size=size, headless=True, settings=Settings(animation="instant", **settings))
     app.scenes.push(BattleScene(app, session))
     pygame.event.clear()
     app.step()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.client.anim import AnimQueue, FloatText, Slide
-from game.hexgrid import Hex
-from game.rules.ail.events import (
+from game.core.hexgrid import Hex
+from game.shell.anim import AnimQueue, FloatText, Slide
+from game.systems.tactical.rules.events import (
     AttackResolved,
     MarkerAdded,
     OverwatchFired,

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from game.client.ail.battle import BattleScene
-from game.client.scene import Scene
+from game.shell.scene import Scene
+from game.systems.tactical.client.battle import BattleScene
 
-AIL = Path(__file__).resolve().parents[2] / "game" / "client" / "ail"
+AIL = Path(__file__).resolve().parents[2] / "game" / "systems" / "tactical" / "client"
 PARTS = {"MapView": "battle_draw.py", "Panels": "battle_panels.py", "ActionButtons": "battle_actions.py",
          "Dialogs": "battle_dialogs.py"}
 PART_FIELDS = {"map_view", "panels", "actions", "dialogs"}

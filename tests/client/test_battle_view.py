@@ -5,7 +5,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.hexgrid import distance
+from game.core.hexgrid import distance
+from game.table import TABLE
 from tests.client.clientfix import (
     battle,
     click_hex,
@@ -58,8 +59,8 @@ def test_the_static_map_is_drawn_once_per_zoom_level_not_every_frame(app) -> Non
 
 
 def test_the_chunked_map_shows_the_same_picture_as_one_scaled_image() -> None:
-    from game.client.ail.text import terrain_colours
-    from game.client.mapcache import MapCache, board_picture
+    from game.shell.mapcache import MapCache, board_picture
+    from game.systems.tactical.client.text import terrain_colours
 
     session = make_session(UNITS, width=30, height=20, overrides={(3, 3): "woods", (10, 10): "water"})
     cache = MapCache(board_picture(session.board, session.layout, terrain_colours(session.setup.rules)), session.layout,
@@ -217,8 +218,8 @@ def test_f11_toggles_fullscreen_and_back_to_the_window_size(app) -> None:  # typ
 
 
 def test_the_map_cache_keeps_a_bounded_number_of_chunks() -> None:
-    from game.client.ail.text import terrain_colours
-    from game.client.mapcache import MapCache, board_picture
+    from game.shell.mapcache import MapCache, board_picture
+    from game.systems.tactical.client.text import terrain_colours
 
     session = make_session(UNITS, width=40, height=30)
     cache = MapCache(board_picture(session.board, session.layout, terrain_colours(session.setup.rules)), session.layout,
@@ -301,9 +302,9 @@ def test_a_pan_key_released_while_a_dialog_is_up_does_not_keep_panning(app) -> N
 
 
 def test_a_fresh_scenario_opens_on_its_briefing_then_the_first_hand_off() -> None:
-    from game.client.app import App, Settings
+    from game.shell.app import App, Settings
 
-    app = App.for_scenario(None, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    app = App.for_scenario(TABLE, None, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
     app.step()
     assert top_name(app) == "briefing"
     body = app.scenes.top.body_html  # type: ignore[union-attr]
@@ -317,7 +318,7 @@ def test_a_fresh_scenario_opens_on_its_briefing_then_the_first_hand_off() -> Non
 
 
 def test_hovering_a_unit_on_overwatch_tints_its_danger_zone_by_range_and_line_of_sight() -> None:
-    from game.rules.ail.los import has_line_of_sight
+    from game.systems.tactical.rules.los import has_line_of_sight
 
     # a red rifle (bolt rifles: longest band 14) on overwatch; a woods hex hides what lies behind it
     session = make_session([("r1", "rifle_section", "blue", (1, 1)), ("w1", "rifle_section", "red", (10, 4))],

@@ -7,7 +7,7 @@ import pygame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.client import blits
+from game.shell.toolkit import blits
 
 
 def _picture(w: int, h: int) -> pygame.Surface:

@@ -1,4 +1,4 @@
-"""game.client.buttons.Button: the toolkit's button with its look drawn by the project. It looks
+"""game.shell.toolkit.buttons.Button: the toolkit's button with its look drawn by the project. It looks
 like the toolkit's own in every state (the same pixels but for a few of each anti-aliased corner),
 behaves like it (a click is the toolkit's pressed event, a disabled button sends none, hovering
 shows the hovered look, new text is drawn) and leaves a look it does not draw to the toolkit."""
@@ -14,7 +14,7 @@ import pygame_gui  # noqa: E402
 import pytest  # noqa: E402
 from pygame_gui.core import ObjectID  # noqa: E402
 
-from game.client.buttons import STATES, Button, _Look  # noqa: E402
+from game.shell.toolkit.buttons import STATES, Button, _Look  # noqa: E402
 from tests.client.clientfix import themed_manager  # noqa: E402
 
 

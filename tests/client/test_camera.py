@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.client.camera import EDGE_MARGIN, ZOOM_LEVELS, Camera
+from game.shell.camera import EDGE_MARGIN, ZOOM_LEVELS, Camera
 
 
 def cam(map_w: float = 3000, map_h: float = 2000) -> Camera:

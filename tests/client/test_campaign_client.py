@@ -10,15 +10,18 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from game.client.app import App, Settings  # noqa: E402
-from game.client.campaign import open_scene  # noqa: E402
-from game.client.launch import open_game  # noqa: E402
+from game.shell.app import App, Settings  # noqa: E402
+from game.shell.launch import (
+    open_game,  # noqa: E402
+    scene_for,  # noqa: E402
+)
+from game.table import TABLE  # noqa: E402
 
 
 def _app() -> tuple[App, object]:
-    session = open_game("maps/campaign/teaching.yaml")
-    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant"))
-    scene = open_scene(app, session)
+    session = open_game(TABLE, "maps/campaign/teaching.yaml")
+    app = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    scene = scene_for(app, session)  # the table's campaign client: with the bridge's Battle panel
     app.push(scene)
     return app, scene
 
@@ -122,7 +125,7 @@ def test_a_campaign_opened_in_hotseat_starts_behind_the_hand_off() -> None:
 
 
 def test_every_line_of_the_side_panel_fits_its_width() -> None:
-    from game.client.campaign.scene import PANEL_W
+    from game.systems.campaign.client.scene import PANEL_W
 
     app, scene = _app()
     play_to_orders(app, scene)

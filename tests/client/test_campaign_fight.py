@@ -16,10 +16,11 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import paths  # noqa: E402
+from game.bridge.files import forecast  # noqa: E402
 from game.core.system import Accepted  # noqa: E402
-from game.io.bridge import forecast  # noqa: E402
 from game.replay import verify_save  # noqa: E402
-from game.rules.campaign.odds import battle_odds  # noqa: E402
+from game.systems.campaign.rules.odds import battle_odds  # noqa: E402
+from game.table import TABLE  # noqa: E402
 from tests.bridge.players import _pick  # noqa: E402
 from tests.client.clientfix import key, press_button, settle, top_name  # noqa: E402
 from tests.client.test_campaign_client import _app, play_to_orders, through_handoff  # noqa: E402
@@ -103,7 +104,7 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
     last = scene.session.history[-1].command
     assert last.kind == "gm_battle_result" and last.source is not None and last.source.scale == "tactical"
     # the campaign save refers to the battle's save, and replay --verify follows the link
-    report = verify_save(camp, follow_links=True)
+    report = verify_save(TABLE, camp, follow_links=True)
     assert report.links and all(ok for ok, _ in report.links)
     assert any("translates to the same result" in line for _, line in report.links)
 
@@ -160,9 +161,8 @@ def test_players_fight_a_battle_out_only_if_the_other_side_agrees_behind_the_han
 
 
 def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_loaded_again(saves: Path) -> None:
-    from game.client.app import App, Settings
-    from game.client.campaign import open_scene
-    from game.client.launch import open_game
+    from game.shell.app import App, Settings
+    from game.shell.launch import open_game, scene_for
 
     app, scene = _app()
     play_to_orders(app, scene)
@@ -181,9 +181,9 @@ def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_l
     press_button(app, "Later")
     camp = scene.session.save_path
     # another evening: the campaign save is opened again; it refers to the battle's save
-    session = open_game(camp)
-    app2 = App(size=(960, 600), headless=True, settings=Settings(animation="instant"))
-    scene2 = open_scene(app2, session)
+    session = open_game(TABLE, camp)
+    app2 = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    scene2 = scene_for(app2, session)
     app2.push(scene2)
     through_handoff(app2)
     key(app2, pygame.K_g)

@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from game.client.campaign.scene import MAX_ZOOM, PAN_STEP, PANEL_W, ZOOM_STEP  # noqa: E402
+from game.systems.campaign.client.scene import MAX_ZOOM, PAN_STEP, PANEL_W, ZOOM_STEP  # noqa: E402
 from tests.client.test_campaign_client import _app, click, key, through_handoff  # noqa: E402
 
 

@@ -8,14 +8,15 @@ import random
 import pygame
 import pytest
 
-import game.rules.ail as ail
-from game.client.ail.battle import BattleScene
-from game.client.app import App, Settings
-from game.client.scenes.handoff import HandoffScene
+import game.systems.tactical.rules as ail
+from game.shell.app import App, Settings
+from game.shell.scenes.handoff import HandoffScene
+from game.systems.tactical.client.battle import BattleScene
+from game.table import TABLE
 
 
 def play_random(commands: int, seed: int, animation: str) -> BattleScene:
-    app = App.for_scenario(None, size=(1280, 800), headless=True,
+    app = App.for_scenario(TABLE, None, size=(1280, 800), headless=True,
                            settings=Settings(animation=animation, blackout=True))  # type: ignore[arg-type]
     scene = next(s for s in app.scenes if isinstance(s, BattleScene))
     rng = random.Random(seed)

@@ -10,11 +10,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 
-from game.board import Board
-from game.client.camera import ZOOM_LEVELS
-from game.hexgrid import Hex
-from game.hexlayout import HexLayout
+from game.core.board import Board
+from game.core.hexgrid import Hex
+from game.core.hexlayout import HexLayout
 from game.render.counters import SIMPLE_BELOW, CounterView, counter_size, render_counter
+from game.shell.camera import ZOOM_LEVELS
 
 LAYOUT = HexLayout(64, 74, 37, Board.filled(12, 9).stagger, 12, 9)
 BLUE, RED = (70, 120, 220), (200, 60, 50)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pygame
 
-from game.client import savegame
-from game.client.app import App
-from game.hexgrid import Hex
+from game.core.hexgrid import Hex
 from game.io import saves
-from game.io.scenario import load_scenario
-from game.rules.ail.commands import parse_command
+from game.shell import savegame
+from game.shell.app import App
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.commands import parse_command
 from tests.client.clientfix import battle, click_hex, key, press_button, top_name
 from tests.client.test_load_menu import ctrl, demo_save, open_app, saves_dir  # noqa: F401 - fixture
 from tests.client.test_replay_view import played_overwatch
@@ -191,7 +191,7 @@ def test_a_gm_mark_does_not_pass_to_the_next_command_after_an_ordinary_undo(tmp_
 
 def test_the_selected_unit_and_the_last_message_show_in_the_panels_text_boxes(tmp_path: Path,
                                                                                saves_dir: Path) -> None:  # noqa: F811
-    from game.client.richtext import RichTextBox
+    from game.shell.toolkit.richtext import RichTextBox
 
     app = open_app(demo_save(tmp_path / "s.yaml"))
     gm_on(app)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.rules.ail.system import AILSystem
+from game.systems.tactical.rules.system import AILSystem
 from tests.client.clientfix import battle, click_hex, continue_handoff, hover_hex, make_app, make_session
 
 UNITS = [("r1", "rifle_section", "blue", (2, 3)), ("a1", "armoured_infantry", "red", (6, 3))]

@@ -9,9 +9,9 @@ from typing import Any
 import pygame
 import pytest
 
-from game.client import draw
-from game.hexgrid import Hex
-from game.hexlayout import HexLayout, Stagger
+from game.core.hexgrid import Hex
+from game.core.hexlayout import HexLayout, Stagger
+from game.shell import draw
 
 
 def _drawn_in_place(layout: HexLayout, fills: list[Any], scale: float) -> tuple[pygame.Surface, tuple[int, int]]:

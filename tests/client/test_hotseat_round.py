@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.ail.battle import BattleScene
+from game.systems.tactical.client.battle import BattleScene
 from tests.client.clientfix import (
     battle,
     click_hex,
@@ -214,8 +214,8 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
 
 
 def test_the_defensive_action_question_offers_casualty_advantage_with_the_odds_of_each_choice() -> None:
-    import game.rules.ail as ail
-    from game.client import draw
+    import game.systems.tactical.rules as ail
+    from game.shell import draw
 
     session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2))],
                            phase="attack")

@@ -13,7 +13,7 @@ import pygame
 import pygame_gui
 import pytest
 
-from game.client.ail import battle_draw
+from game.systems.tactical.client import battle_draw
 from tests.client.clientfix import battle, click_hex, hex_pos, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (4, 4)), ("r2", "rifle_section", "blue", (3, 6)),
@@ -169,7 +169,7 @@ def test_hovers_after_the_map_was_panned_still_match_the_view_drawn_afresh(monke
 
 
 def test_a_hover_does_not_ask_the_mode_for_its_buttons_again_but_a_new_mode_or_state_does(monkeypatch: Any) -> None:
-    from game.client.ail import modes
+    from game.systems.tactical.client import modes
 
     asked: list[str] = []
     real = modes.MoveMode.buttons

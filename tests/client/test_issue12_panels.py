@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.scenes.handoff import HandoffScene
+from game.shell.scenes.handoff import HandoffScene
 from tests.client.clientfix import battle, click_at, click_hex, key, make_app, make_session, settle, top_name
 
 

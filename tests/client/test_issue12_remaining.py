@@ -86,7 +86,7 @@ def test_an_attack_on_a_unit_that_has_not_acted_costs_one_hand_off_not_two() -> 
 
 
 def test_the_way_back_is_only_skipped_within_the_turn_that_lent_the_screen() -> None:
-    from game.client.scenes.handoff import HandoffPolicy
+    from game.shell.scenes.handoff import HandoffPolicy
 
     p = HandoffPolicy()
     assert p.needed("blue", "red", "blue", 1)       # Blue lends the screen for Red's answer
@@ -99,7 +99,7 @@ def test_the_way_back_is_only_skipped_within_the_turn_that_lent_the_screen() -> 
 
 def _label_boxes(b, h):  # type: ignore[no-untyped-def]
     """(label, where it was placed, where it would be without being kept inside) of hex h."""
-    from game.client.ail.labels import view_rect
+    from game.systems.tactical.client.labels import view_rect
 
     centre = b.layout.hex_center(h)
     out = []
@@ -155,7 +155,7 @@ def test_labels_over_units_at_each_map_edge_stay_whole_inside_the_view() -> None
 
 
 def test_the_path_label_under_a_hex_on_the_bottom_edge_and_the_hit_floaters_stay_inside() -> None:
-    from game.client.ail.labels import keep_inside
+    from game.systems.tactical.client.labels import keep_inside
 
     session = make_session([("r1", "rifle_section", "blue", (5, 6)), ("m1", "militia_band", "red", (11, 0))],
                            phase="movement")
@@ -197,7 +197,7 @@ def test_a_label_whose_hex_is_out_of_the_view_is_not_drawn_at_the_edge() -> None
 
 
 def test_a_long_toast_is_wrapped_inside_the_view_not_cut_at_its_sides() -> None:
-    from game.client.ail.labels import draw_toast, view_rect
+    from game.systems.tactical.client.labels import draw_toast, view_rect
 
     session = make_session([("r1", "rifle_section", "blue", (2, 2))], phase="movement")
     app = make_app(session, size=(960, 600), blackout=False)

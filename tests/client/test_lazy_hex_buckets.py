@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.client.mapcache import BUCKET, HexBuckets, _hex_buckets
-from game.hexgrid import Stagger
-from game.hexlayout import HexLayout
+from game.core.hexgrid import Stagger
+from game.core.hexlayout import HexLayout
+from game.shell.mapcache import BUCKET, HexBuckets, _hex_buckets
 
 
 @settings(max_examples=120, deadline=None)

@@ -12,13 +12,14 @@ import pygame
 import pytest
 import yaml
 
-from game.client import launch, savegame
-from game.client.app import App
 from game.io import saves
-from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, save_game
-from game.rules.ail.commands import parse_command
-from game.rules.ail.system import SYSTEM
+from game.shell import launch, savegame
+from game.shell.app import App
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.commands import parse_command
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.client.clientfix import battle, key, make_app, press_button, settle, top_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,14 +38,14 @@ def demo_save(path: Path, commands: int = 4, scenario: Path = DEMO) -> Path:
     done, Zone to move, nothing moved yet)."""
     sc = load_scenario(scenario)
     script = yaml.safe_load(scenario.with_name(scenario.stem + "-commands.yaml").read_text(encoding="utf-8"))
-    rec = Record(SYSTEM, initial_state_of(sc))
+    rec = Record(SYSTEM, initial_state_of(TABLE, sc))
     for entry in script[:commands]:
         rec.apply(parse_command(entry))
     return save_game(path, SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
 
 
 def open_app(path: Path) -> App:
-    session = launch.session_from_save(path)
+    session = launch.session_from_save(TABLE, path)
     assert session is not None
     app = make_app(session, blackout=False)
     settle(app)
@@ -172,7 +173,7 @@ def test_crash_in_the_loop_writes_an_emergency_save_and_a_report(tmp_path: Path,
 
 
 def test_f5_and_ctrl_o_work_while_a_dialog_is_open(tmp_path: Path, saves_dir: Path) -> None:
-    session = launch.session_from_save(demo_save(tmp_path / "init.yaml", commands=1))
+    session = launch.session_from_save(TABLE, demo_save(tmp_path / "init.yaml", commands=1))
     assert session is not None
     app = make_app(session, blackout=False)
     settle(app)
@@ -190,7 +191,7 @@ def test_opening_a_save_like_play_save_shows_the_hand_off_to_the_side_to_move(tm
     path = demo_save(tmp_path / "zenith.yaml", commands=14)  # Zenith is moving when the save was made
     header = saves.read_header(path)
     assert header.to_move == "zenith"
-    app = App.for_scenario(path, headless=True)  # what `python -m game play SAVE` does
+    app = App.for_scenario(TABLE, path, headless=True)  # what `python -m game play SAVE` does
     settle(app)
     assert top_name(app) == "handoff"
     assert app.scenes.top.side_name == "Zenith Militia"

@@ -17,15 +17,16 @@ import pytest  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from game.client import launch  # noqa: E402
-from game.client.mapcache import BACKGROUND, MapCache, board_picture, tiled_picture  # noqa: E402
+from game.shell import launch  # noqa: E402
+from game.shell.mapcache import BACKGROUND, MapCache, board_picture, tiled_picture  # noqa: E402
+from game.table import TABLE  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def default_map() -> Any:
     pygame.display.init()
     pygame.display.set_mode((64, 64))
-    return launch.open_game(None)
+    return launch.open_game(TABLE, None)
 
 
 def _caches(session: Any) -> tuple[MapCache, MapCache]:
@@ -65,12 +66,12 @@ def test_a_map_without_a_region_painter_is_not_painted(default_map: Any) -> None
 
 
 def test_the_first_frame_makes_no_chunk_and_the_next_quiet_frame_the_margins(tmp_path: Any) -> None:
-    from game.bench import bigmap
-    from game.client.ail import battle_draw
-    from game.client.ail.plugin import tactical_session
-    from game.client.launch import layout_of
-    from game.rules.ail import initial_state
-    from game.rules.ail.state import TurnSlot
+    from game.shell.launch import layout_of
+    from game.systems.tactical.bench import bigmap
+    from game.systems.tactical.client import battle_draw
+    from game.systems.tactical.client.plugin import tactical_session
+    from game.systems.tactical.rules import initial_state
+    from game.systems.tactical.rules.state import TurnSlot
     from tests.client.clientfix import battle, make_app
 
     made = bigmap.big_battle(str(tmp_path), 40, 30, 20)  # a Tiled map, in the Movement phase

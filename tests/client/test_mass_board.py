@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pygame
 
-from game.client.app import App, Settings
-from game.client.launch import open_game
-from game.client.mass import MassBoardScene, open_scene
-from game.client.scenes.handoff import HandoffScene
-from game.client.session import Session
+from game.shell.app import App, Settings
+from game.shell.launch import open_game
+from game.shell.scenes.handoff import HandoffScene
+from game.shell.session import Session
+from game.systems.mass.client import MassBoardScene, open_scene
+from game.table import TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
@@ -23,8 +24,8 @@ def _key(k: int) -> list[pygame.event.Event]:
 
 
 def _app() -> tuple[App, MassBoardScene, Session]:
-    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant"))
-    session = open_game(BATTLE)
+    app = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    session = open_game(TABLE, BATTLE)
     scene = open_scene(app, session)
     assert isinstance(scene, MassBoardScene)
     app.push(scene)

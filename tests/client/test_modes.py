@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.ail.plugin import tactical_session
+from game.systems.tactical.client.plugin import tactical_session
 from tests.client.clientfix import (
     CATALOGUE,
     battle,
@@ -55,7 +55,7 @@ def test_a_unit_stuck_in_difficult_terrain_is_offered_the_one_hex_step() -> None
 
 
 def test_a_special_move_teleports_without_a_path() -> None:
-    from game.rules.ail.models import SpecialMove
+    from game.systems.tactical.rules.models import SpecialMove
 
     skirmisher = CATALOGUE.units["rifle_section"].model_copy(
         update={"name": "Blink Scouts", "special_move": SpecialMove(name="blink", range=3)})
@@ -119,7 +119,7 @@ def test_the_move_mode_shows_reach_paths_and_where_a_dash_could_go_next() -> Non
     click_hex(app, session.state.units["r1"].hex)
     _, fills = scene.mode.fills(scene)
     tints = {h: c for h, c, _ in fills}
-    from game.client import draw
+    from game.shell import draw
 
     far_road = session.board.hex_at(7, 2)  # 5 hexes along the road: only with the road bonus
     assert tints.get(far_road) == draw.ROAD_COLOUR
@@ -304,7 +304,7 @@ def test_guard_without_advantage_names_none() -> None:
 
 def _combo_hex(scene, unit_id: str):  # type: ignore[no-untyped-def]
     """A hex only a move then a dash reaches (the farthest along row 2)."""
-    from game.client.ail.rq import reach_cost
+    from game.systems.tactical.client.rq import reach_cost
 
     mode = scene.mode
     st = scene.state
@@ -324,7 +324,7 @@ def test_clicking_past_the_move_reach_moves_then_dashes_in_two_commands() -> Non
     scene = battle(app)
     click_hex(app, session.state.units["r1"].hex)
     target = _combo_hex(scene, "r1")
-    import game.client.draw as draw
+    import game.shell.draw as draw
 
     assert (target, draw.DASH_COLOUR, 45) in scene.mode.fills(scene)[1]  # shown (faint) before any hover
     hover_hex(app, target)
@@ -370,7 +370,7 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
                             ("m2", "militia_band", "red", (4, 2))], width=16, phase="attack")
     app = make_app(session, blackout=False)
     scene = battle(app)
-    import game.client.draw as draw
+    import game.shell.draw as draw
 
     click_hex(app, session.state.units["r1"].hex)
     far, near = session.state.units["m1"].hex, session.state.units["m2"].hex
@@ -387,7 +387,7 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
 
 
 def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice() -> None:
-    from game.rules.ail import commands as cmd
+    from game.systems.tactical.rules import commands as cmd
 
     # moves draw overwatch in this variant; a red rifle watches the row
     session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("w1", "rifle_section", "red", (6, 2))],

@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import game.rules.ail as ail
-from game.client import draw
-from game.client.ail.modes import AttackMode, MoveMode, SpecialMoveMode
-from game.client.app import App, Settings
-from game.client.launch import open_game, scene_for
-from game.rules.ail import commands as cmd
+import game.systems.tactical.rules as ail
+from game.shell import draw
+from game.shell.app import App, Settings
+from game.shell.launch import open_game, scene_for
+from game.systems.tactical.client.modes import AttackMode, MoveMode, SpecialMoveMode
+from game.systems.tactical.rules import commands as cmd
+from game.table import TABLE
 
 SCENE: dict[str, Any] = {}
 
@@ -25,8 +26,8 @@ SCENE: dict[str, Any] = {}
 def _scene() -> Any:
     """One headless battle scene of the default scenario, shown whatever state a test sets."""
     if "scene" not in SCENE:
-        app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
-        session = open_game(None)
+        app = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
+        session = open_game(TABLE, None)
         SCENE["initial"] = session.state
         SCENE["scene"] = scene_for(app, session)
     return SCENE["scene"]
@@ -137,11 +138,11 @@ def _every_enemy_gun_watching(state: Any) -> Any:
 def _crowded_scene(tmp_path: Any, w: int, h: int, units: int, watched: bool = False) -> Any:
     """A headless battle scene of the benchmark's crowded battle, first side to move, its movement
     phase (with every enemy gun on overwatch when `watched`)."""
-    from game.bench import bigmap
-    from game.client.ail.battle import BattleScene
-    from game.client.ail.plugin import tactical_session
-    from game.client.launch import layout_of
-    from game.rules.ail.state import TurnSlot
+    from game.shell.launch import layout_of
+    from game.systems.tactical.bench import bigmap
+    from game.systems.tactical.client.battle import BattleScene
+    from game.systems.tactical.client.plugin import tactical_session
+    from game.systems.tactical.rules.state import TurnSlot
 
     battle = bigmap.big_battle(tmp_path, w, h, units)
     sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
@@ -151,7 +152,7 @@ def _crowded_scene(tmp_path: Any, w: int, h: int, units: int, watched: bool = Fa
         state = _every_enemy_gun_watching(state)
     session = tactical_session(battle.setup, battle.board, layout_of(battle.map_data), 1, state=state,
                                map_data=battle.map_data)
-    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
+    app = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant", blackout=False))
     scene = BattleScene(app, session)
     scene.viewer = state.active_side
     return scene
@@ -174,8 +175,8 @@ def test_charge_targets_match_one_path_per_enemy_on_a_crowded_map(tmp_path: Any)
 def _combo_one_move_end_at_a_time(scene: Any, mode: MoveMode, h: Any) -> Any:
     """The move then dash to `h` the plain way: every hex the move can end on keeping the dash,
     its what-if dash reach, ranked by overwatch shots drawn, dash cost, total cost, hex."""
-    from game.client.ail.modes import combo_exposure
-    from game.client.ail.rq import reach_path
+    from game.systems.tactical.client.modes import combo_exposure
+    from game.systems.tactical.client.rq import reach_path
 
     best = None
     for m, mcost in mode._move_keeping_dash(scene).items():
@@ -207,7 +208,7 @@ def test_the_move_then_dash_overlay_and_paths_are_those_of_one_what_if_per_move_
         mode = MoveMode(uid)
         if mode._stage(scene) != "move":
             continue
-        from game.client.ail.modes import state_dash_blocked
+        from game.systems.tactical.client.modes import state_dash_blocked
 
         if state_dash_blocked(scene, state.units[uid]):
             assert mode.combo_reach(scene) == frozenset()

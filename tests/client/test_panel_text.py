@@ -1,4 +1,4 @@
-"""The side panel's unit card and hex box are laid out by game/client/richtext.py, which keeps
+"""The side panel's unit card and hex box are laid out by game/shell/toolkit/richtext.py, which keeps
 the texts shown lately: the mouse back on a hex, or a unit selected again, shows the text
 without laying it out anew; what is shown is always the text for what is under the mouse, also
 after the window changes size."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.client import richtext
-from game.client.richtext import RichTextBox
+from game.shell.toolkit import richtext
+from game.shell.toolkit.richtext import RichTextBox
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session
 
 UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("r2", "rifle_section", "blue", (4, 5)),
@@ -81,7 +81,7 @@ def test_selecting_a_unit_again_shows_its_card_at_once_and_a_resize_keeps_what_i
 def test_a_command_lays_out_only_its_own_lines_of_the_dice_log() -> None:
     """The dice log shows up to 200 lines; laid out whole by pygame_gui each command cost 0.3-0.5 s
     once the log was long. Now a command's frame lays out the lines that command added."""
-    from game.rules.ail import commands as cmd
+    from game.systems.tactical.rules import commands as cmd
 
     session = make_session(UNITS, width=16, height=12, phase="movement")
     app = make_app(session, blackout=False)
@@ -103,9 +103,9 @@ def test_a_command_lays_out_only_its_own_lines_of_the_dice_log() -> None:
 
 
 def test_the_kept_lines_of_the_dice_log_are_the_lines_made_afresh_also_after_a_gm_change() -> None:
-    from game.client.ail import battle_panels
-    from game.rules.ail import commands as cmd
-    from game.rules.ail.gm import PlaceUnit
+    from game.systems.tactical.client import battle_panels
+    from game.systems.tactical.rules import commands as cmd
+    from game.systems.tactical.rules.gm import PlaceUnit
 
     session = make_session(UNITS, width=16, height=12, phase="movement")
     app = make_app(session, blackout=False)
@@ -132,8 +132,8 @@ def test_the_kept_log_lines_do_not_keep_an_undone_command_and_its_states_alive()
     import gc
     import weakref
 
-    from game.client.ail import battle_panels
-    from game.rules.ail import commands as cmd
+    from game.systems.tactical.client import battle_panels
+    from game.systems.tactical.rules import commands as cmd
 
     session = make_session(UNITS, width=16, height=12, phase="movement")
     app = make_app(session, blackout=False)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from game.__main__ import main
+from game.table import TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,14 +34,14 @@ def test_play_with_a_bad_size_says_what_is_expected(capsys) -> None:  # type: ig
 
 def test_play_offers_to_resume_a_game_left_unfinished_and_resume_opens_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from game.cli.play import open_window
-    from game.client.app import Settings
+    from game.shell.app import Settings
     from tests.client.clientfix import battle, press_button, settle, top_name
     from tests.client.test_load_menu import demo_save
 
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
     (tmp_path / "saves").mkdir()
     demo_save(tmp_path / "saves" / "recovery.yaml", commands=6)
-    app = open_window(None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
+    app = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
     settle(app)
     assert getattr(app.scenes.top, "title", "") == "Resume your last game?", top_name(app)
     press_button(app, "Resume")
@@ -50,7 +51,7 @@ def test_play_offers_to_resume_a_game_left_unfinished_and_resume_opens_it(tmp_pa
 
 def test_play_new_game_keeps_the_unfinished_one_aside_and_does_not_ask_again(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from game.cli.play import open_window
-    from game.client.app import Settings
+    from game.shell.app import Settings
     from tests.client.clientfix import battle, press_button, settle, top_name
     from tests.client.test_load_menu import demo_save
 
@@ -58,13 +59,13 @@ def test_play_new_game_keeps_the_unfinished_one_aside_and_does_not_ask_again(tmp
     monkeypatch.setenv("AIL_SAVES_DIR", str(saves))
     saves.mkdir()
     demo_save(saves / "recovery.yaml", commands=6)
-    app = open_window(None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
+    app = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
     settle(app)
     press_button(app, "New game")
     settle(app)
     assert not (saves / "recovery.yaml").exists() and (saves / "recovery-dismissed.yaml").is_file()
     assert len(battle(app).session.history) == 0
-    again = open_window(None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
+    again = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
     settle(again)
     assert getattr(again.scenes.top, "title", None) != "Resume your last game?"
     assert top_name(again) in ("battle", "briefing")  # the new game opens (on its briefing)

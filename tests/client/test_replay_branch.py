@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pygame
 
-from game.client.app import App
-from game.hexgrid import Hex, neighbours
+from game.core.hexgrid import Hex, neighbours
 from game.io import saves
 from game.replay import load_game
+from game.shell.app import App
+from game.table import TABLE
 from tests.client.clientfix import battle, click_at, key, move_mouse, press_button, top_name
 from tests.client.test_load_menu import open_app, saves_dir  # noqa: F401 - fixture
 from tests.client.test_replay_view import played_overwatch
@@ -76,7 +77,7 @@ def test_the_gm_moves_a_unit_in_the_replay_and_the_game_plays_on_from_there(tmp_
     # and nothing is lost: the whole game before the branch is in a save
     kept = sorted(saves_dir.glob("*-before-branch*.yaml"))
     assert len(kept) == 1
-    loaded = load_game(kept[0])
+    loaded = load_game(TABLE, kept[0])
     assert [s.command for s in loaded.record.steps] == [s.command for s in old_history]
     assert saves.read_header(kept[0]).title.endswith("(before a GM branch)")
     assert kept[0].name in live.toast_text  # type: ignore[operator]
@@ -106,7 +107,7 @@ def test_cancelling_the_branch_changes_nothing(tmp_path: Path, saves_dir: Path) 
 
 def test_the_replay_of_a_save_not_being_played_says_how_to_branch_and_changes_nothing(
         tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
-    from game.client import launch
+    from game.shell import launch
 
     path = played_overwatch(tmp_path / "ow.yaml")
     app = open_app(path)

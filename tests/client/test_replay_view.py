@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pygame
 
-from game.client import launch
-from game.client.app import App
-from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, save_game
-from game.rules.ail.commands import parse_command
-from game.rules.ail.system import SYSTEM
+from game.shell import launch
+from game.shell.app import App
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.commands import parse_command
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.client.clientfix import battle, key, press_button, top_name
 from tests.client.test_load_menu import ROOT, ctrl, open_app, saves_dir  # noqa: F401 - fixture
 
@@ -24,7 +25,7 @@ def played_overwatch(path: Path) -> Path:
     import yaml
 
     sc = load_scenario(OVERWATCH)
-    rec = Record(SYSTEM, initial_state_of(sc))
+    rec = Record(SYSTEM, initial_state_of(TABLE, sc))
     for entry in yaml.safe_load(OVERWATCH.with_name("demo-overwatch-commands.yaml").read_text(encoding="utf-8")):
         assert rec.apply(parse_command(entry)).accepted
     # end round 1, then round 2's initiative, so the battle opens on a Movement phase (no dialog up)
@@ -130,12 +131,12 @@ def test_replay_from_the_end_of_battle_summary_returns_to_it(tmp_path: Path, sav
     from tests.client.clientfix import make_app, settle
 
     sc = load_scenario(OVERWATCH)
-    rec = Record(SYSTEM, initial_state_of(sc))
+    rec = Record(SYSTEM, initial_state_of(TABLE, sc))
     for uid in ("watch", "guard"):  # the GM removes the garrison: Jibril wins at once
         assert rec.apply(parse_command({"kind": "gm_remove_unit", "unit_id": uid})).accepted
     assert rec.state.phase == "ended"
     path = save_game(tmp_path / "won.yaml", SYSTEM, rec.state, rec.steps, scenario_path=sc.path, seed=sc.seed)
-    session = launch.session_from_save(path)
+    session = launch.session_from_save(TABLE, path)
     assert session is not None
     app = make_app(session, blackout=False)
     settle(app)

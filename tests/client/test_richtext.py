@@ -1,4 +1,4 @@
-"""The side panels' own rich text (game/client/richtext.py): the markup subset parsed as the
+"""The side panels' own rich text (game/shell/toolkit/richtext.py): the markup subset parsed as the
 panels write it, wrapped without losing or reordering a word and within the box, drawn in the
 colours it names, kept once laid out, and a box scrolled by the wheel and its bar when the text
 is taller than the box."""
@@ -15,8 +15,10 @@ import pygame_gui  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from game.client import fonts, richtext  # noqa: E402
-from game.client.richtext import RichTextBox, Span, TextCache  # noqa: E402
+from game.shell import fonts  # noqa: E402
+from game.shell.toolkit import richtext
+from game.shell.toolkit.richtext import RichTextBox, Span, TextCache  # noqa: E402
+from game.table import TABLE  # noqa: E402
 
 INK = (230, 224, 210)
 
@@ -191,10 +193,10 @@ def test_a_box_in_a_panel_is_placed_inside_it_and_scrolls_where_it_is_shown() ->
 
 
 def test_a_dialog_body_is_a_rich_text_box_that_scrolls_a_long_text() -> None:
-    from game.client.app import App
-    from game.client.scenes.dialog import Choice, DialogScene
+    from game.shell.app import App
+    from game.shell.scenes.dialog import Choice, DialogScene
 
-    app = App(size=(960, 600), headless=True)
+    app = App(TABLE, size=(960, 600), headless=True)
     body = "<br>".join(f"<b>line {i}</b> of a long help text" for i in range(80))
     dialog = DialogScene(app, "Controls", body, [Choice("Close")], size=(600, 400))
     assert isinstance(dialog.body, RichTextBox) and dialog.body.html_text == body

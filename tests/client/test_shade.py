@@ -1,10 +1,10 @@
-"""The veil behind dialogs (game.client.draw.shade): darkened as a black veil would darken it."""
+"""The veil behind dialogs (game.shell.draw.shade): darkened as a black veil would darken it."""
 
 from __future__ import annotations
 
 import pygame
 
-from game.client.draw import shade
+from game.shell.draw import shade
 
 
 def _veiled(colour: tuple[int, int, int], alpha: int) -> tuple[int, int, int]:

@@ -12,13 +12,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from game.client import fonts  # noqa: E402
-from game.client.app import App, Settings  # noqa: E402
-from game.client.scenes.dialog import Choice, DialogScene  # noqa: E402
+from game.shell import fonts  # noqa: E402
+from game.shell.app import App, Settings  # noqa: E402
+from game.shell.scenes.dialog import Choice, DialogScene  # noqa: E402
+from game.table import TABLE  # noqa: E402
 
 
 def test_every_manager_of_a_window_shares_the_first_ones_theme_and_loader() -> None:
-    app = App(size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    app = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
     first, second, third = app.make_ui(), app.make_ui(), app.make_ui()
     assert second.get_theme() is first.get_theme() is third.get_theme()
     assert second.resource_loader is first.resource_loader
@@ -29,7 +30,7 @@ def test_every_manager_of_a_window_shares_the_first_ones_theme_and_loader() -> N
 
 
 def test_a_dialog_on_a_shared_theme_draws_its_buttons_in_the_themes_colours() -> None:
-    app = App(size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
     app.make_ui()  # the first manager: parses the theme
     dialog = DialogScene(app, "Title", "<b>Body</b> text", [Choice("OK", primary=True)])
     app.push(dialog)
@@ -59,10 +60,10 @@ def test_on_linux_the_window_shows_frames_through_xs_own_path_unless_the_player_
 
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.delenv("SDL_FRAMEBUFFER_ACCELERATION", raising=False)
-    App(size=(960, 600), headless=True)
+    App(TABLE, size=(960, 600), headless=True)
     assert os.environ["SDL_FRAMEBUFFER_ACCELERATION"] == "0"
     pygame.quit()
     monkeypatch.setenv("SDL_FRAMEBUFFER_ACCELERATION", "opengl")
-    App(size=(960, 600), headless=True)
+    App(TABLE, size=(960, 600), headless=True)
     assert os.environ["SDL_FRAMEBUFFER_ACCELERATION"] == "opengl"
     pygame.quit()

@@ -1,4 +1,4 @@
-"""TextLine (game/client/richtext.py): the project's one-line label looks exactly like the UI
+"""TextLine (game/shell/toolkit/richtext.py): the project's one-line label looks exactly like the UI
 toolkit's label it stands in for, and keeps the label's interface the panels use."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pygame_gui
 import pytest
 from pygame_gui.core import ObjectID
 
-from game.client.richtext import TextLine
+from game.shell.toolkit.richtext import TextLine
 from tests.client.clientfix import themed_manager
 
 TITLE = ObjectID(class_id="@title")

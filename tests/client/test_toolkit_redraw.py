@@ -1,5 +1,5 @@
 """Over a window that still shows the last frame, the battle scene draws again only the toolkit
-elements that changed (game/client/toolkit_draw.py): the hex box on a new hover, a button as the
+elements that changed (game/shell/toolkit/drawing.py): the hex box on a new hover, a button as the
 pointer comes onto it or leaves it, the panels when another unit is selected, the dice log as it
 scrolls. Whatever changed, the whole window must come out as the window drawn afresh, pixel for
 pixel; with a toolkit element over the map the toolkit is drawn whole."""
@@ -13,8 +13,8 @@ import pygame
 import pygame_gui
 import pytest
 
-from game.client import toolkit_draw
-from game.client.toolkit_draw import ToolkitLayer
+from game.shell.toolkit import drawing as toolkit_draw
+from game.shell.toolkit.drawing import ToolkitLayer
 from tests.client.clientfix import battle, click_hex, hex_pos, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (4, 4)), ("r2", "rifle_section", "blue", (3, 6)),

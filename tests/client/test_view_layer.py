@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.ail import battle_draw
+from game.systems.tactical.client import battle_draw
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (8, 5)),
@@ -102,7 +102,7 @@ def test_hovering_hex_after_hex_draws_no_new_kept_picture_and_matches_drawing_it
     drawn over the kept picture, so moving the mouse redraws none of the map; from the next frame
     on the two are kept as one picture. Either way the screen is the very one drawing everything
     afresh gives."""
-    from game.client.ail.rq import reach_cost
+    from game.systems.tactical.client.rq import reach_cost
 
     builds = _count_builds(monkeypatch)
     session = make_session(UNITS, width=30, height=20, overrides={(4, 4): "woods"},

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pygame
 
-from game.client.app import App
-from game.hexgrid import Hex, neighbours
+from game.core.hexgrid import Hex, neighbours
+from game.shell.app import App
 from tests.client.clientfix import battle, click_at, key, move_mouse, press_button, top_name
 from tests.client.test_load_menu import open_app, saves_dir  # noqa: F401 - fixture
 from tests.client.test_replay_view import played_overwatch

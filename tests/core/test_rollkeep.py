@@ -8,8 +8,8 @@ import icepool
 import pytest
 
 from game.core import rollkeep as rk
+from game.core.dice import Rng
 from game.core.roller import Roller
-from game.dice import Rng
 
 
 def test_one_exploding_d10_averages_55_over_9() -> None:

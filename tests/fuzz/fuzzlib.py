@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 
 T = TypeVar("T")
 Loc = tuple[Any, ...]

@@ -13,10 +13,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bench.randomplay import play
-from game.errors import GameFileError
-from game.io.scenario import load_scenario
-from game.rules.ail import initial_state
+from game.core.errors import GameFileError
+from game.systems.tactical.bench.randomplay import play
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules import initial_state
 from tests.fuzz.fuzzlib import QUICK, SLOW, mutated_tree, time_limit
 from tests.scratch import scratch_dir  # noqa: E402
 
@@ -84,8 +84,8 @@ def test_a_catalogue_unit_with_a_move_of_a_million_is_refused_naming_the_field()
 
 
 def test_the_gm_cannot_give_a_unit_a_move_of_a_million() -> None:
-    from game.rules.ail import Rejection, apply
-    from game.rules.ail.gm import EditUnit
+    from game.systems.tactical.rules import Rejection, apply
+    from game.systems.tactical.rules.gm import EditUnit
 
     (WORK / "catalogue.yaml").write_text(yaml.safe_dump(CATALOGUE, sort_keys=False), encoding="utf-8")
     path = WORK / "scenario.yaml"

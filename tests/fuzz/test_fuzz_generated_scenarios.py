@@ -13,10 +13,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bench.randomplay import play
-from game.errors import GameFileError
-from game.io.scenario import load_scenario
-from game.rules.ail import initial_state
+from game.core.errors import GameFileError
+from game.systems.tactical.bench.randomplay import play
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules import initial_state
 from tests.fuzz.fuzzlib import QUICK, SLOW, loads_or_clean_error
 from tests.scratch import scratch_dir  # noqa: E402
 
@@ -148,8 +148,8 @@ def test_rules_overrides_that_would_break_the_engine_are_refused_naming_the_fiel
 
 
 def test_the_gm_cannot_give_a_million_advantage_or_a_skill_of_a_million() -> None:
-    from game.rules.ail import Rejection, apply
-    from game.rules.ail.gm import EditUnit, GiveAdvantage
+    from game.systems.tactical.rules import Rejection, apply
+    from game.systems.tactical.rules.gm import EditUnit, GiveAdvantage
 
     path = WORK / "bounds-gm.yaml"
     path.write_text(yaml.safe_dump(BASE, sort_keys=False), encoding="utf-8")

@@ -13,13 +13,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bench.randomplay import play
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 from game.io import saves
-from game.io.scenario import load_scenario
 from game.replay import initial_state_of, load_game, make_save
-from game.rules.ail import legal_commands
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.bench.randomplay import play
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules import legal_commands
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.fuzz.fuzzlib import QUICK, SLOW, loads_or_clean_error, mutated_text, mutated_tree
 from tests.scratch import scratch_dir  # noqa: E402
 
@@ -30,7 +31,7 @@ WORK = scratch_dir("ail-fuzz-saves-")
 
 def _base_save() -> tuple[str, list[Any]]:
     scenario = load_scenario(SCENARIO)
-    played = play(initial_state_of(scenario), 5, max_commands=60)
+    played = play(initial_state_of(TABLE, scenario), 5, max_commands=60)
     save = make_save(SYSTEM, played.state, played.record.steps, scenario_path=SCENARIO, seed=scenario.seed)
     text = saves.dump_save(save)
     docs = list(yaml.safe_load_all(text))
@@ -63,7 +64,7 @@ def check_save_text(text: str) -> None:
     path = WORK / "fuzzed-save.yaml"
     path.write_text(text, encoding="utf-8")
     before = {p.name: p.read_bytes() for p in WORK.iterdir()}
-    result = loads_or_clean_error(load_game, path)
+    result = loads_or_clean_error(lambda p: load_game(TABLE, p), path)
     after = {p.name: p.read_bytes() for p in WORK.iterdir()}
     assert after == before, "loading a save wrote or changed a file"
     if isinstance(result, GameFileError):
@@ -105,7 +106,7 @@ def test_many_mutated_saves_load_or_get_a_located_error(text: str) -> None:
 
 @pytest.mark.parametrize("kind", [["move"], {"a": 1}, 3, None])
 def test_a_command_whose_kind_is_not_a_name_is_refused_with_a_sentence(kind: Any) -> None:
-    from game.rules.ail.commands import parse_command
+    from game.systems.tactical.rules.commands import parse_command
 
     # found by fuzzing a save's log: a list as `kind` raised TypeError (unhashable) instead
     with pytest.raises(ValueError, match="unknown command kind"):
@@ -120,11 +121,11 @@ def test_a_command_whose_kind_is_not_a_name_is_refused_with_a_sentence(kind: Any
     {"kind": "gm_place_unit", "unit_id": "u1", "at": [1]},
 ])
 def test_describing_a_malformed_logged_command_never_fails(command: dict[str, Any]) -> None:
-    from game.io.scenario import load_scenario
     from game.replay import command_label, initial_state_of
+    from game.systems.tactical.io.scenario import load_scenario
 
     # found by fuzzing a save's log: a hand-edited path crashed the message meant to report it
     assert command_label(command).startswith(command["kind"].replace("_", " "))
-    state = initial_state_of(load_scenario(SCENARIO))
+    state = initial_state_of(TABLE, load_scenario(SCENARIO))
     label = SYSTEM.describe_command(state, command)
     assert label.startswith(command["kind"].replace("_", " ").replace("gm ", "GM: "))

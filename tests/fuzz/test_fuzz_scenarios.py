@@ -11,9 +11,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.errors import GameFileError
-from game.io.scenario import load_scenario
-from game.rules.ail import initial_state, legal_commands
+from game.core.errors import GameFileError
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules import initial_state, legal_commands
 from tests.fuzz.fuzzlib import (
     QUICK,
     SLOW,

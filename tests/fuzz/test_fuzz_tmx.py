@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from game.errors import GameFileError  # noqa: E402
-from game.io.datafiles import load_rules  # noqa: E402
+from game.core.errors import GameFileError  # noqa: E402
 from game.io.tmx import load_map  # noqa: E402
+from game.systems.tactical.io.data import load_rules  # noqa: E402
 from tests.fuzz.fuzzlib import QUICK, SIGNIFICANT, SLOW, mutated_text  # noqa: E402
 from tests.scratch import scratch_dir  # noqa: E402
 

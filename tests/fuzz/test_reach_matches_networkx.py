@@ -1,6 +1,6 @@
 """Movement reach (move and dash, roads included) equals networkx's Dijkstra on the same hex graph
 with the same costs, on random boards with random units: the oracle of the reach benchmark, and
-the regression test of the memoised reach search (game/rules/ail/movement.py)."""
+the regression test of the memoised reach search (game/systems/tactical/rules/movement.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,18 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bench.reach import nx_graphs, nx_reach
-from game.board import Board
-from game.rules.ail import dash_reach, initial_state, move_reach
-from game.rules.ail.models import BattleSetup, Catalogue, Commander, RulesData, SideSetup, Stats, UnitSetup
+from game.core.board import Board
+from game.systems.tactical.bench.reach import nx_graphs, nx_reach
+from game.systems.tactical.rules import dash_reach, initial_state, move_reach
+from game.systems.tactical.rules.models import (
+    BattleSetup,
+    Catalogue,
+    Commander,
+    RulesData,
+    SideSetup,
+    Stats,
+    UnitSetup,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = RulesData.model_validate(yaml.safe_load((ROOT / "assets/rules/ail-tactical.yaml").read_text()))
@@ -45,7 +53,7 @@ def battles(draw: st.DrawFn) -> object:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(battles())
 def test_move_and_dash_reach_equal_networkx_dijkstra_with_the_same_costs(state: object) -> None:
-    from game.rules.ail import GameState
+    from game.systems.tactical.rules import GameState
 
     assert isinstance(state, GameState)
     for uid in state.units:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 from game.io.tmx import MAX_MAP_CELLS, load_map
+from game.table import TABLE
 from tests.hostile.hostile import TILES, map_copy, refused, small_scenario
 
 CSV_DATA = '''  <data encoding="csv">
@@ -106,10 +107,10 @@ def test_play_opens_a_map_with_a_bad_tileset_image_as_one_line_not_a_crash(tmp_p
     m = tmp_path / "layout-pointy-odd.tmx"
     m.write_text(m.read_text(encoding="utf-8").replace(f'source="{TILES.as_posix()}/hex-pointy.tsx"',
                                                        'source="bad.tsx"'), encoding="utf-8")
-    from game.client.launch import open_game
+    from game.shell.launch import open_game
 
     with pytest.raises(GameFileError, match="not a PNG"):
-        open_game(sc)  # raised before the window opens: `play` prints it as one line
+        open_game(TABLE, sc)  # raised before the window opens: `play` prints it as one line
 
 
 def test_a_symlink_loop_as_tileset_is_one_line(tmp_path, capsys):

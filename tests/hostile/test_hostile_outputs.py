@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from game.io import outpaths, saves
+from game.table import TABLE
 from tests.hostile.hostile import COMMANDS, cli, copy_demo, refused
 
 
@@ -90,7 +91,7 @@ def test_a_write_that_fails_after_the_run_keeps_the_save_in_a_fallback_file(tmp_
     monkeypatch.undo()
     from game.replay import load_game
 
-    assert load_game(kept).save.header.commands > 0  # the whole game is in it
+    assert load_game(TABLE, kept).save.header.commands > 0  # the whole game is in it
 
 
 def test_the_crash_report_goes_elsewhere_when_the_saves_folder_is_a_file(tmp_path, monkeypatch):
@@ -119,7 +120,7 @@ def test_the_crash_guard_survives_an_unusable_saves_folder(tmp_path, monkeypatch
     monkeypatch.setenv("AIL_SAVES_DIR", str(blocker))
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    from game.client import savegame
+    from game.shell import savegame
 
     report = savegame.handle_crash(SimpleNamespace(scenes=[]), RuntimeError("boom"))
     assert report is not None and report.parent == tmp_path / "tmp"
@@ -141,7 +142,7 @@ def test_leftover_temp_files_of_a_killed_save_are_cleaned_at_start_up(tmp_path, 
     old_auto = _leftover(tmp_path / "autosave", ".autosave-r01.yaml.x.tmp", 3600)
     fresh = _leftover(tmp_path, ".other.yaml.def456.tmp", 0)  # another copy of the game saving now
     real = _leftover(tmp_path, "quick.yaml", 3600)
-    from game.client.savegame import AUTOSAVE_DIR, clean_leftovers
+    from game.shell.savegame import AUTOSAVE_DIR, clean_leftovers
 
     assert AUTOSAVE_DIR == "autosave"
     removed = clean_leftovers()
@@ -156,16 +157,16 @@ def test_loading_a_save_cleans_leftovers_in_its_folder(tmp_path, capsys):
     out = tmp_path / "game.yaml"
     cli(capsys, "run", str(demo), "--commands", str(COMMANDS), "--out", str(out))
     old = _leftover(tmp_path, ".game.yaml.zz.tmp", 3600)
-    from game.client.launch import session_from_save
+    from game.shell.launch import session_from_save
 
-    assert session_from_save(out) is not None
+    assert session_from_save(TABLE, out) is not None
     assert not old.exists()
 
 
 def test_play_cleans_leftovers_before_opening(tmp_path, monkeypatch):
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path))
     old = _leftover(tmp_path, ".x.yaml.1.tmp", 3600)
-    from game.client import app as app_module
+    from game.shell import app as app_module
 
     def stop(*_a, **_k):
         raise SystemExit(0)

@@ -18,8 +18,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.errors import GameFileError, UserError
+from game.core.errors import GameFileError, UserError
 from game.io import safe_read
+from game.table import TABLE
 from tests.hostile.hostile import (
     COMMANDS,
     DEMO,
@@ -133,7 +134,7 @@ def _check_any(path: Path) -> None:
     from game.cli.validate import check_file
 
     try:
-        check_file(path)
+        check_file(TABLE, path)
     except (GameFileError, UserError) as exc:
         assert "\n" not in str(exc) and len(str(exc)) < 1500
 
@@ -183,7 +184,7 @@ def test_special_files_in_any_role_are_one_line(tmp_path_factory, kind, role):
     else:
         special.symlink_to(d / "nowhere")
     from game.cli.run import read_commands
-    from game.io.scenario import load_scenario
+    from game.systems.tactical.io.scenario import load_scenario
 
     sc = d / "sc.yaml"
     text = SCENARIO.read_text(encoding="utf-8")

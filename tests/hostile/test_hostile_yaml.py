@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from game.errors import GameFileError, brief
+from game.core.errors import GameFileError, brief
 from game.io import safe_read
+from game.table import TABLE
 from tests.hostile.hostile import (
     COMMANDS,
     alias_bomb,
@@ -52,7 +53,7 @@ def test_alias_bomb_in_a_scenario_is_refused_quickly_by_validate_run_and_the_loa
     sc = small_scenario(tmp_path, alias_bomb())
     refused(capsys, sc, expect="aliases counted")
     refused(capsys, sc, "run", str(sc), "--commands", str(COMMANDS), expect="not valid YAML")
-    from game.io.scenario import load_scenario
+    from game.systems.tactical.io.scenario import load_scenario
 
     with pytest.raises(GameFileError, match="more than 2,000,000 values"):
         load_scenario(sc)
@@ -197,10 +198,10 @@ def test_dev_zero_or_a_symlink_to_it_as_scenario_command_list_or_save_is_refused
 
     with pytest.raises(GameFileError, match="not a regular file"):
         load_save(zero)
-    from game.client.launch import open_game
+    from game.shell.launch import open_game
 
     with pytest.raises(GameFileError, match="not a regular file"):
-        open_game(zero)  # what `play zero.yaml` opens, before any window
+        open_game(TABLE, zero)  # what `play zero.yaml` opens, before any window
 
 
 def test_a_fifo_is_refused_without_blocking(tmp_path, capsys):

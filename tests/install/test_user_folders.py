@@ -11,6 +11,7 @@ import pytest
 
 from game import paths
 from game.__main__ import main, program_name
+from game.table import TABLE
 from tests.conftest import CHECKOUT_SAVES, saves_snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,14 +25,14 @@ def test_the_suite_points_the_saves_folder_at_a_temporary_folder_not_the_checkou
 
 def test_an_autosave_and_a_crash_report_land_in_the_overridden_folder_and_leave_the_checkout_alone(
         tmp_path, monkeypatch):
-    from game.client import savegame
     from game.io import saves
+    from game.shell import savegame
 
     before = saves_snapshot()
     monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "mine"))
     from game.replay import load_game
 
-    game = load_game(ROOT / "tests" / "fixtures" / "saves" / "v2-demo-overwatch.yaml", verify=False)
+    game = load_game(TABLE, ROOT / "tests" / "fixtures" / "saves" / "v2-demo-overwatch.yaml", verify=False)
     written = saves.autosave(savegame.saves_dir() / savegame.AUTOSAVE_DIR, game.save)
     report = saves.write_crash_report(savegame.saves_dir(), RuntimeError("test"))
     assert written.is_relative_to(tmp_path / "mine") and report.is_relative_to(tmp_path / "mine")

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from game.__main__ import main
-from game.errors import GameFileError
-from game.io.campaign import (
+from game.core.errors import GameFileError
+from game.io.sniff import sniff_kind
+from game.systems.campaign.io.files import (
     OrderEntry,
     check_fingerprint,
     load_campaign,
@@ -21,7 +22,7 @@ from game.io.campaign import (
     read_script,
     write_orders_file,
 )
-from game.io.sniff import sniff_kind
+from game.table import TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "maps" / "campaign"
@@ -121,7 +122,7 @@ def test_an_order_file_round_trips_and_its_fingerprint_checks(tmp_path: Path) ->
     write_orders_file(tmp_path / "o.yaml", f)
     back = read_orders_file(tmp_path / "o.yaml")
     assert back == f and check_fingerprint(back)
-    assert sniff_kind(tmp_path / "o.yaml") == "campaign-orders"
+    assert sniff_kind(tmp_path / "o.yaml", TABLE.sniff) == "campaign-orders"
 
 
 def test_a_changed_order_or_salt_fails_the_fingerprint_check(tmp_path: Path) -> None:
@@ -148,7 +149,7 @@ def test_seal_and_verify_on_the_command_line(tmp_path: Path, capsys: pytest.Capt
 
 def _teaching():  # type: ignore[no-untyped-def]
     from game.core.record import Record
-    from game.rules.campaign import SYSTEM
+    from game.systems.campaign.rules import SYSTEM
 
     loaded = load_campaign(CAMPAIGN / "teaching.yaml")
     assert loaded.seed == 7 and loaded.path.name == "teaching.yaml" and loaded.description
@@ -169,8 +170,8 @@ def test_the_teaching_script_plays_withdraw_block_and_shock_attack_and_stratagem
 
 
 def test_the_week_report_shows_orders_salts_dice_and_tables_in_markdown_and_bbcode() -> None:
-    from game.io.campaign import canonical_orders
-    from game.rules.campaign.report import Seal, week_report
+    from game.systems.campaign.io.files import canonical_orders
+    from game.systems.campaign.rules.report import Seal, week_report
 
     rec = _teaching()
     steps = [s for s in rec.steps if s.before.week == 1]
@@ -188,20 +189,18 @@ def test_the_week_report_shows_orders_salts_dice_and_tables_in_markdown_and_bbco
 
 
 def test_validate_knows_every_campaign_file_kind() -> None:
-    assert sniff_kind(CAMPAIGN / "ascension-isle.yaml") == "campaign-scenario"
-    assert sniff_kind(CAMPAIGN / "teaching-commands.yaml") == "campaign-commands"
-    assert sniff_kind(ROOT / "assets" / "rules" / "campaign.yaml") == "campaign-rules"
-    assert sniff_kind(ROOT / "assets" / "units" / "campaign-powers.yaml") == "campaign-catalogue"
+    assert sniff_kind(CAMPAIGN / "ascension-isle.yaml", TABLE.sniff) == "campaign-scenario"
+    assert sniff_kind(CAMPAIGN / "teaching-commands.yaml", TABLE.sniff) == "campaign-commands"
+    assert sniff_kind(ROOT / "assets" / "rules" / "campaign.yaml", TABLE.sniff) == "campaign-rules"
+    assert sniff_kind(ROOT / "assets" / "units" / "campaign-powers.yaml", TABLE.sniff) == "campaign-catalogue"
     assert main(["validate", str(CAMPAIGN), str(ROOT / "assets" / "rules" / "campaign.yaml"),
                  str(ROOT / "assets" / "units" / "campaign-powers.yaml")]) == 0
 
 
 def test_the_campaign_is_registered_in_the_composition_root() -> None:
-    from game.systems import plugin_named, system_of_data
-
-    plugin = plugin_named("campaign")
+    plugin = TABLE.plugin_named("campaign")
     assert plugin.system.name == "campaign"
-    assert system_of_data({"system": "campaign"}) == "campaign"
+    assert TABLE.name_in({"system": "campaign"}) == "campaign"
     assert plugin.load(CAMPAIGN / "teaching.yaml").name == "Campaign teaching scenario"
 
 

@@ -9,10 +9,11 @@ import pytest
 import yaml
 
 from game.__main__ import main
-from game.errors import GameFileError
-from game.io.mass import DEFAULT_MASS_RULES, load_battle, load_mass_commands, load_mass_rules
+from game.core.errors import GameFileError
 from game.io.sniff import sniff_kind
 from game.io.tmx import load_map
+from game.systems.mass.io.files import DEFAULT_MASS_RULES, load_battle, load_mass_commands, load_mass_rules
+from game.table import TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
@@ -110,9 +111,9 @@ def test_a_bad_command_in_a_script_names_its_index(tmp_path: Path) -> None:
 
 
 def test_files_are_sniffed_by_their_system_key() -> None:
-    assert sniff_kind(BATTLE) == "mass-battle"
-    assert sniff_kind(DEFAULT_MASS_RULES) == "mass-rules"
-    assert sniff_kind(ROOT / "maps" / "mass" / "borderland-valley-commands.yaml") == "mass-commands"
+    assert sniff_kind(BATTLE, TABLE.sniff) == "mass-battle"
+    assert sniff_kind(DEFAULT_MASS_RULES, TABLE.sniff) == "mass-rules"
+    assert sniff_kind(ROOT / "maps" / "mass" / "borderland-valley-commands.yaml", TABLE.sniff) == "mass-commands"
 
 
 def test_validate_accepts_the_shipped_mass_files(capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,9 +136,7 @@ def test_dice_command_shows_the_ten_dice_conversion_and_refuses_nonsense(capsys:
 
 
 def test_the_plugin_is_registered_and_loads_battle_files() -> None:
-    from game.systems import plugin_named, system_of_data
-
-    plugin = plugin_named("mass-battle")
+    plugin = TABLE.plugin_named("mass-battle")
     assert plugin.system.name == "mass-battle"
-    assert system_of_data(_battle_data()) == "mass-battle"
+    assert TABLE.name_in(_battle_data()) == "mass-battle"
     assert plugin.load(BATTLE).setup.terrain == "constricted"

@@ -17,9 +17,17 @@ from pydantic import BaseModel, ConfigDict
 from game.io import saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
 from game.replay import Record, load_game, make_save, state_checksummer
-from game.rules.ail.commands import parse_command
-from game.rules.ail.gm import EditUnit, GiveAdvantage, MoveUnitGM, PlaceUnit, RemoveUnit, SetNextRoll
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.rules.commands import parse_command
+from game.systems.tactical.rules.gm import (
+    EditUnit,
+    GiveAdvantage,
+    MoveUnitGM,
+    PlaceUnit,
+    RemoveUnit,
+    SetNextRoll,
+)
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.test_replay import battle, play, start
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "saves"
@@ -190,5 +198,5 @@ def test_the_block_and_the_json_lines_layouts_of_the_same_game_load_the_same_log
     # (commands compared as the game reads them: fields added since the old save take defaults)
     assert [(parse_command(e.command), e.rolls, e.gm, e.round) for e in old.log] == [
         (parse_command(e.command), e.rolls, e.gm, e.round) for e in new.log]
-    game = load_game(lines)  # today's save of it verifies command by command
+    game = load_game(TABLE, lines)  # today's save of it verifies command by command
     assert len(game.record.steps) == len(new.log) == new.header.commands

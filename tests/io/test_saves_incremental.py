@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from game import paths
-from game.bench.randomplay import long_game_policy, play
-from game.client import savegame
 from game.io import saves
-from game.io.scenario import load_scenario
 from game.replay import STEP_LOG, initial_state_of, load_game, make_save
-from game.rules.ail.system import SYSTEM
+from game.shell import savegame
+from game.systems.tactical.bench.randomplay import long_game_policy, play
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 
 SCENARIO = paths.data_root() / "maps" / "default.yaml"
 NOW = _dt.datetime(2026, 12, 1, 12, 0, 0)
@@ -25,7 +26,7 @@ NOW = _dt.datetime(2026, 12, 1, 12, 0, 0)
 
 def _played(commands: int = 80):  # type: ignore[no-untyped-def]
     scenario = load_scenario(SCENARIO)
-    return scenario, play(initial_state_of(scenario), 7, policy=long_game_policy(), max_commands=commands)
+    return scenario, play(initial_state_of(TABLE, scenario), 7, policy=long_game_policy(), max_commands=commands)
 
 
 def test_a_later_save_encodes_only_the_commands_played_since_and_writes_the_same_text(tmp_path: Path) -> None:
@@ -46,7 +47,7 @@ def test_a_later_save_encodes_only_the_commands_played_since_and_writes_the_same
     assert saves.dump_save(later) == saves.dump_save(fresh)
     assert saves.dump_save(later) == saves.dump_save(saves.SaveData(fresh.header, fresh.state, fresh.log))
     path = saves.write_save(tmp_path / "g.yaml", later)
-    assert load_game(path).state == game.state
+    assert load_game(TABLE, path).state == game.state
 
 
 def test_an_autosave_is_written_by_a_background_thread_while_the_caller_goes_on(

@@ -12,6 +12,7 @@ import pytest
 from game.io import migrations, saves
 from game.io.saves import SaveError
 from game.replay import load_game
+from game.table import TABLE
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "saves"
 
@@ -33,7 +34,7 @@ def test_every_fixture_save_loads_with_todays_code(path: Path) -> None:
     header = saves.read_header(path)
     data = saves.load_save(path)
     assert header.format == saves.FORMAT_VERSION == data.header.format  # migrated on the way in
-    game = load_game(path, verify=False)  # the state validates against today's GameState
+    game = load_game(TABLE, path, verify=False)  # the state validates against today's GameState
     assert game.state.round == header.round
 
 

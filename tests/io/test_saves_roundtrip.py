@@ -15,7 +15,8 @@ import game.replay as replay
 from game.io import saves
 from game.io.saves import SaveError
 from game.replay import Record, load_game, save_game
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.test_replay import FakeScenario, battle, pick, play, start
 
 
@@ -27,10 +28,9 @@ def scenario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeScenario:
     sc.path.write_text("# stands for the test battle\n", encoding="utf-8")
     import dataclasses
 
-    from game import systems
-
-    plugin = systems.plugin_named("ail-tactical")
-    monkeypatch.setitem(systems.plugins(), "ail-tactical", dataclasses.replace(plugin, load=lambda path: sc))
+    # this module's table: the tactical system whose loader returns the test battle
+    plugin = TABLE.plugin_named("ail-tactical")
+    monkeypatch.setitem(globals(), "TABLE", TABLE.with_plugin(dataclasses.replace(plugin, load=lambda path: sc)))
     return sc
 
 
@@ -55,7 +55,7 @@ def test_save_and_load_mid_game_gives_an_equal_state_and_the_same_future(
         tmp_path: Path, scenario: FakeScenario, seed: int, length: int) -> None:
     rec = play(Record(SYSTEM, start(scenario)), length, random.Random(seed))
     path = _save(tmp_path / "mid.yaml", rec, scenario)
-    loaded = load_game(path)
+    loaded = load_game(TABLE, path)
     assert loaded.state == rec.state
     assert loaded.header.to_move == SYSTEM.summary(rec.state)["to_move"]
     assert [s.events for s in loaded.record.steps] == [s.events for s in rec.steps]
@@ -71,19 +71,19 @@ def test_round_trip_while_a_defensive_action_is_awaited(tmp_path: Path, scenario
     path = _save(tmp_path / "interrupt.yaml", rec, scenario)
     header = saves.read_header(path)
     assert "defensive action" in header.phase and header.to_move == rec.state.pending.sides[0]
-    loaded = load_game(path)
+    loaded = load_game(TABLE, path)
     assert loaded.state == rec.state and loaded.state.pending == rec.state.pending
     assert _continue(loaded.record, 77) == _continue(rec, 77)
 
 
 def test_round_trip_in_the_initiative_phase_with_a_gm_forced_roll_queued(
         tmp_path: Path, scenario: FakeScenario) -> None:
-    from game.rules.ail.gm import SetNextRoll
+    from game.systems.tactical.rules.gm import SetNextRoll
 
     rec = Record(SYSTEM, start(scenario))
     rec.apply(SetNextRoll(values=(10, 2, 7)))
     path = _save(tmp_path / "gm.yaml", rec, scenario)
-    loaded = load_game(path)
+    loaded = load_game(TABLE, path)
     assert loaded.state.forced_rolls == (10, 2, 7) and loaded.save.log[0].gm
     assert _continue(loaded.record, 5, 10) == _continue(rec, 5, 10)
 
@@ -123,7 +123,7 @@ def _refused(path: Path, text: str) -> str:
     path.write_text(text, encoding="utf-8")
     before = path.read_bytes()
     with pytest.raises(SaveError) as info:
-        load_game(path)
+        load_game(TABLE, path)
     assert path.read_bytes() == before and not saves.backup_path(path).exists()
     return str(info.value)
 
@@ -185,7 +185,7 @@ def test_missing_scenario_file_is_named(tmp_path: Path, scenario: FakeScenario) 
     assert scenario.path is not None
     scenario.path.unlink()
     with pytest.raises(SaveError, match="scenario file .* was not found"):
-        load_game(path)
+        load_game(TABLE, path)
 
 
 def _as_saved_by_an_older_game(rec: Record, scenario: FakeScenario) -> saves.SaveData:
@@ -208,7 +208,7 @@ def test_a_save_from_before_a_new_state_field_still_loads_and_verifies(tmp_path:
     rec = play(Record(SYSTEM, start(scenario)), 40, random.Random(21))
     path = tmp_path / "older.yaml"
     path.write_text(saves.dump_save(_as_saved_by_an_older_game(rec, scenario)), encoding="utf-8")
-    loaded = load_game(path)
+    loaded = load_game(TABLE, path)
     assert loaded.state == rec.state and len(loaded.record.steps) == 40
 
 
@@ -222,7 +222,7 @@ def test_a_tampered_die_is_still_caught_in_a_save_from_before_a_new_state_field(
     path = tmp_path / "older.yaml"
     path.write_text(saves.dump_save(saves.SaveData(data.header, data.state, tuple(log))), encoding="utf-8")
     with pytest.raises(SaveError, match=f"log\\[{i}\\].rolls: command {i + 1} "):
-        load_game(path)
+        load_game(TABLE, path)
 
 
 def test_a_hand_edited_state_is_named_down_to_the_field(tmp_path: Path, scenario: FakeScenario) -> None:

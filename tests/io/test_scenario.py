@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from game.errors import GameFileError
-from game.io.datafiles import deep_merge, load_catalogue, load_rules, problems_of
-from game.io.scenario import load_scenario
+from game.core.errors import GameFileError
+from game.io.datafiles import deep_merge, problems_of
+from game.systems.tactical.io.data import load_catalogue, load_rules
+from game.systems.tactical.io.scenario import load_scenario
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,9 @@ from game.core.system import StateDataError, StateStep, StateVersionError, migra
 from game.io import saves
 from game.io.saves import SaveError
 from game.replay import load_game, make_save, verify_save
-from game.rules.ail import migrations as ail_migrations
-from game.rules.ail.system import SYSTEM, TacticalSetup
+from game.systems.tactical.rules import migrations as ail_migrations
+from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
+from game.table import TABLE
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "saves"
 OLD_STATE = ["v1-demo-overwatch.yaml", "v2-demo-overwatch.yaml", "v2-jsonlines-demo-overwatch.yaml"]
@@ -39,22 +40,22 @@ def test_saves_made_before_state_versions_are_state_version_1(name: str) -> None
 def test_an_old_state_is_migrated_then_loads_replays_and_verifies(name: str) -> None:
     raw_units = saves.load_save(FIXTURES / name).state["units"]
     assert all(any(f not in u for f in V2_FIELDS) for u in raw_units.values())  # really the old layout
-    game = load_game(FIXTURES / name)  # verify=True: the log is replayed die by die
+    game = load_game(TABLE, FIXTURES / name)  # verify=True: the log is replayed die by die
     assert game.record.state == game.state
     data = SYSTEM.state_to_data(game.state)
     assert all(f in u for u in data["units"].values() for f in V2_FIELDS)
-    report = verify_save(FIXTURES / name)
+    report = verify_save(TABLE, FIXTURES / name)
     assert report.commands == len(game.record.steps) and report.rolls > 0
 
 
 def test_without_the_step_an_old_state_is_refused_naming_the_versions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SYSTEM, "state_migrations", {})
     with pytest.raises(SaveError, match="no migration of the AI:L tactical battle state from version 1 to 2"):
-        load_game(FIXTURES / "v2-demo-overwatch.yaml")
+        load_game(TABLE, FIXTURES / "v2-demo-overwatch.yaml")
 
 
 def test_state_version_2_data_must_name_every_unit_field() -> None:
-    game = load_game(FIXTURES / "v3-demo-overwatch.yaml")
+    game = load_game(TABLE, FIXTURES / "v3-demo-overwatch.yaml")
     data = SYSTEM.state_to_data(game.state)
     uid = next(iter(data["units"]))
     del data["units"][uid]["casualty_advantage"]
@@ -66,7 +67,7 @@ def test_state_version_2_data_must_name_every_unit_field() -> None:
 def test_a_new_save_records_the_systems_state_version_and_loads_without_migrating() -> None:
     header = saves.read_header(FIXTURES / "v3-demo-overwatch.yaml")
     assert header.format == saves.FORMAT_VERSION == 3 and header.state_version == 2
-    game = load_game(FIXTURES / "v3-demo-overwatch.yaml")
+    game = load_game(TABLE, FIXTURES / "v3-demo-overwatch.yaml")
     again = make_save(SYSTEM, game.record.state, game.record.steps, scenario_path=header.scenario,
                       seed=header.seed)
     assert again.header.state_version == 2
@@ -79,7 +80,7 @@ def test_a_save_from_a_newer_state_version_is_refused(tmp_path: Path) -> None:
     newer.write_text(text.replace("state_version: 2\n", "state_version: 3\n", 1).replace(
         "scenario: maps/", f"scenario: {Path(__file__).resolve().parents[2]}/maps/", 1), encoding="utf-8")
     with pytest.raises(SaveError) as err:
-        load_game(newer)
+        load_game(TABLE, newer)
     msg = str(err.value)
     assert "newer version of the AI:L tactical battle rules (state version 3)" in msg
     assert "state versions 1 to 2" in msg and "state_version" in msg

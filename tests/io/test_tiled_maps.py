@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from game.__main__ import main
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 from game.io.datafiles import problems_of
-from game.io.scenario import load_scenario
 from game.io.tmx import load_map
+from game.systems.tactical.io.scenario import load_scenario
+from game.table import TABLE
 from tests import tiledfix as tf
 
 SIDES = """sides:
@@ -126,8 +127,8 @@ def _units_map(folder: Path, objects: list[str]) -> Path:
 
 
 def _tile_obj(oid: int, col: int, row: int, gid: int = 4, props: str = "", extra: str = "") -> str:
-    from game.hexgrid import Stagger
-    from game.hexlayout import HexLayout
+    from game.core.hexgrid import Stagger
+    from game.core.hexlayout import HexLayout
 
     x, y = HexLayout(64, 74, 36, Stagger("y", "odd"), 6, 5).tile_center(col, row)
     body = f"<properties>{props}</properties>" if props else ""
@@ -147,8 +148,8 @@ def test_units_stamped_from_an_object_template_are_loaded_with_the_objects_own_v
     tsx = _counters_tileset(tmp_path)
     tf.template(tmp_path, "rifles", tsx.name, 0, '<property name="unit_type" value="rifle_section"/>'
                                                 '<property name="side" value="blue"/>')
-    from game.hexgrid import Stagger
-    from game.hexlayout import HexLayout
+    from game.core.hexgrid import Stagger
+    from game.core.hexlayout import HexLayout
 
     x, y = HexLayout(64, 74, 36, Stagger("y", "odd"), 6, 5).tile_center(1, 3)
     objs = [f'<object id="5" template="rifles.tx" x="{x - 32:g}" y="{y + 37:g}"/>',
@@ -177,8 +178,8 @@ def test_class_members_left_at_their_default_take_the_projects_default_nested_cl
 
 
 def test_the_shipped_tiled_project_declares_the_terrain_enum_and_the_unit_class():
-    from game.io.datafiles import load_rules
     from game.io.tmx import find_project, load_property_types
+    from game.systems.tactical.io.data import load_rules
 
     root = Path(__file__).resolve().parents[2]
     proj = find_project(root / "maps" / "riverford.tmx")
@@ -226,8 +227,8 @@ def test_layer_and_group_tints_are_read_and_multiplied(tmp_path):
 
 
 def test_the_shipped_projects_unit_type_enum_lists_the_starter_catalogue():
-    from game.io.datafiles import load_catalogue
     from game.io.tmx import load_property_types
+    from game.systems.tactical.io.data import load_catalogue
 
     types = load_property_types(Path(__file__).resolve().parents[2] / "maps" / "ascension-isle.tiled-project")
     assert set(types.enums["unit_type"]) == set(load_catalogue().units)
@@ -240,7 +241,7 @@ def test_a_map_whose_object_layer_places_two_sides_becomes_a_playable_scenario(t
     from game.cli.play import scenario_for_map
 
     root = Path(__file__).resolve().parents[2]
-    sc = load_scenario(scenario_for_map(root / "maps" / "hollow-ridge.tmx", tmp_path))
+    sc = load_scenario(scenario_for_map(TABLE, root / "maps" / "hollow-ridge.tmx", tmp_path))
     assert [s.id for s in sc.setup.sides] == list(dict.fromkeys(u.side for u in sc.map.units))
     assert len(sc.setup.units) == len(sc.map.units) > 2
     assert {o.kind for o in sc.setup.objectives} == {"destroy_all"}
@@ -252,7 +253,7 @@ def test_a_map_whose_object_layer_places_two_sides_becomes_a_playable_scenario(t
 ])
 def test_playing_a_map_that_lacks_units_or_sides_says_what_is_missing(tmp_path, objects, missing):
     from game.cli.play import scenario_for_map
-    from game.errors import UserError
+    from game.core.errors import UserError
 
     tsx = _counters_tileset(tmp_path)
     objs = [_tile_obj(1, 2, 1)] if objects else []  # on a Meadow tile, the one with terrain
@@ -262,16 +263,16 @@ def test_playing_a_map_that_lacks_units_or_sides_says_what_is_missing(tmp_path, 
                    '<tile id="0" type="Meadow"><properties><property name="terrain" value="clear"/></properties></tile>'),
                    encoding="utf-8")
     with pytest.raises(UserError) as info:
-        scenario_for_map(m, tmp_path)
+        scenario_for_map(TABLE, m, tmp_path)
     assert missing in str(info.value) and "\n" not in str(info.value)
 
 
 def test_playing_a_map_without_terrain_directly_says_a_terrain_map_is_needed(tmp_path):
     from game.cli.play import scenario_for_map
-    from game.errors import UserError
+    from game.core.errors import UserError
 
     with pytest.raises(UserError) as info:
-        scenario_for_map(tf.foreign_map(tmp_path), tmp_path)
+        scenario_for_map(TABLE, tf.foreign_map(tmp_path), tmp_path)
     assert "terrain_map" in str(info.value)
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.errors import GameFileError
-from game.hexgrid import Stagger
+from game.core.errors import GameFileError
+from game.core.hexgrid import Stagger
 from game.io.tmx import ImageLayer, TileLayer, load_map, load_tileset
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -218,7 +218,7 @@ def test_unit_object_missing_side_is_reported(tmp_path):
 def test_unit_object_on_an_off_board_tile_is_reported(tmp_path):
     text = (FIX / "layout-pointy-odd.tmx").read_text(encoding="utf-8")
     pos = text.split('<object id="1" name="scout" ')[1].split(">")[0]
-    from game.hexlayout import HexLayout
+    from game.core.hexlayout import HexLayout
 
     x, y = HexLayout(64, 74, 36, Stagger("y", "odd"), 6, 5).tile_center(5, 4)
     p = variant(tmp_path, "layout-pointy-odd.tmx", (pos, f'x="{x:g}" y="{y:g}"'))

@@ -7,8 +7,8 @@ from typing import Any
 
 import pygame
 
-from game.client.scene import Scene
-from game.client.scenes.handoff import HandoffScene
+from game.shell.scene import Scene
+from game.shell.scenes.handoff import HandoffScene
 
 
 class RaceScene(Scene):

@@ -1,6 +1,7 @@
-"""A second rule system defined in the tests (tests/race/racesystem.py) plugs into the shell through
-the plugin table alone: open, play with hand-offs, quick save, load menu, load, replay --verify,
-undo / redo, with no change to any shell module."""
+"""A fourth rule system defined in the tests (tests/race/: rules and files in racesystem.py, its
+window in raceclient.py, its Plugin in plugin.py) plugs in as one folder and one line in a table:
+open, play with hand-offs, quick save, load menu, load, replay --verify, undo / redo, with no
+change to any shell module."""
 
 from __future__ import annotations
 
@@ -14,24 +15,22 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game import systems  # noqa: E402
-from game.client import launch, savegame  # noqa: E402
-from game.client.app import App, Settings  # noqa: E402
-from game.client.scenes.handoff import HandoffScene  # noqa: E402
-from game.client.scenes.load_menu import LoadMenuScene  # noqa: E402
+from game.core.plugin import Table  # noqa: E402
 from game.io import saves  # noqa: E402
 from game.replay import load_game, verify_save  # noqa: E402
+from game.shell import launch, savegame  # noqa: E402
+from game.shell.app import App, Settings  # noqa: E402
+from game.shell.scenes.handoff import HandoffScene  # noqa: E402
+from game.shell.scenes.load_menu import LoadMenuScene  # noqa: E402
+from game.table import SYSTEMS  # noqa: E402
+from tests.race import plugin as race  # noqa: E402
 from tests.race.racesystem import SYSTEM, load_race  # noqa: E402
 
 RACE = "system: race\nname: The Long Straight\nlength: 12\nsides: [hare, tortoise]\nseed: 11\n"
 
 
-@pytest.fixture
-def race_plugged_in(monkeypatch: pytest.MonkeyPatch) -> systems.Plugin:
-    plugin = systems.Plugin(SYSTEM, load_race, "tests.race.raceclient")
-    monkeypatch.setitem(systems.plugins(), "race", plugin)
-    monkeypatch.setitem(systems.registry()._systems, "race", SYSTEM)
-    return plugin
+# the program's table with one more line: the race
+TABLE = Table([*SYSTEMS, race.PLUGIN])
 
 
 def _key(app: App, k: int, mod: int = 0) -> None:
@@ -47,13 +46,13 @@ def _continue(app: App) -> None:
 
 
 def test_a_rule_system_from_the_tests_plays_saves_loads_and_replays_through_the_shell(
-        tmp_path: Path, race_plugged_in: systems.Plugin, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
     path = tmp_path / "race.yaml"
     path.write_text(RACE, encoding="utf-8")
-    session = launch.open_game(path)
+    session = launch.open_game(TABLE, path)
     assert session.system is SYSTEM
-    app = App(size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
     app.push(launch.scene_for(app, session))
     app.step([])
     _continue(app)                        # the hare is shown the screen first
@@ -76,9 +75,9 @@ def test_a_rule_system_from_the_tests_plays_saves_loads_and_replays_through_the_
     menu = LoadMenuScene(app, quick.parent)
     assert [listing.path for listing in menu.listings] == [quick]
 
-    report = verify_save(quick)
+    report = verify_save(TABLE, quick)
     assert report.commands == 2 and report.rolls == 2
-    loaded = load_game(quick)
+    loaded = load_game(TABLE, quick)
     assert loaded.system is SYSTEM and loaded.state == session.state
     record = loaded.record
     first = record.steps[-1]
@@ -90,7 +89,7 @@ def test_a_rule_system_from_the_tests_plays_saves_loads_and_replays_through_the_
 
 
 def test_a_tampered_race_save_names_the_command_whose_die_changed(
-        tmp_path: Path, race_plugged_in: systems.Plugin) -> None:
+        tmp_path: Path) -> None:
     from game.core.record import Record
     from game.replay import ReplayMismatch, save_game
 
@@ -111,11 +110,15 @@ def test_a_tampered_race_save_names_the_command_whose_die_changed(
     assert lines[i] != before
     (tmp_path / "bad.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(ReplayMismatch, match="command 2 of 3"):
-        verify_save(tmp_path / "bad.yaml")
+        verify_save(TABLE, tmp_path / "bad.yaml")
 
 
 def test_the_plugin_table_lists_the_three_shipped_systems_and_refuses_an_unknown_one() -> None:
-    assert set(systems.registry().names()) >= {"ail-tactical", "campaign", "mass-battle"}
+    from game.table import TABLE as SHIPPED
+
+    assert SHIPPED.names() == ["ail-tactical", "campaign", "mass-battle"]
+    assert set(SHIPPED.registry.names()) == {"ail-tactical", "campaign", "mass-battle"}
     with pytest.raises(LookupError, match="this version knows"):
-        systems.plugin_named("no-such-system")
-    assert dataclasses.is_dataclass(systems.plugin_named("campaign"))
+        SHIPPED.plugin_named("no-such-system")
+    assert dataclasses.is_dataclass(SHIPPED.plugin_named("campaign"))
+    assert TABLE.names()[-1] == "race" and "race" not in SHIPPED

@@ -49,7 +49,7 @@ def test_every_bucket_worked_out_on_demand_holds_the_whole_index_entries(path: P
 
 
 def test_the_painted_benchmark_map_gets_the_same_buckets_lazily(tmp_path: Path) -> None:
-    from game.bench import bigmap
+    from game.systems.tactical.bench import bigmap
 
     battle = bigmap.big_battle(tmp_path, 40, 30, 20)
     assert check_same_buckets(battle.map_data) > 0

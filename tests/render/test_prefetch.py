@@ -12,9 +12,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.errors import GameFileError
+from game.core.errors import GameFileError
 from game.io.tmx import load_map
 from game.render import tiles
+from game.table import TABLE
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,10 +69,10 @@ def test_a_broken_prefetched_sheet_is_reported_as_a_plain_load_reports_it(tmp_pa
 
 
 def test_opening_a_game_starts_decoding_its_maps_tile_sheets() -> None:
-    from game.client.launch import open_game
+    from game.shell.launch import open_game
 
     tiles.clear_caches()
-    session = open_game(ROOT / "maps" / "default.yaml")
+    session = open_game(TABLE, ROOT / "maps" / "default.yaml")
     assert session.map_data is not None
     sheets = {ts.image for ts in session.map_data.tilesets if ts.image is not None}
     assert sheets and sheets <= set(tiles._decoding)  # noqa: SLF001

@@ -9,8 +9,7 @@ import pygame
 import pytest
 
 from game.__main__ import main
-from game.hexgrid import Hex
-from game.io.scenario import load_scenario
+from game.core.hexgrid import Hex
 from game.io.tmx import load_map
 from game.render import (
     CounterView,
@@ -20,6 +19,7 @@ from game.render import (
     render_picture,
     setup_counters,
 )
+from game.systems.tactical.io.scenario import load_scenario
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 FIX = Path(__file__).resolve().parents[1] / "fixtures"

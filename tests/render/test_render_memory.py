@@ -10,9 +10,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.client.mapcache import BACKGROUND, tiled_picture
 from game.io.tmx import load_map
 from game.render import render_map_layer, tiles
+from game.shell.mapcache import BACKGROUND, tiled_picture
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -65,7 +65,7 @@ def test_the_clients_map_picture_is_one_opaque_surface_kept_nowhere_else(monkeyp
 
 
 def test_a_map_with_an_image_layer_is_still_drawn_from_its_whole_picture() -> None:
-    from game.client.mapcache import MapCache
+    from game.shell.mapcache import MapCache
 
     md = load_map(FIX / "order-and-offsets.tmx")
     picture = tiled_picture(md)
@@ -75,7 +75,7 @@ def test_a_map_with_an_image_layer_is_still_drawn_from_its_whole_picture() -> No
 
 
 def test_map_chunks_are_drawn_from_the_tiles_and_match_the_whole_picture(monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.client.mapcache import MapCache
+    from game.shell.mapcache import MapCache
 
     tiles.clear_caches()
     for name in ("layout-pointy-odd", "layout-flat-even"):

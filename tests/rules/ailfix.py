@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from game.board import Board
-from game.hexgrid import Hex, Stagger, hex_range
-from game.rules.ail import Accepted, GameState, Rejection, apply, initial_state, parse_command
-from game.rules.ail.models import (
+from game.core.board import Board
+from game.core.hexgrid import Hex, Stagger, hex_range
+from game.systems.tactical.rules import Accepted, GameState, Rejection, apply, initial_state, parse_command
+from game.systems.tactical.rules.models import (
     BattleSetup,
     Catalogue,
     Commander,
@@ -29,7 +29,7 @@ from game.rules.ail.models import (
     UnitSetup,
     UnitType,
 )
-from game.rules.ail.state import TurnSlot
+from game.systems.tactical.rules.state import TurnSlot
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = Catalogue.model_validate(yaml.safe_load((ROOT / "assets/units/starter.yaml").read_text()))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.rules.ail import Attack, Charge, Dash, EndPhase
-from game.rules.ail.commands import AssignLeadership
+from game.systems.tactical.rules import Attack, Charge, Dash, EndPhase
+from game.systems.tactical.rules.commands import AssignLeadership
 
 from .ailfix import at, commander, edit_unit, kinds, make_state, no, of, ok
 

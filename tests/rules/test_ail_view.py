@@ -4,8 +4,8 @@ open, the option another side has already chosen. The GM (side None) sees everyt
 
 from __future__ import annotations
 
-from game.rules.ail.commands import ChooseInitiative, EndPhase
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.rules.commands import ChooseInitiative, EndPhase
+from game.systems.tactical.rules.system import SYSTEM
 from tests.rules.ailfix import make_state, ok
 
 UNITS = [("r1", "rifle_section", "blue", (1, 1)), ("m1", "militia_band", "red", (4, 1))]

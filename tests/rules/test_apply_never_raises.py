@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.hexgrid import Hex
-from game.rules.ail import Accepted, Rejection, apply, parse_command
+from game.core.hexgrid import Hex
+from game.systems.tactical.rules import Accepted, Rejection, apply, parse_command
 
 from .ailfix import make_state
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from game.board import Board
-from game.hexgrid import Hex
-from game.rules.ail.attack import (
+from game.core.board import Board
+from game.core.hexgrid import Hex
+from game.systems.tactical.rules.attack import (
     AttackImpossible,
     AttackResult,
     AttackSetup,
@@ -19,7 +19,7 @@ from game.rules.ail.attack import (
     hit_modifiers,
     resolve_attack,
 )
-from game.rules.ail.models import Defence, RulesData, Stats, UnitType, Weapon
+from game.systems.tactical.rules.models import Defence, RulesData, Stats, UnitType, Weapon
 from tests.rules.ailfix import open_board as board
 from tests.rules.ailfix import unit
 

@@ -4,8 +4,8 @@ flagged before it is made."""
 
 from __future__ import annotations
 
-from game.board import Board
-from game.rules.ail import (
+from game.core.board import Board
+from game.systems.tactical.rules import (
     Attack,
     ChooseInitiative,
     ChooseTurnPlace,
@@ -18,7 +18,7 @@ from game.rules.ail import (
     attack_preview,
     overwatch_exposure,
 )
-from game.rules.ail.events import event_text
+from game.systems.tactical.rules.events import event_text
 
 from .ailfix import at, make_state, of, ok
 

@@ -3,8 +3,8 @@ unit holds, and the commander's Personal Advantage, buy any of its rolls: hit, c
 
 from __future__ import annotations
 
-from game.hexgrid import Hex
-from game.rules.ail import (
+from game.core.hexgrid import Hex
+from game.systems.tactical.rules import (
     Attack,
     Charge,
     DefensiveAction,
@@ -12,9 +12,9 @@ from game.rules.ail import (
     attack_preview,
     legal_commands,
 )
-from game.rules.ail.attack import Modifier, resolve_attack
-from game.rules.ail.attacks import make_setup
-from game.rules.ail.odds import outcome_distribution
+from game.systems.tactical.rules.attack import Modifier, resolve_attack
+from game.systems.tactical.rules.attacks import make_setup
+from game.systems.tactical.rules.odds import outcome_distribution
 
 from .ailfix import at, commander, edit_unit, make_state, no, of, ok
 from .test_attack import Script, d10, setup

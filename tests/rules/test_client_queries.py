@@ -4,9 +4,9 @@ the roll each initiative option makes. Each is checked against the code `apply` 
 
 from __future__ import annotations
 
-from game.rules.ail import danger_zone, dash_refusal, spendable_advantage
-from game.rules.ail.overwatch import qualifying_watchers
-from game.rules.ail.queries import initiative_roll
+from game.systems.tactical.rules import danger_zone, dash_refusal, spendable_advantage
+from game.systems.tactical.rules.overwatch import qualifying_watchers
+from game.systems.tactical.rules.queries import initiative_roll
 from tests.rules.ailfix import edit_unit, make_state
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from game.board import Board
-from game.rules.ail import (
+from game.core.board import Board
+from game.systems.tactical.rules import (
     Accepted,
     ChooseInitiative,
     ChooseTurnPlace,
@@ -23,11 +23,12 @@ from game.rules.ail import (
     parse_command,
     units_that_can_act,
 )
-from game.rules.ail.models import Objective
+from game.systems.tactical.rules.models import Objective
 
 from .ailfix import at, edit_unit, kinds, make_state, no, ok
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "game" / "rules"
+GAME = Path(__file__).resolve().parents[2] / "game"
+RULES_DIRS = [GAME / "systems" / name / "rules" for name in ("tactical", "campaign", "mass")]
 FORBIDDEN_MODULES = {"pygame", "pytmx", "yaml", "random", "time", "datetime", "os", "io", "pathlib", "socket"}
 
 
@@ -49,12 +50,12 @@ def _violations(path: Path) -> list[str]:
     return out
 
 
-PURE_MODULES = [RULES_DIR.parent / f"{name}.py" for name in ("hexgrid", "hexlayout", "dice", "board")]
+PURE_MODULES = [GAME / "core" / f"{name}.py" for name in ("hexgrid", "hexlayout", "dice", "board")]
 
 
 def test_the_rules_core_imports_no_pygame_pytmx_yaml_random_or_clock_and_opens_no_files():
-    files = sorted(RULES_DIR.rglob("*.py")) + PURE_MODULES
-    assert len(files) > 10 and all(f.exists() for f in PURE_MODULES)
+    files = sorted(f for d in RULES_DIRS for f in d.rglob("*.py")) + PURE_MODULES
+    assert len(files) > 40 and all(f.exists() for f in PURE_MODULES)
     problems = [v for f in files for v in _violations(f)]
     assert problems == []
 
@@ -194,7 +195,7 @@ def test_destroy_all_ends_the_battle_at_once():
     obj = Objective(kind="destroy_all", side="blue")
     st = make_state(UNITS[:1] + [("m1", "militia_band", "red", (4, 1), 1)], phase="attack", objectives=[obj],
                     forced=[10, 10, 10, 10], rule_changes={"defensive_action_prompt": "never"})
-    from game.rules.ail import Attack
+    from game.systems.tactical.rules import Attack
     out = ok(st, Attack(attacker_id="r1", target_id="m1", weapon="bolt rifles"))
     assert kinds(out.events)[-1] == "battle_ended" and out.state.winner == "blue"
 
@@ -221,7 +222,7 @@ def test_every_test_the_rules_reference_names_exists():
 
 def test_the_ail_rules_fit_the_interface_every_rule_system_shares():
     from game.core.system import RuleSystem
-    from game.rules.ail.system import SYSTEM, TacticalSetup
+    from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
 
     assert isinstance(SYSTEM, RuleSystem)
     st = SYSTEM.initial_state(TacticalSetup(make_state(UNITS, board=BOARD).setup, BOARD), 3)
@@ -235,7 +236,7 @@ def test_gm_commands_parse_and_apply_with_only_the_rules_package_imported():
     import subprocess
     import sys
 
-    code = ("from game.rules.ail import apply, parse_command\n"
+    code = ("from game.systems.tactical.rules import apply, parse_command\n"
             "c = parse_command({'kind': 'gm_remove_unit', 'unit_id': 'x'})\n"
             "print(type(c).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from game.hexgrid import Hex
-from game.rules.ail.attack import defence_rolls, resolve_attack, target_defences
-from game.rules.ail.models import Defence
-from game.rules.ail.odds import outcome_distribution
+from game.core.hexgrid import Hex
+from game.systems.tactical.rules.attack import defence_rolls, resolve_attack, target_defences
+from game.systems.tactical.rules.models import Defence
+from game.systems.tactical.rules.odds import outcome_distribution
 
 from .test_attack import BLADE, RIFLE, Script, board, d10, setup, unit
 from .test_odds import UNSKILLED, brute_force, make, small_rules

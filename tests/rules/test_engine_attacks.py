@@ -3,10 +3,17 @@ the defensive action as a called interrupt, results applied to the target, every
 
 from __future__ import annotations
 
-from game.board import Board
-from game.rules.ail import Attack, DefensiveAction, EndPhase, EnterStance, Rejection, attack_preview
-from game.rules.ail.attacks import make_setup
-from game.rules.ail.odds import outcome_distribution
+from game.core.board import Board
+from game.systems.tactical.rules import (
+    Attack,
+    DefensiveAction,
+    EndPhase,
+    EnterStance,
+    Rejection,
+    attack_preview,
+)
+from game.systems.tactical.rules.attacks import make_setup
+from game.systems.tactical.rules.odds import outcome_distribution
 
 from .ailfix import at, edit_unit, kinds, make_state, no, of, ok
 
@@ -182,7 +189,7 @@ def test_attack_preview_gives_the_exact_odds_the_attack_is_rolled_with():
 
 
 def test_an_attack_that_became_impossible_while_the_prompt_waited_is_called_off():
-    from game.rules.ail.gm import MoveUnitGM
+    from game.systems.tactical.rules.gm import MoveUnitGM
 
     wide = Board.filled(20, 4)
     st = make_state(PAIR, phase="attack", board=wide)

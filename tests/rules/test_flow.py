@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from game.rules.ail import ChooseInitiative, ChooseTurnPlace, EndPhase, Move
-from game.rules.ail.commands import AssignLeadership, Dash
-from game.rules.ail.state import TurnSlot
+from game.systems.tactical.rules import ChooseInitiative, ChooseTurnPlace, EndPhase, Move
+from game.systems.tactical.rules.commands import AssignLeadership, Dash
+from game.systems.tactical.rules.state import TurnSlot
 
 from .ailfix import at, commander, edit_unit, kinds, make_state, no, of, ok
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from game.board import Board
-from game.hexgrid import Hex
-from game.io.datafiles import load_catalogue
-from game.rules.ail import engine
-from game.rules.ail.commands import parse_command
-from game.rules.ail.gm import (
+from game.core.board import Board
+from game.core.hexgrid import Hex
+from game.systems.tactical.io.data import load_catalogue
+from game.systems.tactical.rules import engine
+from game.systems.tactical.rules.commands import parse_command
+from game.systems.tactical.rules.gm import (
     EditUnit,
     GiveAdvantage,
     GmAction,
@@ -22,7 +22,7 @@ from game.rules.ail.gm import (
     SetNextRoll,
     is_gm_command,
 )
-from game.rules.ail.models import (
+from game.systems.tactical.rules.models import (
     BattleSetup,
     Commander,
     RulesData,
@@ -30,7 +30,7 @@ from game.rules.ail.models import (
     Stats,
     UnitSetup,
 )
-from game.rules.ail.state import DeclaredAttack, GameState, Pending, SideState, UnitState
+from game.systems.tactical.rules.state import DeclaredAttack, GameState, Pending, SideState, UnitState
 
 CATALOGUE = load_catalogue()
 BOARD = Board.filled(8, 8, "clear", overrides={(5, 5): "water"})

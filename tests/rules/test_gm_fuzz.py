@@ -11,18 +11,26 @@ from typing import Any
 import pytest
 
 from game.io import saves
-from game.io.scenario import load_scenario
 from game.replay import Record, initial_state_of, make_save, replay_log
-from game.rules.ail.gm import EditUnit, GiveAdvantage, MoveUnitGM, PlaceUnit, RemoveUnit, SetNextRoll
-from game.rules.ail.state import ADVANTAGE_KINDS
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.gm import (
+    EditUnit,
+    GiveAdvantage,
+    MoveUnitGM,
+    PlaceUnit,
+    RemoveUnit,
+    SetNextRoll,
+)
+from game.systems.tactical.rules.state import ADVANTAGE_KINDS
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.test_replay import pick
 
 ROOT = Path(__file__).resolve().parents[2]
 
 def _replay_log(save, initial):
     """replay_log for a tactical save, the saved state read back with the battle's set-up."""
-    from game.rules.ail.system import TacticalSetup
+    from game.systems.tactical.rules.system import TacticalSetup
 
     saved = SYSTEM.state_from_data(save.state, TacticalSetup(initial.setup, initial.board))
     return replay_log(save, SYSTEM, initial, saved)
@@ -57,7 +65,7 @@ def _fuzz(scenario_file: str, games: int, length: int) -> None:
     types = sorted(sc.setup.catalogue.units)
     for seed in range(games):
         rnd = random.Random(seed)
-        rec = Record(SYSTEM, initial_state_of(sc, seed))
+        rec = Record(SYSTEM, initial_state_of(TABLE, sc, seed))
         gm_applied = 0
         for i in range(length):
             if rec.state.phase == "ended":
@@ -69,7 +77,7 @@ def _fuzz(scenario_file: str, games: int, length: int) -> None:
                 assert rec.apply(pick(rec.state, rnd)).accepted
         save = saves.parse_save(saves.dump_save(make_save(SYSTEM, rec.state, rec.steps, scenario_path=sc.path,
                                                           seed=seed, scenario_checksum="x")))
-        assert _replay_log(save, initial_state_of(sc, seed)).state == rec.state
+        assert _replay_log(save, initial_state_of(TABLE, sc, seed)).state == rec.state
         assert gm_applied > 0
 
 

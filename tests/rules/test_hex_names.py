@@ -3,11 +3,11 @@ scenario files, Tiled and the client do, never by the engine's axial (q,r)."""
 
 from __future__ import annotations
 
-from game.board import Board
-from game.rules.ail import Attack, Dash, Move, describe_objectives
-from game.rules.ail.events import board_where, event_text
-from game.rules.ail.gm import MoveUnitGM, PlaceUnit
-from game.rules.ail.models import Objective
+from game.core.board import Board
+from game.systems.tactical.rules import Attack, Dash, Move, describe_objectives
+from game.systems.tactical.rules.events import board_where, event_text
+from game.systems.tactical.rules.gm import MoveUnitGM, PlaceUnit
+from game.systems.tactical.rules.models import Objective
 
 from .ailfix import at, edit_unit, make_state, no, of, ok
 

@@ -16,11 +16,18 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bench.reach import nx_graphs, nx_reach
-from game.board import Board
-from game.rules.ail import Accepted, GameState, apply, legal_commands, unit_can_act, units_that_can_act
-from game.rules.ail import movement as mv
-from game.rules.ail.queries import _movement_commands, _slot_units, can_still_move
+from game.core.board import Board
+from game.systems.tactical.bench.reach import nx_graphs, nx_reach
+from game.systems.tactical.rules import (
+    Accepted,
+    GameState,
+    apply,
+    legal_commands,
+    unit_can_act,
+    units_that_can_act,
+)
+from game.systems.tactical.rules import movement as mv
+from game.systems.tactical.rules.queries import _movement_commands, _slot_units, can_still_move
 
 from .ailfix import RULES, make_state
 from .test_soak_quick import ACTIVE, BOARD, UNITS

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.board import Board
-from game.hexgrid import Hex, Stagger, hex_range, line
-from game.rules.ail.los import first_blocker, has_line_of_sight, sight_line
-from game.rules.ail.models import RulesData
+from game.core.board import Board
+from game.core.hexgrid import Hex, Stagger, hex_range, line
+from game.systems.tactical.rules.los import first_blocker, has_line_of_sight, sight_line
+from game.systems.tactical.rules.models import RulesData
 
 RULES = RulesData()
 ORIGIN = Hex(0, 0)

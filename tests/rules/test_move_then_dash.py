@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.hexgrid import Hex
-from game.rules.ail import (
+from game.core.hexgrid import Hex
+from game.systems.tactical.rules import (
     Rejection,
     dash_after_move,
     dash_reach,
@@ -64,7 +64,7 @@ def test_the_move_then_dash_reach_is_the_union_of_the_dashes_after_each_move(bat
 
 
 def test_a_road_lets_the_dash_after_a_move_go_further_exactly_as_the_what_ifs_do() -> None:
-    from game.board import Board
+    from game.core.board import Board
 
     road = {(x, 3) for x in range(30)}
     board = Board.filled(30, 7, overrides={(5, 2): "woods", (6, 4): "water"}, roads=road)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import networkx as nx
 
-from game.board import Board
-from game.hexgrid import neighbours
-from game.rules.ail import Dash, Move, SpecialMove, StuckStep, dash_reach, move_reach
-from game.rules.ail.movement import enter_cost
+from game.core.board import Board
+from game.core.hexgrid import neighbours
+from game.systems.tactical.rules import Dash, Move, SpecialMove, StuckStep, dash_reach, move_reach
+from game.systems.tactical.rules.movement import enter_cost
 
 from .ailfix import RULES, at, edit_unit, kinds, make_state, no, of, ok
 
@@ -196,7 +196,7 @@ def test_a_second_move_action_is_rejected():
 
 
 def test_special_move_targets_are_exactly_the_hexes_the_special_move_accepts():
-    from game.rules.ail import Accepted, apply, special_move_targets
+    from game.systems.tactical.rules import Accepted, apply, special_move_targets
 
     board = Board.filled(10, 8, overrides={(3, 3): "woods", (2, 1): "water"})
     st = make_state([("k1", "battlemage_knight", "blue", (2, 3)), ("m1", "militia_band", "red", (3, 2))],

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from game.board import Board
-from game.hexgrid import distance
-from game.rules.ail import (
+from game.core.board import Board
+from game.core.hexgrid import distance
+from game.systems.tactical.rules import (
     Accepted,
     Charge,
     ChooseInitiative,

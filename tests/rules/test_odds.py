@@ -14,18 +14,18 @@ import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from game.board import Board
-from game.dice import Rng
-from game.hexgrid import Hex
-from game.rules.ail.attack import (
+from game.core.board import Board
+from game.core.dice import Rng
+from game.core.hexgrid import Hex
+from game.systems.tactical.rules.attack import (
     RESULTS,
     AttackImpossible,
     AttackSetup,
     Combatant,
     resolve_attack,
 )
-from game.rules.ail.models import Catalogue, Defence, RulesData, Stats, UnitType, Weapon
-from game.rules.ail.odds import Odds, monte_carlo, outcome_distribution
+from game.systems.tactical.rules.models import Catalogue, Defence, RulesData, Stats, UnitType, Weapon
+from game.systems.tactical.rules.odds import Odds, monte_carlo, outcome_distribution
 from tests.rules.ailfix import open_board as board
 from tests.rules.ailfix import unit
 

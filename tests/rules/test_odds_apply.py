@@ -8,11 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from game.dice import Rng
-from game.rules.ail.commands import Attack
-from game.rules.ail.odds import Odds
-from game.rules.ail.queries import AttackPreview, attack_preview
-from game.rules.ail.state import GameState
+from game.core.dice import Rng
+from game.systems.tactical.rules.commands import Attack
+from game.systems.tactical.rules.odds import Odds
+from game.systems.tactical.rules.queries import AttackPreview, attack_preview
+from game.systems.tactical.rules.state import GameState
 from tests.rules.ailfix import CATALOGUE, make_state, of, ok
 
 PAIRS = [(a_id, w.name, w.melee, t_id) for a_id, a in CATALOGUE.units.items() for w in a.weapons

@@ -13,9 +13,17 @@ import pytest
 import yaml
 
 from game.__main__ import main
-from game.board import Board
-from game.hexgrid import Hex, Stagger, hex_range
-from game.rules.ail.models import BattleSetup, Catalogue, Commander, RulesData, SideSetup, Stats, UnitSetup
+from game.core.board import Board
+from game.core.hexgrid import Hex, Stagger, hex_range
+from game.systems.tactical.rules.models import (
+    BattleSetup,
+    Catalogue,
+    Commander,
+    RulesData,
+    SideSetup,
+    Stats,
+    UnitSetup,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,12 +57,12 @@ def battle() -> tuple[BattleSetup, Board]:
 
 @pytest.fixture(autouse=True)
 def fake_loader(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stand in for game.io.scenario.load_scenario: these tests are about the odds command."""
+    """Stand in for game.systems.tactical.io.scenario.load_scenario: these tests are about the odds command."""
     setup, board = battle()
-    module = types.ModuleType("game.io.scenario")
+    module = types.ModuleType("game.systems.tactical.io.scenario")
     module.load_scenario = lambda path: types.SimpleNamespace(  # type: ignore[attr-defined]
         setup=setup, board=board, map=None, seed=1, path=path)
-    monkeypatch.setitem(sys.modules, "game.io.scenario", module)
+    monkeypatch.setitem(sys.modules, "game.systems.tactical.io.scenario", module)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from game.__main__ import main
-from game.io.scenario import load_scenario
+from game.systems.tactical.io.scenario import load_scenario
 
 DEFAULT = Path(__file__).resolve().parents[2] / "maps" / "default.yaml"
 

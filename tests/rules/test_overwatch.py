@@ -3,10 +3,10 @@ dash or charge, nearest watcher first, -2 snap shot, stopping the mover; guard c
 
 from __future__ import annotations
 
-from game.board import Board
-from game.rules.ail import Charge, Dash, Move, overwatch_exposure
-from game.rules.ail.attacks import make_setup
-from game.rules.ail.odds import outcome_distribution
+from game.core.board import Board
+from game.systems.tactical.rules import Charge, Dash, Move, overwatch_exposure
+from game.systems.tactical.rules.attacks import make_setup
+from game.systems.tactical.rules.odds import outcome_distribution
 
 from .ailfix import at, edit_unit, kinds, make_state, of, ok
 
@@ -137,8 +137,8 @@ def test_a_charge_stopped_by_overwatch_makes_no_attack():
 
 
 def test_charge_preview_shows_the_guard_counter_and_the_charge_attack_from_the_last_hex():
-    from game.rules.ail import Rejection, charge_preview
-    from game.rules.ail.odds import outcome_distribution as dist
+    from game.systems.tactical.rules import Rejection, charge_preview
+    from game.systems.tactical.rules.odds import outcome_distribution as dist
 
     st = make_state(CHARGE, phase="movement", active="red")
     st = edit_unit(st, "r1", stance="guard", stance_weapon="bayonets", acted_round=1)

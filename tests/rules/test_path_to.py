@@ -9,10 +9,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.board import Board
-from game.hexgrid import DIRECTIONS, Hex
-from game.rules.ail import GameState, dash_reach, move_reach
-from game.rules.ail.movement import Reach, _occupancy, _search, _walk, move_reach_keeping_dash
+from game.core.board import Board
+from game.core.hexgrid import DIRECTIONS, Hex
+from game.systems.tactical.rules import GameState, dash_reach, move_reach
+from game.systems.tactical.rules.movement import Reach, _occupancy, _search, _walk, move_reach_keeping_dash
 
 from .ailfix import make_state
 from .test_reach_memo import drawn_battle

@@ -8,11 +8,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bench.reach import nx_graphs, nx_reach
-from game.board import Board
-from game.hexgrid import Hex
-from game.rules.ail import GameState, dash_reach, move_reach
-from game.rules.ail.movement import enter_cost
+from game.core.board import Board
+from game.core.hexgrid import Hex
+from game.systems.tactical.bench.reach import nx_graphs, nx_reach
+from game.systems.tactical.rules import GameState, dash_reach, move_reach
+from game.systems.tactical.rules.movement import enter_cost
 
 from .ailfix import RULES, at, make_state
 

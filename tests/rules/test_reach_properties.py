@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.board import Board
-from game.rules.ail import Accepted, Dash, Move, apply, dash_reach, move_reach
-from game.rules.ail.movement import check_path
-from game.rules.ail.txn import Reject
+from game.core.board import Board
+from game.systems.tactical.rules import Accepted, Dash, Move, apply, dash_reach, move_reach
+from game.systems.tactical.rules.movement import check_path
+from game.systems.tactical.rules.txn import Reject
 
 from .ailfix import make_state
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from game.errors import GameFileError
-from game.io.scenario import load_scenario
-from game.rules.ail.attack import damage_needs
-from game.rules.ail.models import RulesData
+from game.core.errors import GameFileError
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.attack import damage_needs
+from game.systems.tactical.rules.models import RulesData
 
 ROOT = Path(__file__).resolve().parents[2]
 

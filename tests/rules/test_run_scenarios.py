@@ -11,9 +11,10 @@ import pytest
 import yaml
 
 from game.__main__ import main
-from game.io.scenario import load_scenario
-from game.rules.ail import Accepted, apply, initial_state, legal_commands
-from game.rules.ail.los import has_line_of_sight
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules import Accepted, apply, initial_state, legal_commands
+from game.systems.tactical.rules.los import has_line_of_sight
+from game.table import TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "maps" / "default.yaml"
@@ -125,7 +126,7 @@ def test_run_a_battle_to_its_destroy_all_objective_and_save_it(tmp_path, capsys)
     assert "battle over: Zone Expeditionary Column wins (Or destroy every Zenith unit.)" in out  # names, not ids
     assert save.exists()
     from game.replay import load_game
-    loaded = load_game(save)
+    loaded = load_game(TABLE, save)
     assert loaded.state.phase == "ended" and loaded.state.winner == "zone"
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from game.errors import GameFileError
-from game.io.scenario import LoadedScenario, load_scenario
-from game.rules.ail import Attack
+from game.core.errors import GameFileError
+from game.systems.tactical.io.scenario import LoadedScenario, load_scenario
+from game.systems.tactical.rules import Attack
 
 from .ailfix import make_state, ok
 

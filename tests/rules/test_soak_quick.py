@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from game.board import Board
-from game.rules.ail import Accepted, GameState, apply, legal_commands
+from game.core.board import Board
+from game.systems.tactical.rules import Accepted, GameState, apply, legal_commands
 
 from .ailfix import make_state
 

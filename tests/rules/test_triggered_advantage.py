@@ -3,9 +3,9 @@ shots and guard counters are triggered, so the Advantage is named when the stanc
 
 from __future__ import annotations
 
-from game.rules.ail import Charge, Dash, EnterStance, overwatch_exposure
-from game.rules.ail.attacks import make_setup
-from game.rules.ail.odds import outcome_distribution
+from game.systems.tactical.rules import Charge, Dash, EnterStance, overwatch_exposure
+from game.systems.tactical.rules.attacks import make_setup
+from game.systems.tactical.rules.odds import outcome_distribution
 
 from .ailfix import at, edit_unit, make_state, no, of, ok
 

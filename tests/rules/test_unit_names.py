@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from game.rules.ail.gm import EditUnit, PlaceUnit, RemoveUnit
+from game.systems.tactical.rules.gm import EditUnit, PlaceUnit, RemoveUnit
 
 from .ailfix import at, edit_unit, make_state, ok
 
@@ -49,8 +49,8 @@ def test_a_named_unit_keeps_its_name_and_is_not_counted_among_the_numbered() -> 
 
 
 def test_event_lines_for_people_name_sides_and_personal_slots_not_their_ids() -> None:
-    from game.rules.ail.describe import describe_event
-    from game.rules.ail.events import InitiativeWon, PhaseChanged
+    from game.systems.tactical.rules.describe import describe_event
+    from game.systems.tactical.rules.events import InitiativeWon, PhaseChanged
 
     st = make_state(UNITS)
     sides = {s.id: s.name for s in st.setup.sides}

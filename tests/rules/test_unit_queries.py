@@ -3,9 +3,9 @@ where a unit type may stand (`can_stand_on`) and a unit's numbers for its card (
 
 from __future__ import annotations
 
-from game.board import Board
-from game.rules.ail import can_stand_on, stat_lines
-from game.rules.ail.movement import enter_cost
+from game.core.board import Board
+from game.systems.tactical.rules import can_stand_on, stat_lines
+from game.systems.tactical.rules.movement import enter_cost
 
 from .ailfix import CATALOGUE, RULES, edit_unit, make_state
 

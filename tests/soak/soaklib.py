@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from game.hexgrid import distance, line
+from game.core.hexgrid import distance, line
 from game.replay import Step
-from game.rules.ail import GameState
-from game.rules.ail.events import AttackResolved, OverwatchFired, UnitMoved
+from game.systems.tactical.rules import GameState
+from game.systems.tactical.rules.events import AttackResolved, OverwatchFired, UnitMoved
 
 
 def _enter_cost(state: GameState, unit_id: str, h: Any) -> int | None:

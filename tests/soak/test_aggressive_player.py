@@ -11,12 +11,13 @@ import random
 import pytest
 from pydantic import BaseModel
 
-from game.bench.randomplay import aggressive, end_kind, play
-from game.hexgrid import Hex, distance
-from game.io.scenario import load_scenario
+from game.core.hexgrid import Hex, distance
 from game.replay import Step, initial_state_of
-from game.rules.ail import GameState
-from game.rules.ail.events import UnitMoved
+from game.systems.tactical.bench.randomplay import aggressive, end_kind, play
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules import GameState
+from game.systems.tactical.rules.events import UnitMoved
+from game.table import TABLE
 from tests.fuzz.fuzzlib import shipped_scenarios
 from tests.soak.soaklib import check_step
 
@@ -39,7 +40,7 @@ def test_the_aggressive_player_picks_legal_commands_and_ends_a_phase_only_when_n
 
     path = next(p for p in shipped_scenarios() if p.stem == "default")
     scenario = load_scenario(path)
-    played = play(initial_state_of(scenario, scenario.seed), 5, policy=spy, max_commands=20_000)
+    played = play(initial_state_of(TABLE, scenario, scenario.seed), 5, policy=spy, max_commands=20_000)
     assert played.ended and end_kind(played.state) != "not ended"
     ended_phases = 0
     for state, cmds, choice in seen:
@@ -65,7 +66,7 @@ def _fall_back_game() -> list[Step]:
     scenario = load_scenario(path)
     n = 243
     steps: list[Step] = []
-    play(initial_state_of(scenario, scenario.seed + 7919 * n), 1000 + n, policy=aggressive,
+    play(initial_state_of(TABLE, scenario, scenario.seed + 7919 * n), 1000 + n, policy=aggressive,
          max_commands=20_000, after_each=steps.append)
     return steps
 

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from game.bench.randomplay import Policy, aggressive, end_kind, play, uniform_by_kind
-from game.io.scenario import load_scenario
 from game.replay import initial_state_of, load_game, save_game
-from game.rules.ail.system import SYSTEM
+from game.systems.tactical.bench.randomplay import Policy, aggressive, end_kind, play, uniform_by_kind
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.rules.system import SYSTEM
+from game.table import TABLE
 from tests.fuzz.fuzzlib import shipped_scenarios
 from tests.scratch import scratch_dir  # noqa: E402
 from tests.soak.soaklib import check_step
@@ -37,13 +38,13 @@ SLOW_POLICIES = [p.strip() for p in os.environ.get("AIL_SOAK_POLICIES", "uniform
 def soak_game(scenario_path: Path, n: int, policy: Policy) -> dict[str, object]:
     scenario = load_scenario(scenario_path)
     seed = scenario.seed + 7919 * n
-    played = play(initial_state_of(scenario, seed), 1000 + n, policy=policy, max_commands=20_000,
+    played = play(initial_state_of(TABLE, scenario, seed), 1000 + n, policy=policy, max_commands=20_000,
                   after_each=check_step)
     assert played.ended, f"{scenario_path.name} game {n} did not end in {played.commands} commands"
     steps = played.record.steps
     save_path = WORK / f"{scenario_path.stem}-{n}.yaml"
     save_game(save_path, SYSTEM, played.state, steps, scenario_path=scenario_path, seed=seed)
-    loaded = load_game(save_path)  # re-applies the whole log, checking every roll and checksum
+    loaded = load_game(TABLE, save_path)  # re-applies the whole log, checking every roll and checksum
     assert loaded.state == played.state
     assert [s.command for s in loaded.record.steps] == [s.command for s in steps]
     assert [s.events for s in loaded.record.steps] == [s.events for s in steps]

@@ -8,10 +8,10 @@ from functools import cache
 from typing import Any
 
 from game.core.system import Accepted
-from game.io.campaign import load_campaign_catalogue, load_campaign_rules
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.combat import Play, SideFacts, UnitFacts, make_plays
-from game.rules.campaign.commands import (
+from game.systems.campaign.io.files import load_campaign_catalogue, load_campaign_rules
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.combat import Play, SideFacts, UnitFacts, make_plays
+from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
     GiveOrders,
@@ -19,7 +19,7 @@ from game.rules.campaign.commands import (
     NarrativeDone,
     WritePost,
 )
-from game.rules.campaign.models import (
+from game.systems.campaign.rules.models import (
     ArmySetup,
     CampaignMap,
     CampaignSetup,
@@ -29,7 +29,7 @@ from game.rules.campaign.models import (
     UnitSetup,
     UnitType,
 )
-from game.rules.campaign.state import CampaignState
+from game.systems.campaign.rules.state import CampaignState
 
 
 @cache

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.bench import campaign
+from game.systems.campaign.bench import campaign
 
 
 def test_the_campaign_bench_resolves_fifty_battles_and_its_monte_carlo_agrees_with_the_planner() -> None:

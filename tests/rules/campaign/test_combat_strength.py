@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.campaign.combat import build_pool, reinforcement_steps, threshold
+from game.systems.campaign.rules.combat import build_pool, reinforcement_steps, threshold
 from tests.rules.campaign.campfix import facts, plays, rules, types, utype
 
 JAI = types()["jibril_armoured_infantry"]

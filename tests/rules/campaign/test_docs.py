@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from game.rules.campaign.tables import draw_table_rows
+from game.systems.campaign.rules.tables import draw_table_rows
 from tests.rules.campaign.campfix import rules
 
 ROOT = Path(__file__).resolve().parents[3]

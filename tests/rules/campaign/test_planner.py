@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import itertools
 
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.combat import build_pool, verdict
-from game.rules.campaign.planner import OUTCOMES, _label, cell, expected_taken, plan
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.combat import build_pool, verdict
+from game.systems.campaign.rules.planner import OUTCOMES, _label, cell, expected_taken, plan
 from tests.rules.campaign.campfix import facts, fight, kinds, plays, rules, to_orders, utype
 
 

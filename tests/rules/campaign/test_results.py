@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.campaign.combat import verdict
-from game.rules.campaign.models import MANOEUVRES, DrawCell
-from game.rules.campaign.tables import generate_victory
+from game.systems.campaign.rules.combat import verdict
+from game.systems.campaign.rules.models import MANOEUVRES, DrawCell
+from game.systems.campaign.rules.tables import generate_victory
 from tests.rules.campaign.campfix import facts, plays, rules, utype
 
 BEATS = [("withdraw", "defend"), ("defend", "skirmish"), ("defend", "attack"), ("block", "withdraw"),

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from game.io.campaign import load_campaign
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.state import CampaignState
+from game.systems.campaign.io.files import load_campaign
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.state import CampaignState
 
 _LOADED = None
 

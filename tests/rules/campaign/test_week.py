@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.campaign import SYSTEM
-from game.rules.campaign.commands import (
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
     GiveOrders,
@@ -18,8 +18,8 @@ from game.rules.campaign.commands import (
     Pickup,
     WritePost,
 )
-from game.rules.campaign.engine import reach
-from game.rules.campaign.state import CampaignState
+from game.systems.campaign.rules.engine import reach
+from game.systems.campaign.rules.state import CampaignState
 from tests.rules.campaign.campfix import fight, kinds, must, plain_map, refused, setup, to_orders, utype
 
 RIFLE = "zone_rifle_division"  # A2 D3 M2 plain, line
@@ -209,7 +209,7 @@ def test_armour_damage_resets_each_week_and_large_damage_accumulates_over_the_ba
 
 
 def test_two_casualties_in_one_week_destroy_armour_2_but_one_a_week_never_does() -> None:
-    from game.rules.campaign.battle import hit
+    from game.systems.campaign.rules.battle import hit
     from tests.rules.campaign.campfix import types
     t = types()[JAI]
     u = SYSTEM.initial_state(setup([("a", "red", (1, 1), [JAI], None), ("z", "blue", (3, 3), [RIFLE], None)]),
@@ -231,7 +231,7 @@ def test_a_winning_withdraw_moves_into_the_chosen_hex_of_its_arc_and_ends_the_ba
     s = to_orders([HUSSAR], [RIFLE], forced=[10] * 5 + [1] * 3 + [1])
     s, ev = fight(s, {"manoeuvre": "withdraw", "vanguard": "r.1", "withdraw_to": (4, 6)},
                   {"manoeuvre": "defend", "vanguard": "b.1"})
-    from game.rules.campaign import hexes
+    from game.systems.campaign.rules import hexes
     assert sorted(hexes.arc(s.cs.map, (5, 5), (4, 5))) == [(4, 5), (4, 6), (5, 4)]
     assert s.armies["r"].hex == (4, 6)
     assert s.battles["B1"].over and kinds(ev, "battle_ended")
@@ -309,7 +309,7 @@ def test_a_move_may_be_undone_by_a_player_but_orders_and_dice_may_not() -> None:
 
 
 def test_a_unit_type_missing_from_the_catalogue_is_a_setup_error() -> None:
-    from game.rules.campaign.engine import SetupError
+    from game.systems.campaign.rules.engine import SetupError
     with pytest.raises(SetupError):
         SYSTEM.initial_state(setup([("a", "red", (2, 2), ["nope"], None), ("z", "blue", (3, 3), [RIFLE], None)]), 1)
     assert utype().durability == "plain"

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from game.core.system import Accepted
-from game.io.mass import load_mass_rules
-from game.rules.mass import commands as c
-from game.rules.mass.models import Individual, MassRules, MassSetup
-from game.rules.mass.state import MassState
-from game.rules.mass.system import SYSTEM
+from game.systems.mass.io.files import load_mass_rules
+from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.models import Individual, MassRules, MassSetup
+from game.systems.mass.rules.state import MassState
+from game.systems.mass.rules.system import SYSTEM
 
 _RULES: MassRules | None = None
 

@@ -10,11 +10,11 @@ import pytest
 
 from game.core.record import Record
 from game.core.system import Accepted
-from game.io.mass import load_battle, load_mass_commands
-from game.rules.mass import commands as c
-from game.rules.mass.pools import size
-from game.rules.mass.state import MassState
-from game.rules.mass.system import SYSTEM
+from game.systems.mass.io.files import load_battle, load_mass_commands
+from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.pools import size
+from game.systems.mass.rules.state import MassState
+from game.systems.mass.rules.system import SYSTEM
 from tests.rules.mass.massfix import force, person, setup
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from game.rules.mass import commands as c
-from game.rules.mass.commands import Rolled
-from game.rules.mass.pools import level_name, wound_rolls
-from game.rules.mass.system import SYSTEM
+from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.commands import Rolled
+from game.systems.mass.rules.pools import level_name, wound_rolls
+from game.systems.mass.rules.system import SYSTEM
 from tests.rules.mass.massfix import force, force_dice, ok, person, refused, setup, start, texts, to_phases
 
 A = c.BattleAction

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from game.rules.mass import commands as c
-from game.rules.mass.commands import Rolled
-from game.rules.mass.models import qualifies
-from game.rules.mass.pools import level_name, size, strategy_entry
-from game.rules.mass.system import SYSTEM
+from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.commands import Rolled
+from game.systems.mass.rules.models import qualifies
+from game.systems.mass.rules.pools import level_name, size, strategy_entry
+from game.systems.mass.rules.system import SYSTEM
 from tests.rules.mass.massfix import force, force_dice, ok, person, refused, setup, start, texts
 
 

@@ -1,0 +1,175 @@
+"""`python -m game scales ...`: one campaign, three scales (docs/scales.md).
+
+    scales tactical CAMPAIGN_SAVE --battle B1 --out DIR    write a tactical scenario for a campaign battle
+    scales mass CAMPAIGN_SAVE --battle B1 --out DIR        write a mass battle file for it
+    scales back CAMPAIGN_SAVE --battle B1 --result SAVE    the campaign result a finished tactical or
+                                                           mass battle translates to, step by step
+                 [--apply NEW_CAMPAIGN_SAVE]               ... and a campaign save that continues from it
+    scales verify CAMPAIGN_SAVE                            replay the campaign and every battle save its
+                                                           results came from; recompute each translation
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("scales", help="fight a campaign battle out as a tactical or mass battle, and back",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="scales_command", metavar="ACTION")
+    for name, helptext, func in (("tactical", "write a tactical scenario for a campaign battle", _tactical),
+                                 ("mass", "write a mass battle file for a campaign battle", _mass)):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("campaign", metavar="CAMPAIGN_SAVE")
+        s.add_argument("--battle", required=True)
+        s.add_argument("--out", required=True, metavar="DIR")
+        s.add_argument("--rules", default=None, help="translation rules (default: assets/rules/scales.yaml)")
+        s.set_defaults(func=func)
+    b = sub.add_parser("back", help="the campaign result of a finished tactical or mass battle")
+    b.add_argument("campaign", metavar="CAMPAIGN_SAVE")
+    b.add_argument("--battle", required=True)
+    b.add_argument("--result", required=True, metavar="BATTLE_SAVE")
+    b.add_argument("--rules", default=None)
+    b.add_argument("--apply", default=None, metavar="NEW_CAMPAIGN_SAVE",
+                   help="write a campaign save with the result applied (a gm_battle_result command)")
+    b.set_defaults(func=_back)
+    v = sub.add_parser("verify", help="check a campaign save and the battle saves its results came from")
+    v.add_argument("campaign", metavar="CAMPAIGN_SAVE")
+    v.add_argument("--rules", default=None)
+    v.set_defaults(func=_verify)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    from game.bridge.files import DEFAULT_SCALES, load_scales_rules
+
+    return load_scales_rules(args.rules or DEFAULT_SCALES)
+
+
+def _campaign(args: argparse.Namespace) -> Any:
+    from game.bridge.files import load_state
+
+    return load_state(args.table, args.campaign, "campaign")
+
+
+def _fail(exc: Exception) -> int:
+    import sys
+
+    print(f"error: {exc}", file=sys.stderr)
+    return 1
+
+
+def _tactical(args: argparse.Namespace) -> int:
+    from game.bridge.files import cells_of, write_tactical
+    from game.bridge.sides import BridgeError, open_battle, terrain_of
+    from game.bridge.tactical import map_for, tactical_plan
+    from game.systems.tactical.io.scenario import load_scenario
+
+    rules = _rules(args)
+    game = _campaign(args)
+    state = game.state
+    try:
+        name = map_for(rules, terrain_of(state, open_battle(state, args.battle)))
+        plan = tactical_plan(state, args.battle, rules, cells_of(name), seed=game.header.seed)
+    except BridgeError as exc:
+        return _fail(exc)
+    path = write_tactical(plan.scenario, plan.map_name, args.out, f"battle-{args.battle}-tactical")
+    loaded = load_scenario(path)  # it must load like a shipped one
+    print(f"{path}: {loaded.name}; map {plan.map_name}; {len(plan.origin)} tactical units "
+          f"for {len(set(plan.origin.values()))} campaign units; {state.player_name(plan.defender)} defends")
+    print(f"play it: python -m game play {path}")
+    return 0
+
+
+def _mass(args: argparse.Namespace) -> int:
+    from game.bridge.files import mass_map_terrain, write_mass
+    from game.bridge.mass import mass_plan
+    from game.bridge.sides import BridgeError
+    from game.systems.mass.io.files import load_battle
+
+    rules = _rules(args)
+    game = _campaign(args)
+    try:
+        plan = mass_plan(game.state, args.battle, rules, mass_map_terrain(), seed=game.header.seed)
+    except BridgeError as exc:
+        return _fail(exc)
+    path = write_mass(plan.battle, args.out, f"battle-{args.battle}-mass")
+    loaded = load_battle(path)
+    print(f"{path}: {loaded.name}; terrain {plan.terrain_kind}; {loaded.combatants} combatants; {loaded.note}")
+    print(f"play it: python -m game play {path}")
+    return 0
+
+
+def result_of(state: Any, battle_id: str, rules: Any, battle_game: Any) -> Any:
+    """The CampaignResult of a finished battle save (game.bridge.files.result_of)."""
+    from game.bridge.files import result_of as _result_of
+
+    return _result_of(state, battle_id, rules, battle_game)
+
+
+def _back(args: argparse.Namespace) -> int:
+    from game.bridge.sides import BridgeError
+    from game.replay import load_game
+
+    rules = _rules(args)
+    game = _campaign(args)
+
+    battle_game = load_game(args.table, args.result)
+    try:
+        result = result_of(game.state, args.battle, rules, battle_game)
+    except BridgeError as exc:
+        return _fail(exc)
+    print(f"Battle {args.battle}, fought out as a {result.scale} battle ({args.result}):")
+    for line in result.steps:
+        print(line)
+    source = None
+    if args.apply:
+        from game.bridge.files import source_of
+
+        source = source_of(args.result, args.apply, result.scale)
+    cmd = result.command(note=f"{result.scale} battle {Path(args.result).name}", source=source)
+    print(f"result: {result.band_name}" + (f" for {game.state.player_name(result.winner)}" if result.winner else ""))
+    print(f"command: {cmd}")
+    if args.apply:
+        return _apply(game, cmd, args.apply)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """The campaign save replays (load_game verifies it); then each gm_battle_result with a
+    source: its battle save is there, unchanged (checksum), replays, and translates to exactly
+    the result the command applied; a battle still being fought out: its save replays."""
+    from game.bridge.files import verify_links
+
+    rules = _rules(args)
+    game = _campaign(args)
+    print(f"{args.campaign}: {len(game.record.steps)} commands replay exactly")
+    checks = verify_links(args.table, args.campaign, game, rules)
+    for c in checks:
+        print(c.text)
+    problems = sum(1 for c in checks if not c.ok)
+    linked = sum(1 for c in checks if "<-" in c.text or not c.ok)
+    print(f"-- {linked} linked battle save(s), {problems} problem(s)")
+    return 1 if problems else 0
+
+
+def _apply(game: Any, cmd: dict[str, Any], out: str) -> int:
+    from game.core.system import Rejection
+    from game.io.outpaths import write_text_or_keep
+    from game.io.saves import dump_save
+    from game.replay import make_save
+    from game.systems.campaign.rules.commands import parse_command
+
+    outcome = game.record.apply(parse_command(cmd))
+    if isinstance(outcome, Rejection):
+        return _fail(ValueError(f"the campaign refused the result: {outcome.reason}"))
+    state = game.record.state
+    save = make_save(game.system, state, game.record.steps, scenario_path=game.scenario.path, seed=game.header.seed)
+    written = write_text_or_keep(out, dump_save(save), "save")
+    if written.failed:
+        return _fail(ValueError(f"{written.failed}; the save was kept in {written.path}"))
+    print(f"-- campaign save with the result applied: {out} (week {state.week}, {state.phase} phase)")
+    return 0

@@ -1,0 +1,284 @@
+"""The GM's Battle panel on the campaign map (docs/scales.md): for an open campaign battle, the
+forecast (the tables' exact odds beside the tactical and the mass battle's forces and opening
+odds) and the three choices; the hand-over into the battle's own client; the way back.
+
+    fight = FightOut(scene)
+    fight.forecast(battle_id)       # game.bridge.files.Forecast (cached per battle and history length)
+    fight.choose(battle_id, scale)  # tables | tactical | mass: records gm_battle_choice; a battle
+                                    # fought out is generated, the campaign saved, the battle opened
+    fight.resume(battle_id) / fight.abandon(battle_id)
+    fight.came_back()               # the campaign scene is on top again: confirm the result
+
+Every number shown comes from the rules' and the bridge's queries (game.systems.campaign.rules.odds,
+game.bridge.files.forecast); the hand-over goes through the shell (game.shell.launch), never into
+another system's client package. It lives with the bridge (it knows all three scales); the
+campaign's client knows it only as the `fight_out` it is handed (game/bridge/plugin.py).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from game.core.errors import GameFileError
+from game.shell import actions, launch, savegame
+from game.shell.scenes.dialog import Choice, DialogScene
+from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, parse_command
+
+SCALES = ("tables", "tactical", "mass")
+BAND_ORDER = ("minor", "major", "crushing", "legendary")
+
+
+@dataclass
+class Away:
+    """A battle fought out whose scene is open over the campaign map."""
+
+    battle: str
+    scale: str
+    campaign_save: Path
+    battle_save: Path
+    session: Any
+    scene: Any
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+class FightOut:
+    scales = SCALES
+    def __init__(self, scene: Any) -> None:
+        self.scene = scene
+        self.app = scene.app
+        self.away: Away | None = None
+        self.pending: tuple[str, str, Path, Path] | None = None  # a confirmation for the next frame
+        self._cache: dict[tuple[str, int, str | None], Any] = {}
+
+    @property
+    def session(self) -> Any:
+        return self.scene.session
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    # ------------------------------------------------------------------ queries
+    def battles(self) -> list[Any]:
+        return list(self.state.open_games())
+
+    def forecast(self, battle_id: str, viewer: str | None = None) -> Any:
+        """The forecast from the state as `viewer` sees it (None: the GM, who sees sealed orders)."""
+        from game.bridge.files import forecast
+
+        key = (battle_id, len(self.session.history), viewer)
+        if key not in self._cache:
+            self._cache = {k: v for k, v in self._cache.items() if k[1] == key[1]}
+            self._cache[key] = forecast(self.session.system.view(self.state, viewer), battle_id)
+        return self._cache[key]
+
+    def lines(self, battle_id: str, viewer: str | None = None) -> list[tuple[str, int, bool]]:
+        """The panel's text: (line, size, bold), as `viewer` may see it (None: the GM)."""
+        st = self.state
+        b = st.battles[battle_id]
+        out: list[tuple[str, int, bool]] = []
+        where = st.cs.map.names.get(b.hex, f"{b.hex[0]},{b.hex[1]}")
+        terrain = st.cs.map.terrain.get(b.hex, "?")
+        out.append((f"Battle {b.id} at {where} ({terrain}): "
+                    + " vs ".join(st.player_name(p) for p in b.sides), 14, True))
+        if b.fought_as != "tables":
+            out.append((f"Being fought out as a {b.fought_as} battle; save {b.battle_save}", 12, False))
+            out.append(("Resume it, or abandon it to the tables (nothing else changes).", 12, False))
+            return out
+        f = self.forecast(battle_id, viewer)
+        t = f.tables
+        out.append(("By the tables (exact odds this week):", 13, True))
+        for p in t.sides:
+            bands = t.band_chances(p)
+            detail = ", ".join(f"{k} {_pct(bands[k])}" for k in BAND_ORDER if bands.get(k, 0) >= 0.0005)
+            lo, hi = t.dice[p]
+            dice = f"{lo}" if lo == hi else f"{lo}-{hi}"
+            out.append((f"  {st.player_name(p)} wins {_pct(t.win(p))} ({detail or '-'}); rolls {dice} dice; "
+                        f"takes {t.casualties[p]:.1f} casualties on average", 11, False))
+        out.append((f"  draw {_pct(t.draw)}", 11, False))
+        for n in t.notes:
+            out.append((f"  {n}", 10, False))
+        if f.tactical_sides:
+            out.append((f"As a tactical battle on {f.tactical_map}:", 13, True))
+            for s in f.tactical_sides:
+                role = "defends" if s.defender else "attacks"
+                out.append((f"  {s.name} {role}: {s.units} units, strength {s.strength}; {s.commander}", 11, False))
+        if f.mass_sides:
+            out.append((f"As a mass battle on {f.mass_terrain} ground:", 13, True))
+            for s in f.mass_sides:
+                out.append((f"  {s.name}: {s.strength:,} men ({s.units} campaign units); {s.commander}", 11, False))
+            for way, win in f.mass_ways:
+                odds = ", ".join(f"{st.player_name(k)} {_pct(v)}" for k, v in win.items())
+                out.append((f"  opening Way of {way.title()}: {odds}", 11, False))
+        for prob in f.problems:
+            out.append((f"  cannot: {prob}", 11, False))
+        return out
+
+    # ------------------------------------------------------------------ choosing
+    def _campaign_save(self) -> Path:
+        return Path(self.session.save_path) if self.session.save_path else actions.new_save_path(self.session)
+
+    def choose(self, battle_id: str, scale: str, note: str = "") -> bool:
+        from game.bridge.files import battle_paths, generate_battle
+        from game.bridge.sides import BridgeError
+
+        if scale == "tables":
+            return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables", note=note)))
+        camp = self._campaign_save()
+        battle_file, battle_save = battle_paths(camp, battle_id, scale)
+        try:
+            generate_battle(self.state, battle_id, scale, battle_file.parent, battle_file.stem,
+                            seed=int(self.session.seed))
+        except (BridgeError, GameFileError, OSError) as exc:
+            self.scene.message = f"Cannot fight it out: {exc}"
+            return False
+        rel = battle_save.relative_to(camp.parent).as_posix()
+        if not self.scene.gm_do(GmBattleChoice(battle=battle_id, scale=scale, save=rel, note=note)):
+            return False
+        if not self._save_campaign(camp):
+            return False
+        return self._open(battle_id, scale, camp, battle_save)
+
+    def propose(self, battle_id: str, player: str, scale: str, colour: tuple[int, int, int]) -> None:
+        """Players, not the GM: `player` proposes to fight its battle out; the other side is asked
+        behind the hand-off screen, and only if it agrees is the choice made (with a note naming
+        both). The forecast is shown with the question."""
+        from game.shell.scenes.handoff import HandoffScene
+
+        st = self.state
+        b = st.battles[battle_id]
+        foe = next(p for p in b.sides if p != player)
+        me, them = st.player_name(player), st.player_name(foe)
+        lines = "<br>".join(html.escape(text) for text, _size, _bold in self.lines(battle_id, foe)[1:])
+        body = (f"<b>{html.escape(me)}</b> proposes to fight battle {b.id} out as a <b>{scale}</b> battle "
+                f"instead of resolving it by the tables. It is fought out only if you agree.<br><br>{lines}")
+
+        def agree() -> None:
+            self.choose(battle_id, scale, note=f"{me} proposed it, {them} agreed")
+
+        def refuse() -> None:
+            self.scene.message = f"{them} refuses: battle {b.id} is resolved by the tables"
+            self.app.push(HandoffScene(self.app, me, colour, f"{them} refused. Pass the screen back to {me}."))
+
+        w, h = self.app.screen.get_size()
+        self.app.push(DialogScene(self.app, f"{them}: fight battle {b.id} out as a {scale} battle?", body,
+                                  [Choice("Agree", agree, pygame.K_y, primary=True), Choice("Refuse", refuse, pygame.K_n)],
+                                  size=(min(820, w - 40), min(520, h - 40)), cancel=Choice("Refuse", refuse),
+                                  name="battle_proposal"))
+        self.app.push(HandoffScene(self.app, them, colour,
+                                   f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
+
+    def resume(self, battle_id: str) -> bool:
+        b = self.state.battles[battle_id]
+        camp = self._campaign_save()
+        return self._open(battle_id, b.fought_as, camp, camp.parent / b.battle_save)
+
+    def abandon(self, battle_id: str) -> bool:
+        return bool(self.scene.gm_do(GmBattleAbandon(battle=battle_id, note="abandoned in the client")))
+
+    def _save_campaign(self, camp: Path) -> bool:
+        try:
+            savegame.save_session(self.session, camp)
+        except (GameFileError, OSError) as exc:
+            self.scene.message = f"Not saved: {exc}"
+            return False
+        self.session.save_path = camp
+        actions.mark_saved(self.session)
+        return True
+
+    def _open(self, battle_id: str, scale: str, camp: Path, battle_save: Path) -> bool:
+        from game.bridge.files import scenario_of_save
+
+        path = battle_save if battle_save.is_file() else scenario_of_save(battle_save)
+        try:
+            bs = launch.open_game(self.app.table, path)
+            bs.return_to = self._back
+            bs.return_label = "Campaign map"
+            scene: Any = launch.scene_for(self.app, bs)
+        except (GameFileError, OSError) as exc:
+            self.scene.message = f"Cannot open the battle: {exc}"
+            return False
+        self.away = Away(battle_id, scale, camp, battle_save, bs, scene)
+        self.app.push(scene)
+        scene.toast(f"Campaign battle {battle_id}: Ctrl+B goes back to the campaign map", 6.0)
+        return True
+
+    def _back(self, battle_scene: Any) -> None:
+        """The battle's return hook: uncover the campaign map (came_back does the rest)."""
+        while self.app.scenes.top is not None and self.app.scenes.top is not self.scene:
+            self.app.scenes.pop()
+
+    # ------------------------------------------------------------------ the way back
+    def came_back(self) -> None:
+        """Called when the campaign scene is on top again: if a battle was open and its scene is
+        gone, save it where the campaign's choice says and show what it translates to."""
+        away = self.away
+        if away is None or any(s is away.scene for s in self.app.scenes):
+            return
+        self.away = None
+        try:
+            savegame.save_session(away.session, away.battle_save)
+        except (GameFileError, OSError) as exc:
+            self.scene.message = f"The battle was not saved: {exc}"
+            return
+        # shown from the next frame's update, once the input that closed the battle is spent
+        self.pending = (away.battle, away.scale, away.campaign_save, away.battle_save)
+
+    def update(self) -> None:
+        if self.pending is not None and self.app.scenes.top is self.scene:
+            pending, self.pending = self.pending, None
+            self.confirm(*pending)
+
+    def translation(self, battle_id: str, battle_save: Path) -> tuple[Any, str]:
+        """(the CampaignResult or None, the text: the steps or why there is no result yet)."""
+        from game.bridge.files import load_scales_rules, result_of
+        from game.bridge.sides import BridgeError
+        from game.replay import load_game
+
+        try:
+            result = result_of(self.state, battle_id, load_scales_rules(), load_game(self.app.table, battle_save))
+        except (BridgeError, GameFileError) as exc:
+            return None, str(exc)
+        return result, "\n".join(result.steps)
+
+    def confirm(self, battle_id: str, scale: str, camp: Path, battle_save: Path) -> DialogScene:
+        result, text = self.translation(battle_id, battle_save)
+        body = html.escape(text).replace("\n", "<br>")
+        if result is not None:
+            who = f" for {self.state.player_name(result.winner)}" if result.winner else ""
+            title = f"Battle {battle_id}: {result.band_name}{who}"
+            choices = [Choice("Apply the result", lambda: self.apply(result, scale, camp, battle_save),
+                              pygame.K_RETURN, primary=True)]
+        else:
+            title = f"Battle {battle_id}: not over yet"
+            body = f"{body}<br><br>The battle is saved in {html.escape(str(battle_save))}; the campaign waits for it."
+            choices = [Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_RETURN, primary=True)]
+        choices += [Choice("Abandon (tables)", lambda: self.abandon(battle_id), pygame.K_a),
+                    Choice("Later", None, pygame.K_ESCAPE)]
+        if result is not None:
+            choices.insert(1, Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_b))
+        w, h = self.app.screen.get_size()
+        dialog = DialogScene(self.app, title, body, choices, size=(min(900, w - 40), min(560, h - 40)),
+                             cancel=Choice("Later", None), name="battle_return")
+        self.app.push(dialog)
+        return dialog
+
+    def apply(self, result: Any, scale: str, camp: Path, battle_save: Path) -> bool:
+        from game.bridge.files import source_of
+
+        cmd = parse_command(result.command(note=f"{scale} battle {battle_save.name}",
+                                           source=source_of(battle_save, camp, scale)))
+        if not self.scene.gm_do(cmd):
+            return False
+        ok = self._save_campaign(camp)
+        if ok:
+            self.scene.message = f"Result applied; campaign saved to {camp.name}"
+        return ok

@@ -1,0 +1,112 @@
+"""The hand-off screen between sides: the map is hidden before the next side's view is drawn.
+
+It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Only a deliberate
+Enter or Space, or a click on its button, continues (a stray key or click does not reveal the
+map); the click is consumed on release so it cannot fall through to the map.
+
+`HandoffPolicy` decides when the blackout is needed: once per change of the side at the screen,
+except the way back. When a side lends the screen in its own turn for another side's quick
+answer (a defensive-action question) and control then comes straight back to it in the same
+turn, the way back needs no second blackout: the other side answered over the same map, which
+hides nothing (the tactical map is in plain sight), so one hand-off does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+
+from game.shell.scene import Scene
+from game.shell.toolkit.buttons import Button
+
+if TYPE_CHECKING:
+    from game.shell.app import App
+
+
+CONTINUE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+
+
+class HandoffPolicy:
+    """Whether a change of the side at the screen needs the hand-off screen (see the module)."""
+
+    def __init__(self) -> None:
+        self._lent: tuple[str, object] | None = None  # (turn owner, turn) that lent the screen
+
+    def needed(self, viewer: str | None, side: str, owner: str | None, turn: object) -> bool:
+        """`viewer`: the side whose view is on screen (None: nobody's yet); `side`: the side that
+        must look now; `owner`: the side whose turn it is (None outside a turn); `turn`: what
+        tells one turn from another. False only for the screen coming straight back."""
+        lent, self._lent = self._lent, None
+        if lent == (side, turn):
+            return False  # back to the side that lent it, in the same turn
+        if owner is not None and viewer == owner and side != owner:
+            self._lent = (owner, turn)  # lent for another side's answer in the owner's turn
+        return True
+
+    def forget(self) -> None:
+        """Something else took the screen meanwhile (a load, GM mode): the next change counts."""
+        self._lent = None
+
+
+class HandoffScene(Scene):
+    overlay = False
+    name = "handoff"
+
+    def __init__(self, app: App, side_name: str, colour: tuple[int, int, int],
+                 detail: str = "", on_continue: Callable[[], None] | None = None) -> None:
+        super().__init__(app)
+        self.side_name = side_name
+        self.colour = colour
+        self.detail = detail
+        self._on_continue = on_continue
+        self._pressed = False
+        self.ui = app.make_ui()
+        self._build()
+
+    def _build(self) -> None:
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        w, h = self.app.screen.get_size()
+        self.title = pygame_gui.elements.UILabel(
+            pygame.Rect(0, h // 2 - 90, w, 50), f"{self.side_name} to play", self.ui,
+            object_id=pygame_gui.core.ObjectID(class_id="@big_title"))
+        self.sub = pygame_gui.elements.UILabel(
+            pygame.Rect(0, h // 2 - 35, w, 30), self.detail or "Pass the screen, then press Enter or Space.", self.ui,
+            object_id=pygame_gui.core.ObjectID(class_id="@subtitle"))
+        self.button = Button(
+            pygame.Rect(w // 2 - 110, h // 2 + 20, 220, 44), "Continue (Enter)", self.ui,
+            object_id=pygame_gui.core.ObjectID(class_id="@primary"))
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._build()
+
+    def _continue(self) -> None:
+        self.app.pop()
+        if self._on_continue is not None:
+            self._on_continue()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.ui.process_events(event)
+        if event.type == pygame.KEYDOWN and event.key in CONTINUE_KEYS:
+            self._continue()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed = self.button.rect.collidepoint(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self._pressed and self.button.rect.collidepoint(event.pos):
+                self._continue()
+            self._pressed = False
+
+    def update(self, dt: float) -> None:
+        self.ui.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.fill((8, 9, 11))
+        band = pygame.Rect(0, h // 2 - 110, w, 200)
+        pygame.draw.rect(surface, (20, 22, 26), band)
+        pygame.draw.rect(surface, self.colour, pygame.Rect(0, band.y, w, 4))
+        pygame.draw.rect(surface, self.colour, pygame.Rect(0, band.bottom - 4, w, 4))
+        self.ui.draw_ui(surface)

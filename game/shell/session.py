@@ -1,0 +1,95 @@
+"""One game as the client holds it, for any rule system: the system, what the game started from,
+the history (`game.core.record.Record`: undo, the dice log, saves and replays) and, for games
+played on a hex map, the board, its pixel layout and the Tiled map.
+
+The session is the ONLY client module that calls a rule system's `apply`; everything the client
+shows about the rules comes from the system's own queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from game.core.record import Record, Step
+from game.core.system import Accepted, RuleSystem
+
+
+@dataclass
+class Session:
+    """One game in play: its rule system, its record, its set-up and where it is saved."""
+    system: RuleSystem
+    record: Record
+    game_setup: Any                  # what system.initial_state started from
+    setup: Any = None                # the set-up as the scenario file gave it (names, sides, rules)
+    board: Any = None                # game.core.board.Board, for games on a hex map
+    layout: Any = None               # game.core.hexlayout.HexLayout of that map
+    map_data: Any = None             # game.io.tmx MapData when the map came from Tiled
+    seed: int = 0
+    path: Path | None = None         # the scenario file (saves refer to it)
+    loaded: Any = None               # what the system's loader returned (game.table.Plugin.load)
+    description: str = ""            # the scenario's briefing text (shown before a fresh game)
+    last_rejection: str | None = None
+    save_path: Path | None = None    # the save this session was loaded from, if any
+    load_warnings: list[str] = field(default_factory=list)
+    autosaved_round: int | None = None
+    saved_steps: int | None = None    # history length at the last save (None: never saved)
+    # a game opened from another one (a campaign battle fought out, docs/scales.md): called with
+    # the game's scene to go back (Ctrl+B, or the end-of-game summary's button named return_label)
+    return_to: Callable[[Any], None] | None = None
+    return_label: str = ""
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def start(cls, system: RuleSystem, game_setup: Any, seed: int, **context: Any) -> Session:
+        state = system.initial_state(game_setup, seed)
+        return cls(system=system, record=Record(system, state), game_setup=game_setup, seed=seed, **context)
+
+    # ------------------------------------------------------------------ state and history
+    @property
+    def state(self) -> Any:
+        return self.record.state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        """Set a position by hand (test set-ups): before any command the game starts from it;
+        later it stands in for what the last step left (the history is kept for the dice log)."""
+        if self.record.steps:
+            self.record.steps[-1] = replace(self.record.steps[-1], after=state)
+        else:
+            self.record = Record(self.system, state, on_change=self.record.on_change)
+
+    @property
+    def history(self) -> list[Step]:
+        return self.record.steps
+
+    @property
+    def commands(self) -> list[Any]:
+        return self.record.commands
+
+    def all_events(self) -> list[Any]:
+        return self.record.all_events()
+
+    def view(self, side: str | None) -> Any:
+        """The state as `side` may see it (None: everything, for the GM)."""
+        return self.system.view(self.state, side)
+
+    # ------------------------------------------------------------------ commands
+    def apply(self, command: Any, *, gm: bool = False) -> tuple[bool, tuple[Any, ...], str | None]:
+        """Apply a command: (accepted, events, rejection reason)."""
+        outcome = self.record.apply(command, gm=gm)
+        if not isinstance(outcome, Accepted):
+            self.last_rejection = outcome.reason
+            return False, (), outcome.reason
+        self.last_rejection = None
+        return True, tuple(outcome.events), None
+
+    @property
+    def can_undo(self) -> bool:
+        """A player's undo: what the rule system says may be taken back (no dice, nothing revealed)."""
+        return self.record.can_undo
+
+    def undo(self) -> bool:
+        return self.record.undo() is not None

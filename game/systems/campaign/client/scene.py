@@ -1,0 +1,663 @@
+"""The campaign map view: the island, army counters (stacked, units at a glance), battles
+marked, the selected army's units, General and route, movement reach with path cost, and one
+panel per phase (declare, pick-up, posts, sealed orders with the planner, the reveal log).
+
+Who is looking: the first player the rules wait for (`system.to_move`); a change of player goes
+through the hand-off screen, and everything drawn comes from `system.view(state, viewer)` (G
+toggles the GM's view of everything). Every string drawn is kept in `drawn_strings` (tests).
+
+Keys: click an army to select it, click a highlighted hex to move there (pick-up: click a friendly
+army); Enter = the phase's main action (narrative: post, then done); 1-6 pick a manoeuvre, V the next vanguard, S the next
+stratagem; P toggles the planner; G the GM view.
+
+In the GM view an open battle has a Battle panel (fight.py): the forecast and the choice to resolve
+it by the tables or fight it out as a tactical or a mass battle (B shows the next battle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.core.hexgrid import Stagger
+from game.core.hexlayout import HexLayout
+from game.shell.fonts import font
+from game.shell.scene import Scene
+from game.shell.scenes.handoff import HandoffScene
+from game.shell.toolkit.buttons import Button
+from game.systems.campaign.rules.battle import side_facts
+from game.systems.campaign.rules.combat import orders_refusal
+from game.systems.campaign.rules.commands import (
+    Declare,
+    EndTurn,
+    GiveOrders,
+    GmBattleChoice,
+    MoveArmy,
+    NarrativeDone,
+    Pickup,
+    WritePost,
+)
+from game.systems.campaign.rules.engine import reach
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS, Coord
+from game.systems.campaign.rules.planner import plan
+from game.systems.campaign.rules.state import CampaignState, key_hex
+
+PANEL_W = 400
+ZOOM_STEP = 1.25   # one wheel notch or one +/- press
+MAX_ZOOM = 8.0     # times the scale that shows the whole map
+PAN_STEP = 80      # pixels an arrow key moves the map
+KEEP_IN_VIEW = 80  # pixels of the map that stay in the view however far it is dragged
+MAP_CONTROLS = "Wheel or +/-: zoom · right-drag or arrows: move the map · Home: the whole map"
+TERRAIN_COLOURS = {
+    "plains": (150, 170, 100), "road": (176, 160, 120), "town": (190, 150, 120), "fortress": (130, 120, 120),
+    "forest": (60, 110, 60), "hills": (150, 140, 90), "river": (90, 140, 190), "marsh": (100, 130, 110),
+    "mountains": (120, 110, 105), "sea": (40, 70, 120),
+}
+PLAYER_COLOURS = [(200, 60, 50), (60, 110, 210), (220, 180, 40), (150, 70, 190), (60, 170, 120)]
+
+
+
+# what the side on screen does in each phase, while no army is selected (a player opening the map
+# saw an empty panel)
+_PHASE_HINTS = {
+    "movement": "Click one of your armies to see it; the hexes it can reach are shaded: click one to "
+                "move there. Enter ends your turn.",
+    "pickup": "Each of your Generals may make one pick-up move to another of your armies within reach: "
+              "click the army the General is with, then the army to join. Enter ends your turn.",
+}
+
+
+class TablesOnly:
+    """The GM's Battle panel when no other scale is wired in: every battle by the tables (the
+    bridge's FightOut, game/bridge/client/fight.py, offers the tactical and mass scales too)."""
+
+    scales = ("tables",)
+
+    def __init__(self, scene: CampaignScene) -> None:
+        self.scene = scene
+
+    def battles(self) -> list[Any]:
+        return list(self.scene.state.open_games())
+
+    def choose(self, battle_id: str, scale: str, note: str = "") -> bool:
+        if scale != "tables":
+            self.scene.message = f"This program cannot fight a battle out as a {scale} battle"
+            return False
+        return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables", note=note)))
+
+    def lines(self, battle_id: str) -> list[tuple[str, int, bool]]:
+        return [(f"Battle {battle_id}", 15, True), ("Resolved by the campaign's tables.", 12, False)]
+
+    def resume(self, battle_id: str) -> None:
+        return None
+
+    def abandon(self, battle_id: str) -> None:
+        return None
+
+    def propose(self, battle_id: str, player: str, scale: str, colour: Any) -> None:
+        return None
+
+    def came_back(self) -> None:
+        return None
+
+    def update(self) -> None:
+        return None
+
+
+class CampaignScene(Scene):
+    name = "campaign"
+    game_scene = True  # a live game: the shell's save / load / quit keys act on it
+
+    def __init__(self, app: Any, session: Any, fight_out: Callable[[CampaignScene], Any] | None = None) -> None:
+        super().__init__(app)
+        self.session = session
+        self.system = session.system
+        m = session.state.cs.map
+        self.layout = HexLayout(74, 64, 36, Stagger(m.stagger_axis, m.stagger_index), m.width, m.height)
+        self.viewer: str | None = None
+        self.gm = False
+        self.selected: str | None = None
+        self.hover: Coord | None = None
+        self.message = ""
+        self.log: list[str] = []
+        self.draft: dict[str, Any] = {}
+        self.show_planner = True
+        self.drawn_strings: list[str] = []
+        # the GM's Battle panel: fighting a battle out at another scale when the bridge is wired
+        # in (game/bridge/plugin.py), else the tables alone
+        self.fight: Any = fight_out(self) if fight_out is not None else TablesOnly(self)
+        self.battle_shown = 0  # which open battle the GM's Battle panel shows (B: the next)
+        self.ui = app.make_ui()
+        self.zoom = 1.0  # 1: the whole map fits the view
+        self._mouse = (0, 0)  # where the pointer was last seen (the wheel zooms around it)
+        self._drag_from: tuple[int, int] | None = None  # a right or middle drag moving the map
+        self._dragging = False  # (the window draws every frame while it is True)
+        self._terrain: tuple[Any, pygame.Surface] | None = None  # (view, map), its terrain picture
+        self._layout_geometry()
+        self._build()
+        self._sync_viewer(handoff=False)
+        self._opened = False  # the first time on screen: behind the hand-off (on_enter)
+
+    # ------------------------------------------------------------------ geometry
+    def toast(self, text: str, seconds: float = 3.0) -> None:
+        """A message from the shell (saved, loaded, refused), shown where refusals are."""
+        self.message = text
+
+    def _layout_geometry(self) -> None:
+        """The scale that shows the whole map, and the map shown whole (zoom 1)."""
+        w, h = self.app.screen.get_size()
+        self._size = (w, h)
+        mw, mh = self.layout.map_pixel_size
+        self.fit_scale = min((w - PANEL_W - 20) / mw, (h - 20) / mh)
+        self.zoom = 1.0
+        self.scale = self.fit_scale
+        self.origin = (10.0, 10.0)
+
+    def map_view(self) -> pygame.Rect:
+        """The part of the window the map is drawn in (left of the side panel)."""
+        w, h = self.app.screen.get_size()
+        return pygame.Rect(0, 0, max(1, w - PANEL_W), h)
+
+    def zoom_at(self, pos: tuple[float, float], factor: float) -> None:
+        """Zoom by `factor` keeping the map point under `pos` where it is (between the whole map
+        and MAX_ZOOM times closer)."""
+        zoom = max(1.0, min(MAX_ZOOM, self.zoom * factor))
+        if zoom == self.zoom:
+            return
+        mx = (pos[0] - self.origin[0]) / self.scale
+        my = (pos[1] - self.origin[1]) / self.scale
+        self.zoom = zoom
+        self.scale = self.fit_scale * zoom
+        self.origin = (pos[0] - mx * self.scale, pos[1] - my * self.scale)
+        self._keep_in_view()
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the map by (dx, dy) pixels on the screen (some of it always stays in view)."""
+        self.origin = (self.origin[0] + dx, self.origin[1] + dy)
+        self._keep_in_view()
+
+    def _keep_in_view(self) -> None:
+        view = self.map_view()
+        mw, mh = self.layout.map_pixel_size
+        w, h = mw * self.scale, mh * self.scale
+        keep_x, keep_y = min(KEEP_IN_VIEW, w), min(KEEP_IN_VIEW, h)
+        x = max(view.left + keep_x - w, min(view.right - keep_x, self.origin[0]))
+        y = max(view.top + keep_y - h, min(view.bottom - keep_y, self.origin[1]))
+        self.origin = (x, y)
+
+    def hex_centre(self, c: Coord) -> tuple[float, float]:
+        x, y = self.layout.tile_center(c[0], c[1])
+        return self.origin[0] + x * self.scale, self.origin[1] + y * self.scale
+
+    def hex_at(self, pos: tuple[int, int]) -> Coord | None:
+        x = (pos[0] - self.origin[0]) / self.scale
+        y = (pos[1] - self.origin[1]) / self.scale
+        c = self.layout.pixel_to_tile(x, y)
+        m = self.state.cs.map
+        return c if 0 <= c[0] < m.width and 0 <= c[1] < m.height else None
+
+    # ------------------------------------------------------------------ state as the viewer sees it
+    @property
+    def state(self) -> CampaignState:
+        s: CampaignState = self.session.state
+        return s
+
+    @property
+    def seen(self) -> CampaignState:
+        s: CampaignState = self.system.view(self.state, None if self.gm else self.viewer)
+        return s
+
+    def _sync_viewer(self, handoff: bool = True) -> None:
+        waiting = self.system.to_move(self.state)
+        nxt = waiting[0] if waiting else None
+        if nxt != self.viewer:
+            self.viewer = nxt
+            self.selected = None
+            self.draft = {}
+            if handoff and nxt is not None and self.app.settings.blackout and not self.gm:
+                self._push_handoff(nxt)
+        self._build()
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self) -> None:
+        self.ui.clear_and_reset()
+        w, h = self.app.screen.get_size()
+        x = w - PANEL_W + 10
+        self.buttons: dict[Any, str] = {}
+        self.text_entry: pygame_gui.elements.UITextEntryLine | None = None
+        y = h - 50
+        phase = self.state.phase
+        labels: list[tuple[str, str]] = []
+        if phase in ("movement", "pickup"):
+            labels.append(("end_turn", "End turn (Enter)"))
+        elif phase == "declare":
+            labels += [("fight", "Fight (Enter)"), ("decline", "Decline")]
+        elif phase == "narrative":
+            labels += [("post", "Post (names my Generals there)"), ("done", "Done posting (Enter)")]
+            self.text_entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(x, y - 100, PANEL_W - 20, 32), self.ui)
+            self.text_entry.set_text("Our forces take the field.")
+        elif phase == "orders":
+            labels.append(("seal", "Seal orders (Enter)"))
+        for i, (key, text) in enumerate(labels):
+            bw = (PANEL_W - 20 - 10 * (len(labels) - 1)) // len(labels)
+            b = Button(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui)
+            self.buttons[b] = key
+        fb = self.fight_battle()
+        if self.gm and fb is not None:
+            if fb.fought_as == "tables":
+                row = [("fight_tables", "By the tables")]
+                row += [(f"fight_{scale}", f"Fight: {scale}") for scale in self.fight.scales if scale != "tables"]
+            else:
+                row = [("fight_resume", f"Resume {fb.fought_as} battle"), ("fight_abandon", "Abandon to tables")]
+        elif (not self.gm and self.state.phase == "orders" and self._my_battle() is not None
+              and len(self.fight.scales) > 1):
+            row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
+        else:
+            row = []
+        if row:
+            bw = (PANEL_W - 20 - 10 * (len(row) - 1)) // len(row)
+            for i, (key, text) in enumerate(row):
+                b = Button(pygame.Rect(x + i * (bw + 10), y - 48, bw, 40), text, self.ui)
+                self.buttons[b] = key
+
+    def fight_battle(self) -> Any:
+        """The open battle the GM's Battle panel shows (None: no battle is open)."""
+        open_ = self.fight.battles()
+        return open_[self.battle_shown % len(open_)] if open_ else None
+
+    def _fight(self, key: str) -> None:
+        b = self.fight_battle()
+        if b is None:
+            return
+        what = key.removeprefix("fight_")
+        if what in ("tables", "tactical", "mass"):
+            self.fight.choose(b.id, what)
+        elif what == "resume":
+            self.fight.resume(b.id)
+        elif what == "abandon":
+            self.fight.abandon(b.id)
+
+    def on_enter(self) -> None:
+        if not self._opened:
+            # a game opened (or resumed from a save) in hotseat starts behind the hand-off, like
+            # every later change of player: whoever opened it may not be the player to move
+            self._opened = True
+            if self.viewer is not None and self.app.settings.blackout and not self.gm:
+                self._push_handoff(self.viewer)
+                return
+        self.fight.came_back()  # back from a battle fought out: confirm its result
+        self._build()
+
+    def _push_handoff(self, player: str) -> None:
+        st = self.state
+        idx = st.players.index(player)
+        self.app.push(HandoffScene(self.app, st.player_name(player), PLAYER_COLOURS[idx % 5],
+                                   f"Week {st.week}: {st.phase}. Pass the screen to {st.player_name(player)}."))
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        # the same zoom, and the map point that was at the view's centre at the new one's
+        old = pygame.Rect(0, 0, max(1, self._size[0] - PANEL_W), self._size[1])
+        mx = (old.centerx - self.origin[0]) / self.scale
+        my = (old.centery - self.origin[1]) / self.scale
+        zoom = self.zoom
+        self._layout_geometry()
+        if zoom != 1.0:
+            self.zoom = zoom
+            self.scale = self.fit_scale * zoom
+            view = self.map_view()
+            self.origin = (view.centerx - mx * self.scale, view.centery - my * self.scale)
+            self._keep_in_view()
+        self._build()
+
+    # ------------------------------------------------------------------ acting
+    def gm_do(self, cmd: Any) -> bool:
+        """A GM command (the Battle panel's choices and results)."""
+        return self._do(cmd, gm=True)
+
+    def _do(self, cmd: Any, gm: bool = False) -> bool:
+        before = self.state
+        ok, events, reason = self.session.apply(cmd, gm=gm)
+        if not ok:
+            self.message = reason or "refused"
+            return False
+        self.message = ""
+        for e in events:
+            if e.kind in ("orders_sealed", "turn_passed"):
+                continue
+            self.log.append(self.system.describe_event(before, e))
+        self.log = self.log[-400:]
+        self._sync_viewer()
+        return True
+
+    def _main_action(self, which: str | None = None) -> None:
+        st, p = self.state, self.viewer
+        if p is None:
+            return
+        phase = st.phase
+        if phase in ("movement", "pickup"):
+            self._do(EndTurn())
+        elif phase == "declare":
+            for k, d in st.declarations.items():
+                if p in d and d[p] is None:
+                    self._do(Declare(player=p, hex=key_hex(k), fight=which != "decline"))
+                    return
+        elif phase == "narrative":
+            posted = any(x.player == p and x.week == st.week for x in st.posts)
+            if which == "post" or (which is None and not posted):
+                b = next((b for b in st.open_games() if p in b.sides), None)
+                if b is not None:
+                    present = {a.id for a in st.forces(b, p)}
+                    gens = tuple(g.id for g in st.generals.values() if g.owner == p and g.army in present)
+                    text = self.text_entry.get_text() if self.text_entry else "Onwards."
+                    self._do(WritePost(player=p, battle=b.id, text=text or "Onwards.", generals=gens))
+            else:
+                self._do(NarrativeDone(player=p))
+        elif phase == "orders":
+            o = self._orders()
+            if o is not None:
+                self._do(o)
+
+    def _my_battle(self) -> Any:
+        st, p = self.seen, self.viewer
+        return next((b for b in st.open_games() if p in b.sides and p not in b.orders and b.fought_as == "tables"),
+                    None)
+
+    def _vanguards(self, b: Any, manoeuvre: str) -> list[str]:
+        facts = side_facts(self.seen, b, self.viewer or "")
+        return [u.id for u in facts.units if orders_refusal(self.seen.cs.rules, facts, manoeuvre, (), u.id) is None]  # type: ignore[arg-type]
+
+    def _orders(self) -> GiveOrders | None:
+        b = self._my_battle()
+        if b is None or self.viewer is None:
+            return None
+        m = self.draft.get("manoeuvre", "defend")
+        vans = self._vanguards(b, m)
+        van = self.draft.get("vanguard") if self.draft.get("vanguard") in vans else (vans[0] if vans else "")
+        return GiveOrders(player=self.viewer, battle=b.id, manoeuvre=m, vanguard=van,
+                          stratagems=tuple(self.draft.get("stratagems", ())))
+
+    def _eligible_stratagems(self) -> list[str]:
+        b = self._my_battle()
+        o = self._orders()
+        if b is None or o is None:
+            return []
+        facts = side_facts(self.seen, b, self.viewer or "")
+        return [s for s in STRATAGEMS
+                if orders_refusal(self.seen.cs.rules, facts, o.manoeuvre, (s,), o.vanguard) is None]
+
+    def _click(self, pos: tuple[int, int]) -> None:
+        c = self.hex_at(pos)
+        if c is None:
+            return
+        st = self.state
+        mine = [a for a in st.armies_at(c) if a.owner == self.viewer]
+        if st.phase == "movement" and self.selected and self.selected in st.armies:
+            r = reach(st, self.selected)
+            if c in r and not mine:
+                self._do(MoveArmy(army=self.selected, path=r[c].path))
+                return
+        if st.phase == "pickup" and self.selected and mine and mine[0].id != self.selected:
+            g = next((g for g in st.generals.values() if g.army == self.selected and g.owner == self.viewer), None)
+            if g is not None:
+                self._do(Pickup(general=g.id, army=mine[0].id))
+                return
+        here = st.armies_at(c)
+        self.selected = here[0].id if here else None
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.ui.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
+            key = self.buttons[event.ui_element]
+            if key.startswith("fight_"):
+                self._fight(key)
+            elif key.startswith("propose_"):
+                b = self._my_battle()
+                if b is not None and self.viewer is not None:
+                    idx = self.state.players.index(self.viewer)
+                    self.fight.propose(b.id, self.viewer, key.removeprefix("propose_"), PLAYER_COLOURS[idx % 5])
+            else:
+                self._main_action(key)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if self.map_view().collidepoint(event.pos):
+                self._click(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (2, 3):
+            if self.map_view().collidepoint(event.pos):
+                self._drag_from = event.pos
+                self._dragging = True
+        elif event.type == pygame.MOUSEBUTTONUP and event.button in (2, 3):
+            self._drag_from = None
+            self._dragging = False
+        elif event.type == pygame.MOUSEMOTION:
+            self._mouse = event.pos
+            if self._drag_from is not None:
+                self.pan(event.pos[0] - self._drag_from[0], event.pos[1] - self._drag_from[1])
+                self._drag_from = event.pos
+            self.hover = self.hex_at(event.pos)
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.map_view().collidepoint(self._mouse) and event.y:
+                self.zoom_at(self._mouse, ZOOM_STEP ** max(-3, min(3, event.y)))
+                self.hover = self.hex_at(self._mouse)
+        elif event.type == pygame.KEYDOWN:
+            if self.text_entry is not None and self.text_entry.is_focused:
+                return
+            view = self.map_view()
+            arrows = {pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
+                      pygame.K_UP: (0, PAN_STEP), pygame.K_DOWN: (0, -PAN_STEP)}
+            if event.key in arrows:
+                self.pan(*arrows[event.key])
+            elif event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+                self.zoom_at(view.center, ZOOM_STEP)
+            elif event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+                self.zoom_at(view.center, 1 / ZOOM_STEP)
+            elif event.key == pygame.K_HOME:
+                self._layout_geometry()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self._main_action()
+            elif event.key == pygame.K_g:
+                self.gm = not self.gm
+                self._build()
+            elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
+                self.battle_shown += 1
+                self._build()
+            elif event.key == pygame.K_p:
+                self.show_planner = not self.show_planner
+            elif pygame.K_1 <= event.key <= pygame.K_6 and self.state.phase == "orders":
+                self.draft = {"manoeuvre": MANOEUVRES[event.key - pygame.K_1]}
+            elif event.key == pygame.K_v and self.state.phase == "orders":
+                b = self._my_battle()
+                o = self._orders()
+                if b is not None and o is not None:
+                    vans = self._vanguards(b, o.manoeuvre)
+                    if vans:
+                        i = (vans.index(o.vanguard) + 1) % len(vans) if o.vanguard in vans else 0
+                        self.draft["vanguard"] = vans[i]
+            elif event.key == pygame.K_s and self.state.phase == "orders":
+                elig = self._eligible_stratagems()
+                cur = list(self.draft.get("stratagems", ()))
+                nxt = next((s for s in elig if s not in cur), None)
+                self.draft["stratagems"] = [*cur, nxt] if nxt else []
+
+    def update(self, dt: float) -> None:
+        self.fight.update()  # the way back from a battle fought out: its confirmation
+        self.ui.update(dt)
+
+    # ------------------------------------------------------------------ drawing
+    def _text(self, surface: pygame.Surface, text: str, pos: tuple[float, float], size: int = 14,
+              colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
+        self.drawn_strings.append(text)
+        img = font(size, bold).render(text, True, colour)
+        self.drawn_rects.append((text, surface.blit(img, (int(pos[0]), int(pos[1])))))
+        return int(img.get_height())
+
+    def _para(self, surface: pygame.Surface, text: str, pos: tuple[float, float], size: int = 14,
+              colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
+        """`text` wrapped to the side panel's width (later lines indented); returns its height."""
+        y0 = y = pos[1]
+        for i, part in enumerate(self._wrap(text, size, bold, PANEL_W - 24)):
+            y += self._text(surface, part if i == 0 else "    " + part, (pos[0], y), size, colour, bold)
+        return int(y - y0)
+
+    @staticmethod
+    def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
+        """The text broken at spaces into lines no wider than `width` pixels."""
+        f = font(size, bold)
+        out: list[str] = []
+        line = ""
+        for word in text.split(" "):
+            cand = f"{line} {word}" if line else word
+            if line and f.size("    " + cand)[0] > width:
+                out.append(line)
+                line = word
+            else:
+                line = cand
+        out.append(line)
+        return out
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.drawn_strings = []
+        self.drawn_rects: list[tuple[str, pygame.Rect]] = []  # every text and where it landed (tests)
+        st = self.seen
+        m = st.cs.map
+        r = max(2, int(36 * self.scale))
+        surface.blit(self._terrain_picture(m), (0, 0))
+        sel = self.selected
+        reach_map = reach(st, sel) if (sel is not None and st.phase == "movement" and sel in st.armies
+                                       and st.armies[sel].owner == self.viewer) else {}
+        for c in reach_map:
+            x, y = self.hex_centre(c)
+            pygame.draw.circle(surface, (250, 250, 200), (int(x), int(y)), r, 2)
+        for b in st.open_games():
+            x, y = self.hex_centre(b.hex)
+            pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
+        for pos, name in m.names.items():
+            x, y = self.hex_centre(pos)
+            # right of the hex, clear of a stack of two or three counters (each drawn 6 px up-right)
+            self._text(surface, name, (x + r + 13, y - r - 6), 11, (250, 240, 220))
+        stacks: dict[Coord, int] = {}
+        for a in st.armies.values():
+            k = stacks.get(a.hex, 0)
+            stacks[a.hex] = k + 1
+            x, y = self.hex_centre(a.hex)
+            x += k * 6
+            y -= k * 6
+            colour = PLAYER_COLOURS[st.players.index(a.owner) % 5]
+            rect = pygame.Rect(int(x - r), int(y - r), 2 * r, 2 * r)
+            pygame.draw.rect(surface, colour, rect)
+            pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
+            self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
+        if self.hover is not None and self.hover in reach_map:
+            x, y = self.hex_centre(self.hover)
+            self._text(surface, f"cost {reach_map[self.hover].cost}", (x + r, y), 13, (255, 255, 160), True)
+        view = self.map_view()
+        strip = pygame.Rect(view.x, view.bottom - 20, view.w, 20)
+        surface.fill((18, 20, 24), strip)
+        self._text(surface, MAP_CONTROLS, (strip.x + 10, strip.y + 3), 11, (160, 160, 170))
+        self._draw_panel(surface, st)
+        self.ui.draw_ui(surface)
+
+    def _terrain_picture(self, m: Any) -> pygame.Surface:
+        """The window's picture of the map's terrain (each hex filled in its terrain's colour and
+        edged a shade darker), kept until the view moves, zooms or the window changes size."""
+        w, h = self.app.screen.get_size()
+        key = (self.scale, self.origin, (w, h), m)
+        kept = self._terrain
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        pic = pygame.Surface((w, h))
+        pic.fill((18, 20, 24))
+        ox, oy, sc = self.origin[0], self.origin[1], self.scale
+        edged = 36 * sc >= 5  # (hexes too small to show an edge are only filled)
+        corners = self.layout.tile_corners
+        for (col, row), t in m.terrain.items():
+            pts = [(ox + x * sc, oy + y * sc) for x, y in corners(col, row)]
+            colour = TERRAIN_COLOURS.get(t, (90, 90, 90))
+            pygame.draw.polygon(pic, colour, pts)
+            if edged:
+                pygame.draw.polygon(pic, (colour[0] * 3 // 4, colour[1] * 3 // 4, colour[2] * 3 // 4), pts, 1)
+        self._terrain = (key, pic)
+        return pic
+
+    def _draw_panel(self, surface: pygame.Surface, st: CampaignState) -> None:
+        w, h = surface.get_size()
+        x0 = w - PANEL_W
+        pygame.draw.rect(surface, (30, 32, 38), pygame.Rect(x0, 0, PANEL_W, h))
+        x, y = x0 + 10, 8
+        who = "GM (sees all)" if self.gm else (st.player_name(self.viewer) if self.viewer else "nobody")
+        y += self._text(surface, f"Week {st.week}: {st.phase}   viewer: {who}", (x, y), 15, bold=True) + 4
+        if self.selected in st.armies:
+            a = st.armies[self.selected]
+            y += self._text(surface, f"{a.name} ({st.player_name(a.owner)}) at {a.hex[0]},{a.hex[1]}", (x, y), 14, bold=True)
+            route = f"{a.route[0]},{a.route[1]}" if a.route else "none"
+            y += self._text(surface, f"route: came from {route}" + (f"; in battle {a.battle}" if a.battle else ""), (x, y))
+            for g in st.generals_of_army(a.id):
+                y += self._text(surface, f"General {g.name}, level {g.level}", (x, y), 13, (240, 210, 120))
+            for uid in a.units[:14]:
+                u, t = st.units[uid], st.unit_type(uid)
+                if u.destroyed:
+                    continue
+                dmg = f" dmg {u.armour_damage or u.large_damage}" if (u.armour_damage or u.large_damage) else ""
+                y += self._text(surface, f"  {t.name}  A{t.attack} D{t.defense} M{t.mobility} {t.durability}{dmg}",
+                                (x, y), 12)
+            y += 6
+        elif not self.gm and self.viewer is not None:
+            hint = _PHASE_HINTS.get(st.phase)
+            if hint:
+                y += self._para(surface, hint, (x, y), 13, (190, 190, 200)) + 6
+        fb = self.fight_battle() if self.gm else None
+        if fb is not None:
+            for line, size, bold in self.fight.lines(fb.id):
+                y += self._para(surface, line, (x, y), size, (240, 220, 160) if bold else (225, 225, 225), bold)
+            y += 6
+        elif st.phase == "orders" and self.viewer is not None and not self.gm:
+            y = self._draw_orders(surface, st, x, y)
+        elif st.phase == "declare" and self.viewer:
+            pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
+            y += self._para(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
+        for b in st.open_games():
+            y += self._para(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
+                            + " vs ".join(st.player_name(p) for p in b.sides)
+                            + f"  sealed: {', '.join(st.player_name(p) for p in sorted(b.orders)) or '-'}", (x, y), 12)
+        posts = [p for p in st.posts if p.week == st.week][-3:]
+        for p in posts:
+            y += self._para(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text}", (x, y), 12,
+                            (200, 200, 250))
+        if self.message:
+            y += self._para(surface, self.message, (x, y), 13, (255, 120, 100))
+        bottom = h - 160
+        # the newest log lines that fit above the buttons, each wrapped (never cut)
+        shown: list[str] = []
+        room = (bottom - y) // 14
+        for line in reversed(self.log):
+            parts = self._wrap(line, 11, False, PANEL_W - 24)
+            if len(shown) + len(parts) > room:
+                break
+            shown[:0] = [parts[0]] + ["    " + q for q in parts[1:]]
+        for line in shown:
+            self._text(surface, line, (x, y), 11, (190, 190, 190))
+            y += 14
+
+    def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int) -> int:
+        b = self._my_battle()
+        o = self._orders()
+        if b is None or o is None:
+            return y + self._text(surface, "Orders sealed; waiting for the others.", (x, y))
+        y += self._para(surface, f"Orders for battle {b.id} (keys: 1-6 manoeuvre, V vanguard, S stratagem)", (x, y), 13,
+                        bold=True)
+        y += self._text(surface, f"  {MANOEUVRE_NAMES[o.manoeuvre]}, vanguard {o.vanguard}", (x, y), 13)
+        y += self._text(surface, "  stratagems: " + (", ".join(o.stratagems) or "none")
+                        + f" (eligible: {len(self._eligible_stratagems())})", (x, y), 12)
+        if self.show_planner:
+            p = plan(st, b.id, self.viewer or "", o.stratagems, o.vanguard)
+            y += self._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
+            heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
+            y += self._text(surface, f"{'':>8}{heads}", (x, y), 11)
+            for mine in MANOEUVRES:
+                cells = [c for c in p.cells if c.mine == mine]
+                row = "".join(f"{round(100 * c.win):>4}/{round(100 * sum(v for k, v in c.chances.items() if k.startswith('lose'))):<3}"
+                              for c in cells)
+                y += self._text(surface, f"{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11)
+        return y + 4

@@ -1,0 +1,69 @@
+"""The Ascension Isle campaign as the program sees it: one Plugin (game.core.plugin), listed in
+game/table.py. Everything about this system is in this folder: rules/ (pure), io/ (campaign
+files, order files, command scripts), client/ (the campaign map), cli/ (`campaign`), bench/.
+Its battles fought out at the other scales are the bridge's (game/bridge), which the table wires
+in as this plugin's `verify_links`.
+
+The imports inside the functions below are the system's warm-up seam (see
+game/systems/tactical/plugin.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from game.core.plugin import FileKinds, Plugin, SystemClient
+from game.core.system import RuleSystem
+
+NAME = "campaign"
+
+
+@cache
+def rules() -> RuleSystem:
+    from game.systems.campaign.rules import SYSTEM
+
+    return SYSTEM
+
+
+def load(path: Path) -> Any:
+    from game.systems.campaign.io.files import load_campaign
+
+    return load_campaign(path)
+
+
+def read_script(path: Path, loaded: Any) -> list[Any]:
+    from game.systems.campaign.io.files import read_script as read
+
+    return read(path)
+
+
+def client() -> SystemClient:
+    from game.systems.campaign import client as window
+
+    return window
+
+
+def campaign_command() -> Callable[[Any], None]:
+    from game.systems.campaign.cli.campaign import register
+
+    return register
+
+
+def sniff(data: Any) -> str:
+    from game.systems.campaign.io.files import sniff_campaign
+
+    return sniff_campaign(data)
+
+
+def check(path: Path, kind: str) -> str:
+    from game.systems.campaign.io.files import check_campaign_file
+
+    return check_campaign_file(path, kind)
+
+
+KINDS = ("campaign-scenario", "campaign-rules", "campaign-catalogue", "campaign-orders", "campaign-commands")
+PLUGIN = Plugin(NAME, rules, load, client, read_script=read_script, commands={"campaign": campaign_command},
+                files=FileKinds(KINDS, sniff, check))

@@ -1,0 +1,86 @@
+"""Events as one line for a person (names, not ids; hexes as the map's column,row)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES
+from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState
+
+
+def _h(c: Any) -> str:
+    return f"{c[0]},{c[1]}"
+
+
+def event_text(state: CampaignState, e: Any) -> str:
+    k = str(getattr(e, "kind", ""))
+    pn = state.player_name
+    if k == "army_moved":
+        how = {"move": "moves", "withdraw": "withdraws", "fall_back": "falls back", "rout": "routs",
+               "breakthrough": "breaks through", "gm": "is placed by the GM"}[e.reason]
+        return (f"{state.army_name(e.army)} {how} to {_h(e.path[-1])}" + (f" (cost {e.cost})" if e.cost else "")
+                + (f", stopped by {'an enemy army' if e.stopped_by == 'enemy' else 'a battle'}" if e.stopped_by else ""))
+    if k == "turn_passed":
+        return f"{PHASE_NAMES.get(e.phase, e.phase)}: " + (f"{pn(e.player)}'s turn" if e.player else "everyone is done")
+    if k == "phase_began":
+        return f"week {e.week}: {PHASE_NAMES.get(e.phase, e.phase)}"
+    if k == "declared":
+        return f"{pn(e.player)} {'will fight' if e.fight else 'declines to fight'} at {_h(e.hex)}"
+    if k == "battle_started":
+        return f"battle {e.battle} begins at {_h(e.hex)}: {pn(e.sides[0])} against {pn(e.sides[1])}"
+    if k == "army_joined":
+        return f"{state.army_name(e.army)} joins battle {e.battle}"
+    if k == "general_moved":
+        g = state.generals.get(e.general)
+        return f"{g.name if g else e.general} joins {state.army_name(e.army) if e.army else 'no army'}"
+    if k == "posted":
+        return f"{pn(e.player)} posts about battle {e.battle}"
+    if k == "narrative_finished":
+        return f"{pn(e.player)} has finished posting"
+    if k == "orders_sealed":
+        return f"{pn(e.player)} seals orders for battle {e.battle}"
+    if k == "orders_revealed":
+        s = ", ".join(x.replace("_", " ").title() for x in e.stratagems)
+        played = f" (plays as {MANOEUVRE_NAMES[e.plays_as]})" if e.plays_as != e.manoeuvre else ""
+        return (f"{e.battle}: {pn(e.player)} ordered {MANOEUVRE_NAMES[e.manoeuvre]}{played}"
+                + (f" with {s}" if s else "") + f", vanguard {_unit(state, e.vanguard)}"
+                + ("; " + " ".join(e.dropped) if e.dropped else ""))
+    if k == "pool_built":
+        parts = "; ".join(f"{what}" for what, _ in e.parts)
+        return f"{e.battle}: {pn(e.player)} rolls {e.dice} dice ({parts})"
+    if k == "dice_rolled" and e.purpose.startswith("casualties"):
+        return f"{e.battle}: {e.purpose}: rolled {list(e.dice)}" + (" (forced by the GM)" if e.forced else "")
+    if k == "dice_rolled":
+        return f"{e.battle}: {e.purpose}: {list(e.dice)} -> {e.successes} successes" + (
+            f" ({e.forced} forced by the GM)" if e.forced else "")
+    if k == "result_read":
+        who = f" for {pn(e.winner)}" if e.winner else ""
+        return f"{e.battle}: {BAND_NAMES[e.band]}{who} (margin {e.margin}); " + "; ".join(e.rows)
+    if k == "casualties_placed":
+        placed = ", ".join(f"{_unit(state, u)} x{n}" for u, n in e.placed) or "none"
+        return (f"{e.battle}: {pn(e.player)} takes {e.count} casualties ({placed})"
+                + (f"; destroyed {', '.join(_unit(state, u) for u in e.destroyed)}" if e.destroyed else ""))
+    if k == "routed":
+        return f"{e.battle}: {pn(e.player)} routs; every unit takes one more casualty"
+    if k == "army_locked":
+        return f"{state.army_name(e.army)} is pinned by the Block: no withdrawal in week {e.week}"
+    if k == "army_destroyed":
+        return f"{state.army_name(e.army)} is destroyed"
+    if k == "battle_ended":
+        return f"battle {e.battle} ends: {e.how}"
+    if k == "week_ended":
+        return f"end of week {e.week}: armour damage is repaired"
+    if k == "battle_chosen":
+        how = "is resolved by the tables" if e.scale == "tables" else f"is fought out as a {e.scale} battle"
+        return (f"battle {e.battle} {how}" + (f" (battle save {e.save})" if e.save else "")
+                + (f": {e.note}" if e.note else ""))
+    if k == "battle_abandoned":
+        return (f"the {e.scale} battle for {e.battle} is abandoned" + (f" ({e.save})" if e.save else "")
+                + "; the tables resolve it" + (f": {e.note}" if e.note else ""))
+    if k == "gm_did":
+        return f"GM: {e.what}"
+    return k
+
+
+def _unit(state: CampaignState, uid: str) -> str:
+    return state.unit_name(uid) if uid in state.units else uid

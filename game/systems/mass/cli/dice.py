@@ -1,0 +1,67 @@
+"""`python -m game dice 6k3 --at-least 25`: the exact chance and the distribution of a
+roll-and-keep pool (game.core.rollkeep). `--vs 5k3` gives an opposed roll: the chance of winning
+(ties re-rolled) and of each number of Raises."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+from game.core.errors import UserError
+
+_POOL = re.compile(r"^\s*(\d+)\s*k\s*(\d+)\s*([+-]\s*\d+)?\s*$", re.IGNORECASE)
+
+
+def parse_pool(text: str, *, explode: bool = True) -> Any:
+    from game.core.rollkeep import Pool
+
+    m = _POOL.match(text)
+    if not m:
+        raise UserError(f"{text!r} is not a roll-and-keep pool: expected XkY or XkY+Z (e.g. 6k3, 10k10+4)")
+    bonus = int(m.group(3).replace(" ", "")) if m.group(3) else 0
+    return Pool.of(int(m.group(1)), int(m.group(2)), bonus, explode=explode)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "dice", help="exact odds of a roll-and-keep pool (XkY)",
+        description="Exact distribution of an XkY pool: roll X ten-sided dice, keep the Y highest, 10s "
+        "explode (not with --unskilled); the Ten Dice Rule applies (12k4 is rolled as 10k5).")
+    p.add_argument("pool", help="XkY or XkY+Z, e.g. 6k3, 13k9, 7k6-1")
+    p.add_argument("--at-least", type=int, metavar="N", help="print the chance of a total of N or more")
+    p.add_argument("--unskilled", action="store_true", help="no explosions (an unskilled roll)")
+    p.add_argument("--vs", metavar="POOL", help="an opposing pool: the chance of winning and of each Raise")
+    p.add_argument("--raise-cap", type=int, default=10, metavar="N", help="most Raises (the roller's Void)")
+    p.add_argument("--no-table", action="store_true", help="do not print the distribution")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from game.core.rollkeep import at_least, contest_odds, distribution, lost_mass, mean
+
+    pool = parse_pool(args.pool, explode=not args.unskilled)
+    dist = distribution(pool)
+    conv = pool.conversion()
+    print(f"{args.pool.strip()}: rolled as {pool.text()}" + (f" (Ten Dice Rule: {conv})" if conv else ""))
+    print(f"  mean {mean(dist):.4f}; truncation leaves out {lost_mass(pool):.1e} of the probability")
+    if args.at_least is not None:
+        print(f"  P(total >= {args.at_least}) = {at_least(dist, args.at_least):.4f}")
+    if args.vs:
+        other = parse_pool(args.vs, explode=not args.unskilled)
+        co = contest_odds([dist, distribution(other)], [args.raise_cap, args.raise_cap])
+        print(f"  against {other.text()}: wins {co.win[0]:.4f} (ties re-rolled)")
+        for r, pr in co.raises[0].items():
+            print(f"    wins with {r} Raise(s): {pr:.4f}")
+    if not args.no_table:
+        print("  total  P(=)     P(>=)")
+        acc = 1.0
+        for v in sorted(dist):
+            p = dist[v]
+            if acc < 1e-5:
+                print(f"  ...    (the rest: {acc:.1e})")
+                break
+            if p >= 5e-6:
+                print(f"  {v:5d}  {p:.5f}  {acc:.5f}")
+            acc -= p
+    return 0

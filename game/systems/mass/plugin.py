@@ -1,0 +1,66 @@
+"""The mass battles (Battle Waves) as the program sees them: one Plugin (game.core.plugin),
+listed in game/table.py. Everything about this system is in this folder: rules/ (pure), io/
+(battle files), client/ (the battle board), cli/ (`dice`), bench/.
+
+The imports inside the functions below are the system's warm-up seam (see
+game/systems/tactical/plugin.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from game.core.plugin import FileKinds, Plugin, SystemClient
+from game.core.system import RuleSystem
+
+NAME = "mass-battle"
+
+
+@cache
+def rules() -> RuleSystem:
+    from game.systems.mass.rules.system import SYSTEM
+
+    return SYSTEM
+
+
+def load(path: Path) -> Any:
+    from game.systems.mass.io.files import load_battle
+
+    return load_battle(path)
+
+
+def read_script(path: Path, loaded: Any) -> list[Any]:
+    from game.systems.mass.io.files import load_mass_commands
+
+    return load_mass_commands(path)[1]
+
+
+def client() -> SystemClient:
+    from game.systems.mass import client as window
+
+    return window
+
+
+def dice_command() -> Callable[[Any], None]:
+    from game.systems.mass.cli.dice import register
+
+    return register
+
+
+def sniff(data: Any) -> str:
+    from game.systems.mass.io.files import sniff_mass
+
+    return sniff_mass(data)
+
+
+def check(path: Path, kind: str) -> str:
+    from game.systems.mass.io.files import check_mass_file
+
+    return check_mass_file(path, kind)
+
+
+PLUGIN = Plugin(NAME, rules, load, client, read_script=read_script, commands={"dice": dice_command},
+                files=FileKinds(("mass-battle", "mass-rules", "mass-commands"), sniff, check))

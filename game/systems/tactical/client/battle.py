@@ -1,0 +1,600 @@
+"""The battle scene: the map with its camera, the units, the current input mode, the panels.
+
+Input: the UI toolkit gets every event first; what it does not use goes to the camera (drag,
+wheel, arrows/WASD) and then to the current input mode (clicks on hexes). A mode returns a
+command (applied through the session), a new mode, or nothing.
+
+Decisions the rules wait for (initiative choice, turn place, defensive action) open dialogs;
+whenever the side that must look at the screen changes, the hand-off screen goes up first
+(unless the GM switched the blackout off).
+
+The scene is made of parts, each a class owning its own fields, constructed here and talking
+through narrow methods (each call is given what it reads, as a small Protocol; no part keeps a
+reference to the scene or reads another part's fields):
+
+- MapView (battle_draw.py): the camera, the map cache, the mode's tints, the kept picture of the
+  view, counters, paths, animations;
+- Panels (battle_panels.py): the top bar and the side panel's widgets (status, hint, unit card,
+  hex / odds box, odds chart, dice log, top buttons) and what they last showed;
+- ActionButtons (battle_actions.py): the action buttons in the side panel's band;
+- Dialogs (battle_dialogs.py): the briefing, initiative, turn place, defensive action, end of
+  battle, options and help dialogs.
+
+The scene itself is the controller: it owns the input mode, the selection, the hover, the mouse
+and keys, the viewer and the flow (what the rules wait for, hand-offs), and is what the input
+modes (modes.py) are given. tests/client/test_battle_parts.py checks the parts stay apart.
+
+Other scenes (replay, GM mode, saves, shots) use the public methods: after_change,
+refresh_panels, regions, unit_hex, update_hover, forget_overlay, toast / toast_text,
+reopen_end_summary, log_html, submit, unit_at, hex_at, and camera / layout / map_cache.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+
+import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
+from game.core.hexgrid import Hex
+from game.core.hexlayout import HexLayout
+from game.shell import actions
+from game.shell.anim import AnimQueue
+from game.shell.camera import Camera
+from game.shell.keys import dispatch
+from game.shell.mapcache import MapCache
+from game.shell.scene import Scene
+from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.scenes.handoff import HandoffPolicy, HandoffScene
+from game.shell.session import Session
+from game.shell.toolkit.drawing import ToolkitLayer
+from game.systems.tactical.client import text
+from game.systems.tactical.client.battle_actions import ActionButtons, unit_command
+from game.systems.tactical.client.battle_dialogs import Dialogs
+from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
+from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
+from game.systems.tactical.client.battle_panels import Panels, log_html
+from game.systems.tactical.client.labels import MapLabels
+from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
+from game.systems.tactical.client.rq import Queries
+
+if TYPE_CHECKING:
+    from game.shell.app import App
+
+TOP_H = 46
+SIDE_W = 380
+PAN_SPEED = 700.0  # screen pixels per second for keyboard panning
+DRAG_THRESHOLD = 6
+
+
+class BattleScene(Scene):
+    """The battle: the controller, and the parts it is made of.
+
+    Public fields: session, settings, q (the cached rules queries), mode (the input mode),
+    selected (unit id), hover (hex), mouse (screen position), viewer (the side on screen),
+    anim (the animation queue), ui (the toolkit manager); the parts map_view, panels, actions,
+    dialogs."""
+
+    name = "battle"
+    game_scene = True  # a live game: the shell's save / load / replay / GM keys act on it
+
+    def __init__(self, app: App, session: Session) -> None:
+        super().__init__(app)
+        self.session = session
+        self.settings = app.settings
+        self.q = Queries()
+        self.map_view = MapView(session, app.settings)
+        self._toolkit = ToolkitLayer()  # the toolkit's elements, drawn again only where changed
+        self.panels = Panels()
+        self.actions = ActionButtons()
+        self.dialogs = Dialogs(app, session, app.settings, self.submit, self.restart)
+        self.mode: Mode = SelectMode()
+        self.selected: str | None = None
+        self.hover: Hex | None = None
+        self.mouse = (0, 0)
+        self._press: tuple[int, tuple[int, int]] | None = None
+        self._dragging = False
+        self._held: set[int] = set()
+        self._panned = False  # the keys moved the map since the hover was last updated
+        self.anim = AnimQueue()
+        self.viewer: str | None = None        # the side whose view is on screen
+        self._seen: tuple[Any, str | None, Any] | None = None  # (real state, viewer, its view)
+        self.handoffs = HandoffPolicy()       # when a change of viewer needs the blackout
+        self._dialog_key: object = None       # the decision a dialog is open for
+        self._ended_shown = False
+        self._briefed = False
+        self._turn: tuple[int, int, bool] | None = None
+        self._toast: tuple[str, float] | None = None
+        self.ui = app.make_ui()
+        self._build_ui()
+        self.map_view.centre_map()
+
+    # ================================================================== the map view's, for other scenes
+    @property
+    def camera(self) -> Camera:
+        return self.map_view.camera
+
+    @property
+    def layout(self) -> HexLayout:
+        return self.map_view.layout
+
+    @property
+    def map_cache(self) -> MapCache:
+        return self.map_view.map_cache
+
+    @property
+    def view_scrolls(self) -> int:
+        return self.map_view.view_scrolls
+
+    @property
+    def map_labels(self) -> MapLabels:
+        return self.map_view.map_labels
+
+    # ================================================================== state helpers
+    @property
+    def state(self) -> Any:
+        """The battle as the side on screen may see it: `session.view(viewer)` (the rules' view:
+        no dice generator state, no GM-forced rolls, no sealed initiative choices of the other
+        side). With no viewer yet (before the first hand-off, the replay) it is the GM's view,
+        the whole state. Commands still go to the real state through the session."""
+        raw = self.session.state
+        seen = self._seen
+        if seen is None or seen[0] is not raw or seen[1] != self.viewer:
+            seen = self._seen = (raw, self.viewer, self.session.view(self.viewer))
+        return seen[2]
+
+    def side_colour(self, side: str | None) -> tuple[int, int, int]:
+        for s in self.session.setup.sides:
+            if s.id == side:
+                return tuple(s.colour)
+        return (200, 200, 200)
+
+    def decision_side(self) -> str | None:
+        """The side that must look at the screen now: whoever the rules wait for."""
+        st = self.state
+        if st.phase == "ended":
+            return None
+        if st.pending is not None and st.pending.sides:
+            return str(st.pending.sides[0])
+        side = st.active_side
+        return None if side is None else str(side)
+
+    def is_mine(self, unit_id: str) -> bool:
+        """Whether the side now playing may act with this unit."""
+        st = self.state
+        u = st.units.get(unit_id)
+        slot = st.active_slot
+        return bool(u and slot and st.pending is None and st.acts_in(slot, u))
+
+    def unit_world(self, unit_id: str) -> tuple[float, float]:
+        """Where a unit is drawn now, in world pixels (along its animation while it moves)."""
+        return self.map_view.unit_world(self, unit_id)
+
+    def unit_at(self, h: Hex) -> Any:
+        """The live unit on a hex, as the side on screen sees it."""
+        return self.map_view.unit_at(self, h)
+
+    def toast(self, message: str, seconds: float = 4.0) -> None:
+        """Show a message over the map (and as the hint) for a few seconds."""
+        self._toast = (message, seconds)
+
+    @property
+    def toast_text(self) -> str | None:
+        """The message shown by toast() now, if any."""
+        return self._toast[0] if self._toast is not None else None
+
+    def forget_overlay(self) -> None:
+        """Draw the mode's hex tints afresh next frame (e.g. after the viewport changed)."""
+        self.map_view.forget_overlay()
+
+    def reopen_end_summary(self) -> None:
+        """Let the end-of-battle summary open again when this scene is next on top."""
+        self._ended_shown = False
+
+    # ================================================================== UI building
+    def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """(top bar, side panel, map view) rectangles for the current window size."""
+        w, h = self.app.screen.get_size()
+        top = pygame.Rect(0, 0, w, TOP_H)
+        side = pygame.Rect(w - SIDE_W, TOP_H, SIDE_W, h - TOP_H)
+        view = pygame.Rect(0, TOP_H, w - SIDE_W, h - TOP_H)
+        return top, side, view
+
+    def _build_ui(self) -> None:
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        self.actions.forget()
+        top, side, view = self.regions()
+        self.camera.set_viewport(view.x, view.y, view.w, view.h)
+        self.panels.build(self.ui, top, side)
+        self.panels.place(0, side, self.app.screen.get_size())
+        self.refresh_panels(force=True)
+
+    def refresh_panels(self, force: bool = False) -> None:
+        """Bring the panels and the action buttons up to date (only what changed is re-rendered)."""
+        self.panels.refresh(self, force)
+        _, side, _ = self.regions()
+        self.actions.rebuild(self, self.ui, self.panels, side, self.app.screen.get_size())
+
+    def log_html(self) -> str:
+        """The dice log as the side on screen sees it (latest command first)."""
+        return log_html(self.session, self.state)
+
+    def help_dialog(self) -> None:
+        self.dialogs.help()
+
+    def options_dialog(self) -> None:
+        self.dialogs.options()
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._build_ui()
+
+    # ================================================================== applying commands
+    def submit(self, commands: Any, *, gm: bool = False) -> bool:
+        """Apply one command or a list (all or nothing); animate, sync dialogs and hand-offs.
+        `gm`: made in GM mode (the save marks it so)."""
+        batch = commands if isinstance(commands, list) else [commands]
+        before_units = dict(self.state.units)
+        record = self.session.record
+        mark = len(record.steps)
+        events: list[Any] = []
+        for c in batch:
+            ok, evs, reason = self.session.apply(c, gm=gm)
+            if not ok:
+                if not events or not any(record.rolled_dice(step) for step in record.steps[mark:]):
+                    # take back the earlier parts of the batch: they rolled no dice (e.g. the
+                    # move before a dash), so nothing anybody saw is taken back
+                    record.truncate(mark)
+                    self.toast(reason or "Not allowed.")
+                    self.refresh_panels()
+                    return False
+                # an earlier part rolled dice (overwatch stopped the move): it stands
+                self.toast(f"Stopped: {reason}" if reason else "Stopped.")
+                break
+            events.extend(evs)
+        if len(self.session.history) == mark + len(batch):
+            self._toast = None
+        self.anim.load(events, self.layout.hex_center, self.unit_hex, self.settings.speed_factor(), before_units)
+        self.after_change()
+        return True
+
+    def unit_hex(self, unit_id: str) -> Hex | None:
+        """Where a unit stands now (None once it is gone): what animations start from."""
+        u = self.state.units.get(unit_id)
+        return u.hex if u is not None else None
+
+    def after_change(self) -> None:
+        """After the session's state changed (a command, an undo, a replay step, a GM edit):
+        fix the selection and mode, redraw tints and panels, run AFTER_CHANGE_HOOKS, open what
+        the rules now wait for."""
+        st = self.state
+        if self.selected and (self.selected not in st.units or st.units[self.selected].destroyed):
+            self.selected = None
+        # keep the acting unit selected in the right mode; otherwise back to selection
+        uid = self.mode.unit_id
+        if uid is not None and (st.active_side is None or not self.q.unit_can_act(st, uid)):
+            uid = None  # it has done all it can (a charge, an attack): the rules offer it nothing
+        if uid is not None and self.is_mine(uid) and self.mode.name == _phase_mode(st.phase):
+            pass  # MoveMode / AttackMode read the new state themselves
+        elif uid is not None and self.is_mine(uid):
+            self.mode = unit_mode(self, uid)
+        else:
+            self.mode = SelectMode()
+        self.forget_overlay()
+        self.refresh_panels(force=True)
+        actions.after_change(self)  # the autosave at each new round
+        self.sync()
+
+    def undo(self) -> None:
+        if self.session.undo():
+            self.anim.skip()
+            self.toast("Move taken back.", 2.0)
+            self.after_change()
+        else:
+            self.toast("Nothing to undo: only a command that rolled no dice and revealed nothing "
+                       "can be taken back.")
+
+    def end_phase(self) -> None:
+        st = self.state
+        side = st.active_side
+        if side is None or st.pending is not None or st.phase not in ("movement", "attack"):
+            return
+        waiting = self.q.can_act(st, side)
+        if waiting and self.settings.confirm_end_phase:
+            names = ", ".join(st.unit_name(u) for u in waiting[:6])
+            self.app.push(DialogScene(
+                self.app, f"End the {st.phase} phase?",
+                f"{len(waiting)} unit(s) can still act: {text.e(names)}.",
+                [Choice("Keep playing", None, pygame.K_ESCAPE),
+                 Choice("End phase", lambda: self.submit(ail.EndPhase(side=side)), pygame.K_RETURN, primary=True)],
+                size=(480, 220), cancel=Choice("Keep playing"), name="confirm_end"))
+            return
+        self.submit(ail.EndPhase(side=side))
+
+    def next_unit(self) -> None:
+        st = self.state
+        ids = self.q.can_act(st, st.active_side)
+        if not ids:
+            self.toast("No unit can act: end the phase (E).")
+            return
+        i = (ids.index(self.selected) + 1) % len(ids) if self.selected in ids else 0
+        self.selected = ids[i]
+        self.mode = unit_mode(self, ids[i])
+        self.camera.ensure_visible(*self.layout.hex_center(st.units[ids[i]].hex))
+        self.refresh_panels()
+
+    # ================================================================== decisions, hand-off
+    def sync(self) -> None:
+        """Open what the rules wait for: hand-off, initiative, turn place, defensive action, end."""
+        if self.app.scenes.top is not self:
+            return
+        st = self.state
+        if st.phase == "ended":
+            if not self._ended_shown:
+                self._ended_shown = True
+                self.app.push(self.dialogs.end(st, self))
+            return
+        if not self._briefed:
+            self._briefed = True
+            if self.session.description and st.seq == 0:
+                self.app.push(self.dialogs.briefing(st))
+                return
+        side = self.decision_side()
+        turn = (st.round, st.turn_index, st.phase == "initiative")
+        if turn != self._turn and st.active_side is not None and st.pending is None:
+            self._turn = turn
+            self._centre_on_side(st.active_side)  # a new turn starts: look at its units
+        if side is not None and side != self.viewer:
+            # auto-answer the defensive-action question when the table switched it off
+            if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
+                self.submit(ail.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
+                return
+            if self.settings.blackout:
+                if self.handoffs.needed(self.viewer, side, st.active_side, (st.round, st.phase, st.turn_index)):
+                    self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
+                                               self.dialogs.handoff_detail(st), on_continue=partial(self._show, side)))
+                    return
+                self.toast(f"{st.side_name(side)} to play again: pass the screen back.", 4.0)
+            else:
+                self.handoffs.forget()
+            self._show(side)
+            return
+        self._open_decision()
+
+    def _show(self, side: str) -> None:
+        self.viewer = side
+        self.selected = None
+        self.mode = SelectMode()
+        self.forget_overlay()
+        self.refresh_panels()
+        self._open_decision()
+
+    def _centre_on_side(self, side: str) -> None:
+        mine = [self.layout.hex_center(u.hex) for u in self.state.live_units(side)]
+        if mine:
+            self.camera.centre_on(sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine))
+
+    def _open_decision(self) -> None:
+        st = self.state
+        p = st.pending
+        if p is None:
+            self._dialog_key = None
+            return
+        key = (st.seq, p.kind, p.sides)
+        if key == self._dialog_key or self.app.scenes.top is not self:
+            return
+        self._dialog_key = key
+        if p.kind == "initiative_choice":
+            self.app.push(self.dialogs.initiative(st, p.sides[0]))
+        elif p.kind == "turn_place":
+            self.app.push(self.dialogs.turn_place(st, p))
+        elif p.kind == "defensive_action":
+            self.app.push(self.dialogs.defensive(st, p))
+
+    def restart(self) -> None:
+        s = self.session
+        fresh = Session.start(s.system, s.game_setup, s.seed, setup=s.setup, board=s.board, layout=s.layout,
+                              map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description)
+        self.app.replace(BattleScene(self.app, fresh))
+
+    def warm_up(self) -> None:
+        """The rules' engine, queries and descriptions: the first frame needed none of them."""
+        from game.systems.tactical.rules.system import warm_up
+
+        warm_up()
+
+    # ================================================================== events
+    def on_enter(self) -> None:
+        # uncovered (a dialog closed, hand-off continued) or first shown: see what is awaited.
+        # Keys and buttons released while another screen was up never reached us: forget them.
+        self._held.clear()
+        self._press, self._dragging = None, False
+        self.refresh_panels()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self._ui_button(event.ui_element)
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        consumed = self.ui.process_events(event)
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+            return
+        if event.type == pygame.MOUSEBUTTONUP and consumed:
+            self._press, self._dragging = None, False  # a drag released over the panels ends there
+            return
+        if event.type == pygame.MOUSEMOTION and self._press is not None \
+                and not any(getattr(event, "buttons", (1,))):
+            self._press, self._dragging = None, False  # the button was released outside the window
+        if consumed and event.type != pygame.MOUSEMOTION:
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            if self.camera.contains_screen(*self.mouse):
+                self.camera.zoom_at(1 if event.y > 0 else -1, *self.mouse)
+                self.forget_overlay()
+                self.update_hover()
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button in (1, 2) and self.camera.contains_screen(*event.pos):
+                self.mouse = event.pos
+                self._press = (event.button, event.pos)
+                self._dragging = False
+            elif event.button == 3:
+                self.cancel()
+            elif event.button in (4, 5) and self.camera.contains_screen(*event.pos):
+                pass  # wheel arrives as MOUSEWHEEL too
+        elif event.type == pygame.MOUSEMOTION:
+            if self._press is not None:
+                dx, dy = event.pos[0] - self._press[1][0], event.pos[1] - self._press[1][1]
+                if self._dragging or abs(dx) + abs(dy) > DRAG_THRESHOLD:
+                    if not self._dragging:
+                        self._dragging = True
+                    else:
+                        dx, dy = event.rel
+                    self.camera.pan_screen(-dx, -dy)
+            self.update_hover()
+        elif event.type == pygame.MOUSEBUTTONUP:
+            press, self._press = self._press, None
+            if press is not None and event.button == press[0] == 1 and not self._dragging:
+                self.mouse = event.pos
+                self.update_hover()
+                self.click(event.pos)
+            self._dragging = False
+
+    def _key(self, event: pygame.event.Event) -> None:
+        if event.key in PAN_KEYS and not getattr(event, "mod", 0) & pygame.KMOD_CTRL:
+            self._held.add(event.key)  # held for panning (update() moves the camera)
+            return
+        dispatch(BATTLE_KEYS, event, self)
+
+    def toggle_grid(self) -> None:
+        self.settings.show_grid = not self.settings.show_grid
+
+    def cancel(self) -> None:
+        if isinstance(self.mode, SelectMode):
+            self.selected = None
+        nxt = self.mode.cancel(self)
+        self.mode = nxt or SelectMode()
+        self.forget_overlay()
+        self.refresh_panels()
+
+    def click(self, pos: tuple[int, int]) -> None:
+        if self.anim.busy:
+            self.anim.skip()
+        st = self.state
+        if st.phase == "ended" or st.pending is not None:
+            return
+        h = self.hex_at(pos)
+        if h is None:
+            return
+        if self.viewer != self.decision_side():
+            return
+        self._use(self.mode.click(self, h), refresh=False)
+        if self.selected is None and isinstance(self.mode, SelectMode):
+            u = self.unit_at(h)
+            if u is not None:
+                self.selected = u.id
+        self.refresh_panels()  # once, for the mode and the selection together
+
+    def _use(self, result: Any, refresh: bool = True) -> None:
+        if result is None:
+            if refresh:
+                self.refresh_panels()
+            return
+        if isinstance(result, Mode):
+            self.mode = result
+            self.forget_overlay()
+            if refresh:
+                self.refresh_panels()
+            return
+        self.submit(result)
+
+    def hex_at(self, pos: tuple[int, int]) -> Hex | None:
+        if not self.camera.contains_screen(*pos):
+            return None
+        wx, wy = self.camera.screen_to_world(*pos)
+        h = self.layout.pixel_to_hex(wx, wy)
+        return h if h in self.session.board.terrain else None
+
+    def update_hover(self) -> None:
+        """Take the hex under the mouse as the hovered one (panels follow)."""
+        h = self.hex_at(self.mouse)
+        if h != self.hover:
+            self.hover = h
+            self.refresh_panels()
+
+    # ================================================================== time
+    def update(self, dt: float) -> None:
+        if self._held:
+            dx = sum(PAN_KEYS[k][0] for k in self._held if k in PAN_KEYS)
+            dy = sum(PAN_KEYS[k][1] for k in self._held if k in PAN_KEYS)
+            if dx or dy:
+                self.camera.pan_screen(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+                self._panned = True
+        if self._panned and not any(k in PAN_KEYS for k in self._held):
+            # the map moved under a still pointer: once it stops, the hover is the hex under the
+            # pointer again (not on every frame of the pan, where the hex box would be laid out
+            # anew at each hex passed)
+            self._panned = False
+            self.update_hover()
+        was_busy = self.anim.busy
+        self.anim.update(dt)
+        if was_busy and not self.anim.busy:
+            self.refresh_panels()
+        if self._toast is not None:
+            msg, left = self._toast
+            left -= dt
+            self._toast = (msg, left) if left > 0 else None
+            if self._toast is None:
+                self.refresh_panels()
+        self.ui.update(dt)
+        if self.app.scenes.top is self and not self.anim.busy:
+            self.sync()
+        self.map_view.prepare(self, self.regions()[2])
+        self.panels.update_chart(self.map_view.hover_preview)
+
+    def update_covered(self, dt: float) -> None:
+        self.ui.update(0.0)  # labels changed under a dialog redraw their text
+
+    # ================================================================== drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        top, side, view = self.regions()
+        # drawn over the window's last frame (this scene alone on it, drawn straight onto the
+        # window), the map view draws only what changed on it, and the toolkit only its elements
+        # that changed, unless a toolkit element or the odds chart is over the view
+        kept = surface is self.app.screen and self.app.screen_kept and self.app.scenes.visible() == [self]
+        covered = self.panels.chart_rect.colliderect(view) or ToolkitLayer.over(self.ui, view)
+        changed_only = self._toolkit.plan(kept, not covered)
+        if not changed_only:
+            draw_frames(surface, top, side)
+        self.map_view.draw(surface, self, view, self.app.screen.get_size(), self.toast_text,
+                           ScreenState(kept, covered))
+        self._toolkit.draw(surface, self.ui, self.panels.chart_pictures(),
+                           lambda s: draw_frames(s, top, side), changed_only)
+
+    # ================================================================== buttons
+    def _ui_button(self, element: object) -> None:
+        top = self.panels.top_button(element)
+        if top is not None:
+            {"help": self.help_dialog, "options": self.options_dialog, "end": self.end_phase,
+             "undo": self.undo}[top]()
+            return
+        bid = self.actions.button_id(element)
+        if bid is None:
+            return
+        command = unit_command(self.state, self.selected, bid)
+        if command is not None:
+            self.submit(command)
+            return
+        self._use(self.mode.button(self, bid))
+
+
+# ---------------------------------------------------------------------------- helpers
+
+def _phase_mode(phase: str) -> str:
+    return {"movement": "move", "attack": "attack"}.get(phase, "select")
+

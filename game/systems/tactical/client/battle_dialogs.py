@@ -1,0 +1,249 @@
+"""The battle scene's dialogs: the briefing, the initiative choice, the turn place, the
+defensive action (with the odds of each casualty-Advantage choice), the end of the battle, the
+options and the help.
+
+`Dialogs` is one part of the battle scene (game/systems/tactical/client/battle.py), constructed by it with
+what it needs: the app (to push a dialog), the session (its description and history), the
+settings, and two callbacks (submit a command, restart the battle). The scene decides when a
+dialog opens (BattleScene.sync) and passes the state on screen to each call."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
+from game.shell import actions, draw, keys
+from game.shell.scenes.dialog import Choice, DialogScene
+from game.systems.tactical.client import text
+from game.systems.tactical.client.battle_actions import casualty_label, casualty_options
+from game.systems.tactical.client.battle_panels import side_names, where
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from game.shell.app import App, Settings
+    from game.shell.session import Session
+
+HELP_MOUSE = (
+    "<b>Mouse</b><br>"
+    "Left click: select a unit / act (move, attack, charge)<br>"
+    "Right click or Esc: cancel<br>"
+    "Left or middle drag: pan the map · Wheel: zoom towards the cursor"
+)
+HELP_COLOURS = (
+    "<b>Colours</b><br>"
+    "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach "
+    "(click past the blue to move and dash in one go) · "
+    "<font color='#fff078'>yellow</font>: reachable only thanks to the road bonus · "
+    "<font color='#ff463c'>red</font>: targets / charge. A red crosshair on a path marks a hex "
+    "where overwatch would fire, with who fires and the chance to hit. Hover a unit on overwatch: "
+    "its danger zone is rimmed in red. Grey targets (0%) cannot be hit."
+)
+
+
+def help_html() -> str:
+    """The F1 help, generated from the key maps (the battle's and the shell's)."""
+    from game.systems.tactical.client.battle_keys import BATTLE_KEYS, REPLAY_KEYS
+
+    groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups()]
+    return "<br><br>".join([HELP_MOUSE, keys.help_html(groups), HELP_COLOURS])
+
+
+class Dialogs:
+    """The dialogs of the battle scene. No public fields; it holds only what it was given."""
+
+    def __init__(self, app: App, session: Session, settings: Settings, submit: Callable[[Any], bool],
+                 restart: Callable[[], None]) -> None:
+        self._app = app
+        self._session = session
+        self._settings = settings
+        self._submit = submit
+        self._restart = restart
+
+    def briefing(self, st: Any) -> DialogScene:
+        """The scenario before the first roll: the situation, the sides, what wins."""
+        lines = [text.e(self._session.description.strip()), ""]
+        for s in st.setup.sides:
+            c = s.commander
+            rides = f", with {text.e(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{len(st.live_units(s.id))} units, commander {text.e(c.name)}{rides}")
+        lines.append("")
+        lines += [f"<font color='{text.GOLD}'>{text.e(line)}</font>" for line in ail.describe_objectives(st)]
+        lines.append(f"<br>{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
+        return DialogScene(self._app, st.setup.name, "<br>".join(lines),
+                           [Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
+                           size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
+
+    def handoff_detail(self, st: Any) -> str:
+        """What the hand-off screen says the next side is to do."""
+        if st.pending is not None:
+            return {"initiative_choice": f"Round {st.round}: choose your initiative option.",
+                    "turn_place": "You won the initiative: choose your place in the turn order.",
+                    "defensive_action": "One of your units is under attack: answer, then pass the screen back."}.get(st.pending.kind, "")
+        return f"Round {st.round}: {st.phase} phase."
+
+    def initiative(self, st: Any, side: str) -> DialogScene:
+        from game.systems.tactical.rules import initiative as ini
+        from game.systems.tactical.rules.queries import initiative_roll
+        cdr = ini.commander(st, side)
+        rows = []
+        choices: list[Choice] = []
+        adv = st.sides[side].advantage.get("deception", 0)
+        for opt in ("tactics", "leadership", "deception"):
+            title, roll, gives = text.OPTION_TEXT[opt]
+            rows.append(f"<b>{title}</b> — {text.e(initiative_roll(st, side, opt).text)}"
+                        f"<br><font color='{text.DIM}'>{gives}</font>")
+            choices.append(Choice(title, partial(self._submit, ail.ChooseInitiative(side=side, option=opt))))
+        why_not = ini.personal_available(st, side)
+        personal = ini.personal_stat_options(st, side) if why_not is None else []
+        if personal:
+            title, roll, gives = text.OPTION_TEXT["personal"]
+            rolls = []
+            for stat in personal:
+                rolls.append(text.e(initiative_roll(st, side, "personal", stat).text))
+                choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self._submit, ail.ChooseInitiative(
+                    side=side, option="personal", personal_stat=stat))))
+            rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
+        elif ini.commander(st, side).unit is not None:
+            # the commander's unit is gone: say why the Personal options are not offered
+            rows.append(f"<font color='{text.DIM}'><b>Personal</b> — not offered: {text.e(why_not or '')}.</font>")
+        if adv:
+            rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
+        body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
+               + "<br>".join(rows)
+        return DialogScene(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
+                           size=(760, 420), name="initiative")
+
+    def turn_place(self, st: Any, p: Any) -> DialogScene:
+        side = p.sides[0]
+        session = self._session
+        last = session.history[-1].events if session.history else ()
+        rolls = [text.event_html(ev, st.unit_name, side_names(session), lambda h: where(session, h)) for ev in last
+                 if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
+                                                "advantage_gained")]
+        places = max(1, len(p.ranking))  # one button per place the winner may take
+        ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
+        choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
+                          partial(self._submit, ail.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
+                   for i in range(places)]
+        body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
+               f"order ({places} place{'' if places == 1 else 's'} to choose from)."
+        return DialogScene(self._app, f"{st.side_name(side)} wins the initiative", body, choices,
+                           size=(720, 380), name="turn_place")
+
+    def defensive(self, st: Any, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
+        uid = p.unit_id
+        atk = p.attack
+        options = casualty_options(st, uid)
+        u = st.units[uid]
+        if casualty is None or casualty not in options:
+            standing = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
+            casualty = standing if standing in options else options[0]
+        spend: int | None = casualty[0] if len(options) > 1 else None
+        ckind = casualty[1]
+        who = st.unit_name(atk.attacker_id) if atk else "an enemy"
+        weapon = f" with {atk.weapon}" if atk else ""
+        body = (f"<b>{text.e(st.unit_name(uid))}</b> is about to be attacked by <b>{text.e(who)}</b>"
+                f"{text.e(weapon)}.<br><br>A defensive action adds +5 to the Accuracy Challenge of this attack, "
+                "but the unit loses its attack (this turn if it has not acted yet, otherwise its next one).")
+        if atk is not None:
+            lines = []
+            for n, k in options:  # the odds of each casualty-Advantage choice, with and without
+                pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
+                                        check_turn=False, casualty_advantage=n if len(options) > 1 else None,
+                                        casualty_kind=k)  # type: ignore[arg-type]
+                if isinstance(pv, ail.Rejection):
+                    continue
+                mark = (n, k) == casualty
+                head = ""
+                if len(options) > 1:
+                    head = (f"{'&gt; ' if mark else ''}<b>Casualty rolls {text.e(casualty_label(n, k))}</b>"
+                            f"{' (chosen)' if mark else ''}: ")
+                row = f"{head}to be hit <b>{draw.percent(pv.odds.hit_chance)}</b>, " + _loss_text(pv.odds)
+                if pv.odds_if_defensive_action is not None:
+                    da = pv.odds_if_defensive_action
+                    row += (f"<br>&#160;&#160;with the defensive action: <b>{draw.percent(da.hit_chance)}</b>, "
+                            + _loss_text(da))
+                lines.append(f"<font color='{text.GOLD if mark and len(options) > 1 else '#e8e2d6'}'>{row}</font>")
+            if lines:
+                body += "<br><br>" + "<br>".join(lines)
+
+        def answer(accept: bool) -> Any:
+            return lambda: self._submit(ail.DefensiveAction(
+                unit_id=uid, accept=accept, casualty_advantage=spend,
+                casualty_advantage_kind=ckind if spend else None))
+
+        def never() -> None:
+            self._settings.ask_defensive = False
+            answer(False)()
+
+        choices = [Choice("Take it (+5 AC)", answer(True), pygame.K_y, primary=True),
+                   Choice("No", answer(False), pygame.K_n),
+                   Choice("No, never ask", never)]
+        if len(options) > 1:
+            nxt = options[(options.index(casualty) + 1) % len(options)]
+            choices.append(Choice(f"Casualty: {casualty_label(*casualty)}",
+                                  lambda: self._app.push(self.defensive(st, p, nxt)), pygame.K_c))
+        return DialogScene(self._app, f"{st.side_name(p.sides[0])}: defensive action?", body, choices,
+                           size=(760, 420 if len(options) > 1 else 330), name="defensive")
+
+    def end(self, st: Any, game_scene: Any) -> DialogScene:
+        """The end-of-battle summary; `game_scene`: the scene the shell's end choices act on."""
+        winner = st.winner
+        title = f"{st.side_name(winner)} wins!" if winner else "The battle ends in a draw"
+        lines = [f"<b>{text.e(st.end_reason or '')}</b>", ""]
+        for s in st.setup.sides:
+            units = [u for u in st.units.values() if u.side == s.id]
+            lost = sum(1 for u in units if u.destroyed)
+            full = sum(st.unit_type(u.id).strength for u in units)
+            left = sum(u.strength for u in units if not u.destroyed)
+            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                         f"{lost} of {len(units)} units lost · strength {left}/{full}")
+        lines.append(f"<br>Rounds played: {st.round}")
+        choices = [Choice("Restart", self._restart, pygame.K_r), *actions.end_choices(game_scene),
+                   Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q, primary=True)]
+        return DialogScene(self._app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
+
+    def options(self) -> None:
+        st = self._settings
+
+        def cycle_speed() -> None:
+            order = ["normal", "fast", "instant"]
+            st.animation = order[(order.index(st.animation) + 1) % 3]  # type: ignore[assignment]
+            self.options()
+
+        def flip(attr: str) -> Any:
+            def run() -> None:
+                setattr(st, attr, not getattr(st, attr))
+                self.options()
+            return run
+
+        body = (f"Animation: <b>{st.animation}</b><br>"
+                f"Blackout between sides: <b>{'on' if st.blackout else 'off (GM at the table)'}</b><br>"
+                f"Ask the defender about defensive actions: <b>{'yes' if st.ask_defensive else 'no'}</b><br>"
+                f"Ask before ending a phase with idle units: <b>{'yes' if st.confirm_end_phase else 'no'}</b><br>"
+                f"Hex grid: <b>{'on' if st.show_grid else 'off'}</b> (G)")
+        self._app.push(DialogScene(self._app, "Options", body, [
+            Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
+            Choice("Ask defender", flip("ask_defensive")), Choice("Confirm end", flip("confirm_end_phase")),
+            Choice("Quit", lambda: actions.request_quit(self._app)),
+            Choice("Close", None, pygame.K_ESCAPE, primary=True),
+        ], size=(860, 280), cancel=Choice("Close"), name="options"))
+
+    def help(self) -> None:
+        self._app.push(DialogScene(self._app, "Controls", help_html(),
+                                  [Choice("Close", None, pygame.K_F1, primary=True)],
+                                  size=(640, 470), cancel=Choice("Close"), name="help"))
+
+
+def _loss_text(odds: Any) -> str:
+    """Expected strength lost and the chances of the markers (what casualty rolls decide)."""
+    res = odds.results
+    ooa = sum(float(res.get(k, 0)) for k in ("out_of_action", "destroyed", "annihilated"))
+    pinned = ooa + float(res.get("pinned", 0))
+    return (f"expected strength lost {float(odds.expected_strength_lost):.2f}, pinned or worse "
+            f"<b>{draw.percent(pinned)}</b>, out of action or worse {draw.percent(ooa)}")

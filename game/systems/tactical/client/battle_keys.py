@@ -1,0 +1,54 @@
+"""The battle's own keys (the shell's are in game/shell/keys.py; F1 shows both). Arrow keys and
+WASD are held for panning (BattleScene.update moves the camera), so they are listed for the help."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.shell.keys import GAME_KEYS, Binding
+
+PAN_KEYS = {
+    pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
+    pygame.K_UP: (0, -1), pygame.K_w: (0, -1), pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
+}
+
+# The battle's own keys (the shell's are in game/shell/keys.py; F1 shows both). Arrow keys and
+# WASD are held for panning (see BattleScene.update), so they are listed here for the help.
+BATTLE_KEYS: tuple[Binding, ...] = (
+    Binding(tuple(PAN_KEYS), "Arrows / WASD", "pan the map"),
+    Binding((pygame.K_z,), "Ctrl+Z", "undo the last command that rolled no dice and revealed nothing",
+            lambda s: s.undo(), ctrl=True),
+    Binding((pygame.K_ESCAPE,), "Esc", "cancel the current choice", lambda s: s.cancel()),
+    Binding((pygame.K_g,), "G", "hex grid on/off", lambda s: s.toggle_grid()),
+    Binding((pygame.K_TAB, pygame.K_n), "Tab or N", "next unit that can still act", lambda s: s.next_unit()),
+    Binding((pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER), "E or Enter",
+            "end the phase (asks when units have not acted)", lambda s: s.end_phase()),
+    Binding((pygame.K_F1,), "F1", "this help", lambda s: s.help_dialog()),
+    Binding((pygame.K_o,), "O", "options (animation speed, blackout, quit)", lambda s: s.options_dialog()),
+    Binding((pygame.K_SPACE,), "Space", "skip the running animation", lambda s: s.anim.skip()),
+    *GAME_KEYS,
+)
+
+
+def _round_key(n: int) -> Binding:
+    return Binding((pygame.K_0 + n,), str(n), f"jump to round {n}", lambda r: r.jump_to_round(n), in_help=False)
+
+
+# The replay view's keys (game/systems/tactical/client/replay.py dispatches them; F1 lists them). Esc leaves
+# the GM's Move tool first, then the view.
+REPLAY_KEYS: tuple[Binding, ...] = (
+    Binding((pygame.K_RIGHT, pygame.K_d, pygame.K_SPACE, pygame.K_n), "Right / D / Space / N",
+            "replay: one command forward", lambda r: r.step_forward()),
+    Binding((pygame.K_LEFT, pygame.K_a, pygame.K_b), "Left / A / B", "replay: one command back",
+            lambda r: r.step_back()),
+    Binding((pygame.K_PAGEDOWN,), "PageDown", "replay: the next round", lambda r: r.next_round()),
+    Binding((pygame.K_PAGEUP,), "PageUp", "replay: the round before", lambda r: r.previous_round()),
+    Binding((pygame.K_HOME,), "Home", "replay: the start", lambda r: r.goto(0)),
+    Binding((pygame.K_END,), "End", "replay: the latest command", lambda r: r.goto(len(r.steps))),
+    Binding((pygame.K_m,), "M", "replay, GM: move a unit here and play on from this command (asks "
+            "before discarding the later ones; the whole game is saved first)", lambda r: r.toggle_gm_move()),
+    Binding((pygame.K_ESCAPE,), "Esc", "replay: leave the Move tool, or close the view",
+            lambda r: r.toggle_gm_move() if r.gm_tool is not None else r.close()),
+    Binding(tuple(pygame.K_0 + n for n in range(1, 10)), "1-9", "replay: jump to that round"),  # (the help's line)
+    *(_round_key(n) for n in range(1, 10)),
+)

@@ -1,0 +1,505 @@
+"""The battle scene's side panels and top bar: the status line and the hint, the selected unit
+(or the sides' summary), the hovered hex or attack preview with its exact odds, the odds chart,
+the dice log, and the top buttons.
+
+`Panels` is one part of the battle scene (game/systems/tactical/client/battle.py), constructed by it: it owns
+these widgets and what they last showed, and re-renders only what changed. What it reads of the
+game is passed to each call as a `PanelContext`; it keeps no reference to the scene. The HTML of
+units, terrain and events is made by game/systems/tactical/client/text.py."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from game.core.hexgrid import Hex
+from game.shell import draw, fonts
+from game.shell.toolkit.buttons import Button
+from game.shell.toolkit.richtext import RichTextBox, TextCache, TextLine
+from game.systems.tactical.client import text
+
+if TYPE_CHECKING:
+    from game.shell.session import Session
+    from game.systems.tactical.client.battle import BattleScene
+    from game.systems.tactical.client.modes import Mode
+    from game.systems.tactical.client.rq import Queries
+
+class PanelContext(Protocol):
+    """What the panels read of the scene for one call (never kept between calls)."""
+
+    session: Session
+    mode: Mode
+    hover: Hex | None
+    selected: str | None
+    q: Queries
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def toast_text(self) -> str | None: ...
+
+    def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
+
+    def unit_at(self, h: Hex) -> Any: ...
+
+
+# the top bar's buttons: (key, label, width, tooltip), right to left
+TOP_BUTTONS = (("help", "Help F1", 78, "Controls"),
+               ("options", "Options", 78, "Animation speed, blackout, questions"),
+               ("end", "End phase (E)", 160, "End this phase"),
+               ("undo", "Undo", 70, "Take back the last move (Ctrl+Z)"))
+
+
+class Panels:
+    """The side panel and the top bar of the battle scene.
+
+    Public fields (the widgets, made by build()):
+        status_label, hint_label: the top bar's two lines.
+        top_buttons: key ("help", "options", "end", "undo") -> button.
+        unit_box: the selected unit's card (or the sides' summary).
+        info_box: the hovered hex, the path's overwatch, or the attack preview.
+        (both laid out by game/shell/toolkit/richtext.py, which keeps the texts shown lately)
+        log_title, log_box: the dice log.
+        actions_rect: the band the action buttons go in (battle_actions.ActionButtons).
+        chart_rect: where the odds chart is drawn.
+    Private: what each widget last showed (only changes are re-rendered), the layout's key, the
+    chart picture."""
+
+    def __init__(self) -> None:
+        self._shown: dict[str, str] = {}
+        self._fitted: tuple[tuple[str, int], str] | None = None  # (hint, label width) -> what fits
+        self._card: tuple[Any, tuple[str, Any], str] | None = None  # (state, (unit, colour), card)
+        self._side_rows: tuple[int, tuple[int, int]] | None = None
+        self._chart: tuple[object, pygame.Surface] | None = None
+        self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        self.actions_rect = pygame.Rect(0, 0, 0, 0)
+        self.chart_rect = pygame.Rect(0, 0, 0, 72)
+
+    # ------------------------------------------------------------------ layout
+    def build(self, ui: pygame_gui.UIManager, top: pygame.Rect, side: pygame.Rect) -> None:
+        """Make the widgets for this window size (the manager was just cleared)."""
+        self._shown.clear()
+        self._fitted = None
+        self.status_label = TextLine(pygame.Rect(10, 4, top.w - 480, 22), "", ui, object_id=ObjectID(class_id="@title"))
+        self.hint_label = TextLine(pygame.Rect(10, 24, top.w - 430, 20), "", ui)
+        bx = top.w - 10
+        self.top_buttons = {}
+        for key, label, width, tip in TOP_BUTTONS:
+            bx -= width
+            oid = ObjectID(class_id="@primary") if key == "end" else None
+            btn = Button(pygame.Rect(bx, 6, width, 34), label, ui,
+                                               tool_tip_text=tip, object_id=oid)
+            self.top_buttons[key] = btn
+            bx -= 8
+        x, wdt = side.x + 8, side.w - 16
+        y = side.y + 8
+        texts = TextCache()
+        self.unit_box = RichTextBox("", pygame.Rect(x, y, wdt, 100), ui, cache=texts)
+        self.actions_rect = pygame.Rect(x, y, wdt, 0)
+        self.info_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=texts)
+        self.chart_rect = pygame.Rect(x, y, wdt, 72)
+        self.log_title = TextLine(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)", ui,
+                                  object_id=ObjectID(class_id="@title"))
+        self.log_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=TextCache(size=4))
+        self._side_rows = None
+
+    def place(self, action_rows: int, side: pygame.Rect, screen_size: tuple[int, int]) -> bool:
+        """Lay the side panel out from the space it has: the action buttons take the rows they
+        need (none: no band at all), the odds chart is smaller in a short window, and what is left
+        goes to the unit card, the hex / odds box and the dice log, the log taking whatever the
+        others leave (so it grows when there are no buttons, e.g. in the replay). True when the
+        layout changed (the action buttons must be placed again)."""
+        key = (action_rows, screen_size)
+        if key == self._side_rows:
+            return False
+        self._side_rows = key
+        x, wdt = side.x + 8, side.w - 16
+        y = side.y + 8
+        bottom = side.bottom - 8
+        actions_h = action_rows * 26 + max(0, action_rows - 1) * 4
+        chart_h = 112 if side.h >= 640 else 76
+        title_h = 22
+        gaps = 6 * 4
+        rest = max(180, bottom - y - actions_h - chart_h - title_h - gaps)
+        unit_h = max(96, int(rest * 0.42))
+        info_h = max(64, int(rest * 0.27))
+        _place(self.unit_box, (x, y), (wdt, unit_h))
+        y += unit_h + 6
+        self.actions_rect = pygame.Rect(x, y, wdt, actions_h)
+        y += actions_h + (6 if actions_h else 0)
+        _place(self.info_box, (x, y), (wdt, info_h))
+        y += info_h + 6
+        self.chart_rect = pygame.Rect(x, y, wdt, chart_h)
+        self._chart = None  # drawn again at the new size
+        y += chart_h + 6
+        self.log_title.set_relative_position((x, y))
+        y += title_h
+        _place(self.log_box, (x, y), (wdt, max(60, bottom - y)))
+        return True
+
+    def top_button(self, element: object) -> str | None:
+        """Which top button an element is ("help", "options", "end", "undo"), if any."""
+        for key, btn in self.top_buttons.items():
+            if element is btn:
+                return key
+        return None
+
+    # ------------------------------------------------------------------ what is shown
+    def shown(self, key: str) -> str:
+        """What a part of the panels shows now, as given to its widget: "status", "hint",
+        "unit", "info", "log" (tests read the text without the toolkit's rendering)."""
+        return self._shown.get(key, "")
+
+    def _set_html(self, key: str, box: RichTextBox, html: str) -> None:
+        if self._shown.get(key) != html:
+            self._shown[key] = html
+            box.set_text(html)
+
+    def _set_label(self, key: str, label: TextLine, s: str) -> None:
+        if self._shown.get(key) != s:
+            self._shown[key] = s
+            label.set_text(s)
+
+    def refresh(self, ctx: PanelContext, force: bool = False) -> None:
+        """Bring the panels up to date (only what changed is re-rendered)."""
+        st = ctx.state
+        phase = text.PHASE_NAMES.get(st.phase, st.phase)
+        rnd = f"Round {st.round}/{st.setup.round_limit}"
+        if st.phase == "ended":
+            status = f"{rnd} · Battle over"
+        elif st.phase == "initiative":
+            status = f"{rnd} · Initiative"
+        else:
+            owner = st.active_side
+            status = f"{rnd} · {st.side_name(owner) if owner else ''} · {phase} phase"
+            slot = st.active_slot
+            if slot is not None and slot.unit_id is not None:
+                status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
+        self._set_label("status", self.status_label, status)
+        hint = self.hint(ctx)
+        fit = (hint, self.hint_label.rect.w)  # the hint fitted to the label once, not every refresh
+        if self._fitted is None or self._fitted[0] != fit:
+            self._fitted = (fit, _fit_sentences(hint, self.hint_label))
+        self._set_label("hint", self.hint_label, self._fitted[1])
+        # selected unit
+        if ctx.selected and ctx.selected in st.units:
+            colour = ctx.side_colour(st.units[ctx.selected].side)
+            card = (ctx.selected, colour)  # the card's words once per state (held: never another's id)
+            if self._card is None or self._card[0] is not st or self._card[1] != card:
+                self._card = (st, card, text.unit_html(st, ctx.selected, colour))
+            html = self._card[2]
+        else:
+            html = f"<font color='{text.DIM}'>No unit selected. Click a unit to see it; Tab picks the next " \
+                   "unit that can act.</font>"
+            html += _side_summary_html(st)
+        self._set_html("unit", self.unit_box, html)
+        # hover / preview
+        self._set_html("info", self.info_box, self.info_html(ctx))
+        # dice log
+        session = ctx.session
+        if force or self._shown.get("log_n") != str(len(session.history)):
+            self._shown["log_n"] = str(len(session.history))
+            self._set_html("log", self.log_box, log_html(session, st))
+        # buttons
+        _enable(self.top_buttons["undo"], session.can_undo)
+        if st.phase in ("movement", "attack") and st.pending is None:
+            _enable(self.top_buttons["end"], True)
+            label = f"End {st.phase} (E)"
+        else:
+            _enable(self.top_buttons["end"], False)
+            # the label says what this phase is, never the end of a phase that is not on
+            label = {"initiative": "Initiative…", "ended": "Battle over"}.get(st.phase, "Waiting…")
+        if self._shown.get("endlbl") != label:
+            self._shown["endlbl"] = label
+            self.top_buttons["end"].set_text(label)
+
+    def hint(self, ctx: PanelContext) -> str:
+        """The top bar's second line: the toast, what the rules wait for, or the mode's hint."""
+        toast = ctx.toast_text
+        if toast is not None:
+            return toast
+        st = ctx.state
+        if st.phase == "ended":
+            return "The battle is over."
+        if st.pending is not None:
+            return f"Waiting for {st.side_name(st.pending.sides[0])} to answer."
+        return ctx.mode.hint(cast("BattleScene", ctx))
+
+    def info_html(self, ctx: PanelContext) -> str:
+        """The hex / odds box: the attack preview, the path's overwatch, the hovered hex and unit."""
+        st = ctx.state
+        mode_ctx = cast("BattleScene", ctx)
+        pv = ctx.mode.preview(mode_ctx)
+        if pv is not None:
+            return _preview_html(st, pv[0], pv[1])
+        view = ctx.mode.path_view(mode_ctx)
+        parts = []
+        if view is not None and view.exposures:
+            parts.append(f"<b>{text.e(view.label)}</b>")
+            for ex in view.exposures:
+                parts.append(f"<font color='{text.BAD}'>Overwatch at step {ex.step}: "
+                             f"{text.e(st.unit_name(ex.watcher_id))} ({text.e(ex.weapon)}) "
+                             f"{draw.percent(_hit_chance(ex))} to hit</font>")
+        elif view is not None:
+            parts.append(f"<b>{text.e(view.label)}</b> · no overwatch on this path")
+        hover = ctx.hover
+        if hover is not None and hover in st.board.terrain:
+            parts.append(text.terrain_html(st.board, st.setup.rules, hover, st))
+            for obj in st.setup.objectives:
+                if hover in obj.hexes:
+                    parts.append(f"<font color='{text.GOLD}'>Objective of {text.e(st.side_name(obj.side))}: "
+                                 f"{text.e(obj.description or 'hold this hex')}</font>")
+            u = ctx.unit_at(hover)
+            if u is not None and u.stance == "overwatch":
+                zone = ctx.q.danger_zone(st, u.id)
+                parts.append(f"<font color='{text.BAD}'>{text.e(st.unit_name(u.id))} is on overwatch "
+                             f"({text.e(u.stance_weapon or '')}): it fires at the first enemy that dashes or "
+                             f"charges into the red hexes ({len(zone)} in range and sight).</font>")
+            if u is not None and u.id != ctx.selected:
+                parts.append(text.unit_html(st, u.id, ctx.side_colour(u.side)))
+        return "<br>".join(parts) or f"<font color='{text.DIM}'>Hover a hex to see its terrain.</font>"
+
+    # ------------------------------------------------------------------ the odds chart
+    def update_chart(self, preview: Any) -> None:
+        """Draw the odds chart for an attack preview (None: the empty chart), when it changed."""
+        pv = preview
+        chart_key = (id(pv[0]), id(pv[1])) if pv is not None else None
+        if self._chart is not None and self._chart[0] == chart_key:
+            return
+        chart = pygame.Surface(self.chart_rect.size)
+        local = chart.get_rect()
+        if pv is None:
+            pygame.draw.rect(chart, (16, 19, 23), local)
+            pygame.draw.rect(chart, (59, 67, 76), local, 1)
+            img = fonts.text("Hover a target: exact outcome odds", 12, (110, 106, 98))
+            chart.blit(img, img.get_rect(center=local.center))
+        else:
+            _, odds = _preview_parts(pv[0])
+            base = _preview_parts(pv[1])[1] if pv[1] is not None else None
+            if odds is not None:
+                draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
+        self._chart = (chart_key, chart)
+
+    def chart_pictures(self) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """The odds chart's picture and where it goes (drawn over the toolkit's elements)."""
+        return [(self._chart[1], self.chart_rect)] if self._chart is not None else []
+
+
+def side_names(session: Session) -> dict[str, str]:
+    return {s.id: s.name for s in session.setup.sides}
+
+
+def where(session: Session, h: Hex) -> str:
+    """A hex as the map's column,row."""
+    col, row = session.board.offset_of(h)
+    return f"{col},{row}"
+
+
+def _side_summary_html(st: Any) -> str:
+    lines = []
+    for s in st.setup.sides:
+        adv = st.sides[s.id].advantage
+        pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
+        alive = len(st.live_units(s.id))
+        units = f"{alive} unit{'' if alive == 1 else 's'}"
+        lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
+                     f"{units}" + (f" · Advantage: {text.e(pools)}" if pools else ""))
+    if st.turn_order:
+        order = []
+        for i, slot in enumerate(st.turn_order):
+            label = st.side_name(slot.side) + (f" ({st.unit_name(slot.unit_id)})" if slot.unit_id else "")
+            order.append(f"<b>{text.e(label)}</b>" if i == st.turn_index and st.phase != "initiative"
+                         else text.e(label))
+        lines.append(f"<font color='{text.DIM}'>Turn order:</font> " + " &gt; ".join(order))
+    for o in st.setup.objectives:
+        if o.description:
+            lines.append(f"<font color='{text.DIM}'>Objective ({text.e(st.side_name(o.side))}): "
+                         f"{text.e(o.description)}</font>")
+    return "<br><br>" + "<br>".join(lines)
+
+
+def _preview_html(st: Any, p: Any, base: Any) -> str:
+    ac, odds = _preview_parts(p)
+    lines = []
+    target = getattr(p, "target_id", None)
+    if target:
+        lines.append(f"<b>vs {text.e(st.unit_name(target))}</b>")
+    if ac is not None:
+        parts = " ".join(f"{text.e(m.label)} {text.signed(m.value) if i else m.value}"
+                         for i, m in enumerate(ac.parts))
+        lines.append(f"Accuracy Challenge <b>{ac.total}</b> = {parts}")
+    hit = _hit_roll_text(st, p)
+    if hit:
+        lines.append(hit)
+    if odds is not None and odds.hit_chance == 0:
+        why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
+        lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(why)}; the attack may still be "
+                     "made.</font>")
+    if odds is not None:
+        chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
+        if base is not None:
+            _, bodds = _preview_parts(base)
+            if bodds is not None:
+                chance += f" (was {draw.percent(bodds.hit_chance)} without Advantage)"
+        chance += f" · expected strength lost {float(odds.expected_strength_lost):.2f}"
+        lines.append(chance)
+        da = getattr(p, "odds_if_defensive_action", None)
+        if da is not None:
+            lines.append(f"<font color='{text.DIM}'>If the defender takes a defensive action: "
+                         f"{draw.percent(da.hit_chance)} to hit</font>")
+        for note in getattr(odds, "notes", ()):
+            lines.append(f"<font color='{text.DIM}'>{text.e(note)}</font>")
+    return "<br>".join(lines)
+
+
+# Each command's lines of the dice log, kept while the names they use hold: (a weak reference to
+# the step, names version, lines) by id of the step (a step gone, with the states it holds, leaves
+# a dead reference: its id reused by another step is never taken for it). Without it every command
+# described the last 80 again, each naming units in the state before it.
+_LOG_BLOCKS: dict[int, tuple[Any, object, list[str]]] = {}
+
+
+def log_html(session: Session, st: Any) -> str:
+    """The dice log, one group per command, the latest command first; within a group the
+    command, then its rolls and results in the order they happened (an attack reads top down).
+    `st`: the state on screen (for names)."""
+    version = st.names_version() if hasattr(st, "names_version") else None
+    lines: list[str] = []
+    for step in reversed(session.history[-80:]):
+        kept = _LOG_BLOCKS.get(id(step))
+        if kept is not None and kept[0]() is step and kept[1] is version and version is not None:
+            block = kept[2]
+        else:
+            block = _log_block(session, st, step)
+            if len(_LOG_BLOCKS) > 400:
+                _LOG_BLOCKS.clear()
+            try:
+                _LOG_BLOCKS[id(step)] = (weakref.ref(step), version, block)
+            except TypeError:  # a step that cannot be referred to weakly: described each time
+                pass
+        if not block:
+            continue
+        if lines:
+            lines.append("")  # a blank line between commands
+        lines.extend(block)
+        if len(lines) > 200:
+            break
+    if not lines:
+        return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
+    return "<br>".join(lines)
+
+
+def _place(box: RichTextBox, position: tuple[int, int], size: tuple[int, int]) -> None:
+    if box.relative_rect.topleft != position:
+        box.set_relative_position(position)
+    if box.relative_rect.size != size:
+        box.set_dimensions(size)
+
+
+def _log_block(session: Session, st: Any, step: Any) -> list[str]:
+    """One command's lines of the dice log: the command, then its events (none: nothing to show)."""
+    block = [text.event_html(ev, st.unit_name, side_names(session), lambda h: where(session, h))
+             for ev in step.events if getattr(ev, "kind", "") not in ("initiative_chosen",)]
+    if not block:
+        return []
+    try:
+        head = session.system.describe_command(step.before, step.command)
+    except Exception:  # a command the describer does not know: the events still show
+        head = getattr(step.command, "kind", "")
+    gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) and not str(head).startswith("GM") else ""
+    return [f"{gm}<b>{text.e(str(head))}</b>", *block]
+
+
+def _enable(element: Any, on: bool) -> None:
+    if on:
+        element.enable()
+    else:
+        element.disable()
+
+
+def _fit_sentences(hint: str, label: Any) -> str:
+    """The hint as it fits the label: whole sentences from the start, never cut mid-sentence
+    (a narrow window drops the later ones, e.g. "Right click: cancel.")."""
+    font = getattr(label, "font", None)
+    room = label.rect.w - 8
+    if font is None or not hint or font.size(hint)[0] <= room:
+        return hint
+    parts = [p for p in hint.replace(". ", ".\n").replace("; ", ";\n").split("\n") if p]
+    while len(parts) > 1:
+        parts.pop()
+        text = " ".join(parts).rstrip(";,")
+        if not text.endswith("."):
+            text = text.rstrip(";") + "."
+        if font.size(text)[0] <= room:
+            return text
+    first = parts[0] if parts else hint
+    clauses = first.split(", ")
+    while len(clauses) > 1 and font.size(", ".join(clauses) + "…")[0] > room:
+        clauses.pop()  # one sentence too long for the window: its first clauses, marked as cut
+    return ", ".join(clauses) + ("…" if len(clauses) < len(first.split(", ")) else "")
+
+
+def _preview_parts(p: Any) -> tuple[Any, Any]:
+    """(ACBreakdown, Odds) of an attack preview, whatever the preview object calls them."""
+    if p is None:
+        return None, None
+    odds = getattr(p, "odds", None)
+    if odds is None and hasattr(p, "results"):
+        odds = p
+    ac = getattr(p, "ac", None)
+    if ac is None and odds is not None:
+        ac = getattr(odds, "ac", None)
+    return ac, odds
+
+
+def _hit_roll_text(state: Any, p: Any) -> str:
+    """'Hit roll: senses 3 + firearms 2 + d10 + braced +2' for an attack preview."""
+    attacker = getattr(p, "attacker_id", None)
+    weapon = getattr(p, "weapon", None)
+    if attacker is None or weapon is None:
+        return ""
+    from game.systems.tactical.rules.attack import hit_stat_and_skill
+    from game.systems.tactical.rules.check import die_for
+
+    t = state.unit_type(attacker)
+    w = next((x for x in t.weapons if x.name == weapon), None)
+    if w is None:
+        return ""
+    stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
+    parts = [f"{stat_name} {stat}", f"{skill_name} {skill}", f"d{die_for(skill, state.setup.rules.check)}"]
+    parts += [f"{text.e(m.label)} {text.signed(m.value)}" for m in getattr(p, "hit_modifiers", ())]
+    return "Hit roll: " + " + ".join(parts)
+
+
+def _no_chance_reason(state: Any, p: Any) -> str:
+    """Why an attack cannot hit, in words (the rules still allow it)."""
+    from game.systems.tactical.rules.attack import hit_stat_and_skill
+    from game.systems.tactical.rules.check import die_for
+
+    ac, _ = _preview_parts(p)
+    t = state.unit_type(p.attacker_id)
+    w = next((x for x in t.weapons if x.name == p.weapon), None)
+    if w is None or ac is None:
+        return "no roll can meet the Accuracy Challenge."
+    _, stat, _, skill = hit_stat_and_skill(t, w)
+    best = stat + skill + die_for(skill, state.setup.rules.check) + sum(m.value for m in p.hit_modifiers)
+    if best < ac.total:
+        return (f"the Accuracy Challenge {ac.total} is beyond the best possible roll {best} "
+                f"(rolling {die_for(skill, state.setup.rules.check)} on the die). The attack may still be made.")
+    return "no roll can meet the Accuracy Challenge. The attack may still be made."
+
+
+def _hit_chance(ex: Any) -> float:
+    for name in ("hit_chance", "chance", "p_hit"):
+        v = getattr(ex, name, None)
+        if v is not None:
+            return float(v)
+    odds = getattr(ex, "odds", None)
+    if odds is not None:
+        return float(getattr(odds, "hit_chance", 0))
+    return 0.0

@@ -1,0 +1,509 @@
+"""GM mode (F2): the game master's tools over the battle, marked on screen by a gold frame and
+a "GM MODE" banner.
+
+Everything the GM does is an ordinary rules command (game/systems/tactical/rules/gm.py) applied through the
+battle's session, so it is logged (as a GM action), saved, replayed and undone like the rest:
+
+- tools: Select (pick a unit to edit) · Place (a unit of the chosen type and side on a clicked
+  hex) · Move (a unit to any free hex) · Remove;
+- the selected unit: strength, adrenaline, stance, pinned, out of action, destroyed, and its
+  stats (choose the stat, then − / +);
+- Advantage: choose side and kind, then −1 / +1;
+- the next roll: 1-10 queues that result for the next die rolled;
+- Undo (Ctrl+Z) and Redo (Ctrl+Y) anything, dice included: undo restores the state before the
+  command (generator included) and redo re-applies it, rolling the same dice;
+- Save as scenario: the current set-up as a new scenario file (saves/scenarios/).
+
+While GM mode is on the blackout between sides is off (the GM sees every side) and the battle's
+own prompts wait; F2 or Esc (with no tool active) leaves GM mode.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from game.core.hexgrid import Hex
+from game.shell import actions, draw, fonts, savegame
+from game.shell.scene import Scene
+from game.shell.toolkit.buttons import Button
+from game.shell.toolkit.richtext import RichTextBox
+from game.systems.tactical.client import text
+from game.systems.tactical.rules.gm import (
+    EditUnit,
+    GiveAdvantage,
+    MoveUnitGM,
+    PlaceUnit,
+    RemoveUnit,
+    SetNextRoll,
+)
+from game.systems.tactical.rules.queries import stat_lines
+from game.systems.tactical.rules.state import ADVANTAGE_KINDS
+
+if TYPE_CHECKING:
+    from game.shell.app import App
+    from game.systems.tactical.client.battle import BattleScene
+
+PANEL_W = 300
+SCROLLBAR_W = 20  # the GM panel's scroll bar, when the window is too short for all its tools
+GM_GOLD = (224, 184, 100)
+STATS = ("physique", "senses", "intellect", "aether")
+EDITABLE = (*STATS, "move", "durability", "morale")  # what the "Stat:" button cycles through
+STANCES = ("none", "overwatch", "guard", "defensive")
+TOOLS = ("select", "place", "move", "remove")
+DRAG = 6
+
+
+class GmScene(Scene):
+    overlay = True
+    name = "gm"
+
+    def __init__(self, app: App, battle: BattleScene) -> None:
+        super().__init__(app)
+        self.battle = battle
+        self.session = battle.session
+        self.saved_blackout = app.settings.blackout
+        app.settings.blackout = False
+        self.tool = "select"
+        setup = self.session.setup
+        self.type_ids = sorted(setup.catalogue.units)
+        self.type_index = 0
+        self.side_ids = [s.id for s in setup.sides]
+        self.side_index = 0
+        self.adv_side_index = 0
+        self.adv_kind_index = 0
+        self.stat_index = 0
+        self.message = "GM mode: every change is logged as a GM action."
+        self._press: tuple[int, int] | None = None
+        self._dragging = False
+        self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
+        self.ui = app.make_ui()
+        self._build()
+        self._shift_view(True)
+
+    def _shift_view(self, on: bool) -> None:
+        """Keep the map's viewport clear of the GM panel while GM mode is on."""
+        _, _, view = self.battle.regions()
+        cam = self.battle.camera
+        if on:
+            cam.set_viewport(view.x + PANEL_W, view.y, view.w - PANEL_W, view.h)
+        else:
+            cam.set_viewport(view.x, view.y, view.w, view.h)
+        cam.clamp()
+        self.battle.forget_overlay()
+
+    # ------------------------------------------------------------------ state helpers
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    @property
+    def selected(self) -> str | None:
+        uid = self.battle.selected
+        return uid if uid is not None and uid in self.state.units else None
+
+    def _rect(self) -> pygame.Rect:
+        from game.systems.tactical.client.battle import TOP_H
+
+        w, h = self.app.screen.get_size()
+        return pygame.Rect(0, TOP_H, PANEL_W, h - TOP_H)
+
+    # ------------------------------------------------------------------ UI
+    def _button(self, key: str, label: str, rect: pygame.Rect, primary: bool = False,
+                tip: str | None = None) -> pygame_gui.elements.UIButton:
+        oid = ObjectID(class_id="@primary") if primary else None
+        btn = Button(rect, label, self.ui, object_id=oid, tool_tip_text=tip,
+                                           container=self.box)
+        self.buttons[btn] = key
+        return btn
+
+    def _build(self) -> None:
+        """The panel's tools, top to bottom, in a scrolling box: in a short window (960 x 600)
+        the lower tools scroll into view rather than fall off the window."""
+        r = self._rect()
+        old = getattr(self, "box", None)
+        scrolled = old.vert_scroll_bar.start_percentage if old is not None and old.vert_scroll_bar else 0.0
+        height = self._layout(r, r.w - 16)
+        if height > r.h:  # a scroll bar will be needed: make room for it
+            self._layout(r, r.w - 16 - SCROLLBAR_W)
+            if scrolled and self.box.vert_scroll_bar is not None:  # built again after an action: stay there
+                self.box.vert_scroll_bar.set_scroll_from_start_percentage(scrolled)
+                self.ui.update(0.0)
+
+    def _layout(self, r: pygame.Rect, w: int) -> int:
+        """Build the panel's widgets `w` wide; the height they take."""
+        self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
+        self.buttons.clear()
+        pygame_gui.elements.UIPanel(r, manager=self.ui)
+        self.box = pygame_gui.elements.UIScrollingContainer(r, self.ui, allow_scroll_x=False)
+        box = self.box
+        x, y = 8, 8
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 26), "GM MODE  (F2 leaves)", self.ui,
+                                    object_id=ObjectID(class_id="@title"), container=box)
+        y += 30
+        tw = (w - 3 * 4) // 4
+        for i, tool in enumerate(TOOLS):
+            self._button(f"tool:{tool}", tool.capitalize(), pygame.Rect(x + i * (tw + 4), y, tw, 30),
+                         primary=self.tool == tool)
+        y += 34
+        half = (w - 4) // 2
+        ut = self.session.setup.catalogue.units[self.type_ids[self.type_index]]
+        self._button("place_type", f"Type: {ut.name}", pygame.Rect(x, y, w, 28),
+                     tip="Unit type the Place tool puts down (click to cycle)")
+        y += 30
+        self._button("place_side", f"Side: {self.state.side_name(self.side_ids[self.side_index])}", pygame.Rect(x, y, w, 28),
+                     tip="Side of the placed unit (click to cycle)")
+        y += 34
+        # the selected unit
+        self.unit_box = RichTextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui, container=box)
+        y += 100
+        third = (w - 8) // 3
+        row = [("str-", "Str -"), ("str+", "Str +"), ("stance", "Next stance")]
+        for i, (key, label) in enumerate(row):
+            self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
+        y += 30
+        row = [("adr-", "Adr -"), ("adr+", "Adr +"), ("pinned", "Pinned")]
+        for i, (key, label) in enumerate(row):
+            self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
+        y += 30
+        row = [("ooa", "Out of act."), ("destroyed", "Destroyed"), ("remove_sel", "Remove unit")]
+        for i, (key, label) in enumerate(row):
+            self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
+        y += 30
+        stat = EDITABLE[self.stat_index]
+        self._button("stat_pick", f"Stat: {stat}", pygame.Rect(x, y, half, 28), tip="Click to choose the stat")
+        q = (half - 4) // 2
+        self._button("stat-", "-", pygame.Rect(x + half + 4, y, q, 28))
+        self._button("stat+", "+", pygame.Rect(x + half + 8 + q, y, q, 28))
+        y += 36
+        # Advantage
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), "Advantage", self.ui, container=box)
+        y += 22
+        side = self.side_ids[self.adv_side_index]
+        kind = ADVANTAGE_KINDS[self.adv_kind_index]
+        self._button("adv_side", f"Of: {self.state.side_name(side)}", pygame.Rect(x, y, w, 28),
+                     tip="Side whose Advantage changes (click to cycle)")
+        y += 30
+        self._button("adv_kind", kind, pygame.Rect(x, y, third, 28), tip="Kind of Advantage (click to cycle)")
+        self._button("adv-", "-1", pygame.Rect(x + third + 4, y, third, 28))
+        self._button("adv+", "+1", pygame.Rect(x + 2 * (third + 4), y, third, 28))
+        y += 36
+        # next roll
+        queue = ", ".join(str(v) for v in self.state.forced_rolls) or "none"
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), f"Next roll (queued: {queue})", self.ui,
+                                    container=box)
+        y += 22
+        fifth = (w - 16) // 5
+        for v in range(1, 11):
+            i = (v - 1) % 5
+            yy = y + ((v - 1) // 5) * 30
+            self._button(f"roll:{v}", str(v), pygame.Rect(x + i * (fifth + 4), yy, fifth, 28),
+                         tip=f"The next die rolled shows {v} (clamped to the die's sides)")
+        y += 64
+        self._button("roll_clear", "Clear queued rolls", pygame.Rect(x, y, w, 28))
+        y += 36
+        self._button("undo", "Undo (Ctrl+Z)", pygame.Rect(x, y, half, 30))
+        self._button("redo", "Redo (Ctrl+Y)", pygame.Rect(x + half + 4, y, half, 30))
+        y += 34
+        self._button("export", "Save as scenario", pygame.Rect(x, y, w, 30), primary=True,
+                     tip="Write the current set-up as a new scenario file")
+        y += 36
+        self.message_box = RichTextBox(text.e(self.message), pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
+                                       container=box)
+        y += max(84, r.h - y - 8) + 8
+        box.set_scrollable_area_dimensions((w + 16, y))
+        return y
+
+    def _unit_html(self) -> str:
+        uid = self.selected
+        if uid is None:
+            return f"<font color='{text.DIM}'>Select tool: click a unit to edit it.</font>"
+        st = self.state
+        u = st.units[uid]
+        t = st.unit_type(uid)
+        marks = [m for m, on in (("pinned", u.pinned), ("out of action", u.out_of_action),
+                                 ("destroyed", u.destroyed)) if on]
+        card = {line.label: line.text for line in stat_lines(st, uid)}  # the rules' own numbers
+        stats = (f"{card['stats']} · move {card['move']} · durability {card['durability']} · "
+                 f"morale {card['morale']}")
+        adren = f" · adrenaline {card['adrenaline']}" if "adrenaline" in card else ""
+        # GM detail: the ids a GM edits scenarios with, next to the names
+        return (f"<b>{text.e(st.unit_name(uid))}</b> <font color='{text.DIM}'>[{text.e(uid)}]</font> · "
+                f"{text.e(st.side_name(u.side))} <font color='{text.DIM}'>[{text.e(u.side)}]</font><br>"
+                f"strength {text.e(card['strength'])}{text.e(adren)} · type {text.e(t.name)}<br>"
+                f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "") + f"<br>{text.e(stats)}")
+
+    def refresh(self) -> None:
+        self._build()
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._build()
+        self._shift_view(True)  # the battle rebuilt its own layout first (scenes resize bottom-up)
+
+    # ------------------------------------------------------------------ commands
+    def say(self, message: str) -> None:
+        self.message = message
+        self.refresh()
+
+    def submit(self, command: Any) -> bool:
+        """Apply through the battle (animation, panels, autosave), marked as made in GM mode."""
+        ok = bool(self.battle.submit(command, gm=True))
+        if ok:
+            events = self.session.history[-1].events
+            said = [e.text(self.state.unit_name) for e in events if getattr(e, "kind", "") == "gm_action"]
+            self.say(said[0] if said else "Done.")
+        else:
+            self.say(f"Refused: {self.session.last_rejection or self.battle.toast_text}")
+        return ok
+
+    def undo(self) -> None:
+        """The GM's undo: anything, dice included (the redo rolls the very same dice)."""
+        step = self.session.record.undo(gm=True)
+        if step is None:
+            self.say("Nothing to undo.")
+            return
+        self.battle.anim.skip()
+        self.battle.after_change()
+        self.say(f"Undone: {self._describe(step.before, step.command)}")
+
+    def redo(self) -> None:
+        record = self.session.record
+        if not record.can_redo:
+            self.say("Nothing to redo.")
+            return
+        command = record.redo_stack[-1].command
+        outcome = record.redo()
+        if outcome is not None and outcome.accepted:
+            self.battle.anim.skip()
+            self.battle.after_change()
+            self.say(f"Redone: {self._describe(record.steps[-1].before, command)}")
+        else:
+            self.say(f"Cannot redo: {getattr(outcome, 'reason', '')}")
+
+    def _describe(self, state: Any, command: Any) -> str:
+        return str(self.session.system.describe_command(state, command))
+
+    def edit(self, **changes: Any) -> None:
+        uid = self.selected
+        if uid is None:
+            self.say("Select a unit first (Select tool, then click it).")
+            return
+        self.submit(EditUnit(unit_id=uid, **changes))
+
+    def export(self) -> None:
+        from game.systems.tactical.io.scenario_export import export_session
+
+        try:
+            path = export_session(self.session, savegame.saves_dir() / "scenarios")
+        except Exception as exc:  # a failed export must never end the game
+            self.say(f"Not exported: {exc}")
+            return
+        self.say(f"Scenario written: {path} (python -m game play {path})")
+
+    def _new_unit_id(self, type_id: str) -> str:
+        n = 1
+        while f"gm-{type_id}-{n}" in self.state.units:
+            n += 1
+        return f"gm-{type_id}-{n}"
+
+    def press(self, key: str) -> None:
+        st = self.state
+        uid = self.selected
+        if key.startswith("tool:"):
+            self.tool = key.split(":", 1)[1]
+            self.say({"select": "Select: click a unit to edit it.",
+                      "place": "Place: click a free hex to put the chosen unit there.",
+                      "move": "Move: click a unit, then any free hex.",
+                      "remove": "Remove: click a unit to take it off the map."}[self.tool])
+        elif key == "place_type":
+            self.type_index = (self.type_index + 1) % len(self.type_ids)
+            self.refresh()
+        elif key == "place_side":
+            self.side_index = (self.side_index + 1) % len(self.side_ids)
+            self.refresh()
+        elif key in ("str-", "str+") and uid:
+            self.edit(strength=max(0, st.units[uid].strength + (1 if key == "str+" else -1)))
+        elif key in ("adr-", "adr+") and uid:
+            self.edit(adrenaline=max(0, st.units[uid].adrenaline + (1 if key == "adr+" else -1)))
+        elif key == "stance" and uid:
+            nxt = STANCES[(STANCES.index(st.units[uid].stance) + 1) % len(STANCES)]
+            if nxt == "overwatch" and not any(not w.melee for w in st.unit_type(uid).weapons):
+                nxt = "guard"
+            self.edit(stance=nxt)
+        elif key == "pinned" and uid:
+            self.edit(pinned="none" if st.units[uid].pinned else "next_turn")
+        elif key == "ooa" and uid:
+            self.edit(out_of_action="none" if st.units[uid].out_of_action else "next_turn")
+        elif key == "destroyed" and uid:
+            self.edit(destroyed=not st.units[uid].destroyed)
+        elif key == "remove_sel" and uid:
+            self.submit(RemoveUnit(unit_id=uid))
+        elif key == "stat_pick":
+            self.stat_index = (self.stat_index + 1) % len(EDITABLE)
+            self.refresh()
+        elif key in ("stat-", "stat+") and uid:
+            stat = EDITABLE[self.stat_index]
+            step = 1 if key == "stat+" else -1
+            t = st.unit_type(uid)
+            if stat in STATS:
+                self.edit(stats={stat: max(0, min(10, getattr(t.stats, stat) + step))})
+            elif stat == "morale":
+                self.edit(morale=t.morale + step)
+            else:
+                self.edit(**{stat: max(0, getattr(t, stat) + step)})
+        elif key == "adv_side":
+            self.adv_side_index = (self.adv_side_index + 1) % len(self.side_ids)
+            self.refresh()
+        elif key == "adv_kind":
+            self.adv_kind_index = (self.adv_kind_index + 1) % len(ADVANTAGE_KINDS)
+            self.refresh()
+        elif key in ("adv-", "adv+"):
+            self.submit(GiveAdvantage(side=self.side_ids[self.adv_side_index],
+                                      advantage_kind=ADVANTAGE_KINDS[self.adv_kind_index],
+                                      points=1 if key == "adv+" else -1))
+        elif key.startswith("roll:"):
+            self.submit(SetNextRoll(values=(int(key.split(":")[1]),)))
+        elif key == "roll_clear":
+            if st.forced_rolls:
+                self.submit(SetNextRoll(values=(), replace=True))
+            else:
+                self.say("No rolls are queued.")
+        elif key == "undo":
+            self.undo()
+        elif key == "redo":
+            self.redo()
+        elif key == "export":
+            self.export()
+        elif uid is None:
+            self.say("Select a unit first (Select tool, then click it).")
+
+    def click_hex(self, h: Hex) -> None:
+        st = self.state
+        unit = st.unit_at(h)
+        if self.tool == "select":
+            self.select(unit.id if unit is not None else None)
+            self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
+        elif self.tool == "place":
+            type_id = self.type_ids[self.type_index]
+            self.submit(PlaceUnit(unit_id=self._new_unit_id(type_id), type_id=type_id,
+                                  side=self.side_ids[self.side_index], at=h))
+        elif self.tool == "move":
+            uid = self.selected
+            if unit is not None and unit.id != uid:
+                self.select(unit.id)
+                self.say(f"Moving {st.unit_name(unit.id)}: click any free hex.")
+            elif unit is not None:
+                self.say(f"{st.unit_name(unit.id)} is already there: click a free hex.")
+            elif uid is not None:
+                self.submit(MoveUnitGM(unit_id=uid, to=h))
+            else:
+                self.say("Click a unit to move first.")
+        elif self.tool == "remove":
+            if unit is None:
+                self.say("No unit there.")
+            else:
+                self.select(None)
+                self.submit(RemoveUnit(unit_id=unit.id))
+
+    def select(self, unit_id: str | None) -> None:
+        """The GM picks a unit (or none): the player's battle mode of the unit selected before
+        (its move or attack tints, path, buttons and hint) is left, not kept under GM mode."""
+        from game.systems.tactical.client.modes import SelectMode
+
+        b = self.battle
+        b.selected = unit_id
+        b.mode = SelectMode()
+        b.forget_overlay()
+        b.refresh_panels()
+
+    def leave(self) -> None:
+        self.app.pop()
+
+    def on_exit(self) -> None:
+        """Leaving GM mode (F2, Esc, or a load replacing the battle): the table's settings return."""
+        self.app.settings.blackout = self.saved_blackout
+        self._shift_view(False)
+
+    # ------------------------------------------------------------------ events
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
+            self.press(self.buttons[event.ui_element])
+            return
+        if self.ui.process_events(event):
+            return
+        b = self.battle
+        if event.type == pygame.KEYDOWN:
+            k = event.key
+            ctrl = bool(getattr(event, "mod", 0) & pygame.KMOD_CTRL)
+            shift = bool(getattr(event, "mod", 0) & pygame.KMOD_SHIFT)
+            if k == pygame.K_F2:
+                self.leave()
+            elif ctrl and k == pygame.K_z and not shift:
+                self.undo()
+            elif ctrl and (k == pygame.K_y or (k == pygame.K_z and shift)):
+                self.redo()
+            elif k == pygame.K_ESCAPE:
+                if self.tool != "select":
+                    self.press("tool:select")
+                else:
+                    self.leave()
+            elif k == pygame.K_F3:  # (F5, F9 and Ctrl+O are shell keys: game/shell/keys.py)
+                actions.open_replay_view(b)
+            else:
+                if _is_view_key(k):
+                    b.handle_event(event)
+        elif event.type == pygame.KEYUP:
+            b.handle_event(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            b.handle_event(event)
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button == 3:
+                self.press("tool:select")
+            elif event.button in (1, 2) and b.camera.contains_screen(*event.pos) \
+                    and not self._rect().collidepoint(event.pos):
+                self._press = event.pos
+                self._dragging = False
+        elif event.type == pygame.MOUSEMOTION:
+            b.mouse = event.pos
+            if self._press is not None:
+                dx, dy = event.pos[0] - self._press[0], event.pos[1] - self._press[1]
+                if self._dragging or abs(dx) + abs(dy) > DRAG:
+                    self._dragging = True
+                    b.camera.pan_screen(-event.rel[0], -event.rel[1])
+            b.update_hover()
+        elif event.type == pygame.MOUSEBUTTONUP:
+            press, self._press = self._press, None
+            if press is not None and event.button == 1 and not self._dragging:
+                h = b.hex_at(event.pos)
+                if h is not None:
+                    self.click_hex(h)
+            self._dragging = False
+
+    def update(self, dt: float) -> None:
+        self.battle.update(dt)
+        self.ui.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        _, _, view = self.battle.regions()
+        pygame.draw.rect(surface, GM_GOLD, view, 3)
+        banner = fonts.outlined("GM MODE", 20, GM_GOLD)
+        surface.blit(banner, banner.get_rect(midtop=(view.centerx + PANEL_W // 2, view.y + 8)))
+        uid = self.selected
+        if uid is not None:
+            z = self.battle.camera.zoom
+            origin = self.battle.camera.map_origin_on_screen()
+            cam = self.battle.camera
+            surface.set_clip(pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h))  # never over the panels
+            draw.hex_outline(surface, self.battle.layout, self.state.units[uid].hex, z, origin, GM_GOLD, 3, 0.95)
+            surface.set_clip(None)
+        self.ui.draw_ui(surface)
+
+
+def _is_view_key(k: int) -> bool:
+    from game.systems.tactical.client.battle_keys import PAN_KEYS
+
+    return k in PAN_KEYS or k == pygame.K_g

@@ -1,0 +1,49 @@
+"""The AI:L tactical rules' client: the battle scene and its input modes, panels, dialogs and map
+view, the replay view and GM mode. The shell reaches it only through game/table.py:
+
+    open_scene(app, session) -> Scene          # the battle
+    open_replay(app, session, start=None, title="")
+    open_gm(app, battle_scene)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.shell.app import App
+    from game.shell.scene import Scene
+    from game.shell.session import Session
+
+
+def open_scene(app: App, session: Session) -> Scene:
+    from game.systems.tactical.client.battle import BattleScene
+
+    return BattleScene(app, session)
+
+
+def open_replay(app: App, session: Session, start: int | None = None, title: str = "") -> None:
+    from game.systems.tactical.client.replay import ReplayScene
+
+    app.push(ReplayScene(app, session, list(session.history),
+                         title=title or f"{session.setup.name} (so far)", start=start))
+
+
+def open_gm(app: App, battle: Any) -> None:
+    from game.systems.tactical.client.gm import GmScene
+
+    app.push(GmScene(app, battle))
+
+
+def tactical_session(setup: Any, board: Any, layout: Any, seed: int = 0, *, state: Any = None,
+                     map_data: Any = None, path: Any = None, description: str = "") -> Session:
+    """A tactical session built in code (tests, benchmarks, shots): from a BattleSetup and a
+    board, starting from the rules' initial state or from `state`."""
+    from game.core.record import Record
+    from game.shell.session import Session
+    from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
+
+    game_setup = TacticalSetup(setup, board)
+    start = state if state is not None else SYSTEM.initial_state(game_setup, seed)
+    return Session(system=SYSTEM, record=Record(SYSTEM, start), game_setup=game_setup, setup=setup, board=board,
+                   layout=layout, map_data=map_data, seed=seed, path=path, description=description)

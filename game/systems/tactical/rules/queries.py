@@ -1,0 +1,562 @@
+"""Queries for the client: pure, and built from the very code `apply` runs, so a preview can
+never disagree with the result.
+
+- `move_reach` / `dash_reach`: where one move action can end (cost per hex, path_to, road-only hexes).
+- `overwatch_exposure`: for a chosen path, every step where overwatch would fire, by whom, and
+  the exact odds of each shot (assuming the earlier shots did not stop the mover).
+- `attack_preview`: the AC in parts, the hit modifiers and the exact outcome odds (with and
+  without the defender's defensive action when it may take one).
+- `legal_commands`: every command `apply` would accept now (moves to every reachable hex).
+- `units_that_can_act`: the units of a side with something left to do this phase
+  (`unit_can_act`: the same asked of one unit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel
+
+from game.core.hexgrid import Hex, distance
+from game.systems.tactical.rules import initiative
+from game.systems.tactical.rules.attack import (
+    ACBreakdown,
+    AttackSetup,
+    accuracy_challenge,
+    hit_check,
+    hit_die,
+    hit_modifiers,
+)
+from game.systems.tactical.rules.attacks import (
+    check_attack,
+    defensive_action_available,
+    held_advantage,
+    make_setup,
+    triggered_advantage,
+)
+from game.systems.tactical.rules.check import Modifier
+from game.systems.tactical.rules.commands import (
+    AssignLeadership,
+    Attack,
+    Charge,
+    ChooseInitiative,
+    ChooseTurnPlace,
+    Dash,
+    DefensiveAction,
+    EndPhase,
+    EnterStance,
+    Move,
+    SetCasualtyAdvantage,
+    SpecialMove,
+    StuckStep,
+)
+from game.systems.tactical.rules.movement import (
+    Reach,
+    check_charge,
+    dash_reach,
+    has_a_free_step,
+    move_reach,
+    special_move_targets,
+    stuck_steps,
+)
+from game.systems.tactical.rules.odds import Odds, outcome_distribution
+from game.systems.tactical.rules.overwatch import guard_weapon_of, qualifying_watchers
+from game.systems.tactical.rules.state import AdvantageKind, CasualtyAdvantageKind, GameState, UnitState
+from game.systems.tactical.rules.txn import Reject, Rejection
+
+OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics", "leadership", "deception")
+
+__all__ = [
+    "AttackPreview", "ChargePreview", "Exposure", "Reach", "attack_preview", "charge_preview", "dash_reach", "legal_commands", "move_reach",
+    "overwatch_exposure", "preview", "special_move_targets", "unit_can_act", "units_that_can_act",
+]
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """A hex of a path where a watcher may fire on overwatch."""
+    step: int  # 1 = the first hex entered
+    hex: Hex
+    watcher_id: str
+    weapon: str
+    odds: Odds
+
+
+def overwatch_exposure(state: GameState, unit_id: str, path: list[Hex] | tuple[Hex, ...],
+                       mode: Literal["move", "dash", "charge", "stuck_step"]) -> list[Exposure]:
+    """Where overwatch would fire along `path` (hexes entered; a leading start hex is ignored)."""
+    if ("move" if mode == "stuck_step" else mode) not in state.setup.rules.overwatch_triggers:
+        return []
+    unit = state.units[unit_id]
+    steps = [Hex(*h) for h in path]
+    if steps and steps[0] == unit.hex:
+        steps = steps[1:]
+    fired: set[str] = set()
+    out: list[Exposure] = []
+    for i, h in enumerate(steps):
+        for w in qualifying_watchers(state, unit_id, h):
+            if w.unit_id in fired:
+                continue
+            fired.add(w.unit_id)
+            setup = make_setup(state, w.unit_id, unit_id, w.weapon, overwatch_shot=True, target_at=h,
+                               advantage=triggered_advantage(state, w.unit_id)[0])
+            out.append(Exposure(i + 1, h, w.unit_id, w.weapon, outcome_distribution(setup)))
+    return out
+
+
+@dataclass(frozen=True)
+class AttackPreview:
+    """The exact odds and the breakdown of an attack, before it is made."""
+    attacker_id: str
+    target_id: str
+    weapon: str
+    ac: ACBreakdown
+    hit_modifiers: tuple[Modifier, ...]
+    odds: Odds
+    defensive_action_possible: bool
+    odds_if_defensive_action: Odds | None
+    # Set when the attack cannot hit at all (0 % to hit): a sentence saying so, with the best hit
+    # roll possible against the AC, for the client to show before the attack is made. The attack
+    # stays legal (a player may still make it); None when some roll hits.
+    no_chance: str | None = None
+
+    @property
+    def hopeless(self) -> bool:
+        """True when the chance to hit is 0 %."""
+        return self.no_chance is not None
+
+
+def no_chance_sentence(setup: AttackSetup, ac: ACBreakdown) -> str | None:
+    """A sentence when even the best hit die misses (0 % to hit), else None."""
+    best = hit_check(setup, ac, hit_die(setup))
+    if best.success:
+        return None
+    parts = [f"{best.stat_name} {best.stat}", f"{best.skill_name} {best.skill}", f"d{best.die_sides} at most {best.die}"]
+    parts += [f"{m.label} {m.value:+d}" for m in best.modifiers]
+    return (f"no chance to hit (0 %): the best possible roll is {best.total} ({', '.join(parts)}) "
+            f"against AC {ac.total}")
+
+
+def attack_preview(state: GameState, attacker_id: str, target_id: str, weapon: str, advantage: int = 0,
+                   advantage_kind: AdvantageKind | None = None, *, check_turn: bool = True,
+                   casualty_advantage: int | None = None, casualty_kind: CasualtyAdvantageKind | None = None,
+                   ) -> AttackPreview | Rejection:
+    """The exact odds of an attack (Rejection with the reason when it can't be made now).
+
+    The target's Advantage on its casualty rolls counts: its standing order, or (the defender
+    weighing its answer to the defensive-action prompt) `casualty_advantage` points of
+    `casualty_kind` on each casualty roll."""
+    cmd = Attack(attacker_id=attacker_id, target_id=target_id, weapon=weapon, advantage=advantage,
+                 advantage_kind=advantage_kind)
+    try:
+        setup = check_attack(state, cmd, check_turn=check_turn)
+    except Reject as exc:
+        return Rejection(exc.reason)
+    if casualty_advantage is not None:
+        setup = make_setup(state, attacker_id, target_id, weapon, advantage=advantage,
+                           casualty_advantage=casualty_advantage, casualty_kind=casualty_kind)
+    ac = accuracy_challenge(setup)
+    assert not isinstance(ac, str)
+    da = (state.setup.rules.defensive_action_prompt == "ask" and defensive_action_available(state, target_id))
+    da_odds = None
+    if da:
+        da_odds = outcome_distribution(make_setup(state, attacker_id, target_id, weapon, advantage=advantage,
+                                                  defensive_action=True, casualty_advantage=casualty_advantage,
+                                                  casualty_kind=casualty_kind))
+    return AttackPreview(attacker_id, target_id, weapon, ac, hit_modifiers(setup), outcome_distribution(setup),
+                         da, da_odds, no_chance_sentence(setup, ac))
+
+
+@dataclass(frozen=True)
+class ChargePreview:
+    """Before a charge: the overwatch it runs into, the guard's counter-attack (when the target
+    is on guard) and the charge's own melee attack from its last hex (assuming it gets there)."""
+
+    exposure: list[Exposure]
+    guard_weapon: str | None
+    guard_counter: Odds | None
+    attack: AttackPreview
+
+
+def charge_preview(state: GameState, command: Charge) -> ChargePreview | Rejection:
+    try:
+        plan = check_charge(state, command)
+    except Reject as exc:
+        return Rejection(exc.reason)
+    end = plan.info.path[-1] if plan.info.path else state.units[plan.unit_id].hex
+    units = dict(state.units)
+    units[plan.unit_id] = units[plan.unit_id].model_copy(
+        update={"hex": end, "moved": units[plan.unit_id].moved or bool(plan.info.path)})
+    there = state.model_copy(update={"units": units})
+    target = state.units[plan.target_id]
+    guard_weapon: str | None = None
+    guard_odds: Odds | None = None
+    if target.stance == "guard" and not target.out_of_action:
+        guard_weapon = guard_weapon_of(state, target.id)
+        if guard_weapon is not None:
+            guard_odds = outcome_distribution(make_setup(there, target.id, plan.unit_id, guard_weapon, counter=True,
+                                                         advantage=triggered_advantage(there, target.id)[0]))
+    attack = attack_preview(there, plan.unit_id, plan.target_id, plan.weapon, command.advantage,
+                            command.advantage_kind, check_turn=False)
+    if isinstance(attack, Rejection):
+        return attack
+    return ChargePreview(overwatch_exposure(state, plan.unit_id, plan.info.path, "charge"), guard_weapon,
+                         guard_odds, attack)
+
+
+def preview(state: GameState, command: BaseModel) -> object:
+    """What the client shows before sending `command` (None when there is nothing to show):
+    Attack -> AttackPreview | Rejection; Charge -> ChargePreview | Rejection;
+    Move / Dash -> list[Exposure] (overwatch along the path)."""
+    if isinstance(command, Attack):
+        return attack_preview(state, command.attacker_id, command.target_id, command.weapon,
+                              command.advantage, command.advantage_kind)
+    if isinstance(command, Charge):
+        return charge_preview(state, command)
+    if isinstance(command, Move | Dash):
+        return overwatch_exposure(state, command.unit_id, command.path, command.kind)
+    return None
+
+
+# --------------------------------------------------------------------------- what can act
+
+def _slot_units(state: GameState, side: str) -> list[UnitState]:
+    slot = state.active_slot
+    if slot is None or slot.side != side or state.pending is not None:
+        return []
+    return [u for u in state.units.values() if u.alive and state.acts_in(slot, u)]
+
+
+def can_still_move(state: GameState, u: UnitState) -> bool:
+    """The unit has a movement command `apply` would take now (a move, a stuck step, a dash, a
+    charge or a special move): the same generator as `legal_commands`, stopped at the first.
+    The usual case is answered without a reach search: a unit that has not moved and has a free
+    neighbour it may enter has a move (`has_a_free_step`); every other case asks the generator."""
+    if u.pinned or u.out_of_action:
+        return False
+    if not u.move_done and has_a_free_step(state, u.id, "move"):
+        return True  # the generator's first command would be a move to that hex (or a cheaper one)
+    return next(_movement_commands(state, u), None) is not None
+
+
+def can_still_act(state: GameState, u: UnitState) -> bool:
+    """The unit still has its one action of this turn: an attack or a stance. (A unit that charged
+    has used it: the charge's melee attack was its action.)"""
+    return not u.out_of_action and not u.action_used
+
+
+def units_that_can_act(state: GameState, side: str) -> list[str]:
+    """Units of `side` with something left to do in the current phase of its turn: exactly the
+    units `legal_commands` has a movement (Movement phase) or attack / stance (Attack phase)
+    command for. A unit that has charged, dashed after its move, or been barred from dashing by
+    difficult terrain once its move is spent, is not listed in the Movement phase; one that has
+    attacked, charged or taken a stance is not listed in the Attack phase."""
+    if state.phase == "movement":
+        return [u.id for u in _slot_units(state, side) if can_still_move(state, u)]
+    if state.phase == "attack":
+        return [u.id for u in _slot_units(state, side) if can_still_act(state, u)]
+    return []
+
+
+def unit_can_act(state: GameState, unit_id: str) -> bool:
+    """Whether `units_that_can_act(state, side)` lists the unit (for its own side): the same test
+    for one unit, without asking it of every unit of the side (the map's rings ask it of the
+    counters in view, the battle scene of the unit it keeps selected after each command)."""
+    u = state.units.get(unit_id)
+    slot = state.active_slot
+    if u is None or not u.alive or slot is None or slot.side != u.side or state.pending is not None:
+        return False
+    if not state.acts_in(slot, u):
+        return False
+    if state.phase == "movement":
+        return can_still_move(state, u)
+    if state.phase == "attack":
+        return can_still_act(state, u)
+    return False
+
+
+def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
+    """None when the unit is one `units_that_can_act` lists now, else a sentence saying why not
+    (for the client's hint when a player picks a unit that is done)."""
+    from game.systems.tactical.rules.common import name
+
+    u = state.units.get(unit_id)
+    if u is None or not u.alive:
+        return f"{unit_id} is not on the map"
+    who = name(state, unit_id)
+    if state.phase not in ("movement", "attack"):
+        return f"it is the {state.phase.capitalize()} phase: no unit acts now"
+    if state.pending is not None:
+        return "the game is waiting for a decision first"
+    slot = state.active_slot
+    if slot is None or not state.acts_in(slot, u):
+        return f"{who} does not act in this turn"
+    if unit_can_act(state, unit_id):
+        return None
+    if u.out_of_action:
+        return f"{who} is out of action until the end of its side's next turn"
+    if state.phase == "movement":
+        if u.pinned:
+            return f"{who} is pinned: it cannot move this Movement phase"
+        if u.dashed:
+            return f"{who} has taken its second move (dash, charge or special move) this turn"
+        from game.systems.tactical.rules.movement import terrain_bars_dash
+        barred = terrain_bars_dash(state, u)
+        if u.move_done and barred:
+            return barred
+        return f"{who} has no move left it can make this turn"
+    if u.stance != "none":
+        return f"{who} has already used its action this turn (it is in {u.stance})"
+    return f"{who} has already used its action this turn"
+
+
+# --------------------------------------------------------------------------- legal commands
+
+def legal_commands(state: GameState) -> list[BaseModel]:
+    """Every command `apply` would accept now (dash/charge listed with their default payment)."""
+    if state.phase == "ended":
+        return []
+    p = state.pending
+    if p is not None:
+        if p.kind == "initiative_choice":
+            out: list[BaseModel] = []
+            for chooser in p.sides:
+                for opt in OPTIONS:
+                    out.append(ChooseInitiative(side=chooser, option=opt))
+                for stat in initiative.personal_stat_options(state, chooser):
+                    out.append(ChooseInitiative(side=chooser, option="personal", personal_stat=stat))
+            return out
+        if p.kind == "turn_place":
+            return [ChooseTurnPlace(side=p.sides[0], position=i) for i in range(len(p.ranking))]
+        assert p.unit_id is not None
+        answers: list[BaseModel] = []
+        for accept in (True, False):
+            answers.append(DefensiveAction(unit_id=p.unit_id, accept=accept))
+            answers.extend(DefensiveAction(unit_id=p.unit_id, accept=accept, casualty_advantage=1,
+                                           casualty_advantage_kind=kind)
+                           for kind in _casualty_kinds(state, state.units[p.unit_id]))
+        return answers
+    active = state.active_side
+    assert active is not None
+    side: str = active
+    out = []
+    if state.phase == "movement":
+        for u in _slot_units(state, side):
+            out.extend(_movement_commands(state, u))
+    else:
+        for u in _slot_units(state, side):
+            out.extend(_attack_commands(state, u))
+    pool = state.sides[side].advantage.get("leadership", 0)
+    for u in state.live_units(side):
+        out.extend(AssignLeadership(side=side, unit_id=u.id, points=n) for n in range(1, pool + 1))
+        out.extend(SetCasualtyAdvantage(unit_id=u.id, points=1, advantage_kind=kind)
+                   for kind in _casualty_kinds(state, u))
+        if u.casualty_advantage:
+            out.append(SetCasualtyAdvantage(unit_id=u.id, points=0))
+    out.append(EndPhase(side=side))
+    return out
+
+
+def _casualty_kinds(state: GameState, u: UnitState) -> list[CasualtyAdvantageKind]:
+    """The kinds of Advantage the unit holds points of, to spend on its casualty rolls."""
+    kinds: tuple[CasualtyAdvantageKind, ...] = ("leadership", "personal")
+    return [k for k in kinds if held_advantage(state, u, k) > 0]
+
+
+def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
+    """Every movement command of `u` that `apply` would accept now, lazily (so `can_still_move`
+    stops at the first)."""
+    from game.systems.tactical.rules.movement import dash_payment
+
+    if u.pinned or u.out_of_action:
+        return
+    if not u.move_done:
+        reach = move_reach(state, u.id)
+        for h in sorted(reach.costs):
+            yield Move(unit_id=u.id, path=tuple(reach.path_to(h)))
+        for n in stuck_steps(state, u):
+            if state.unit_at(n) is None:
+                if state.unit_type(u.id).living and u.adrenaline >= state.setup.rules.dash.adrenaline_cost:
+                    yield StuckStep(unit_id=u.id, to=n, pay="adrenaline")
+                if not u.action_used:
+                    yield StuckStep(unit_id=u.id, to=n, pay="attack")
+    if u.dashed:
+        return
+    try:
+        dash_payment(state, u, None)
+        can_dash = True
+    except Reject:
+        can_dash = False
+    if can_dash:
+        reach = dash_reach(state, u.id)  # empty when difficult terrain bars the dash
+        for h in sorted(reach.costs):
+            yield Dash(unit_id=u.id, path=tuple(reach.path_to(h)))
+        melee = [w.name for w in state.unit_type(u.id).weapons if w.melee]
+        if melee and not u.action_used:
+            enemies = [e for e in state.live_units() if e.side != u.side]
+            # A charge moves at least one hex (it is a dash): never from where the unit stands.
+            ends = [(h, reach.path_to(h)) for h in sorted(reach.costs)]
+            for e in enemies:
+                for end, path in ends:
+                    if distance(end, e.hex) == 1:
+                        for w in melee:
+                            yield Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w)
+    yield from (SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id))
+
+
+def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
+    out: list[BaseModel] = []
+    if not can_still_act(state, u):
+        return out
+    ut = state.unit_type(u.id)
+    for e in state.live_units():
+        if e.side == u.side:
+            continue
+        for w in ut.weapons:
+            cmd = Attack(attacker_id=u.id, target_id=e.id, weapon=w.name)
+            try:
+                check_attack(state, cmd)
+            except Reject:
+                continue
+            out.append(cmd)
+    for w in ut.weapons:
+        if not w.melee:
+            out.append(EnterStance(unit_id=u.id, stance="overwatch", weapon=w.name))
+    if any(w.melee for w in ut.weapons):
+        out.append(EnterStance(unit_id=u.id, stance="guard"))
+    out.append(EnterStance(unit_id=u.id, stance="defensive"))
+    return out
+
+
+# --------------------------------------------------------------------------- a unit's numbers
+
+@dataclass(frozen=True)
+class StatLine:
+    """One line of a unit's card: a label ("stats", "skills", "strength", ..., or a weapon's or
+    defence's name) and its text in plain words."""
+
+    label: str
+    text: str
+
+
+def stat_lines(state: GameState, unit_id: str) -> list[StatLine]:
+    """A unit's numbers as the rules use them, for its card: stats, skills, strength, durability,
+    morale, move, Adrenaline (living units), size, then each weapon with the hit roll it makes
+    (stat + skill + die, the d6 when the skill is 0, aether for spells), each defence, the
+    special move. From the unit's own type (a GM-edited type included), so the card cannot show
+    other numbers than the attack and the odds use."""
+    from game.systems.tactical.rules.attack import hit_stat_and_skill
+    from game.systems.tactical.rules.check import die_for
+
+    u = state.units[unit_id]
+    t = state.unit_type(unit_id)
+    rules = state.setup.rules
+    stats = t.stats
+    lines = [StatLine("stats", f"physique {stats.physique}, senses {stats.senses}, intellect {stats.intellect}, "
+                               f"aether {stats.aether}")]
+    if t.skills:
+        lines.append(StatLine("skills", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.skills.items())))
+    lines.append(StatLine("strength", f"{u.strength} of {t.strength}"))
+    lines.append(StatLine("durability", str(t.durability)))
+    lines.append(StatLine("morale", f"{t.morale:+d}"))
+    lines.append(StatLine("move", str(t.move)))
+    if t.living:
+        lines.append(StatLine("adrenaline", f"{u.adrenaline} of {t.stats.physique}"))
+    lines.append(StatLine("size", t.size))
+    for w in t.weapons:
+        stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
+        reach = "melee" if w.melee else "range " + "/".join(str(b) for b in w.bands or ())
+        traits = f", {', '.join(x.replace('_', ' ') for x in w.traits)}" if w.traits else ""
+        dmg = f", damage {w.damage}" if w.damage != 1 else ""
+        hit = f"{stat_name} {stat} + {skill_name.replace('_', ' ')} {skill} + d{die_for(skill, rules.check)}"
+        lines.append(StatLine(w.name, f"FP {w.fp}, {reach}{traits}{dmg}; hits with {hit}"))
+    for d in t.defences:
+        lines.append(StatLine(d.name, f"{d.target}+ on a d10, {d.effect}{', cumulative' if d.cumulative else ''}"))
+    if t.special_move is not None:
+        sm = t.special_move
+        lines.append(StatLine("special move", f"{sm.name}, {sm.range} hexes"
+                                              f"{', needs line of sight' if sm.needs_los else ''}"))
+    return lines
+
+
+# --------------------------------------------------------------------------- for the client's modes
+
+HIT_ROLL_KINDS: tuple[AdvantageKind, ...] = ("command", "leadership", "personal")
+
+
+def spendable_advantage(state: GameState, unit_id: str) -> list[tuple[AdvantageKind, int]]:
+    """The Advantage the unit could spend on a hit roll now: (kind, points held), in the order
+    command, leadership, personal, kinds it holds no points of left out (Personal: only the
+    commander's own unit). The same `held_advantage` the attack's own check counts."""
+    u = state.units[unit_id]
+    out: list[tuple[AdvantageKind, int]] = []
+    for kind in HIT_ROLL_KINDS:
+        n = held_advantage(state, u, kind)
+        if n > 0:
+            out.append((kind, n))
+    return out
+
+
+def dash_refusal(state: GameState, unit_id: str, pay: Literal["adrenaline", "leadership", "pilot"] | None = None,
+                 ) -> str | None:
+    """Why the unit could not pay for a dash (or charge) the way `pay` says (None: the default
+    payment), or None when it can: the rules' own `dash_payment` check."""
+    from game.systems.tactical.rules.movement import dash_payment
+
+    try:
+        dash_payment(state, state.units[unit_id], pay)
+    except Reject as exc:
+        return exc.reason
+    return None
+
+
+def danger_zone(state: GameState, unit_id: str) -> frozenset[Hex]:
+    """Where a unit in overwatch would fire at an enemy entering a hex: every hex (its own
+    excluded) it sees and its held weapon reaches, the two conditions `qualifying_watchers`
+    asks of each step of a move. Empty when the unit is not holding an overwatch shot."""
+    from game.systems.tactical.rules.los import has_line_of_sight
+
+    u = state.units.get(unit_id)
+    if u is None or not u.alive or u.out_of_action or u.stance != "overwatch" or u.stance_weapon is None:
+        return frozenset()
+    weapon = next((w for w in state.unit_type(unit_id).weapons if w.name == u.stance_weapon), None)
+    if weapon is None or weapon.melee or weapon.bands is None:
+        return frozenset()
+    reach = weapon.bands[3]
+    rules = state.setup.rules
+    return frozenset(h for h in state.board.terrain
+                     if 0 < distance(u.hex, h) <= reach and has_line_of_sight(state.board, rules, u.hex, h))
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """What one initiative option rolls for a side's commander: stat + skill + the die."""
+
+    stat_name: str
+    stat: int
+    skill_name: str
+    skill: int
+    die: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.stat_name} {self.stat} + {self.skill_name.replace('_', ' ')} {self.skill} + d{self.die}"
+
+
+def initiative_roll(state: GameState, side: str, option: str, personal_stat: str | None = None) -> InitiativeRoll:
+    """The roll the commander of `side` makes with an initiative option ("tactics",
+    "leadership", "deception", or "personal" with its stat), as the rules roll it."""
+    from game.systems.tactical.rules.check import die_for
+    from game.systems.tactical.rules.initiative import PERSONAL_SKILL, commander
+
+    cdr = commander(state, side)
+    if option == "personal":
+        stat_name = personal_stat or "physique"
+        skill_name = PERSONAL_SKILL[stat_name]
+    else:
+        stat_name, skill_name = "intellect", option
+    skill = int(cdr.skills.get(skill_name, 0))  # type: ignore[call-overload]
+    return InitiativeRoll(stat_name, int(getattr(cdr.stats, stat_name)), skill_name, skill,
+                          die_for(skill, state.setup.rules.check))
