@@ -210,7 +210,7 @@ def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario
     entries, lines = logged(system, steps, round_of)
     sides = tuple(str(x) for x in summary.get("sides", ()))
     header = SaveHeader(
-        format=saves.FORMAT_VERSION, game=system.name, title=title or str(summary.get("title", "")),
+        format=saves.FORMAT_VERSION, system=system.name, title=title or str(summary.get("title", "")),
         scenario=scenario_ref(scenario_path),
         scenario_checksum=scenario_checksum or scenario_fingerprint(scenario_path), seed=seed,
         saved_at=saves.now_iso(now), round=int(summary.get("round", 0)), phase=str(summary.get("phase", "")),
@@ -290,9 +290,9 @@ def _short(value: Any) -> str:
 
 def _plugin_of(table: Table, save: SaveData) -> Plugin:
     try:
-        return table.plugin_named(save.header.game)
+        return table.plugin_named(save.header.system)
     except UnknownSystem as exc:
-        raise save.error("header", ("game",), str(exc)) from None
+        raise save.error("header", ("system",), str(exc)) from None
 
 
 def _state_from(save: SaveData, plugin: Plugin, scenario: Any) -> Any:

@@ -65,8 +65,8 @@ def load_state(table: Table, path: str | Path, system: str) -> Any:
     from game.replay import load_game
 
     game = load_game(table, path)
-    if game.header.game != system:
-        raise GameFileError(str(path), "system", f"expected a {system} save, got a {game.header.game} save")
+    if game.header.system != system:
+        raise GameFileError(str(path), "system", f"expected a {system} save, got a {game.header.system} save")
     return game
 
 
@@ -244,7 +244,7 @@ def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) 
     from game.bridge.sides import BridgeError, open_battle, terrain_of
     from game.bridge.tactical import map_for, tactical_plan
 
-    system = battle_game.header.game
+    system = battle_game.header.system
     final = battle_game.state
     initial = battle_game.record.initial
     if system == "ail-tactical":

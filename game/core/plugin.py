@@ -6,7 +6,7 @@ find a system by name (the window, the replay, the command line). Nothing regist
 import, and nothing below the table imports it: the shell, the replay and the file formats are
 given it.
 
-    plugin = table.plugin_named(save.header.game)
+    plugin = table.plugin_named(save.header.system)
     plugin.system                 # the RuleSystem (game.core.system), built on first use
     plugin.load(path)             # -> the loaded set-up (io, at the edge)
     plugin.client()               # -> the system's window: open_scene / open_replay / open_gm

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 
 Docs = tuple[Any, Any, Any]
 
@@ -72,10 +72,27 @@ def _v3_whole(header: Any, state: Any, log: Any) -> Docs:
     return _v3_header(header), state, log
 
 
+# --------------------------------------------------------------------------- 3 -> 4
+
+
+def _v4_header(header: Any) -> Any:
+    """Format 4 names the rule system with the word set-up files use, `system:` (it was `game:`;
+    a file of format 1 names none: the AI:L tactical rules, the only system then)."""
+    h = dict(header)
+    h["format"] = 4
+    h["system"] = h.pop("game", "ail-tactical")
+    return h
+
+
+def _v4_whole(header: Any, state: Any, log: Any) -> Docs:
+    return _v4_header(header), state, log
+
+
 # from_version -> the step that produces from_version + 1
 STEPS: dict[int, Step] = {
     1: Step(1, "side names in the header", _v2_whole, _v2_header),
     2: Step(2, "the rule system's state version in the header", _v3_whole, _v3_header),
+    3: Step(3, "the header's `game:` is `system:`, as in set-up files", _v4_whole, _v4_header),
 }
 
 

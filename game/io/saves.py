@@ -58,7 +58,7 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Dumper = yaml.SafeDumper
 
 FORMAT_VERSION = migrations.CURRENT_VERSION
-GAME_KIND = "ail-tactical"  # the rule system of saves made before the header named one
+SYSTEM_OF_OLD_SAVES = "ail-tactical"  # the rule system of saves made before the header named one
 END_MARKER = "..."
 SAVE_SUFFIX = ".yaml"
 BACKUP_SUFFIX = ".bak"
@@ -88,7 +88,8 @@ class SaveHeader(_Strict):
     """Document 1: what the load menu lists without reading the rest of the file."""
 
     format: int = Field(ge=1)
-    game: str = GAME_KIND
+    system: str = Field(SYSTEM_OF_OLD_SAVES, description="the rule system, as set-up files name it (format 4; "
+                        "`game:` before)")
     title: str = Field("", description="free text: the scenario's name, 'quick save', 'autosave'")
     scenario: str = Field(description="path of the scenario file the battle started from")
     scenario_checksum: str
@@ -621,7 +622,7 @@ def parse_save(text: str, path: str | os.PathLike[str] = "<save>", *, verify_che
     except ValidationError as exc:
         first = exc.errors()[0]
         raise docs.error(0, tuple(first["loc"]), _friendly(first)) from None
-    # header.game names the rule system; game.replay looks it up in game/table.py and says
+    # header.system names the rule system; game.replay looks it up in game/table.py and says
     # which systems this version knows when it is none of them.
     if not isinstance(docs.state, Mapping):
         raise docs.error(1, (), "expected the state to be a mapping of keys to values")

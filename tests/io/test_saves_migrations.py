@@ -36,6 +36,7 @@ def test_every_fixture_save_loads_with_todays_code(path: Path) -> None:
     assert header.format == saves.FORMAT_VERSION == data.header.format  # migrated on the way in
     game = load_game(TABLE, path, verify=False)  # the state validates against today's GameState
     assert game.state.round == header.round
+    assert header.system == "ail-tactical"  # `game:` before format 4, and nothing in format 1
 
 
 # --------------------------------------------------------------------------- real steps

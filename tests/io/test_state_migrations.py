@@ -65,9 +65,9 @@ def test_state_version_2_data_must_name_every_unit_field() -> None:
 
 
 def test_a_new_save_records_the_systems_state_version_and_loads_without_migrating() -> None:
-    header = saves.read_header(FIXTURES / "v3-demo-overwatch.yaml")
-    assert header.format == saves.FORMAT_VERSION == 3 and header.state_version == 2
-    game = load_game(TABLE, FIXTURES / "v3-demo-overwatch.yaml")
+    header = saves.read_header(FIXTURES / "v4-demo-overwatch.yaml")
+    assert header.format == saves.FORMAT_VERSION == 4 and header.state_version == 2
+    game = load_game(TABLE, FIXTURES / "v4-demo-overwatch.yaml")
     again = make_save(SYSTEM, game.record.state, game.record.steps, scenario_path=header.scenario,
                       seed=header.seed)
     assert again.header.state_version == 2
