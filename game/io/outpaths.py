@@ -4,6 +4,13 @@ result when writing fails after all.
 - `check_destination(path, what)` refuses, with one line, a destination that cannot work: a
   folder, something that is not a regular file, a read-only file, a place under a regular file,
   a folder that is not writable. Call it before the (long) work that produces the result.
+  The same check refuses a destination that is a symbolic link (the write would land on the
+  file it points to), one that is an input of the same command (`inputs`: writing there would
+  lose that input), and one outside a folder the caller names (`within`).
+- `linked_path(base, rel, what, origin)`: the one policy for a path a file names for another
+  file (a battle save linked from a campaign save): relative, inside `base`, through no
+  symbolic link; else one line naming the file that holds the link.
+- `write_output(path, text, what, inputs=...)`: check_destination, then write_text_or_keep.
 - `write_text_or_keep(path, text, what)` writes atomically (game.io.saves.atomic_write_text);
   if that fails all the same (disk full, the folder removed meanwhile), the text is written to a
   fallback file in the system's temporary folder and the caller is told where.
@@ -15,10 +22,11 @@ import datetime as _dt
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.core.errors import UserError, cut
+from game.core.errors import GameFileError, UserError, cut
 
 FALLBACK_DIR = "ail-unsaved"  # under the temporary folder
 
@@ -35,13 +43,54 @@ def _nearest_existing(p: Path) -> Path:
     return Path(".")
 
 
-def check_destination(path: str | os.PathLike[str], what: str = "file") -> Path:
-    """The destination as a Path if a file can be written there; else UserError (one line)."""
+def _same_file(a: Path, b: str | os.PathLike[str]) -> bool:
+    """Do `a` and `b` name one file (the same inode, or the same path once resolved)?"""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+        if (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino):
+            return True
+    except (OSError, ValueError):
+        pass
+    try:
+        return os.path.realpath(a) == os.path.realpath(os.fspath(b))
+    except (OSError, ValueError):
+        return False
+
+
+def _inside(p: Path, folder: str | os.PathLike[str]) -> bool:
+    try:
+        return Path(os.path.realpath(p)).is_relative_to(os.path.realpath(os.fspath(folder)))
+    except (OSError, ValueError):
+        return False
+
+
+def check_destination(path: str | os.PathLike[str], what: str = "file", *,
+                      inputs: Iterable[str | os.PathLike[str] | None] = (),
+                      within: str | os.PathLike[str] | None = None) -> Path:
+    """The destination as a Path if a file can be written there; else UserError (one line).
+
+    Never through a symbolic link, never onto one of `inputs` (the files the same command reads),
+    and, when `within` is given, only inside that folder."""
     raw = os.fspath(path)
     if not raw or "\0" in raw:
         raise UserError(f"{cut(raw, 200)!r}: not a usable file name for the {what}")
     p = Path(raw)
     shown = cut(raw, 300)
+    try:
+        if stat.S_ISLNK(os.lstat(p).st_mode):
+            raise UserError(f"{shown}: is a symbolic link; not writing the {what} through it (it would "
+                            "overwrite the file it points to); name a plain file")
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError as exc:
+        raise UserError(f"{shown}: cannot write the {what} there ({exc.strerror or exc})") from None
+    for src in inputs:
+        if src is not None and _same_file(p, src):
+            raise UserError(f"{shown}: is also an input of this command ({cut(os.fspath(src), 200)}); writing "
+                            f"the {what} there would lose it; name another file")
+    if within is not None and not _inside(p, within):
+        raise UserError(f"{shown}: is outside {cut(os.fspath(within), 200)}; the {what} is written only "
+                        "inside that folder")
     try:
         st = os.stat(p)
     except (FileNotFoundError, NotADirectoryError):  # (the folder checks below say which part is wrong)
@@ -101,3 +150,40 @@ def write_text_or_keep(path: str | os.PathLike[str], text: str, what: str = "fil
         keep = fallback_path(path)
         atomic_write_text(keep, text, backup=False)
         return Written(keep, cut(f"could not write the {what} to {os.fspath(path)} ({reason})", 400))
+
+
+def write_output(path: str | os.PathLike[str], text: str, what: str = "file", *,
+                 inputs: Iterable[str | os.PathLike[str] | None] = (),
+                 within: str | os.PathLike[str] | None = None, backup: bool = True) -> Written:
+    """check_destination (symbolic links, inputs, `within`), then write_text_or_keep."""
+    check_destination(path, what, inputs=inputs, within=within)
+    return write_text_or_keep(path, text, what, backup=backup)
+
+
+def linked_path(base: str | os.PathLike[str], rel: str, what: str, origin: str | os.PathLike[str],
+                where: str = "") -> Path:
+    """`base / rel` for a path that one file names for another (a linked battle save): relative,
+    no `..` out of `base`, and no symbolic link on the way from `base`; else GameFileError
+    against `origin` (the file holding the link)."""
+    def bad(why: str) -> GameFileError:
+        return GameFileError(os.fspath(origin), where, f"{what} {cut(rel, 200)!r}: {why}; expected a path "
+                                                      f"inside {cut(os.fspath(base), 200)}")
+    if not isinstance(rel, str) or not rel or "\0" in rel:
+        raise bad("not a usable file name")
+    pure = Path(rel)
+    if pure.is_absolute() or rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
+        raise bad("an absolute path")
+    if ".." in pure.parts or ".." in rel.replace("\\", "/").split("/"):
+        raise bad("goes up out of its folder")
+    b = Path(os.fspath(base))
+    cur = b
+    for part in pure.parts:
+        cur = cur / part
+        try:
+            if stat.S_ISLNK(os.lstat(cur).st_mode):
+                raise bad(f"passes through the symbolic link {cut(str(cur), 200)}")
+        except (FileNotFoundError, NotADirectoryError):
+            break
+        except OSError as exc:
+            raise bad(f"cannot be looked at ({exc.strerror or exc})") from None
+    return b / pure

@@ -215,7 +215,7 @@ def test_the_gm_imports_sealed_order_files_into_the_script_and_a_tampered_file_i
     files = []
     for player, battle, man, van in (("zones", "B1", "block", "rifles.2"), ("jibril", "B1", "shock_attack", "corps.1"),
                                      ("resistance", "B2", "skirmish", "front.4"), ("zenith", "B2", "defend", "host.5")):
-        f = make_orders_file("teaching", 2, player, [OrderEntry(battle=battle, manoeuvre=man, vanguard=van)])
+        f = make_orders_file("Campaign teaching scenario", 2, player, [OrderEntry(battle=battle, manoeuvre=man, vanguard=van)])
         write_orders_file(tmp_path / f"{player}.yaml", f)
         files.append(str(tmp_path / f"{player}.yaml"))
     out = tmp_path / "full.yaml"

@@ -1,17 +1,25 @@
-"""`python -m game campaign ...`: the campaign GM's play-by-post tools.
+"""`python -m game campaign ...`: the campaign GM's and players' play-by-post tools (docs/campaign.md).
 
     campaign play SCENARIO SCRIPT             apply a command script headless, print every event
-    campaign seal DRAFT --out FILE            add a secret salt and the fingerprint to a player's orders
-    campaign verify FILE [--fingerprint F]    check an order file's orders + salt against its fingerprint
-    campaign import SCENARIO SCRIPT FILE...   check the order files and add them to the script as orders
-    campaign report SCENARIO SCRIPT --week N [--format md|bbcode] [--orders FILE...]
-    campaign plan SCENARIO SCRIPT --battle B --player P   the 36-cell planner in the current state
+    campaign brief SCENARIO GAME --player P   a player's view of the week: armies, units, battles,
+                                              eligible stratagems and a draft of orders to fill in
+    campaign seal DRAFT --out FILE [--scenario S --game G]
+                                              check a draft (against the player's view when the
+                                              game is given), add a secret salt and the fingerprint
+    campaign verify FILE [--fingerprint F]    check an order file against its (or a posted) fingerprint
+    campaign import SCENARIO GAME FILE...     a verdict per order file; the good ones become orders
+    campaign report SCENARIO GAME --week N [--format md|bbcode] [--orders FILE...] [--picture PNG]
+    campaign status SCENARIO GAME             which battles are open and whose orders are in
+    campaign plan SCENARIO GAME --battle B --player P   the 36-cell planner in the current state
+
+GAME is a command script or a campaign save (the window's saves included).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +29,7 @@ from game.core.errors import GameFileError, UserError
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("campaign", help="campaign GM tools: sealed order files, fingerprints, week reports",
+    p = subparsers.add_parser("campaign", help="campaign play-by-post tools: briefs, sealed orders, reports",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="campaign_command", metavar="ACTION")
     pl = sub.add_parser("play", help="apply a command script headless and print every event")
@@ -29,33 +37,50 @@ def register(subparsers: Any) -> None:
     pl.add_argument("script")
     pl.add_argument("--quiet", action="store_true", help="print only refusals and the summary")
     pl.set_defaults(func=_play)
-    se = sub.add_parser("seal", help="salt and fingerprint a player's draft orders")
+    br = sub.add_parser("brief", help="a player's view of the week and a draft of orders to fill in")
+    br.add_argument("scenario")
+    br.add_argument("script", metavar="GAME", help="a command script or a campaign save")
+    br.add_argument("--player", required=True)
+    br.add_argument("--draft", default=None, metavar="FILE", help="also write the draft of orders here")
+    br.set_defaults(func=_brief)
+    se = sub.add_parser("seal", help="check, salt and fingerprint a player's draft orders")
     se.add_argument("draft", help="YAML with campaign, week, player and orders")
     se.add_argument("--out", required=True)
-    se.add_argument("--salt", default=None, help="a salt of your own (default: a random one)")
+    se.add_argument("--salt", default=None,
+                    help="a salt of your own: at least 32 random characters, never used before "
+                         "(default: a fresh random one)")
+    se.add_argument("--scenario", default=None, help="the campaign scenario (with --game: check the draft)")
+    se.add_argument("--game", default=None, help="the command script or save of the campaign so far")
     se.set_defaults(func=_seal)
     ve = sub.add_parser("verify", help="check an order file against its (or a posted) fingerprint")
     ve.add_argument("file")
-    ve.add_argument("--fingerprint", default=None, help="the fingerprint the player posted publicly")
+    ve.add_argument("--fingerprint", default=None,
+                    help="the fingerprint the player posted publicly (with or without 'sha256:')")
     ve.add_argument("--salt", default=None, help="the salt revealed later, if the file had none")
     ve.set_defaults(func=_verify)
-    im = sub.add_parser("import", help="check order files and append them to a script as orders commands")
+    im = sub.add_parser("import", help="check order files and append the good ones to a script as orders")
     im.add_argument("scenario")
     im.add_argument("script")
     im.add_argument("files", nargs="+")
     im.add_argument("--out", default=None, help="write the extended script here (default: print the commands)")
     im.set_defaults(func=_import)
-    rp = sub.add_parser("report", help="a week's battle report as Markdown or BBCode")
+    rp = sub.add_parser("report", help="a week's battle report as Markdown or phpBB BBCode")
     rp.add_argument("scenario")
-    rp.add_argument("script")
+    rp.add_argument("script", metavar="GAME", help="a command script or a campaign save")
     rp.add_argument("--week", type=int, required=True)
     rp.add_argument("--format", choices=("md", "bbcode"), default="md")
     rp.add_argument("--orders", nargs="*", default=[], help="the week's order files (prints their salts)")
+    rp.add_argument("--picture", default=None, help="the map picture's file name, mentioned in the report")
     rp.add_argument("--out", default=None)
     rp.set_defaults(func=_report)
+    st = sub.add_parser("status", help="which battles are open and whose orders are in (a post to pin)")
+    st.add_argument("scenario")
+    st.add_argument("script", metavar="GAME", help="a command script or a campaign save")
+    st.add_argument("--format", choices=("md", "bbcode"), default="md")
+    st.set_defaults(func=_status)
     pn = sub.add_parser("plan", help="the battle planner: 6 x 6 manoeuvres, exact chances")
     pn.add_argument("scenario")
-    pn.add_argument("script")
+    pn.add_argument("script", metavar="GAME")
     pn.add_argument("--battle", required=True)
     pn.add_argument("--player", required=True)
     pn.set_defaults(func=_plan)
@@ -86,6 +111,37 @@ def replay(scenario: str, script: str, out: Any = None) -> tuple[Any, Any, list[
     return loaded, rec, refusals
 
 
+@dataclass
+class Game:
+    """A campaign so far, from a command script or a save: the scenario and the record of it."""
+
+    loaded: Any
+    record: Any
+    refusals: list[Any]
+    from_save: bool
+
+
+def load_game_or_script(table: Any, scenario: str, game: str) -> Game:
+    """The campaign in `game`: a save (made in the window or by `run`; verified by replaying it)
+    or a command script applied to `scenario`. A save of another campaign or system is refused."""
+    from game.io.sniff import sniff_kind
+    from game.systems.campaign.io.files import load_campaign
+
+    if sniff_kind(game) == "save":
+        from game.replay import load_game
+
+        g = load_game(table, game)
+        if g.header.system != "campaign":
+            raise GameFileError(game, "header", f"a {g.header.system} save, not a campaign save")
+        loaded = load_campaign(scenario)
+        if g.scenario.name != loaded.name:
+            raise GameFileError(game, "header", f"a save of the campaign {g.scenario.name!r}, not of "
+                                                f"{loaded.name!r} ({scenario})")
+        return Game(g.scenario, g.record, [], True)
+    loaded, rec, refusals = replay(scenario, game)
+    return Game(loaded, rec, refusals, False)
+
+
 def _play(args: argparse.Namespace) -> int:
     from game.systems.campaign.rules import SYSTEM
 
@@ -98,91 +154,344 @@ def _play(args: argparse.Namespace) -> int:
     return 1 if refusals else 0
 
 
-def _seal(args: argparse.Namespace) -> int:
-    from game.io.datafiles import read_yaml, validate_model
-    from game.systems.campaign.io.files import OrderEntry, make_orders_file, write_orders_file
+# --------------------------------------------------------------------------- drafts and seals
 
-    doc = read_yaml(args.draft, "draft orders")
+
+def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
+    from game.io.datafiles import read_yaml, validate_model
+    from game.systems.campaign.io.files import OrderEntry
+
+    doc = read_yaml(path, "draft orders")
     data = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(doc.data, dict):
+        raise GameFileError(path, "", "expected a draft: a mapping with campaign, week, player and orders")
     for key in ("campaign", "week", "player", "orders"):
         if key not in data:
-            raise GameFileError(args.draft, key, "required field is missing (campaign, week, player, orders)")
+            raise GameFileError(path, key, "required field is missing (campaign, week, player, orders)")
+    if not isinstance(data["week"], int) or isinstance(data["week"], bool) or not 1 <= data["week"] <= 100_000:
+        raise GameFileError(path, "week", f"expected a week number, not {str(data['week'])[:40]!r}")
+    for key in ("campaign", "player"):
+        if not isinstance(data[key], (str, int)) or isinstance(data[key], bool):
+            raise GameFileError(path, key, "expected a name")
     if not isinstance(data["orders"], list):
-        raise GameFileError(args.draft, "orders", "expected a list of orders")
-    orders = [validate_model(OrderEntry, o, doc, args.draft, ("orders", i), what="order") for i, o in
+        raise GameFileError(path, "orders", "expected a list of orders")
+    orders = [validate_model(OrderEntry, o, doc, path, ("orders", i), what="order") for i, o in
               enumerate(data["orders"])]
+    return data, orders
+
+
+def check_orders(game: Game, campaign: str, week: int, player: str, orders: list[Any], path: str) -> None:
+    """The draft or order file against the player's view of the campaign now: its campaign, week
+    and player, and each order as the rules would take it (battle, side, manoeuvre, vanguard,
+    stratagems, hexes). GameFileError naming the field and the reason."""
+    from game.core.system import Rejection
+    from game.systems.campaign.rules import SYSTEM
+    from game.systems.campaign.rules.commands import GiveOrders
+
+    state = game.record.state
+    if campaign != game.loaded.name:
+        raise GameFileError(path, "campaign", f"orders for the campaign {campaign!r}, but this is "
+                                              f"{game.loaded.name!r}")
+    if week != state.week:
+        raise GameFileError(path, "week", f"orders for week {week}, but the campaign is in week {state.week}")
+    if player not in state.players:
+        raise GameFileError(path, "player", f"no player {player!r}; players are {', '.join(state.players)}")
+    if state.phase != "orders":
+        raise GameFileError(path, "", f"the campaign is in the {state.phase} phase; orders are given in the "
+                                      "orders phase")
+    seen: set[str] = set()
+    view = SYSTEM.view(state, player)
+    for i, o in enumerate(orders):
+        if o.battle in seen:
+            raise GameFileError(path, f"orders[{i}].battle", f"a second order for battle {o.battle}")
+        seen.add(o.battle)
+        outcome = SYSTEM.apply(view, GiveOrders(player=player, **o.model_dump()))
+        if isinstance(outcome, Rejection):
+            raise GameFileError(path, f"orders[{i}]", f"refused by the rules: {outcome.reason}")
+        view = SYSTEM.view(outcome.state, player)
+    missing = [b.id for b in state.open_games() if player in b.sides and b.fought_as == "tables"
+               and player not in b.orders and b.id not in seen]
+    if missing:
+        raise GameFileError(path, "orders", f"no order for battle {', '.join(missing)}; every battle of "
+                                            f"{state.player_name(player)} needs one")
+
+
+def _seal(args: argparse.Namespace) -> int:
+    from game.systems.campaign.io.files import (
+        make_orders_file,
+        remember_salt,
+        salt_problem,
+        salt_used,
+        write_orders_file,
+    )
+
+    data, orders = _read_draft(args.draft)
+    if (args.scenario is None) != (args.game is None):
+        raise UserError("give both --scenario and --game to check the draft against the campaign")
+    if args.scenario is not None:
+        game = load_game_or_script(args.table, args.scenario, args.game)
+        check_orders(game, str(data["campaign"]), int(data["week"]), str(data["player"]), orders, args.draft)
+    if args.salt is not None:
+        why = salt_problem(args.salt)
+        if why is None and salt_used(args.salt):
+            why = "this salt was used before (a revealed salt is public: anyone could recover the orders)"
+        if why:
+            raise UserError(f"--salt: {why}; leave --salt out for a fresh random one")
     f = make_orders_file(str(data["campaign"]), int(data["week"]), str(data["player"]), orders, args.salt)
-    write_orders_file(args.out, f)
-    print(f"sealed {len(orders)} orders of {f.player} for week {f.week} in {args.out}")
+    inputs = tuple(x for x in (args.draft, args.scenario, args.game) if x)
+    write_orders_file(args.out, f, inputs=inputs)
+    remember_salt(f.salt or "")
+    checked = " (checked against the campaign)" if args.scenario else " (not checked against the campaign: " \
+        "give --scenario and --game)"
+    print(f"sealed {len(orders)} orders of {f.player} for week {f.week} in {args.out}{checked}")
     print(f"post this fingerprint publicly now: {f.fingerprint}")
     print("keep the file (it holds the salt) until the GM reveals the week")
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from game.systems.campaign.io.files import check_fingerprint, read_orders_file
+    from game.systems.campaign.io.files import check_fingerprint, parse_fingerprint, read_orders_file
 
+    if args.fingerprint is not None:
+        try:
+            parse_fingerprint(args.fingerprint)
+        except ValueError as exc:
+            raise UserError(f"--fingerprint: {exc}") from None
     f = read_orders_file(args.file)
+    if f.salt is None and args.salt is None:
+        raise UserError(f"{args.file}: the file has no salt (a public copy); give the revealed one with --salt")
     ok = check_fingerprint(f, args.salt, args.fingerprint)
     print(f"{args.file}: {'fingerprint matches' if ok else 'FINGERPRINT DOES NOT MATCH'} "
-          f"({f.player}, week {f.week}, {len(f.orders)} orders)")
+          f"({f.campaign}, {f.player}, week {f.week}, {len(f.orders)} orders)")
     return 0 if ok else 1
 
 
 def _import(args: argparse.Namespace) -> int:
     from game.core.system import Rejection
+    from game.io.outpaths import check_destination, write_output
     from game.systems.campaign.io.files import check_fingerprint, read_orders_file
     from game.systems.campaign.rules import SYSTEM
     from game.systems.campaign.rules.commands import GiveOrders
 
-    _, rec, refusals = replay(args.scenario, args.script)
-    if refusals:
-        raise UserError(f"the script has {len(refusals)} refused commands; fix it first")
-    cmds = []
+    inputs = (args.scenario, args.script, *args.files)
+    if args.out is not None:
+        check_destination(args.out, "script", inputs=inputs)
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    if game.from_save:
+        raise UserError(f"{args.script}: a save; import adds orders to a command script")
+    rec = game.record
+    if game.refusals:
+        raise UserError(f"the script has {len(game.refusals)} refused commands; fix it first")
+    cmds: list[Any] = []
+    good: list[str] = []
+    bad = 0
     for path in args.files:
+        try:
+            f = read_orders_file(path)
+            if not check_fingerprint(f):
+                raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
+            check_orders(game, f.campaign, f.week, f.player, f.orders, path)
+            mark = len(rec.steps)
+            mine = []
+            for i, o in enumerate(f.orders):
+                cmd = GiveOrders(player=f.player, **o.model_dump())
+                outcome = rec.apply(cmd)
+                if isinstance(outcome, Rejection):
+                    rec.truncate(mark)
+                    raise GameFileError(path, f"orders[{i}]", f"refused by the rules: {outcome.reason}")
+                mine.append(SYSTEM.command_to_data(cmd))
+        except GameFileError as exc:
+            bad += 1
+            print(f"REFUSED {exc.line()}", file=sys.stderr)
+            continue
+        cmds += mine
+        good.append(path)
+        print(f"ok {path}: {f.player}, {len(f.orders)} orders", file=sys.stderr)
+    text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None, allow_unicode=True) if cmds else ""
+    if args.out is not None:
+        from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
+
+        old = read_text(args.script, "command script", limit=MAX_LARGE_FILE_BYTES).rstrip("\n")
+        names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
+        written = write_output(args.out, old + f"\n# imported order files: {names}\n" + text, "script",
+                               inputs=inputs)
+        if written.failed:
+            raise UserError(f"{written.failed}; the script was kept in {written.path}")
+        print(f"wrote {args.out} ({len(cmds)} orders from {len(good)} files added, {bad} files refused); "
+              f"{SYSTEM.summary(rec.state)['phase']}")
+    else:
+        print(text, end="")
+    return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------- reports and posts
+
+
+def week_orders(steps: list[Any], player: str) -> list[dict[str, Any]]:
+    """The orders `player` gave in these steps, as order-file entries."""
+    keys = ("battle", "manoeuvre", "stratagems", "vanguard", "withdraw_to", "breakthrough_to")
+    out = []
+    for s in steps:
+        c = s.command
+        if getattr(c, "kind", "") == "orders" and c.player == player:
+            d = c.model_dump(mode="json")
+            out.append({k: d[k] for k in keys})
+    return out
+
+
+def _report(args: argparse.Namespace) -> int:
+    from game.io.outpaths import check_destination, write_output
+    from game.systems.campaign.io.files import (
+        OrderEntry,
+        canonical_orders,
+        check_fingerprint,
+        read_orders_file,
+    )
+    from game.systems.campaign.rules.report import Seal, week_report
+
+    inputs = (args.scenario, args.script, *args.orders)
+    if args.out is not None:
+        check_destination(args.out, "report", inputs=inputs)
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    rec = game.record
+    steps = [s for s in rec.steps if s.before.week == args.week]
+    if not steps:
+        raise UserError(f"{args.script} does not reach week {args.week}")
+    seals = {}
+    for path in args.orders:
         f = read_orders_file(path)
-        if not check_fingerprint(f):
+        if f.salt is None or not check_fingerprint(f):
             raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
-        if f.week != rec.state.week:
-            raise GameFileError(path, "week", f"orders for week {f.week}, but the campaign is in week {rec.state.week}")
-        for i, o in enumerate(f.orders):
-            cmd = GiveOrders(player=f.player, **o.model_dump())
-            outcome = rec.apply(cmd)
-            if isinstance(outcome, Rejection):
-                raise GameFileError(path, f"orders[{i}]", f"refused by the rules: {outcome.reason}")
-            cmds.append(SYSTEM.command_to_data(cmd))
-    text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None)
-    if args.out:
-        old = Path(args.script).read_text(encoding="utf-8").rstrip("\n")
-        Path(args.out).write_text(old + "\n# imported order files: " + ", ".join(args.files) + "\n" + text,
-                                  encoding="utf-8")
-        print(f"wrote {args.out} ({len(cmds)} orders added); {SYSTEM.summary(rec.state)['phase']}")
+        if f.campaign != game.loaded.name:
+            raise GameFileError(path, "campaign", f"orders for the campaign {f.campaign!r}, not {game.loaded.name!r}")
+        if f.week != args.week:
+            raise GameFileError(path, "week", f"orders for week {f.week}, not week {args.week}")
+        if f.player in seals:
+            raise GameFileError(path, "player", f"a second order file of {f.player}")
+        played = week_orders(steps, f.player)
+        if canonical_orders(f.orders) != canonical_orders([OrderEntry(**o) for o in played]):
+            raise GameFileError(path, "orders", f"not the orders {f.player} played in week {args.week} "
+                                                f"({len(played)} orders in {args.script})")
+        seals[f.player] = Seal(f.player, f.fingerprint, f.salt, canonical_orders(f.orders))
+    events = [e for s in steps for e in s.events]
+    text = week_report(steps[0].before, events, args.week, args.format, seals, after=steps[-1].after,
+                       picture=Path(args.picture).name if args.picture else "")
+    if args.out is not None:
+        written = write_output(args.out, text, "report", inputs=inputs, backup=False)
+        if written.failed:
+            raise UserError(f"{written.failed}; the report was kept in {written.path}")
+        print(f"wrote {args.out}")
     else:
         print(text, end="")
     return 0
 
 
-def _report(args: argparse.Namespace) -> int:
-    from game.systems.campaign.io.files import canonical_orders, check_fingerprint, read_orders_file
-    from game.systems.campaign.rules.report import Seal, week_report
+def _status(args: argparse.Namespace) -> int:
+    from game.systems.campaign.rules.queries import sealed_by
+    from game.systems.campaign.rules.report import escape
+    from game.systems.campaign.rules.state import PHASE_NAMES
 
-    _, rec, _ = replay(args.scenario, args.script)
-    steps = [s for s in rec.steps if s.before.week == args.week]
-    if not steps:
-        raise UserError(f"the script does not reach week {args.week}")
-    seals = {}
-    for path in args.orders:
-        f = read_orders_file(path)
-        if not check_fingerprint(f) or f.salt is None:
-            raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
-        seals[f.player] = Seal(f.player, f.fingerprint, f.salt, canonical_orders(f.orders))
-    events = [e for s in steps for e in s.events]
-    text = week_report(steps[0].before, events, args.week, args.format, seals)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}")
-    else:
-        print(text, end="")
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    state = game.record.state
+
+    def e(t: str) -> str:
+        return escape(t, args.format)
+
+    md = args.format == "md"
+    head = f"{game.loaded.name}: week {state.week}, {PHASE_NAMES.get(state.phase, state.phase)}"
+    lines = [f"## {e(head)}" if md else f"[size=150][b]{e(head)}[/b][/size]", ""]
+    sealed = sealed_by(state)
+    opened = state.open_games()
+    if not md:
+        lines.append("[list]")
+    for b in opened:
+        if b.fought_as != "tables":
+            row = f"{b.id} at {b.hex[0]},{b.hex[1]}: fought out as a {b.fought_as} battle"
+        else:
+            who = [f"{state.player_name(p)}: {'orders in' if p in sealed.get(b.id, []) else 'waiting'}"
+                   for p in b.sides]
+            row = f"{b.id} at {b.hex[0]},{b.hex[1]}: " + "; ".join(who)
+        lines.append(("- " if md else "[*]") + e(row))
+    if not opened:
+        lines.append(("- " if md else "[*]") + "no battle is open")
+    if not md:
+        lines.append("[/list]")
+    if state.phase == "orders":
+        waiting = sorted({p for b in opened if b.fought_as == "tables" for p in b.sides
+                          if p not in sealed.get(b.id, [])})
+        lines += ["", e("Orders still to come from: " + (", ".join(state.player_name(p) for p in waiting) or
+                                                          "nobody; the GM can resolve the week"))]
+    elif state.phase == "narrative":
+        waiting = [p for p in state.players if p not in state.narrative_done]
+        lines += ["", e("Story posts still to come from: " + ", ".join(state.player_name(p) for p in waiting))]
+    print("\n".join(lines))
+    return 0
+
+
+def _brief(args: argparse.Namespace) -> int:
+    from game.io.outpaths import write_output
+    from game.systems.campaign.rules import SYSTEM
+    from game.systems.campaign.rules.battle import side_facts
+    from game.systems.campaign.rules.combat import orders_refusal
+    from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
+    from game.systems.campaign.rules.queries import orders_options
+
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    full = game.record.state
+    if args.player not in full.players:
+        raise UserError(f"no player {args.player!r}; players are {', '.join(full.players)}")
+    state = SYSTEM.view(full, args.player)  # only what this player may see
+    me = args.player
+    print(f"# {game.loaded.name}: week {state.week} brief for {state.player_name(me)}")
+    print(f"phase: {state.phase}")
+    print("\n## Your armies")
+    for a in state.armies.values():
+        if a.owner != me:
+            continue
+        print(f"- {a.name} ({a.id}) at {a.hex[0]},{a.hex[1]}" + (f", in battle {a.battle}" if a.battle else ""))
+        for u in state.alive_units(a.id):
+            t = state.unit_type(u)
+            print(f"  - {u}: {t.name}, attack {t.attack}, defense {t.defense}, mobility {t.mobility}"
+                  + (", line" if t.line else ""))
+    mine = [b for b in state.open_games() if me in b.sides]
+    print("\n## Your battles")
+    draft: list[dict[str, Any]] = []
+    options = {(o.battle, o.manoeuvre, o.vanguard, o.stratagems): o for o in orders_options(state) if o.player == me}
+    for b in mine:
+        enemy = next(p for p in b.sides if p != me)
+        print(f"- {b.id} at {b.hex[0]},{b.hex[1]} against {state.player_name(enemy)}"
+              + (f" (fought out as a {b.fought_as} battle: no orders)" if b.fought_as != "tables" else "")
+              + (" (your orders are in)" if me in b.orders else ""))
+        if b.fought_as != "tables" or me in b.orders:
+            continue
+        facts = side_facts(state, b, me)
+        for m in MANOEUVRES:
+            vans = [u.id for u in facts.units if orders_refusal(state.cs.rules, facts, m, (), u.id) is None]
+            strats = [s for s in STRATAGEMS if any(orders_refusal(state.cs.rules, facts, m, (s,), v) is None
+                                                   for v in vans)]
+            if vans:
+                print(f"  - {MANOEUVRE_NAMES[m]} ({m}): vanguard {', '.join(vans)}; stratagems "
+                      f"{', '.join(strats) or 'none'}")
+            else:
+                print(f"  - {MANOEUVRE_NAMES[m]} ({m}): not possible")
+        first = next((o for k, o in options.items() if k[0] == b.id and not o.stratagems), None)
+        if first is not None:
+            draft.append({"battle": b.id, "manoeuvre": first.manoeuvre, "stratagems": [],
+                          "vanguard": first.vanguard})
+    if not mine:
+        print("- none")
+    text = ("# Draft orders: change each order, then seal it:\n"
+            f"#   python -m game campaign seal DRAFT --out {me}-week{state.week}.yaml "
+            f"--scenario {args.scenario} --game {args.script}\n"
+            + yaml.safe_dump({"campaign": game.loaded.name, "week": state.week, "player": me, "orders": draft},
+                             sort_keys=False, default_flow_style=None, allow_unicode=True))
+    print("\n## Draft orders\n")
+    print(text, end="")
+    if args.draft is not None:
+        written = write_output(args.draft, text, "draft", inputs=(args.scenario, args.script), backup=False)
+        if written.failed:
+            raise UserError(f"{written.failed}; the draft was kept in {written.path}")
+        print(f"\nwrote the draft to {args.draft}")
     return 0
 
 
@@ -191,8 +500,11 @@ def _plan(args: argparse.Namespace) -> int:
     from game.systems.campaign.rules.models import MANOEUVRE_NAMES
     from game.systems.campaign.rules.planner import plan
 
-    _, rec, _ = replay(args.scenario, args.script)
-    state = SYSTEM.view(rec.state, args.player)
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    full = game.record.state
+    if args.player not in full.players:
+        raise UserError(f"no player {args.player!r}; players are {', '.join(full.players)}")
+    state = SYSTEM.view(full, args.player)
     if args.battle not in state.battles:
         raise UserError(f"no battle {args.battle}; battles: {', '.join(state.battles) or 'none'}")
     p = plan(state, args.battle, args.player)

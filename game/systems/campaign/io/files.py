@@ -299,9 +299,110 @@ def canonical_orders(orders: list[OrderEntry] | list[dict[str, Any]]) -> str:
     return json.dumps(rows, sort_keys=True, separators=(",", ":"))
 
 
-def fingerprint(orders: list[OrderEntry] | list[dict[str, Any]], salt: str, *, week: int, player: str) -> str:
-    text = f"{player}|{week}|{canonical_orders(orders)}|{salt}"
+FINGERPRINT_SCHEME = "ail-campaign-orders/2"
+
+
+def sealed_text(orders: list[OrderEntry] | list[dict[str, Any]], salt: str, *, campaign: str, week: int,
+                player: str, kind: str = "campaign-orders") -> str:
+    """What the fingerprint hashes: every field of the order file but the fingerprint itself
+    (scheme, kind, campaign, week, player, orders, salt) as one canonical JSON object, so no
+    field can be changed, and no two fields run into each other, without changing the hash."""
+    rows = json.loads(canonical_orders(orders))
+    return json.dumps({"scheme": FINGERPRINT_SCHEME, "kind": kind, "campaign": campaign, "week": week,
+                       "player": player, "orders": rows, "salt": salt},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def fingerprint(orders: list[OrderEntry] | list[dict[str, Any]], salt: str, *, week: int, player: str,
+                campaign: str, kind: str = "campaign-orders") -> str:
+    text = sealed_text(orders, salt, campaign=campaign, week=week, player=player, kind=kind)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def parse_fingerprint(text: str) -> str:
+    """A posted fingerprint as `sha256:` + 64 lowercase hex digits; the prefix may be left off.
+    ValueError (saying what was expected) for anything else, the empty text included."""
+    t = (text or "").strip()
+    if not t:
+        raise ValueError("the fingerprint is empty; expected the 64 hex digits the player posted "
+                         "(with or without 'sha256:')")
+    hexpart = t[7:] if t.lower().startswith("sha256:") else t
+    if len(hexpart) != 64 or any(c not in "0123456789abcdefABCDEF" for c in hexpart):
+        raise ValueError(f"{t[:80]!r} is not a fingerprint; expected 'sha256:' and 64 hex digits "
+                         "(the prefix may be left off)")
+    return "sha256:" + hexpart.lower()
+
+
+SALT_MIN_CHARS = 32          # 32 hex digits = 128 bits
+SALT_MAX_CHARS = 256
+SALT_ALPHABET = set("0123456789abcdefABCDEFGHIJKLMNOPQRSTUVWXYZghijklmnopqrstuvwxyz-_")
+
+
+def salt_problem(salt: str) -> str | None:
+    """Why a salt a player chose is too weak to hide orders behind a public fingerprint, or None.
+
+    A week's orders come from a small set (a few manoeuvres, stratagems and vanguards per battle),
+    so the salt alone keeps them secret: it must be long (at least 32 characters, hex digits or
+    URL-safe base64: 128 bits or more), random-looking (at least 12 different characters, no
+    repeating pattern) and used once (`SaltLedger`)."""
+    if not isinstance(salt, str) or not salt:
+        return "the salt is empty"
+    if len(salt) < SALT_MIN_CHARS:
+        return (f"the salt has {len(salt)} characters; at least {SALT_MIN_CHARS} random ones are needed "
+                "(leave --salt out for a fresh random one)")
+    if len(salt) > SALT_MAX_CHARS:
+        return f"the salt has {len(salt)} characters; at most {SALT_MAX_CHARS}"
+    if any(c not in SALT_ALPHABET for c in salt):
+        return "the salt may hold only hex digits, letters, '-' and '_'"
+    if len(set(salt)) < 12:
+        return f"the salt uses only {len(set(salt))} different characters; it does not look random"
+    for period in range(1, len(salt) // 2 + 1):
+        if all(salt[i] == salt[i % period] for i in range(len(salt))):
+            return "the salt repeats a pattern; it does not look random"
+    return None
+
+
+SALT_LEDGER = "campaign-salts-used.txt"
+
+
+def salt_ledger_path() -> Path:
+    """Where `seal` remembers the salts it has used (their SHA-256, never the salts themselves):
+    the saves folder (game.paths.saves_dir)."""
+    from game import paths
+
+    return paths.saves_dir() / SALT_LEDGER
+
+
+def _salt_digest(salt: str) -> str:
+    return hashlib.sha256(("ail-campaign-salt|" + salt).encode("utf-8")).hexdigest()
+
+
+def salt_used(salt: str) -> bool:
+    """Has `seal` on this machine used this salt before?"""
+    from game.io.safe_read import read_text
+
+    p = salt_ledger_path()
+    try:
+        text = read_text(p, "salt ledger")
+    except GameFileError:
+        return False
+    return _salt_digest(salt) in set(text.split())
+
+
+def remember_salt(salt: str) -> None:
+    """Add a salt to the ledger (best effort: a ledger that cannot be written is not an error)."""
+    import os
+
+    p = salt_ledger_path()
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if p.is_symlink():
+            return
+        fd = os.open(p, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as fh:
+            fh.write(_salt_digest(salt) + "\n")
+    except OSError:
+        pass
 
 
 def new_salt() -> str:
@@ -311,12 +412,19 @@ def new_salt() -> str:
 def make_orders_file(campaign: str, week: int, player: str, orders: list[OrderEntry], salt: str | None = None) -> OrdersFile:
     s = salt or new_salt()
     return OrdersFile(campaign=campaign, week=week, player=player, orders=orders, salt=s,
-                      fingerprint=fingerprint(orders, s, week=week, player=player))
+                      fingerprint=fingerprint(orders, s, week=week, player=player, campaign=campaign))
 
 
-def write_orders_file(path: str | Path, f: OrdersFile) -> None:
+def write_orders_file(path: str | Path, f: OrdersFile, *, inputs: tuple[str | Path, ...] = ()) -> None:
+    """Write an order file (never through a symbolic link, never onto an input; game.io.outpaths)."""
+    from game.core.errors import UserError
+    from game.io.outpaths import write_output
+
     data = f.model_dump(mode="json")
-    Path(path).write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    written = write_output(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "order file",
+                           inputs=inputs, backup=False)
+    if written.failed:
+        raise UserError(f"{written.failed}; the order file was kept in {written.path}")
 
 
 def read_orders_file(path: str | Path) -> OrdersFile:
@@ -328,11 +436,22 @@ def read_orders_file(path: str | Path) -> OrdersFile:
 
 
 def check_fingerprint(f: OrdersFile, salt: str | None = None, expected: str | None = None) -> bool:
-    """Do the orders and salt hash to the fingerprint (the file's, or one posted publicly)?"""
+    """Do the file's fields and salt hash to the fingerprint (the file's, or one posted publicly)?
+
+    A posted fingerprint (`expected`) is taken as given: an empty or malformed one matches
+    nothing (it never falls back to the file's own)."""
     s = salt if salt is not None else f.salt
     if s is None:
         return False
-    return fingerprint(f.orders, s, week=f.week, player=f.player) == (expected or f.fingerprint)
+    if expected is not None:
+        try:
+            want = parse_fingerprint(expected)
+        except ValueError:
+            return False
+    else:
+        want = f.fingerprint
+    got = fingerprint(f.orders, s, week=f.week, player=f.player, campaign=f.campaign, kind=f.kind)
+    return secrets.compare_digest(got, want)
 
 
 def sniff_campaign(data: Any) -> str:

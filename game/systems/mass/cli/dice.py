@@ -10,6 +10,7 @@ from typing import Any
 
 from game.core.errors import UserError
 
+MAX_DIGITS = 6  # a pool's numbers: 999999 dice is already far past any roll (the Ten Dice Rule caps it)
 _POOL = re.compile(r"^\s*(\d+)\s*k\s*(\d+)\s*([+-]\s*\d+)?\s*$", re.IGNORECASE)
 
 
@@ -19,6 +20,10 @@ def parse_pool(text: str, *, explode: bool = True) -> Any:
     m = _POOL.match(text)
     if not m:
         raise UserError(f"{text!r} is not a roll-and-keep pool: expected XkY or XkY+Z (e.g. 6k3, 10k10+4)")
+    for part, what in ((m.group(1), "dice rolled"), (m.group(2), "dice kept"), (m.group(3), "bonus")):
+        if part is not None and len(part.replace(" ", "").lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise UserError(f"{text[:40] + ('...' if len(text) > 40 else '')!r}: the {what} has more than {MAX_DIGITS} digits; expected a pool "
+                            "such as 6k3 or 10k10+4")
     bonus = int(m.group(3).replace(" ", "")) if m.group(3) else 0
     return Pool.of(int(m.group(1)), int(m.group(2)), bonus, explode=explode)
 
