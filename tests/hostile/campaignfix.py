@@ -62,7 +62,7 @@ def scenario_copy(tmp_path: Path, *edits: tuple[str, str]) -> Path:
     return p
 
 
-_TAG = re.compile(r"\[(/?)([^\]=\s]*)(?:=([^\]]*))?\]")
+_TAG = re.compile(r"\[(/?)([A-Za-z*][A-Za-z0-9_*-]*)(?:=([^\]]*))?\]")  # phpBB: a tag name is letters, digits, _ and *
 
 
 def bbcode_tags(text: str, allowed: frozenset[str]) -> list[str]:

@@ -418,7 +418,7 @@ def _status(args: argparse.Namespace) -> int:
         lines.append("[/list]")
     if state.phase == "orders":
         waiting = sorted({p for b in opened if b.fought_as == "tables" for p in b.sides
-                          if p not in sealed.get(b.id, [])})
+                          if p not in sealed.get(b.id, [])}, key=state.player_name)
         lines += ["", e("Orders still to come from: " + (", ".join(state.player_name(p) for p in waiting) or
                                                           "nobody; the GM can resolve the week"))]
     elif state.phase == "narrative":
