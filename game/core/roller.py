@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from game.core.dice import Rng
 
@@ -55,3 +56,10 @@ class Roller:
 
     def unreported(self) -> list[Die]:
         return [d for d in self.dice if not d.reported]
+
+
+class DieSource(Protocol):
+    """Anything that rolls one die and returns a value in 1..sides, `purpose` labelling it for the
+    log: a `Roller`'s `roll`, a kernel transaction's `roll`, or a test's script of values."""
+
+    def __call__(self, sides: int, purpose: str) -> int: ...

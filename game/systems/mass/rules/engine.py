@@ -15,13 +15,12 @@ The flow (one Wave after another):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from game.core.dice import Rng
+from game.core.kernel import Accepted, Outcome, Reject, Txn, dispatch
 from game.core.roller import Roller
 from game.core.rollkeep import Pool, RolledPool, distribution, percentile, raises_of, roll_pool
-from game.core.system import Accepted, Outcome, Reject, Rejection
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.commands import Happened, Rolled
 from game.systems.mass.rules.models import ADVANTAGE_KEYS, Division, MassSetup, PoolMod
@@ -75,23 +74,34 @@ def initial_state(setup: MassSetup, seed: int) -> MassState:
 
 # --------------------------------------------------------------------------- the context of one command
 
-@dataclass
-class Ctx:
-    s: MassState
-    roller: Roller
-    events: list[Any] = field(default_factory=list)
+class MassTxn(Txn[MassState, Any]):
+    """The kernel's transaction for a mass battle: handlers change `s`, a private copy of the
+    state (so they may change it in place), note what happened and roll pools."""
+
+    @property
+    def s(self) -> MassState:
+        return self.state
 
     def note(self, what: str, text: str, force: str | None = None, **data: Any) -> None:
-        self.events.append(Happened(what=what, text=text, force=force, data=data))
+        self.emit(Happened(what=what, text=text, force=force, data=data))
 
-    def roll(self, who: str, force: str, purpose: str, pool: Pool, tn: int | None = None) -> RolledPool:
+    def roll_pool(self, who: str, force: str, purpose: str, pool: Pool, tn: int | None = None) -> RolledPool:
+        """Roll `pool` with the core roller and emit its `Rolled` (dice, kept, total, luck)."""
         r = roll_pool(self.roller, pool, purpose)
         luck = percentile(distribution(pool), r.total) if pool.rolled else 0.5
-        self.events.append(Rolled(
+        self.emit(Rolled(
             who=who, force=force, purpose=purpose, pool=pool.text(), conversion=pool.conversion(),
             explode=pool.explode, chains=r.chains, kept=r.kept_index, total=r.total, dice=r.faces,
             forced=r.forced, luck=round(luck, 6), tn=tn))
         return r
+
+    def finish(self) -> Accepted[MassState, Any]:
+        """After every accepted handler: the battle runs on to the next decision; the dice drawn
+        are written back into the state (generator and forced values left)."""
+        _fall_through(self)
+        self.s.rng = self.roller.rng_state
+        self.s.forced = list(self.roller.forced_left)
+        return self.accepted()
 
 
 def _copy(state: MassState) -> MassState:
@@ -104,21 +114,19 @@ def _copy(state: MassState) -> MassState:
 
 
 def apply(state: MassState, command: Any) -> Outcome:
-    handler = _HANDLERS.get(str(getattr(command, "kind", "")))
-    if handler is None:
-        return Rejection(f"the mass battle has no command {getattr(command, 'kind', command)!r}")
-    s = _copy(state)
-    ctx = Ctx(s, Roller(s.rng, s.forced))
-    try:
-        if s.stage == "ended" and not str(command.kind).startswith("gm_"):
-            raise Reject("the battle is over")
-        handler(ctx, command)
-        _fall_through(ctx)
-    except Reject as exc:
-        return Rejection(exc.reason)
-    s.rng = ctx.roller.rng_state
-    s.forced = list(ctx.roller.forced_left)
-    return Accepted(s, tuple(ctx.events))
+    """Apply one command through the core kernel; a refused one returns a Rejection."""
+
+    def begin() -> MassTxn:
+        s = _copy(state)
+        return MassTxn(s, Roller(s.rng, s.forced))
+
+    return dispatch(_HANDLERS, command, begin=begin, finish=MassTxn.finish, guard=_not_over,
+                    unknown=lambda cmd: f"the mass battle has no command {getattr(cmd, 'kind', cmd)!r}")
+
+
+def _not_over(txn: MassTxn, kind: str) -> None:
+    if txn.s.stage == "ended" and not kind.startswith("gm_"):
+        raise Reject("the battle is over")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -167,7 +175,7 @@ def _stage(s: MassState, *stages: str) -> None:
                      f"(Wave {s.wave}{', Phase ' + str(s.phase) if s.stage == 'phases' else ''})")
 
 
-def _ledger(ctx: Ctx, f: ForceState, p: Person, act: str, why: str, times: int = 1) -> None:
+def _ledger(ctx: MassTxn, f: ForceState, p: Person, act: str, why: str, times: int = 1) -> None:
     pts = ctx.s.rules.ledger.virtue if act == "virtue" else -ctx.s.rules.ledger.vice
     entry = LedgerEntry(person=p.id, force=f.id, act="virtue" if act == "virtue" else "vice", why=why,
                         glory=pts * times)
@@ -176,7 +184,7 @@ def _ledger(ctx: Ctx, f: ForceState, p: Person, act: str, why: str, times: int =
              person=p.id, act=act, glory=entry.glory)
 
 
-def _lose_commander(ctx: Ctx, f: ForceState, why: str) -> None:
+def _lose_commander(ctx: MassTxn, f: ForceState, why: str) -> None:
     if f.commander is None:
         return
     name = f.people[f.commander].name
@@ -190,13 +198,13 @@ def _lose_commander(ctx: Ctx, f: ForceState, why: str) -> None:
              f.id)
 
 
-def _check_commander(ctx: Ctx, f: ForceState) -> None:
+def _check_commander(ctx: MassTxn, f: ForceState) -> None:
     if f.commander is not None and not can_fight(ctx.s.rules, f.people[f.commander]):
         p = f.people[f.commander]
         _lose_commander(ctx, f, "fled" if p.fled else level_name(ctx.s.rules, p))
 
 
-def _wound(ctx: Ctx, f: ForceState, p: Person, amount: int, why: str) -> None:
+def _wound(ctx: MassTxn, f: ForceState, p: Person, amount: int, why: str) -> None:
     before = level_name(ctx.s.rules, p)
     p.wounds += max(0, amount)
     after = level_name(ctx.s.rules, p)
@@ -205,10 +213,10 @@ def _wound(ctx: Ctx, f: ForceState, p: Person, amount: int, why: str) -> None:
     _check_commander(ctx, f)
 
 
-def _contest(ctx: Ctx, entries: list[Entry], purpose: str) -> tuple[Entry, int, list[int]]:
+def _contest(ctx: MassTxn, entries: list[Entry], purpose: str) -> tuple[Entry, int, list[int]]:
     """Roll every entry; the highest wins, Raises over the runner-up; a tie for the top re-rolls."""
     for _ in range(MAX_REROLLS):
-        totals = [ctx.roll(e.person, e.force, purpose, e.pool).total for e in entries]
+        totals = [ctx.roll_pool(e.person, e.force, purpose, e.pool).total for e in entries]
         if len(entries) == 1:
             return entries[0], 0, totals
         best = max(totals)
@@ -222,7 +230,7 @@ def _contest(ctx: Ctx, entries: list[Entry], purpose: str) -> tuple[Entry, int, 
 
 # --------------------------------------------------------------------------- the Tao of War
 
-def _appoint(ctx: Ctx, cmd: c.Appoint) -> None:
+def _appoint(ctx: MassTxn, cmd: c.Appoint) -> None:
     s = ctx.s
     _stage(s, "appoint")
     f = _must_move(s, cmd.force)
@@ -238,7 +246,7 @@ def _appoint(ctx: Ctx, cmd: c.Appoint) -> None:
                      f"{_name(s, a['honor'] or '')} argues Honor", fid)
 
 
-def _roll_way(ctx: Ctx, cmd: c.RollWay) -> None:
+def _roll_way(ctx: MassTxn, cmd: c.RollWay) -> None:
     s = ctx.s
     if cmd.way != "strategy" and (not s.setup.prepared or s.wave > 1):
         raise Reject(f"{WAY_TITLE[cmd.way]} is assessed only before the first Wave of a prepared battle; "
@@ -282,7 +290,7 @@ def _roll_way(ctx: Ctx, cmd: c.RollWay) -> None:
         s.stage = _NEXT_WAY[way]
 
 
-def _terrain_bonus(ctx: Ctx, winner: str) -> None:
+def _terrain_bonus(ctx: MassTxn, winner: str) -> None:
     s = ctx.s
     ring = s.rules.terrain_ring[s.setup.terrain]
     if ring is None:
@@ -302,7 +310,7 @@ def _terrain_bonus(ctx: Ctx, winner: str) -> None:
 
 # --------------------------------------------------------------------------- action dice and Phases
 
-def _roll_action_dice(ctx: Ctx, cmd: c.RollActionDice) -> None:
+def _roll_action_dice(ctx: MassTxn, cmd: c.RollActionDice) -> None:
     s = ctx.s
     _stage(s, "initiative")
     _must_move(s, cmd.force)
@@ -342,7 +350,7 @@ def phase_actor(s: MassState) -> ForceState | None:
     return min(cands, key=lambda f: (f.actions_this_phase, -f.total(), s.order.index(f.id)))
 
 
-def _fall_through(ctx: Ctx) -> None:
+def _fall_through(ctx: MassTxn) -> None:
     """Move the flow on when nobody has a decision left at this point."""
     s = ctx.s
     if s.stage in (*PRE_CASUALTY, "duel_answer") and len(s.in_field()) < 2:
@@ -361,7 +369,7 @@ def _fall_through(ctx: Ctx) -> None:
         _new_phase(s)
 
 
-def _hold(ctx: Ctx, cmd: c.Hold) -> None:
+def _hold(ctx: MassTxn, cmd: c.Hold) -> None:
     s = ctx.s
     _stage(s, "phases")
     f = _must_move(s, cmd.force)
@@ -390,7 +398,7 @@ def _other_force(s: MassState, f: ForceState, fid: str | None, what: str) -> For
     return _force(s, fid)
 
 
-def _action(ctx: Ctx, cmd: c.BattleAction) -> None:
+def _action(ctx: MassTxn, cmd: c.BattleAction) -> None:
     s = ctx.s
     _stage(s, "phases")
     if cmd.void:
@@ -515,7 +523,7 @@ def _mod(f: ForceState, mod: PoolMod, why: str) -> None:
     f.wound_mods.append(WoundMod(rolled=mod.rolled, kept=mod.kept, why=why))
 
 
-def _e_bonus(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_bonus(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     limit = actor.stats.rings.void
     facts = [x.strip() for x in cmd.facts if x.strip()]
     if len(facts) > limit:
@@ -526,7 +534,7 @@ def _e_bonus(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> Non
              + (": " + "; ".join(facts) if facts else ""), f.id, facts=facts)
 
 
-def _e_duel(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_duel(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     s = ctx.s
     own = actor.id if cmd.void else cmd.target
     assert own is not None and cmd.enemy is not None
@@ -548,7 +556,7 @@ def _shugenja(s: MassState, pid: str) -> bool:
     return "shugenja" in s.person(pid).stats.tags
 
 
-def _answer_duel(ctx: Ctx, cmd: c.AnswerDuel) -> None:
+def _answer_duel(ctx: MassTxn, cmd: c.AnswerDuel) -> None:
     s = ctx.s
     _stage(s, "duel_answer")
     ef = _must_move(s, cmd.force)
@@ -572,11 +580,11 @@ def _answer_duel(ctx: Ctx, cmd: c.AnswerDuel) -> None:
     pool = Pool.of(w.rolled + pr.rolled * raises, w.kept + pr.kept * raises, explode=s.rules.wounds_explode)
     ctx.note("duel_won", f"{_name(s, win.person)} wins the duel with {raises} Raise(s)", win.force,
              winner=win.person, raises=raises)
-    r = ctx.roll(lp.id, lf.id, "duel Wounds", pool)
+    r = ctx.roll_pool(lp.id, lf.id, "duel Wounds", pool)
     _wound(ctx, lf, lp, r.total, "duel")
 
 
-def _flee_person(ctx: Ctx, f: ForceState, p: Person) -> None:
+def _flee_person(ctx: MassTxn, f: ForceState, p: Person) -> None:
     p.fled = True
     p.fled_wave = ctx.s.wave
     p.tracked = True
@@ -585,7 +593,7 @@ def _flee_person(ctx: Ctx, f: ForceState, p: Person) -> None:
     _check_commander(ctx, f)
 
 
-def _e_flee(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_flee(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     if cmd.void or cmd.target is not None:
         _flee_person(ctx, f, actor)
         return
@@ -600,10 +608,10 @@ def _e_flee(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None
             _ledger(ctx, f, p, "vice", "fled with the force")
 
 
-def _e_rally(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_rally(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     s = ctx.s
     entry, tn = rally_entry(s, f)
-    r = ctx.roll(entry.person, f.id, "Rallying Cry", entry.pool, tn=tn)
+    r = ctx.roll_pool(entry.person, f.id, "Rallying Cry", entry.pool, tn=tn)
     if r.total >= tn:
         raises = raises_of(r.total - tn, entry.cap, s.rules.raise_step)
         f.rally_next = 1 + raises
@@ -613,7 +621,7 @@ def _e_rally(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> Non
         ctx.note("rally", f"Rallying Cry fails ({r.total} against {tn})", f.id, tn=tn)
 
 
-def _e_spell(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_spell(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     s = ctx.s
     caster = actor.id if cmd.void else cmd.target
     assert caster is not None
@@ -631,7 +639,7 @@ def _e_spell(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> Non
         ctx.note("spell", f"{who}'s spell: {s.rules.spell_shield.text()} Wounds to {f.name} at Wave end", f.id)
 
 
-def _e_contentious(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_contentious(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     s = ctx.s
     o = s.forces[str(cmd.target_force)]
     win, raises, _ = _contest(ctx, [plain_entry(s, f, "battle", "water"), plain_entry(s, o, "battle", "water")],
@@ -641,7 +649,7 @@ def _e_contentious(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) 
              win.force)
 
 
-def _e_deadly(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_deadly(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     p = ctx.s.person(actor.id if cmd.void else str(cmd.target))
     p.deadly = True
     p.deadly_relieved = False
@@ -649,12 +657,12 @@ def _e_deadly(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> No
              f"its end unless targeted again or acting", f.id)
 
 
-def _e_dispersive(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_dispersive(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     o = ctx.s.forces[str(cmd.target_force)]
     _mod(o, ctx.s.rules.dispersive_wounds, f"Dispersive Ground by {f.name}")
 
 
-def _e_encircled(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_encircled(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     o = ctx.s.forces[str(cmd.target_force)]
     lost_o, lost_f = len(o.dice) + o.extra_actions, len(f.dice) + f.extra_actions
     o.dice, o.extra_actions = [], 0
@@ -662,28 +670,28 @@ def _e_encircled(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) ->
     ctx.note("encircled", f"{o.name} loses {lost_o} action(s) and {f.name} {lost_f}", f.id)
 
 
-def _e_entrapping(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_entrapping(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     f.entrapped = True
 
 
-def _e_focal(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_focal(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     o = ctx.s.forces[str(cmd.target_force)]
     o.extra_actions += 1
     o.passed = False
     ctx.note("focal", f"{o.name} gains an extra Battle Action in Phase {ctx.s.phase}", o.id)
 
 
-def _e_heavy(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_heavy(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     o = ctx.s.forces[str(cmd.target_force)]
     _mod(f, ctx.s.rules.heavy_own, "Heavy Ground (own)")
     _mod(o, ctx.s.rules.heavy_other, f"Heavy Ground by {f.name}")
 
 
-def _e_light(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_light(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     _mod(f, ctx.s.rules.light_own, "Light Ground")
 
 
-def _e_traversable(ctx: Ctx, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
+def _e_traversable(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
     p = ctx.s.person(actor.id if cmd.void else str(cmd.target))
     p.traversable = True
     p.tracked = True
@@ -697,7 +705,7 @@ _ACTION_TITLE = {
     "light_ground": "Light Ground", "traversable_ground": "Traversable Ground"}
 ACTION_TITLE = _ACTION_TITLE
 
-_EFFECTS: dict[str, Callable[[Ctx, ForceState, Person, c.BattleAction], None]] = {
+_EFFECTS: dict[str, Callable[[MassTxn, ForceState, Person, c.BattleAction], None]] = {
     "bonus_effects": _e_bonus, "duel": _e_duel, "flee": _e_flee, "rallying_cry": _e_rally, "spell": _e_spell,
     "contentious_ground": _e_contentious, "deadly_ground": _e_deadly, "dispersive_ground": _e_dispersive,
     "encircled_ground": _e_encircled, "entrapping_ground": _e_entrapping, "focal_ground": _e_focal,
@@ -706,7 +714,7 @@ _EFFECTS: dict[str, Callable[[Ctx, ForceState, Person, c.BattleAction], None]] =
 
 # --------------------------------------------------------------------------- casualties and the end
 
-def _resolve_wave(ctx: Ctx, cmd: c.ResolveWave) -> None:
+def _resolve_wave(ctx: MassTxn, cmd: c.ResolveWave) -> None:
     s = ctx.s
     _stage(s, "casualties")
     _must_move(s, cmd.force)
@@ -722,8 +730,8 @@ def _resolve_wave(ctx: Ctx, cmd: c.ResolveWave) -> None:
             if wr.who.startswith("brutes:"):
                 armour = wr.who.split(":", 1)[1]
                 div = next(d for d in f.brutes if d.armour == armour)
-                r1 = ctx.roll(wr.who, f.id, f"{wr.label}: % wounded", wr.pool)
-                r2 = ctx.roll(wr.who, f.id, f"{wr.label}: % of the wounded killed", wr.pool)
+                r1 = ctx.roll_pool(wr.who, f.id, f"{wr.label}: % wounded", wr.pool)
+                r2 = ctx.roll_pool(wr.who, f.id, f"{wr.label}: % of the wounded killed", wr.pool)
                 pw, pk = min(rules.max_percent, r1.total), min(rules.max_percent, r2.total)
                 wounded = div.count * pw // 100
                 killed = wounded * pk // 100
@@ -735,7 +743,7 @@ def _resolve_wave(ctx: Ctx, cmd: c.ResolveWave) -> None:
                          percent_killed=pk, wounded=wounded, killed=killed, left=div.count)
             else:
                 p = f.people[wr.who]
-                r = ctx.roll(p.id, f.id, "Wounds", wr.pool)
+                r = ctx.roll_pool(p.id, f.id, "Wounds", wr.pool)
                 _wound(ctx, f, p, r.total, f"Wave {s.wave}")
     for f in s.in_field():
         if f.entrapped:
@@ -757,7 +765,7 @@ def _resolve_wave(ctx: Ctx, cmd: c.ResolveWave) -> None:
         _finish_wave(ctx)
 
 
-def _defeat_ledger(ctx: Ctx, f: ForceState, why: str) -> None:
+def _defeat_ledger(ctx: MassTxn, f: ForceState, why: str) -> None:
     cmdr = f.commander or f.led_by
     for p in f.people.values():
         if p.fled:
@@ -765,7 +773,7 @@ def _defeat_ledger(ctx: Ctx, f: ForceState, why: str) -> None:
         _ledger(ctx, f, p, "vice", why, ctx.s.rules.ledger.commander_times if p.id == cmdr else 1)
 
 
-def _name_commander(ctx: Ctx, cmd: c.NameCommander) -> None:
+def _name_commander(ctx: MassTxn, cmd: c.NameCommander) -> None:
     s = ctx.s
     _stage(s, "commander")
     f = _must_move(s, cmd.force)
@@ -789,7 +797,7 @@ def _name_commander(ctx: Ctx, cmd: c.NameCommander) -> None:
         _finish_wave(ctx)
 
 
-def _finish_wave(ctx: Ctx) -> None:
+def _finish_wave(ctx: MassTxn) -> None:
     s = ctx.s
     field = s.in_field()
     totals = sorted((f.total() for f in field), reverse=True)
@@ -813,7 +821,7 @@ def _finish_wave(ctx: Ctx) -> None:
         _next_wave(ctx)
 
 
-def _end(ctx: Ctx, winner: str | None, why: str) -> None:
+def _end(ctx: MassTxn, winner: str | None, why: str) -> None:
     s = ctx.s
     s.stage = "ended"
     s.winner = winner
@@ -832,7 +840,7 @@ def _end(ctx: Ctx, winner: str | None, why: str) -> None:
                         s.rules.ledger.commander_times if p.id == f.commander else 1)
 
 
-def _next_wave(ctx: Ctx) -> None:
+def _next_wave(ctx: MassTxn) -> None:
     s = ctx.s
     s.wave += 1
     s.phase = 0
@@ -860,7 +868,7 @@ def _next_wave(ctx: Ctx) -> None:
     ctx.note("wave_start", f"Wave {s.wave} begins: Strategy is rolled again")
 
 
-def _leave(ctx: Ctx, cmd: c.Surrender | c.Cede) -> None:
+def _leave(ctx: MassTxn, cmd: c.Surrender | c.Cede) -> None:
     s = ctx.s
     if s.stage in ("duel_answer", "commander"):
         raise Reject("answer the decision the battle is waiting for first")
@@ -883,7 +891,7 @@ def _leave(ctx: Ctx, cmd: c.Surrender | c.Cede) -> None:
 
 # --------------------------------------------------------------------------- GM
 
-def _gm_force(ctx: Ctx, cmd: c.GmForceRolls) -> None:
+def _gm_force(ctx: MassTxn, cmd: c.GmForceRolls) -> None:
     bad = [v for v in cmd.values if not 1 <= v <= 10]
     if bad:
         raise Reject(f"forced dice are d10 faces 1..10, not {bad}")
@@ -891,7 +899,7 @@ def _gm_force(ctx: Ctx, cmd: c.GmForceRolls) -> None:
     ctx.note("gm", f"GM: the next {len(cmd.values)} die/dice will show {', '.join(map(str, cmd.values))}")
 
 
-def _gm_person(ctx: Ctx, cmd: c.GmSetPerson) -> None:
+def _gm_person(ctx: MassTxn, cmd: c.GmSetPerson) -> None:
     s = ctx.s
     f = s.force_of(cmd.person)
     if f is None:
@@ -909,7 +917,7 @@ def _gm_person(ctx: Ctx, cmd: c.GmSetPerson) -> None:
         _check_commander(ctx, f)
 
 
-def _gm_brutes(ctx: Ctx, cmd: c.GmSetBrutes) -> None:
+def _gm_brutes(ctx: MassTxn, cmd: c.GmSetBrutes) -> None:
     f = _force(ctx.s, cmd.force, field_only=False)
     for d in f.brutes:
         if d.armour == cmd.armour:
@@ -920,13 +928,13 @@ def _gm_brutes(ctx: Ctx, cmd: c.GmSetBrutes) -> None:
     ctx.note("gm", f"GM: {f.name} has {cmd.count} Brutes in {cmd.armour} armour", f.id)
 
 
-def _gm_advantage(ctx: Ctx, cmd: c.GmSetAdvantage) -> None:
+def _gm_advantage(ctx: MassTxn, cmd: c.GmSetAdvantage) -> None:
     f = _force(ctx.s, cmd.force, field_only=False)
     f.advantage[cmd.way] = cmd.value
     ctx.note("gm", f"GM: {f.name}'s {cmd.way} Advantage is now {cmd.value}", f.id)
 
 
-_HANDLERS: dict[str, Callable[[Ctx, Any], None]] = {
+_HANDLERS: dict[str, Callable[[MassTxn, Any], None]] = {
     "appoint": _appoint, "roll_way": _roll_way, "roll_action_dice": _roll_action_dice, "action": _action,
     "hold": _hold, "answer_duel": _answer_duel, "resolve_wave": _resolve_wave,
     "name_commander": _name_commander, "surrender": _leave, "cede": _leave,
