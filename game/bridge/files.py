@@ -74,22 +74,34 @@ def _dump(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
 
 
-def write_tactical(scenario: dict[str, Any], map_name: str, out_dir: str | Path, stem: str) -> Path:
+def _write_generated(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> None:
+    """A generated battle file: never through a symbolic link, never onto an input (outpaths)."""
+    from game.core.errors import UserError
+    from game.io.outpaths import write_output
+
+    written = write_output(path, text, what, inputs=inputs, backup=False)
+    if written.failed:
+        raise UserError(f"{written.failed}; it was kept in {written.path}")
+
+
+def write_tactical(scenario: dict[str, Any], map_name: str, out_dir: str | Path, stem: str, *,
+                   inputs: tuple[str | Path, ...] = ()) -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rel = os.path.relpath(tactical_map_path(map_name).resolve(), out.resolve())
     path = out / f"{stem}.yaml"
     header = "# A campaign battle as a tactical scenario (python -m game scales tactical); docs/scales.md\n"
-    path.write_text(header + _dump({**scenario, "map": Path(rel).as_posix()}), encoding="utf-8")
+    _write_generated(path, header + _dump({**scenario, "map": Path(rel).as_posix()}), "tactical scenario", inputs)
     return path
 
 
-def write_mass(battle: dict[str, Any], out_dir: str | Path, stem: str) -> Path:
+def write_mass(battle: dict[str, Any], out_dir: str | Path, stem: str, *,
+               inputs: tuple[str | Path, ...] = ()) -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{stem}.yaml"
     header = "# A campaign battle as a mass battle (python -m game scales mass); docs/scales.md\n"
-    path.write_text(header + _dump(battle), encoding="utf-8")
+    _write_generated(path, header + _dump(battle), "mass battle file", inputs)
     return path
 
 
@@ -272,6 +284,54 @@ def source_of(battle_save: str | Path, campaign_save: str | Path, scale: str) ->
     return {"scale": scale, "save": Path(rel).as_posix(), "checksum": file_checksum(battle_save)}
 
 
+SCALE_SYSTEMS = {"tactical": "ail-tactical", "mass": "mass-battle"}  # the save's header `system:` per scale
+
+
+def linked_save(campaign_save: str | Path, rel: str, battle_id: str) -> Path:
+    """[decision] The one place a battle save named by a campaign save may be (docs/saves.md): a
+    relative path inside the campaign save's folder, through no symbolic link (game.io.outpaths.
+    linked_path). The client writes a battle save only there, and verify reads only there.
+    GameFileError against the campaign save otherwise."""
+    from game.io.outpaths import linked_path
+
+    base = Path(os.path.abspath(campaign_save)).parent
+    return linked_path(base, rel, "battle save", campaign_save, where=f"battle {battle_id}")
+
+
+def check_linked_save(campaign_save: str | Path, path: Path, scale: str, battle: Any) -> Any:
+    """What must hold before a linked battle save is read as evidence, each checked from its
+    header alone (nothing hashed or replayed yet): a regular file of at most the save size limit;
+    not the campaign save itself; a save of the scale's system (a campaign save here would be a
+    cycle); fought by the campaign battle's two sides. Returns the header; GameFileError naming
+    the campaign battle otherwise."""
+    from game.io import safe_read
+    from game.io.saves import read_header
+
+    where = f"battle {battle.id}"
+    st = safe_read.check_regular(path, f"battle save of {battle.id}")
+    if st.st_size > safe_read.MAX_LARGE_FILE_BYTES:
+        raise GameFileError(str(path), where, f"the battle save is too large ({st.st_size:,} bytes; a save "
+                                              f"is at most {safe_read.MAX_LARGE_FILE_BYTES:,})")
+    try:
+        if os.path.samefile(path, campaign_save):
+            raise GameFileError(str(path), where, "the battle save is the campaign save itself (a link to "
+                                                  "itself); expected the battle's own save")
+    except OSError:
+        pass
+    header = read_header(path)
+    want = SCALE_SYSTEMS[scale]
+    if header.system == "campaign":
+        raise GameFileError(str(path), where, f"a campaign save, not the {scale} battle's save (a campaign "
+                                              "linking to a campaign: a cycle)")
+    if header.system != want:
+        raise GameFileError(str(path), where, f"a {header.system} save; a {scale} battle's save is a "
+                                              f"{want} save")
+    if set(header.sides) != set(battle.sides):
+        raise GameFileError(str(path), where, f"a battle between {', '.join(header.sides) or 'nobody'}, not "
+                                              f"this campaign battle's sides {', '.join(battle.sides)}")
+    return header
+
+
 @dataclass(frozen=True)
 class LinkCheck:
     ok: bool
@@ -296,7 +356,6 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
     from game.replay import load_game
 
     rules = rules or load_scales_rules()
-    base = Path(campaign_save).resolve().parent
     out: list[LinkCheck] = []
     steps = game.record.steps if hasattr(game, "record") else game.steps
     for i, step in enumerate(steps, start=1):
@@ -306,12 +365,17 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
             b = game.state.battles.get(cmd.battle)
             if b is None or b.over or b.battle_save != cmd.save:
                 continue  # settled since (its result is checked below) or abandoned
-            path = base / cmd.save
-            if not paths.is_file(path):
+            try:
+                path = linked_save(campaign_save, cmd.save, cmd.battle)
+            except _GFE as exc:
+                out.append(LinkCheck(False, f"command {i}: {exc.line()}"))
+                continue
+            if not paths.exists(path) and not paths.is_symlink(path):
                 out.append(LinkCheck(True, f"command {i}: {cmd.battle} is being fought out as a {cmd.scale} "
                                            f"battle; its save {cmd.save} is not written yet"))
                 continue
             try:
+                check_linked_save(campaign_save, path, cmd.scale, b)
                 bg = load_game(table, path)
             except _GFE as exc:
                 out.append(LinkCheck(False, f"command {i}: the {cmd.scale} battle save of {cmd.battle}: {exc.line()}"))
@@ -324,10 +388,19 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
         if cmd.source is None:
             out.append(LinkCheck(True, f"command {i}: result of {cmd.battle} has no battle save (decided by the GM alone)"))
             continue
-        path = base / cmd.source.save
-        if not paths.is_file(path):
+        try:
+            path = linked_save(campaign_save, cmd.source.save, cmd.battle)
+        except _GFE as exc:
+            out.append(LinkCheck(False, f"command {i}: {exc.line()}"))
+            continue
+        if not paths.exists(path) and not paths.is_symlink(path):
             out.append(LinkCheck(False, f"command {i}: battle save {cmd.source.save} of {cmd.battle} is missing "
                                         f"(looked for {path})"))
+            continue
+        try:
+            check_linked_save(campaign_save, path, cmd.source.scale, step.before.battles[cmd.battle])
+        except (_GFE, KeyError) as exc:
+            out.append(LinkCheck(False, f"command {i}: {exc.line() if isinstance(exc, _GFE) else exc}"))
             continue
         if file_checksum(path) != cmd.source.checksum:
             out.append(LinkCheck(False, f"command {i}: battle save {cmd.source.save} has changed since its result "

@@ -76,7 +76,8 @@ def _tactical(args: argparse.Namespace) -> int:
         plan = tactical_plan(state, args.battle, rules, cells_of(name), seed=game.header.seed)
     except BridgeError as exc:
         return _fail(exc)
-    path = write_tactical(plan.scenario, plan.map_name, args.out, f"battle-{args.battle}-tactical")
+    path = write_tactical(plan.scenario, plan.map_name, args.out, f"battle-{args.battle}-tactical",
+                          inputs=(args.campaign,))
     loaded = load_scenario(path)  # it must load like a shipped one
     print(f"{path}: {loaded.name}; map {plan.map_name}; {len(plan.origin)} tactical units "
           f"for {len(set(plan.origin.values()))} campaign units; {state.player_name(plan.defender)} defends")
@@ -96,7 +97,7 @@ def _mass(args: argparse.Namespace) -> int:
         plan = mass_plan(game.state, args.battle, rules, mass_map_terrain(), seed=game.header.seed)
     except BridgeError as exc:
         return _fail(exc)
-    path = write_mass(plan.battle, args.out, f"battle-{args.battle}-mass")
+    path = write_mass(plan.battle, args.out, f"battle-{args.battle}-mass", inputs=(args.campaign,))
     loaded = load_battle(path)
     print(f"{path}: {loaded.name}; terrain {plan.terrain_kind}; {loaded.combatants} combatants; {loaded.note}")
     print(f"play it: python -m game play {path}")
@@ -114,6 +115,10 @@ def _back(args: argparse.Namespace) -> int:
     from game.bridge.sides import BridgeError
     from game.replay import load_game
 
+    if args.apply is not None:  # before anything is read: never onto an input (issue 34: the lost battle save)
+        from game.io.outpaths import check_destination
+
+        check_destination(args.apply, "campaign save", inputs=(args.campaign, args.result, args.rules))
     rules = _rules(args)
     game = _campaign(args)
 
@@ -168,7 +173,7 @@ def _apply(game: Any, cmd: dict[str, Any], out: str) -> int:
         return _fail(ValueError(f"the campaign refused the result: {outcome.reason}"))
     state = game.record.state
     save = make_save(game.system, state, game.record.steps, scenario_path=game.scenario.path, seed=game.header.seed)
-    written = write_text_or_keep(out, dump_save(save), "save")
+    written = write_text_or_keep(out, dump_save(save), "save")  # (checked by _back before the work)
     if written.failed:
         return _fail(ValueError(f"{written.failed}; the save was kept in {written.path}"))
     print(f"-- campaign save with the result applied: {out} (week {state.week}, {state.phase} phase)")

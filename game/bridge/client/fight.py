@@ -177,9 +177,16 @@ class FightOut:
                                    f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
 
     def resume(self, battle_id: str) -> bool:
+        from game.bridge.files import linked_save
+
         b = self.state.battles[battle_id]
         camp = self._campaign_save()
-        return self._open(battle_id, b.fought_as, camp, camp.parent / b.battle_save)
+        try:  # only inside the campaign save's folder, through no symbolic link (issue 34)
+            battle_save = linked_save(camp, b.battle_save, battle_id)
+        except GameFileError as exc:
+            self.scene.message = f"Cannot open the battle: {exc.line()}"
+            return False
+        return self._open(battle_id, b.fought_as, camp, battle_save)
 
     def abandon(self, battle_id: str) -> bool:
         return bool(self.scene.gm_do(GmBattleAbandon(battle=battle_id, note="abandoned in the client")))
