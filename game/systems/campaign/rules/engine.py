@@ -4,8 +4,10 @@
     sealed answers) -> pickup (player order) -> narrative (every player in a battle) -> orders
     (sealed, every side of every battle once) -> resolution in player order -> end of week.
 
-A phase with nobody to ask is skipped. Handlers raise `Reject(reason)`; `apply` never
-half-changes a state (each handler builds a new one).
+A phase with nobody to ask is skipped. Commands go through the core kernel
+(`game.core.kernel`): a handler works on a `CampaignTxn` (txn.py), replacing `txn.state` with
+new immutable states and emitting events, and raises `Reject(reason)` for anything illegal, so
+`apply` never half-changes a state.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.core.dice import Rng
-from game.core.roller import Roller
-from game.core.system import Accepted, Outcome, Reject, Rejection
+from game.core.kernel import Outcome, Reject, dispatch
 from game.systems.campaign.rules import battle as battle_mod
-from game.systems.campaign.rules import hexes
+from game.systems.campaign.rules import external, hexes
 from game.systems.campaign.rules.combat import orders_refusal
 from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
     GiveOrders,
+    GmBattleAbandon,
+    GmBattleResult,
     GmEditUnit,
     GmForceRolls,
     GmMoveArmy,
@@ -39,7 +42,6 @@ from game.systems.campaign.rules.events import (
     ArmyMoved,
     BattleStarted,
     Declared,
-    Ev,
     GeneralMoved,
     GmDid,
     NarrativeFinished,
@@ -61,6 +63,7 @@ from game.systems.campaign.rules.state import (
     hex_key,
     key_hex,
 )
+from game.systems.campaign.rules.txn import CampaignTxn
 
 MAX_POST = 8000
 
@@ -209,10 +212,11 @@ def _check_path(state: CampaignState, army: ArmyState, path: tuple[Coord, ...]) 
 
 # --------------------------------------------------------------------------- handlers
 
-Handler = Callable[[CampaignState, Any], tuple[CampaignState, list[Ev]]]
+Handler = Callable[[CampaignTxn, Any], None]
 
 
-def _move(state: CampaignState, cmd: MoveArmy) -> tuple[CampaignState, list[Ev]]:
+def _move(txn: CampaignTxn, cmd: MoveArmy) -> None:
+    state = txn.state
     _need_phase(state, "movement")
     army = _army(state, cmd.army)
     if army.owner != active_player(state):
@@ -225,39 +229,40 @@ def _move(state: CampaignState, cmd: MoveArmy) -> tuple[CampaignState, list[Ev]]
     cost, why = _check_path(state, army, cmd.path)
     last = cmd.path[-1]
     prev = cmd.path[-2] if len(cmd.path) > 1 else army.hex
-    events: list[Ev] = [ArmyMoved(army=army.id, path=cmd.path, cost=cost, stopped_by=why)]
+    txn.emit(ArmyMoved(army=army.id, path=cmd.path, cost=cost, stopped_by=why))
     upd: dict[str, Any] = {"hex": last, "route": prev, "moved": True}
     b = state.battle_at(last)
     if b is not None:
         if army.owner in b.sides:
             upd["battle"] = b.id
-            events.append(ArmyJoined(battle=b.id, army=army.id))
+            txn.emit(ArmyJoined(battle=b.id, army=army.id))
         else:
             upd["held_back"] = True
     armies = dict(state.armies)
     armies[army.id] = army.model_copy(update=upd)
     generals = {gid: (g.model_copy(update={"hex": last}) if g.army == army.id else g)
                 for gid, g in state.generals.items()}
-    return state.model_copy(update={"armies": armies, "generals": generals}), events
+    txn.state = state.model_copy(update={"armies": armies, "generals": generals})
 
 
-def _end_turn(state: CampaignState, cmd: EndTurn) -> tuple[CampaignState, list[Ev]]:
+def _end_turn(txn: CampaignTxn, cmd: EndTurn) -> None:
+    state = txn.state
     if state.phase not in ("movement", "pickup"):
         raise Reject(f"Nothing to end: the {state.phase} phase is answered by every player, not in turn.")
-    player = active_player(state)
     nxt = state.turn + 1
-    events: list[Ev] = []
+    txn.state = state.model_copy(update={"turn": nxt})
     if nxt < len(state.players):
-        events.append(TurnPassed(phase=state.phase, player=state.players[nxt]))
-        return state.model_copy(update={"turn": nxt}), events
-    events.append(TurnPassed(phase=state.phase, player=None))
-    del player
+        txn.emit(TurnPassed(phase=state.phase, player=state.players[nxt]))
+        return
+    txn.emit(TurnPassed(phase=state.phase, player=None))
     if state.phase == "movement":
-        return _begin_declare(state.model_copy(update={"turn": nxt}), events)
-    return _begin_narrative(state.model_copy(update={"turn": nxt}), events)
+        _begin_declare(txn)
+    else:
+        _begin_narrative(txn)
 
 
-def _begin_declare(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
+def _begin_declare(txn: CampaignTxn) -> None:
+    state = txn.state
     decl: dict[str, dict[str, bool | None]] = {}
     order = state.players
     hexes_seen: set[Coord] = set()
@@ -270,14 +275,14 @@ def _begin_declare(state: CampaignState, events: list[Ev]) -> tuple[CampaignStat
         owners = sorted({x.owner for x in state.armies_at(a.hex)}, key=order.index)
         if len(owners) >= 2:
             decl[hex_key(a.hex)] = {owners[0]: None, owners[1]: None}
-    state = state.model_copy(update={"phase": "declare", "declarations": dict(sorted(decl.items()))})
-    events.append(PhaseBegan(week=state.week, phase="declare"))
+    txn.state = state.model_copy(update={"phase": "declare", "declarations": dict(sorted(decl.items()))})
+    txn.emit(PhaseBegan(week=state.week, phase="declare"))
     if not decl:
-        return _begin_pickup(state, events)
-    return state, events
+        _begin_pickup(txn)
 
 
-def _declare(state: CampaignState, cmd: Declare) -> tuple[CampaignState, list[Ev]]:
+def _declare(txn: CampaignTxn, cmd: Declare) -> None:
+    state = txn.state
     _need_phase(state, "declare")
     key = hex_key(cmd.hex)
     d = state.declarations.get(key)
@@ -289,12 +294,11 @@ def _declare(state: CampaignState, cmd: Declare) -> tuple[CampaignState, list[Ev
         raise Reject(f"{state.player_name(cmd.player)} has already declared for hex {key}.")
     decl = {k: dict(v) for k, v in state.declarations.items()}
     decl[key][cmd.player] = cmd.fight
-    state = state.model_copy(update={"declarations": decl})
-    events: list[Ev] = [Declared(player=cmd.player, hex=cmd.hex, fight=cmd.fight)]
+    state = txn.state = state.model_copy(update={"declarations": decl})
+    txn.emit(Declared(player=cmd.player, hex=cmd.hex, fight=cmd.fight))
     if any(v is None for dd in decl.values() for v in dd.values()):
-        return state, events
-    roller = Roller(state.rng, state.forced)
-    w = battle_mod.Work(state, roller)
+        return
+    w = battle_mod.Work(state, txn.roller)
     n = state.next_battle
     for k, dd in decl.items():
         if not any(dd.values()):
@@ -320,17 +324,18 @@ def _declare(state: CampaignState, cmd: Declare) -> tuple[CampaignState, list[Ev
                 s = 0
             scouting[p] = s
         w.battles[bid] = b.model_copy(update={"scouting": scouting})
-    state = w.snapshot().model_copy(update={"rng": roller.rng_state, "forced": roller.forced_left,
-                                            "next_battle": n, "declarations": {}})
-    return _begin_pickup(state, [*events, *w.events])
+    txn.state = w.snapshot().model_copy(update={"next_battle": n, "declarations": {}})
+    txn.events.extend(w.events)
+    _begin_pickup(txn)
 
 
-def _begin_pickup(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
-    events.append(PhaseBegan(week=state.week, phase="pickup"))
-    return state.model_copy(update={"phase": "pickup", "turn": 0, "declarations": {}}), events
+def _begin_pickup(txn: CampaignTxn) -> None:
+    txn.emit(PhaseBegan(week=txn.state.week, phase="pickup"))
+    txn.state = txn.state.model_copy(update={"phase": "pickup", "turn": 0, "declarations": {}})
 
 
-def _pickup(state: CampaignState, cmd: Pickup) -> tuple[CampaignState, list[Ev]]:
+def _pickup(txn: CampaignTxn, cmd: Pickup) -> None:
+    state = txn.state
     _need_phase(state, "pickup")
     g = state.generals.get(cmd.general)
     if g is None:
@@ -350,18 +355,19 @@ def _pickup(state: CampaignState, cmd: Pickup) -> tuple[CampaignState, list[Ev]]
         raise Reject(f"{army.name} is {dist} hexes from {g.name}; a pick-up move reaches {rng}.")
     generals = dict(state.generals)
     generals[g.id] = g.model_copy(update={"army": army.id, "hex": army.hex, "picked_up": True})
-    return state.model_copy(update={"generals": generals}), [GeneralMoved(general=g.id, army=army.id, hex=army.hex)]
+    txn.state = state.model_copy(update={"generals": generals})
+    txn.emit(GeneralMoved(general=g.id, army=army.id, hex=army.hex))
 
 
-def _begin_narrative(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
-    state = state.model_copy(update={"phase": "narrative", "narrative_done": ()})
-    events.append(PhaseBegan(week=state.week, phase="narrative"))
-    if not battle_players(state):
-        return _end_week(state, events)
-    return state, events
+def _begin_narrative(txn: CampaignTxn) -> None:
+    txn.state = txn.state.model_copy(update={"phase": "narrative", "narrative_done": ()})
+    txn.emit(PhaseBegan(week=txn.state.week, phase="narrative"))
+    if not battle_players(txn.state):
+        _end_week(txn)
 
 
-def _post(state: CampaignState, cmd: WritePost) -> tuple[CampaignState, list[Ev]]:
+def _post(txn: CampaignTxn, cmd: WritePost) -> None:
+    state = txn.state
     _need_phase(state, "narrative")
     b = state.battles.get(cmd.battle)
     if b is None or b.over:
@@ -382,26 +388,27 @@ def _post(state: CampaignState, cmd: WritePost) -> tuple[CampaignState, list[Ev]
         if g.army not in present:
             raise Reject(f"{g.name} is not with the forces in battle {b.id}, so cannot be written into it.")
     post = Post(battle=b.id, player=cmd.player, week=state.week, text=cmd.text, generals=tuple(cmd.generals))
-    return (state.model_copy(update={"posts": (*state.posts, post)}),
-            [Posted(player=cmd.player, battle=b.id, generals=tuple(cmd.generals))])
+    txn.state = state.model_copy(update={"posts": (*state.posts, post)})
+    txn.emit(Posted(player=cmd.player, battle=b.id, generals=tuple(cmd.generals)))
 
 
-def _narrative_done(state: CampaignState, cmd: NarrativeDone) -> tuple[CampaignState, list[Ev]]:
+def _narrative_done(txn: CampaignTxn, cmd: NarrativeDone) -> None:
+    state = txn.state
     _need_phase(state, "narrative")
     if cmd.player not in battle_players(state):
         raise Reject(f"{state.player_name(cmd.player)} has no battle to write about.")
     if cmd.player in state.narrative_done:
         raise Reject(f"{state.player_name(cmd.player)} has already finished posting.")
     done = (*state.narrative_done, cmd.player)
-    state = state.model_copy(update={"narrative_done": done})
-    events: list[Ev] = [NarrativeFinished(player=cmd.player)]
+    state = txn.state = state.model_copy(update={"narrative_done": done})
+    txn.emit(NarrativeFinished(player=cmd.player))
     if all(p in done for p in battle_players(state)):
-        state = state.model_copy(update={"phase": "orders"})
-        events.append(PhaseBegan(week=state.week, phase="orders"))
-    return state, events
+        txn.state = state.model_copy(update={"phase": "orders"})
+        txn.emit(PhaseBegan(week=state.week, phase="orders"))
 
 
-def _orders(state: CampaignState, cmd: GiveOrders) -> tuple[CampaignState, list[Ev]]:
+def _orders(txn: CampaignTxn, cmd: GiveOrders) -> None:
+    state = txn.state
     _need_phase(state, "orders")
     b = state.battles.get(cmd.battle)
     if b is None or b.over:
@@ -424,11 +431,10 @@ def _orders(state: CampaignState, cmd: GiveOrders) -> tuple[CampaignState, list[
                withdraw_to=cmd.withdraw_to, breakthrough_to=cmd.breakthrough_to)
     battles = dict(state.battles)
     battles[b.id] = b.model_copy(update={"orders": {**b.orders, cmd.player: o}})
-    state = state.model_copy(update={"battles": battles})
-    events: list[Ev] = [OrdersSealed(player=cmd.player, battle=b.id)]
-    if any(len(x.orders) < 2 for x in state.open_games()):
-        return state, events
-    return _resolve_all(state, events)
+    txn.state = state.model_copy(update={"battles": battles})
+    txn.emit(OrdersSealed(player=cmd.player, battle=b.id))
+    if all(len(x.orders) >= 2 for x in txn.state.open_games()):
+        _resolve_all(txn)
 
 
 def battle_order(state: CampaignState) -> list[BattleState]:
@@ -437,31 +443,32 @@ def battle_order(state: CampaignState) -> list[BattleState]:
     return sorted(state.open_games(), key=lambda b: (min(order.index(p) for p in b.sides), int(b.id[1:])))
 
 
-def _resolve_all(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
-    roller = Roller(state.rng, state.forced)
-    w = battle_mod.Work(state, roller)
-    for b in battle_order(state):
+def _resolve_all(txn: CampaignTxn) -> None:
+    w = battle_mod.Work(txn.state, txn.roller)
+    for b in battle_order(txn.state):
         battle_mod.resolve(w.snapshot(), w, b.id)
-    state = w.snapshot().model_copy(update={"rng": roller.rng_state, "forced": roller.forced_left})
-    return _end_week(state, [*events, *w.events])
+    txn.state = w.snapshot()
+    txn.events.extend(w.events)
+    _end_week(txn)
 
 
-def _end_week(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
+def _end_week(txn: CampaignTxn) -> None:
+    state = txn.state
     units = {uid: (u.model_copy(update={"armour_damage": 0}) if u.armour_damage else u)
              for uid, u in state.units.items()}
     armies = {aid: a.model_copy(update={"moved": False, "held_back": False}) for aid, a in state.armies.items()}
     generals = {gid: g.model_copy(update={"picked_up": False}) for gid, g in state.generals.items()}
-    events.append(WeekEnded(week=state.week))
-    state = state.model_copy(update={"units": units, "armies": armies, "generals": generals,
-                                     "week": state.week + 1, "phase": "movement", "turn": 0,
-                                     "narrative_done": (), "declarations": {}})
-    events.append(PhaseBegan(week=state.week, phase="movement"))
-    return state, events
+    txn.emit(WeekEnded(week=state.week))
+    txn.state = state.model_copy(update={"units": units, "armies": armies, "generals": generals,
+                                         "week": state.week + 1, "phase": "movement", "turn": 0,
+                                         "narrative_done": (), "declarations": {}})
+    txn.emit(PhaseBegan(week=txn.state.week, phase="movement"))
 
 
 # --------------------------------------------------------------------------- GM
 
-def _gm_move(state: CampaignState, cmd: GmMoveArmy) -> tuple[CampaignState, list[Ev]]:
+def _gm_move(txn: CampaignTxn, cmd: GmMoveArmy) -> None:
+    state = txn.state
     army = _army(state, cmd.army)
     if not hexes.on_map(state.cs.map, cmd.to):
         raise Reject(f"Hex {cmd.to[0]},{cmd.to[1]} is off the map.")
@@ -473,12 +480,13 @@ def _gm_move(state: CampaignState, cmd: GmMoveArmy) -> tuple[CampaignState, list
                                               "battle": b.id if b and army.owner in b.sides else None})
     generals = {gid: (g.model_copy(update={"hex": cmd.to}) if g.army == army.id else g)
                 for gid, g in state.generals.items()}
-    return (state.model_copy(update={"armies": armies, "generals": generals}),
-            [ArmyMoved(army=army.id, path=(cmd.to,), cost=0, reason="gm"),
-             GmDid(what=f"moved {army.name} to {cmd.to[0]},{cmd.to[1]}")])
+    txn.state = state.model_copy(update={"armies": armies, "generals": generals})
+    txn.emit(ArmyMoved(army=army.id, path=(cmd.to,), cost=0, reason="gm"))
+    txn.emit(GmDid(what=f"moved {army.name} to {cmd.to[0]},{cmd.to[1]}"))
 
 
-def _gm_edit(state: CampaignState, cmd: GmEditUnit) -> tuple[CampaignState, list[Ev]]:
+def _gm_edit(txn: CampaignTxn, cmd: GmEditUnit) -> None:
+    state = txn.state
     u = state.units.get(cmd.unit)
     if u is None:
         raise Reject(f"There is no unit called {cmd.unit}.")
@@ -493,20 +501,23 @@ def _gm_edit(state: CampaignState, cmd: GmEditUnit) -> tuple[CampaignState, list
         upd["destroyed"] = cmd.destroyed
     units = dict(state.units)
     units[u.id] = u.model_copy(update=upd)
-    return state.model_copy(update={"units": units}), [GmDid(what=f"edited {u.id}: {upd}")]
+    txn.state = state.model_copy(update={"units": units})
+    txn.emit(GmDid(what=f"edited {u.id}: {upd}"))
 
 
-def _gm_force(state: CampaignState, cmd: GmForceRolls) -> tuple[CampaignState, list[Ev]]:
+def _gm_force(txn: CampaignTxn, cmd: GmForceRolls) -> None:
+    state = txn.state
     if len(cmd.values) > 500:
         raise Reject("At most 500 forced values at a time.")
     sides = state.cs.rules.dice.sides
     if any(not 1 <= v <= sides for v in cmd.values):
         raise Reject(f"Forced values must be 1..{sides}.")
-    return (state.model_copy(update={"forced": (*state.forced, *cmd.values)}),
-            [GmDid(what=f"forced the next rolls: {list(cmd.values)}")])
+    txn.state = state.model_copy(update={"forced": (*state.forced, *cmd.values)})
+    txn.emit(GmDid(what=f"forced the next rolls: {list(cmd.values)}"))
 
 
-def _gm_general(state: CampaignState, cmd: GmSetGeneral) -> tuple[CampaignState, list[Ev]]:
+def _gm_general(txn: CampaignTxn, cmd: GmSetGeneral) -> None:
+    state = txn.state
     g = state.generals.get(cmd.general)
     if g is None:
         raise Reject(f"There is no General called {cmd.general}.")
@@ -514,54 +525,45 @@ def _gm_general(state: CampaignState, cmd: GmSetGeneral) -> tuple[CampaignState,
         raise Reject("A General's level is 0 to 3.")
     generals = dict(state.generals)
     generals[g.id] = g.model_copy(update={"level": cmd.level})
-    return state.model_copy(update={"generals": generals}), [GmDid(what=f"{g.name} is now level {cmd.level}")]
+    txn.state = state.model_copy(update={"generals": generals})
+    txn.emit(GmDid(what=f"{g.name} is now level {cmd.level}"))
 
 
-def _gm_result(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]:
+def _gm_result(txn: CampaignTxn, cmd: GmBattleResult) -> None:
     """An externally decided battle result (external.py); the week goes on as if the battle had
     been resolved: when it was the last one the phase waited for, the phase moves on."""
-    from game.systems.campaign.rules import external
-
-    state, events = external.apply_result(state, cmd)
-    return _battle_settled(state, events)
+    external.apply_result(txn, cmd)
+    _battle_settled(txn)
 
 
-def _gm_choice(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]:
-    """How a battle is resolved (external.py): fought out, it waits for its result."""
-    from game.systems.campaign.rules import external
-
-    return external.choose(state, cmd)
-
-
-def _gm_abandon(state: CampaignState, cmd: Any) -> tuple[CampaignState, list[Ev]]:
+def _gm_abandon(txn: CampaignTxn, cmd: GmBattleAbandon) -> None:
     """A battle fought out goes back to the tables; when both its sides had sealed orders before
     (and nothing else is waited for), the week's battles are resolved now."""
-    from game.systems.campaign.rules import external
+    external.abandon(txn, cmd)
+    if txn.state.phase == "orders" and all(len(x.orders) == 2 for x in txn.state.open_games()):
+        _resolve_all(txn)
 
-    state, events = external.abandon(state, cmd)
+
+def _battle_settled(txn: CampaignTxn) -> None:
+    state = txn.state
     if state.phase == "orders" and all(len(x.orders) == 2 for x in state.open_games()):
-        return _resolve_all(state, events)
-    return state, events
-
-
-def _battle_settled(state: CampaignState, events: list[Ev]) -> tuple[CampaignState, list[Ev]]:
-    if state.phase == "orders" and all(len(x.orders) == 2 for x in state.open_games()):
-        return _resolve_all(state, events)
+        _resolve_all(txn)
+        return
     if state.phase == "narrative":
         players = battle_players(state)
         if not players:
-            return _end_week(state, events)
+            _end_week(txn)
+            return
         if all(p in state.narrative_done for p in players):
-            state = state.model_copy(update={"phase": "orders"})
-            events.append(PhaseBegan(week=state.week, phase="orders"))
-    return state, events
+            txn.state = state.model_copy(update={"phase": "orders"})
+            txn.emit(PhaseBegan(week=state.week, phase="orders"))
 
 
 HANDLERS: dict[str, Handler] = {
     "move_army": _move, "end_turn": _end_turn, "declare": _declare, "pickup": _pickup, "post": _post,
     "narrative_done": _narrative_done, "orders": _orders, "gm_move_army": _gm_move, "gm_edit_unit": _gm_edit,
     "gm_force_rolls": _gm_force, "gm_set_general": _gm_general, "gm_battle_result": _gm_result,
-    "gm_battle_choice": _gm_choice, "gm_battle_abandon": _gm_abandon,
+    "gm_battle_choice": external.choose, "gm_battle_abandon": _gm_abandon,
 }
 
 
@@ -577,15 +579,12 @@ def _army(state: CampaignState, aid: str) -> ArmyState:
     return a
 
 
+def _not_over(txn: CampaignTxn, kind: str) -> None:
+    if txn.state.phase == "ended" and not kind.startswith("gm_"):
+        raise Reject("The campaign is over.")
+
+
 def apply(state: CampaignState, command: Any) -> Outcome:
-    kind = str(getattr(command, "kind", ""))
-    handler = HANDLERS.get(kind)
-    if handler is None:
-        return Rejection(f"Unknown command {kind!r}.")
-    if state.phase == "ended" and not kind.startswith("gm_"):
-        return Rejection("The campaign is over.")
-    try:
-        new, events = handler(state, command)
-    except Reject as exc:
-        return Rejection(exc.reason)
-    return Accepted(new, tuple(events))
+    """Apply one command through the core kernel; a refused one returns a Rejection."""
+    return dispatch(HANDLERS, command, begin=lambda: CampaignTxn.begin(state), finish=CampaignTxn.finish,
+                    guard=_not_over, unknown=lambda cmd: f"Unknown command {str(getattr(cmd, 'kind', ''))!r}.")

@@ -11,8 +11,7 @@ campaign rules: the tables' own resolution (battle.py) is untouched.
 
 from __future__ import annotations
 
-from game.core.roller import Roller
-from game.core.system import Reject
+from game.core.kernel import Reject
 from game.systems.campaign.rules import battle as battle_mod
 from game.systems.campaign.rules import hexes
 from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, GmBattleResult
@@ -22,11 +21,11 @@ from game.systems.campaign.rules.events import (
     BattleChosen,
     BattleEnded,
     CasualtiesPlaced,
-    Ev,
     GmDid,
 )
 from game.systems.campaign.rules.models import BAND_NAMES
 from game.systems.campaign.rules.state import BattleState, CampaignState
+from game.systems.campaign.rules.txn import CampaignTxn
 
 
 def _open_battle(state: CampaignState, battle_id: str) -> BattleState:
@@ -45,7 +44,8 @@ def fought_out(b: BattleState) -> bool:
     return b.fought_as != "tables"
 
 
-def choose(state: CampaignState, cmd: GmBattleChoice) -> tuple[CampaignState, list[Ev]]:
+def choose(txn: CampaignTxn, cmd: GmBattleChoice) -> None:
+    state = txn.state
     b = _open_battle(state, cmd.battle)
     if fought_out(b):
         raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle; abandon it first "
@@ -53,20 +53,25 @@ def choose(state: CampaignState, cmd: GmBattleChoice) -> tuple[CampaignState, li
     if cmd.scale == "tables":
         if cmd.save:
             raise Reject("A battle resolved by the tables has no battle save.")
-        return state, [BattleChosen(battle=b.id, scale="tables", note=cmd.note)]
+        txn.emit(BattleChosen(battle=b.id, scale="tables", note=cmd.note))
+        return
     b = b.model_copy(update={"fought_as": cmd.scale, "battle_save": cmd.save})
-    return _with(state, b), [BattleChosen(battle=b.id, scale=cmd.scale, save=cmd.save, note=cmd.note)]
+    txn.state = _with(state, b)
+    txn.emit(BattleChosen(battle=b.id, scale=cmd.scale, save=cmd.save, note=cmd.note))
 
 
-def abandon(state: CampaignState, cmd: GmBattleAbandon) -> tuple[CampaignState, list[Ev]]:
+def abandon(txn: CampaignTxn, cmd: GmBattleAbandon) -> None:
+    state = txn.state
     b = _open_battle(state, cmd.battle)
     if b.fought_as == "tables":
         raise Reject(f"Battle {b.id} is not being fought out; there is nothing to abandon.")
     ev = BattleAbandoned(battle=b.id, scale=b.fought_as, save=b.battle_save, note=cmd.note)
-    return _with(state, b.model_copy(update={"fought_as": "tables", "battle_save": ""})), [ev]
+    txn.state = _with(state, b.model_copy(update={"fought_as": "tables", "battle_save": ""}))
+    txn.emit(ev)
 
 
-def apply_result(state: CampaignState, cmd: GmBattleResult) -> tuple[CampaignState, list[Ev]]:
+def apply_result(txn: CampaignTxn, cmd: GmBattleResult) -> None:
+    state = txn.state
     b = _open_battle(state, cmd.battle)
     if cmd.source is not None and fought_out(b) and cmd.source.scale != b.fought_as:
         raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle, not a {cmd.source.scale} one.")
@@ -95,7 +100,7 @@ def apply_result(state: CampaignState, cmd: GmBattleResult) -> tuple[CampaignSta
             if tr is None or tr.cost is None:
                 raise Reject(f"{a.name} cannot enter hex {c[0]},{c[1]}.")
             at = c
-    w = battle_mod.Work(state, Roller(state.rng, ()))  # nothing is rolled
+    w = battle_mod.Work(state, txn.roller)  # nothing is rolled
     for player in b.sides:
         placed = []
         killed = []
@@ -135,4 +140,5 @@ def apply_result(state: CampaignState, cmd: GmBattleResult) -> tuple[CampaignSta
     w.battles[b.id] = b.model_copy(update={"over": True, "ended": how, "orders": {}})
     w.events.append(BattleEnded(battle=b.id, how=how))
     w.events.append(GmDid(what=f"applied the result of battle {b.id}: {result}"))
-    return w.snapshot(), w.events
+    txn.state = w.snapshot()
+    txn.events.extend(w.events)
