@@ -117,8 +117,9 @@ def order_units(state: CampaignState, w: Work, uids: list[str], first: list[str]
         t = state.cs.unit_types[w.units[uid].type_id]
         return (-unit_capacity(t, w.units[uid]), uid)
     head = [first[0]] + sorted(first[1:], key=size) if first else []
-    rest = sorted([u for u in uids if u not in first], key=size)
-    return [u for u in head + rest if u in uids]
+    firsts, among = set(first), set(uids)  # (sets: n log n for a million units, issue 34)
+    rest = sorted([u for u in uids if u not in firsts], key=size)
+    return [u for u in head + rest if u in among]
 
 
 def place(state: CampaignState, w: Work, order: list[str], count: int) -> list[tuple[str, int]]:
@@ -309,13 +310,15 @@ def _casualties(state: CampaignState, w: Work, battle: BattleState, player: str,
         rolled = t.lo + dice[0] - 1
     count = max(0, rolled + t.extra - t.mitigation)
     alive = [u for a in _side_armies(w, battle, player) for u in a.units if not w.units[u].destroyed]
-    main = [u for u in pool.main_line if u in alive]
+    alive_set = set(alive)
+    main = [u for u in pool.main_line if u in alive_set]
     if t.extra_supporting_first and t.extra:
         normal = max(0, count - t.extra)
         placed = place(state, w, order_units(state, w, alive, main), normal)
         left = [u for u in alive if not w.units[u].destroyed]
-        support = [u for u in left if u not in main]
-        order = order_units(state, w, support, []) + [u for u in order_units(state, w, left, main) if u in main]
+        main_set = set(main)
+        support = [u for u in left if u not in main_set]
+        order = order_units(state, w, support, []) + [u for u in order_units(state, w, left, main) if u in main_set]
         placed += place(state, w, order, count - normal)
     else:
         placed = place(state, w, order_units(state, w, alive, main), count)
