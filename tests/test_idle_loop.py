@@ -99,11 +99,14 @@ def test_a_scene_showing_a_busy_scene_inside_it_asks_for_frames(app: App) -> Non
     class Busy:
         busy = True
 
+    class Outer(Scene):  # as the replay view holds its battle scene
+        def inner_scenes(self) -> tuple[Scene, ...]:
+            return (inner,)
+
     inner = Scene(app)
-    outer = Scene(app)
-    outer.view = inner  # type: ignore[attr-defined]  # as the replay view holds its battle scene
+    outer = Outer(app)
     assert not outer.wants_frames()
-    inner.anim = Busy()  # type: ignore[attr-defined]
+    inner.anim = Busy()
     assert inner.wants_frames() and outer.wants_frames()
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 
 import grimp
-import pytest
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
@@ -58,8 +57,6 @@ def _graph() -> grimp.ImportGraph:
     return grimp.build_graph("game", exclude_type_checking_imports=False, cache_dir=None)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 27 item 4: the shell's scenes and the tactical battle's parts still "
-                   "import App and BattleScene for their types; the typed contracts remove these last two loops")
 def test_no_module_of_the_game_sits_in_an_import_cycle() -> None:
     graph = _graph()
     assert len(graph.modules) > 100

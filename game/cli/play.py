@@ -54,13 +54,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False) -> Any:
-    """The game window on `path`; when the last game was left unfinished (saves/recovery.yaml),
-    a dialog over it offers to resume that one."""
+    """The game window on `path`; when a game of that file was left unfinished (its system's
+    recovery save, saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
     from game.shell.actions import offer_recovery
     from game.shell.app import App
 
     app = App.for_scenario(table, path, size=size, headless=headless, settings=settings)
-    offer_recovery(app)
+    offer_recovery(app, path)  # only a game of the file opened (any game when none was named)
     return app
 
 

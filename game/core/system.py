@@ -134,8 +134,9 @@ class RuleSystem(Protocol):
     def parse_event(self, data: Mapping[str, Any]) -> Any: ...
 
     def summary(self, state: Any) -> dict[str, Any]:
-        """Plain facts for a save header and the load menu: `round` (int), `to_move` (side id
-        or None), `phase` (text), `over` (bool), and anything else the system wants shown."""
+        """Plain facts for a save header and the load menu: `round` (int: the system's own clock,
+        see `clock_of`), `to_move` (side id or None), `phase` (text), `over` (bool), and anything
+        else the system wants shown."""
         ...
 
     def undoable(self, step: Step) -> bool:
@@ -160,6 +161,16 @@ class RuleSystem(Protocol):
     def describe_command(self, state: Any, command: Any) -> str:
         """A short label for a command (logs, undo buttons, replay), names not ids."""
         ...
+
+
+# --------------------------------------------------------------------------- the clock
+
+
+def clock_of(system: object) -> str:
+    """The word for what the summary's `round` counts, for people ("round", "week", "wave"): a
+    system says it with a `clock` attribute (optional; "round" without one)."""
+    word = getattr(system, "clock", "round")
+    return word if isinstance(word, str) and word else "round"
 
 
 # --------------------------------------------------------------------------- state versions

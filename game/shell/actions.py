@@ -1,35 +1,36 @@
 """What the shell does for any game scene: save, load, the load menu, the replay view, GM mode,
-quitting (with the question and the recovery save), and the end-of-game choices every system
-offers. Called from the key map (game/shell/keys.py), from buttons and from the game scenes.
+undo and redo, the help, quitting (with the question and the recovery save), and the end-of-game
+choices every system offers. Called from the key map (game/shell/keys.py), from buttons and from
+the game scenes. Saving and loading go through the save service (game/shell/savegame.py).
 
-A game scene (any rule system's) has `game_scene = True`, a `session` (game.shell.session),
-`toast(text, seconds)` and, optionally, `reopen_end_summary()`.
+A game scene (any rule system's) is a `game.shell.contracts.GameScene`: `game_scene = True`, a
+`session` (game.shell.session), `toast(text, seconds)`, and from the Scene base `notify` (a
+message's tone), `after_change()`
+(show the state afresh after an undo or redo) and `key_map()`.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+
+import pygame
 
 from game.core.errors import GameFileError
+from game.core.system import Accepted
 from game.shell import savegame
+from game.shell.contracts import AppContext, GameScene, game_scenes, live_game, tell
+from game.shell.keymap import Binding, help_html
 from game.shell.launch import client_of, load_into
 from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.session import Session
 
-if TYPE_CHECKING:
-    from game.shell.app import App
-    from game.shell.session import Session
-
-RECOVERY_NAME = "recovery.yaml"
+APP_TITLE = "Ascension Isle: Legacy"
 
 
-def _gm_active(app: App) -> bool:
-    return any(getattr(s, "name", "") == "gm" for s in app.scenes)
-
-
-def _client(app: App, session: Session) -> Any:
-    return client_of(app.table, session)
+def _gm_active(app: AppContext) -> bool:
+    return any(s.name == "gm" for s in app.scenes)
 
 
 def mark_saved(session: Session) -> None:
@@ -41,80 +42,137 @@ def unsaved(session: Session) -> bool:
     return len(session.history) != (session.saved_steps or 0)
 
 
+def window_title(session: Session | None) -> str:
+    """The window's title: the game, its rule system and its own clock ("Week 3")."""
+    if session is None:
+        return APP_TITLE
+    clock = savegame.clock_text(session.system, session.state)
+    return f"{APP_TITLE} - {savegame.game_title(session)} - {session.system.title}, {clock}"
+
+
 # --------------------------------------------------------------------------- saving and loading
 
 
-def quick_save_action(scene: Any) -> None:
+def quick_save_action(scene: GameScene) -> None:
     try:
         path = savegame.quick_save(scene.session, gm_mode=_gm_active(scene.app))
     except (GameFileError, OSError) as exc:
-        scene.toast(f"Not saved: {exc}", 6.0)
+        tell(scene, f"Not saved: {exc}", 6.0, problem=True)
         return
     mark_saved(scene.session)
-    scene.toast(f"Saved to {path} (F9 loads it)", 3.0)
+    tell(scene, f"Saved to {path} (F9 loads it)", 3.0)
 
 
 def new_save_path(session: Session, now: _dt.datetime | None = None) -> Path:
-    """saves/<scenario>-r<round>-<date>.yaml: a fresh file for Ctrl+S (never overwrites one)."""
+    """saves/<scenario>-<clock><n>-<date>.yaml (e.g. teaching-week03-...): a fresh file for
+    Ctrl+S (never overwrites one)."""
     stem = "".join(ch if ch.isalnum() else "-" for ch in Path(session.path or "game").stem).strip("-")
     when = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
-    rnd = int(session.system.summary(session.state).get("round", 0))
-    path = savegame.saves_dir() / f"{stem}-r{rnd:02d}-{when}.yaml"
+    word, n_clock = savegame.clock(session.system, session.state)
+    base = f"{stem}-{word[0] if word == 'round' else word}{n_clock:02d}-{when}"
+    path = savegame.saves_dir() / f"{base}.yaml"
     n = 1
     while path.exists():
         n += 1
-        path = path.with_name(f"{stem}-r{rnd:02d}-{when}-{n}.yaml")
+        path = path.with_name(f"{base}-{n}.yaml")
     return path
 
 
-def save_new_action(scene: Any) -> None:
+def save_new_action(scene: GameScene) -> None:
     try:
         path = savegame.save_session(scene.session, new_save_path(scene.session), gm_mode=_gm_active(scene.app))
     except (GameFileError, OSError) as exc:
-        scene.toast(f"Not saved: {exc}", 6.0)
+        tell(scene, f"Not saved: {exc}", 6.0, problem=True)
         return
     mark_saved(scene.session)
-    scene.toast(f"Saved to {path} (Ctrl+O lists every save)", 3.0)
+    tell(scene, f"Saved to {path} (Ctrl+O lists every save)", 3.0)
 
 
-def quick_load_action(scene: Any) -> None:
-    path = savegame.quick_save_path()
+def quick_load_action(scene: GameScene) -> None:
+    path = savegame.quick_save_path(scene.session)
     if not path.exists():
-        scene.toast("No quick save yet: F5 saves the game.", 4.0)
+        tell(scene, f"No quick save of this game yet: F5 saves it ({path.name}).", 4.0, problem=True)
         return
-    problem = load_into(scene.app, path)
+    app = scene.app
+    problem = load_into(app, path)
     if problem is not None:
-        scene.toast(f"Not loaded: {problem}", 8.0)
+        tell(scene, f"Not loaded: {problem}", 8.0, problem=True)
         return
-    top = scene.app.scenes.top
-    if top is not None and hasattr(top, "toast") and getattr(top, "_toast", None) is None:
-        top.toast(f"Loaded {path}", 3.0)  # (a warning about the scenario, if any, stays up instead)
+    top = live_game(app)
+    if top is not None and not top.session.load_warnings:  # (a warning about the scenario stays up instead)
+        tell(top, f"Loaded {path}", 3.0)
 
 
-def open_load_menu(scene: Any) -> None:
+def open_load_menu(scene: GameScene) -> None:
+    # the load menu reads the save format's headers: imported when it opens, not at start-up
     from game.shell.scenes.load_menu import LoadMenuScene
 
     scene.app.push(LoadMenuScene(scene.app))
 
 
+# --------------------------------------------------------------------------- undo, redo, help
+
+
+def undo_refusal(session: Session) -> str:
+    """Why the last command cannot be taken back, for the player."""
+    record = session.record
+    if not record.steps:
+        return "Nothing to undo: no command has been played yet."
+    if record.rolled_dice(record.steps[-1]):
+        return "Not undone: the last command rolled dice (only a command that rolled no dice and revealed " \
+               "nothing can be taken back)."
+    return "Not undone: the rules keep the last command (it revealed something or ended a phase)."
+
+
+def undo_action(scene: GameScene) -> None:
+    """Ctrl+Z in every rule system: take back what the system's `undoable` allows."""
+    if not scene.session.undo():
+        tell(scene, undo_refusal(scene.session), 4.0, problem=True)
+        return
+    scene.after_change()
+    tell(scene, "Move taken back (Ctrl+Y plays it again).", 2.5)
+
+
+def redo_action(scene: GameScene) -> None:
+    """Ctrl+Y: play the command just taken back again (same state, so the same dice)."""
+    record = scene.session.record
+    if not record.can_redo:
+        tell(scene, "Nothing to redo: Ctrl+Y plays again a command taken back with Ctrl+Z.", 4.0, problem=True)
+        return
+    outcome = record.redo()
+    if not isinstance(outcome, Accepted):
+        reason = getattr(outcome, "reason", "")
+        tell(scene, f"Not played again: {reason}" if reason else "Not played again.", 4.0, problem=True)
+        return
+    scene.after_change()
+    tell(scene, "Move played again.", 2.5)
+
+
+def show_help(app: AppContext, groups: Sequence[tuple[str, Sequence[Binding]]]) -> None:
+    """The F1 help of the screen on top (keys.help_groups builds it from the screen's key map)."""
+    dialog = DialogScene(app, "Keys", help_html(groups), [Choice("Close", None, pygame.K_F1, primary=True)],
+                         size=(760, 620), cancel=Choice("Close", None), name="help")
+    app.push(dialog)
+
+
 # --------------------------------------------------------------------------- replay view and GM mode
 
 
-def open_replay_view(scene: Any) -> None:
-    client = _client(scene.app, scene.session)
-    opener = getattr(client, "open_replay", None)
+def open_replay_view(scene: GameScene) -> None:
+    client = client_of(scene.app.table, scene.session)
+    opener = getattr(client, "open_replay", None)  # (optional in a system's client)
     if opener is None:
-        scene.toast(f"The {scene.session.system.title} has no replay view yet: `python -m game replay` "
-                    "checks a save.", 5.0)
+        tell(scene, f"The {scene.session.system.title} has no replay view yet: `python -m game replay` "
+             "checks a save.", 5.0, problem=True)
         return
     opener(scene.app, scene.session)
 
 
-def toggle_gm(scene: Any) -> None:
-    client = _client(scene.app, scene.session)
-    opener = getattr(client, "open_gm", None)
+def toggle_gm(scene: GameScene) -> None:
+    client = client_of(scene.app.table, scene.session)
+    opener = getattr(client, "open_gm", None)  # (optional in a system's client)
     if opener is None:
-        scene.toast(f"The {scene.session.system.title} has no GM mode on screen yet.", 5.0)
+        tell(scene, f"The {scene.session.system.title} has no GM mode on screen yet.", 5.0, problem=True)
         return
     opener(scene.app, scene)
 
@@ -122,46 +180,45 @@ def toggle_gm(scene: Any) -> None:
 # --------------------------------------------------------------------------- after every change
 
 
-def after_change(scene: Any) -> None:
-    """Run by a game scene after every accepted command or undo: the autosave at a new round."""
+def after_change(scene: GameScene) -> None:
+    """Run by a game scene after every accepted command or undo: the autosave at a new round
+    (week, wave: the system's clock)."""
     if scene not in list(scene.app.scenes):  # a replay's display, not the game being played
         return
     problems = savegame.AUTOSAVES.problems()  # an earlier autosave whose background write failed
     if problems:
-        scene.toast(f"Autosave failed: {problems[-1]}", 6.0)
+        tell(scene, f"Autosave failed: {problems[-1]}", 6.0, problem=True)
     try:
         path = savegame.autosave_if_new_round(scene.session)
     except (GameFileError, OSError) as exc:
-        scene.toast(f"Autosave failed: {exc}", 6.0)
+        tell(scene, f"Autosave failed: {exc}", 6.0, problem=True)
         return
     if path is not None:
-        rnd = scene.session.system.summary(scene.session.state).get("round")
-        scene.toast(f"Round {rnd}: autosaved", 2.5)
+        tell(scene, f"{savegame.clock_text(scene.session.system, scene.session.state)}: autosaved", 2.5)
 
 
-def end_choices(scene: Any) -> list[Choice]:
+def end_choices(scene: GameScene) -> list[Choice]:
     """The shell's buttons on a game's end-of-game summary: the load menu and the replay view."""
-    import pygame
 
-    def from_end(action: Any) -> Any:
+    def from_end(action: Callable[[GameScene], None]) -> Callable[[], None]:
         def run() -> None:
-            reopen = getattr(scene, "reopen_end_summary", None)
+            reopen = getattr(scene, "reopen_end_summary", None)  # (optional: the summary returns)
             if reopen is not None:
-                reopen()  # when the menu or the replay closes, the summary returns
+                reopen()
             action(scene)
         return run
 
-    back = getattr(scene.session, "return_to", None)
+    back = scene.session.return_to
     extra = [Choice(scene.session.return_label or "Back", lambda: back(scene), pygame.K_b)] if back else []
     return [*extra, Choice("Load", from_end(open_load_menu), pygame.K_l),
             Choice("Replay", from_end(open_replay_view), pygame.K_p)]
 
 
-def return_action(scene: Any) -> None:
+def return_action(scene: GameScene) -> None:
     """Ctrl+B: back to the game this one was opened from (a campaign battle fought out)."""
-    back = getattr(scene.session, "return_to", None)
+    back = scene.session.return_to
     if back is None:
-        scene.toast("This game was not opened from another one (Ctrl+B goes back to it)", 3.0)
+        tell(scene, "This game was not opened from another one (Ctrl+B goes back to it)", 3.0, problem=True)
         return
     back(scene)
 
@@ -169,39 +226,38 @@ def return_action(scene: Any) -> None:
 # --------------------------------------------------------------------------- quitting
 
 
-def recovery_path() -> Path:
-    return savegame.saves_dir() / RECOVERY_NAME
+def recovery_path(system_name: str) -> Path:
+    return savegame.recovery_path(system_name)
 
 
-def write_recovery(app: App) -> Path | None:
-    """Save the live game to saves/recovery.yaml (what the next start offers to resume)."""
-    scene = next(reversed(savegame.battle_scenes(app)), None)
-    if scene is None or not scene.session.history or scene.session.path is None:
-        return None
-    try:
-        from game.io import saves
-
-        data = savegame.session_save(scene.session, title=f"{savegame.game_title(scene.session)} (left unfinished)")
-        return saves.write_save(recovery_path(), data, backup=False)
-    except (GameFileError, OSError):
-        return None
+def write_recovery(app: AppContext) -> list[Path]:
+    """Keep every game on the stack as its system's recovery save (what the next start offers)."""
+    out: list[Path] = []
+    for scene in game_scenes(app):
+        path = savegame.write_recovery(scene.session)
+        if path is not None:
+            out.append(path)
+    return out
 
 
-def request_quit(app: App) -> bool:
-    """The window's close button, Ctrl+Q, Options → Quit: ask first when there is unsaved play."""
-    scenes = savegame.battle_scenes(app)
-    if any(getattr(s, "name", "") == "quit_dialog" for s in app.scenes):
+def request_quit(app: AppContext) -> bool:
+    """Esc on a game screen, the window's close button, Ctrl+Q, Options -> Quit: ask first when
+    there is unsaved play."""
+    if any(s.name == "quit_dialog" for s in app.scenes):
         return True
-    if not scenes or not unsaved(scenes[-1].session) or not scenes[-1].session.history:
+    scenes = game_scenes(app)
+    if not any(unsaved(s.session) and s.session.history for s in scenes):
         quit_now(app)
         return True
     scene = scenes[-1]
+    what = f"{savegame.game_title(scene.session)} ({scene.session.system.title}, " \
+           f"{savegame.clock_text(scene.session.system, scene.session.state).lower()})"
 
     def save_and_quit() -> None:
         try:
             path = savegame.save_session(scene.session, new_save_path(scene.session))
         except (GameFileError, OSError) as exc:
-            scene.toast(f"Not saved: {exc} (the recovery save still has it)", 8.0)
+            tell(scene, f"Not saved: {exc} (the recovery save still has it)", 8.0, problem=True)
             write_recovery(app)
             return
         mark_saved(scene.session)
@@ -209,51 +265,95 @@ def request_quit(app: App) -> bool:
         quit_now(app)
 
     dialog = DialogScene(app, "Quit the game?",
-                         "There are moves since the last save. <b>Save and quit</b> writes a new save; "
-                         "<b>Quit</b> keeps them only in the recovery save the next start offers to resume.",
+                         f"{_escape(what)} has moves since the last save. <b>Save and quit</b> writes a new "
+                         "save; <b>Quit</b> keeps them only in the recovery save the next start offers to "
+                         "resume; <b>Keep playing</b> goes back to the game.",
                          [Choice("Save and quit", save_and_quit, primary=True),
                           Choice("Quit", lambda: quit_now(app)),
-                          Choice("Cancel", None)],
-                         cancel=Choice("Cancel", None))
-    dialog.name = "quit_dialog"
+                          Choice("Keep playing", None)],
+                         cancel=Choice("Keep playing", None), name="quit_dialog")
     app.push(dialog)
     return True
 
 
-def quit_now(app: App) -> None:
+def quit_now(app: AppContext) -> None:
     write_recovery(app)
     app.quit()
 
 
-def offer_recovery(app: App) -> bool:
-    """At start-up: when a game was left unfinished, offer to resume it (True when offered)."""
-    path = recovery_path()
-    if not path.is_file():
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _recoveries() -> list[Path]:
+    """The recovery saves, newest first (one per rule system)."""
+    folder = savegame.saves_dir()
+    try:
+        found = [p for p in folder.glob("recovery-*.yaml") if p.is_file() and not p.stem.endswith("-dismissed")]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+
+
+def recovery_for(opened: Path | None) -> Path | None:
+    """The recovery save to offer: of the scenario being opened (`opened`, the scenario a game
+    was started from), or the newest of any game when no file was named (None)."""
+    candidates = _recoveries()
+    if not candidates:
+        return None
+    if opened is None:
+        return candidates[0]
+    from game.io import saves  # only when there is a game to resume
+    from game.replay import scenario_ref
+
+    want = scenario_ref(opened)
+    for path in candidates:
+        try:
+            if saves.read_header(path).scenario == want:
+                return path
+        except GameFileError:
+            continue
+    return None
+
+
+def offer_recovery(app: AppContext, opened: str | Path | None = None) -> bool:
+    """At start-up: when a game of the file being opened was left unfinished, offer to resume it,
+    naming it and when it was left (True when offered). `opened`: the file named on the command
+    line (None: none was, and a game of any file is offered)."""
+    game = live_game(app)
+    scenario: Path | None = None
+    if opened is not None:
+        scenario = game.session.path if game is not None and game.session.path is not None else Path(opened)
+    path = recovery_for(scenario)
+    if path is None:
         return False
+    found = path
 
     def resume() -> None:
-        problem = load_into(app, path)
+        problem = load_into(app, found)
         if problem is not None:
-            top = app.scenes.top
-            if top is not None and hasattr(top, "toast"):
-                top.toast(f"Not resumed: {problem}", 8.0)
+            top = live_game(app)
+            if top is not None:
+                tell(top, f"Not resumed: {problem}", 8.0, problem=True)
 
     def discard() -> None:
         try:
-            path.replace(path.with_name("recovery-dismissed.yaml"))
+            found.replace(found.with_name(f"{found.stem}-dismissed.yaml"))
         except OSError:
             pass
 
     from game.io import saves  # only when there is a game to resume
 
     try:
-        header = saves.read_header(path)
-        what = f"{header.title}, round {header.round}, saved {header.saved_at.replace('T', ' ')[:16]}"
+        header = saves.read_header(found)
+        when = header.saved_at.replace("T", " ")[:16]
+        what = f"<b>{_escape(header.title)}</b>, left on {when}"
     except GameFileError as exc:
-        what = f"(it cannot be read: {exc.message})"
+        what = f"(it cannot be read: {_escape(exc.message)})"
     app.push(DialogScene(app, "Resume your last game?",
-                         f"A game was left unfinished: {what}.<br>Resume it, or start the new one "
-                         "(the old one is kept as recovery-dismissed.yaml).",
+                         f"A game was left unfinished: {what}.<br>Resume it, or start the one you opened "
+                         f"(the old one is kept as {found.stem}-dismissed.yaml).",
                          [Choice("Resume", resume, primary=True), Choice("New game", discard)],
                          cancel=Choice("New game", discard)))
     return True
+

@@ -18,36 +18,22 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pygame
 import pygame_gui
 
 from game import paths, startup_gc
 from game.core.plugin import Table
-from game.shell.keys import shell_key
-from game.shell.scene import Scene, SceneStack
+from game.shell import actions, launch
+from game.shell.contracts import AnimationSpeed, SceneLike, Settings, live_game
+from game.shell.keys import scene_key, shell_key
+from game.shell.scene import SceneStack
+
+__all__ = ["App", "AnimationSpeed", "Settings"]  # (Settings lives in game.shell.contracts)
 
 THEME_PATH = paths.theme_file()
 MIN_SIZE = (960, 600)
-
-AnimationSpeed = Literal["normal", "fast", "instant"]
-
-
-@dataclass
-class Settings:
-    """Player-facing options (the battle scene's menu changes them)."""
-
-    animation: AnimationSpeed = "normal"
-    blackout: bool = True            # hide the map between sides (off for a GM at the table)
-    ask_defensive: bool = True       # ask the defender about a defensive action
-    confirm_end_phase: bool = True   # confirm ending a phase when units have not acted
-    show_grid: bool = True
-
-    def speed_factor(self) -> float:
-        """Multiplier on animation time: 0 means instant."""
-        return {"normal": 1.0, "fast": 0.35, "instant": 0.0}[self.animation]
-
 
 FRAMES_DRAWN = "frames drawn:"  # the line `play --frames N` prints after its last frame
 
@@ -75,7 +61,8 @@ class App:
             os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         pygame.display.init()
         pygame.font.init()
-        pygame.display.set_caption("Ascension Isle: Legacy - Tactics")
+        self._title = actions.window_title(None)
+        pygame.display.set_caption(self._title)
         pygame.display.set_icon(_icon())
         self.fullscreen = False
         self._windows = 0  # windows opened (a new one holds no picture)
@@ -95,13 +82,11 @@ class App:
                      headless: bool = False, settings: Settings | None = None) -> App:
         """An app showing the game of a scenario (or save) file of any rule system; None = the
         default scenario."""
-        from game.shell.launch import open_game, scene_for
-
         if settings is None:
             settings = Settings(animation="instant") if headless else Settings()
-        session = open_game(table, path)  # errors here reach the command line as one clear line
+        session = launch.open_game(table, path)  # errors here reach the command line as one clear line
         app = cls(table, size=size, headless=headless, settings=settings)
-        app.scenes.push(scene_for(app, session))
+        app.scenes.push(launch.scene_for(app, session))
         return app
 
     def _open_window(self, size: tuple[int, int]) -> pygame.Surface:
@@ -125,7 +110,7 @@ class App:
         return _ThemedManager(self.screen.get_size(), None, shared=first)
 
     # ------------------------------------------------------------------ scenes
-    def push(self, scene: Scene) -> None:
+    def push(self, scene: SceneLike) -> None:
         self.scenes.push(scene)
 
     def pop(self) -> None:
@@ -133,7 +118,7 @@ class App:
         if not len(self.scenes):
             self.running = False
 
-    def replace(self, scene: Scene) -> None:
+    def replace(self, scene: SceneLike) -> None:
         self.scenes.replace(scene)
 
     def quit(self) -> None:
@@ -142,9 +127,7 @@ class App:
     def request_quit(self) -> None:
         """The window's close button: ask first when a game has unsaved play (and always keep a
         recovery save that the next start offers to resume)."""
-        from game.shell.actions import request_quit
-
-        request_quit(self)
+        actions.request_quit(self)
 
     # ------------------------------------------------------------------ frames
     def resize(self, size: tuple[int, int]) -> None:
@@ -172,11 +155,12 @@ class App:
             if event.type == pygame.VIDEORESIZE:
                 self.resize((event.w, event.h))
                 continue
-            if event.type == pygame.KEYDOWN and shell_key(self, event):
+            if event.type == pygame.KEYDOWN and (shell_key(self, event) or scene_key(self, event)):
                 continue
             top = self.scenes.top
             if top is not None:
                 top.handle_event(event)
+        self._show_title()
         top = self.scenes.top
         if top is not None:
             top.update(dt)
@@ -184,6 +168,14 @@ class App:
                 if scene is not top:
                     scene.update_covered(dt)
         self.frame += 1
+
+    def _show_title(self) -> None:
+        """The window's title names the game on screen, its rule system and its clock."""
+        game = live_game(self)
+        title = actions.window_title(game.session if game is not None else None)
+        if title != self._title:
+            self._title = title
+            pygame.display.set_caption(title)
 
     def render(self) -> pygame.Surface:
         """Draw the visible scenes onto the window surface and return it.

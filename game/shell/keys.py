@@ -9,70 +9,30 @@ the phase...) are listed by its client (e.g. game/systems/tactical/client/battle
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 import pygame
 
-if TYPE_CHECKING:
-    from game.shell.app import App
+from game.shell import actions
+from game.shell.contracts import AppContext, GameScene, SceneLike, is_game_scene, live_game
+from game.shell.keymap import Binding, claims, dispatch, help_html
 
-
-@dataclass(frozen=True)
-class Binding:
-    """A key (or several keys for one action), with Ctrl or not, its name for the help, and what
-    it does: `action(target)` returns True when it used the key."""
-
-    keys: tuple[int, ...]
-    label: str
-    what: str
-    action: Callable[[Any], Any] | None = None
-    ctrl: bool = False
-    group: str = ""
-    in_help: bool = True  # False: a key the help names on another line (e.g. "1-9" for nine keys)
-
-    def matches(self, event: pygame.event.Event) -> bool:
-        ctrl = bool(getattr(event, "mod", 0) & pygame.KMOD_CTRL)
-        return event.key in self.keys and ctrl == self.ctrl
-
-
-def dispatch(bindings: Iterable[Binding], event: pygame.event.Event, target: Any) -> bool:
-    """Run the first binding matching a KEYDOWN; True when one used it."""
-    for b in bindings:
-        if b.action is not None and b.matches(event):
-            return b.action(target) is not False
-    return False
-
-
-def help_html(groups: Sequence[tuple[str, Sequence[Binding]]]) -> str:
-    """The F1 help text: one line per binding, grouped."""
-    parts: list[str] = []
-    for title, bindings in groups:
-        lines = [f"<b>{html.escape(b.label)}</b>: {html.escape(b.what)}" for b in bindings if b.in_help]
-        parts.append(f"<b>{html.escape(title)}</b><br>" + "<br>".join(lines))
-    return "<br><br>".join(parts)
+__all__ = ["Binding", "dispatch", "help_html", "SHELL_KEYS", "GAME_KEYS", "UNDO_KEYS", "shell_key", "scene_key",
+           "shell_help_groups", "help_groups"]
 
 
 # --------------------------------------------------------------------------- the shell's keys
 
 
-def _game_scene(app: App) -> Any:
-    from game.shell.savegame import battle_scenes
-
-    scenes = battle_scenes(app)
-    return scenes[-1] if scenes else None
-
-
-def _on_game(action: Callable[[Any], Any], unless_top: str | None = None) -> Callable[[App], bool]:
+def _on_game(action: Callable[[GameScene], object], unless_top: str | None = None) -> Callable[[AppContext], bool]:
     """A shell key acting on the live game scene, if there is one."""
 
-    def handler(app: App) -> bool:
-        scene = _game_scene(app)
+    def handler(app: AppContext) -> bool:
+        scene = live_game(app)
         if scene is None:
             return False
-        if unless_top is not None and getattr(app.scenes.top, "name", "") == unless_top:
+        top = app.scenes.top
+        if unless_top is not None and top is not None and top.name == unless_top:
             return True
         action(scene)
         return True
@@ -80,45 +40,98 @@ def _on_game(action: Callable[[Any], Any], unless_top: str | None = None) -> Cal
     return handler
 
 
-def _actions() -> Any:
-    from game.shell import actions
-
-    return actions
+def _toggle_fullscreen(app: AppContext) -> None:
+    app.toggle_fullscreen()
 
 
 SHELL_KEYS: tuple[Binding, ...] = (
-    Binding((pygame.K_F5,), "F5", "quick save", _on_game(lambda s: _actions().quick_save_action(s)),
+    Binding((pygame.K_F5,), "F5", "quick save (one slot per rule system and scenario)",
+            _on_game(actions.quick_save_action), group="Saves"),
+    Binding((pygame.K_F9,), "F9", "quick load (this game's quick save)", _on_game(actions.quick_load_action),
             group="Saves"),
-    Binding((pygame.K_F9,), "F9", "quick load", _on_game(lambda s: _actions().quick_load_action(s)),
-            group="Saves"),
-    Binding((pygame.K_s,), "Ctrl+S", "save to a new file", _on_game(lambda s: _actions().save_new_action(s)),
+    Binding((pygame.K_s,), "Ctrl+S", "save to a new file", _on_game(actions.save_new_action),
             ctrl=True, group="Saves"),
     Binding((pygame.K_o,), "Ctrl+O", "load menu (every save, newest first)",
-            _on_game(lambda s: _actions().open_load_menu(s), unless_top="load_menu"), ctrl=True, group="Saves"),
+            _on_game(actions.open_load_menu, unless_top="load_menu"), ctrl=True, group="Saves"),
     Binding((pygame.K_q,), "Ctrl+Q", "quit (asks first when there is unsaved play)",
-            lambda app: _actions().request_quit(app), ctrl=True, group="Window"),
-    Binding((pygame.K_F11,), "F11", "fullscreen on/off", lambda app: app.toggle_fullscreen(), group="Window"),
+            actions.request_quit, ctrl=True, group="Window"),
+    Binding((pygame.K_F11,), "F11", "fullscreen on/off", _toggle_fullscreen, group="Window"),
     Binding((pygame.K_b,), "Ctrl+B", "back to the game this battle was opened from (a campaign battle fought "
-            "out: the campaign map, with the result to confirm)", _on_game(lambda s: _actions().return_action(s)),
+            "out: the campaign map, with the result to confirm)", _on_game(actions.return_action),
             ctrl=True, group="Window"),
+)
+
+# Undo and redo, the same in every rule system: what the system's `undoable` allows, with the same
+# message. A game screen that dispatches its own keys lists these in its key map; one that does not
+# gets them from the shell (scene_key).
+UNDO_KEYS: tuple[Binding, ...] = (
+    Binding((pygame.K_z,), "Ctrl+Z", "undo the last command, if the rules allow it (it rolled no dice and "
+            "revealed nothing)", actions.undo_action, ctrl=True, group="Undo"),
+    Binding((pygame.K_y,), "Ctrl+Y", "redo the command just undone", actions.redo_action, ctrl=True, group="Undo"),
 )
 
 # Keys the live game scene passes to the shell (they need the map on screen, so not from dialogs).
 GAME_KEYS: tuple[Binding, ...] = (
     Binding((pygame.K_F3,), "F3", "replay view of this game: step through it command by command or round by round",
-            lambda s: _actions().open_replay_view(s), group="Replays and GM"),
+            actions.open_replay_view, group="Replays and GM"),
     Binding((pygame.K_F2,), "F2", "GM mode (edit anything, set the next roll, see every side, undo/redo "
-            "anything with Ctrl+Z / Ctrl+Y, save the set-up as a scenario)", lambda s: _actions().toggle_gm(s),
+            "anything with Ctrl+Z / Ctrl+Y, save the set-up as a scenario)", actions.toggle_gm,
             group="Replays and GM"),
 )
 
+# What the shell does for a screen whose key map does not name the key: the help on any screen,
+# and on a game screen undo, redo and Esc (quit, asking first when there is unsaved play).
+_HELP = Binding((pygame.K_F1,), "F1", "this help (every screen: its own keys and the shell's)", group="Window")
+_QUIT = Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play)", group="Window")
 
-def shell_key(app: App, event: pygame.event.Event) -> bool:
+
+def shell_key(app: AppContext, event: pygame.event.Event) -> bool:
     return dispatch(SHELL_KEYS, event, app)
 
 
+def scene_key(app: AppContext, event: pygame.event.Event) -> bool:
+    """F1, and on a game screen Ctrl+Z, Ctrl+Y and Esc, when the top screen's key map leaves
+    them to the shell. True when the shell used the key."""
+    top = app.scenes.top
+    if top is None or claims(top.key_map(), event):
+        return False
+    if _HELP.matches(event):
+        if top.name == "help":
+            return False  # the help's own Close key
+        actions.show_help(app, help_groups(top))
+        return True
+    if not is_game_scene(top):
+        return False
+    if dispatch(UNDO_KEYS, event, top) or dispatch(GAME_KEYS, event, top):
+        return True
+    if _QUIT.matches(event):
+        actions.request_quit(app)
+        return True
+    return False
+
+
 def shell_help_groups() -> list[tuple[str, Sequence[Binding]]]:
+    """The shell's keys that work on every screen and the game keys (F2, F3), grouped: for a
+    screen that writes its own help (undo, help and Esc are in its own key map)."""
     groups: dict[str, list[Binding]] = {}
     for b in (*SHELL_KEYS, *GAME_KEYS):
+        groups.setdefault(b.group, []).append(b)
+    return list(groups.items())
+
+
+def help_groups(screen: SceneLike) -> list[tuple[str, Sequence[Binding]]]:
+    """The F1 help of a screen: its own key map first, then what the shell adds on it (on a game
+    screen the undo, replay, GM and quit keys; elsewhere the saves and window keys), leaving out
+    any key the screen's map handles itself. Generated from the key maps, so it cannot name a key
+    that does nothing there."""
+    own = list(screen.key_map())
+    mine = "This screen" if not is_game_scene(screen) else f"This screen ({screen.session.system.title})"
+    shell = (*SHELL_KEYS, *UNDO_KEYS, *GAME_KEYS, _HELP, _QUIT) if is_game_scene(screen) else (*SHELL_KEYS, _HELP)
+    groups: dict[str, list[Binding]] = {}
+    if own:
+        groups[mine] = [b for b in own if b.in_help]
+    for b in shell:
+        if any(set(b.keys) & set(o.keys) and b.ctrl == o.ctrl for o in own):
+            continue
         groups.setdefault(b.group, []).append(b)
     return list(groups.items())

@@ -1,13 +1,19 @@
-"""Saves in the client: the bridge between a client `Session` and save files.
+"""The save service: every save, autosave, load and check of the window goes through here, for
+any rule system. Ctrl+S runs keys -> actions -> this service -> files (game.io.saves), and nothing
+here reaches back up to the window: it is given a `Session` (and the table, to load).
 
-- `save_session` / `quick_save` / `autosave_if_new_round`: a session to a save file (atomic,
-  the previous file kept as `.bak`, autosaves rotated).
-- `session_from_save`: `python -m game play SAVE` (through game.shell.launch) and the load menu
-  resume a saved game of any rule system exactly, history and dice log included.
-- `load_into(app, path)`: load a save and swap it in for the running battle; on any problem the
-  running game carries on and the reason (file, line, field) is returned for the screen.
+- Slots per game: the quick save and the autosaves are per rule system and scenario
+  (`quicksave-<system>-<scenario>.yaml`, `autosave/autosave-<system>-<scenario>-r..`), so F5 in a
+  mass battle never replaces the campaign's quick save; the recovery save is per rule system.
+- Every write is checked before it replaces anything: the text is read back (the save format's
+  own checksums) and written atomically, the previous file kept as `.bak`; a save that cannot be
+  made or read back leaves the file that was there untouched.
+- The autosave at a new round (week, wave: the system's clock) is encoded, checked and written
+  by a background thread (AUTOSAVES): the frame loop only takes a snapshot of the history.
+- `load_session(table, path)`: `python -m game play SAVE` and the load menu resume a saved game of
+  any rule system exactly, history and dice log included; `verify` replays a save's log.
 - `run_guarded(app)`: the app loop with a crash guard: an unexpected error writes an emergency
-  save of every battle on the stack and a readable crash report, then exits with status 1.
+  save of the game on the stack and a readable crash report, then exits with status 1.
 
 The folder is `saves/` at the top of the project, or `$AIL_SAVES_DIR` when set (tests).
 """
@@ -19,23 +25,27 @@ import os
 import sys
 import threading
 import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game import paths
 from game.core.errors import GameFileError
+from game.core.plugin import Table
+from game.core.record import Step
+from game.core.system import RuleSystem, clock_of
 from game.io import leftovers
+from game.shell.contracts import AppContext, game_scenes
+from game.shell.session import Session, session_for
 
 if TYPE_CHECKING:
     from game.io import saves
-    from game.shell.app import App
-    from game.shell.session import Session
+    from game.replay import VerifyReport
 
 # game.io.saves and game.replay (the save format, its models and checksums) are imported where a
 # save is made or read, not by the window's start: its first frame needs neither (issue 14).
 
 ROOT = paths.data_root()
-QUICK_SAVE_NAME = "quicksave.yaml"
 AUTOSAVE_DIR = "autosave"
 AUTOSAVE_KEEP = 5
 
@@ -44,8 +54,38 @@ def saves_dir() -> Path:
     return paths.saves_dir()
 
 
-def quick_save_path() -> Path:
-    return saves_dir() / QUICK_SAVE_NAME
+def _word(text: str) -> str:
+    return "-".join("".join(ch if ch.isalnum() else " " for ch in text).split()) or "game"
+
+
+def slot_name(session: Session) -> str:
+    """`<system>-<scenario>`: what a game's quick save and autosaves are named after."""
+    return f"{_word(session.system.name)}-{_word(session.path.stem if session.path else 'game')}"
+
+
+def quick_save_path(session: Session) -> Path:
+    """This game's quick-save slot: one per rule system and scenario."""
+    return saves_dir() / f"quicksave-{slot_name(session)}.yaml"
+
+
+def autosave_stem(session: Session) -> str:
+    return f"autosave-{slot_name(session)}"
+
+
+def recovery_path(system_name: str) -> Path:
+    """The recovery save of one rule system (the game left when the window closed)."""
+    return saves_dir() / f"recovery-{_word(system_name)}.yaml"
+
+
+def clock(system: RuleSystem, state: Any) -> tuple[str, int]:
+    """The system's own clock: ("week", 3) for a campaign, ("round", 2), ("wave", 1)."""
+    return clock_of(system), int(system.summary(state).get("round", 0))
+
+
+def clock_text(system: RuleSystem, state: Any) -> str:
+    """"Week 3", "Round 2", "Wave 1"."""
+    word, n = clock(system, state)
+    return f"{word.capitalize()} {n}"
 
 
 # --------------------------------------------------------------------------- session -> save
@@ -62,35 +102,65 @@ def game_title(session: Session) -> str:
 
 
 def session_save(session: Session, *, title: str = "", gm_mode: bool = False) -> saves.SaveData:
-    from game.replay import make_save
-
+    """The save of a session as it is now (its data; nothing is written)."""
     if session.path is None:
         raise GameFileError("<battle>", "", "this battle was not started from a scenario file, "
                                            "so it cannot be saved")
-    return make_save(session.system, session.state, session.history, scenario_path=session.path,
-                     seed=session.seed, title=title or game_title(session), gm_mode=gm_mode)
+    return _encode(session.system, session.state, tuple(session.history), session.path, session.seed,
+                   title or game_title(session), gm_mode)
+
+
+def _encode(system: RuleSystem, state: Any, steps: Sequence[Step], scenario: Path, seed: int, title: str,
+            gm_mode: bool) -> saves.SaveData:
+    from game.replay import make_save
+
+    return make_save(system, state, steps, scenario_path=scenario, seed=seed, title=title, gm_mode=gm_mode)
+
+
+def write_checked(path: str | os.PathLike[str], data: saves.SaveData, *, backup: bool = True) -> Path:
+    """Write a save atomically, only once its text reads back as the same save (the format's
+    checksums): a save that comes out broken never replaces the file that was there."""
+    from game.io import saves
+
+    text = saves.dump_save(data)
+    back = saves.parse_save(text, path)  # raises SaveError naming the problem; nothing written
+    if back.header.state_checksum != data.header.state_checksum or len(back.log) != len(data.log):
+        raise GameFileError(str(path), "", "the save did not read back as written; the old file was kept")
+    return saves.atomic_write_text(path, text, backup=backup)
 
 
 def save_session(session: Session, path: str | os.PathLike[str], *, title: str = "",
                  gm_mode: bool = False) -> Path:
-    from game.io import saves
+    return write_checked(path, session_save(session, title=title, gm_mode=gm_mode))
 
-    return saves.write_save(path, session_save(session, title=title, gm_mode=gm_mode))
+
+def titled(session: Session, what: str) -> str:
+    """A save's title: the game, its system and clock, and what kind of save it is."""
+    return f"{game_title(session)} ({session.system.title}, {clock_text(session.system, session.state).lower()}, {what})"
 
 
 def quick_save(session: Session, *, gm_mode: bool = False) -> Path:
-    return save_session(session, quick_save_path(), title=f"{game_title(session)} (quick save)",
-                        gm_mode=gm_mode)
+    return save_session(session, quick_save_path(session), title=titled(session, "quick save"), gm_mode=gm_mode)
+
+
+def write_recovery(session: Session) -> Path | None:
+    """Keep a game that was left as its system's recovery save (what the next start offers)."""
+    if not session.history or session.path is None:
+        return None
+    try:
+        return write_checked(recovery_path(session.system.name), session_save(
+            session, title=titled(session, "left unfinished")), backup=False)
+    except (GameFileError, OSError):
+        return None
 
 
 def autosave_if_new_round(session: Session) -> Path | None:
-    """Start an autosave the first time a session is seen in a new round (or week: whatever the
-    rule system's summary counts as `round`); keeps the last few. The save's data is made here
-    (only the commands played since the last save are encoded: game.replay.STEP_LOG); the text is
-    written by a background thread (AUTOSAVES), atomically as any save, so the UI never waits for
-    the disk. Returns the autosave folder when one was started; a write that fails is reported by
-    `AUTOSAVES.problems()`."""
-    rnd = int(_summary(session).get("round", 0))
+    """Start an autosave the first time a session is seen in a new round (or week, or wave: the
+    system's clock); keeps the last few per game. Only a snapshot of the history is taken here:
+    the save is encoded, checked and written by a background thread (AUTOSAVES), atomically, so
+    the frame loop never waits for it. Returns the autosave folder when one was started; a save
+    that fails is reported by `AUTOSAVES.problems()`."""
+    word, rnd = clock(session.system, session.state)
     last = session.autosaved_round
     if last is None:
         session.autosaved_round = rnd
@@ -98,10 +168,10 @@ def autosave_if_new_round(session: Session) -> Path | None:
     if rnd <= last or session.path is None:
         return None
     session.autosaved_round = rnd
-    data = session_save(session, title=f"{game_title(session)} (autosave, round {rnd})")
-    stem = "autosave-" + "".join(ch if ch.isalnum() else "-" for ch in Path(session.path).stem)
+    snapshot = (session.system, session.state, tuple(session.history), session.path, session.seed,
+                titled(session, "autosave"), False)
     folder = saves_dir() / AUTOSAVE_DIR
-    AUTOSAVES.submit(folder, data, stem)
+    AUTOSAVES.submit(folder, lambda: _encode(*snapshot), autosave_stem(session))
     return folder
 
 
@@ -118,14 +188,20 @@ class AutosaveWriter:
         self._problems: list[str] = []
         self.written: list[Path] = []
 
-    def submit(self, folder: Path, data: saves.SaveData, stem: str) -> None:
+    def submit(self, folder: Path, encode: Callable[[], saves.SaveData], stem: str) -> None:
+        """Encode (`encode()`), check and write one autosave in a thread of its own."""
         from game.io import saves  # here, not in the writing thread
 
         def write() -> None:
             with self._lock:
                 try:
-                    self.written.append(saves.autosave(folder, data, keep=AUTOSAVE_KEEP, stem=stem))
-                except (GameFileError, OSError) as exc:
+                    data = encode()
+                    folder.mkdir(parents=True, exist_ok=True)
+                    path = _autosave_name(folder, data, stem)
+                    write_checked(path, data, backup=False)
+                    saves.rotate_autosaves(folder, keep=AUTOSAVE_KEEP, stem=stem)
+                    self.written.append(path)
+                except (GameFileError, OSError, ValueError) as exc:
                     self._problems.append(str(exc))
 
         thread = threading.Thread(target=write, name="autosave", daemon=False)
@@ -146,6 +222,17 @@ class AutosaveWriter:
 
 
 AUTOSAVES = AutosaveWriter()
+
+
+def _autosave_name(folder: Path, data: saves.SaveData, stem: str) -> Path:
+    """`<stem>-r<round>-<date>.yaml`, never one that exists (two in the same second)."""
+    when = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stem}-r{data.header.round:02d}-{when}.yaml"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-r{data.header.round:02d}-{when}-{n}.yaml"
+    return path
 
 
 # --------------------------------------------------------------------------- save -> session
@@ -178,15 +265,48 @@ def clean_leftovers(folder: Path | None = None) -> list[Path]:
     return removed
 
 
-def battle_scenes(app: App) -> list[Any]:
+def load_session(table: Table, path: Path) -> Session | None:
+    """A Session resuming the save at `path` (None if the file is not a save). Raises SaveError
+    (file, line, field) when it is a broken one."""
+    if not is_save_file(Path(path)):
+        return None
+    clean_leftovers(Path(path).parent)
+    from game.replay import load_game  # a save: the save format is needed now, not at every start
+
+    loaded = load_game(table, path)
+    session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
+    session.autosaved_round = int(loaded.system.summary(session.state).get("round", 0))
+    session.save_path = Path(path)
+    session.load_warnings = list(loaded.warnings)
+    session.saved_steps = len(session.history)
+    return session
+
+
+def load_for_replay(table: Table, path: str | os.PathLike[str]) -> tuple[Session, Any]:
+    """A save's game for the replay view (verified on load): (session, its plugin's client or None)."""
+    from game.replay import load_game
+
+    loaded = load_game(table, path)
+    session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
+    return session, loaded.plugin.client() if loaded.plugin.client is not None else None
+
+
+def verify(table: Table, path: str | os.PathLike[str]) -> VerifyReport:
+    """Replay a save's log from its scenario and compare every die and the final state."""
+    from game.replay import verify_save
+
+    return verify_save(table, path)
+
+
+def battle_scenes(app: AppContext) -> list[Any]:
     """The scenes on the stack playing a live game (any rule system), bottom first."""
-    return [s for s in app.scenes if getattr(s, "game_scene", False)]
+    return list(game_scenes(app))
 
 
 # --------------------------------------------------------------------------- crash guard
 
 
-def emergency_save(app: App) -> tuple[Path | None, str | None]:
+def emergency_save(app: AppContext) -> tuple[Path | None, str | None]:
     """Save the battle on the stack to saves/emergency-<date>.yaml; (path, None) or (None, why)."""
     scenes = battle_scenes(app)
     if not scenes:
@@ -204,7 +324,7 @@ def emergency_save(app: App) -> tuple[Path | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def crash_context(app: App) -> dict[str, Any]:
+def crash_context(app: AppContext) -> dict[str, Any]:
     scenes = battle_scenes(app)
     context: dict[str, Any] = {"scenes": " > ".join(getattr(s, "name", type(s).__name__) for s in app.scenes)}
     if scenes:
@@ -220,7 +340,7 @@ def crash_context(app: App) -> dict[str, Any]:
     return context
 
 
-def handle_crash(app: App, exc: BaseException) -> Path | None:
+def handle_crash(app: AppContext, exc: BaseException) -> Path | None:
     save_path, save_error = emergency_save(app)
     try:
         context = crash_context(app)
@@ -242,7 +362,11 @@ def handle_crash(app: App, exc: BaseException) -> Path | None:
     return report
 
 
-def run_guarded(app: App, **run_kwargs: Any) -> int:
+class Runnable(AppContext, Protocol):
+    def run(self, max_frames: int = 0, *, max_seconds: float = 0.0, full_rate: bool = False) -> int: ...
+
+
+def run_guarded(app: Runnable, **run_kwargs: Any) -> int:
     """`app.run()` inside the crash guard (emergency save + crash report, exit status 1)."""
     try:
         return int(app.run(**run_kwargs))

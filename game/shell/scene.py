@@ -7,12 +7,13 @@ A scene never calls pygame.display itself and `draw()` changes nothing: it only 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
 
 import pygame
 
-if TYPE_CHECKING:
-    from game.shell.app import App
+from game.shell.contracts import AppContext, SceneLike
+from game.shell.keymap import Binding
 
 
 class Scene:
@@ -21,8 +22,19 @@ class Scene:
     overlay: bool = False
     # When False, scenes below are never drawn (the hand-off blackout relies on this).
     name: str = "scene"
+    # True for a screen playing a live game (game.shell.contracts.GameScene: a `session`, `toast`)
+    game_scene: bool = False
+    # The screen's own keys (game.shell.keymap.Binding), for the F1 help and for the shell to know
+    # which keys the screen handles itself: the shell's Esc (quit, asking first), Ctrl+Z / Ctrl+Y
+    # (undo / redo) and F1 (help) act on a game screen only when its key map does not name them.
+    KEYS: ClassVar[Sequence[Binding]] = ()
 
-    def __init__(self, app: App) -> None:
+    # What `wants_frames` reads: a scene that animates, pans while a key is held or drags sets them.
+    anim: Any = None  # an animation queue (anything with `busy`)
+    _held: set[int] | frozenset[int] = frozenset()
+    _dragging: bool = False
+
+    def __init__(self, app: AppContext) -> None:
         self.app = app
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -45,17 +57,30 @@ class Scene:
         in progress); a scene with other moving parts overrides this. Timed things that do not
         move (a toast counting down, a caret blinking) need no full rate: the app still steps
         every scene a few times a second while idle (App.IDLE_MS, half a second)."""
-        anim = getattr(self, "anim", None)
-        if anim is not None and getattr(anim, "busy", False):
+        if self.anim is not None and self.anim.busy:
             return True
-        if getattr(self, "_held", None) or getattr(self, "_dragging", False):
+        if self._held or self._dragging:
             return True
-        # a scene showing another one inside it (the replay's `view`, GM mode's `battle`)
-        for name in ("view", "battle"):
-            inner = getattr(self, name, None)
-            if isinstance(inner, Scene) and inner is not self and inner.wants_frames():
-                return True
+        return any(inner is not self and inner.wants_frames() for inner in self.inner_scenes())
+
+    def inner_scenes(self) -> Sequence[SceneLike]:
+        """Scenes this one shows inside it (the replay's display, GM mode's battle): their moving
+        parts keep the frame rate up too. None by default."""
+        return ()
+
+    def key_map(self) -> Sequence[Binding]:
+        """The screen's own keys (`KEYS` unless a scene builds them): the F1 help lists them."""
+        return self.KEYS
+
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """Show a message from the shell in its tone: a confirmation ("Saved to ...") in the
+        screen's normal colour, a problem ("Not saved: ...") as a refusal. False (the default):
+        the screen has one kind of message, and the shell calls its `toast`."""
         return False
+
+    def after_change(self) -> None:
+        """The game's state changed under the screen (the shell's undo or redo): show it afresh.
+        Nothing by default (a screen that reads the session every frame needs nothing)."""
 
     def warm_up(self) -> None:
         """Import what this scene put off at start-up (once its first frame is on screen, while the
@@ -73,23 +98,23 @@ class Scene:
 
 class SceneStack:
     def __init__(self) -> None:
-        self._scenes: list[Scene] = []
+        self._scenes: list[SceneLike] = []
 
     def __len__(self) -> int:
         return len(self._scenes)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[SceneLike]:
         return iter(self._scenes)
 
     @property
-    def top(self) -> Scene | None:
+    def top(self) -> SceneLike | None:
         return self._scenes[-1] if self._scenes else None
 
-    def push(self, scene: Scene) -> None:
+    def push(self, scene: SceneLike) -> None:
         self._scenes.append(scene)
         scene.on_enter()
 
-    def pop(self) -> Scene | None:
+    def pop(self) -> SceneLike | None:
         if not self._scenes:
             return None
         scene = self._scenes.pop()
@@ -98,7 +123,7 @@ class SceneStack:
             self._scenes[-1].on_enter()
         return scene
 
-    def replace(self, scene: Scene) -> None:
+    def replace(self, scene: SceneLike) -> None:
         if self._scenes:
             self._scenes.pop().on_exit()
         self.push(scene)
@@ -107,9 +132,9 @@ class SceneStack:
         while self._scenes:
             self._scenes.pop().on_exit()
 
-    def visible(self) -> list[Scene]:
+    def visible(self) -> list[SceneLike]:
         """The scenes to draw, bottom first: the top one and every overlay chain under it."""
-        out: list[Scene] = []
+        out: list[SceneLike] = []
         for scene in reversed(self._scenes):
             out.append(scene)
             if not scene.overlay:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from game.core.hexlayout import HexLayout
+from game.core.plugin import Plugin
 from game.core.record import Record, Step
 from game.core.system import Accepted, RuleSystem
 
@@ -93,3 +95,40 @@ class Session:
 
     def undo(self) -> bool:
         return self.record.undo() is not None
+
+
+# --------------------------------------------------------------------------- building from files
+
+
+def layout_of(map_data: Any) -> HexLayout:
+    """The pixel layout of a loaded Tiled map."""
+    layout = getattr(map_data, "layout", None)
+    if isinstance(layout, HexLayout):
+        return layout
+    return HexLayout(map_data.tilewidth, map_data.tileheight, map_data.hexsidelength, map_data.stagger,
+                     map_data.width, map_data.height)
+
+
+def _layout_for(loaded: Any) -> HexLayout | None:
+    map_data = getattr(loaded, "map", None)
+    if map_data is not None:
+        return layout_of(map_data)
+    board = getattr(loaded, "board", None)
+    if board is None:
+        return None
+    return HexLayout(64, 74, 37, board.stagger, board.width, board.height)
+
+
+def session_for(plugin: Plugin, loaded: Any, *, record: Record | None = None,
+                seed: int | None = None) -> Session:
+    """A session of `loaded` (what plugin.load returned): fresh, or resuming `record`."""
+    game_setup = plugin.setup_of(loaded)
+    use_seed = int(loaded.seed if seed is None else seed)
+    if record is None:
+        record = Record(plugin.system, plugin.system.initial_state(game_setup, use_seed))
+    path = getattr(loaded, "path", None)
+    return Session(system=plugin.system, record=record, game_setup=game_setup, setup=getattr(loaded, "setup", None),
+                   board=getattr(loaded, "board", None), layout=_layout_for(loaded),
+                   map_data=getattr(loaded, "map", None), seed=use_seed,
+                   path=Path(path) if path is not None else None, loaded=loaded,
+                   description=str(getattr(loaded, "description", "") or ""))

@@ -132,7 +132,7 @@ def test_gm_actions_are_marked_in_the_save(tmp_path: Path, saves_dir: Path) -> N
     gm_on(app)
     press_button(app, "+1")
     key(app, pygame.K_F5)
-    data = saves.load_save(saves_dir / savegame.QUICK_SAVE_NAME)
+    data = saves.load_save(savegame.quick_save_path(battle(app).session))
     assert data.header.gm_mode is True
     assert data.log[-1].gm and data.log[-1].command["kind"] == "gm_give_advantage"
     assert not any(e.gm for e in data.log[1:-1])  # the players' commands are not GM actions
@@ -185,7 +185,7 @@ def test_a_gm_mark_does_not_pass_to_the_next_command_after_an_ordinary_undo(tmp_
     ctrl(app, pygame.K_z)  # the battle's own undo (a move that rolled no dice)
     assert battle(app).submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2], [2, 2]]}))
     key(app, pygame.K_F5)
-    data = saves.load_save(saves_dir / savegame.QUICK_SAVE_NAME)
+    data = saves.load_save(savegame.quick_save_path(battle(app).session))
     assert data.log[-1].command["path"] == [[1, 2], [2, 2]] and data.log[-1].gm is False
 
 

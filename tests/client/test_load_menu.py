@@ -70,7 +70,7 @@ def test_play_save_resumes_exactly_with_the_right_side_to_move(tmp_path: Path, s
 def test_quick_save_then_quick_load_brings_the_game_back(tmp_path: Path, saves_dir: Path) -> None:
     app = open_app(demo_save(tmp_path / "start.yaml"))
     key(app, pygame.K_F5)
-    quick = saves_dir / savegame.QUICK_SAVE_NAME
+    quick = savegame.quick_save_path(battle(app).session)
     assert quick.exists() and saves.read_header(quick).commands == 4
     saved_state = battle(app).state
     # play on: the car moves along the road
@@ -87,7 +87,7 @@ def test_quick_save_twice_keeps_the_previous_as_backup(tmp_path: Path, saves_dir
     key(app, pygame.K_F5)
     battle(app).submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2]]}))
     key(app, pygame.K_F5)
-    quick = saves_dir / savegame.QUICK_SAVE_NAME
+    quick = savegame.quick_save_path(battle(app).session)
     assert saves.read_header(quick).commands == 5
     assert saves.read_header(saves.backup_path(quick)).commands == 4
 
@@ -95,14 +95,14 @@ def test_quick_save_twice_keeps_the_previous_as_backup(tmp_path: Path, saves_dir
 def test_broken_quick_save_is_reported_and_the_game_carries_on(tmp_path: Path, saves_dir: Path) -> None:
     app = open_app(demo_save(tmp_path / "start.yaml"))
     saves_dir.mkdir(parents=True, exist_ok=True)
-    quick = saves_dir / savegame.QUICK_SAVE_NAME
+    quick = savegame.quick_save_path(battle(app).session)
     quick.write_text(demo_save(tmp_path / "other.yaml").read_text(encoding="utf-8")[:900], encoding="utf-8")
     before_bytes = quick.read_bytes()
     scene = battle(app)
     before = scene.state
     key(app, pygame.K_F9)
     assert battle(app) is scene and scene.state == before
-    assert scene.toast_text is not None and "Not loaded" in scene.toast_text and "quicksave.yaml" in scene.toast_text
+    assert scene.toast_text is not None and "Not loaded" in scene.toast_text and quick.name in scene.toast_text
     assert quick.read_bytes() == before_bytes
 
 
@@ -179,7 +179,7 @@ def test_f5_and_ctrl_o_work_while_a_dialog_is_open(tmp_path: Path, saves_dir: Pa
     settle(app)
     assert top_name(app) == "initiative"  # the initiative choice is waiting
     key(app, pygame.K_F5)
-    assert saves.read_header(saves_dir / savegame.QUICK_SAVE_NAME).commands == 1
+    assert saves.read_header(savegame.quick_save_path(session)).commands == 1
     ctrl(app, pygame.K_o)
     assert top_name(app) == "load_menu"
     ctrl(app, pygame.K_o)  # not a second menu on top of the first

@@ -40,7 +40,7 @@ def test_play_offers_to_resume_a_game_left_unfinished_and_resume_opens_it(tmp_pa
 
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
     (tmp_path / "saves").mkdir()
-    demo_save(tmp_path / "saves" / "recovery.yaml", commands=6)
+    demo_save(tmp_path / "saves" / "recovery-ail-tactical.yaml", commands=6)
     app = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
     settle(app)
     assert getattr(app.scenes.top, "title", "") == "Resume your last game?", top_name(app)
@@ -58,12 +58,13 @@ def test_play_new_game_keeps_the_unfinished_one_aside_and_does_not_ask_again(tmp
     saves = tmp_path / "saves"
     monkeypatch.setenv("AIL_SAVES_DIR", str(saves))
     saves.mkdir()
-    demo_save(saves / "recovery.yaml", commands=6)
+    demo_save(saves / "recovery-ail-tactical.yaml", commands=6)
     app = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
     settle(app)
     press_button(app, "New game")
     settle(app)
-    assert not (saves / "recovery.yaml").exists() and (saves / "recovery-dismissed.yaml").is_file()
+    assert not (saves / "recovery-ail-tactical.yaml").exists()
+    assert (saves / "recovery-ail-tactical-dismissed.yaml").is_file()
     assert len(battle(app).session.history) == 0
     again = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True)
     settle(again)

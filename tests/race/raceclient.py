@@ -1,5 +1,7 @@
 """The race's client: a scene that draws the track as text and plays on the space bar (run) or R
-(stretch), handing the screen over whenever the runner to move changes. Only shell parts are used."""
+(stretch), handing the screen over whenever the runner to move changes. Only shell parts are used:
+undo and redo (Ctrl+Z / Ctrl+Y), the F1 help, Esc / Ctrl+Q / the window's close (asking first),
+saves, the load menu and the window title all come from the shell, with nothing written here."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 
@@ -14,6 +17,8 @@ from game.shell.scenes.handoff import HandoffScene
 class RaceScene(Scene):
     name = "race"
     game_scene = True
+    KEYS = (Binding((pygame.K_SPACE,), "Space", "run: roll a die and run that far"),
+            Binding((pygame.K_r,), "R", "stretch first (no dice: a player may take it back)"))
 
     def __init__(self, app: Any, session: Any) -> None:
         super().__init__(app)
@@ -34,8 +39,6 @@ class RaceScene(Scene):
             self.session.apply(self.session.system.parse_command({"kind": "run", "side": to_move[0]}))
         elif event.key == pygame.K_r:
             self.session.apply(self.session.system.parse_command({"kind": "stretch", "side": to_move[0]}))
-        elif event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
-            self.session.undo()
 
     def update(self, dt: float) -> None:
         to_move = self.session.system.to_move(self.session.state)

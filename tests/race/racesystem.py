@@ -58,6 +58,7 @@ class RaceState:
 class RaceSystem:
     name = "race"
     title = "race (test system)"
+    clock = "lap"  # what summary()["round"] counts (game.core.system.clock_of)
 
     def initial_state(self, setup: RaceSetup, seed: int) -> RaceState:
         return RaceState(setup, tuple(0 for _ in setup.sides), rng=seed)

@@ -67,7 +67,7 @@ def test_a_rule_system_from_the_tests_plays_saves_loads_and_replays_through_the_
     _key(app, pygame.K_SPACE)
     _continue(app)
     _key(app, pygame.K_F5)                # the shell's quick save works for this system too
-    quick = savegame.quick_save_path()
+    quick = savegame.quick_save_path(session)
     header = saves.read_header(quick)
     assert header.system == "race" and header.round == 2 and header.commands == 2
     assert header.to_move == "hare" and header.side_names == ("Hare", "Tortoise")

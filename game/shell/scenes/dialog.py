@@ -8,18 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
 
+from game.shell.contracts import AppContext
 from game.shell.draw import shade
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, TextLine
-
-if TYPE_CHECKING:
-    from game.shell.app import App
 
 
 @dataclass(frozen=True)
@@ -36,7 +33,7 @@ class DialogScene(Scene):
     overlay = True
     name = "dialog"
 
-    def __init__(self, app: App, title: str, body_html: str, choices: Sequence[Choice],
+    def __init__(self, app: AppContext, title: str, body_html: str, choices: Sequence[Choice],
                  size: tuple[int, int] = (520, 300), cancel: Choice | None = None,
                  dim: bool = True, name: str = "dialog") -> None:
         super().__init__(app)

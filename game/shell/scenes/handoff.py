@@ -14,17 +14,13 @@ hides nothing (the tactical map is in plain sight), so one hand-off does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
 
+from game.shell.contracts import AppContext
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
-
-if TYPE_CHECKING:
-    from game.shell.app import App
-
 
 CONTINUE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
@@ -55,7 +51,7 @@ class HandoffScene(Scene):
     overlay = False
     name = "handoff"
 
-    def __init__(self, app: App, side_name: str, colour: tuple[int, int, int],
+    def __init__(self, app: AppContext, side_name: str, colour: tuple[int, int, int],
                  detail: str = "", on_continue: Callable[[], None] | None = None) -> None:
         super().__init__(app)
         self.side_name = side_name

@@ -12,21 +12,20 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
 
+from game.core.plugin import Table
+from game.core.system import clock_of
 from game.io import saves
 from game.io.saves import SaveListing
 from game.shell import launch, savegame
+from game.shell.contracts import AppContext
 from game.shell.draw import shade
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox
-
-if TYPE_CHECKING:
-    from game.shell.app import App
 
 ROWS = 10
 
@@ -40,8 +39,18 @@ def _when(listing: SaveListing) -> str:
     return _dt.datetime.fromtimestamp(listing.modified).strftime("%d %b %H:%M")
 
 
-def row_text(listing: SaveListing, folder: Path) -> str:
-    """One line of the list: name, title, round and phase, side to move, date."""
+def system_words(table: Table, game: str) -> tuple[str, str]:
+    """(the rule system's title, its clock word) for a save's `system`: ("Ascension Isle campaign",
+    "week"); a system this program does not have keeps its name and "round"."""
+    if game not in table:
+        return game, "round"
+    system = table.plugin_named(game).system
+    return system.title, clock_of(system)
+
+
+def row_text(listing: SaveListing, folder: Path, clock: str = "round") -> str:
+    """One line of the list: name, title, the system's clock ("week 3") and phase, side to move,
+    date."""
     try:
         name = listing.path.relative_to(folder).as_posix()
     except ValueError:
@@ -51,7 +60,7 @@ def row_text(listing: SaveListing, folder: Path) -> str:
         return f"{name}  —  cannot be read"
     who = f"{saves.side_name(h, h.to_move)} to play" if h.to_move else "battle over"
     gm = " · GM" if h.gm_mode else ""
-    return f"{name}  —  {h.title} · round {h.round}, {h.phase} · {who} · {_when(listing)}{gm}"
+    return f"{name}  —  {h.title} · {clock} {h.round}, {h.phase} · {who} · {_when(listing)}{gm}"
 
 
 def _clip(text: str, n: int) -> str:
@@ -62,14 +71,17 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def details_html(listing: SaveListing) -> str:
+def details_html(listing: SaveListing, system: tuple[str, str] = ("", "round")) -> str:
+    """The selected save: `system` is (its rule system's title, its clock word)."""
     h = listing.header
     if h is None:
         return f"<font color='#ff7a6a'><b>This file cannot be read.</b></font><br>{_escape(listing.error or '')}"
     sides = ", ".join(saves.side_name(h, s) for s in h.sides)
+    title, clock = system
     return (f"<b>{_escape(h.title)}</b><br>"
-            f"Scenario: {_escape(h.scenario)}<br>"
-            f"Round {h.round} · {_escape(h.phase)} · "
+            + (f"Rule system: {_escape(title)}<br>" if title else "")
+            + f"Scenario: {_escape(h.scenario)}<br>"
+            f"{clock.capitalize()} {h.round} · {_escape(h.phase)} · "
             f"{_escape(saves.side_name(h, h.to_move) + ' to play') if h.to_move else 'the battle is over'}<br>"
             f"Sides: {_escape(sides)}<br>"
             f"{h.commands} commands played · saved {_escape(h.saved_at.replace('T', ' '))}"
@@ -81,7 +93,7 @@ class LoadMenuScene(Scene):
     overlay = True
     name = "load_menu"
 
-    def __init__(self, app: App, folder: Path | None = None,
+    def __init__(self, app: AppContext, folder: Path | None = None,
                  on_replay: Callable[[Path], None] | None = None) -> None:
         super().__init__(app)
         self.folder = folder or savegame.saves_dir()
@@ -113,14 +125,15 @@ class LoadMenuScene(Scene):
         first = self.page * ROWS
         for i, listing in enumerate(self.listings[first:first + ROWS]):
             n = first + i
-            text = ("> " if n == self.index else "") + _clip(row_text(listing, self.folder), 118)
+            clock = self._system(listing)[1]
+            text = ("> " if n == self.index else "") + _clip(row_text(listing, self.folder, clock), 118)
             oid = pygame_gui.core.ObjectID(class_id="@primary") if n == self.index else (
                 None if listing.ok else pygame_gui.core.ObjectID(class_id="@danger"))
             btn = Button(pygame.Rect(12, top + i * 32, bw - 24, 30), text, self.ui,
                                                container=panel, object_id=oid)
             self.row_buttons[btn] = n
         details_top = top + ROWS * 32 + 6
-        body = details_html(self.listings[self.index]) if self.listings else ""
+        body = details_html(self.listings[self.index], self._system(self.listings[self.index])) if self.listings else ""
         if self.message:
             body = f"<font color='#ff7a6a'><b>Not loaded:</b> {_escape(self.message)}</font><br><br>" + body
         self.details = RichTextBox(body, pygame.Rect(12, details_top, bw - 24, bh - details_top - 60), self.ui,
@@ -141,6 +154,9 @@ class LoadMenuScene(Scene):
         if not self.listings:
             self.load_button.disable()  # type: ignore[no-untyped-call]
             self.replay_button.disable()  # type: ignore[no-untyped-call]
+
+    def _system(self, listing: SaveListing) -> tuple[str, str]:
+        return system_words(self.app.table, listing.header.system) if listing.header is not None else ("", "round")
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)

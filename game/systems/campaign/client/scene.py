@@ -24,7 +24,9 @@ import pygame_gui
 
 from game.core.hexgrid import Stagger
 from game.core.hexlayout import HexLayout
+from game.shell import actions
 from game.shell.fonts import font
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
@@ -43,7 +45,7 @@ from game.systems.campaign.rules.commands import (
 from game.systems.campaign.rules.engine import reach
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS, Coord
 from game.systems.campaign.rules.planner import plan
-from game.systems.campaign.rules.state import CampaignState, key_hex
+from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState, key_hex
 
 PANEL_W = 400
 ZOOM_STEP = 1.25   # one wheel notch or one +/- press
@@ -109,7 +111,20 @@ class TablesOnly:
 
 class CampaignScene(Scene):
     name = "campaign"
-    game_scene = True  # a live game: the shell's save / load / quit keys act on it
+    game_scene = True  # a live game: the shell's save / load / quit, undo / redo and F1 help act on it
+    # the map's own keys, for the F1 help (handle_event handles them); Esc, Ctrl+Z / Ctrl+Y are
+    # the shell's (quit asking first, undo / redo)
+    KEYS = (Binding((pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN), "Arrows", "move the map"),
+            Binding((pygame.K_PLUS, pygame.K_MINUS), "+ / -", "zoom in / out (or the mouse wheel)"),
+            Binding((pygame.K_HOME,), "Home", "the whole map"),
+            Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "the main action of the phase (end the turn, "
+                    "send the orders...)"),
+            Binding((pygame.K_g,), "G", "GM view on/off (sees every army)"),
+            Binding((pygame.K_b,), "B", "GM: the next open battle in the Battle panel"),
+            Binding((pygame.K_p,), "P", "the planner on/off"),
+            Binding(tuple(range(pygame.K_1, pygame.K_7)), "1-6", "orders: choose the manoeuvre"),
+            Binding((pygame.K_v,), "V", "orders: the next vanguard"),
+            Binding((pygame.K_s,), "S", "orders: add the next stratagem (again: none)"))
 
     def __init__(self, app: Any, session: Any, fight_out: Callable[[CampaignScene], Any] | None = None) -> None:
         super().__init__(app)
@@ -122,6 +137,7 @@ class CampaignScene(Scene):
         self.selected: str | None = None
         self.hover: Coord | None = None
         self.message = ""
+        self.message_ok = False  # the message is a confirmation (normal colour), not a refusal
         self.log: list[str] = []
         self.draft: dict[str, Any] = {}
         self.show_planner = True
@@ -145,6 +161,19 @@ class CampaignScene(Scene):
     def toast(self, text: str, seconds: float = 3.0) -> None:
         """A message from the shell (saved, loaded, refused), shown where refusals are."""
         self.message = text
+        self.message_ok = False
+
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A shell message in its tone: a confirmation ("Saved to ...") in the panel's normal
+        colour, a problem in the refusals' red."""
+        self.message = text
+        self.message_ok = not problem
+        return True
+
+    def after_change(self) -> None:
+        """The shell's undo / redo changed the state: the map and the panel follow it."""
+        self.draft = {}
+        self._sync_viewer()
 
     def _layout_geometry(self) -> None:
         """The scale that shows the whole map, and the map shown whole (zoom 1)."""
@@ -295,7 +324,8 @@ class CampaignScene(Scene):
         st = self.state
         idx = st.players.index(player)
         self.app.push(HandoffScene(self.app, st.player_name(player), PLAYER_COLOURS[idx % 5],
-                                   f"Week {st.week}: {st.phase}. Pass the screen to {st.player_name(player)}."))
+                                   f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}. "
+                                   f"Pass the screen to {st.player_name(player)}."))
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
@@ -323,6 +353,7 @@ class CampaignScene(Scene):
         ok, events, reason = self.session.apply(cmd, gm=gm)
         if not ok:
             self.message = reason or "refused"
+            self.message_ok = False
             return False
         self.message = ""
         for e in events:
@@ -331,6 +362,7 @@ class CampaignScene(Scene):
             self.log.append(self.system.describe_event(before, e))
         self.log = self.log[-400:]
         self._sync_viewer()
+        actions.after_change(self)  # the autosave at each new week
         return True
 
     def _main_action(self, which: str | None = None) -> None:
@@ -586,8 +618,9 @@ class CampaignScene(Scene):
         x0 = w - PANEL_W
         pygame.draw.rect(surface, (30, 32, 38), pygame.Rect(x0, 0, PANEL_W, h))
         x, y = x0 + 10, 8
-        who = "GM (sees all)" if self.gm else (st.player_name(self.viewer) if self.viewer else "nobody")
-        y += self._text(surface, f"Week {st.week}: {st.phase}   viewer: {who}", (x, y), 15, bold=True) + 4
+        who = "GM" if self.gm else (st.player_name(self.viewer) if self.viewer else "")
+        y += self._text(surface, f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}" + (f" · {who}" if who else ""),
+                        (x, y), 15, bold=True) + 4
         if self.selected in st.armies:
             a = st.armies[self.selected]
             y += self._text(surface, f"{a.name} ({st.player_name(a.owner)}) at {a.hex[0]},{a.hex[1]}", (x, y), 14, bold=True)
@@ -620,13 +653,14 @@ class CampaignScene(Scene):
         for b in st.open_games():
             y += self._para(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
                             + " vs ".join(st.player_name(p) for p in b.sides)
-                            + f"  sealed: {', '.join(st.player_name(p) for p in sorted(b.orders)) or '-'}", (x, y), 12)
+                            + f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}",
+                            (x, y), 12)
         posts = [p for p in st.posts if p.week == st.week][-3:]
         for p in posts:
             y += self._para(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text}", (x, y), 12,
                             (200, 200, 250))
         if self.message:
-            y += self._para(surface, self.message, (x, y), 13, (255, 120, 100))
+            y += self._para(surface, self.message, (x, y), 13, (228, 224, 214) if self.message_ok else (255, 120, 100))
         bottom = h - 160
         # the newest log lines that fit above the buttons, each wrapped (never cut)
         shown: list[str] = []

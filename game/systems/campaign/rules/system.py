@@ -21,6 +21,7 @@ _UNDOABLE = frozenset({"move_army", "pickup"})
 class CampaignSystem:
     name = "campaign"
     title = "Ascension Isle campaign"
+    clock = "week"  # what summary()["round"] counts (game.core.system.clock_of)
 
     def initial_state(self, setup: CampaignSetup, seed: int) -> CampaignState:
         return engine.initial_state(setup, seed)

@@ -18,7 +18,9 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.shell import actions
 from game.shell.fonts import text
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
@@ -41,7 +43,12 @@ def open_scene(app: Any, session: Any) -> Scene:
 
 class MassBoardScene(Scene):
     name = "mass-board"
-    game_scene = True  # a live game: the shell's save / load / quit keys act on it
+    game_scene = True  # a live game: the shell's save / load / quit, undo / redo and F1 help act on it
+    # the board's own keys, for the F1 help (handle_event handles them); Esc, Ctrl+Z / Ctrl+Y are
+    # the shell's (quit asking first, undo / redo)
+    KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "choose a command"),
+            Binding((pygame.K_PAGEUP, pygame.K_PAGEDOWN), "PageUp / PageDown", "a page of commands"),
+            Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "apply the chosen command"))
 
     def __init__(self, app: Any, session: Any) -> None:
         super().__init__(app)
@@ -117,6 +124,17 @@ class MassBoardScene(Scene):
         """A message from the shell (saved, loaded, refused): into the log, where it stays."""
         self._say(text, (255, 200, 120))
 
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A shell message in its tone: a confirmation in the log's normal colour, a problem as a refusal."""
+        self._say(text, BAD if problem else INK)
+        return True
+
+    def after_change(self) -> None:
+        """The shell's undo / redo changed the state: the board's lists follow it."""
+        self.selected = 0
+        self.scroll = 0
+        self._refresh()
+
     def _say(self, line: str, colour: tuple[int, int, int] = INK) -> None:
         self.log.append((line, colour))
         self.log = self.log[-200:]
@@ -167,6 +185,7 @@ class MassBoardScene(Scene):
         self.scroll = 0
         self._handoff()  # first: the list is then the choices of the force the screen goes to
         self._refresh()
+        actions.after_change(self)  # the autosave at each new Wave
 
     def _handoff(self) -> None:
         s = self.session.state
@@ -195,8 +214,6 @@ class MassBoardScene(Scene):
                 self.choose(self.selected + self._visible_rows())
             elif event.key == pygame.K_PAGEUP:
                 self.choose(self.selected - self._visible_rows())
-            elif event.key == pygame.K_ESCAPE:
-                self.app.pop()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             r = self._rects()["cmds"]
             if r.collidepoint(event.pos):

@@ -21,6 +21,7 @@ _UNDOABLE = frozenset({"hold"})
 class MassSystem:
     name = "mass-battle"
     title = "Mass battle (roll and keep)"
+    clock = "wave"  # what summary()["round"] counts (game.core.system.clock_of)
 
     def initial_state(self, setup: MassSetup, seed: int) -> MassState:
         return engine.initial_state(setup, seed)

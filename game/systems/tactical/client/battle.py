@@ -61,7 +61,7 @@ from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
 from game.systems.tactical.client.rq import Queries
 
 if TYPE_CHECKING:
-    from game.shell.app import App
+    from game.shell.contracts import AppContext
 
 TOP_H = 46
 SIDE_W = 380
@@ -79,8 +79,9 @@ class BattleScene(Scene):
 
     name = "battle"
     game_scene = True  # a live game: the shell's save / load / replay / GM keys act on it
+    KEYS = BATTLE_KEYS  # its own keys (it dispatches them): the shell leaves these to it
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: AppContext, session: Session) -> None:
         super().__init__(app)
         self.session = session
         self.settings = app.settings

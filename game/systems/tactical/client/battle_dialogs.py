@@ -24,7 +24,7 @@ from game.systems.tactical.client.battle_panels import side_names, where
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from game.shell.app import App, Settings
+    from game.shell.contracts import AppContext, Settings
     from game.shell.session import Session
 
 HELP_MOUSE = (
@@ -55,7 +55,7 @@ def help_html() -> str:
 class Dialogs:
     """The dialogs of the battle scene. No public fields; it holds only what it was given."""
 
-    def __init__(self, app: App, session: Session, settings: Settings, submit: Callable[[Any], bool],
+    def __init__(self, app: AppContext, session: Session, settings: Settings, submit: Callable[[Any], bool],
                  restart: Callable[[], None]) -> None:
         self._app = app
         self._session = session

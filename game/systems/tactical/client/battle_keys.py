@@ -3,21 +3,30 @@ WASD are held for panning (BattleScene.update moves the camera), so they are lis
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
-from game.shell.keys import GAME_KEYS, Binding
+from game.shell.actions import undo_action
+from game.shell.keys import GAME_KEYS, UNDO_KEYS, Binding
 
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
     pygame.K_UP: (0, -1), pygame.K_w: (0, -1), pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
 }
 
+def _undo(scene: Any) -> None:
+    scene.anim.skip()
+    undo_action(scene)
+
+
 # The battle's own keys (the shell's are in game/shell/keys.py; F1 shows both). Arrow keys and
 # WASD are held for panning (see BattleScene.update), so they are listed here for the help.
 BATTLE_KEYS: tuple[Binding, ...] = (
     Binding(tuple(PAN_KEYS), "Arrows / WASD", "pan the map"),
-    Binding((pygame.K_z,), "Ctrl+Z", "undo the last command that rolled no dice and revealed nothing",
-            lambda s: s.undo(), ctrl=True),
+    # the shell's undo / redo (the same in every rule system); the running animation ends first
+    Binding((pygame.K_z,), "Ctrl+Z", UNDO_KEYS[0].what, lambda s: _undo(s), ctrl=True),
+    UNDO_KEYS[1],
     Binding((pygame.K_ESCAPE,), "Esc", "cancel the current choice", lambda s: s.cancel()),
     Binding((pygame.K_g,), "G", "hex grid on/off", lambda s: s.toggle_grid()),
     Binding((pygame.K_TAB, pygame.K_n), "Tab or N", "next unit that can still act", lambda s: s.next_unit()),

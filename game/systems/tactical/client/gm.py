@@ -61,6 +61,10 @@ class GmScene(Scene):
     overlay = True
     name = "gm"
 
+    def inner_scenes(self) -> tuple[Scene, ...]:
+        """The battle it edits (its animations keep the frame rate up)."""
+        return (self.battle,)
+
     def __init__(self, app: App, battle: BattleScene) -> None:
         super().__init__(app)
         self.battle = battle

@@ -52,6 +52,11 @@ DRAG = 6  # pixels the pointer moves before a press is a drag, not a click
 class ReplayScene(Scene):
     overlay = False
     name = "replay"
+    KEYS = REPLAY_KEYS  # its own keys (it dispatches them; the shell's F1 help lists them)
+
+    def inner_scenes(self) -> Sequence[Scene]:
+        """The battle display it shows (its animations keep the frame rate up)."""
+        return (self.view,)
 
     def __init__(self, app: App, session: Session, steps: Sequence[Any], *, title: str = "",
                  start: int | None = None) -> None:
@@ -330,7 +335,7 @@ class ReplayScene(Scene):
         if getattr(battle, "reopen_end_summary", None) is not None:
             battle.reopen_end_summary()  # the battle may end again later
         self.app.pop()  # the replay closes: the game is played on from here, in GM mode
-        gm = next((s for s in self.app.scenes if getattr(s, "name", "") == "gm"), None)
+        gm: Any = next((s for s in self.app.scenes if getattr(s, "name", "") == "gm"), None)
         if gm is None:
             actions.toggle_gm(battle)  # (first: the battle's own prompts wait while it is on)
             gm = next((s for s in self.app.scenes if getattr(s, "name", "") == "gm"), None)
