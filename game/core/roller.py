@@ -50,6 +50,10 @@ class Roller:
         self.dice.append(Die(sides, purpose, value, forced))
         return value
 
+    def set_forced(self, values: Sequence[int]) -> None:
+        """Replace the queue of forced values still to come (a GM's command sets the next dice)."""
+        self._forced = list(values)
+
     @property
     def forced_left(self) -> tuple[int, ...]:
         return tuple(self._forced)

@@ -1,7 +1,7 @@
 """One AI:L attack, from the Accuracy Challenge to the casualty rolls (design page §5.1-§5.5).
 
-Pure: dice come through a `Roller`, every number comes from `RulesData`. The small helpers below
-(`accuracy_challenge`, `hit_check`, `damage_needs`, `defence_rolls`, `casualty_parts`,
+Pure: dice come through a `DieSource` (game.core.roller), every number comes from `RulesData`.
+The small helpers below (`accuracy_challenge`, `hit_check`, `damage_needs`, `defence_rolls`, `casualty_parts`,
 `casualty_state`, `final_result`) are the rules themselves; `resolve_attack` rolls through them and
 `odds.outcome_distribution` enumerates through the very same helpers, so the odds shown before an
 attack can never disagree with the attack.
@@ -22,7 +22,8 @@ from typing import Literal
 
 from game.core.board import Board
 from game.core.hexgrid import Hex, distance
-from game.systems.tactical.rules.check import CheckResult, Modifier, Roller, die_for
+from game.core.roller import DieSource
+from game.systems.tactical.rules.check import CheckResult, Modifier, die_for
 from game.systems.tactical.rules.common import hex_name
 from game.systems.tactical.rules.los import first_blocker
 from game.systems.tactical.rules.models import Defence, RulesData, UnitType, Weapon
@@ -421,7 +422,7 @@ def worse(a: UnitState | None, b: UnitState) -> UnitState:
 
 # --------------------------------------------------------------------------- resolution
 
-def resolve_attack(setup: AttackSetup, roller: Roller, ac: ACBreakdown | None = None) -> AttackResult:
+def resolve_attack(setup: AttackSetup, roller: DieSource, ac: ACBreakdown | None = None) -> AttackResult:
     """Roll one attack (see the module docstring for the dice order). Raises AttackImpossible.
 
     `ac` may pass in `accuracy_challenge(setup)` already computed (Monte Carlo runs do).

@@ -1,22 +1,16 @@
 """The AI:L check: stat + skill + die (d10, or d6 when the skill is 0) against a Challenge Target.
 
 Meet-or-beat succeeds; every full `threshold` points over the target is one bonus.
-Dice come through a `Roller`, so the engine can draw them from the game's seeded generator
-(recording each one), a test can script them, and the odds code can enumerate them.
+Dice come through a `DieSource` (game.core.roller), so the engine can draw them from the game's
+seeded generator (recording each one), a test can script them, and the odds code can enumerate them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
+from game.core.roller import DieSource
 from game.systems.tactical.rules.models import CheckRules
-
-
-class Roller(Protocol):
-    """Something that rolls one die: returns a value in 1..sides. `purpose` labels it for the log."""
-
-    def __call__(self, sides: int, purpose: str) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +62,7 @@ def roll_check(
     skill_name: str,
     skill: int,
     target: int,
-    roller: Roller,
+    roller: DieSource,
     rules: CheckRules,
     modifiers: tuple[Modifier, ...] = (),
 ) -> CheckResult:

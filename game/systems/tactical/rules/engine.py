@@ -1,8 +1,9 @@
 """The one entry point: `apply(state, command) -> Accepted | Rejection`.
 
-A command is dispatched to the handler listed for its `kind` in `_HANDLERS` (see
-`game.systems.tactical.rules.txn` for how handlers work); the GM commands' handlers come from
-`game.systems.tactical.rules.gm`, listed here explicitly, so nothing depends on what was imported first.
+A command is dispatched by the core kernel (`game.core.kernel.dispatch`) to the handler listed
+for its `kind` in `_HANDLERS` (see `game.systems.tactical.rules.txn` for how handlers work); the
+GM commands' handlers come from `game.systems.tactical.rules.gm`, listed here explicitly, so
+nothing depends on what was imported first.
 After every accepted command the battle-end conditions are checked.
 """
 
@@ -13,7 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from game.core.kernel import dispatch
 from game.systems.tactical.rules import attacks, flow, gm, initiative, movement
+from game.systems.tactical.rules.events import EventBase
 from game.systems.tactical.rules.state import GameState
 from game.systems.tactical.rules.txn import Accepted, Outcome, Reject, Rejection, Txn
 
@@ -25,16 +28,12 @@ def registered_kinds() -> list[str]:
 
 
 def apply(state: GameState, command: BaseModel) -> Outcome:
-    """Apply one command. Never raises for an illegal command: returns a Rejection instead."""
-    kind = getattr(command, "kind", None)
-    handler = _HANDLERS.get(str(kind))
-    if handler is None:
-        return Rejection(f"unknown command kind {kind!r}")
-    txn = Txn(state)
-    try:
-        handler(txn, command)
-    except Reject as exc:
-        return Rejection(exc.reason)
+    """Apply one command through the core kernel. Never raises for an illegal command: returns a
+    Rejection instead."""
+    return dispatch(_HANDLERS, command, begin=lambda: Txn.begin(state), finish=_finish)
+
+
+def _finish(txn: Txn) -> Accepted[GameState, EventBase]:
     flow.check_battle_end(txn)
     return txn.finish()
 

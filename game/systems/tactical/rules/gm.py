@@ -281,9 +281,9 @@ def _next_roll(txn: Txn, cmd: SetNextRoll) -> None:
         if v < 1:
             raise Reject(f"a die result must be 1 or more, not {v}")
     queue = cmd.values if cmd.replace else (*txn.state.forced_rolls, *cmd.values)
-    # The transaction draws forced rolls from its own queue and writes that queue back to the
-    # state when it finishes: set both, so this command's result is the new queue.
-    txn._forced = list(queue)
+    # The transaction's roller draws forced rolls from its own queue and writes that queue back
+    # to the state when it finishes: set both, so this command's result is the new queue.
+    txn.roller.set_forced(queue)
     txn.update(forced_rolls=tuple(queue))
     values = ", ".join(str(v) for v in cmd.values)
     if not cmd.values:

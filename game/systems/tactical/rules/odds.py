@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from game.core.dice import Rng
+from game.core.roller import Roller
 from game.systems.tactical.rules.attack import (
     DAMAGE_DIE,
     DEFENCE_DIE,
@@ -231,27 +232,18 @@ def outcome_distribution(setup: AttackSetup) -> Odds:
     return Odds(ac, start, hits, joint, None, notes)
 
 
-class RngRoller:
-    """A Roller drawing from a seeded `Rng` (mutable holder; `rng` is the generator after the draws)."""
-
-    def __init__(self, rng: Rng) -> None:
-        self.rng = rng
-
-    def __call__(self, sides: int, purpose: str) -> int:
-        value, self.rng = self.rng.roll(sides)
-        return value
-
-
 def monte_carlo(setup: AttackSetup, samples: int, rng: Rng) -> Odds:
     """An estimate of the same distribution by rolling `resolve_attack` `samples` times."""
     if samples < 1:
         raise ValueError("monte_carlo needs at least one sample")
-    roller = RngRoller(rng)
+    state = rng.state
     hits: dict[int, int] = {}
     joint: dict[tuple[int, Result], int] = {}
     ac = require_ac(setup)
     for _ in range(samples):
-        res = resolve_attack(setup, roller, ac)
+        roller = Roller(state)  # the core roller, one per sample (it keeps the dice it draws)
+        res = resolve_attack(setup, roller.roll, ac)
+        state = roller.rng_state
         hits[res.hits] = hits.get(res.hits, 0) + 1
         key = (res.strength_lost, res.result)
         joint[key] = joint.get(key, 0) + 1
