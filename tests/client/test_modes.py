@@ -317,7 +317,7 @@ def _combo_hex(scene, unit_id: str):  # type: ignore[no-untyped-def]
     raise AssertionError("no move+dash hex")
 
 
-def test_clicking_past_the_move_reach_moves_then_dashes_in_two_commands() -> None:
+def test_clicking_past_the_move_reach_moves_then_dashes_in_one_rules_command() -> None:
     session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (12, 8))],
                            width=16, phase="movement")
     app = make_app(session, blackout=False)
@@ -332,8 +332,14 @@ def test_clicking_past_the_move_reach_moves_then_dashes_in_two_commands() -> Non
     assert view is not None and view.points[0] == session.state.units["r1"].hex and view.points[-1] == target
     assert view.label.startswith("Move ") and "+ dash" in view.label
     click_hex(app, target)
-    kinds = [s.command.kind for s in session.history[-2:]]
-    assert kinds == ["move", "dash"]
+    step = session.history[-1]
+    assert step.command.kind == "move_then_dash" and len(session.history) == 1
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_plan
+
+    assert step.command == move_then_dash_plan(step.before, "r1", target).command  # type: ignore[union-attr]
+    moved = [e for e in step.events if e.kind == "unit_moved"]
+    assert [e.mode for e in moved] == ["move", "dash"]  # the events a move then a dash make
+    assert [*moved[0].path[1:], *moved[1].path[1:]] == view.points[1:]  # the path shown is the path taken
     u = session.state.units["r1"]
     assert u.hex == target and u.move_done and u.dashed and u.adrenaline == 2
 

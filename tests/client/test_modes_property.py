@@ -47,13 +47,10 @@ def _play(picks: list[int]) -> Any:
     return state
 
 
-def _accepted(state: Any, result: Any) -> bool:
-    for c in result if isinstance(result, list) else [result]:
-        out = ail.apply(state, c)
-        if not isinstance(out, ail.Accepted):
-            return False
-        state = out.state
-    return True
+def _accepted(state: Any, intent: Any) -> bool:
+    """The intent carries one command and the rules accept it."""
+    return intent is not None and intent.command is not None and isinstance(ail.apply(state, intent.command),
+                                                                             ail.Accepted)
 
 
 def _tinted(scene: Any, mode: Any, colours: tuple[tuple[int, int, int], ...] | None = None) -> set[Any]:
@@ -78,7 +75,6 @@ def test_every_highlighted_hex_is_legal_and_every_legal_move_or_attack_is_highli
             tinted = _tinted(scene, mode)
             for h in sorted(tinted):  # everything highlighted is accepted as clicked
                 result = mode.click(scene, h)
-                assert result is not None and not hasattr(result, "click"), (uid, h)
                 assert _accepted(state, result), (uid, h, result)
             targets = _tinted(scene, mode, (draw.TARGET_COLOUR,))
             special = _tinted(scene, SpecialMoveMode(uid)) if state.unit_type(uid).special_move else set()
@@ -91,16 +87,42 @@ def test_every_highlighted_hex_is_legal_and_every_legal_move_or_attack_is_highli
                     assert c.to in special, c
             for h in special:
                 assert _accepted(state, SpecialMoveMode(uid).click(scene, h)), (uid, h)
+            _check_buttons(scene, state, mode)
+            for b in mode.buttons(scene):  # the stuck step's own modes: every hex offered is accepted
+                if b.id.startswith("stuck:") and b.enabled:
+                    stuck = mode.button(scene, b.id).mode
+                    for h in _tinted(scene, stuck):
+                        assert _accepted(state, stuck.click(scene, h)), (uid, h, b.id)
         else:
             for w in state.unit_type(uid).weapons:
                 mode = AttackMode(uid, w.name)
                 tinted = _tinted(scene, mode)
                 for h in sorted(tinted):
                     result = mode.click(scene, h)
-                    assert isinstance(result, cmd.Attack) and _accepted(state, result), (uid, w.name, h)
+                    assert isinstance(result.command, cmd.Attack) and _accepted(state, result), (uid, w.name, h)
                 for c in legal:
                     if isinstance(c, cmd.Attack) and c.attacker_id == uid and c.weapon == w.name:
                         assert state.units[c.target_id].hex in tinted, c
+                _check_buttons(scene, state, mode)
+
+
+def _check_buttons(scene: Any, state: Any, mode: Any) -> None:
+    """Every enabled button of the mode that makes a command (a stance), and the unit's own
+    buttons (Leadership, the casualty order), make one the rules accept."""
+    from game.systems.tactical.client.battle_actions import unit_command
+
+    for b in mode.buttons(scene):
+        if b.enabled:
+            intent = mode.button(scene, b.id)
+            if intent is not None and intent.command is not None:
+                assert _accepted(state, intent), (mode.unit_id, b.id, intent.command)
+    for bid in ("leadership", "casualty"):
+        if bid == "casualty" and len(ail.queries.casualty_options(state, mode.unit_id)) < 2:
+            continue
+        if bid == "leadership" and not state.sides[state.units[mode.unit_id].side].advantage.get("leadership"):
+            continue
+        command = unit_command(state, mode.unit_id, bid)
+        assert isinstance(ail.apply(state, command), ail.Accepted), (mode.unit_id, bid, command)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -121,7 +143,7 @@ def test_the_charge_targets_found_at_once_are_the_enemies_a_charge_path_reaches(
     for uid in ail.units_that_can_act(state, state.active_side):
         mode = MoveMode(uid)
         one_by_one = {u.id for u in state.live_units()
-                      if u.side != state.units[uid].side and mode._charge_path(scene, u.id) is not None}
+                      if u.side != state.units[uid].side and mode.charge_path(scene, u.id) is not None}
         assert mode.charge_targets(scene) == one_by_one, uid
 
 
@@ -166,30 +188,49 @@ def test_charge_targets_match_one_path_per_enemy_on_a_crowded_map(tmp_path: Any)
     for uid in list(ail.units_that_can_act(state, state.active_side))[:40]:
         mode = MoveMode(uid)
         one_by_one = {u.id for u in state.live_units()
-                      if u.side != state.units[uid].side and mode._charge_path(scene, u.id) is not None}
+                      if u.side != state.units[uid].side and mode.charge_path(scene, u.id) is not None}
         assert mode.charge_targets(scene) == one_by_one, uid
         found += len(one_by_one)
     assert found > 0  # the map is crowded enough for charges: the comparison is not of empty sets
 
 
-def _combo_one_move_end_at_a_time(scene: Any, mode: MoveMode, h: Any) -> Any:
-    """The move then dash to `h` the plain way: every hex the move can end on keeping the dash,
-    its what-if dash reach, ranked by overwatch shots drawn, dash cost, total cost, hex."""
-    from game.systems.tactical.client.modes import combo_exposure
-    from game.systems.tactical.client.rq import reach_path
+def _entered(reach: Any, h: Any) -> tuple[Any, ...]:
+    path = tuple(reach.path_to(h))
+    return path[1:] if path and path[0] == reach.start else path
 
+
+def _combo_one_move_end_at_a_time(state: Any, uid: str, h: Any) -> Any:
+    """The move then dash to `h` the plain way: every hex the move can end on keeping the dash,
+    its what-if state and dash reach, ranked by overwatch shots drawn, dash cost, total cost, hex:
+    (move path, dash path, exposures)."""
+    from dataclasses import replace
+
+    keep = ail.move_reach_keeping_dash(state, uid)
     best = None
-    for m, mcost in mode._move_keeping_dash(scene).items():
-        dcost = mode.dash_after(scene, m).get(h)
-        if dcost is None:
+    for m, mcost in keep.costs.items():
+        if m == keep.start:
             continue
-        mpath = mode._move_path_keeping_dash(scene, m)
-        dpath = reach_path(mode._dash_reach_after(scene, m), h)
-        ex = combo_exposure(scene, mode.unit_id, mpath, dpath, mode._after_move(scene, m))
-        rank = (len(ex), dcost, mcost + dcost, m)
+        mpath = _entered(keep, m)
+        after = ail.state_after_move(state, uid, mpath)
+        if isinstance(after, ail.Rejection):
+            continue
+        dash = ail.dash_reach(after, uid)
+        if h not in dash.costs or h == dash.start:
+            continue
+        dpath = _entered(dash, h)
+        ex = list(ail.overwatch_exposure(state, uid, list(mpath), "move"))
+        fired = {e.watcher_id for e in ex}
+        ex += [replace(e, step=e.step + len(mpath)) for e in ail.overwatch_exposure(after, uid, list(dpath), "dash")
+               if e.watcher_id not in fired]
+        rank = (len(ex), dash.costs[h], mcost + dash.costs[h], m)
         if best is None or rank < best[0]:
             best = (rank, (mpath, dpath, ex))
     return None if best is None else best[1]
+
+
+def _plan(scene: Any, mode: Any, h: Any) -> Any:
+    plan = mode.combo(scene, h)
+    return None if plan is None else (plan.command.move_path, plan.command.dash_path, list(plan.exposures))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -214,11 +255,12 @@ def test_the_move_then_dash_overlay_and_paths_are_those_of_one_what_if_per_move_
             assert mode.combo_reach(scene) == frozenset()
             continue
         move, dash, start = mode._move(scene), mode._dash(scene), state.units[uid].hex
-        union = {h for m in mode._move_keeping_dash(scene) for h in mode.dash_after(scene, m)}
+        keep = ail.move_reach_keeping_dash(state, uid)
+        union = {h for m in keep.costs if m != keep.start for h in mode.dash_after(scene, m)}
         assert mode.combo_reach(scene) == {h for h in union if h not in move and h not in dash and h != start
                                            and scene.unit_at(h) is None}
         for h in sorted(mode.combo_reach(scene))[::7]:
-            assert mode.combo(scene, h) == _combo_one_move_end_at_a_time(scene, mode, h), (uid, h)
+            assert _plan(scene, mode, h) == _combo_one_move_end_at_a_time(state, uid, h), (uid, h)
 
 
 def test_the_move_then_dash_path_dodges_overwatch_as_the_one_by_one_search_does(tmp_path: Any) -> None:
@@ -231,8 +273,8 @@ def test_the_move_then_dash_path_dodges_overwatch_as_the_one_by_one_search_does(
     for uid in list(ail.units_that_can_act(state, state.active_side))[:3]:
         mode = MoveMode(uid)
         for h in sorted(mode.combo_reach(scene))[::9]:
-            plain = _combo_one_move_end_at_a_time(scene, mode, h)
-            assert mode.combo(scene, h) == plain, (uid, h)
+            plain = _combo_one_move_end_at_a_time(state, uid, h)
+            assert _plan(scene, mode, h) == plain, (uid, h)
             shortest = min(ail.move_then_dash_sources(state, uid, h).values())
             dodged += plain is not None and mode.dash_after(scene, plain[0][-1])[h] > shortest
     assert dodged > 0  # some paths take a longer dash to draw fewer shots: the ranking is tested

@@ -75,3 +75,81 @@ def test_a_road_lets_the_dash_after_a_move_go_further_exactly_as_the_what_ifs_do
     # 6 points a move or a dash off the road, 9 along it: past column 16 only by road both times
     far = [board.offset_of(h) for h in move_then_dash_reach(state, "u0") if board.offset_of(h)[0] > 16]
     assert far and all(row == 3 for _, row in far)
+
+
+# --------------------------------------------------------------------------- the MoveThenDash command
+
+def _run(state: Any, uid: str) -> Any:
+    """A state where `uid` has a hex only a move then a dash reaches, that hex and its plan."""
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_plan, move_then_dash_targets
+
+    goal = max(move_then_dash_targets(state, uid))
+    return goal, move_then_dash_plan(state, uid, goal)
+
+
+def test_a_move_then_dash_command_makes_the_events_and_state_of_a_move_then_a_dash() -> None:
+    from game.systems.tactical.rules import Dash, Move, apply, parse_command
+
+    state = make_state([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (9, 6))],
+                       phase="movement")
+    goal, plan = _run(state, "r1")
+    c = plan.command
+    assert parse_command(c.model_dump(mode="json")) == c  # saved and read back as it was
+    one = apply(state, c)
+    first = apply(state, Move(unit_id="r1", path=c.move_path))
+    two = apply(first.state, Dash(unit_id="r1", path=c.dash_path))
+    assert one.events == first.events + two.events
+    assert one.state.units == two.state.units and one.state.rng == two.state.rng
+    assert one.state.units["r1"].hex == goal and one.state.seq == state.seq + 1  # one command, one step
+
+
+def test_a_move_then_dash_is_refused_whole_when_either_part_is_refused_and_nothing_was_rolled() -> None:
+    from game.systems.tactical.rules import Rejection, apply
+    from game.systems.tactical.rules.commands import MoveThenDash
+
+    state = make_state([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (9, 6))],
+                       phase="movement")
+    _, plan = _run(state, "r1")
+    c = plan.command
+    far = Hex(*state.board.hex_at(9, 2))
+    assert isinstance(apply(state, c.model_copy(update={"dash_path": (far,)})), Rejection)  # not next to it
+    assert isinstance(apply(state, c.model_copy(update={"move_path": (far,)})), Rejection)
+    tired = state.model_copy(update={"units": {**state.units, "r1": state.units["r1"].model_copy(
+        update={"adrenaline": 0})}})
+    out = apply(tired, MoveThenDash(unit_id="r1", move_path=c.move_path, dash_path=c.dash_path))
+    assert isinstance(out, Rejection) and "Adrenaline" in out.reason
+
+
+def test_a_dash_refused_after_a_move_that_drew_fire_leaves_the_move_and_says_why() -> None:
+    from game.systems.tactical.rules import Accepted, apply
+    from game.systems.tactical.rules.commands import MoveThenDash
+
+    state = make_state([("r1", "rifle_section", "blue", (1, 2)), ("w1", "rifle_section", "red", (6, 2))],
+                       phase="movement", rule_changes={"overwatch_triggers": ["move", "dash", "charge"]})
+    state = state.model_copy(update={"forced_rolls": (1,), "units": {**state.units, "w1": state.units["w1"].model_copy(
+        update={"stance": "overwatch", "stance_weapon": "bolt rifles"})}})
+    step = Hex(*state.board.hex_at(2, 2))
+    out = apply(state, MoveThenDash(unit_id="r1", move_path=(step,), dash_path=(Hex(*state.board.hex_at(9, 6)),)))
+    assert isinstance(out, Accepted)
+    assert "overwatch_fired" in [e.kind for e in out.events] and out.state.units["r1"].hex == step
+    failed = [e for e in out.events if e.kind == "dash_failed"]
+    assert len(failed) == 1 and failed[0].reason.startswith("stopped after the move")
+    assert not out.state.units["r1"].dashed
+
+
+@settings(max_examples=40, deadline=None)
+@given(battles())
+def test_every_move_then_dash_offered_is_accepted_and_ends_where_it_was_offered(battle: Any) -> None:
+    from game.systems.tactical.rules import Accepted, apply
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_plan, move_then_dash_targets
+
+    board, units = battle
+    state = make_state(units, board=board, phase="movement")
+    if not state.unit_type("u0").living:
+        return  # a vehicle's dash rolls a pilot check that may fail: the path rules are the same
+    for goal in sorted(move_then_dash_targets(state, "u0")):
+        plan = move_then_dash_plan(state, "u0", goal)
+        assert plan is not None, goal
+        out = apply(state, plan.command)
+        assert isinstance(out, Accepted), (goal, out)
+        assert out.state.units["u0"].hex == goal or any(e.kind == "overwatch_fired" for e in out.events)

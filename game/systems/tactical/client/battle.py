@@ -21,8 +21,11 @@ reference to the scene or reads another part's fields):
   battle, options and help dialogs.
 
 The scene itself is the controller: it owns the input mode, the selection, the hover, the mouse
-and keys, the viewer and the flow (what the rules wait for, hand-offs), and is what the input
-modes (modes.py) are given. tests/client/test_battle_parts.py checks the parts stay apart.
+and keys, the viewer and the flow (what the rules wait for, hand-offs). The input modes
+(modes.py) are given it as their narrow `ModeContext` (context.py) and answer with an `Intent`
+(select, toast, next mode, command) that `_use` carries out. No part nor mode imports this module:
+each names what it reads as a small Protocol. tests/client/test_battle_parts.py checks the parts
+stay apart, tests/test_layering.py that no import loop joins them.
 
 Other scenes (replay, GM mode, saves, shots) use the public methods: after_change,
 refresh_panels, regions, unit_hex, update_hover, forget_overlay, toast / toast_text,
@@ -56,6 +59,7 @@ from game.systems.tactical.client.battle_dialogs import Dialogs
 from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.systems.tactical.client.battle_panels import Panels, log_html
+from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.labels import MapLabels
 from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
 from game.systems.tactical.client.rq import Queries
@@ -476,12 +480,7 @@ class BattleScene(Scene):
         self.settings.show_grid = not self.settings.show_grid
 
     def cancel(self) -> None:
-        if isinstance(self.mode, SelectMode):
-            self.selected = None
-        nxt = self.mode.cancel(self)
-        self.mode = nxt or SelectMode()
-        self.forget_overlay()
-        self.refresh_panels()
+        self._use(self.mode.cancel(self))
 
     def click(self, pos: tuple[int, int]) -> None:
         if self.anim.busy:
@@ -501,18 +500,23 @@ class BattleScene(Scene):
                 self.selected = u.id
         self.refresh_panels()  # once, for the mode and the selection together
 
-    def _use(self, result: Any, refresh: bool = True) -> None:
-        if result is None:
+    def _use(self, intent: Intent | None, refresh: bool = True) -> None:
+        """Carry out what a mode asked: the selection, the message, the next mode, the command."""
+        if intent is None:
             if refresh:
                 self.refresh_panels()
             return
-        if isinstance(result, Mode):
-            self.mode = result
+        if not isinstance(intent.select, Keep):
+            self.selected = intent.select
+        if intent.toast is not None:
+            self.toast(intent.toast)
+        if intent.mode is not None:
+            self.mode = intent.mode
             self.forget_overlay()
-            if refresh:
-                self.refresh_panels()
-            return
-        self.submit(result)
+        if intent.command is not None:
+            self.submit(intent.command)
+        elif refresh:
+            self.refresh_panels()
 
     def hex_at(self, pos: tuple[int, int]) -> Hex | None:
         if not self.camera.contains_screen(*pos):

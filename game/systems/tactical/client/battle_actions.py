@@ -3,25 +3,29 @@ for the selected unit, in the side panel's band; and what a press of one of them
 
 `ActionButtons` is one part of the battle scene (game/systems/tactical/client/battle.py), constructed by it:
 it owns the buttons it made and which button is which. What it reads of the game is passed to
-each call as an `ActionContext`; it keeps no reference to the scene."""
+each call as an `ActionContext`; it keeps no reference to the scene. Every button it shows is one
+the rules offer: the mode's (modes.py, from the rules' queries), Leadership when the side holds
+points to give (`legal_commands`' AssignLeadership), the casualty order's choices
+(`casualty_options`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
+from game.core.hexgrid import Hex
 from game.shell.toolkit.buttons import Button
-from game.systems.tactical.client.battle_panels import Panels, _enable
-from game.systems.tactical.client.modes import ActionButton
+from game.systems.tactical.client.battle_panels import Panels
+from game.systems.tactical.client.modes import ActionButton, Mode
+from game.systems.tactical.client.widgets import enable
 
 if TYPE_CHECKING:
     from game.shell.anim import AnimQueue
-    from game.systems.tactical.client.battle import BattleScene
-    from game.systems.tactical.client.modes import Mode
+    from game.systems.tactical.client.rq import Queries
 
 
 class ActionContext(Protocol):
@@ -30,11 +34,15 @@ class ActionContext(Protocol):
     mode: Mode
     selected: str | None
     anim: AnimQueue
+    hover: Hex | None
+    q: Queries
 
     @property
     def state(self) -> Any: ...
 
     def is_mine(self, unit_id: str) -> bool: ...
+
+    def unit_at(self, h: Hex) -> Any: ...
 
 
 class ActionButtons:
@@ -68,7 +76,7 @@ class ActionButtons:
         if inputs == self._inputs:
             return
         self._inputs = inputs
-        buttons = ctx.mode.buttons(cast("BattleScene", ctx)) if quiet else []
+        buttons = ctx.mode.buttons(ctx) if quiet else []
         extra = _leadership_buttons(ctx)
         key = (tuple(buttons), tuple(extra))
         if key == self._key:
@@ -93,7 +101,7 @@ class ActionButtons:
             oid = ObjectID(class_id="@primary") if b.selected else None
             el = Button(pygame.Rect(cx, cy, bw, bh), b.label, ui,
                                               tool_tip_text=b.tooltip or None, object_id=oid)
-            _enable(el, b.enabled)
+            enable(el, b.enabled)
             self._ids[el] = b.id
 
     def button_id(self, element: object) -> str | None:
@@ -108,7 +116,7 @@ def unit_command(st: Any, selected: str | None, bid: str) -> Any:
     u = st.units[selected]
     if bid == "leadership":
         return ail.AssignLeadership(side=u.side, unit_id=u.id, points=1)
-    options = casualty_options(st, u.id)
+    options = ail.queries.casualty_options(st, u.id)
     now = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
     n, kind = options[(options.index(now) + 1) % len(options)] if now in options else options[0]
     return ail.SetCasualtyAdvantage(unit_id=u.id, points=n, advantage_kind=kind)  # type: ignore[arg-type,unused-ignore]
@@ -123,10 +131,10 @@ def _leadership_buttons(ctx: ActionContext) -> list[ActionButton]:
         return []
     out = []
     pool = st.sides[u.side].advantage.get("leadership", 0)
-    if pool:
+    if pool:  # (legal_commands lists AssignLeadership for each unit of the side while it holds points)
         out.append(ActionButton("leadership", f"Give Leadership ({pool} left)",
                                 tooltip="The commander hands 1 Leadership point to this unit."))
-    options = casualty_options(st, u.id)
+    options = ail.queries.casualty_options(st, u.id)
     if len(options) > 1:
         now = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
         out.append(ActionButton("casualty", f"Casualty: +{now[0]} {now[1]}" if now[0] else "Casualty rolls: none",
@@ -134,20 +142,3 @@ def _leadership_buttons(ctx: ActionContext) -> list[ActionButton]:
                                 tooltip="Standing order: Advantage this unit spends on EACH of its casualty "
                                         "rolls when attacked, while its points last. Click to change."))
     return out
-
-
-def casualty_options(state: Any, unit_id: str) -> list[tuple[int, str | None]]:
-    """What a unit may spend on each of its casualty rolls: none, or 1..3 points of each kind of
-    Advantage it holds (Leadership points; Personal for the commander's unit), as the rules count it."""
-    from game.systems.tactical.rules.attacks import held_advantage
-
-    u = state.units[unit_id]
-    out: list[tuple[int, str | None]] = [(0, None)]
-    for kind in ("leadership", "personal"):
-        held = held_advantage(state, u, kind)
-        out += [(n, kind) for n in range(1, min(held, 3) + 1)]
-    return out
-
-
-def casualty_label(points: int, kind: str | None) -> str:
-    return f"+{points} {kind}" if points and kind else "no Advantage"

@@ -18,8 +18,8 @@ import game.systems.tactical.rules as ail  # (its names load when first used: st
 from game.shell import actions, draw, keys
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.systems.tactical.client import text
-from game.systems.tactical.client.battle_actions import casualty_label, casualty_options
 from game.systems.tactical.client.battle_panels import side_names, where
+from game.systems.tactical.client.widgets import casualty_label
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -138,7 +138,7 @@ class Dialogs:
     def defensive(self, st: Any, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
         uid = p.unit_id
         atk = p.attack
-        options = casualty_options(st, uid)
+        options = ail.queries.casualty_options(st, uid)
         u = st.units[uid]
         if casualty is None or casualty not in options:
             standing = (u.casualty_advantage, u.casualty_advantage_kind if u.casualty_advantage else None)
@@ -155,7 +155,7 @@ class Dialogs:
             for n, k in options:  # the odds of each casualty-Advantage choice, with and without
                 pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
                                         check_turn=False, casualty_advantage=n if len(options) > 1 else None,
-                                        casualty_kind=k)  # type: ignore[arg-type]
+                                        casualty_kind=k)
                 if isinstance(pv, ail.Rejection):
                     continue
                 mark = (n, k) == casualty

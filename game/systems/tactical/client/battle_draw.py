@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
@@ -21,7 +21,6 @@ from game.shell.anim import FloatText, Shot
 from game.shell.camera import Camera
 from game.shell.mapcache import MapCache, board_picture, tiled_picture
 from game.shell.toolkit import blits
-from game.systems.tactical.client.battle_panels import _hit_chance
 from game.systems.tactical.client.labels import (
     LABEL_BG,
     MapLabel,
@@ -31,6 +30,7 @@ from game.systems.tactical.client.labels import (
     view_rect,
 )
 from game.systems.tactical.client.text import terrain_colours
+from game.systems.tactical.client.widgets import hit_chance
 
 BACKGROUND = (14, 16, 19)
 PANEL_BG = (29, 33, 38)
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from game.shell.anim import AnimQueue
     from game.shell.app import Settings
     from game.shell.session import Session
-    from game.systems.tactical.client.battle import BattleScene
     from game.systems.tactical.client.modes import Mode
     from game.systems.tactical.client.rq import Queries
 
@@ -63,6 +62,10 @@ class MapContext(Protocol):
     def state(self) -> Any: ...
 
     def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
+
+    def unit_at(self, h: Hex) -> Any: ...
+
+    def is_mine(self, unit_id: str) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -227,20 +230,19 @@ class MapView:
         """Build what draw() will blit: the map layer of this zoom, the mode's hex tints, the
         hover's tints and preview, the kept picture of the view."""
         z = self.camera.zoom
-        mode_ctx = cast("BattleScene", ctx)  # the input modes' own view of the scene
         st = ctx.state
         quiet = st.pending is None and not ctx.anim.busy
         cheap = (type(ctx.mode).__name__, tuple(sorted(vars(ctx.mode).items())), id(st), st.seq, quiet, z)
         if cheap != self._overlay_key:
             self._overlay_key = cheap
-            self._fills = ctx.mode.fills(mode_ctx)[1] if quiet else []
+            self._fills = ctx.mode.fills(ctx)[1] if quiet else []
             self._overlay = None
         # what depends on the hovered hex is asked again only when the hover (or anything above) changes
         hover_key = (*cheap, ctx.hover)
         hover_changed = hover_key != self._hover_key
         if hover_changed:
             self._hover_key = hover_key
-            hkey, hfills = ctx.mode.hover_fills(mode_ctx) if quiet else ((), [])
+            hkey, hfills = ctx.mode.hover_fills(ctx) if quiet else ((), [])
             dkey, dfills = self._danger_fills(ctx) if quiet else ((), [])
             if (*hkey, z) != self._hover_overlay_key:
                 self._hover_overlay_key = (*hkey, z)
@@ -251,7 +253,7 @@ class MapView:
             if (*dkey, z) != self._danger_overlay_key:  # under the counters: part of the kept picture
                 self._danger_overlay_key = (*dkey, z)
                 self._danger_overlay = self._danger_tints(dfills, z)
-            self.hover_preview = ctx.mode.preview(mode_ctx) if quiet else None
+            self.hover_preview = ctx.mode.preview(ctx) if quiet else None
         # the map view is kept as a picture, with a margin around it, drawn once for what it shows:
         # idle frames blit it, and so do panning frames, from further along, until the view goes
         # past the margin and it is drawn again there. What the map shows changing (a click, a
@@ -604,7 +606,7 @@ class MapView:
                          z: float) -> None:
         if ctx.anim.busy or ctx.state.pending is not None:
             return
-        for item in ctx.mode.hex_labels(cast("BattleScene", ctx)):
+        for item in ctx.mode.hex_labels(ctx):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])
             self.map_labels.add(label, self.layout.hex_center(h), (0, -self.layout.th * z * 0.5),
@@ -616,12 +618,12 @@ class MapView:
         """The hovered path the mode shows (none while something moves or a decision waits)."""
         if ctx.anim.busy or ctx.state.pending is not None:
             return None
-        return ctx.mode.path_view(cast("BattleScene", ctx))
+        return ctx.mode.path_view(ctx)
 
     def _path_labels(self, ctx: MapContext, view: Any, z: float) -> list[MapLabel]:
         """The path's labels: who fires overwatch where and at what chance, and the path's own."""
         r = self.layout.th * z * 0.5
-        out = [MapLabel(f"{ctx.state.unit_name(ex.watcher_id)}: {draw.percent(_hit_chance(ex))}",
+        out = [MapLabel(f"{ctx.state.unit_name(ex.watcher_id)}: {draw.percent(hit_chance(ex))}",
                         self.layout.hex_center(ex.hex), (0, -r * 0.9), draw.DANGER_COLOUR, 12, LABEL_BG)
                for ex in view.exposures]
         out.append(MapLabel(view.label, self.layout.hex_center(view.points[-1]), (0, r * 0.95), (255, 255, 255), 13,

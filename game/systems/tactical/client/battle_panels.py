@@ -10,7 +10,7 @@ units, terrain and events is made by game/systems/tactical/client/text.py."""
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 import pygame_gui
@@ -21,10 +21,10 @@ from game.shell import draw, fonts
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, TextCache, TextLine
 from game.systems.tactical.client import text
+from game.systems.tactical.client.widgets import enable, hit_chance
 
 if TYPE_CHECKING:
     from game.shell.session import Session
-    from game.systems.tactical.client.battle import BattleScene
     from game.systems.tactical.client.modes import Mode
     from game.systems.tactical.client.rq import Queries
 
@@ -46,6 +46,8 @@ class PanelContext(Protocol):
     def side_colour(self, side: str | None) -> tuple[int, int, int]: ...
 
     def unit_at(self, h: Hex) -> Any: ...
+
+    def is_mine(self, unit_id: str) -> bool: ...
 
 
 # the top bar's buttons: (key, label, width, tooltip), right to left
@@ -206,12 +208,12 @@ class Panels:
             self._shown["log_n"] = str(len(session.history))
             self._set_html("log", self.log_box, log_html(session, st))
         # buttons
-        _enable(self.top_buttons["undo"], session.can_undo)
+        enable(self.top_buttons["undo"], session.can_undo)
         if st.phase in ("movement", "attack") and st.pending is None:
-            _enable(self.top_buttons["end"], True)
+            enable(self.top_buttons["end"], True)
             label = f"End {st.phase} (E)"
         else:
-            _enable(self.top_buttons["end"], False)
+            enable(self.top_buttons["end"], False)
             # the label says what this phase is, never the end of a phase that is not on
             label = {"initiative": "Initiative…", "ended": "Battle over"}.get(st.phase, "Waiting…")
         if self._shown.get("endlbl") != label:
@@ -228,23 +230,22 @@ class Panels:
             return "The battle is over."
         if st.pending is not None:
             return f"Waiting for {st.side_name(st.pending.sides[0])} to answer."
-        return ctx.mode.hint(cast("BattleScene", ctx))
+        return ctx.mode.hint(ctx)
 
     def info_html(self, ctx: PanelContext) -> str:
         """The hex / odds box: the attack preview, the path's overwatch, the hovered hex and unit."""
         st = ctx.state
-        mode_ctx = cast("BattleScene", ctx)
-        pv = ctx.mode.preview(mode_ctx)
+        pv = ctx.mode.preview(ctx)
         if pv is not None:
             return _preview_html(st, pv[0], pv[1])
-        view = ctx.mode.path_view(mode_ctx)
+        view = ctx.mode.path_view(ctx)
         parts = []
         if view is not None and view.exposures:
             parts.append(f"<b>{text.e(view.label)}</b>")
             for ex in view.exposures:
                 parts.append(f"<font color='{text.BAD}'>Overwatch at step {ex.step}: "
                              f"{text.e(st.unit_name(ex.watcher_id))} ({text.e(ex.weapon)}) "
-                             f"{draw.percent(_hit_chance(ex))} to hit</font>")
+                             f"{draw.percent(hit_chance(ex))} to hit</font>")
         elif view is not None:
             parts.append(f"<b>{text.e(view.label)}</b> · no overwatch on this path")
         hover = ctx.hover
@@ -415,13 +416,6 @@ def _log_block(session: Session, st: Any, step: Any) -> list[str]:
     return [f"{gm}<b>{text.e(str(head))}</b>", *block]
 
 
-def _enable(element: Any, on: bool) -> None:
-    if on:
-        element.enable()
-    else:
-        element.disable()
-
-
 def _fit_sentences(hint: str, label: Any) -> str:
     """The hint as it fits the label: whole sentences from the start, never cut mid-sentence
     (a narrow window drops the later ones, e.g. "Right click: cancel.")."""
@@ -492,14 +486,3 @@ def _no_chance_reason(state: Any, p: Any) -> str:
         return (f"the Accuracy Challenge {ac.total} is beyond the best possible roll {best} "
                 f"(rolling {die_for(skill, state.setup.rules.check)} on the die). The attack may still be made.")
     return "no roll can meet the Accuracy Challenge. The attack may still be made."
-
-
-def _hit_chance(ex: Any) -> float:
-    for name in ("hit_chance", "chance", "p_hit"):
-        v = getattr(ex, name, None)
-        if v is not None:
-            return float(v)
-    odds = getattr(ex, "odds", None)
-    if odds is not None:
-        return float(getattr(odds, "hit_chance", 0))
-    return 0.0

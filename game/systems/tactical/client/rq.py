@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import game.systems.tactical.rules as ail
-from game.core.hexgrid import Hex, distance
+from game.core.hexgrid import Hex
 
 
 class Queries:
@@ -128,7 +128,3 @@ def reach_path(reach: Any, h: Hex) -> list[Hex]:
     if path and start is not None and path[0] == start:
         path = path[1:]
     return path
-
-
-def adjacent(a: Hex, b: Hex) -> bool:
-    return distance(a, b) == 1

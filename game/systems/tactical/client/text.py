@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 
 from game.core.hexgrid import Hex
-from game.systems.tactical.rules.models import RulesData, UnitType, Weapon
+from game.systems.tactical.rules.models import RulesData, UnitType
 
 # (the rules' queries and descriptions are imported where used: the first frame needs neither)
 
@@ -49,16 +49,6 @@ def e(s: object) -> str:
 
 def signed(v: int) -> str:
     return f"+{v}" if v >= 0 else str(v)
-
-
-def weapon_line(w: Weapon) -> str:
-    if w.melee:
-        rng = "melee" + ("" if w.skill == "melee" else f" · {w.skill}")
-    else:
-        assert w.bands is not None
-        rng = "range " + "/".join(str(b) for b in w.bands) + f" · {w.skill}"
-    traits = f" <i>{e(', '.join(t.replace('_', ' ') for t in w.traits))}</i>" if w.traits else ""
-    return f"<b>{e(w.name)}</b> FP {w.fp} · {rng}{traits}"
 
 
 def unit_html(state: Any, unit_id: str, side_colour: tuple[int, int, int] | None = None) -> str:

@@ -76,6 +76,22 @@ class Dash(CommandBase):
     advantage_kind: AdvantageKind | None = None
 
 
+class MoveThenDash(CommandBase):
+    """The move action then the dash, as one command: `move_path` (the move's hexes entered) then
+    `dash_path` (the dash's, from where the move ended). Applied as a Move then a Dash, with the
+    same events; all or nothing, except that a dash the move's overwatch stopped (dice were
+    rolled) leaves the move made and says why the dash was not (`DashFailed`). `pay`, `advantage`,
+    `advantage_kind`: the dash's, as in Dash."""
+
+    kind: Literal["move_then_dash"] = "move_then_dash"
+    unit_id: str
+    move_path: tuple[Hex, ...]
+    dash_path: tuple[Hex, ...]
+    pay: DashPay | None = None
+    advantage: int = Field(0, ge=0)
+    advantage_kind: AdvantageKind | None = None
+
+
 class Charge(CommandBase):
     """A dash that ends next to `target_id`, then a melee attack with `weapon`.
 
@@ -236,7 +252,7 @@ def is_gm_command(command: object) -> bool:
 
 
 Command = Annotated[
-    ChooseInitiative | ChooseTurnPlace | AssignLeadership | Move | Dash | Charge | SpecialMove
+    ChooseInitiative | ChooseTurnPlace | AssignLeadership | Move | Dash | MoveThenDash | Charge | SpecialMove
     | StuckStep | Attack | EnterStance | DefensiveAction | SetCasualtyAdvantage | EndPhase,
     Field(discriminator="kind"),
 ]
@@ -247,7 +263,7 @@ def _adapter() -> TypeAdapter[Any]:
     return TypeAdapter(Command)
 
 _CORE_KINDS = {
-    "choose_initiative", "choose_turn_place", "assign_leadership", "move", "dash", "charge",
+    "choose_initiative", "choose_turn_place", "assign_leadership", "move", "dash", "move_then_dash", "charge",
     "special_move", "stuck_step", "attack", "enter_stance", "defensive_action", "set_casualty_advantage",
     "end_phase",
 }

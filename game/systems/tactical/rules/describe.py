@@ -75,6 +75,9 @@ def describe(state: GameState, command: Any) -> str:
     target = d.get("target_id")
     if isinstance(target, str) and target:
         extra = f" at {state.unit_name(target) if target in state.units else target}"
+    elif d.get("dash_path") and d.get("move_path"):
+        move, dash = d["move_path"], d["dash_path"]
+        extra = f" to {hex_label(state, dash[-1])} by {hex_label(state, move[-1])}"
     elif d.get("path"):
         path = d["path"]
         extra = f" to {hex_label(state, path[-1] if isinstance(path, (list, tuple)) and path else path)}"

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from game.core.kernel import dispatch
-from game.systems.tactical.rules import attacks, flow, gm, initiative, movement
+from game.systems.tactical.rules import attacks, flow, gm, initiative, move_then_dash, movement
 from game.systems.tactical.rules.events import EventBase
 from game.systems.tactical.rules.state import GameState
 from game.systems.tactical.rules.txn import Accepted, Outcome, Reject, Rejection, Txn
@@ -44,6 +44,7 @@ _HANDLERS: dict[str, Handler] = {
     "assign_leadership": initiative.handle_assign_leadership,
     "move": movement.handle_move,
     "dash": movement.handle_dash,
+    "move_then_dash": move_then_dash.handle_move_then_dash,
     "charge": movement.handle_charge,
     "special_move": movement.handle_special_move,
     "stuck_step": movement.handle_stuck_step,

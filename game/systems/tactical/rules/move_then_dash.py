@@ -12,7 +12,15 @@ the same answers from one search:
   the dash then reaches it, with what the dash costs: the dash reach of each such what-if state,
   read at `goal`;
 - `dash_after_move(state, uid, end)`: the dash reach's costs after the move to one hex (what the
-  mouse hovers), without making the what-if state.
+  mouse hovers), without making the what-if state;
+- `move_then_dash_targets(state, uid, pay)`: the hexes only a move then a dash reaches (neither
+  the move nor the dash alone), when the unit may still make both and pay for the dash that way;
+- `move_then_dash_plan(state, uid, goal, pay)`: the one `MoveThenDash` command to `goal` a
+  player's click makes (which hex the move ends on: the fewest overwatch shots drawn, then the
+  shortest dash, then the cheapest in all, then hex order), with its overwatch and costs.
+
+The command itself (`MoveThenDash`, applied by `handle_move_then_dash`) is a Move then a Dash in
+one transaction, with the events the two make one after the other.
 
 Why one search is enough: the move only takes the unit off its hex and puts it on another. A
 dash's search is closed only by enemy-held hexes (friends, and the unit's own old hex, are passed
@@ -26,20 +34,29 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from game.core.hexgrid import Hex
+from game.systems.tactical.rules.commands import Dash, DashPay, Move, MoveThenDash
+from game.systems.tactical.rules.events import DashFailed
 from game.systems.tactical.rules.movement import (
+    Reach,
     _Occupancy,
     _occupancy,
     _search,
     _Walk,
     _walk,
+    dash_reach,
+    handle_dash,
+    handle_move,
+    move_reach,
     move_reach_keeping_dash,
     state_after_move,
 )
+from game.systems.tactical.rules.queries import Exposure, dash_refusal, overwatch_exposure
 from game.systems.tactical.rules.state import GameState, UnitState
-from game.systems.tactical.rules.txn import Rejection
+from game.systems.tactical.rules.txn import Reject, Rejection, Txn
 
 
 def _move_ends(state: GameState, unit_id: str) -> dict[Hex, int]:
@@ -198,3 +215,101 @@ def _back(state: GameState, unit: UnitState, walk: _Walk, goal: int, limit: int,
                 best[j] = nxt
                 heapq.heappush(queue, (nxt, j))
     return {hexes[i]: c for i, c in best.items()}
+
+
+# --------------------------------------------------------------------------- the command
+
+def handle_move_then_dash(txn: Txn, cmd: MoveThenDash) -> None:
+    """The move, then the dash, in one transaction: the events of a Move then a Dash. A refused
+    move refuses the whole; so does a refused dash, unless the move rolled dice (its overwatch
+    stopped or pinned the unit): what was rolled stands, the move is made, and `DashFailed` says
+    why the dash was not."""
+    handle_move(txn, Move(unit_id=cmd.unit_id, path=cmd.move_path))
+    rolled = bool(txn.dice)
+    try:
+        handle_dash(txn, Dash(unit_id=cmd.unit_id, path=cmd.dash_path, pay=cmd.pay, advantage=cmd.advantage,
+                              advantage_kind=cmd.advantage_kind))
+    except Reject as exc:  # the dash's checks come before anything it changes: only the move is in txn
+        if not rolled:
+            raise
+        txn.emit(DashFailed(unit_id=cmd.unit_id, reason=f"stopped after the move: {exc.reason}"))
+
+
+# --------------------------------------------------------------------------- what the client offers
+
+def _entered(reach: Reach, h: Hex) -> tuple[Hex, ...]:
+    """The hexes a reach's path to `h` enters (its start left out)."""
+    path = list(reach.path_to(h) or [])
+    if path and path[0] == reach.start:
+        path = path[1:]
+    return tuple(path)
+
+
+def _may_move_then_dash(state: GameState, unit_id: str, pay: DashPay | None) -> bool:
+    """The unit has neither moved nor dashed and can pay for the dash the way `pay` says."""
+    u = state.units[unit_id]
+    return not u.move_done and not u.dashed and dash_refusal(state, unit_id, pay) is None
+
+
+def move_then_dash_targets(state: GameState, unit_id: str, pay: DashPay | None = None) -> frozenset[Hex]:
+    """The hexes only a move then a dash reaches: `move_then_dash_reach` less what the move or the
+    dash alone reaches, the unit's own hex and hexes someone stands on. Empty once the unit has
+    moved or dashed, or when it cannot pay for a dash the way `pay` says (`dash_refusal`)."""
+    if not _may_move_then_dash(state, unit_id, pay):
+        return frozenset()
+    move = move_reach(state, unit_id).costs
+    dash = dash_reach(state, unit_id).costs
+    start = state.units[unit_id].hex
+    return frozenset(h for h in move_then_dash_reach(state, unit_id)
+                     if h not in move and h not in dash and h != start and state.unit_at(h) is None)
+
+
+@dataclass(frozen=True)
+class MoveThenDashPlan:
+    """A move then a dash to one hex, as a click makes it: the command, the overwatch it draws
+    (steps counted from the start of the move), the move's and the dash's costs."""
+
+    command: MoveThenDash
+    exposures: tuple[Exposure, ...]
+    move_cost: int
+    dash_cost: int
+
+
+def move_then_dash_plan(state: GameState, unit_id: str, goal: Hex,
+                        pay: DashPay | None = None) -> MoveThenDashPlan | None:
+    """The move then dash to `goal` (one of `move_then_dash_targets`), or None. The move ends where
+    the dash draws the fewest overwatch shots, then where the dash is shortest (the move goes as
+    far as it can), then the cheapest in all; ties by hex order. Move ends are tried shortest dash
+    first and the search stops at the first that draws no shot (none can rank better)."""
+    goal = Hex(*goal)
+    if goal not in move_then_dash_targets(state, unit_id, pay):
+        return None
+    keep = move_reach_keeping_dash(state, unit_id)
+    move = {h: c for h, c in keep.costs.items() if h != keep.start}
+    dcosts = move_then_dash_sources(state, unit_id, goal)
+    best: tuple[tuple[int, int, int, Hex], MoveThenDashPlan] | None = None
+    for m in sorted(dcosts, key=lambda m: (dcosts[m], move[m] + dcosts[m], m)):
+        mpath = _entered(keep, m)
+        after = state_after_move(state, unit_id, mpath)
+        if isinstance(after, Rejection):
+            continue
+        dpath = _entered(dash_reach(after, unit_id), goal)
+        ex = _exposure(state, after, unit_id, mpath, dpath)
+        rank = (len(ex), dcosts[m], move[m] + dcosts[m], m)
+        if best is None or rank < best[0]:
+            command = MoveThenDash(unit_id=unit_id, move_path=mpath, dash_path=dpath, pay=pay)
+            best = (rank, MoveThenDashPlan(command, tuple(ex), move[m], dcosts[m]))
+        if not ex:
+            break
+    return None if best is None else best[1]
+
+
+def _exposure(state: GameState, after: GameState, unit_id: str, move_path: tuple[Hex, ...],
+              dash_path: tuple[Hex, ...]) -> list[Exposure]:
+    """The overwatch a move then a dash would draw: the move's (when the rules' triggers include
+    moves) and the dash's, asked of the state after the move, its steps counted from the start;
+    a watcher fires once."""
+    out = overwatch_exposure(state, unit_id, move_path, "move") if move_path else []
+    fired = {e.watcher_id for e in out}
+    dash = overwatch_exposure(after, unit_id, dash_path, "dash")
+    return out + [replace(e, step=e.step + len(move_path)) for e in dash if e.watcher_id not in fired]

@@ -1105,11 +1105,6 @@ def can_pay_a_step(state: GameState, unit: UnitState) -> bool:
     return False
 
 
-def is_stuck(state: GameState, unit: UnitState) -> bool:
-    """Difficult terrain leaves the unit unable to enter any neighbouring hex with its move."""
-    return bool(stuck_steps(state, unit))
-
-
 def handle_stuck_step(txn: Txn, cmd: StuckStep) -> None:
     st = txn.state
 

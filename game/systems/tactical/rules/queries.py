@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from game.core.hexgrid import Hex, distance
+from game.core.hexgrid import Hex, distance, neighbours
 from game.systems.tactical.rules import initiative
 from game.systems.tactical.rules.attack import (
     ACBreakdown,
@@ -376,12 +376,7 @@ def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
         reach = move_reach(state, u.id)
         for h in sorted(reach.costs):
             yield Move(unit_id=u.id, path=tuple(reach.path_to(h)))
-        for n in stuck_steps(state, u):
-            if state.unit_at(n) is None:
-                if state.unit_type(u.id).living and u.adrenaline >= state.setup.rules.dash.adrenaline_cost:
-                    yield StuckStep(unit_id=u.id, to=n, pay="adrenaline")
-                if not u.action_used:
-                    yield StuckStep(unit_id=u.id, to=n, pay="attack")
+        yield from _stuck_commands(state, u)
     if u.dashed:
         return
     try:
@@ -406,6 +401,15 @@ def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
     yield from (SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id))
 
 
+def _stuck_commands(state: GameState, u: UnitState) -> Iterator[StuckStep]:
+    for n in stuck_steps(state, u):
+        if state.unit_at(n) is None:
+            if state.unit_type(u.id).living and u.adrenaline >= state.setup.rules.dash.adrenaline_cost:
+                yield StuckStep(unit_id=u.id, to=n, pay="adrenaline")
+            if not u.action_used:
+                yield StuckStep(unit_id=u.id, to=n, pay="attack")
+
+
 def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
     out: list[BaseModel] = []
     if not can_still_act(state, u):
@@ -421,13 +425,26 @@ def _attack_commands(state: GameState, u: UnitState) -> list[BaseModel]:
             except Reject:
                 continue
             out.append(cmd)
-    for w in ut.weapons:
-        if not w.melee:
-            out.append(EnterStance(unit_id=u.id, stance="overwatch", weapon=w.name))
+    out.extend(_stances(state, u))
+    return out
+
+
+def _stances(state: GameState, u: UnitState) -> list[EnterStance]:
+    ut = state.unit_type(u.id)
+    out = [EnterStance(unit_id=u.id, stance="overwatch", weapon=w.name) for w in ut.weapons if not w.melee]
     if any(w.melee for w in ut.weapons):
         out.append(EnterStance(unit_id=u.id, stance="guard"))
     out.append(EnterStance(unit_id=u.id, stance="defensive"))
     return out
+
+
+def stance_commands(state: GameState, unit_id: str) -> list[EnterStance]:
+    """The stances the unit may take now (overwatch with each ranged weapon, guard with a melee
+    weapon, defensive): those `legal_commands` lists for it, asked of that unit alone."""
+    u = state.units.get(unit_id)
+    if u is None or not unit_can_act(state, unit_id) or state.phase != "attack":
+        return []
+    return _stances(state, u)
 
 
 # --------------------------------------------------------------------------- a unit's numbers
@@ -510,6 +527,77 @@ def dash_refusal(state: GameState, unit_id: str, pay: Literal["adrenaline", "lea
     except Reject as exc:
         return exc.reason
     return None
+
+
+def is_stuck(state: GameState, unit_id: str) -> bool:
+    """The unit has not taken its move action and difficult terrain has cut its move to nothing:
+    the one-hex stuck step is the move it may make (`stuck_steps`)."""
+    u = state.units[unit_id]
+    return not u.move_done and bool(stuck_steps(state, u))
+
+
+def stuck_step_commands(state: GameState, unit_id: str) -> list[StuckStep]:
+    """The stuck steps the unit may take now (each free neighbour it may step into, each way it may
+    pay): those `legal_commands` lists for it, asked of that unit alone."""
+    u = state.units[unit_id]
+    if u.pinned or u.out_of_action or u.move_done:
+        return []
+    return list(_stuck_commands(state, u))
+
+
+def charge_path(state: GameState, unit_id: str, target_id: str,
+                pay: Literal["adrenaline", "leadership", "pilot"] | None = None) -> tuple[Hex, ...] | None:
+    """The charge a click on an enemy makes: the cheapest dash path (ties by hex) ending on a free
+    hex next to the target (a charge is a dash: it moves at least one hex, so a unit already
+    adjacent charges from another hex next to it). None when the unit has dashed, has no melee
+    weapon or no action left, cannot pay for the dash the way `pay` says, or no such hex is in
+    its dash reach."""
+    if not _may_charge(state, unit_id, pay):
+        return None
+    there = state.units[target_id].hex
+    reach = dash_reach(state, unit_id)
+    ends = [(c, h) for h, c in reach.costs.items()
+            if h != reach.start and distance(h, there) == 1 and state.unit_at(h) is None]
+    if not ends:
+        return None
+    _, end = min(ends)
+    path = list(reach.path_to(end))
+    return tuple(path[1:] if path and path[0] == reach.start else path)
+
+
+def charge_targets(state: GameState, unit_id: str,
+                   pay: Literal["adrenaline", "leadership", "pilot"] | None = None) -> frozenset[str]:
+    """The enemy units `charge_path` finds a charge to, all at once: those next to a free hex the
+    dash reaches (its very test, with one pass over the dash reach instead of one per enemy: at
+    1,000 units that pass per enemy was a quarter of a click)."""
+    if not _may_charge(state, unit_id, pay):
+        return frozenset()
+    reach = dash_reach(state, unit_id)
+    near: set[Hex] = set()
+    for h in reach.costs:
+        if h != reach.start and state.unit_at(h) is None:
+            near.update(neighbours(h))
+    side = state.units[unit_id].side
+    found = (state.unit_at(h) for h in near)
+    return frozenset(u.id for u in found if u is not None and u.side != side)
+
+
+def _may_charge(state: GameState, unit_id: str, pay: Literal["adrenaline", "leadership", "pilot"] | None) -> bool:
+    u = state.units[unit_id]
+    if u.dashed or u.action_used or not any(w.melee for w in state.unit_type(unit_id).weapons):
+        return False
+    return dash_refusal(state, unit_id, pay) is None
+
+
+def casualty_options(state: GameState, unit_id: str) -> list[tuple[int, CasualtyAdvantageKind | None]]:
+    """What the unit may order spent on each of its casualty rolls (`SetCasualtyAdvantage`): none,
+    or 1 to 3 points of each kind of Advantage it holds (Leadership; Personal for the commander's
+    own unit), as `held_advantage` counts them. [decision: the client offers at most 3 a roll]"""
+    u = state.units[unit_id]
+    out: list[tuple[int, CasualtyAdvantageKind | None]] = [(0, None)]
+    for kind in _casualty_kinds(state, u):
+        out += [(n, kind) for n in range(1, min(held_advantage(state, u, kind), 3) + 1)]
+    return out
 
 
 def danger_zone(state: GameState, unit_id: str) -> frozenset[Hex]:

@@ -38,7 +38,7 @@ def warm_up() -> None:
 # a unit's move (alone or with a dash) and entering a stance are plans made in plain sight.
 # Initiative choices, turn places and defensive actions answer a sealed or called decision, so
 # taking them back would let a player change an answer after seeing the other side's.
-_UNDOABLE_KINDS = frozenset({"move", "dash", "move_dash", "special_move", "stuck_step", "enter_stance",
+_UNDOABLE_KINDS = frozenset({"move", "dash", "move_then_dash", "special_move", "stuck_step", "enter_stance",
                              "set_casualty_advantage"})
 
 
