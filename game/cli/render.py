@@ -1,7 +1,9 @@
 """`python -m game render PATH --out FILE.png`: draw a map, a scenario or a save headless.
 
 A bare .tmx at scale 1 gives an image of the map's full pixel size with every tile where Tiled
-draws it. A scenario adds its units; a save shows the units as they stand in the saved game.
+draws it. A set-up file or a save of any system is drawn by that system's picture (Plugin.picture,
+found through the table: this module imports no system): a tactical scenario or save its map and
+units, a campaign its island with armies, routes and battles, a mass battle its board.
 """
 
 from __future__ import annotations
@@ -13,60 +15,79 @@ from typing import Any
 
 from game import paths
 from game.core.errors import UserError
+from game.core.plugin import PictureOptions, Plugin, Table
+
+KINDS = ("a map (.tmx), a scenario of any system (tactical, campaign, mass battle) or a save (.yaml)")
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "render", help="render a map, scenario or save to a PNG image (no window needed)",
-        description="Render PATH (a Tiled .tmx map, a scenario .yaml or a save .yaml) to a PNG. "
-        "At scale 1 a map's image has the map's full pixel size, tiles exactly where Tiled draws them.",
+        description="Render PATH (a Tiled .tmx map, a scenario .yaml of any system or a save .yaml) to a "
+        "PNG: a tactical map with its units, a campaign's island with its armies, routes and battles, a "
+        "mass battle's board. At scale 1 a map's image has the map's full pixel size, tiles exactly where "
+        "Tiled draws them.",
     )
-    p.add_argument("path", metavar="PATH", help="map (.tmx), scenario (.yaml) or save (.yaml)")
+    p.add_argument("path", metavar="PATH", help="map (.tmx), scenario (.yaml) or save (.yaml) of any system")
     p.add_argument("--out", required=True, metavar="FILE.png", help="image file to write")
     p.add_argument("--scale", type=float, default=1.0, metavar="S", help="zoom factor (default 1)")
     p.add_argument("--grid", action="store_true", help="draw the hex grid")
-    p.add_argument("--no-units", action="store_true", help="leave the unit counters out")
+    p.add_argument("--no-units", action="store_true", help="leave the unit (and army) counters out")
     p.set_defaults(func=run)
 
 
-def _save_picture(table: Any, path: Path) -> tuple[Any, list[Any], list[Any]]:
-    """(map, counters, objective hexes) of a saved game, units as they stand in it."""
-    from game.render import objective_hexes, state_counters
-    from game.replay import load_game
+def _plain_map(path: Path) -> tuple[Any, list[Any]]:
+    """A bare Tiled map (no system's): its tiles, and the units on its object layer in neutral
+    colours by side."""
+    from game.io.tmx import load_map
+    from game.render import CounterView
 
-    game = load_game(table, path, verify=False)
-    scenario = game.scenario
-    return scenario.map, state_counters(scenario.setup, game.state), objective_hexes(scenario.setup)
+    md = load_map(path)
+    counters: list[Any] = []
+    for u in md.units:
+        shade = 90 + (sum(map(ord, u.side)) * 37) % 140
+        counters.append(CounterView(u.hex, (shade, 120, 255 - shade), "", u.unit_type[:3].upper(), 1, 1))
+    return md, counters
 
 
-def picture_inputs(table: Any, path: Path) -> tuple[Any, list[Any], list[Any]]:
-    """(MapData, counters, objective hexes) for any renderable file."""
+def what_to_draw(table: Table, path: Path) -> tuple[Plugin | None, Any, Any]:
+    """(the system, its loaded set-up, the game's state or None) for a set-up file or a save;
+    (None, None, None) for a bare map. UserError naming the file for anything else."""
     from game.io.sniff import sniff_kind
 
     kind = sniff_kind(path, table.sniff)
     if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
-        from game.io.tmx import load_map
-
-        md = load_map(path)
-        from game.render import CounterView
-
-        counters: list[Any] = []
-        for u in md.units:  # units on the map's object layer, in neutral colours by side
-            shade = 90 + (sum(map(ord, u.side)) * 37) % 140
-            counters.append(CounterView(u.hex, (shade, 120, 255 - shade), "", u.unit_type[:3].upper(), 1, 1))
-        return md, counters, []
-    if kind == "scenario":
-        from game.render import objective_hexes, setup_counters
-
-        sc = table.plugin_named(table.default).load(path)
-        return sc.map, setup_counters(sc.setup), objective_hexes(sc.setup)
+        return None, None, None
     if kind == "save":
-        return _save_picture(table, path)
+        from game.replay import load_game
+
+        game = load_game(table, path, verify=False)
+        return game.plugin, game.scenario, game.state
+    plugin = table.plugin_of_setup(kind)
+    if plugin is not None:
+        return plugin, plugin.load(path), None
     if kind == "broken":
         from game.io.datafiles import read_yaml
 
         read_yaml(path)  # raises the located syntax error
-    raise UserError(f"{path}: not a map (.tmx), scenario or save (.yaml)")
+    what = f"a {kind.replace('-', ' ')} file" if kind and kind not in ("yaml", "commands") else "not a set-up"
+    raise UserError(f"{path}: {what}; render draws {KINDS}")
+
+
+def picture(table: Table, path: Path, options: PictureOptions) -> Any:
+    """The image of any file `render` draws (a pygame Surface), through its system's picture."""
+    plugin, loaded, state = what_to_draw(table, path)
+    if plugin is None:
+        from game.render import render_picture
+        from game.render.picture import check_size
+
+        md, counters = _plain_map(path)
+        width, height = md.layout.map_pixel_size
+        check_size(width, height, options)
+        return render_picture(md, counters if options.units else [], options.scale, options.grid)
+    if plugin.picture is None:
+        raise UserError(f"{path}: the {plugin.system.title} has no picture to render")
+    return plugin.picture(loaded, state, options)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,18 +100,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() not in (".png", ".bmp", ".tga", ".jpg", ".jpeg"):
         raise UserError(f"--out {out}: use a .png file name")
-    md, counters, objectives = picture_inputs(args.table, path)
-    mw, mh = md.layout.map_pixel_size
-    if mw * mh * args.scale * args.scale > 80_000_000:
-        raise UserError(f"--scale {args.scale:g} would make a {round(mw * args.scale)} x {round(mh * args.scale)} px "
-                        "image; use a smaller scale")
-    import pygame
-
-    from game.render import render_picture
-
-    surf = render_picture(md, [] if args.no_units else counters, args.scale, args.grid, objectives)
     if out.parent and not paths.exists(out.parent):
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
+    import pygame
+
+    surf = picture(args.table, path, PictureOptions(args.scale, args.grid, not args.no_units))
     try:
         pygame.image.save(surf, str(out))
     except (pygame.error, OSError) as exc:

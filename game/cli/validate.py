@@ -39,6 +39,12 @@ def _expand(path: Path) -> Iterator[Path]:
         yield path
 
 
+def clock_word(system: Any) -> str:
+    """What the system's summary `round` counts ("round", "week", "wave"): its `clock`."""
+    word = getattr(system, "clock", "round")
+    return word if isinstance(word, str) and word else "round"
+
+
 def check_file(table: Table, path: Path) -> str:
     """Check one file; return what it is. Raises GameFileError/UserError on a problem."""
     from game.io.sniff import sniff_kind
@@ -56,7 +62,8 @@ def check_file(table: Table, path: Path) -> str:
 
         game = load_game(table, path, verify=True)
         summary = game.system.summary(game.state)
-        return f"save of {game.system.title}, round {summary.get('round')}, {len(game.record.steps)} commands"
+        return (f"save of {game.system.title}, {clock_word(game.system).capitalize()} {summary.get('round')}, "
+                f"{len(game.record.steps)} commands")
     if kind in ("broken", "yaml"):
         from game.io.datafiles import read_yaml
         from game.io.safe_read import MAX_LARGE_FILE_BYTES

@@ -10,6 +10,7 @@ given it.
     plugin.system                 # the RuleSystem (game.core.system), built on first use
     plugin.load(path)             # -> the loaded set-up (io, at the edge)
     plugin.client()               # -> the system's window: open_scene / open_replay / open_gm
+    plugin.picture(loaded, state, PictureOptions())   # -> `render`'s image (no window)
 
 A set-up file says which system it belongs to with a top-level `system:` key; a file without
 one belongs to the table's default system (AI:L tactical: every file made before there were
@@ -42,11 +43,34 @@ class FileKinds:
         'campaign-orders', ...), or '' when it is not one of this system's.
     check: (path, kind) -> one line saying what the file holds; raises GameFileError or
         UserError naming the file and the place when it is wrong.
+    setups: which of `kinds` are the system's set-up files (what its Plugin.load reads and
+        `play` opens; `render` draws them with Plugin.picture).
     """
 
     kinds: tuple[str, ...]
     sniff: Callable[[Any], str]
     check: Callable[[Path, str], str]
+    setups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PictureOptions:
+    """What `render` asks of a system's picture (Plugin.picture).
+
+    scale: zoom factor (1: the map's own pixel size). grid: outline every hex. units: draw the
+    counters (units, armies, forces). max_pixels: the largest image to make; a picture that
+    would be larger raises UserError saying so before drawing anything.
+    """
+
+    scale: float = 1.0
+    grid: bool = False
+    units: bool = True
+    max_pixels: int = 80_000_000
+
+
+# (loaded set-up, the game's state or None for the set-up as it starts, options) -> the image, a
+# pygame Surface (a system's io draws it headless; the core imports no pygame).
+Picture = Callable[[Any, Any, PictureOptions], Any]
 
 
 class SystemClient(Protocol):
@@ -79,6 +103,8 @@ class Plugin:
           saves refer to no other save. Wired by the table (it may live above the system).
     commands: the system's own command-line commands, name -> () -> register(subparsers).
     files: the system's own kinds of data file (FileKinds), beside its set-up files.
+    picture: draws a set-up or a saved game of this system for `render` (Picture); None when it
+          has no picture (`render` says so).
     """
 
     name: str
@@ -90,6 +116,7 @@ class Plugin:
     verify_links: LinksCheck | None = None
     commands: Mapping[str, Callable[[], Register]] = field(default_factory=dict)
     files: FileKinds | None = None
+    picture: Picture | None = None
 
     @cached_property
     def system(self) -> RuleSystem:
@@ -176,6 +203,13 @@ class Table:
             if kind:
                 return kind
         return ""
+
+    def plugin_of_setup(self, kind: str) -> Plugin | None:
+        """The system whose set-up files are of this kind (FileKinds.setups), or None."""
+        for plugin in self._plugins.values():
+            if plugin.files is not None and kind in plugin.files.setups:
+                return plugin
+        return None
 
     def check_file(self, path: Path, kind: str) -> str | None:
         """`validate` for a file of one of the systems' own kinds (None: not one of theirs)."""

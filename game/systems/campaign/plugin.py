@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from game.core.plugin import FileKinds, Plugin, SystemClient
+from game.core.plugin import FileKinds, PictureOptions, Plugin, SystemClient
 from game.core.system import RuleSystem
 
 NAME = "campaign"
@@ -64,6 +64,12 @@ def check(path: Path, kind: str) -> str:
     return check_campaign_file(path, kind)
 
 
+def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
+    from game.systems.campaign.io.picture import picture as draw
+
+    return draw(loaded, state, options)
+
+
 KINDS = ("campaign-scenario", "campaign-rules", "campaign-catalogue", "campaign-orders", "campaign-commands")
 PLUGIN = Plugin(NAME, rules, load, client, read_script=read_script, commands={"campaign": campaign_command},
-                files=FileKinds(KINDS, sniff, check))
+                files=FileKinds(KINDS, sniff, check, ("campaign-scenario",)), picture=picture)

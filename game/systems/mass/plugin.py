@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from game.core.plugin import FileKinds, Plugin, SystemClient
+from game.core.plugin import FileKinds, PictureOptions, Plugin, SystemClient
 from game.core.system import RuleSystem
 
 NAME = "mass-battle"
@@ -62,5 +62,12 @@ def check(path: Path, kind: str) -> str:
     return check_mass_file(path, kind)
 
 
+def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
+    from game.systems.mass.io.picture import picture as draw
+
+    return draw(loaded, state, options)
+
+
 PLUGIN = Plugin(NAME, rules, load, client, read_script=read_script, commands={"dice": dice_command},
-                files=FileKinds(("mass-battle", "mass-rules", "mass-commands"), sniff, check))
+                files=FileKinds(("mass-battle", "mass-rules", "mass-commands"), sniff, check, ("mass-battle",)),
+                picture=picture)

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from game.core.plugin import FileKinds, Plugin, SystemClient, Table
+from game.core.plugin import FileKinds, PictureOptions, Plugin, SystemClient, Table
 from game.core.system import RuleSystem
 
 NAME = "ail-tactical"
@@ -61,8 +61,15 @@ def check(path: Path, kind: str) -> str:
     return check_tactical_file(path, kind)
 
 
+def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
+    from game.systems.tactical.io.picture import picture as draw
+
+    return draw(loaded, state, options)
+
+
 PLUGIN = Plugin(NAME, rules, load, client, setup_of, commands={"odds": odds_command},
-                files=FileKinds(("map", "tileset", "scenario", "catalogue", "rules"), _sniff, check))
+                files=FileKinds(("map", "tileset", "scenario", "catalogue", "rules"), _sniff, check, ("scenario",)),
+                picture=picture)
 
 
 def alone() -> Table:
