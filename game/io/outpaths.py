@@ -115,6 +115,38 @@ def check_destination(path: str | os.PathLike[str], what: str = "file", *,
     return p
 
 
+def check_folder(path: str | os.PathLike[str], what: str = "files") -> Path:
+    """A folder to write `what` into (made if missing), as a Path; else UserError (one line): an
+    empty or NUL name, a file or device in its place, a file above it, a name too long, a folder
+    that cannot be written."""
+    raw = os.fspath(path)
+    if not raw or "\0" in raw:
+        raise UserError(f"{cut(raw, 200)!r}: not a usable folder name for the {what}")
+    p = Path(raw)
+    shown = cut(raw, 300)
+    if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in p.parts):
+        raise UserError(f"{shown}: a name in the path is too long (at most 255 bytes each)")
+    try:
+        st = os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as exc:
+        raise UserError(f"{shown}: cannot write the {what} there ({exc.strerror or exc})") from None
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise UserError(f"{shown}: is a file, not a folder; expected a folder for the {what}")
+    base = _nearest_existing(p)
+    if not base.is_dir():
+        raise UserError(f"{shown}: cannot write the {what} there: {cut(str(base), 200)} is a file, not a folder")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise UserError(f"{shown}: cannot write the {what} there: the folder {cut(str(base), 200)} is not "
+                        "writable")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{shown}: cannot make the folder for the {what} ({exc.strerror or exc})") from None
+    return p
+
+
 def fallback_path(path: str | os.PathLike[str], now: _dt.datetime | None = None) -> Path:
     """A fresh file in `<temporary folder>/ail-unsaved/` named after `path`."""
     name = Path(os.fspath(path)).name or "result"

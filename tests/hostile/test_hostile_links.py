@@ -152,3 +152,19 @@ def test_scales_tactical_does_not_write_through_a_symbolic_link(tmp_path, capsys
     os.symlink(victim, out / "battle-B1-tactical.yaml")
     code, _o, err, _ = cli(capsys, "scales", "tactical", str(camp), "--battle", "B1", "--out", str(out))
     assert code != 0 and "symbolic link" in err and victim.read_text() == "precious"
+
+
+@pytest.mark.parametrize("bad", ["", "/dev/null", "{tmp}/file.txt", "{tmp}/file.txt/sub", "/proc/no-such-dir",
+                                 "{tmp}/" + "n" * 300, "x\0y"])
+def test_bad_out_folders_and_files_on_the_scales_commands_are_one_line_not_a_traceback(tmp_path, capsys,
+                                                                                       monkeypatch, bad):
+    camp = _campaign(tmp_path / "c", capsys, scale="tactical", save="")
+    (tmp_path / "file.txt").write_text("x")
+    monkeypatch.chdir(tmp_path / "c")
+    out = bad.replace("{tmp}", str(tmp_path))
+    for argv in (["scales", "tactical", str(camp), "--battle", "B1", "--out", out],
+                 ["scales", "mass", str(camp), "--battle", "B1", "--out", out],
+                 ["scales", "back", str(camp), "--battle", "B1", "--result", str(camp), "--apply", out]):
+        code, _o, err, _ = cli(capsys, *argv)
+        assert code != 0 and "Traceback" not in err and err.count("\n") == 1, (argv, err)
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["campaign.yaml", "script.yaml"]  # nothing written

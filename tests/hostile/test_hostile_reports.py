@@ -12,7 +12,7 @@ from game.systems.campaign.rules.report import PHPBB_TAGS, escape
 from tests.hostile.campaignfix import SCRIPT, bbcode_tags, scenario_copy
 from tests.hostile.hostile import cli
 
-HOSTILE_PLAYER = '"Zo\\0nes [url=http://evil.example]x[/url] \\e[31m <b>"'
+HOSTILE_PLAYER = '"Zones [url=http://evil.example]x[/url] <b> www.evil.example"'
 HOSTILE_ARMY = '"](http://evil.example) \\u202e [b]bold[/b] # heading"'
 
 
@@ -67,7 +67,22 @@ def test_the_bbcode_report_uses_only_phpbb_tags_and_percentage_sizes(capsys):
                                                           for n in re.findall(r"\[size=(\d+)\]", out))
 
 
-def test_a_nul_in_a_player_or_army_name_is_no_traceback_anywhere_in_the_campaign_commands(hostile, capsys, tmp_path):
+@pytest.mark.parametrize("name", ['"Zo\\0nes"', '"Zones\\e[31m"', '"Zo\\x07nes"'])
+@pytest.mark.parametrize("field", ["name: The Zones,", "name: Lowmarch Rifle Corps"])
+def test_a_control_character_in_a_player_or_army_name_is_refused_in_one_line_by_every_command(
+        tmp_path, capsys, name, field):
+    sc = scenario_copy(tmp_path, (field, f"name: {name}" + ("," if field.endswith(",") else "")))
+    for argv in (["validate", str(sc)], ["campaign", "play", str(sc), str(SCRIPT), "--quiet"],
+                 ["campaign", "report", str(sc), str(SCRIPT), "--week", "1"],
+                 ["campaign", "status", str(sc), str(SCRIPT)],
+                 ["run", str(sc), "--commands", str(SCRIPT)]):
+        code, _o, err, _ = cli(capsys, *argv)
+        problems = [ln for ln in err.splitlines() if ln.startswith("error:")]
+        assert code != 0 and "Traceback" not in err and len(problems) == 1, (argv, err)
+        assert str(sc) in problems[0] and "control character" in problems[0] and "name" in problems[0]
+
+
+def test_hostile_names_without_control_characters_go_through_every_campaign_command(hostile, capsys, tmp_path):
     sc, script = hostile
     save = tmp_path / "save.yaml"
     for argv in (["validate", str(sc)], ["campaign", "play", str(sc), str(script), "--quiet"],

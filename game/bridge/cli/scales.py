@@ -62,12 +62,19 @@ def _fail(exc: Exception) -> int:
     return 1
 
 
+def _out_folder(args: argparse.Namespace) -> None:
+    from game.io.outpaths import check_folder
+
+    check_folder(args.out, "battle file")
+
+
 def _tactical(args: argparse.Namespace) -> int:
     from game.bridge.files import cells_of, write_tactical
     from game.bridge.sides import BridgeError, open_battle, terrain_of
     from game.bridge.tactical import map_for, tactical_plan
     from game.systems.tactical.io.scenario import load_scenario
 
+    _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
     state = game.state
@@ -91,6 +98,7 @@ def _mass(args: argparse.Namespace) -> int:
     from game.bridge.sides import BridgeError
     from game.systems.mass.io.files import load_battle
 
+    _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from game.core.errors import GameFileError
 from game.io.datafiles import (
@@ -140,15 +140,27 @@ def load_campaign_map(path: str | Path) -> CampaignMap:
 
 # --------------------------------------------------------------------------- the scenario
 
+def _plain_name(v: str) -> str:
+    """A name shown on the map, in the window and in reports: no control character (a NUL or an
+    escape sequence is not a name, and no screen can draw it)."""
+    bad = next((c for c in v if ord(c) < 32 or 127 <= ord(c) < 160), None)
+    if bad is not None:
+        raise ValueError(f"a control character (U+{ord(bad):04X}) in a name; expected printable text")
+    return v
+
+
+Name = Annotated[str, AfterValidator(_plain_name)]
+
+
 class UnitEntry(_Strict):
     type: str
     count: Annotated[int, Field(ge=1, le=200)] = 1
-    id: str | None = None
+    id: Name | None = None
 
 
 class ArmyEntry(_Strict):
-    id: str
-    name: str = ""
+    id: Name
+    name: Name = ""
     owner: str
     at: Coord
     route: Coord | None = None
@@ -162,8 +174,8 @@ class ArmyEntry(_Strict):
 
 
 class GeneralEntry(_Strict):
-    id: str
-    name: str
+    id: Name
+    name: Name
     owner: str
     level: Annotated[int, Field(ge=0, le=3)]
     army: str
@@ -171,14 +183,14 @@ class GeneralEntry(_Strict):
 
 
 class PlayerEntry(_Strict):
-    id: str
-    name: str
+    id: Name
+    name: Name
     power: str
 
 
 class ScenarioFile(_Strict):
     system: str
-    name: str
+    name: Name
     description: str = ""
     seed: int = 1
     map: str
