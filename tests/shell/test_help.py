@@ -1,0 +1,85 @@
+"""Issue 28 item 2: F1 shows a help generated from the screen's own key map, on every screen: each
+system's game screen (the three shipped ones and the race), the tactical replay view, the load
+menu and a dialog."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.shell.keymap import Binding
+from game.shell.scenes.dialog import DialogScene
+from tests.shell.harness import SYSTEMS, ctrl, key, open_game, to_map
+
+
+def _help_text(game_top: object) -> str:
+    assert isinstance(game_top, DialogScene) and game_top.name == "help"
+    return html.unescape(re.sub(r"<[^>]*>", "", game_top.body_html.replace("<br>", "\n")))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_f1_on_a_game_screen_lists_its_own_keys_and_the_shells_and_f1_closes_it(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    own: list[Binding] = [b for b in game.scene.key_map() if b.in_help]
+    assert own, "every shipped screen and the race name their own keys"
+    key(game, pygame.K_F1)
+    text = _help_text(game.app.scenes.top)
+    for b in own:
+        assert f"{b.label}: {b.what}" in text
+    for shell_key in ("F5", "Ctrl+S", "Ctrl+O", "Ctrl+Q", "Ctrl+Z", "Ctrl+Y"):
+        assert f"{shell_key}:" in text
+    key(game, pygame.K_F1)
+    assert game.app.scenes.top is game.scene
+
+
+@pytest.mark.parametrize("system", ["campaign", "mass", "race"])
+def test_the_help_of_a_screen_that_leaves_esc_to_the_shell_says_esc_quits(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    key(game, pygame.K_F1)
+    assert "Esc: quit (asks first when there is unsaved play)" in _help_text(game.app.scenes.top)
+
+
+def test_the_help_never_names_a_key_for_the_shell_that_the_screen_uses_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)  # Esc there cancels the current choice
+    to_map(game)
+    key(game, pygame.K_F1)
+    text = _help_text(game.app.scenes.top)
+    assert "Esc: cancel the current choice" in text and "Esc: quit" not in text
+
+
+def test_f1_on_the_tactical_replay_view_lists_the_replays_keys(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    to_map(game)
+    key(game, pygame.K_F3)
+    assert game.top() == "replay"
+    key(game, pygame.K_F1)
+    text = _help_text(game.app.scenes.top)
+    assert "replay: one command forward" in text and "F5:" in text
+    key(game, pygame.K_F1)
+    assert game.top() == "replay"
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_f1_on_the_load_menu_shows_the_shells_keys(system: str, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    ctrl(game, pygame.K_o)
+    assert game.top() == "load_menu"
+    key(game, pygame.K_F1)
+    text = _help_text(game.app.scenes.top)
+    assert "Ctrl+O:" in text and "Ctrl+Z" not in text  # no undo from a menu

@@ -1,0 +1,139 @@
+"""Issue 28 item 3: quitting never discards play. Esc (where the screen leaves it to the shell),
+Ctrl+Q and the window's close all ask when there is unsaved play; the game left is kept as its
+system's recovery save; the next start offers to resume only a game of the file being opened (any
+game when no file is named), naming it and when it was left. For every system and the race."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.io import saves
+from game.shell import actions, savegame
+from game.shell.scenes.dialog import DialogScene
+from tests.shell.harness import SYSTEMS, ctrl, key, open_game, play_some, step, to_map
+
+
+def _quit_dialog(game: object) -> DialogScene:
+    top = game.app.scenes.top  # type: ignore[attr-defined]
+    assert isinstance(top, DialogScene) and top.name == "quit_dialog", getattr(top, "name", None)
+    return top
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_ctrl_q_with_unsaved_play_asks_and_keep_playing_goes_back_to_the_game(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    ctrl(game, pygame.K_q)
+    dialog = _quit_dialog(game)
+    assert game.session.system.title in dialog.body_html
+    dialog.choose_label("Keep playing")
+    assert game.app.running and game.app.scenes.top is game.scene
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_closing_the_window_with_unsaved_play_asks_and_quit_keeps_the_game_as_its_systems_recovery_save(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    played = len(game.session.history)
+    step(game.app, pygame.event.Event(pygame.QUIT))
+    _quit_dialog(game).choose_label("Quit")
+    assert not game.app.running
+    recovery = savegame.recovery_path(game.session.system.name)
+    assert recovery.name == f"recovery-{game.session.system.name}.yaml"
+    header = saves.read_header(recovery)
+    assert header.system == game.session.system.name and header.commands == played
+    assert "left unfinished" in header.title and game.session.system.title in header.title
+
+
+@pytest.mark.parametrize("system", ["campaign", "mass", "race"])
+def test_esc_on_a_screen_that_leaves_it_to_the_shell_asks_before_quitting(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    key(game, pygame.K_ESCAPE)
+    _quit_dialog(game).choose_label("Keep playing")
+    assert game.app.running and game.app.scenes.top is game.scene  # the mass board used to drop the game
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_quitting_a_game_with_no_unsaved_play_does_not_ask(system: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    key(game, pygame.K_F5)  # saved: nothing is lost by quitting
+    ctrl(game, pygame.K_q)
+    assert not game.app.running
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_next_start_offers_to_resume_a_game_of_the_file_opened_naming_it_and_when_it_was_left(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    played = len(game.session.history)
+    actions.quit_now(game.app)
+    header = saves.read_header(savegame.recovery_path(game.session.system.name))
+
+    again = open_game(system, tmp_path)
+    assert actions.offer_recovery(again.app, again.session.path)
+    offer = again.app.scenes.top
+    assert isinstance(offer, DialogScene) and offer.title == "Resume your last game?"
+    assert header.title in offer.body_html and header.saved_at.replace("T", " ")[:16] in offer.body_html
+    offer.choose_label("Resume")
+    step(again.app)
+    resumed = again.app.scenes
+    scene = next(s for s in resumed if getattr(s, "game_scene", False))
+    assert len(scene.session.history) == played  # type: ignore[attr-defined]
+
+
+def test_a_game_left_is_not_offered_when_another_file_is_opened_but_is_when_none_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    campaign = open_game("campaign", tmp_path)
+    play_some(campaign)
+    actions.quit_now(campaign.app)
+    other = open_game("mass", tmp_path)  # (the campaign's island is not this file)
+    assert not actions.offer_recovery(other.app, other.session.path)
+    assert other.app.scenes.top is other.scene
+    assert actions.offer_recovery(other.app, None)  # no file named: any game left is offered
+    top = other.app.scenes.top
+    assert isinstance(top, DialogScene) and "campaign" in top.body_html
+
+
+def test_new_game_sets_the_recovery_save_aside_and_it_is_not_offered_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("race", tmp_path)
+    play_some(game)
+    actions.quit_now(game.app)
+    again = open_game("race", tmp_path)
+    assert actions.offer_recovery(again.app, again.session.path)
+    top = again.app.scenes.top
+    assert isinstance(top, DialogScene)
+    top.choose_label("New game")
+    assert not savegame.recovery_path("race").exists()
+    assert (savegame.saves_dir() / "recovery-race-dismissed.yaml").is_file()
+    third = open_game("race", tmp_path)
+    assert not actions.offer_recovery(third.app, third.session.path)
+
+
+def test_each_system_keeps_its_own_recovery_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    for system in SYSTEMS:
+        game = open_game(system, tmp_path)
+        to_map(game)
+        play_some(game)
+        actions.quit_now(game.app)
+    kept = sorted(p.name for p in savegame.saves_dir().glob("recovery-*.yaml"))
+    assert kept == ["recovery-ail-tactical.yaml", "recovery-campaign.yaml", "recovery-mass-battle.yaml",
+                    "recovery-race.yaml"]

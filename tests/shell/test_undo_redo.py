@@ -1,0 +1,70 @@
+"""Issue 28 item 1: Ctrl+Z / Ctrl+Y undo and redo whatever the rule system's `undoable` allows, in
+every system (the three shipped ones and the race from the tests), with the same message, and a
+refusal says why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tests.shell.harness import SYSTEMS, ctrl, open_game, play_to_undoable, to_map
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_ctrl_z_takes_back_what_the_rules_allow_and_ctrl_y_plays_it_again_with_the_same_message(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_to_undoable(game)
+    played = len(game.session.history)
+    after = game.session.state
+    assert game.top() == game.scene.name
+    ctrl(game, pygame.K_z)
+    assert len(game.session.history) == played - 1
+    assert game.last() == ("Move taken back (Ctrl+Y plays it again).", False)
+    ctrl(game, pygame.K_y)
+    assert len(game.session.history) == played
+    assert game.session.state == after  # the same command again, from the same state
+    assert game.last() == ("Move played again.", False)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_an_undo_with_nothing_to_take_back_is_refused_with_the_reason(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    if game.session.history:
+        pytest.skip("this scenario starts with commands played")
+    to_map(game)
+    ctrl(game, pygame.K_z)
+    assert game.last() == ("Nothing to undo: no command has been played yet.", True)
+    ctrl(game, pygame.K_y)
+    text, problem = game.last()
+    assert problem and text.startswith("Nothing to redo")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_an_undo_the_rules_refuse_says_why_and_changes_nothing(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    session, record = game.session, game.session.record
+    # play until the last command is one the rules keep (dice, or something revealed)
+    for _ in range(40):
+        if record.steps and not record.can_undo:
+            break
+        legal = session.system.legal_commands(session.state)
+        assert session.apply(legal[len(record.steps) % len(legal)])[0]
+    else:
+        pytest.fail("no command the rules keep within reach")
+    to_map(game)
+    game.scene.after_change()
+    to_map(game)
+    before = list(session.history)
+    ctrl(game, pygame.K_z)
+    text, problem = game.last()
+    assert problem and text.startswith("Not undone: ")
+    assert ("rolled dice" in text) == record.rolled_dice(before[-1])
+    assert session.history == before
