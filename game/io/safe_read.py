@@ -7,7 +7,7 @@ either the data or one error line naming the file, the place and what was expect
 
 Files (docs/formats.md#limits):
 - only regular files: a folder, a device such as /dev/zero, a pipe or a socket is refused
-  before anything is read; a loop of symbolic links is refused with one line;
+  before anything is read (the null device, /dev/null, reads as an empty file); a loop of symbolic links is refused with one line;
 - at most `MAX_FILE_BYTES` (16 MiB) for data files, `MAX_LARGE_FILE_BYTES` (64 MiB) for saves
   and command lists, checked before reading and enforced while reading;
 - text files are UTF-8 with no NUL byte (a NUL means binary data).
@@ -83,9 +83,22 @@ def check_regular(path: str | os.PathLike[str], what: str = "file", *,
         raise error(_brief_path(p), "", f"not a usable path for a {what}") from None
     if stat.S_ISDIR(st.st_mode):
         raise error(p, "", f"is a folder, not a {what}")
+    if is_null_device(st):
+        return st  # the null device reads as an empty file (`--commands /dev/null`: no commands)
     if not stat.S_ISREG(st.st_mode):
         raise error(p, "", f"is not a regular file (a device, pipe or socket); expected a {what}")
     return st
+
+
+def is_null_device(st: os.stat_result) -> bool:
+    """Is this the system's null device (os.devnull), which reads as an empty file?"""
+    if not stat.S_ISCHR(st.st_mode):
+        return False
+    try:
+        null = os.stat(os.devnull)
+    except OSError:
+        return False
+    return stat.S_ISCHR(null.st_mode) and st.st_rdev == null.st_rdev
 
 
 def _brief_path(p: str) -> str:
@@ -97,6 +110,8 @@ def read_bytes(path: str | os.PathLike[str], what: str = "file", *, limit: int =
     """The bytes of a regular file of at most `limit` bytes; anything else is one clear error."""
     p = str(path)
     st = check_regular(p, what, error=error)
+    if is_null_device(st):
+        return b""
     if st.st_size > limit:
         raise error(p, "", f"{what} is too large ({_size_text(st.st_size)}; the limit is {_size_text(limit)})")
     try:

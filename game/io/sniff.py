@@ -88,4 +88,10 @@ def peek_system(path: str | Path, default: str) -> str:
     except OSError:
         return default
     found = _SYSTEM_LINE.search(head)
+    if found is None and len(head) == 65536:  # a long file: its `system:` line may come later
+        try:
+            head = safe_read.read_text(path, "set-up file")
+        except GameFileError:
+            return default  # (the system's loader reports what is wrong with it)
+        found = _SYSTEM_LINE.search(head)
     return found.group(1) if found else default

@@ -21,6 +21,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from game.core.errors import GameFileError
+from game.core.palette import palette_colour
 from game.io.datafiles import (
     ROOT,
     GameFileErrors,
@@ -186,6 +187,7 @@ class PlayerEntry(_Strict):
     id: Name
     name: Name
     power: str
+    colour: str = Field("", pattern=r"^#[0-9a-fA-F]{6}$")  # "#rrggbb"; the palette's for its place without
 
 
 class ScenarioFile(_Strict):
@@ -200,6 +202,19 @@ class ScenarioFile(_Strict):
     players: list[PlayerEntry] = Field(min_length=2)
     armies: list[ArmyEntry] = Field(min_length=1)
     generals: list[GeneralEntry] = []
+
+
+def _named(doc: Any, key: str, ref: Path | None, load: Any) -> Any:
+    """`load()` of a file the scenario names under `key`; a file that cannot be read at all (not
+    there, a device, too large) is reported against the scenario's line that names it."""
+    try:
+        return load()
+    except GameFileErrors:
+        raise
+    except GameFileError as exc:
+        if ref is None or exc.where or exc.path not in (str(ref), str(ref.resolve() if ref.is_absolute() else ref)):
+            raise
+        raise GameFileError(str(doc.path), _where(doc, (key,)), f"{key} {exc.path}: {exc.message}") from None
 
 
 @dataclass(frozen=True)
@@ -223,18 +238,25 @@ def load_campaign(path: str | Path) -> LoadedCampaign:
     if sc.system != SYSTEM_NAME:
         raise GameFileError(str(p), _where(doc, ("system",)), f"system is {sc.system!r}; expected {SYSTEM_NAME!r}")
     base = p.parent
-    rules = load_campaign_rules(base / sc.rules if sc.rules else DEFAULT_RULES, sc.rules_overrides, doc)
-    cat = load_campaign_catalogue(base / sc.catalogue if sc.catalogue else DEFAULT_CATALOGUE)
-    cmap = load_campaign_map(base / sc.map)
+    rules = _named(doc, "rules", base / sc.rules if sc.rules else None,
+                   lambda: load_campaign_rules(base / sc.rules if sc.rules else DEFAULT_RULES, sc.rules_overrides, doc))
+    cat = _named(doc, "catalogue", base / sc.catalogue if sc.catalogue else None,
+                 lambda: load_campaign_catalogue(base / sc.catalogue if sc.catalogue else DEFAULT_CATALOGUE))
+    cmap = _named(doc, "map", base / sc.map, lambda: load_campaign_map(base / sc.map))
     for t in set(cmap.terrain.values()):
         if t not in rules.terrain:
             raise GameFileError(str(p), _where(doc, ("map",)), f"the map uses terrain {t!r} that the rules do not define")
     types = cat.unit_types()
-    players = [PlayerSetup(x.id, x.name, x.power) for x in sc.players]
+    players = [PlayerSetup(x.id, x.name, x.power, x.colour.lower() or palette_colour(i)) for i, x in enumerate(sc.players)]
     pids = [x.id for x in players]
     for i, pl in enumerate(sc.players):
         if pids.count(pl.id) > 1:
             raise GameFileError(str(p), _where(doc, ("players", i, "id")), f"two players are called {pl.id!r}")
+        same = [o.name for o in players[:i] if o.colour == players[i].colour]
+        if same:
+            raise GameFileError(str(p), _where(doc, ("players", i, "colour") if pl.colour else ("players", i)),
+                                f"{pl.name} has the colour {players[i].colour} of {same[0]}; give each player "
+                                "a colour of its own (docs/playing.md, Colours)")
         if pl.power not in cat.powers:
             raise GameFileError(str(p), _where(doc, ("players", i, "power")),
                                 f"unknown power {pl.power!r}; the catalogue has {', '.join(cat.powers)}")
