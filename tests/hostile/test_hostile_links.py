@@ -168,3 +168,20 @@ def test_bad_out_folders_and_files_on_the_scales_commands_are_one_line_not_a_tra
         code, _o, err, _ = cli(capsys, *argv)
         assert code != 0 and "Traceback" not in err and err.count("\n") == 1, (argv, err)
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["campaign.yaml", "script.yaml"]  # nothing written
+
+
+def test_the_client_does_not_resume_a_battle_whose_save_is_outside_the_campaign_folder(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from game.bridge.client.fight import FightOut
+
+    opened: list[Any] = []
+    monkeypatch.setattr(FightOut, "_open", lambda self, *a: opened.append(a) or True)
+    battle = SimpleNamespace(fought_as="tactical", battle_save="../elsewhere/b1-save.yaml")
+    session = SimpleNamespace(state=SimpleNamespace(battles={"B1": battle}), save_path=tmp_path / "c" / "camp.yaml")
+    scene = SimpleNamespace(app=None, session=session, message="")
+    fight = FightOut(scene)
+    assert fight.resume("B1") is False and opened == []
+    assert "goes up out of its folder" in scene.message
+    battle.battle_save = "battles/b1-save.yaml"
+    assert fight.resume("B1") is True and opened[0][3] == tmp_path / "c" / "battles" / "b1-save.yaml"

@@ -407,6 +407,9 @@ def _status(args: argparse.Namespace) -> int:
     for b in opened:
         if b.fought_as != "tables":
             row = f"{b.id} at {b.hex[0]},{b.hex[1]}: fought out as a {b.fought_as} battle"
+        elif state.phase != "orders":
+            row = (f"{b.id} at {b.hex[0]},{b.hex[1]}: {state.player_name(b.sides[0])} against "
+                   f"{state.player_name(b.sides[1])}")
         else:
             who = [f"{state.player_name(p)}: {'orders in' if p in sealed.get(b.id, []) else 'waiting'}"
                    for p in b.sides]
@@ -483,6 +486,8 @@ def _brief(args: argparse.Namespace) -> int:
     text = ("# Draft orders: change each order, then seal it:\n"
             f"#   python -m game campaign seal DRAFT --out {me}-week{state.week}.yaml "
             f"--scenario {args.scenario} --game {args.script}\n"
+            "# Each order: battle, manoeuvre, stratagems, vanguard; a Withdraw may add withdraw_to: [column, row],\n"
+            "# a Breakthrough breakthrough_to: [column, row] (a hex next to the battle).\n"
             + yaml.safe_dump({"campaign": game.loaded.name, "week": state.week, "player": me, "orders": draft},
                              sort_keys=False, default_flow_style=None, allow_unicode=True))
     print("\n## Draft orders\n")
