@@ -6,6 +6,7 @@ import pygame
 import pytest
 
 from game.core.hexgrid import distance
+from game.systems.tactical.client import rq
 from game.table import TABLE
 from tests.client.clientfix import (
     battle,
@@ -331,7 +332,7 @@ def test_hovering_a_unit_on_overwatch_tints_its_danger_zone_by_range_and_line_of
     scene = battle(app)
     st = session.state
     w = st.units["w1"].hex
-    zone = scene.q.danger_zone(st, "w1")
+    zone = rq.danger_zone(st, "w1")
     behind = st.board.hex_at(6, 4)
     assert behind not in zone and not has_line_of_sight(st.board, st.setup.rules, w, behind)
     seen = st.board.hex_at(12, 4)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from game.shell.scenes.handoff import HandoffScene
+from game.systems.tactical.client import rq
 from tests.client.clientfix import battle, click_at, click_hex, key, make_app, make_session, settle, top_name
 
 
@@ -109,7 +110,7 @@ def test_a_unit_that_charged_is_not_offered_again_as_ready() -> None:
     settle(app)
     assert session.history and session.history[-1].command.kind == "charge"
     assert scene.mode.name == "select" and scene.mode.unit_id is None  # nothing left to offer
-    assert "b1" not in scene.q.can_act(session.state, "blue")
+    assert "b1" not in rq.can_act(session.state, "blue")
 
 
 def test_the_top_hint_in_a_small_window_shows_whole_sentences_that_fit() -> None:

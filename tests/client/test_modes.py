@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.systems.tactical.client import rq
 from game.systems.tactical.client.plugin import tactical_session
 from tests.client.clientfix import (
     CATALOGUE,
@@ -308,7 +309,7 @@ def _combo_hex(scene, unit_id: str):  # type: ignore[no-untyped-def]
 
     mode = scene.mode
     st = scene.state
-    move = reach_cost(scene.q.move_reach(st, unit_id))
+    move = reach_cost(rq.move_reach(st, unit_id))
     start = st.units[unit_id].hex
     for col in range(11, 2, -1):
         h = st.board.hex_at(col, 2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.systems.tactical.client import battle_draw
+from game.systems.tactical.client import battle_draw, rq
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (8, 5)),
@@ -115,7 +115,7 @@ def test_hovering_hex_after_hex_draws_no_new_kept_picture_and_matches_drawing_it
     def seen(h):  # type: ignore[no-untyped-def]  # on screen now (hovering it pans nothing)
         return view.inflate(-80, -80).collidepoint(scene.camera.world_to_screen(*scene.layout.hex_center(h)))
 
-    move = sorted(h for h in reach_cost(scene.q.move_reach(session.state, "r2")) if seen(h))
+    move = sorted(h for h in reach_cost(rq.move_reach(session.state, "r2")) if seen(h))
     beyond = [h for h in sorted(session.board.terrain) if seen(h) and h not in move][::40]
     tinted = 0
     for h in [*move[::3], session.state.units["m1"].hex, *beyond]:

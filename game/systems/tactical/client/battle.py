@@ -53,7 +53,7 @@ from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffPolicy, HandoffScene
 from game.shell.session import Session
 from game.shell.toolkit.drawing import ToolkitLayer
-from game.systems.tactical.client import text
+from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.battle_actions import ActionButtons, unit_command
 from game.systems.tactical.client.battle_dialogs import Dialogs
 from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
@@ -62,7 +62,6 @@ from game.systems.tactical.client.battle_panels import Panels, log_html
 from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.labels import MapLabels
 from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
-from game.systems.tactical.client.rq import Queries
 
 if TYPE_CHECKING:
     from game.shell.contracts import AppContext
@@ -76,7 +75,7 @@ DRAG_THRESHOLD = 6
 class BattleScene(Scene):
     """The battle: the controller, and the parts it is made of.
 
-    Public fields: session, settings, q (the cached rules queries), mode (the input mode),
+    Public fields: session, settings, mode (the input mode),
     selected (unit id), hover (hex), mouse (screen position), viewer (the side on screen),
     anim (the animation queue), ui (the toolkit manager); the parts map_view, panels, actions,
     dialogs."""
@@ -89,7 +88,6 @@ class BattleScene(Scene):
         super().__init__(app)
         self.session = session
         self.settings = app.settings
-        self.q = Queries()
         self.map_view = MapView(session, app.settings)
         self._toolkit = ToolkitLayer()  # the toolkit's elements, drawn again only where changed
         self.panels = Panels()
@@ -279,7 +277,7 @@ class BattleScene(Scene):
             self.selected = None
         # keep the acting unit selected in the right mode; otherwise back to selection
         uid = self.mode.unit_id
-        if uid is not None and (st.active_side is None or not self.q.unit_can_act(st, uid)):
+        if uid is not None and (st.active_side is None or not rq.unit_can_act(st, uid)):
             uid = None  # it has done all it can (a charge, an attack): the rules offer it nothing
         if uid is not None and self.is_mine(uid) and self.mode.name == _phase_mode(st.phase):
             pass  # MoveMode / AttackMode read the new state themselves
@@ -306,7 +304,7 @@ class BattleScene(Scene):
         side = st.active_side
         if side is None or st.pending is not None or st.phase not in ("movement", "attack"):
             return
-        waiting = self.q.can_act(st, side)
+        waiting = rq.can_act(st, side)
         if waiting and self.settings.confirm_end_phase:
             names = ", ".join(st.unit_name(u) for u in waiting[:6])
             self.app.push(DialogScene(
@@ -320,7 +318,7 @@ class BattleScene(Scene):
 
     def next_unit(self) -> None:
         st = self.state
-        ids = self.q.can_act(st, st.active_side)
+        ids = rq.can_act(st, st.active_side)
         if not ids:
             self.toast("No unit can act: end the phase (E).")
             return

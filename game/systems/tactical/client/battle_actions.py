@@ -25,7 +25,6 @@ from game.systems.tactical.client.widgets import enable
 
 if TYPE_CHECKING:
     from game.shell.anim import AnimQueue
-    from game.systems.tactical.client.rq import Queries
 
 
 class ActionContext(Protocol):
@@ -35,7 +34,6 @@ class ActionContext(Protocol):
     selected: str | None
     anim: AnimQueue
     hover: Hex | None
-    q: Queries
 
     @property
     def state(self) -> Any: ...

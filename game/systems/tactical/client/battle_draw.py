@@ -21,6 +21,7 @@ from game.shell.anim import FloatText, Shot
 from game.shell.camera import Camera
 from game.shell.mapcache import MapCache, board_picture, tiled_picture
 from game.shell.toolkit import blits
+from game.systems.tactical.client import rq
 from game.systems.tactical.client.labels import (
     LABEL_BG,
     MapLabel,
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     from game.shell.app import Settings
     from game.shell.session import Session
     from game.systems.tactical.client.modes import Mode
-    from game.systems.tactical.client.rq import Queries
 
 
 class MapContext(Protocol):
@@ -56,7 +56,6 @@ class MapContext(Protocol):
     selected: str | None
     viewer: str | None
     anim: AnimQueue
-    q: Queries
 
     @property
     def state(self) -> Any: ...
@@ -531,7 +530,7 @@ class MapView:
         if u is None or u.stance != "overwatch" or ctx.mode.name == "attack":
             return ((), [])  # (while attacking, the hovered target's odds are what matters)
         st = ctx.state
-        zone = ctx.q.danger_zone(st, u.id)
+        zone = rq.danger_zone(st, u.id)
         return (("danger", u.id, st.seq), [(h, draw.DANGER_COLOUR, 70, 2) for h in sorted(zone)])
 
     @staticmethod
@@ -598,7 +597,7 @@ class MapView:
             sx, sy = self._on_view(origin, z, wx, wy)
             img = self.counter(ctx, u, size)
             rect = img.get_rect(center=(round(sx), round(sy)))
-            if ring and self._rings and ctx.q.unit_can_act(st, u.id):
+            if ring and self._rings and rq.unit_can_act(st, u.id):
                 pygame.draw.rect(surface, (255, 214, 110), rect.inflate(6, 6), 2, border_radius=5)
             surface.blit(img, rect)
 

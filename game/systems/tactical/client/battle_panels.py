@@ -20,13 +20,12 @@ from game.core.hexgrid import Hex
 from game.shell import draw, fonts
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, TextCache, TextLine
-from game.systems.tactical.client import text
+from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.widgets import enable, hit_chance
 
 if TYPE_CHECKING:
     from game.shell.session import Session
     from game.systems.tactical.client.modes import Mode
-    from game.systems.tactical.client.rq import Queries
 
 class PanelContext(Protocol):
     """What the panels read of the scene for one call (never kept between calls)."""
@@ -35,7 +34,6 @@ class PanelContext(Protocol):
     mode: Mode
     hover: Hex | None
     selected: str | None
-    q: Queries
 
     @property
     def state(self) -> Any: ...
@@ -257,7 +255,7 @@ class Panels:
                                  f"{text.e(obj.description or 'hold this hex')}</font>")
             u = ctx.unit_at(hover)
             if u is not None and u.stance == "overwatch":
-                zone = ctx.q.danger_zone(st, u.id)
+                zone = rq.danger_zone(st, u.id)
                 parts.append(f"<font color='{text.BAD}'>{text.e(st.unit_name(u.id))} is on overwatch "
                              f"({text.e(u.stance_weapon or '')}): it fires at the first enemy that dashes or "
                              f"charges into the red hexes ({len(zone)} in range and sight).</font>")

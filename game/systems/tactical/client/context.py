@@ -1,7 +1,7 @@
 """What an input mode (modes.py) is given, and what it gives back.
 
 `ModeContext` names the few things a mode reads of the battle for one call: the state on screen,
-the cached rules queries, the hovered hex, who stands on a hex and whether the side playing may
+the hovered hex, who stands on a hex and whether the side playing may
 act with a unit. The battle scene is one (checked by mypy where it passes itself), and so is
 anything a test builds with these members: a mode never sees the scene, never changes it, and
 keeps nothing of its context between calls.
@@ -13,19 +13,15 @@ to show, a rules command to apply, the next mode. The scene carries it out (batt
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from game.core.hexgrid import Hex
-
-if TYPE_CHECKING:
-    from game.systems.tactical.client.rq import Queries
 
 
 class ModeContext(Protocol):
     """What an input mode reads of the battle for one call (never kept between calls)."""
 
     hover: Hex | None
-    q: Queries
 
     @property
     def state(self) -> Any: ...

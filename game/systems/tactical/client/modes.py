@@ -6,7 +6,7 @@ changes nothing: `click`, `button` and `cancel` return an `Intent` (a unit to se
 a rules command, the next mode) for the scene to carry out, or None. `fills`/`path_view`/
 `buttons` describe what to show; the scene's parts draw them. Every hex offered, every number
 shown (reach, costs, charges, a move then a dash, overwatch odds, attack odds) and every
-command made comes from the rules' queries, via `ctx.q` (cached per state).
+command made comes from the rules' queries, via rq.py (kept in the rules' memo per state).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import game.systems.tactical.rules as ail
 from game.core.hexgrid import Hex
 from game.shell import draw
+from game.systems.tactical.client import rq
 from game.systems.tactical.client.context import Intent, ModeContext
 from game.systems.tactical.client.rq import reach_path, reach_roads
 
@@ -91,7 +92,7 @@ class Mode:
 
 def advantage_pools(ctx: ModeContext, unit_id: str) -> list[tuple[str, int]]:
     """Advantage a unit may spend on a hit roll: (kind, points available), as the rules count it."""
-    out: list[tuple[str, int]] = ctx.q._cached(ctx.state, ("pools", unit_id),
+    out: list[tuple[str, int]] = rq.cached(ctx.state, ("pools", unit_id),
                                                  lambda: list(ail.spendable_advantage(ctx.state, unit_id)))
     return out
 
@@ -159,12 +160,12 @@ class MoveMode(Mode):
     def _move(self, ctx: ModeContext) -> dict[Hex, int]:
         if self._stage(ctx) != "move":
             return {}
-        return ctx.q.move_costs(ctx.state, self.unit_id)
+        return rq.move_costs(ctx.state, self.unit_id)
 
     def _dash(self, ctx: ModeContext) -> dict[Hex, int]:
         if self._stage(ctx) == "done" or state_dash_blocked(ctx, self._unit(ctx), self.pay):
             return {}
-        return ctx.q.dash_costs(ctx.state, self.unit_id)
+        return rq.dash_costs(ctx.state, self.unit_id)
 
     def _melee(self, ctx: ModeContext) -> str | None:
         t = ctx.state.unit_type(self.unit_id)
@@ -173,7 +174,7 @@ class MoveMode(Mode):
     def charge_path(self, ctx: ModeContext, target_id: str) -> list[Hex] | None:
         """The charge a click on the target makes: the rules' `charge_path` (the cheapest dash
         path ending on a free hex next to it), None when there is none."""
-        out = ctx.q._cached(ctx.state, ("charge_path", self.unit_id, target_id, self.pay),
+        out = rq.cached(ctx.state, ("charge_path", self.unit_id, target_id, self.pay),
                             lambda: ail.queries.charge_path(ctx.state, self.unit_id, target_id, self.pay))
         return None if out is None else list(out)
 
@@ -191,7 +192,7 @@ class MoveMode(Mode):
         key = ("move", self.unit_id, ctx.state.seq)
         move = self._move(ctx)
         dash = self._dash(ctx)
-        roads = reach_roads(ctx.q.move_reach(ctx.state, self.unit_id)) if move else frozenset()
+        roads = reach_roads(rq.move_reach(ctx.state, self.unit_id)) if move else frozenset()
         out: list[tuple[Hex, tuple[int, int, int], int]] = []
         for h in sorted(self.combo_reach(ctx)):  # a move then a dash: faint orange
             out.append((h, draw.DASH_COLOUR, 45))
@@ -208,7 +209,7 @@ class MoveMode(Mode):
     def charge_targets(self, ctx: ModeContext) -> frozenset[str]:
         """The enemies a charge reaches: the rules' `charge_targets` (those `charge_path` finds a
         path to, found all at once)."""
-        out: frozenset[str] = ctx.q._cached(ctx.state, ("charge_targets", self.unit_id, self.pay),
+        out: frozenset[str] = rq.cached(ctx.state, ("charge_targets", self.unit_id, self.pay),
                                             lambda: ail.queries.charge_targets(ctx.state, self.unit_id, self.pay))
         return out
 
@@ -216,14 +217,14 @@ class MoveMode(Mode):
         """Where a dash could go after moving to `h`, at what cost: the rules' `dash_after_move`
         (the dash reach of the state that move would leave, without making it; nothing applied);
         empty when no move to `h` keeps the dash open."""
-        out: dict[Hex, int] = ctx.q._cached(ctx.state, ("dash_after", self.unit_id, h),
+        out: dict[Hex, int] = rq.cached(ctx.state, ("dash_after", self.unit_id, h),
                                             lambda: ail.dash_after_move(ctx.state, self.unit_id, h))
         return out
 
     def combo_reach(self, ctx: ModeContext) -> frozenset[Hex]:
         """Hexes only a move followed by a dash reaches (before the unit has moved): the rules'
         `move_then_dash_targets` for the payment chosen."""
-        reach: frozenset[Hex] = ctx.q._cached(
+        reach: frozenset[Hex] = rq.cached(
             ctx.state, ("combo_reach", self.unit_id, self.pay),
             lambda: ail.move_then_dash.move_then_dash_targets(ctx.state, self.unit_id, self.pay))
         return reach
@@ -231,7 +232,7 @@ class MoveMode(Mode):
     def combo(self, ctx: ModeContext, h: Hex) -> Any:
         """The move then dash a click on `h` makes (one `MoveThenDash` command, its overwatch and
         costs): the rules' `move_then_dash_plan`; None when `h` is not one of `combo_reach`."""
-        return ctx.q._cached(ctx.state, ("combo", self.unit_id, self.pay, h),
+        return rq.cached(ctx.state, ("combo", self.unit_id, self.pay, h),
                              lambda: ail.move_then_dash.move_then_dash_plan(ctx.state, self.unit_id, h, self.pay))
 
     def hover_fills(self, ctx: ModeContext) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
@@ -249,9 +250,9 @@ class MoveMode(Mode):
     def _dest(self, ctx: ModeContext, h: Hex) -> tuple[str, list[Hex], int] | None:
         move, dash = self._move(ctx), self._dash(ctx)
         if h in move:
-            return "move", reach_path(ctx.q.move_reach(ctx.state, self.unit_id), h), move[h]
+            return "move", reach_path(rq.move_reach(ctx.state, self.unit_id), h), move[h]
         if h in dash:
-            return "dash", reach_path(ctx.q.dash_reach(ctx.state, self.unit_id), h), dash[h]
+            return "dash", reach_path(rq.dash_reach(ctx.state, self.unit_id), h), dash[h]
         return None
 
     def path_view(self, ctx: ModeContext) -> PathView | None:
@@ -260,7 +261,7 @@ class MoveMode(Mode):
             return None
         # asked by the hint, the hex box, the preview and the map in each frame: made once for
         # the state, the mode and the hovered hex (shared: not to be changed)
-        view: PathView | None = ctx.q._cached(ctx.state, ("path_view", self.unit_id, self.pay, self.advantage, h),
+        view: PathView | None = rq.cached(ctx.state, ("path_view", self.unit_id, self.pay, self.advantage, h),
                                               lambda: self._path_view(ctx, h))
         return view
 
@@ -272,7 +273,7 @@ class MoveMode(Mode):
             path = self.charge_path(ctx, enemy.id)
             if path is None:
                 return None
-            ex = ctx.q.exposure(state, self.unit_id, path, "charge") if path else []
+            ex = rq.exposure(state, self.unit_id, path, "charge") if path else []
             return PathView([me.hex, *path], draw.TARGET_COLOUR,
                             f"Charge {state.unit_name(enemy.id)}", ex, target=enemy.id)
         dest = self._dest(ctx, h)
@@ -284,9 +285,9 @@ class MoveMode(Mode):
             return PathView([me.hex, *c.move_path, *c.dash_path], draw.DASH_COLOUR,
                             f"Move {plan.move_cost} + dash {plan.dash_cost}", list(plan.exposures))
         kind, path, cost = dest
-        ex = ctx.q.exposure(state, self.unit_id, path, kind)
+        ex = rq.exposure(state, self.unit_id, path, kind)
         colour = draw.MOVE_COLOUR if kind == "move" else draw.DASH_COLOUR
-        reach = ctx.q.move_reach(state, self.unit_id) if kind == "move" else ctx.q.dash_reach(state, self.unit_id)
+        reach = rq.move_reach(state, self.unit_id) if kind == "move" else rq.dash_reach(state, self.unit_id)
         road = ""
         if h in reach_roads(reach):
             road = f" (road bonus +{getattr(reach, 'road_allowance', 0) - getattr(reach, 'allowance', 0)})"
@@ -312,7 +313,7 @@ class MoveMode(Mode):
                 advantage=self.advantage, advantage_kind=self._adv_kind(ctx)))  # type: ignore[arg-type,unused-ignore]
             return out if isinstance(out, ail.Rejection) else out.attack
 
-        p = ctx.q._cached(state, ("charge_preview", self.unit_id, target, end, self.advantage), run)
+        p = rq.cached(state, ("charge_preview", self.unit_id, target, end, self.advantage), run)
         if isinstance(p, ail.Rejection):
             return None
         base = None
@@ -409,14 +410,14 @@ class MoveMode(Mode):
 def state_dash_blocked(ctx: ModeContext, unit: Any, pay: str | None = None) -> bool:
     """A unit that cannot pay for a dash the chosen way shows no dash reach: the rules' own
     payment check (`dash_refusal`)."""
-    out: bool = ctx.q._cached(ctx.state, ("dash_blocked", unit.id, pay),
+    out: bool = rq.cached(ctx.state, ("dash_blocked", unit.id, pay),
                               lambda: ail.dash_refusal(ctx.state, unit.id, pay) is not None)  # type: ignore[arg-type]
     return out
 
 
 def stuck_steps(ctx: ModeContext, unit_id: str) -> list[Any]:
     """The stuck steps the rules allow the unit now (`stuck_step_commands`: hex and payment)."""
-    out: list[Any] = ctx.q._cached(ctx.state, ("stuck_steps", unit_id),
+    out: list[Any] = rq.cached(ctx.state, ("stuck_steps", unit_id),
                                    lambda: ail.queries.stuck_step_commands(ctx.state, unit_id))
     return out
 
@@ -430,7 +431,7 @@ class SpecialMoveMode(Mode):
 
     def _range(self, ctx: ModeContext) -> set[Hex]:
         """Where the special move can land: the rules' own targets (range, terrain, line of sight)."""
-        out: set[Hex] = ctx.q._cached(ctx.state, ("special", self.unit_id),
+        out: set[Hex] = rq.cached(ctx.state, ("special", self.unit_id),
                                         lambda: set(ail.special_move_targets(ctx.state, self.unit_id)))
         return out
 
@@ -500,7 +501,7 @@ class AttackMode(Mode):
             return str(self.weapon)
         # default: the first weapon with a target, else the first ranged one
         for w in t.weapons:
-            if ctx.q.targets(ctx.state, self.unit_id, w.name):
+            if rq.targets(ctx.state, self.unit_id, w.name):
                 return str(w.name)
         ranged = [w.name for w in t.weapons if not w.melee]
         return ranged[0] if ranged else (t.weapons[0].name if t.weapons else None)
@@ -534,13 +535,13 @@ class AttackMode(Mode):
 
     def _target_odds(self, ctx: ModeContext, w: str) -> dict[str, Any]:
         """Every target of weapon `w` -> its preview with the Advantage now chosen."""
-        targets = ctx.q.targets(ctx.state, self.unit_id, w)
+        targets = rq.targets(ctx.state, self.unit_id, w)
         if not self.advantage:
             return dict(sorted(targets.items()))
         kind, _ = self._kind(ctx)
         out = {}
         for t in sorted(targets):
-            p = ctx.q.preview(ctx.state, self.unit_id, t, w, self.advantage, kind)
+            p = rq.preview(ctx.state, self.unit_id, t, w, self.advantage, kind)
             if not isinstance(p, str):
                 out[t] = p
         return out
@@ -560,7 +561,7 @@ class AttackMode(Mode):
             return None
         u = ctx.unit_at(ctx.hover)
         w = self._weapon(ctx)
-        if u is None or w is None or u.id not in ctx.q.targets(ctx.state, self.unit_id, w):
+        if u is None or w is None or u.id not in rq.targets(ctx.state, self.unit_id, w):
             return None
         return str(u.id)
 
@@ -570,8 +571,8 @@ class AttackMode(Mode):
         if target is None or w is None:
             return None
         kind, _ = self._kind(ctx)
-        p = ctx.q.preview(ctx.state, self.unit_id, target, w, self.advantage, kind if self.advantage else None)
-        base = ctx.q.preview(ctx.state, self.unit_id, target, w, 0) if self.advantage else None
+        p = rq.preview(ctx.state, self.unit_id, target, w, self.advantage, kind if self.advantage else None)
+        base = rq.preview(ctx.state, self.unit_id, target, w, 0) if self.advantage else None
         if isinstance(p, str):
             return None
         return p, (None if isinstance(base, str) else base)
@@ -621,7 +622,7 @@ class AttackMode(Mode):
             if len(self.pools(ctx)) > 1:
                 out.append(ActionButton("adv:kind", f"Pool: {kind}"))
         # the stances the rules offer the unit now (those `legal_commands` lists)
-        stances = ctx.q._cached(state, ("stances", self.unit_id),
+        stances = rq.cached(state, ("stances", self.unit_id),
                                 lambda: ail.queries.stance_commands(state, self.unit_id))
         ranged = any(c.stance == "overwatch" and c.weapon == w for c in stances)
         adv = f" +{self.advantage} Adv." if self.advantage and kind else ""

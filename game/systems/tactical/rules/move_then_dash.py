@@ -35,6 +35,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import NamedTuple
 
 from game.core.hexgrid import Hex
@@ -42,6 +43,7 @@ from game.systems.tactical.rules.commands import Dash, DashPay, Move, MoveThenDa
 from game.systems.tactical.rules.events import DashFailed
 from game.systems.tactical.rules.movement import (
     Reach,
+    _holders,
     _Occupancy,
     _occupancy,
     _search,
@@ -50,11 +52,17 @@ from game.systems.tactical.rules.movement import (
     dash_reach,
     handle_dash,
     handle_move,
-    move_reach,
     move_reach_keeping_dash,
     state_after_move,
 )
-from game.systems.tactical.rules.queries import Exposure, dash_refusal, overwatch_exposure
+from game.systems.tactical.rules.queries import (
+    Exposure,
+    dash_refusal,
+    kept_dash_reach,
+    kept_move_reach,
+    memo,
+    overwatch_exposure,
+)
 from game.systems.tactical.rules.state import GameState, UnitState
 from game.systems.tactical.rules.txn import Reject, Rejection, Txn
 
@@ -257,11 +265,17 @@ def move_then_dash_targets(state: GameState, unit_id: str, pay: DashPay | None =
     moved or dashed, or when it cannot pay for a dash the way `pay` says (`dash_refusal`)."""
     if not _may_move_then_dash(state, unit_id, pay):
         return frozenset()
-    move = move_reach(state, unit_id).costs
-    dash = dash_reach(state, unit_id).costs
+    move = kept_move_reach(state, unit_id).costs
+    dash = kept_dash_reach(state, unit_id).costs
     start = state.units[unit_id].hex
-    return frozenset(h for h in move_then_dash_reach(state, unit_id)
-                     if h not in move and h not in dash and h != start and state.unit_at(h) is None)
+
+    def run() -> frozenset[Hex]:
+        held = _holders(state)
+        return frozenset(h for h in move_then_dash_reach(state, unit_id)
+                         if h not in move and h not in dash and h != start and h not in held)
+
+    out: frozenset[Hex] = memo(state, ("move_then_dash_targets", unit_id), run)
+    return out
 
 
 @dataclass(frozen=True)
@@ -284,16 +298,16 @@ def move_then_dash_plan(state: GameState, unit_id: str, goal: Hex,
     goal = Hex(*goal)
     if goal not in move_then_dash_targets(state, unit_id, pay):
         return None
-    keep = move_reach_keeping_dash(state, unit_id)
+    keep: Reach = memo(state, ("move_reach_keeping_dash", unit_id), lambda: move_reach_keeping_dash(state, unit_id))
     move = {h: c for h, c in keep.costs.items() if h != keep.start}
     dcosts = move_then_dash_sources(state, unit_id, goal)
     best: tuple[tuple[int, int, int, Hex], MoveThenDashPlan] | None = None
     for m in sorted(dcosts, key=lambda m: (dcosts[m], move[m] + dcosts[m], m)):
-        mpath = _entered(keep, m)
-        after = state_after_move(state, unit_id, mpath)
-        if isinstance(after, Rejection):
+        # what the move to m leaves, and the dash reach from there: the same for every goal (memo)
+        mpath, after, dash = memo(state, ("move_then_dash_end", unit_id, m), partial(_after, state, unit_id, keep, m))
+        if after is None:
             continue
-        dpath = _entered(dash_reach(after, unit_id), goal)
+        dpath = _entered(dash, goal)
         ex = _exposure(state, after, unit_id, mpath, dpath)
         rank = (len(ex), dcosts[m], move[m] + dcosts[m], m)
         if best is None or rank < best[0]:
@@ -304,12 +318,23 @@ def move_then_dash_plan(state: GameState, unit_id: str, goal: Hex,
     return None if best is None else best[1]
 
 
+def _after(state: GameState, unit_id: str, keep: Reach,
+           m: Hex) -> tuple[tuple[Hex, ...], GameState | None, Reach | None]:
+    """The move's path to `m`, the state it leaves (None if refused) and the dash reach there."""
+    mpath = _entered(keep, m)
+    after = state_after_move(state, unit_id, mpath)
+    if isinstance(after, Rejection):
+        return mpath, None, None
+    return mpath, after, dash_reach(after, unit_id)
+
+
 def _exposure(state: GameState, after: GameState, unit_id: str, move_path: tuple[Hex, ...],
               dash_path: tuple[Hex, ...]) -> list[Exposure]:
     """The overwatch a move then a dash would draw: the move's (when the rules' triggers include
     moves) and the dash's, asked of the state after the move, its steps counted from the start;
     a watcher fires once."""
-    out = overwatch_exposure(state, unit_id, move_path, "move") if move_path else []
+    out = list(memo(state, ("exposure", unit_id, move_path, "move"),
+                    lambda: overwatch_exposure(state, unit_id, move_path, "move"))) if move_path else []
     fired = {e.watcher_id for e in out}
     dash = overwatch_exposure(after, unit_id, dash_path, "dash")
     return out + [replace(e, step=e.step + len(move_path)) for e in dash if e.watcher_id not in fired]

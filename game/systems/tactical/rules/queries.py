@@ -13,9 +13,9 @@ never disagree with the result.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -54,6 +54,7 @@ from game.systems.tactical.rules.commands import (
 )
 from game.systems.tactical.rules.movement import (
     Reach,
+    _holders,
     check_charge,
     dash_reach,
     has_a_free_step,
@@ -218,6 +219,43 @@ def preview(state: GameState, command: BaseModel) -> object:
     if isinstance(command, Move | Dash):
         return overwatch_exposure(state, command.unit_id, command.path, command.kind)
     return None
+
+
+# --------------------------------------------------------------------------- a memo per state
+
+# The answers asked of the latest states (most recent first): (state, key -> answer). States never
+# change in place, so an answer stays true of its state; a client asks the same reach, path and
+# odds many times a frame (the hint, the hex box, the preview and the map each ask the hovered
+# path), and here they are answered once per state. A pure memo, like the reach search's.
+_MEMO: list[tuple[GameState, dict[Hashable, Any]]] = []
+_MEMO_SIZE = 6
+
+
+def memo(state: GameState, key: Hashable, fn: Callable[[], Any]) -> Any:
+    """`fn()`, made once for this state and key and kept while the state is one of the last few
+    asked about. The answer is shared: not to be changed."""
+    i = next((i for i, kept in enumerate(_MEMO) if kept[0] is state), None)
+    if i is None:
+        _MEMO.insert(0, (state, {}))
+        del _MEMO[_MEMO_SIZE:]
+    elif i:
+        _MEMO.insert(0, _MEMO.pop(i))  # most recent first
+    table = _MEMO[0][1]
+    if key not in table:
+        table[key] = fn()
+    return table[key]
+
+
+def kept_move_reach(state: GameState, unit_id: str) -> Reach:
+    """`move_reach`, kept in the memo (shared: not to be changed)."""
+    out: Reach = memo(state, ("move_reach", unit_id), lambda: move_reach(state, unit_id))
+    return out
+
+
+def kept_dash_reach(state: GameState, unit_id: str) -> Reach:
+    """`dash_reach`, kept in the memo (shared: not to be changed)."""
+    out: Reach = memo(state, ("dash_reach", unit_id), lambda: dash_reach(state, unit_id))
+    return out
 
 
 # --------------------------------------------------------------------------- what can act
@@ -555,9 +593,9 @@ def charge_path(state: GameState, unit_id: str, target_id: str,
     if not _may_charge(state, unit_id, pay):
         return None
     there = state.units[target_id].hex
-    reach = dash_reach(state, unit_id)
-    ends = [(c, h) for h, c in reach.costs.items()
-            if h != reach.start and distance(h, there) == 1 and state.unit_at(h) is None]
+    reach = kept_dash_reach(state, unit_id)
+    held = _holders(state)
+    ends = [(c, h) for h, c in reach.costs.items() if h != reach.start and distance(h, there) == 1 and h not in held]
     if not ends:
         return None
     _, end = min(ends)
@@ -572,13 +610,14 @@ def charge_targets(state: GameState, unit_id: str,
     1,000 units that pass per enemy was a quarter of a click)."""
     if not _may_charge(state, unit_id, pay):
         return frozenset()
-    reach = dash_reach(state, unit_id)
+    reach = kept_dash_reach(state, unit_id)
+    held = _holders(state)
     near: set[Hex] = set()
     for h in reach.costs:
-        if h != reach.start and state.unit_at(h) is None:
+        if h != reach.start and h not in held:
             near.update(neighbours(h))
     side = state.units[unit_id].side
-    found = (state.unit_at(h) for h in near)
+    found = (held.get(h) for h in near)
     return frozenset(u.id for u in found if u is not None and u.side != side)
 
 
