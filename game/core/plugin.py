@@ -25,6 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
+from game.core.ai import PlayerFactory
 from game.core.registry import Registry, UnknownSystem
 from game.core.system import RuleSystem
 
@@ -105,6 +106,8 @@ class Plugin:
     files: the system's own kinds of data file (FileKinds), beside its set-up files.
     picture: draws a set-up or a saved game of this system for `render` (Picture); None when it
           has no picture (`render` says so).
+    players: the system's computer players, level name ("random", "easy", "hard") -> a factory
+          taking the player's own random.Random (game.core.ai); empty when it has none.
     """
 
     name: str
@@ -117,6 +120,7 @@ class Plugin:
     commands: Mapping[str, Callable[[], Register]] = field(default_factory=dict)
     files: FileKinds | None = None
     picture: Picture | None = None
+    players: Mapping[str, PlayerFactory] = field(default_factory=dict)
 
     @cached_property
     def system(self) -> RuleSystem:

@@ -1,0 +1,136 @@
+"""Computer players, for every rule system: one way for the computer to take a seat.
+
+A computer player is told only what the seat's player could know: the state as its side sees it
+(`system.view(state, side)`, which hides the generator's state, the GM's forced rolls and the other
+sides' sealed choices) and the rules' own queries on that view (`legal_commands`, previews, exact
+odds). It answers with one command and a "why" line for people, within a time budget:
+
+    player = plugin.players["hard"](random.Random(seed))       # each system offers its levels
+    timed = choose(system, state, side, player, Budget(1.0))   # the only way a seat is asked
+    timed.decision.command, timed.decision.why, timed.seconds
+
+`choose` makes the view itself and hands the player nothing else, so a player cannot read a hidden
+field even by mistake; the honesty tests (tests/ai/) change every hidden field, the dice seed
+included, and check that the decisions do not change.
+
+A player that simulates (looks ahead over the dice) draws its dice from its own seeded
+`random.Random`, never from the game's generator. A player is deterministic for a given view,
+random seed and work limit; the time budget is a safety stop on top (`Budget.work` bounds the
+search in steps that do not depend on the machine's speed, so that a game is reproducible).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from game.core.system import RuleSystem
+
+__all__ = ["Budget", "Decision", "Player", "PlayerFactory", "RandomPlayer", "Timed", "choose", "parse_seat"]
+
+
+class Budget:
+    """How long a player may think: `seconds` of wall-clock time (measured with
+    time.perf_counter from its creation) and at most `work` units of search (a player counts
+    them its own way: positions evaluated, games simulated). Whichever runs out first stops the
+    search; a player always has an answer ready (its best so far)."""
+
+    def __init__(self, seconds: float = 1.0, work: int = 10_000,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        if seconds <= 0:
+            raise ValueError(f"a time budget must be more than 0 seconds, got {seconds}")
+        if work < 1:
+            raise ValueError(f"a work budget must be at least 1, got {work}")
+        self.seconds = seconds
+        self.work = work
+        self.used = 0
+        self._clock = clock
+        self._start = clock()
+
+    def spend(self, units: int = 1) -> None:
+        self.used += units
+
+    def elapsed(self) -> float:
+        return self._clock() - self._start
+
+    def expired(self) -> bool:
+        return self.used >= self.work or self.elapsed() >= self.seconds
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A player's answer: the command, and one line saying why (the odds it weighed)."""
+
+    command: Any
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A decision and how long it took (seconds, wall clock)."""
+
+    decision: Decision
+    seconds: float
+
+
+class Player(Protocol):
+    """A computer player of one rule system. `decide` gets the view of one side (never the state
+    itself) and returns a command `legal_commands(view)` lists for that side."""
+
+    level: str
+
+    def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision: ...
+
+
+# level name -> (the player's own random generator) -> a player. Each system offers its levels in
+# its Plugin (`Plugin.players`), e.g. {"random": ..., "easy": ..., "hard": ...}.
+PlayerFactory = Callable[[random.Random], Player]
+
+
+def choose(system: RuleSystem, state: Any, side: str, player: Player, budget: Budget | None = None) -> Timed:
+    """Ask `player` for `side`'s command in `state`, showing it only the side's view."""
+    budget = budget or Budget()
+    view = system.view(state, side)
+    start = time.perf_counter()
+    decision = player.decide(system, view, side, budget)
+    return Timed(decision, time.perf_counter() - start)
+
+
+class RandomPlayer:
+    """The uniform random player, the yardstick every level is measured against: among the
+    commands of its side, a kind of command at random (so ending the phase is as likely as any
+    other kind of action), then one command of that kind at random."""
+
+    level = "random"
+
+    def __init__(self, rng: random.Random, commands_of: Callable[[RuleSystem, Any, str], Sequence[Any]]) -> None:
+        self.rng = rng
+        self.commands_of = commands_of
+
+    def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
+        cmds = list(self.commands_of(system, view, side))
+        if not cmds:
+            raise ValueError(f"no legal command for side {side!r}")
+        by_kind: dict[str, list[Any]] = {}
+        for c in cmds:
+            by_kind.setdefault(str(getattr(c, "kind", type(c).__name__)), []).append(c)
+        kind = self.rng.choice(sorted(by_kind))
+        return Decision(self.rng.choice(by_kind[kind]), f"at random among {len(cmds)} commands")
+
+
+def parse_seat(text: str, sides: Sequence[str], levels: Sequence[str]) -> tuple[str, str]:
+    """A `--seat SIDE=ai:LEVEL` (or SIDE=LEVEL) argument -> (side, level); ValueError naming what
+    was expected."""
+    side, sep, rest = text.partition("=")
+    if not sep or not side or not rest:
+        raise ValueError(f"--seat {text!r}: expected SIDE=ai:LEVEL (sides: {', '.join(sides)}; "
+                         f"levels: {', '.join(levels)})")
+    level = rest.removeprefix("ai:")
+    if side not in sides:
+        raise ValueError(f"--seat {text!r}: no side {side!r} in this game (sides: {', '.join(sides)})")
+    if level not in levels:
+        raise ValueError(f"--seat {text!r}: no computer level {level!r} for this game (levels: {', '.join(levels)})")
+    return side, level
