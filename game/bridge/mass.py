@@ -65,7 +65,7 @@ def _force(rules: ScalesRules, state: CampaignState, side: Side) -> tuple[dict[s
         individuals.append({"id": f"{side.player}-captain", "name": f"{side.name} captain",
                             "rings": dict(st.rings), "skills": {"battle": st.battle}, "status": st.status})
     force = {"id": side.player, "name": side.name, "commander": individuals[0]["id"],
-             "individuals": individuals,
+             "colour": side.colour, "individuals": individuals,
              "brutes": [{"armour": a, "count": n} for a, n in by_class.items() if n > 0]}
     return force, heads, armour
 

@@ -20,6 +20,7 @@ class Side:
     units: tuple[str, ...]  # alive campaign unit ids, army by army
     generals: tuple[GeneralState, ...]  # every General with the side's armies in the battle
     defender: bool
+    colour: str = ""  # "#rrggbb": the player's campaign colour, kept at every scale (CampaignSetup.colour_of)
 
     @property
     def general_level(self) -> int:
@@ -57,7 +58,7 @@ def sides_of(state: CampaignState, battle: BattleState) -> tuple[Side, Side]:
             raise BridgeError(f"{state.player_name(p)} has no units left in battle {battle.id}")
         armies = {a.id for a in state.forces(battle, p)}
         gens = tuple(g for g in state.generals.values() if g.owner == p and g.army in armies)
-        out.append(Side(p, state.player_name(p), powers.get(p, p), units, gens, p == d))
+        out.append(Side(p, state.player_name(p), powers.get(p, p), units, gens, p == d, state.cs.colour_of(p)))
     return out[0], out[1]
 
 

@@ -125,7 +125,7 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
         commander: dict[str, Any] = {
             "name": best.name if best else f"{side.name} field officer",
             "stats": dict(stats.stats), "skills": dict(stats.skills), "unit": rows[0][0]}
-        sides.append({"id": side.player, "name": side.name, "colour": tr.colours[i % len(tr.colours)],
+        sides.append({"id": side.player, "name": side.name, "colour": side.colour or tr.colours[i % len(tr.colours)],
                       "commander": commander})
     where = place_name(state, battle)
     scenario: dict[str, Any] = {

@@ -20,9 +20,9 @@ from __future__ import annotations
 # (name, "#rrggbb"), in the order a scenario's players take them when they name no colour
 PALETTE: tuple[tuple[str, str], ...] = (
     ("blue", "#3f4cc8"),
+    ("amber", "#fe9f01"),
     ("vermilion", "#cc5514"),
     ("mauve", "#b174a4"),
-    ("amber", "#fe9f01"),
     ("green", "#009460"),
     ("sky", "#70d3ff"),
 )

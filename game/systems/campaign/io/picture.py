@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from game.core.palette import palette_colour, rgb
+from game.core.palette import rgb
 
 BATTLE_RING = (235, 40, 40)
 LEGEND_BG = (24, 26, 32)
@@ -19,7 +19,7 @@ LEGEND_INK = (238, 232, 218)
 
 def player_colours(setup: Any) -> dict[str, tuple[int, int, int]]:
     """Each player's colour: the scenario's `colour:`, else the palette's for its place."""
-    return {p.id: rgb(getattr(p, "colour", "") or palette_colour(i)) for i, p in enumerate(setup.players)}
+    return {p.id: rgb(setup.colour_of(p.id)) for p in setup.players}
 
 
 def _map_file(loaded: Any) -> Path:

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from game.core.palette import palette_colour
+
 Manoeuvre = Literal["withdraw", "defend", "block", "skirmish", "attack", "shock_attack"]
 MANOEUVRES: tuple[Manoeuvre, ...] = ("withdraw", "defend", "block", "skirmish", "attack", "shock_attack")
 MANOEUVRE_NAMES: dict[str, str] = {
@@ -211,6 +213,7 @@ class PlayerSetup:
     id: str
     name: str
     power: str
+    colour: str = ""  # "#rrggbb": the power's colour at every scale (game/core/palette.py); "" = the palette's
 
 
 @dataclass(frozen=True)
@@ -261,3 +264,12 @@ class CampaignSetup:
     armies: tuple[ArmySetup, ...]
     generals: tuple[GeneralSetup, ...] = ()
     description: str = ""
+
+    def colour_of(self, player: str) -> str:
+        """[decision] The player's colour ("#rrggbb"), the same on the island, in its battles fought
+        out at the other scales and on the hand-off screen: its `colour`, else the palette's for its
+        place (game/core/palette.py)."""
+        for i, p in enumerate(self.players):
+            if p.id == player:
+                return p.colour or palette_colour(i)
+        return palette_colour(len(self.players))

@@ -110,6 +110,7 @@ class ForceSetup(_Model):
     brutes: list[Division] = Field(default_factory=list)
     morale: list[MoraleEntry] = Field(default_factory=list)
     granted_status: float | None = Field(None, ge=0)
+    colour: str = Field("", pattern=r"^(#[0-9a-fA-F]{6})?$")  # "#rrggbb"; "" = the palette's for its place
 
     @model_validator(mode="after")
     def _commander_present(self) -> "ForceSetup":
