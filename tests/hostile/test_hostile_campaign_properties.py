@@ -1,0 +1,62 @@
+"""Properties behind the hostile-file fixes (issue 34), over generated input: any one changed
+field of an order file breaks its fingerprint, and any text escaped for a report carries no
+markup and no control character."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.systems.campaign.io.files import OrderEntry, check_fingerprint, make_orders_file
+from game.systems.campaign.rules.report import escape
+
+ORDERS = [OrderEntry(battle="B1", manoeuvre="attack", stratagems=("flanking",), vanguard="a.1")]
+BASE = make_orders_file("Campaign", 2, "zones", ORDERS, salt="0f1e2d3c4b5a69788796a5b4c3d2e1f0")
+
+FIELDS = st.one_of(
+    st.tuples(st.just("campaign"), st.text(max_size=30)),
+    st.tuples(st.just("week"), st.integers(-5, 10_000)),
+    st.tuples(st.just("player"), st.text(max_size=20)),
+    st.tuples(st.just("salt"), st.text(max_size=40)),
+    st.tuples(st.just("kind"), st.text(max_size=20)),
+    st.tuples(st.just("orders"), st.lists(st.builds(
+        OrderEntry, battle=st.sampled_from(["B1", "B2"]),
+        manoeuvre=st.sampled_from(["attack", "defend", "withdraw"]),
+        vanguard=st.sampled_from(["a.1", "a.2"])), max_size=2)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(FIELDS)
+def test_changing_any_one_field_of_an_order_file_breaks_its_fingerprint(change):
+    field, value = change
+    changed = BASE.model_copy(update={field: value})
+    if getattr(changed, field) == getattr(BASE, field):
+        return  # not a change
+    assert not check_fingerprint(changed)
+
+
+TAG_START = re.compile(r"\[[/*A-Za-z0-9]")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=80) | st.from_regex(
+    r"\[(url|b|quote|img|size)(=[^\]]{0,20})?\][^\[]{0,10}\[/\1\]", fullmatch=True))
+def test_escaped_text_carries_no_markup_and_no_control_character(text):
+    for fmt in ("md", "bbcode"):
+        out = escape(text, fmt)
+        assert "\n" not in out
+        assert not any(unicodedata.category(c) in ("Cc",) for c in out)
+        assert "://" not in out and "@" + "everyone" not in out.replace("@\u200b", "")
+    bb = escape(text, "bbcode")
+    assert not TAG_START.search(bb)
+    md = escape(text, "md")
+    for i, c in enumerate(md):
+        if c in "[]`*_<|~":
+            j = i
+            while j > 0 and md[j - 1] == "\\":
+                j -= 1
+            assert (i - j) % 2 == 1, (md, i)  # an odd number of backslashes: escaped
