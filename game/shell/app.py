@@ -29,6 +29,7 @@ from game.shell import actions, launch
 from game.shell.contracts import AnimationSpeed, SceneLike, Settings, live_game
 from game.shell.keys import scene_key, shell_key
 from game.shell.scene import SceneStack
+from game.shell.toolkit.manager import ThemedManager
 
 __all__ = ["App", "AnimationSpeed", "Settings"]  # (Settings lives in game.shell.contracts)
 
@@ -104,10 +105,10 @@ class App:
         first = self._ui_first
         if first is None:
             theme = str(THEME_PATH) if THEME_PATH.exists() else None
-            ui = _ThemedManager(self.screen.get_size(), theme)
+            ui = ThemedManager(self.screen.get_size(), theme)
             self._ui_first = ui
             return ui
-        return _ThemedManager(self.screen.get_size(), None, shared=first)
+        return ThemedManager(self.screen.get_size(), None, shared=first)
 
     # ------------------------------------------------------------------ scenes
     def push(self, scene: SceneLike) -> None:
@@ -278,26 +279,6 @@ class App:
                 break
         pygame.quit()
         return 0
-
-
-class _ThemedManager(pygame_gui.UIManager):
-    """pygame_gui's manager, optionally with the theme and (already started) resource loader of
-    another manager of the same window. Live theme reloading is off: the theme is part of the
-    game, not a file players edit while it runs (it cost a file check a second per scene)."""
-
-    def __init__(self, size: tuple[int, int], theme: str | None, shared: pygame_gui.UIManager | None = None) -> None:
-        self._shared = shared
-        super().__init__(size, theme, enable_live_theme_updates=False,
-                         resource_loader=shared.resource_loader if shared is not None else None)
-        # each manager adds pygame_gui's translations folder to the toolkit's global search path
-        i18n = sys.modules.get("i18n")
-        if i18n is not None:  # once is enough
-            i18n.load_path[:] = list(dict.fromkeys(i18n.load_path))
-
-    def create_new_theme(self, theme_path: Any = None) -> Any:
-        if self._shared is not None:
-            return self._shared.get_theme()
-        return super().create_new_theme(theme_path)
 
 
 def _icon() -> pygame.Surface:
