@@ -95,9 +95,10 @@ def side_facts(state: CampaignState, battle: BattleState, player: str, armies: d
     traits = frozenset(t for g in gens for t in g.traits)
     terrain = state.cs.map.terrain.get(battle.hex, "")
     tr = state.cs.rules.terrain.get(terrain)
+    gm_dice, gm_why = battle.gm_dice.get(player, (0, ""))
     return SideFacts(player, facts, max((g.level for g in gens), default=0), traits, len(mine),
                      battle.scouting.get(player, 0), any(a.locked_week >= state.week for a in mine),
-                     bool(tr and tr.difficult))
+                     bool(tr and tr.difficult), gm_dice, gm_why)
 
 
 def scouting_dice(state: CampaignState, battle: BattleState, player: str, armies: dict[str, ArmyState]) -> int:
@@ -256,6 +257,7 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
                     continue
                 path = dest if t.move == "rout" else dest[:1]
                 move_army(w, a, path, _reason(t.move))
+                clear_large_damage(w, w.armies[a.id])  # §7.3: the battle is over for this army
                 moved_any = True
             if moved_any and not _side_armies(w, battle, player):
                 gone.add(player)
@@ -263,8 +265,12 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
         for a in list(w.armies.values()):
             if a.owner == player and a.battle == battle.id and not [u for u in a.units if not w.units[u].destroyed]:
                 _destroy_army(w, a)
+    loose = "skirmish" in (play_a.reads_as, play_b.reads_as)  # §7.1: a Skirmish does not hold the armies
+    if loose:
+        lines.append("read as Skirmish: the armies of this battle may move out next week")
     log = WeekLog(week=state.week, orders={pa: oa, pb: ob}, lines=tuple(lines))
-    battle = battle.model_copy(update={"orders": {}, "log": (*battle.log, log)})
+    battle = battle.model_copy(update={"orders": {}, "log": (*battle.log, log),
+                                       **({"loose_week": state.week + 1} if loose else {})})
     if gone or not _side_armies(w, battle, pa) or not _side_armies(w, battle, pb):
         how = "; ".join(f"{state.player_name(p)} " + ("destroyed" if p in destroyed_sides else "left the field")
                         for p in (pa, pb) if p in gone or not _side_armies(w, battle, p))
@@ -273,11 +279,17 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
             if a.battle == battle.id:
                 w.armies[a.id] = a.model_copy(update={"battle": None})
             if a.battle == battle.id or a.hex == battle.hex:
-                for u in a.units:
-                    if w.units[u].large_damage and not w.units[u].destroyed:
-                        w.units[u] = w.units[u].model_copy(update={"large_damage": 0})
+                clear_large_damage(w, a)
         w.events.append(BattleEnded(battle=battle.id, how=battle.ended))
     w.battles[battle.id] = battle
+
+
+def clear_large_damage(w: Work, a: ArmyState) -> None:
+    """Large damage lasts the whole battle and is cleared when the battle ends for the army
+    (operational-rules §7.3: it withdrew, fell back, routed, got away, left, or the battle is over)."""
+    for u in a.units:
+        if w.units[u].large_damage and not w.units[u].destroyed:
+            w.units[u] = w.units[u].model_copy(update={"large_damage": 0})
 
 
 def _reason(move: str) -> Any:

@@ -61,6 +61,8 @@ class SideFacts:
     scouting: int = 0  # this battle's scouting successes
     locked: bool = False  # beaten by a Block last week
     difficult_terrain: bool = False
+    gm_dice: int = 0  # §7.12: dice the GM added (negative: removed) for characters' powers
+    gm_dice_why: str = ""
 
     def unit(self, uid: str) -> UnitFacts | None:
         for u in self.units:
@@ -114,7 +116,8 @@ def orders_refusal(rules: RulesData, side: SideFacts, manoeuvre: Manoeuvre, stra
     v = side.unit(vanguard)
     if v is None:
         return f"{vanguard} is not a unit of these forces."
-    if manoeuvre != "withdraw" and not v.type.line and any(u.type.line for u in side.units):
+    harassing = "harassing_fire" in stratagems and "long_range" in v.type.traits  # §7.4: it may be the line
+    if manoeuvre != "withdraw" and not v.type.line and not harassing and any(u.type.line for u in side.units):
         return f"{v.type.name} cannot serve as a line unit, so it cannot be the vanguard (only a Rearguard)."
     if len(set(stratagems)) != len(stratagems):
         return "A stratagem is named twice."
@@ -232,8 +235,8 @@ def build_pool(rules: RulesData, side: SideFacts, play: Play, enemy: SideFacts, 
                 continue
             value = 0
             if play.plays_as == "withdraw":
-                if "scout" in u.type.traits:
-                    value = u.type.stat(stat)
+                if "scout" in u.type.traits:  # Last Stand (§7.8): scouts still add their Mobility
+                    value = u.type.mobility if play.has("last_stand") else u.type.stat(stat)
                 if play.has("covering_fire") and "long_range" in u.type.traits:
                     value = max(value, u.type.defense)
             elif play.has("harassing_fire") and play.plays_as == "defend":
@@ -258,7 +261,10 @@ def build_pool(rules: RulesData, side: SideFacts, play: Play, enemy: SideFacts, 
     if play.plays_as == "shock_attack" and play.has("speed"):
         extra += v.type.mobility // 2
         parts.append(("Speed: half the vanguard's Mobility", v.type.mobility // 2))
-    dice = min(rules.dice.max_pool, base + k + extra)
+    if side.gm_dice:
+        extra += side.gm_dice
+        parts.append((f"GM: {side.gm_dice_why}", side.gm_dice))
+    dice = max(0, min(rules.dice.max_pool, base + k + extra))
     bonus = side.scouting if (play.plays_as == "withdraw" and play.has("deception")) else 0
     if bonus:
         parts.append(("Deception: scouting successes added", 0))
@@ -336,11 +342,13 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
                 guerrilla = w.has("guerrilla") and w.reads_as == "skirmish" and los.reads_as in ("defend", "block")
                 shift = 0 if guerrilla else -1
             raw = band
-            band = max(0, min(4, band + shift))
-            if band == 4 and w.general_level < rules.bands.legendary_general_level:
-                band = 3
-            rows.append(f"margin {margin}: {BAND_NAMES[raw]}" + (f", shifted {shift:+d} by the matchup" if shift else "")
-                        + f" -> {BAND_NAMES[band]}")
+            # §7.5: legendary is capped first (only a level-3 General claims it), then the shift
+            legendary = w.general_level >= rules.bands.legendary_general_level
+            capped = min(band, 4 if legendary else 3)
+            band = max(0, min(4 if legendary else 3, capped + shift))
+            rows.append(f"margin {margin}: {BAND_NAMES[raw]}"
+                        + (f", {BAND_NAMES[capped]} without a level-3 General" if capped != raw else "")
+                        + (f", shifted {shift:+d} by the matchup" if shift else "") + f" -> {BAND_NAMES[band]}")
     if band == 0:
         return _draw(rules, a, b, margin, shift, rows)
     name = BANDS[band - 1]
@@ -353,8 +361,15 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
         rows.append(f"Hammer and Anvil also reads row Attack: {h_lo}-{h_hi}")
         if (h_hi, h_lo) > (w_hi, w_lo):
             w_lo, w_hi = h_lo, h_hi
-    l_lo, l_hi = table.loser[los.reads_as][w.reads_as]
-    rows.append(f"{name} table, loser row {_n(los.reads_as)} vs {_n(w.reads_as)}: {l_lo}-{l_hi}")
+    defend_mitigates = (w.reads_as == "defend" and not w.has("hold_the_line")
+                        and los.reads_as in ("skirmish", "attack"))
+    if defend_mitigates:  # §7.10: against a winning Defend the loser's draw-table row, at any band
+        l_lo, l_hi = rules.draw_table[los.reads_as][w.reads_as].casualties or (0, 0)
+        rows.append(f"against a winning Defend, loser row {_n(los.reads_as)} vs {_n(w.reads_as)} of the draw table: "
+                    f"{l_lo}-{l_hi}")
+    else:
+        l_lo, l_hi = table.loser[los.reads_as][w.reads_as]
+        rows.append(f"{name} table, loser row {_n(los.reads_as)} vs {_n(w.reads_as)}: {l_lo}-{l_hi}")
     extra = 0
     supporting_first = False
     if w.reads_as == "skirmish" and w.has("raid"):
@@ -366,7 +381,7 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
         extra += rules.extra_casualty
     # mitigation of what each side takes
     w_mit = 0
-    if w.reads_as == "defend" and not w.has("hold_the_line") and los.reads_as in ("skirmish", "attack"):
+    if defend_mitigates:
         w_mit += margin
     ws, ls = (sa, sb) if w is a else (sb, sa)
     if w.plays_as == "block" and w.has("delay"):
@@ -381,7 +396,7 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
     elif w.plays_as in ("attack", "shock_attack") and w.has("breakthrough") and band >= 2:
         w_move = "breakthrough"
     if los.reads_as == "withdraw":
-        if w.reads_as == "skirmish":
+        if w.reads_as in ("skirmish", "defend"):  # §5.1 and §7.2: it gets away whatever the band
             l_move = "arc"
         elif w.reads_as == "block" or band >= 2:
             l_move = "fail"
@@ -397,8 +412,9 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
             if w.reads_as == "shock_attack" and band >= 3:
                 l_move = "rout"
                 rout = True
-            if los.has("hold_the_line"):
+            if los.has("hold_the_line"):  # §7.6: the whole fall back is cancelled, rout casualty too
                 l_move = "hold"
+                rout = False
     locked = w.plays_as == "block" and l_move not in GOT_AWAY
     taken = {
         w.player: Taken(l_lo, l_hi, 0, False, w_mit, w_move, False, False,

@@ -134,16 +134,29 @@ class GmBattleAbandon(Cmd):
     note: str = ""
 
 
+class GmBattleDice(Cmd):
+    """Characters other than Generals (operational-rules §7.12): their powers are outside these
+    rules, so the GM adds (or, negative, removes) dice for one side of a battle, with the reason.
+    It holds for the rest of the battle; `dice: 0` clears it. Shown in the pool, the planner and
+    the report."""
+
+    kind: Literal["gm_battle_dice"] = "gm_battle_dice"
+    battle: str
+    player: str
+    dice: int
+    reason: str
+
+
 Command = Annotated[
     MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
     | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult | GmBattleChoice
-    | GmBattleAbandon,
+    | GmBattleAbandon | GmBattleDice,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
                  "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result",
-                 "gm_battle_choice", "gm_battle_abandon")
+                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice")
 
 
 def parse_command(data: dict[str, Any]) -> Cmd:

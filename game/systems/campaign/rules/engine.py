@@ -27,6 +27,7 @@ from game.systems.campaign.rules.commands import (
     EndTurn,
     GiveOrders,
     GmBattleAbandon,
+    GmBattleDice,
     GmBattleResult,
     GmEditUnit,
     GmForceRolls,
@@ -39,7 +40,9 @@ from game.systems.campaign.rules.commands import (
 )
 from game.systems.campaign.rules.events import (
     ArmyJoined,
+    ArmyLeft,
     ArmyMoved,
+    BattleEnded,
     BattleStarted,
     Declared,
     GeneralMoved,
@@ -224,13 +227,16 @@ def _move(txn: CampaignTxn, cmd: MoveArmy) -> None:
                      f"{state.player_name(army.owner)}'s.")
     if army.moved:
         raise Reject(f"{army.name} has already moved this week.")
-    if army.battle:
+    if held_in_battle(state, army):
         raise Reject(f"{army.name} is held in a battle and cannot move on.")
     cost, why = _check_path(state, army, cmd.path)
+    left = army.battle if army.battle and cmd.path[-1] != army.hex else None
     last = cmd.path[-1]
     prev = cmd.path[-2] if len(cmd.path) > 1 else army.hex
     txn.emit(ArmyMoved(army=army.id, path=cmd.path, cost=cost, stopped_by=why))
     upd: dict[str, Any] = {"hex": last, "route": prev, "moved": True}
+    if left:
+        upd["battle"] = None
     b = state.battle_at(last)
     if b is not None:
         if army.owner in b.sides:
@@ -243,6 +249,37 @@ def _move(txn: CampaignTxn, cmd: MoveArmy) -> None:
     generals = {gid: (g.model_copy(update={"hex": last}) if g.army == army.id else g)
                 for gid, g in state.generals.items()}
     txn.state = state.model_copy(update={"armies": armies, "generals": generals})
+    if left:
+        _leave_battle(txn, left, army.id)
+
+
+def held_in_battle(state: CampaignState, army: ArmyState) -> bool:
+    """Whether the army may not move this week because its battle holds it. A battle whose last
+    week read as Skirmish for either side holds nobody in the next week (operational-rules §7.1)."""
+    if not army.battle:
+        return False
+    b = state.battles.get(army.battle)
+    return b is None or b.over or b.loose_week != state.week
+
+
+def _leave_battle(txn: CampaignTxn, battle_id: str, army_id: str) -> None:
+    """An army moved out of a battle that did not hold it: the battle is over for it (its Large
+    damage is cleared, §7.3), and over for everyone when that side has no army left in it."""
+    w = battle_mod.Work(txn.state, txn.roller)
+    b = w.battles[battle_id]
+    battle_mod.clear_large_damage(w, w.armies[army_id])
+    w.events.append(ArmyLeft(battle=battle_id, army=army_id))
+    owner = w.armies[army_id].owner
+    if not any(a.battle == battle_id and a.owner == owner for a in w.armies.values()):
+        how = f"{txn.state.player_name(owner)} left the field"
+        for a in list(w.armies.values()):
+            if a.battle == battle_id:
+                w.armies[a.id] = a.model_copy(update={"battle": None})
+                battle_mod.clear_large_damage(w, a)
+        w.battles[battle_id] = b.model_copy(update={"over": True, "ended": how, "orders": {}})
+        w.events.append(BattleEnded(battle=battle_id, how=how))
+    txn.state = w.snapshot()
+    txn.events.extend(w.events)
 
 
 def _end_turn(txn: CampaignTxn, cmd: EndTurn) -> None:
@@ -529,6 +566,32 @@ def _gm_general(txn: CampaignTxn, cmd: GmSetGeneral) -> None:
     txn.emit(GmDid(what=f"{g.name} is now level {cmd.level}"))
 
 
+def _gm_dice(txn: CampaignTxn, cmd: GmBattleDice) -> None:
+    """Characters' powers (operational-rules §7.12): the GM adds or removes a side's dice for the
+    rest of a battle, with the reason (logged; shown in the pool, the planner and the report)."""
+    state = txn.state
+    b = state.battles.get(cmd.battle)
+    if b is None or b.over:
+        raise Reject(f"There is no battle {cmd.battle} going on.")
+    if cmd.player not in b.sides:
+        raise Reject(f"{state.player_name(cmd.player)} is not a side of battle {b.id}.")
+    if not -state.cs.rules.dice.max_pool <= cmd.dice <= state.cs.rules.dice.max_pool:
+        raise Reject(f"The GM's dice for a battle are -{state.cs.rules.dice.max_pool} to "
+                     f"{state.cs.rules.dice.max_pool}.")
+    why = cmd.reason.strip()
+    if cmd.dice and not why:
+        raise Reject("Say why the GM adds or removes dice (the reason is logged and shown).")
+    gm = dict(b.gm_dice)
+    if cmd.dice:
+        gm[cmd.player] = (cmd.dice, why)
+    else:
+        gm.pop(cmd.player, None)
+    txn.state = state.model_copy(update={"battles": {**state.battles, b.id: b.model_copy(update={"gm_dice": gm})}})
+    who = state.player_name(cmd.player)
+    txn.emit(GmDid(what=(f"{'adds' if cmd.dice > 0 else 'removes'} {abs(cmd.dice)} dice for {who} in battle "
+                         f"{b.id}: {why}") if cmd.dice else f"clears the GM's dice for {who} in battle {b.id}"))
+
+
 def _gm_result(txn: CampaignTxn, cmd: GmBattleResult) -> None:
     """An externally decided battle result (external.py); the week goes on as if the battle had
     been resolved: when it was the last one the phase waited for, the phase moves on."""
@@ -563,7 +626,7 @@ HANDLERS: dict[str, Handler] = {
     "move_army": _move, "end_turn": _end_turn, "declare": _declare, "pickup": _pickup, "post": _post,
     "narrative_done": _narrative_done, "orders": _orders, "gm_move_army": _gm_move, "gm_edit_unit": _gm_edit,
     "gm_force_rolls": _gm_force, "gm_set_general": _gm_general, "gm_battle_result": _gm_result,
-    "gm_battle_choice": external.choose, "gm_battle_abandon": _gm_abandon,
+    "gm_battle_choice": external.choose, "gm_battle_abandon": _gm_abandon, "gm_battle_dice": _gm_dice,
 }
 
 

@@ -155,6 +155,15 @@ class ArmyDestroyed(Ev):
     army: str
 
 
+class ArmyLeft(Ev):
+    """An army moved out of a battle it was not held in (operational-rules §7.1: after a week
+    read as Skirmish); the battle is over for it."""
+
+    kind: Literal["army_left"] = "army_left"
+    battle: str
+    army: str
+
+
 class BattleEnded(Ev):
     kind: Literal["battle_ended"] = "battle_ended"
     battle: str
@@ -195,7 +204,7 @@ Event = Annotated[
     ArmyMoved | TurnPassed | PhaseBegan | Declared | BattleStarted | ArmyJoined | GeneralMoved | Posted
     | NarrativeFinished | OrdersSealed | OrdersRevealed | DiceRolled | PoolBuilt | ResultRead
     | CasualtiesPlaced | Routed | ArmyLocked | ArmyDestroyed | BattleEnded | WeekEnded | GmDid | BattleChosen
-    | BattleAbandoned,
+    | BattleAbandoned | ArmyLeft,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)

@@ -126,6 +126,9 @@ def plan(state: CampaignState, battle_id: str, player: str, stratagems: tuple[st
     rules = state.cs.rules
     first = b.started_week == state.week
     notes: list[str] = ["The enemy is assumed to pick its strongest vanguard and no stratagems."]
+    for side in (me, foe):  # characters' powers (operational-rules §7.12), in both pools below
+        if side.gm_dice:
+            notes.append(f"GM: {side.gm_dice:+d} dice for {state.player_name(side.player)} ({side.gm_dice_why}).")
     cells: list[Cell] = []
     for mine in MANOEUVRES:
         wants_last_stand = "last_stand" in stratagems and mine == "withdraw"

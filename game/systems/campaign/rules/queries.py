@@ -17,7 +17,13 @@ from game.systems.campaign.rules.commands import (
     Pickup,
     WritePost,
 )
-from game.systems.campaign.rules.engine import active_player, battle_players, reach, waiting_for
+from game.systems.campaign.rules.engine import (
+    active_player,
+    battle_players,
+    held_in_battle,
+    reach,
+    waiting_for,
+)
 from game.systems.campaign.rules.models import MANOEUVRES, STRATAGEMS
 from game.systems.campaign.rules.state import CampaignState, key_hex
 
@@ -29,7 +35,7 @@ def legal_commands(state: CampaignState, max_moves_per_army: int = 12) -> list[C
     if state.phase == "movement":
         p = active_player(state)
         for a in state.armies.values():
-            if a.owner != p or a.moved or a.battle:
+            if a.owner != p or a.moved or held_in_battle(state, a):
                 continue
             r = reach(state, a.id)
             picks = sorted(r.items(), key=lambda kv: (kv[1].stops == "", kv[1].cost, kv[0]))[:max_moves_per_army]
@@ -129,6 +135,10 @@ def describe_command(state: CampaignState, command: Any) -> str:
         return f"GM: abandon the fought-out battle {command.battle}; back to the tables"
     if k == "gm_battle_result":
         return f"GM: the result of battle {command.battle}" + (f" from {command.source.save}" if command.source else "")
+    if k == "gm_battle_dice":
+        return (f"GM: {command.dice:+d} dice for {state.player_name(command.player)} in {command.battle} "
+                f"({command.reason})" if command.dice else
+                f"GM: clear the dice for {state.player_name(command.player)} in {command.battle}")
     if k == "end_turn":
         return f"{state.player_name(active_player(state) or '')} ends the {state.phase} turn"
     return k.replace("_", " ")

@@ -96,6 +96,12 @@ class BattleState(Frozen):
     # out as a tactical / mass battle whose save is `battle_save` (relative to the campaign save)
     fought_as: Literal["tables", "tactical", "mass"] = "tables"
     battle_save: str = ""
+    # operational-rules §7.1: the week in which its armies may move out (the week after one whose
+    # result read as Skirmish for either side); 0: they are held
+    loose_week: int = 0
+    # §7.12: dice the GM added (negative: removed) for a side, for characters' powers: player ->
+    # (dice, reason)
+    gm_dice: dict[str, tuple[int, str]] = Field(default_factory=dict)
 
 
 class CampaignState(Frozen):
@@ -190,6 +196,10 @@ class CampaignState(Frozen):
             if b.get("fought_as") == "tables" and not b.get("battle_save"):
                 b.pop("fought_as", None)
                 b.pop("battle_save", None)
+            if not b.get("loose_week"):  # (and before these readings, issue 33)
+                b.pop("loose_week", None)
+            if not b.get("gm_dice"):
+                b.pop("gm_dice", None)
         return out
 
     @classmethod

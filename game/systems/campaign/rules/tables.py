@@ -1,7 +1,8 @@
 """The four victory tables generated from the draw table by the design page's rule, and the
 tables as text a GM reads (docs, client, reports).
 
-    winner, band b (1 minor .. 4 legendary): draw range lo-hi -> (lo + b)-(hi + 2b), no result = 0-0
+    winner, band b (1 minor .. 4 legendary): draw range lo-hi -> (lo + b)-(hi + 2b), no result = 0-0;
+            a winning Withdraw inflicts nothing, except against Shock Attack (its draw-table cell)
     loser: the draw range with each bound -1 (not below 0) at minor; nothing at major and above
 """
 
@@ -22,7 +23,8 @@ def generate_victory(draw: dict[str, dict[str, DrawCell]]) -> dict[str, dict[str
             loser[row] = {}
             for col in MANOEUVRES:
                 lo, hi = draw[row][col].casualties or (0, 0)
-                winner[row][col] = [lo + b, hi + 2 * b]
+                gets_away = row == "withdraw" and not draw[row][col].casualties
+                winner[row][col] = [0, 0] if gets_away else [lo + b, hi + 2 * b]
                 loser[row][col] = [max(0, lo - 1), max(0, hi - 1)] if b == 1 else [0, 0]
         out[band] = {"winner": winner, "loser": loser}
     return out
