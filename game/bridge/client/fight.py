@@ -150,13 +150,17 @@ class FightOut:
     def propose(self, battle_id: str, player: str, scale: str, colour: tuple[int, int, int]) -> None:
         """Players, not the GM: `player` proposes to fight its battle out; the other side is asked
         behind the hand-off screen, and only if it agrees is the choice made (with a note naming
-        both). The forecast is shown with the question."""
+        both). The forecast is shown with the question. Each hand-off is in the colour of the
+        player it passes the screen to, its campaign colour (CampaignSetup.colour_of); `colour`
+        (the proposer's, from the map) is not needed for that and is left unused."""
+        from game.core.palette import rgb
         from game.shell.scenes.handoff import HandoffScene
 
         st = self.state
         b = st.battles[battle_id]
         foe = next(p for p in b.sides if p != player)
         me, them = st.player_name(player), st.player_name(foe)
+        my_colour, their_colour = rgb(st.cs.colour_of(player)), rgb(st.cs.colour_of(foe))
         lines = "<br>".join(html.escape(text) for text, _size, _bold in self.lines(battle_id, foe)[1:])
         body = (f"<b>{html.escape(me)}</b> proposes to fight battle {b.id} out as a <b>{scale}</b> battle "
                 f"instead of resolving it by the tables. It is fought out only if you agree.<br><br>{lines}")
@@ -166,14 +170,14 @@ class FightOut:
 
         def refuse() -> None:
             self.scene.message = f"{them} refuses: battle {b.id} is resolved by the tables"
-            self.app.push(HandoffScene(self.app, me, colour, f"{them} refused. Pass the screen back to {me}."))
+            self.app.push(HandoffScene(self.app, me, my_colour, f"{them} refused. Pass the screen back to {me}."))
 
         w, h = self.app.screen.get_size()
         self.app.push(DialogScene(self.app, f"{them}: fight battle {b.id} out as a {scale} battle?", body,
                                   [Choice("Agree", agree, pygame.K_y, primary=True), Choice("Refuse", refuse, pygame.K_n)],
                                   size=(min(820, w - 40), min(520, h - 40)), cancel=Choice("Refuse", refuse),
                                   name="battle_proposal"))
-        self.app.push(HandoffScene(self.app, them, colour,
+        self.app.push(HandoffScene(self.app, them, their_colour,
                                    f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
 
     def resume(self, battle_id: str) -> bool:
