@@ -216,3 +216,29 @@ def test_bad_out_paths_on_the_campaign_commands_are_one_line_not_a_traceback(tmp
                  ["campaign", "report", S, str(SCRIPT), "--week", "1", "--out", out]):
         code, _o, err, _ = cli(capsys, *argv)
         assert code != 0 and "Traceback" not in err and err.count("\n") == 1, (argv, err)
+
+
+@pytest.mark.parametrize("field", ["campaign", "player"])
+def test_a_control_character_in_an_order_files_names_is_refused_not_printed(tmp_path, capsys, field):
+    p = order_file(tmp_path, "zones")
+    text = p.read_text(encoding="utf-8")
+    old = f"campaign: {NAME}" if field == "campaign" else "player: zones"
+    p.write_text(text.replace(old, f'{field}: "x\\e]0;pwned\\a"'), encoding="utf-8")
+    code, out, err, _ = cli(capsys, "campaign", "verify", str(p))
+    assert code != 0 and "\x1b" not in out + err and "control character" in err and "Traceback" not in err
+    d = _draft(tmp_path)
+    d.write_text(d.read_text().replace(old, f'{field}: "x\\0y"'), encoding="utf-8")
+    code, out, err, _ = cli(capsys, "campaign", "seal", str(d), "--out", str(tmp_path / "s.yaml"))
+    assert code != 0 and "control character" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("bad", ["", "/", "/dev/null", "x\0y", "{tmp}/file.txt/sub.yaml", "{tmp}/" + "n" * 300])
+def test_bad_out_paths_on_import_and_brief_are_one_line_and_write_nothing(tmp_path, capsys, bad):
+    (tmp_path / "file.txt").write_text("x")
+    head = head_before_orders(tmp_path, 1)
+    z = order_file(tmp_path, "zones")
+    out = bad.replace("{tmp}", str(tmp_path))
+    for argv in (["campaign", "import", S, str(head), str(z), "--out", out],
+                 ["campaign", "brief", S, str(head), "--player", "zones", "--draft", out]):
+        code, _o, err, _ = cli(capsys, *argv)
+        assert code != 0 and "Traceback" not in err and err.count("\n") == 1, (argv, err)

@@ -173,6 +173,8 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
     for key in ("campaign", "player"):
         if not isinstance(data[key], (str, int)) or isinstance(data[key], bool):
             raise GameFileError(path, key, "expected a name")
+        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in str(data[key])):
+            raise GameFileError(path, key, "a control character in a name; expected printable text")
     if not isinstance(data["orders"], list):
         raise GameFileError(path, "orders", "expected a list of orders")
     orders = [validate_model(OrderEntry, o, doc, path, ("orders", i), what="order") for i, o in

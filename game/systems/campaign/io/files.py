@@ -308,19 +308,19 @@ def load_campaign(path: str | Path) -> LoadedCampaign:
 # --------------------------------------------------------------------------- order files
 
 class OrderEntry(_Strict):
-    battle: str
+    battle: Name
     manoeuvre: Manoeuvre
     stratagems: tuple[Stratagem, ...] = ()
-    vanguard: str
+    vanguard: Name
     withdraw_to: Coord | None = None
     breakthrough_to: Coord | None = None
 
 
 class OrdersFile(_Strict):
     kind: str = "campaign-orders"
-    campaign: str
+    campaign: Name
     week: int
-    player: str
+    player: Name
     orders: list[OrderEntry]
     salt: str | None = None  # kept secret until the reveal; a public copy has it removed
     fingerprint: str
