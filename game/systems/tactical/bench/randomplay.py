@@ -9,9 +9,8 @@ reproducible from (scenario, game seed, player seed).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -173,16 +172,3 @@ def end_kind(state: GameState) -> str:
             return "destroy_all"
         return "last_side"
     return "time" if state.winner is None else "objective"
-
-
-def with_round_limit(state: GameState, rounds: int) -> GameState:
-    setup = state.setup.model_copy(update={"round_limit": rounds})
-    return state.model_copy(update={"setup": setup})
-
-
-def kinds_played(steps: Sequence[Any]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for s in steps:
-        k = str(getattr(s.command, "kind", "?"))
-        out[k] = out.get(k, 0) + 1
-    return out

@@ -375,8 +375,9 @@ class MoveMode(Mode):
             else:
                 out.append(ActionButton("pay:pilot", "Dash: pilot check", selected=True, enabled=False,
                                         tooltip="A vehicle dashes with a pilot check; a failure spends the dash."))
-            if t.special_move is not None:
+            if t.special_move is not None:  # enabled when the rules list somewhere it may land
                 out.append(ActionButton("special", f"{t.special_move.name.capitalize()} ({t.special_move.range})",
+                                        enabled=bool(SpecialMoveMode(self.unit_id).targets(ctx)),
                                         tooltip="Instead of a dash: ignores terrain and blockers, "
                                                 "triggers no overwatch."))
         pools = advantage_pools(ctx, self.unit_id)
@@ -429,20 +430,22 @@ class SpecialMoveMode(Mode):
     def __init__(self, unit_id: str) -> None:
         self.unit_id = unit_id
 
-    def _range(self, ctx: ModeContext) -> set[Hex]:
-        """Where the special move can land: the rules' own targets (range, terrain, line of sight)."""
-        out: set[Hex] = rq.cached(ctx.state, ("special", self.unit_id),
-                                        lambda: set(ail.special_move_targets(ctx.state, self.unit_id)))
+    def targets(self, ctx: ModeContext) -> set[Hex]:
+        """Where the special move can land now: the rules' `special_move_commands` for the unit."""
+        def run() -> set[Hex]:
+            return {Hex(*c.to) for c in ail.queries.special_move_commands(ctx.state, self.unit_id)}
+
+        out: set[Hex] = rq.cached(ctx.state, ("special", self.unit_id), run)
         return out
 
     def hint(self, ctx: ModeContext) -> str:
         return "Special move: click a destination in range (the rules check line of sight). Right click: back."
 
     def fills(self, ctx: ModeContext) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
-        return ("special", self.unit_id, ctx.state.seq), [(h, (190, 120, 255), 80) for h in self._range(ctx)]
+        return ("special", self.unit_id, ctx.state.seq), [(h, (190, 120, 255), 80) for h in self.targets(ctx)]
 
     def click(self, ctx: ModeContext, h: Hex) -> Result:
-        if h not in self._range(ctx):
+        if h not in self.targets(ctx):
             return None
         return Intent(command=ail.SpecialMove(unit_id=self.unit_id, to=h))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from game.core.board import Board
 from game.core.hexgrid import Hex
 from game.core.system import Reject  # (txn.py re-exports it; this keeps common.py light to import)
-from game.systems.tactical.rules.models import RulesData, UnitType, Weapon
+from game.systems.tactical.rules.models import UnitType, Weapon
 from game.systems.tactical.rules.state import GameState, UnitState
 
 
@@ -18,10 +18,6 @@ def hex_label(board: Board, h: Hex) -> str:
 def hex_name(board: Board, h: Hex) -> str:
     """'hex 19,11': how every player-facing sentence of the rules names a hex."""
     return f"hex {hex_label(board, h)}"
-
-
-def rules_of(state: GameState) -> RulesData:
-    return state.setup.rules
 
 
 def name(state: GameState, unit_id: str) -> str:

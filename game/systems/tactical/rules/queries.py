@@ -436,7 +436,21 @@ def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
                     if distance(end, e.hex) == 1:
                         for w in melee:
                             yield Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w)
-    yield from (SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id))
+    yield from _special_moves(state, u)
+
+
+def _special_moves(state: GameState, u: UnitState) -> list[SpecialMove]:
+    return [SpecialMove(unit_id=u.id, to=h) for h in special_move_targets(state, u.id)]
+
+
+def special_move_commands(state: GameState, unit_id: str) -> list[SpecialMove]:
+    """The special moves the unit may make now (one per hex it may land on): those `legal_commands`
+    lists for it (none once it has dashed, charged or moved specially, or while pinned or out of
+    action), asked of that unit alone."""
+    u = state.units[unit_id]
+    if u.pinned or u.out_of_action or u.dashed:
+        return []
+    return _special_moves(state, u)
 
 
 def _stuck_commands(state: GameState, u: UnitState) -> Iterator[StuckStep]:
