@@ -23,7 +23,7 @@ from game.systems.campaign.rules.odds import battle_odds  # noqa: E402
 from game.table import TABLE  # noqa: E402
 from tests.bridge.players import _pick  # noqa: E402
 from tests.client.clientfix import key, press_button, settle, top_name  # noqa: E402
-from tests.client.test_campaign_client import _app, play_to_orders, through_handoff  # noqa: E402
+from tests.client.test_campaign_client import _app, open_gm, play_to_orders, through_handoff  # noqa: E402
 
 
 def _drawn(app: Any, scene: Any) -> str:
@@ -53,7 +53,7 @@ def test_the_gm_sees_the_tables_odds_and_both_forecasts_before_choosing(saves: P
     app, scene = _app()
     play_to_orders(app, scene)
     through_handoff(app)
-    key(app, pygame.K_g)  # the GM's view: the Battle panel
+    open_gm(app)  # the GM's view: the Battle panel
     text = _drawn(app, scene)
     odds = battle_odds(scene.state, "B1")
     f = forecast(scene.state, "B1")
@@ -74,7 +74,7 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
     app, scene = _app()
     play_to_orders(app, scene)
     through_handoff(app)
-    key(app, pygame.K_g)
+    open_gm(app)
     press_button(app, "Fight: tactical")
     settle(app, 2)
     assert top_name(app) == "briefing"  # the generated scenario's briefing, as for any scenario
@@ -113,7 +113,7 @@ def test_leaving_a_mass_battle_midway_and_abandoning_it_gives_the_battle_back_to
     app, scene = _app()
     play_to_orders(app, scene)
     through_handoff(app)
-    key(app, pygame.K_g)
+    open_gm(app)
     key(app, pygame.K_b)  # B2
     before = scene.state.to_dict()
     press_button(app, "Fight: mass")
@@ -167,7 +167,7 @@ def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_l
     app, scene = _app()
     play_to_orders(app, scene)
     through_handoff(app)
-    key(app, pygame.K_g)
+    open_gm(app)
     press_button(app, "Fight: tactical")
     settle(app, 2)
     key(app, pygame.K_RETURN)  # the briefing
@@ -186,7 +186,7 @@ def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_l
     scene2 = scene_for(app2, session)
     app2.push(scene2)
     through_handoff(app2)
-    key(app2, pygame.K_g)
+    open_gm(app2)
     press_button(app2, "Resume tactical battle")
     resumed = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
     assert resumed.session.system.name == "ail-tactical" and len(resumed.session.history) == 3

@@ -30,12 +30,12 @@ from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
-from game.systems.campaign.rules.battle import side_facts
-from game.systems.campaign.rules.combat import orders_refusal
+from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
+from game.systems.campaign.client.orders_panel import OrdersPanel
+from game.systems.campaign.client.results import ResultsScene, pages_of
 from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
-    GiveOrders,
     GmBattleChoice,
     MoveArmy,
     NarrativeDone,
@@ -43,8 +43,9 @@ from game.systems.campaign.rules.commands import (
     WritePost,
 )
 from game.systems.campaign.rules.engine import reach
-from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS, Coord
-from game.systems.campaign.rules.planner import plan
+from game.systems.campaign.rules.models import MANOEUVRES, Coord
+from game.systems.campaign.rules.orders import battles_to_order
+from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState, key_hex
 
 PANEL_W = 400
@@ -69,6 +70,11 @@ _PHASE_HINTS = {
                 "move there. Enter ends your turn.",
     "pickup": "Each of your Generals may make one pick-up move to another of your armies within reach: "
               "click the army the General is with, then the army to join. Enter ends your turn.",
+    "narrative": "Write about your battle, then Post: the post names your Generals with the battle's armies. "
+                 "A General not named in a post this week does not fight (and allows no stratagem that needs "
+                 "a General). Then Done posting (Enter).",
+    "declare": "An enemy army is in reach of a fight: Fight or Decline.",
+    "orders": "H: the history of every battle so far.",
 }
 
 
@@ -139,7 +145,8 @@ class CampaignScene(Scene):
         self.message = ""
         self.message_ok = False  # the message is a confirmation (normal colour), not a refusal
         self.log: list[str] = []
-        self.draft: dict[str, Any] = {}
+        self.orders_panel: OrdersPanel | None = None  # the sealed-orders panel of the player at the screen
+        self.gm_seat = GmSeat()  # the GM view opens only with the GM's passphrase (gm_lock.py)
         self.show_planner = True
         self.drawn_strings: list[str] = []
         # the GM's Battle panel: fighting a battle out at another scale when the bridge is wired
@@ -153,6 +160,7 @@ class CampaignScene(Scene):
         self._dragging = False  # (the window draws every frame while it is True)
         self._terrain: tuple[Any, pygame.Surface] | None = None  # (view, map), its terrain picture
         self._layout_geometry()
+        self._log_history()
         self._build()
         self._sync_viewer(handoff=False)
         self._opened = False  # the first time on screen: behind the hand-off (on_enter)
@@ -172,8 +180,17 @@ class CampaignScene(Scene):
 
     def after_change(self) -> None:
         """The shell's undo / redo changed the state: the map and the panel follow it."""
-        self.draft = {}
+        self.orders_panel = None
         self._sync_viewer()
+
+    def _log_history(self) -> None:
+        """The log of every step in the session's history (a loaded save's too)."""
+        self.log = []
+        for step in self.session.history:
+            for e in step.events:
+                if e.kind not in ("orders_sealed", "turn_passed"):
+                    self.log.append(self.system.describe_event(step.before, e))
+        self.log = self.log[-400:]
 
     def _layout_geometry(self) -> None:
         """The scale that shows the whole map, and the map shown whole (zoom 1)."""
@@ -245,10 +262,54 @@ class CampaignScene(Scene):
         if nxt != self.viewer:
             self.viewer = nxt
             self.selected = None
-            self.draft = {}
+            self.orders_panel = None
+            if self.gm and handoff:
+                self.gm = False  # the GM's command moved the game on: the next player takes the screen
             if handoff and nxt is not None and self.app.settings.blackout and not self.gm:
                 self._push_handoff(nxt)
         self._build()
+
+    def _panel_for_orders(self) -> OrdersPanel | None:
+        """The orders panel of the player at the screen, for the first battle they owe orders in."""
+        if self.gm or self.viewer is None or self.state.phase != "orders":
+            self.orders_panel = None
+            return None
+        owed = battles_to_order(self.seen, self.viewer)
+        if not owed:
+            self.orders_panel = None
+            return None
+        p = self.orders_panel
+        if p is None or p.battle_id != owed[0].id or p.player != self.viewer:
+            self.orders_panel = OrdersPanel(self, owed[0].id, self.viewer)
+        return self.orders_panel
+
+    def open_gm(self) -> None:
+        """G: the GM's seat (gm_lock.py) covers the screen; the passphrase opens the GM view."""
+        if self.gm:
+            self.leave_gm()
+            return
+        sealed = any(b.orders for b in self.state.open_games())
+        self.app.push(GmLockScene(self.app, self.gm_seat, sealed, self._gm_opened))
+
+    def _gm_opened(self) -> None:
+        self.gm = True
+        self.selected = None
+        self._build()
+
+    def leave_gm(self) -> None:
+        """Leaving the GM view always hands the screen to the player the rules wait for."""
+        self.gm = False
+        self.selected = None
+        self.orders_panel = None
+        self._build()
+        if self.viewer is not None and self.app.settings.blackout:
+            self._push_handoff(self.viewer)
+
+    def open_history(self) -> None:
+        """H: every battle week so far (from the session's history: also after a load)."""
+        weeks = pages_of(self.session)
+        self.app.push(ResultsScene(self.app, weeks, "History of the battles (Left / Right: pages)",
+                                   start_at_week=weeks[-1].week if weeks else None))
 
     # ------------------------------------------------------------------ widgets
     def _build(self) -> None:
@@ -265,14 +326,19 @@ class CampaignScene(Scene):
         elif phase == "declare":
             labels += [("fight", "Fight (Enter)"), ("decline", "Decline")]
         elif phase == "narrative":
-            labels += [("post", "Post (names my Generals there)"), ("done", "Done posting (Enter)")]
+            labels += [("post", "Post"), ("done", "Done posting (Enter)")]
             self.text_entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(x, y - 100, PANEL_W - 20, 32), self.ui)
             self.text_entry.set_text("Our forces take the field.")
-        elif phase == "orders":
+        elif phase == "orders" and self._panel_for_orders() is not None:
             labels.append(("seal", "Seal orders (Enter)"))
+        panel = self._panel_for_orders()
+        if panel is not None:
+            panel.build(self.ui, pygame.Rect(x, 58, PANEL_W - 20, h - 58))
         for i, (key, text) in enumerate(labels):
             bw = (PANEL_W - 20 - 10 * (len(labels) - 1)) // len(labels)
-            b = Button(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui)
+            tip = ("Posts the text and names your Generals with the battle's armies: only a General named "
+                   "in a post this week fights (and counts for stratagems).") if key == "post" else None
+            b = Button(pygame.Rect(x + i * (bw + 10), y, bw, 40), text, self.ui, tool_tip_text=tip)
             self.buttons[b] = key
         fb = self.fight_battle()
         if self.gm and fb is not None:
@@ -286,6 +352,7 @@ class CampaignScene(Scene):
             row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
         else:
             row = []
+        self.widgets_top = y - (48 if row else 0)  # the panel's text stays above the buttons
         if row:
             bw = (PANEL_W - 20 - 10 * (len(row) - 1)) // len(row)
             for i, (key, text) in enumerate(row):
@@ -363,6 +430,10 @@ class CampaignScene(Scene):
         self.log = self.log[-400:]
         self._sync_viewer()
         actions.after_change(self)  # the autosave at each new week
+        if any(e.kind == "result_read" for e in events):
+            # the reveal: every order is public now; the results, then the next player's hand-off
+            weeks = week_pages([(before, events)])
+            self.app.push(ResultsScene(self.app, weeks, f"The reveal: week {before.week}'s battles"))
         return True
 
     def _main_action(self, which: str | None = None) -> None:
@@ -389,43 +460,25 @@ class CampaignScene(Scene):
             else:
                 self._do(NarrativeDone(player=p))
         elif phase == "orders":
-            o = self._orders()
-            if o is not None:
-                self._do(o)
+            panel = self._panel_for_orders()
+            if panel is not None and panel.picking is None:
+                self._do(panel.orders)
 
     def _my_battle(self) -> Any:
         st, p = self.seen, self.viewer
         return next((b for b in st.open_games() if p in b.sides and p not in b.orders and b.fought_as == "tables"),
                     None)
 
-    def _vanguards(self, b: Any, manoeuvre: str) -> list[str]:
-        facts = side_facts(self.seen, b, self.viewer or "")
-        return [u.id for u in facts.units if orders_refusal(self.seen.cs.rules, facts, manoeuvre, (), u.id) is None]  # type: ignore[arg-type]
-
-    def _orders(self) -> GiveOrders | None:
-        b = self._my_battle()
-        if b is None or self.viewer is None:
-            return None
-        m = self.draft.get("manoeuvre", "defend")
-        vans = self._vanguards(b, m)
-        van = self.draft.get("vanguard") if self.draft.get("vanguard") in vans else (vans[0] if vans else "")
-        return GiveOrders(player=self.viewer, battle=b.id, manoeuvre=m, vanguard=van,
-                          stratagems=tuple(self.draft.get("stratagems", ())))
-
-    def _eligible_stratagems(self) -> list[str]:
-        b = self._my_battle()
-        o = self._orders()
-        if b is None or o is None:
-            return []
-        facts = side_facts(self.seen, b, self.viewer or "")
-        return [s for s in STRATAGEMS
-                if orders_refusal(self.seen.cs.rules, facts, o.manoeuvre, (s,), o.vanguard) is None]
-
     def _click(self, pos: tuple[int, int]) -> None:
         c = self.hex_at(pos)
         if c is None:
             return
         st = self.state
+        panel = self.orders_panel
+        if panel is not None and panel.picking is not None and not self.gm:
+            panel.pick(c)
+            self._build()
+            return
         mine = [a for a in st.armies_at(c) if a.owner == self.viewer]
         if st.phase == "movement" and self.selected and self.selected in st.armies:
             r = reach(st, self.selected)
@@ -442,6 +495,9 @@ class CampaignScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
+        if self.orders_panel is not None and self.orders_panel.handle(event):
+            self._build()
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
             key = self.buttons[event.ui_element]
             if key.startswith("fight_"):
@@ -490,28 +546,23 @@ class CampaignScene(Scene):
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self._main_action()
             elif event.key == pygame.K_g:
-                self.gm = not self.gm
-                self._build()
+                self.open_gm()
+            elif event.key == pygame.K_h:
+                self.open_history()
             elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
                 self.battle_shown += 1
                 self._build()
             elif event.key == pygame.K_p:
                 self.show_planner = not self.show_planner
-            elif pygame.K_1 <= event.key <= pygame.K_6 and self.state.phase == "orders":
-                self.draft = {"manoeuvre": MANOEUVRES[event.key - pygame.K_1]}
-            elif event.key == pygame.K_v and self.state.phase == "orders":
-                b = self._my_battle()
-                o = self._orders()
-                if b is not None and o is not None:
-                    vans = self._vanguards(b, o.manoeuvre)
-                    if vans:
-                        i = (vans.index(o.vanguard) + 1) % len(vans) if o.vanguard in vans else 0
-                        self.draft["vanguard"] = vans[i]
-            elif event.key == pygame.K_s and self.state.phase == "orders":
-                elig = self._eligible_stratagems()
-                cur = list(self.draft.get("stratagems", ()))
-                nxt = next((s for s in elig if s not in cur), None)
-                self.draft["stratagems"] = [*cur, nxt] if nxt else []
+            elif pygame.K_1 <= event.key <= pygame.K_6 and self.orders_panel is not None:
+                self.orders_panel.set_manoeuvre(MANOEUVRES[event.key - pygame.K_1])
+                self._build()
+            elif event.key == pygame.K_v and self.orders_panel is not None:
+                self.orders_panel.next_vanguard()
+                self._build()
+            elif event.key == pygame.K_s and self.orders_panel is not None:
+                self.orders_panel.next_stratagem()
+                self._build()
 
     def update(self, dt: float) -> None:
         self.fight.update()  # the way back from a battle fought out: its confirmation
@@ -621,7 +672,10 @@ class CampaignScene(Scene):
         who = "GM" if self.gm else (st.player_name(self.viewer) if self.viewer else "")
         y += self._text(surface, f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}" + (f" · {who}" if who else ""),
                         (x, y), 15, bold=True) + 4
-        if self.selected in st.armies:
+        panel = self.orders_panel if (st.phase == "orders" and not self.gm) else None
+        if panel is not None:
+            y = self._draw_orders(surface, st, x, y)
+        elif self.selected in st.armies:
             a = st.armies[self.selected]
             y += self._text(surface, f"{a.name} ({st.player_name(a.owner)}) at {a.hex[0]},{a.hex[1]}", (x, y), 14, bold=True)
             route = f"{a.route[0]},{a.route[1]}" if a.route else "none"
@@ -645,17 +699,17 @@ class CampaignScene(Scene):
             for line, size, bold in self.fight.lines(fb.id):
                 y += self._para(surface, line, (x, y), size, (240, 220, 160) if bold else (225, 225, 225), bold)
             y += 6
-        elif st.phase == "orders" and self.viewer is not None and not self.gm:
-            y = self._draw_orders(surface, st, x, y)
+        elif st.phase == "orders" and self.viewer is not None and not self.gm and panel is None:
+            y += self._para(surface, "Orders sealed; waiting for the others.", (x, y))
         elif st.phase == "declare" and self.viewer:
             pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
             y += self._para(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
-        for b in st.open_games():
+        for b in (st.open_games() if panel is None else []):
             y += self._para(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
                             + " vs ".join(st.player_name(p) for p in b.sides)
                             + f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}",
                             (x, y), 12)
-        posts = [p for p in st.posts if p.week == st.week][-3:]
+        posts = [p for p in st.posts if p.week == st.week][-3:] if panel is None else []
         for p in posts:
             y += self._para(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text}", (x, y), 12,
                             (200, 200, 250))
@@ -675,23 +729,11 @@ class CampaignScene(Scene):
             y += 14
 
     def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int) -> int:
-        b = self._my_battle()
-        o = self._orders()
-        if b is None or o is None:
-            return y + self._text(surface, "Orders sealed; waiting for the others.", (x, y))
-        y += self._para(surface, f"Orders for battle {b.id} (keys: 1-6 manoeuvre, V vanguard, S stratagem)", (x, y), 13,
-                        bold=True)
-        y += self._text(surface, f"  {MANOEUVRE_NAMES[o.manoeuvre]}, vanguard {o.vanguard}", (x, y), 13)
-        y += self._text(surface, "  stratagems: " + (", ".join(o.stratagems) or "none")
-                        + f" (eligible: {len(self._eligible_stratagems())})", (x, y), 12)
-        if self.show_planner:
-            p = plan(st, b.id, self.viewer or "", o.stratagems, o.vanguard)
-            y += self._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
-            heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
-            y += self._text(surface, f"{'':>8}{heads}", (x, y), 11)
-            for mine in MANOEUVRES:
-                cells = [c for c in p.cells if c.mine == mine]
-                row = "".join(f"{round(100 * c.win):>4}/{round(100 * sum(v for k, v in c.chances.items() if k.startswith('lose'))):<3}"
-                              for c in cells)
-                y += self._text(surface, f"{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11)
-        return y + 4
+        panel = self.orders_panel
+        if panel is None:
+            return y + self._para(surface, "Orders sealed; waiting for the others.", (x, y))
+        b = st.battles[panel.battle_id]
+        foe = b.sides[1] if b.sides[0] == panel.player else b.sides[0]
+        self._text(surface, f"Orders for battle {b.id} at {b.hex[0]},{b.hex[1]} against {st.player_name(foe)}",
+                   (x, 34), 13, bold=True)
+        return panel.draw(surface, x, self.widgets_top - 4)

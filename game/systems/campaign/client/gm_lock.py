@@ -1,0 +1,141 @@
+"""The GM's seat: the GM view (every side's sealed orders) opens only behind this screen.
+
+G on a player's screen never shows the GM view: it covers the map with this full screen, which
+asks for the GM's passphrase. The passphrase is set here the first time, and only while no orders
+are sealed (then the GM view shows nothing a player could not see); from then on only the
+passphrase opens it. It is kept for the window's life as a SHA-256 digest, never as text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.shell.fonts import font
+from game.shell.scene import Scene
+from game.shell.toolkit.buttons import Button
+
+
+def digest(passphrase: str) -> str:
+    return hashlib.sha256(("campaign-gm:" + passphrase).encode("utf-8")).hexdigest()
+
+
+class GmSeat:
+    """Whether and how the GM view may be opened (the passphrase's digest, once set)."""
+
+    def __init__(self) -> None:
+        self.passphrase: str | None = None  # the digest
+
+    def can_set(self, anything_sealed: bool) -> bool:
+        return self.passphrase is None and not anything_sealed
+
+    def set(self, passphrase: str) -> str | None:
+        """None when set, else why not."""
+        if len(passphrase.strip()) < 3:
+            return "The passphrase needs at least 3 characters."
+        self.passphrase = digest(passphrase)
+        return None
+
+    def opens(self, passphrase: str) -> bool:
+        return self.passphrase is not None and digest(passphrase) == self.passphrase
+
+
+class GmLockScene(Scene):
+    overlay = False  # nothing of the map under it is drawn
+    name = "gm_lock"
+
+    def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None]) -> None:
+        super().__init__(app)
+        self.seat = seat
+        self.anything_sealed = anything_sealed
+        self.on_open = on_open
+        self.message = ""
+        self.drawn_strings: list[str] = []
+        self.ui = app.make_ui()
+        self._build()
+
+    @property
+    def mode(self) -> str:
+        if self.seat.passphrase is not None:
+            return "unlock"
+        return "set" if self.seat.can_set(self.anything_sealed) else "closed"
+
+    def _build(self) -> None:
+        self.ui.clear_and_reset()
+        w, h = self.app.screen.get_size()
+        self.entry: Any = None
+        self.ok: Any = None
+        if self.mode != "closed":
+            self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
+            self.entry.set_text_hidden(True)
+            self.entry.focus()
+            label = "Set the passphrase and open" if self.mode == "set" else "Open the GM view"
+            self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), f"{label} (Enter)", self.ui)
+        self.back = Button(pygame.Rect(w // 2 - 160, h // 2 + 84, 320, 40), "Back to the player's screen (Esc)",
+                           self.ui)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        self._build()
+
+    def submit(self, passphrase: str) -> bool:
+        """The passphrase typed: set it (first time) or check it; True when the GM view opens."""
+        if self.mode == "set":
+            why = self.seat.set(passphrase)
+            if why:
+                self.message = why
+                return False
+        elif self.mode == "unlock":
+            if not self.seat.opens(passphrase):
+                self.message = "That is not the GM's passphrase."
+                if self.entry is not None:
+                    self.entry.set_text("")
+                return False
+        else:
+            return False
+        self.app.pop()
+        self.on_open()
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.ui.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is self.back:
+                self.app.pop()
+            elif event.ui_element is self.ok and self.entry is not None:
+                self.submit(self.entry.get_text())
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.entry is not None:
+            self.submit(self.entry.get_text())
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+
+    def update(self, dt: float) -> None:
+        self.ui.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.drawn_strings = []
+        surface.fill((16, 16, 20))
+        w, h = surface.get_size()
+        lines = {
+            "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",
+                    "from then on only it opens the GM view, which shows every side's sealed orders."],
+            "unlock": ["The GM's seat", "The GM view shows every side's sealed orders.",
+                       "Only the GM: type the passphrase. A player goes back with Esc."],
+            "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed,",
+                       "so the GM view stays closed until this week's orders are revealed."],
+        }[self.mode]
+        y = h // 2 - 130
+        for i, text in enumerate(lines):
+            img = font(24 if i == 0 else 15, i == 0).render(text, True, (235, 225, 200) if i == 0 else (210, 210, 215))
+            surface.blit(img, (w // 2 - img.get_width() // 2, y))
+            self.drawn_strings.append(text)
+            y += img.get_height() + 8
+        if self.message:
+            img = font(15).render(self.message, True, (255, 130, 110))
+            surface.blit(img, (w // 2 - img.get_width() // 2, h // 2 + 132))
+            self.drawn_strings.append(self.message)
+        self.ui.draw_ui(surface)

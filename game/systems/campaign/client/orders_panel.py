@@ -1,0 +1,247 @@
+"""The sealed-orders panel, by mouse: a button per manoeuvre (its tooltip says what it beats and
+loses to), a list of the units that may lead it by name and stats (the best one chosen at
+first), a check box per stratagem that goes with the manoeuvre (each with its requirement as a
+tooltip; one that cannot be declared is greyed and says why), the hexes a withdrawal or a
+breakthrough aims at picked on the map, and the planner for exactly these orders with what it
+assumes of the enemy. Keys 1-6, V and S stay as shortcuts.
+
+Every option and every refusal comes from the rules' queries (rules/orders.py, the planner),
+asked of the state as the player sees it (`scene.seen`): the panel decides nothing itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.shell.toolkit.buttons import Button
+from game.systems.campaign.rules import orders as q
+from game.systems.campaign.rules.commands import GiveOrders
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Coord
+from game.systems.campaign.rules.planner import plan
+
+ROW = 26  # a button row
+LIST_ROWS = 3  # vanguard list rows shown (it scrolls)
+
+
+class OrdersPanel:
+    """One player's orders for one battle; `orders` is always a legal GiveOrders."""
+
+    def __init__(self, scene: Any, battle_id: str, player: str) -> None:
+        self.scene = scene
+        self.battle_id = battle_id
+        self.player = player
+        self.vanguard_chosen = False  # the player picked the vanguard (else each manoeuvre's best)
+        self.picking: str | None = None  # "withdraw" / "breakthrough": the next map click picks it
+        self.notes: tuple[str, ...] = ()
+        self.choices = q.choices(scene.seen, battle_id, player)
+        self.widgets: dict[Any, tuple[str, str]] = {}
+        self.vanguard_list: Any = None
+        self._van_labels: dict[str, str] = {}
+        self.text_top = 0  # where the drawn text (summary, planner) starts
+
+    @property
+    def orders(self) -> GiveOrders:
+        return self.choices.orders
+
+    # ------------------------------------------------------------------ changing the choice
+    def _remake(self, **change: Any) -> None:
+        o = self.orders
+        args = {"manoeuvre": o.manoeuvre, "vanguard": o.vanguard, "stratagems": o.stratagems,
+                "withdraw_to": o.withdraw_to, "breakthrough_to": o.breakthrough_to, **change}
+        self.choices = q.choices(self.scene.seen, self.battle_id, self.player, **args)
+        self.notes = self.choices.dropped
+        if self.picking == "withdraw" and not self.choices.asks_withdraw_hex:
+            self.picking = None
+        if self.picking == "breakthrough" and not self.choices.asks_breakthrough_hex:
+            self.picking = None
+
+    def set_manoeuvre(self, m: str) -> None:
+        """A new manoeuvre keeps the vanguard the player chose if it may lead it (else the best)
+        and the stratagems that still go with it."""
+        self._remake(manoeuvre=m, vanguard=self.orders.vanguard if self.vanguard_chosen else None)
+
+    def set_vanguard(self, uid: str) -> None:
+        self.vanguard_chosen = True
+        self._remake(vanguard=uid)
+
+    def toggle(self, stratagem: str) -> None:
+        opt = next(s for s in self.choices.stratagems if s.id == stratagem)
+        if stratagem not in self.orders.stratagems and opt.refusal:
+            self.notes = (opt.refusal,)
+            return
+        new = q.toggled(self.scene.seen, self.orders, stratagem)
+        self._remake(stratagems=new.stratagems)
+
+    def next_vanguard(self) -> None:
+        legal = [v.id for v in self.choices.vanguards if v.refusal is None]
+        if legal:
+            i = (legal.index(self.orders.vanguard) + 1) % len(legal) if self.orders.vanguard in legal else 0
+            self.set_vanguard(legal[i])
+
+    def next_stratagem(self) -> None:
+        """S: add the next stratagem that may be added; when none may, clear them all."""
+        nxt = next((s.id for s in self.choices.stratagems
+                    if s.goes_with and s.refusal is None and s.id not in self.orders.stratagems), None)
+        if nxt is None:
+            self._remake(stratagems=())
+        else:
+            self.toggle(nxt)
+
+    def pick(self, c: Coord) -> bool:
+        """A map click while picking a hex: True when it was taken."""
+        if self.picking is None:
+            return False
+        what = self.picking
+        allowed = self.choices.withdraw_hexes if what == "withdraw" else self.choices.breakthrough_hexes
+        if c not in allowed:
+            self.notes = (f"{c[0]},{c[1]} is not next to the battle: pick one of the marked hexes.",)
+            return True
+        self.picking = None
+        self._remake(**{f"{what}_to": c})
+        return True
+
+    def marked_hexes(self) -> tuple[tuple[Coord, ...], Coord | None, Coord | None]:
+        """(hexes to pick from now, the chosen withdraw hex, the chosen breakthrough hex)."""
+        pick: tuple[Coord, ...] = ()
+        if self.picking == "withdraw":
+            pick = self.choices.withdraw_hexes
+        elif self.picking == "breakthrough":
+            pick = self.choices.breakthrough_hexes
+        return pick, self.orders.withdraw_to, self.orders.breakthrough_to
+
+    # ------------------------------------------------------------------ widgets
+    def build(self, ui: Any, rect: pygame.Rect) -> None:
+        """The panel's widgets inside `rect` (the drawn text goes below them: `text_top`)."""
+        self.widgets = {}
+        x, y, w = rect.x, rect.y, rect.w
+        bw = (w - 2 * 6) // 3
+        for i, info in enumerate(self.choices.manoeuvres):
+            r = pygame.Rect(x + (i % 3) * (bw + 6), y + (i // 3) * (ROW + 4), bw, ROW)
+            b = Button(r, f"{i + 1} {info.name}", ui, tool_tip_text=info.tip)
+            if info.id == self.orders.manoeuvre:
+                b.select()  # type: ignore[no-untyped-call]
+            self.widgets[b] = ("manoeuvre", info.id)
+        y += 2 * (ROW + 4) + 18  # (the vanguard's heading is drawn above its list)
+        self.list_label_y = y - 16
+        labels: list[str | tuple[str, str]] = []
+        self._van_labels = {}
+        # identical units (same type) lead alike: one line each, with how many there are
+        legal = [v for v in self.choices.vanguards if v.refusal is None]
+        by_type: dict[str, list[Any]] = {}
+        for v in legal:
+            by_type.setdefault(v.label, []).append(v)
+        best = self.choices.best_vanguard
+        for label, group in sorted(by_type.items(), key=lambda kv: not any(v.id == best for v in kv[1])):
+            ids = [v.id for v in group]
+            pick = self.orders.vanguard if self.orders.vanguard in ids else (best if best in ids else ids[0])
+            text = label + (f"  x{len(group)}" if len(group) > 1 else "") + ("  (best)" if best in ids else "")
+            self._van_labels[text] = pick
+            labels.append(text)
+        chosen = next((lab for lab, uid in self._van_labels.items() if uid == self.orders.vanguard), None)
+        self.vanguard_ids = {lab: uid for lab, uid in self._van_labels.items()}
+        self.vanguard_list = pygame_gui.elements.UISelectionList(
+            pygame.Rect(x, y, w, LIST_ROWS * 20 + 6), labels, ui, default_selection=chosen)
+        y += LIST_ROWS * 20 + 10
+        shown = [s for s in self.choices.stratagems if s.goes_with]
+        sw = (w - 6) // 2
+        for i, s in enumerate(shown):
+            mark = "[x]" if s.id in self.orders.stratagems else "[ ]"
+            tip = s.requirement + (f" Not now: {s.refusal}" if s.refusal and s.id not in self.orders.stratagems else "")
+            r = pygame.Rect(x + (i % 2) * (sw + 6), y + (i // 2) * (ROW + 2), sw, ROW)
+            b = Button(r, f"{mark} {s.name}", ui, tool_tip_text=tip)
+            if s.refusal and s.id not in self.orders.stratagems:
+                b.disable()  # type: ignore[no-untyped-call]
+            self.widgets[b] = ("stratagem", s.id)
+        y += ((len(shown) + 1) // 2) * (ROW + 2) + 2
+        row: list[tuple[str, str]] = []
+        if self.choices.asks_withdraw_hex:
+            at = self.orders.withdraw_to
+            row.append(("withdraw", "Withdraw to: " + (f"{at[0]},{at[1]}" if at else "pick on map")))
+        if self.choices.asks_breakthrough_hex:
+            at = self.orders.breakthrough_to
+            row.append(("breakthrough", "Break through to: " + (f"{at[0]},{at[1]}" if at else "pick on map")))
+        if row:
+            hw = (w - 6 * (len(row) - 1)) // len(row)
+            for i, (key, text) in enumerate(row):
+                b = Button(pygame.Rect(x + i * (hw + 6), y, hw, ROW), text, ui,
+                           tool_tip_text="Click, then click one of the marked hexes next to the battle.")
+                if self.picking == key:
+                    b.select()  # type: ignore[no-untyped-call]
+                self.widgets[b] = ("pick", key)
+            y += ROW + 4
+        self.text_top = y
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """A widget event of this panel: True when it changed the orders (rebuild the widgets)."""
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.widgets:
+            what, arg = self.widgets[event.ui_element]
+            if what == "manoeuvre":
+                self.set_manoeuvre(arg)
+            elif what == "stratagem":
+                self.toggle(arg)
+            elif what == "pick":
+                self.picking = None if self.picking == arg else arg
+            return True
+        if (event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.vanguard_list is not None
+                and event.ui_element is self.vanguard_list):
+            uid = self._van_labels.get(event.text)
+            if uid is not None and uid != self.orders.vanguard and not (
+                    self._type_of(uid) == self._type_of(self.orders.vanguard)):
+                self.set_vanguard(uid)
+                return True
+        return False
+
+    def _type_of(self, uid: str) -> str:
+        v = next((v for v in self.choices.vanguards if v.id == uid), None)
+        return v.label if v is not None else uid
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surface: pygame.Surface, x: int, bottom: int) -> int:
+        """The vanguard's heading, the orders in words and the planner (as room allows)."""
+        sc = self.scene
+        st = sc.seen
+        o = self.orders
+        sc._text(surface, "Vanguard (units that may lead it; best first chosen):", (x, self.list_label_y), 12,
+                 (200, 200, 210))
+        y = self.text_top
+        van = next((v for v in self.choices.vanguards if v.id == o.vanguard), None)
+        strs = ", ".join(q.title(s) for s in o.stratagems) or "no stratagems"
+        y += sc._para(surface, f"Orders: {MANOEUVRE_NAMES[o.manoeuvre]}, vanguard "
+                      f"{van.label if van else o.vanguard}, {strs}.", (x, y), 13, (240, 230, 190), True)
+        others = sum(1 for s in self.choices.stratagems if not s.goes_with)
+        if others:
+            y += sc._para(surface, f"{others} more stratagems go with other manoeuvres (hover: needs).",
+                          (x, y), 11, (170, 170, 180))
+        if self.picking:
+            y += sc._para(surface, f"Click a marked hex next to the battle: where to {self.picking}.", (x, y), 12,
+                          (255, 255, 160), True)
+        for n in self.notes:
+            y += sc._para(surface, n, (x, y), 12, (255, 170, 120))
+        if not sc.show_planner:
+            return int(y + sc._text(surface, "Planner hidden (P shows it).", (x, y), 11, (170, 170, 180)))
+        need = 14 * 8 + 16
+        if bottom - y < need:
+            return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window, or "
+                                         "press P).", (x, y), 11, (170, 170, 180)))
+        p = plan(st, self.battle_id, self.player, o.stratagems, o.vanguard)
+        y += sc._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
+        heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
+        y += sc._text(surface, f"{'':>9}{heads}", (x, y), 11)
+        for mine in MANOEUVRES:
+            cells = [c for c in p.cells if c.mine == mine]
+            row = "".join(f"{round(100 * c.win):>4}/{round(100 * sum(v for k, v in c.chances.items() if k.startswith('lose'))):<3}"
+                          for c in cells)
+            mark = ">" if mine == o.manoeuvre else " "
+            colour = (255, 240, 170) if mine == o.manoeuvre else (225, 225, 225)
+            y += sc._text(surface, f"{mark}{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11, colour)
+        note = (f"Row {MANOEUVRE_NAMES[o.manoeuvre]} (>) is exactly these orders; the other rows use this "
+                "vanguard where it may lead (else the best) and these stratagems where they go. "
+                + q.enemy_assumption(st, self.battle_id, self.player))
+        if len(sc._wrap(note, 11, False, 376)) * 14 > bottom - y:
+            note = "Row > is exactly these orders; the enemy: best vanguard, no stratagems."
+        if len(sc._wrap(note, 11, False, 376)) * 14 <= bottom - y:
+            y += sc._para(surface, note, (x, y), 11, (180, 190, 200))
+        return int(y) + 4

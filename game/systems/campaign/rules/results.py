@@ -1,0 +1,157 @@
+"""A week's battle results as sentences for a results screen and a history browser: both sides'
+orders, each pool and every die, the band read, the casualties as totals with the table's range
+and the roll, and every movement; then a summary of the week. Built from the events the rules
+emitted (the same events a save keeps), so a loaded game shows the same history.
+
+`week_pages(steps)` groups the events of a run of steps by week; each battle fought that week is
+a `BattlePage`; each week has its `WeekPage` with the summary lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.systems.campaign.rules.describe import event_text
+from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES
+from game.systems.campaign.rules.state import CampaignState
+
+_RANGE = re.compile(r"\((\d+)-(\d+)\)$")  # "casualties on X (lo-hi)": the purpose battle.py writes
+
+
+@dataclass
+class BattlePage:
+    battle: str
+    week: int
+    hex: tuple[int, int] | None = None
+    sides: tuple[str, ...] = ()
+    orders: list[str] = field(default_factory=list)
+    dice: list[str] = field(default_factory=list)
+    result: list[str] = field(default_factory=list)
+    casualties: list[str] = field(default_factory=list)
+    movement: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(heading or "", text) in reading order."""
+        out: list[tuple[str, str]] = []
+        for head, part in (("Orders", self.orders), ("Dice", self.dice), ("Result", self.result),
+                           ("Casualties", self.casualties), ("Movement", self.movement)):
+            if part:
+                out.append((head, ""))
+                out += [("", t) for t in part]
+        return out
+
+
+@dataclass
+class WeekPage:
+    week: int
+    battles: list[BattlePage] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+
+
+def _grouped(state: CampaignState, items: Iterable[str], counts: dict[str, int] | None = None) -> str:
+    """Units by type name, identical ones counted ("Zone Rifle Division 1 x3")."""
+    tally: dict[str, int] = {}
+    for u in items:
+        if u not in state.units:
+            continue
+        label = state.unit_type(u).name + (f" {counts[u]}" if counts is not None else "")
+        tally[label] = tally.get(label, 0) + 1
+    return ", ".join(f"{k} x{n}" if n > 1 else k for k, n in tally.items())
+
+
+def _casualty_line(state: CampaignState, e: Any, die: Any) -> str:
+    who = state.player_name(e.player)
+    how = f"{who} takes {e.count} casualties"
+    m = _RANGE.search(die.purpose) if die is not None else None
+    if die is not None and m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        how += f" (the table's range {lo}-{hi}: a d{hi - lo + 1} rolled {die.dice[0]}, so {e.rolled}"
+    else:
+        how += f" (the table's range is {e.rolled}-{e.rolled}"
+    if e.extra:
+        how += f"; +{e.extra} extra"
+    if e.mitigated:
+        how += f"; -{e.mitigated} mitigated"
+    how += ")"
+    if e.placed:
+        how += ": " + _grouped(state, (u for u, _ in e.placed), dict(e.placed))
+    if e.destroyed:
+        how += ". Destroyed: " + _grouped(state, e.destroyed)
+    return how
+
+
+def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any]]]) -> list[WeekPage]:
+    """The battle weeks found in `steps` ((state before, events) pairs in order), oldest first."""
+    weeks: dict[int, WeekPage] = {}
+    for before, events in steps:
+        st = before
+        page: BattlePage | None = None
+        die: Any = None
+        week = st.week
+        for e in events:
+            k = getattr(e, "kind", "")
+            battle = getattr(e, "battle", None)
+            if k == "week_ended":
+                wp = weeks.setdefault(week, WeekPage(week))
+                wp.summary.append(f"End of week {week}: armour damage is repaired.")
+                continue
+            if k == "phase_began":
+                week = e.week
+                continue
+            if battle is not None and k in ("orders_revealed", "pool_built", "dice_rolled", "result_read",
+                                            "casualties_placed", "routed", "battle_ended"):
+                if page is None or page.battle != battle:
+                    wp = weeks.setdefault(week, WeekPage(week))
+                    page = next((p for p in wp.battles if p.battle == battle), None)
+                    if page is None:
+                        b = st.battles.get(battle)
+                        page = BattlePage(battle, week, b.hex if b else None, b.sides if b else ())
+                        wp.battles.append(page)
+            if k == "orders_revealed" and page is not None:
+                s = ", ".join(x.replace("_", " ").title() for x in e.stratagems) or "no stratagems"
+                played = f", played as {MANOEUVRE_NAMES[e.plays_as]}" if e.plays_as != e.manoeuvre else ""
+                van = st.unit_type(e.vanguard).name if e.vanguard in st.units else e.vanguard
+                page.orders.append(f"{st.player_name(e.player)}: {MANOEUVRE_NAMES[e.manoeuvre]}{played}; "
+                                   f"vanguard {van}; {s}" + ("; " + " ".join(e.dropped) if e.dropped else ""))
+            elif k == "pool_built" and page is not None:
+                parts = "; ".join(what for what, _ in e.parts)
+                page.dice.append(f"{st.player_name(e.player)} rolls {e.dice} dice of {e.stat.title()} ({parts})")
+            elif k == "dice_rolled" and page is not None:
+                if e.purpose.startswith("casualties"):
+                    die = e
+                else:
+                    forced = f" ({e.forced} set by the GM)" if e.forced else ""
+                    page.dice.append(f"{e.purpose}: {' '.join(str(d) for d in e.dice) or 'no dice'}"
+                                     f" -> {e.successes} successes{forced}")
+            elif k == "result_read" and page is not None:
+                who = f" for {st.player_name(e.winner)}" if e.winner else ""
+                tallies = ", ".join(f"{st.player_name(p)} {n}" for p, n in e.successes.items())
+                page.result.append(f"{BAND_NAMES[e.band].capitalize()}{who}: successes {tallies}, "
+                                   f"margin {e.margin}" + (f", matchup shift {e.shift:+d}" if e.shift else ""))
+                page.result += list(e.rows)
+            elif k == "casualties_placed" and page is not None:
+                page.casualties.append(_casualty_line(st, e, die))
+                die = None
+            elif k == "routed" and page is not None:
+                page.casualties.append(f"{st.player_name(e.player)} routs: every unit takes one more casualty")
+            elif k == "battle_ended" and page is not None:
+                page.movement.append(f"Battle {e.battle} ends: {e.how}.")
+            elif k == "army_moved" and page is not None and e.reason != "move":
+                page.movement.append(event_text(st, e) + ".")
+            elif k in ("army_locked", "army_destroyed") and page is not None:
+                page.movement.append(event_text(st, e) + ".")
+    out = sorted(weeks.values(), key=lambda w: w.week)
+    for wp in out:
+        if wp.battles:
+            ended = sum(1 for p in wp.battles if any(m.startswith("Battle ") for m in p.movement))
+            wp.summary.insert(0, f"Week {wp.week}: {len(wp.battles)} battle(s) fought, {ended} ended.")
+            for p in wp.battles:
+                if p.result:
+                    wp.summary.insert(1 + wp.battles.index(p), f"Battle {p.battle}: {p.result[0]}")
+    return [w for w in out if w.battles]
+
+
+__all__ = ["BattlePage", "WeekPage", "week_pages"]
