@@ -147,16 +147,27 @@ class GmBattleDice(Cmd):
     reason: str
 
 
+class GmDiceSeed(Cmd):
+    """The week's dice drawn from the GM's committed secret and every order's salt (rules/dice_seed.py,
+    docs/campaign.md "The dice"): given before the first order of the week."""
+
+    kind: Literal["gm_dice_seed"] = "gm_dice_seed"
+    week: int
+    commitment: str
+    secret: str
+    salts: dict[str, str]
+
+
 Command = Annotated[
     MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
     | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult | GmBattleChoice
-    | GmBattleAbandon | GmBattleDice,
+    | GmBattleAbandon | GmBattleDice | GmDiceSeed,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
                  "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result",
-                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice")
+                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice", "gm_dice_seed")
 
 
 def parse_command(data: dict[str, Any]) -> Cmd:

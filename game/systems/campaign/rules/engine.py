@@ -20,7 +20,7 @@ from typing import Any
 from game.core.dice import Rng
 from game.core.kernel import Outcome, Reject, dispatch
 from game.systems.campaign.rules import battle as battle_mod
-from game.systems.campaign.rules import external, hexes
+from game.systems.campaign.rules import dice_seed, external, hexes
 from game.systems.campaign.rules.combat import orders_refusal
 from game.systems.campaign.rules.commands import (
     Declare,
@@ -628,6 +628,8 @@ HANDLERS: dict[str, Handler] = {
     "gm_force_rolls": _gm_force, "gm_set_general": _gm_general, "gm_battle_result": _gm_result,
     "gm_battle_choice": external.choose, "gm_battle_abandon": _gm_abandon, "gm_battle_dice": _gm_dice,
 }
+
+HANDLERS["gm_dice_seed"] = dice_seed.seed_week  # the dice commitment protocol (issue 31)
 
 
 def _need_phase(state: CampaignState, phase: str) -> None:
