@@ -417,3 +417,26 @@ def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice
     assert [s.command.kind for s in session.history] == ["move"]  # the shot was seen: the move stands
     assert session.record.rolled_dice(session.history[0]) and session.state.units["r1"].hex == step
     assert "Stopped" in scene.panels.hint(scene)
+
+
+def test_a_game_with_a_move_then_dash_saves_loads_and_verifies_bit_for_bit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import game.systems.tactical.rules as ail
+    from game.io.saves import load_save
+    from game.replay import load_game, verify_save
+    from game.shell.launch import open_game
+    from game.shell.savegame import save_session
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_plan, move_then_dash_targets
+    from game.table import TABLE
+
+    session = open_game(TABLE, None)  # the default scenario, played to its first movement phase
+    while session.state.phase != "movement":
+        session.apply(ail.legal_commands(session.state)[0])
+    st = session.state
+    uid = next(u for u in ail.units_that_can_act(st, st.active_side) if move_then_dash_targets(st, u))
+    plan = move_then_dash_plan(st, uid, min(move_then_dash_targets(st, uid)))
+    ok, _, reason = session.apply(plan.command)  # type: ignore[union-attr]
+    assert ok, reason
+    path = save_session(session, tmp_path / "mtd.yaml")
+    assert any(e.command.get("kind") == "move_then_dash" for e in load_save(path).log)
+    assert verify_save(TABLE, path).commands == len(session.history)
+    assert load_game(TABLE, path).state.units[uid].hex == session.state.units[uid].hex
