@@ -269,8 +269,8 @@ class BattleScene(Scene):
 
     def after_change(self) -> None:
         """After the session's state changed (a command, an undo, a replay step, a GM edit):
-        fix the selection and mode, redraw tints and panels, run AFTER_CHANGE_HOOKS, open what
-        the rules now wait for."""
+        fix the selection and mode, redraw tints and panels, let the shell autosave at a new round
+        (`actions.after_change`), open what the rules now wait for."""
         st = self.state
         if self.selected and (self.selected not in st.units or st.units[self.selected].destroyed):
             self.selected = None
