@@ -57,11 +57,8 @@ def picture(loaded: Any, state: Any, options: Any) -> Any:
 
     if options.grid:
         draw_grid(surf, lay, sc, (ox, oy))
-    r = max(4, round(min(lay.tw, lay.th) * 0.3 * sc))  # half a counter's side
-    size = max(10, round(21 * min(sc, 1.6)))
-    for c, name in state.cs.map.names.items():
-        x, y = centre(c)
-        outlined_text(surf, name, (x + r + 8, y - r - 4), size, LEGEND_INK)
+    r = max(8, round(min(lay.tw, lay.th) * 0.3 * sc))  # half a counter's side (readable when small)
+    size = max(13, round(21 * min(sc, 1.6)))
     colours = player_colours(state.cs)
     for b in state.open_games():
         x, y = centre(b.hex)
@@ -90,8 +87,11 @@ def picture(loaded: Any, state: Any, options: Any) -> Any:
             pygame.draw.rect(surf, (16, 16, 20), rect, max(1, r // 6))
             lum = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
             ink = (16, 16, 20) if lum > 140 else (250, 248, 240)
-            label = text(str(len(state.alive_units(a.id))), max(9, round(r * 1.3)), ink, True)
+            label = text(str(len(state.alive_units(a.id))), max(12, round(r * 1.3)), ink, True)
             surf.blit(label, label.get_rect(center=rect.center))
+    for c, name in state.cs.map.names.items():  # last: over routes and counters
+        x, y = centre(c)
+        outlined_text(surf, name, (x + r + 8, y - r - 4), size, LEGEND_INK)
     _legend(surf, state, colours)
     return surf
 
