@@ -393,7 +393,7 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
     assert session.history[-1].command.target_id == "m1"
 
 
-def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice() -> None:
+def test_a_move_then_dash_is_all_or_nothing_unless_the_move_rolled_dice() -> None:
     from game.systems.tactical.rules import commands as cmd
 
     # moves draw overwatch in this variant; a red rifle watches the row
@@ -407,17 +407,17 @@ def test_a_two_command_click_is_all_or_nothing_unless_the_first_part_rolled_dice
     scene = battle(app)
     board = session.board
     start = session.state.units["r1"].hex
-    bogus = cmd.Dash(unit_id="r1", path=(board.hex_at(12, 8),))  # not adjacent: always refused
-    # a zero-hex move rolls nothing: when the dash is refused, the move is taken back too
-    assert not scene.submit([cmd.Move(unit_id="r1", path=()), bogus])
+    bogus = (board.hex_at(12, 8),)  # not adjacent: a dash along it is always refused
+    # a zero-hex move rolls nothing: when the dash is refused, the whole command is
+    assert not scene.submit(cmd.MoveThenDash(unit_id="r1", move_path=(), dash_path=bogus))
     assert session.history == [] and session.state.units["r1"].hex == start  # nothing kept
     session.state = session.state.model_copy(update={"forced_rolls": (1,)})  # the shot misses
     step = board.hex_at(2, 2)
-    assert scene.submit([cmd.Move(unit_id="r1", path=(step,)), bogus])
-    assert [s.command.kind for s in session.history] == ["move"]  # the shot was seen: the move stands
+    assert scene.submit(cmd.MoveThenDash(unit_id="r1", move_path=(step,), dash_path=bogus))
+    assert [s.command.kind for s in session.history] == ["move_then_dash"]  # the shot was seen: the move stands
     assert session.record.rolled_dice(session.history[0]) and session.state.units["r1"].hex == step
+    assert not session.state.units["r1"].dashed
     assert "Stopped" in scene.panels.hint(scene)
-
 
 def test_a_game_with_a_move_then_dash_saves_loads_and_verifies_bit_for_bit(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import game.systems.tactical.rules as ail

@@ -234,30 +234,20 @@ class BattleScene(Scene):
         self._build_ui()
 
     # ================================================================== applying commands
-    def submit(self, commands: Any, *, gm: bool = False) -> bool:
-        """Apply one command or a list (all or nothing); animate, sync dialogs and hand-offs.
-        `gm`: made in GM mode (the save marks it so)."""
-        batch = commands if isinstance(commands, list) else [commands]
+    def submit(self, command: Any, *, gm: bool = False) -> bool:
+        """Apply one command; animate, sync dialogs and hand-offs. `gm`: made in GM mode (the save
+        marks it so). A refusal shows the rules' reason; a move then a dash whose dash the move's
+        overwatch stopped says so (the rules' `dash_failed`)."""
         before_units = dict(self.state.units)
-        record = self.session.record
-        mark = len(record.steps)
-        events: list[Any] = []
-        for c in batch:
-            ok, evs, reason = self.session.apply(c, gm=gm)
-            if not ok:
-                if not events or not any(record.rolled_dice(step) for step in record.steps[mark:]):
-                    # take back the earlier parts of the batch: they rolled no dice (e.g. the
-                    # move before a dash), so nothing anybody saw is taken back
-                    record.truncate(mark)
-                    self.toast(reason or "Not allowed.")
-                    self.refresh_panels()
-                    return False
-                # an earlier part rolled dice (overwatch stopped the move): it stands
-                self.toast(f"Stopped: {reason}" if reason else "Stopped.")
-                break
-            events.extend(evs)
-        if len(self.session.history) == mark + len(batch):
-            self._toast = None
+        ok, events, reason = self.session.apply(command, gm=gm)
+        if not ok:
+            self.toast(reason or "Not allowed.")
+            self.refresh_panels()
+            return False
+        self._toast = None
+        stopped = [e for e in events if e.kind == "dash_failed"] if command.kind == "move_then_dash" else []
+        if stopped:
+            self.toast(f"Stopped: {stopped[0].reason}")
         self.anim.load(events, self.layout.hex_center, self.unit_hex, self.settings.speed_factor(), before_units)
         self.after_change()
         return True
