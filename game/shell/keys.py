@@ -82,7 +82,8 @@ GAME_KEYS: tuple[Binding, ...] = (
 # What the shell does for a screen whose key map does not name the key: the help on any screen,
 # and on a game screen undo, redo and Esc (quit, asking first when there is unsaved play).
 _HELP = Binding((pygame.K_F1,), "F1", "this help (every screen: its own keys and the shell's)", group="Window")
-_QUIT = Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play)", group="Window")
+_QUIT = Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play); in a battle fought out "
+                "from the campaign: back to the campaign map, as Ctrl+B", group="Window")
 
 
 def shell_key(app: AppContext, event: pygame.event.Event) -> bool:
@@ -105,7 +106,10 @@ def scene_key(app: AppContext, event: pygame.event.Event) -> bool:
     if dispatch(UNDO_KEYS, event, top) or dispatch(GAME_KEYS, event, top):
         return True
     if _QUIT.matches(event):
-        actions.request_quit(app)
+        if top.session.return_to is not None:  # a game opened from another one: back to it
+            actions.return_action(top)
+        else:
+            actions.request_quit(app)
         return True
     return False
 
@@ -126,7 +130,7 @@ def help_groups(screen: SceneLike) -> list[tuple[str, Sequence[Binding]]]:
     that does nothing there."""
     own = list(screen.key_map())
     mine = "This screen" if not is_game_scene(screen) else f"This screen ({screen.session.system.title})"
-    shell = (*SHELL_KEYS, *UNDO_KEYS, *GAME_KEYS, _HELP, _QUIT) if is_game_scene(screen) else (*SHELL_KEYS, _HELP)
+    shell = (*UNDO_KEYS, *SHELL_KEYS, *GAME_KEYS, _HELP, _QUIT) if is_game_scene(screen) else (*SHELL_KEYS, _HELP)
     groups: dict[str, list[Binding]] = {}
     if own:
         groups[mine] = [b for b in own if b.in_help]
