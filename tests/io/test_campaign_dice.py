@@ -89,3 +89,113 @@ def test_the_rules_refuse_a_seed_after_the_first_order_of_the_week(tmp_path):
     assert not isinstance(rec.apply(GiveOrders(player="zones", **o.model_dump())), Rejection)
     out = rec.apply(parse_command({"kind": "gm_dice_seed", **_seed()}))
     assert isinstance(out, Rejection) and "before the first order" in out.reason
+
+
+# --------------------------------------------------------------------------- on the command line
+
+
+def _gm_week(tmp_path: Path, capsys: Any) -> dict[str, Any]:
+    """A GM commits, four players seal, the GM imports with the secret: the files of that week."""
+    from tests.hostile.campaignfix import order_file
+    from tests.hostile.hostile import cli
+
+    head = head_before_orders(tmp_path, 1)
+    secret = tmp_path / "secret.yaml"
+    code, out, err, _ = cli(capsys, "campaign", "commit", str(SCENARIO), str(head), "--out", str(secret))
+    assert code == 0, err
+    commitment = out.split("before any order: ")[1].split()[0]
+    files = [str(order_file(tmp_path, p)) for p in WEEK_ORDERS[1]]
+    script = tmp_path / "seeded.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "import", str(SCENARIO), str(head), *files, "--secret", str(secret),
+                           "--out", str(script))
+    assert code == 0, err
+    return {"head": head, "secret": secret, "commitment": commitment, "files": files, "script": script}
+
+
+def _verify(capsys: Any, script: Path, *extra: str) -> tuple[int, str]:
+    from tests.hostile.hostile import cli
+
+    code, out, err, _ = cli(capsys, "campaign", "verify-dice", str(SCENARIO), str(script), "--week", "1", *extra)
+    assert "Traceback" not in err
+    return code, out + err
+
+
+def test_a_week_committed_sealed_and_imported_verifies_and_its_report_reveals_the_secret_and_salts(tmp_path, capsys):
+    from tests.hostile.hostile import cli
+
+    w = _gm_week(tmp_path, capsys)
+    code, text = _verify(capsys, w["script"], "--commitment", w["commitment"], "--orders", *w["files"])
+    assert code == 0 and "the dice check out" in text and "matches the posted commitment" in text, text
+    code, report, _err, _ = cli(capsys, "campaign", "report", str(SCENARIO), str(w["script"]), "--week", "1")
+    secret = [ln.split(": ", 1)[1] for ln in w["secret"].read_text().splitlines() if ln.startswith("secret:")][0]
+    assert code == 0 and secret in report
+    from game.systems.campaign.io.files import read_orders_file
+
+    assert all((read_orders_file(f).salt or "-") in report for f in w["files"])
+
+
+def test_a_changed_gm_secret_is_caught_against_the_posted_commitment(tmp_path, capsys):
+    from tests.hostile.hostile import cli
+
+    w = _gm_week(tmp_path, capsys)
+    other = tmp_path / "other-secret.yaml"
+    assert cli(capsys, "campaign", "commit", str(SCENARIO), str(w["head"]), "--out", str(other))[0] == 0
+    rerolled = tmp_path / "rerolled.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "import", str(SCENARIO), str(w["head"]), *w["files"], "--secret",
+                           str(other), "--out", str(rerolled))
+    assert code == 0, err
+    code, text = _verify(capsys, rerolled, "--commitment", w["commitment"], "--orders", *w["files"])
+    assert code == 1 and "another secret was used (a re-rolled week)" in text
+
+
+def test_a_changed_salt_is_caught_against_the_order_file_and_the_posted_fingerprint(tmp_path, capsys):
+    from game.systems.campaign.io.files import read_orders_file
+
+    w = _gm_week(tmp_path, capsys)
+    zones = read_orders_file(w["files"][0])
+    assert zones.player == "zones"
+    text = w["script"].read_text(encoding="utf-8")
+    assert zones.salt and zones.salt in text
+    forged = tmp_path / "forged.yaml"
+    forged.write_text(text.replace(zones.salt, "f" * 31 + "0"), encoding="utf-8")
+    code, out = _verify(capsys, forged, "--commitment", w["commitment"], "--orders", *w["files"])
+    assert code == 1 and "zones: the salt in the seed is not the one sealed" in out
+    code, out = _verify(capsys, forged, "--fingerprint", f"zones={zones.fingerprint}")
+    assert code == 1 and "not the posted" in out
+
+
+def test_forced_dice_after_the_seed_and_an_unseeded_week_are_caught(tmp_path, capsys):
+    w = _gm_week(tmp_path, capsys)
+    lines = w["script"].read_text(encoding="utf-8").splitlines()
+    at = next(i for i, ln in enumerate(lines) if "gm_dice_seed" in ln)
+    end = at + 1
+    while end < len(lines) and lines[end].startswith("  "):
+        end += 1
+    forced = tmp_path / "forced.yaml"
+    forced.write_text("\n".join(lines[:end] + ["- {kind: gm_force_rolls, values: [6, 6, 6, 6, 6, 6]}"]
+                                + lines[end:]) + "\n", encoding="utf-8")
+    code, out = _verify(capsys, forced, "--commitment", w["commitment"])
+    assert code == 1 and "gm_force_rolls after the seed" in out
+    from tests.hostile.campaignfix import SCRIPT
+
+    code, out = _verify(capsys, SCRIPT)
+    assert code == 1 and "the GM's word" in out
+
+
+def test_import_with_a_secret_needs_every_players_salt_and_writes_nothing_without(tmp_path, capsys):
+    from tests.hostile.hostile import cli
+
+    w = _gm_week(tmp_path, capsys)
+    out = tmp_path / "partial.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "import", str(SCENARIO), str(w["head"]), *w["files"][:2], "--secret",
+                           str(w["secret"]), "--out", str(out))
+    assert code == 1 and "missing: resistance, zenith" in err and not out.exists()
+
+
+def test_commit_never_reuses_a_secret_file(tmp_path, capsys):
+    from tests.hostile.hostile import cli
+
+    w = _gm_week(tmp_path, capsys)
+    before = w["secret"].read_text()
+    code, _o, err, _ = cli(capsys, "campaign", "commit", str(SCENARIO), str(w["head"]), "--out", str(w["secret"]))
+    assert code == 1 and "already exists" in err and w["secret"].read_text() == before

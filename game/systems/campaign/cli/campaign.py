@@ -10,6 +10,9 @@
     campaign import SCENARIO GAME FILE...     a verdict per order file; the good ones become orders
     campaign report SCENARIO GAME --week N [--format md|bbcode] [--orders FILE...] [--picture PNG]
     campaign status SCENARIO GAME             which battles are open and whose orders are in
+    campaign commit SCENARIO GAME --out SECRET   a fresh secret for the week's dice; post its commitment
+    campaign import ... --secret SECRET       the week's dice drawn from the secret and every salt
+    campaign verify-dice SCENARIO GAME --week N [--commitment C] [--orders FILE...]
     campaign plan SCENARIO GAME --battle B --player P   the 36-cell planner in the current state
 
 GAME is a command script or a campaign save (the window's saves included).
@@ -63,7 +66,23 @@ def register(subparsers: Any) -> None:
     im.add_argument("script")
     im.add_argument("files", nargs="+")
     im.add_argument("--out", default=None, help="write the extended script here (default: print the commands)")
+    im.add_argument("--secret", default=None, metavar="SECRET_FILE",
+                    help="draw the week's dice from this secret (campaign commit) and every file's salt")
     im.set_defaults(func=_import)
+    cm = sub.add_parser("commit", help="a fresh secret for the week's dice and the commitment to post")
+    cm.add_argument("scenario")
+    cm.add_argument("script", metavar="GAME")
+    cm.add_argument("--out", required=True, metavar="SECRET_FILE")
+    cm.set_defaults(func=_commit)
+    vd = sub.add_parser("verify-dice", help="check that a week's dice came from the committed secret and the salts")
+    vd.add_argument("scenario")
+    vd.add_argument("script", metavar="GAME")
+    vd.add_argument("--week", type=int, required=True)
+    vd.add_argument("--commitment", default=None, help="the commitment the GM posted before the orders")
+    vd.add_argument("--orders", nargs="*", default=[], help="the week's order files")
+    vd.add_argument("--fingerprint", nargs="*", default=[], metavar="PLAYER=FINGERPRINT",
+                    help="the fingerprints the players posted")
+    vd.set_defaults(func=_verify_dice)
     rp = sub.add_parser("report", help="a week's battle report as Markdown or phpBB BBCode")
     rp.add_argument("scenario")
     rp.add_argument("script", metavar="GAME", help="a command script or a campaign save")
@@ -273,9 +292,10 @@ def _import(args: argparse.Namespace) -> int:
     from game.io.outpaths import check_destination, write_output
     from game.systems.campaign.io.files import check_fingerprint, read_orders_file
     from game.systems.campaign.rules import SYSTEM
-    from game.systems.campaign.rules.commands import GiveOrders
+    from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed
+    from game.systems.campaign.rules.dice_seed import ordering_players
 
-    inputs = (args.scenario, args.script, *args.files)
+    inputs = (args.scenario, args.script, *args.files, args.secret)
     if args.out is not None:
         check_destination(args.out, "script", inputs=inputs)
     game = load_game_or_script(args.table, args.scenario, args.script)
@@ -284,17 +304,46 @@ def _import(args: argparse.Namespace) -> int:
     rec = game.record
     if game.refusals:
         raise UserError(f"the script has {len(game.refusals)} refused commands; fix it first")
-    cmds: list[Any] = []
-    good: list[str] = []
+    secret = read_secret_file(args.secret, game) if args.secret is not None else None
+    # first every file on its own against the campaign as it stands, then the good ones together
+    checked: list[tuple[str, Any]] = []
     bad = 0
+    players: set[str] = set()
     for path in args.files:
         try:
             f = read_orders_file(path)
             if not check_fingerprint(f):
                 raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
             check_orders(game, f.campaign, f.week, f.player, f.orders, path)
-            mark = len(rec.steps)
-            mine = []
+            if f.player in players:
+                raise GameFileError(path, "player", f"a second order file of {f.player}")
+        except GameFileError as exc:
+            bad += 1
+            print(f"REFUSED {exc.line()}", file=sys.stderr)
+            continue
+        players.add(f.player)
+        checked.append((path, f))
+    cmds: list[Any] = []
+    if secret is not None:
+        want = ordering_players(rec.state)
+        if bad or players != want:
+            missing = sorted(want - players)
+            raise UserError("the week's dice need the salt of every player giving orders"
+                            + (f" (missing: {', '.join(missing)})" if missing else "")
+                            + (f"; {bad} file(s) refused" if bad else "") + "; nothing imported")
+        seed = GmDiceSeed(week=rec.state.week, commitment=secret["commitment"], secret=secret["secret"],
+                          salts={f.player: f.salt or "" for _p, f in checked})
+        outcome = rec.apply(seed)
+        if isinstance(outcome, Rejection):
+            raise UserError(f"the dice seed was refused: {outcome.reason}; nothing imported")
+        cmds.append(SYSTEM.command_to_data(seed))
+        print(f"ok the week's dice: drawn from the secret of {args.secret} and {len(checked)} salts",
+              file=sys.stderr)
+    good: list[str] = []
+    for path, f in checked:
+        mark = len(rec.steps)
+        mine = []
+        try:
             for i, o in enumerate(f.orders):
                 cmd = GiveOrders(player=f.player, **o.model_dump())
                 outcome = rec.apply(cmd)
@@ -303,6 +352,8 @@ def _import(args: argparse.Namespace) -> int:
                     raise GameFileError(path, f"orders[{i}]", f"refused by the rules: {outcome.reason}")
                 mine.append(SYSTEM.command_to_data(cmd))
         except GameFileError as exc:
+            if secret is not None:
+                raise UserError(f"{exc.line()}; nothing imported") from None
             bad += 1
             print(f"REFUSED {exc.line()}", file=sys.stderr)
             continue
@@ -319,11 +370,148 @@ def _import(args: argparse.Namespace) -> int:
                                inputs=inputs)
         if written.failed:
             raise UserError(f"{written.failed}; the script was kept in {written.path}")
-        print(f"wrote {args.out} ({len(cmds)} orders from {len(good)} files added, {bad} files refused); "
-              f"{SYSTEM.summary(rec.state)['phase']}")
+        print(f"wrote {args.out} ({sum(len(f.orders) for p, f in checked if p in good)} orders from {len(good)} "
+              f"files added, {bad} files refused); {SYSTEM.summary(rec.state)['phase']}")
     else:
         print(text, end="")
     return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------- the dice commitment
+
+
+SECRET_KIND = "campaign-dice-secret"
+
+
+def read_secret_file(path: str, game: Game) -> dict[str, Any]:
+    """The GM's secret file (`campaign commit`) for this campaign's current week, its commitment
+    checked. GameFileError naming the field otherwise."""
+    from game.io.datafiles import read_yaml
+    from game.systems.campaign.rules.dice_seed import commitment_of
+
+    doc = read_yaml(path, "dice secret file")
+    d = doc.data if isinstance(doc.data, dict) else {}
+    if d.get("kind") != SECRET_KIND:
+        raise GameFileError(path, "kind", f"expected kind: {SECRET_KIND} (a file made by campaign commit)")
+    for key in ("campaign", "week", "secret", "commitment"):
+        if key not in d:
+            raise GameFileError(path, key, "required field is missing")
+    if d["campaign"] != game.loaded.name:
+        raise GameFileError(path, "campaign", f"the secret of {str(d['campaign'])[:80]!r}, not {game.loaded.name!r}")
+    if d["week"] != game.record.state.week:
+        raise GameFileError(path, "week", f"the secret of week {d['week']}, but the campaign is in week "
+                                          f"{game.record.state.week}")
+    if not isinstance(d["secret"], str) or commitment_of(d["secret"]) != d["commitment"]:
+        raise GameFileError(path, "secret", "the secret does not match its commitment")
+    return {"secret": d["secret"], "commitment": d["commitment"]}
+
+
+def _commit(args: argparse.Namespace) -> int:
+    import os
+    import secrets as _secrets
+
+    from game.io.outpaths import check_destination, write_output
+    from game.systems.campaign.rules.dice_seed import commitment_of
+
+    check_destination(args.out, "dice secret", inputs=(args.scenario, args.script))
+    if os.path.lexists(args.out):
+        raise UserError(f"{args.out}: already exists; a secret is used for one week only (name a new file)")
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    state = game.record.state
+    if state.phase not in ("narrative", "orders", "declare", "pickup", "movement"):
+        raise UserError(f"the campaign is {state.phase}; no week to commit to")
+    secret = _secrets.token_hex(32)
+    data = {"kind": SECRET_KIND, "campaign": game.loaded.name, "week": state.week, "secret": secret,
+            "commitment": commitment_of(secret)}
+    written = write_output(args.out, "# Keep this file secret until the week's report; post only the "
+                           "commitment.\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+                           "dice secret", inputs=(args.scenario, args.script), backup=False)
+    if written.failed:
+        raise UserError(f"{written.failed}; the secret was kept in {written.path}")
+    print(f"a fresh secret for week {state.week} of {game.loaded.name} is in {args.out} (keep it private)")
+    print(f"post this commitment publicly before any order: {data['commitment']}")
+    return 0
+
+
+def _verify_dice(args: argparse.Namespace) -> int:
+    from game.core.dice import Rng
+    from game.systems.campaign.io.files import fingerprint, parse_fingerprint, read_orders_file
+    from game.systems.campaign.rules.dice_seed import commitment_of, week_seed
+
+    game = load_game_or_script(args.table, args.scenario, args.script)
+    name = game.loaded.name
+    steps = [s for s in game.record.steps if s.before.week == args.week]
+    if not steps:
+        raise UserError(f"{args.script} does not reach week {args.week}")
+    problems: list[str] = []
+    lines: list[str] = []
+    seeds = [i for i, s in enumerate(steps) if s.command.kind == "gm_dice_seed"]
+    if len(seeds) != 1:
+        print(f"PROBLEM: week {args.week} has {len(seeds)} dice seeds (gm_dice_seed); its dice are "
+              + ("the GM's word, not drawn from a commitment" if not seeds else "not from one commitment"))
+        return 1
+    at = seeds[0]
+    cmd = steps[at].command
+    posted = None
+    if args.commitment is not None:
+        try:
+            posted = parse_fingerprint(args.commitment)
+        except ValueError as exc:
+            raise UserError(f"--commitment: {str(exc).replace('fingerprint', 'commitment')}") from None
+    if commitment_of(cmd.secret) != cmd.commitment:
+        problems.append("the revealed secret does not match the commitment in the seed")
+    if posted is None:
+        lines.append(f"commitment {cmd.commitment}: compare it with the one the GM posted before the orders")
+    elif posted != cmd.commitment:
+        problems.append(f"the seed's commitment {cmd.commitment} is not the posted {posted}: another secret "
+                        "was used (a re-rolled week)")
+    else:
+        lines.append(f"the revealed secret matches the posted commitment {posted}")
+    files = {}
+    for path in args.orders:
+        f = read_orders_file(path)
+        files[f.player] = (path, f)
+    posts: dict[str, str] = {}
+    for item in args.fingerprint:
+        player, _, fp = item.partition("=")
+        try:
+            posts[player] = parse_fingerprint(fp)
+        except ValueError as exc:
+            raise UserError(f"--fingerprint {item[:80]}: {exc}") from None
+    for player, salt in sorted(cmd.salts.items()):
+        played = week_orders(steps, player)
+        fp = fingerprint(played, salt, week=args.week, player=player, campaign=name)
+        if player in files:
+            path, f = files[player]
+            if f.salt != salt or f.fingerprint != fp:
+                problems.append(f"{player}: the salt in the seed is not the one sealed in {path} (or the orders "
+                                "played are not the file's)")
+            else:
+                lines.append(f"{player}: the salt in the seed is the one sealed in {path}")
+        elif player in posts:
+            if posts[player] != fp:
+                problems.append(f"{player}: the orders played with the seed's salt give {fp}, not the posted "
+                                f"{posts[player]}")
+            else:
+                lines.append(f"{player}: the seed's salt and the orders played give the posted fingerprint")
+        else:
+            lines.append(f"{player}: the seed's salt and the orders played give {fp}: compare it with the "
+                         "one posted")
+    for s in steps[at + 1:]:
+        if s.command.kind in ("gm_force_rolls", "gm_dice_seed"):
+            problems.append(f"a {s.command.kind} after the seed: dice not drawn from it")
+    want = Rng.from_seed(week_seed(name, args.week, cmd.secret, cmd.salts)).state
+    if steps[at].after.rng != want:
+        problems.append("the generator after the seed is not the one the secret and salts give")
+    else:
+        lines.append(f"every die of week {args.week} after the seed follows from the secret and the "
+                     f"{len(cmd.salts)} salts (replayed)")
+    for ln in lines:
+        print(ln)
+    for p in problems:
+        print(f"PROBLEM: {p}")
+    print(f"-- week {args.week}: {'the dice check out' if not problems else f'{len(problems)} problem(s)'}")
+    return 1 if problems else 0
 
 
 # --------------------------------------------------------------------------- reports and posts
