@@ -125,12 +125,14 @@ class CampaignScene(Scene):
             Binding((pygame.K_HOME,), "Home", "the whole map"),
             Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "the main action of the phase (end the turn, "
                     "send the orders...)"),
-            Binding((pygame.K_g,), "G", "GM view on/off (sees every army)"),
+            Binding((pygame.K_g,), "G", "the GM's seat: the GM view with the GM's passphrase (again: leave it)"),
             Binding((pygame.K_b,), "B", "GM: the next open battle in the Battle panel"),
             Binding((pygame.K_p,), "P", "the planner on/off"),
+            Binding((pygame.K_h,), "H", "the history of every battle (results of each week)"),
+            Binding((pygame.K_l,), "L", "the map's legend on/off"),
             Binding(tuple(range(pygame.K_1, pygame.K_7)), "1-6", "orders: choose the manoeuvre"),
             Binding((pygame.K_v,), "V", "orders: the next vanguard"),
-            Binding((pygame.K_s,), "S", "orders: add the next stratagem (again: none)"))
+            Binding((pygame.K_s,), "S", "orders: add the next stratagem that may be added (none left: clear)"))
 
     def __init__(self, app: Any, session: Any, fight_out: Callable[[CampaignScene], Any] | None = None) -> None:
         super().__init__(app)
@@ -148,6 +150,7 @@ class CampaignScene(Scene):
         self.orders_panel: OrdersPanel | None = None  # the sealed-orders panel of the player at the screen
         self.gm_seat = GmSeat()  # the GM view opens only with the GM's passphrase (gm_lock.py)
         self.show_planner = True
+        self.show_legend = True  # L hides the map's legend
         self.drawn_strings: list[str] = []
         # the GM's Battle panel: fighting a battle out at another scale when the bridge is wired
         # in (game/bridge/plugin.py), else the tables alone
@@ -549,6 +552,8 @@ class CampaignScene(Scene):
                 self.open_gm()
             elif event.key == pygame.K_h:
                 self.open_history()
+            elif event.key == pygame.K_l:
+                self.show_legend = not self.show_legend
             elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
                 self.battle_shown += 1
                 self._build()
@@ -609,38 +614,116 @@ class CampaignScene(Scene):
         surface.blit(self._terrain_picture(m), (0, 0))
         sel = self.selected
         reach_map = reach(st, sel) if (sel is not None and st.phase == "movement" and sel in st.armies
-                                       and st.armies[sel].owner == self.viewer) else {}
+                                       and st.armies[sel].owner == self.viewer and not st.armies[sel].moved) else {}
         for c in reach_map:
             x, y = self.hex_centre(c)
             pygame.draw.circle(surface, (250, 250, 200), (int(x), int(y)), r, 2)
         for b in st.open_games():
             x, y = self.hex_centre(b.hex)
             pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
+        panel = self.orders_panel if not self.gm else None
+        if panel is not None:  # the hexes a withdrawal or a breakthrough may aim at, and the ones chosen
+            pick, w_to, b_to = panel.marked_hexes()
+            for c in pick:
+                x, y = self.hex_centre(c)
+                pygame.draw.circle(surface, (255, 255, 120), (int(x), int(y)), max(6, r), 3)
+            for c, letter in ((w_to, "W"), (b_to, "B")):
+                if c is not None:
+                    x, y = self.hex_centre(c)
+                    pygame.draw.circle(surface, (20, 20, 20), (int(x), int(y)), max(8, r))
+                    self._text(surface, letter, (x - 5, y - 8), 13, (255, 255, 120), True)
+        # counters: a stack's armies side by side (never hiding one another), at least 18 px
+        half = max(9, r)
+        counters: list[pygame.Rect] = []
+        stacks: dict[Coord, list[Any]] = {}
+        for a in st.armies.values():
+            stacks.setdefault(a.hex, []).append(a)
+        for at, group in stacks.items():
+            cx, cy = self.hex_centre(at)
+            n = len(group)
+            for k, a in enumerate(group):
+                x = cx + (k - (n - 1) / 2) * (2 * half + 2)
+                colour = PLAYER_COLOURS[st.players.index(a.owner) % 5]
+                rect = pygame.Rect(int(x - half), int(cy - half), 2 * half, 2 * half)
+                pygame.draw.rect(surface, colour, rect)
+                pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
+                self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
+                counters.append(rect)
+        # town names where they cover no counter and no other name (right, left, below, above)
+        taken = list(counters)
+        f = font(11)
         for pos, name in m.names.items():
             x, y = self.hex_centre(pos)
-            # right of the hex, clear of a stack of two or three counters (each drawn 6 px up-right)
-            self._text(surface, name, (x + r + 13, y - r - 6), 11, (250, 240, 220))
-        stacks: dict[Coord, int] = {}
-        for a in st.armies.values():
-            k = stacks.get(a.hex, 0)
-            stacks[a.hex] = k + 1
-            x, y = self.hex_centre(a.hex)
-            x += k * 6
-            y -= k * 6
-            colour = PLAYER_COLOURS[st.players.index(a.owner) % 5]
-            rect = pygame.Rect(int(x - r), int(y - r), 2 * r, 2 * r)
-            pygame.draw.rect(surface, colour, rect)
-            pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
-            self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
+            tw, th = f.size(name)
+            cands = [(x + half + 4, y - th // 2), (x - half - 4 - tw, y - th // 2),
+                     (x - tw // 2, y + half + 2), (x - tw // 2, y - half - 2 - th)]
+            spot = next((c for c in cands if pygame.Rect(int(c[0]), int(c[1]), tw, th).collidelist(taken) < 0),
+                        None)
+            if spot is None:
+                spot = (x - tw // 2, y + half + 2 + th)
+            rect = pygame.Rect(int(spot[0]), int(spot[1]), tw, th)
+            taken.append(rect)
+            surface.fill((18, 20, 24), rect.inflate(4, 0))
+            self._text(surface, name, spot, 11, (250, 240, 220))
         if self.hover is not None and self.hover in reach_map:
             x, y = self.hex_centre(self.hover)
-            self._text(surface, f"cost {reach_map[self.hover].cost}", (x + r, y), 13, (255, 255, 160), True)
+            self._text(surface, f"cost {reach_map[self.hover].cost}", (x + half + 2, y + half), 13,
+                       (255, 255, 160), True)
+        self._draw_legend(surface, st)
+        self._draw_hover(surface, st)
         view = self.map_view()
         strip = pygame.Rect(view.x, view.bottom - 20, view.w, 20)
         surface.fill((18, 20, 24), strip)
         self._text(surface, MAP_CONTROLS, (strip.x + 10, strip.y + 3), 11, (160, 160, 170))
         self._draw_panel(surface, st)
         self.ui.draw_ui(surface)
+
+    def _draw_legend(self, surface: pygame.Surface, st: CampaignState) -> None:
+        """The powers' colours and the terrains' movement costs, bottom left of the map (L hides it)."""
+        if not self.show_legend:
+            return
+        view = self.map_view()
+        terrains = sorted({t for t in st.cs.map.terrain.values()})
+        entries: list[tuple[tuple[int, int, int], str]] = []
+        for i, p in enumerate(st.players):
+            n = sum(1 for a in st.armies.values() if a.owner == p)
+            entries.append((PLAYER_COLOURS[i % 5], f"{st.player_name(p)}: {n} arm{'y' if n == 1 else 'ies'}"))
+        for t in terrains:
+            rule = st.cs.rules.terrain.get(t)
+            cost = "impassable" if rule is None or rule.cost is None else f"cost {rule.cost}"
+            entries.append((TERRAIN_COLOURS.get(t, (90, 90, 90)), f"{(rule.name if rule and rule.name else t)}: {cost}"))
+        f = font(11)
+        col_w = max(f.size(text)[0] for _, text in entries) + 24
+        rows = (len(entries) + 1) // 2
+        box = pygame.Rect(view.x + 6, view.bottom - 26 - rows * 14 - 6, 2 * col_w, rows * 14 + 6)
+        surface.fill((18, 20, 24), box)
+        for i, (colour, text) in enumerate(entries):
+            x = box.x + 4 + (i // rows) * col_w
+            y = box.y + 3 + (i % rows) * 14
+            pygame.draw.rect(surface, colour, pygame.Rect(x, y + 2, 10, 10))
+            self._text(surface, text, (x + 14, y), 11, (220, 220, 220))
+
+    def _draw_hover(self, surface: pygame.Surface, st: CampaignState) -> None:
+        """The hovered hex: its terrain and cost, its town, the armies there, its battle."""
+        c = self.hover
+        if c is None or not self.map_view().collidepoint(self._mouse):
+            return
+        t = st.cs.map.terrain.get(c, "?")
+        rule = st.cs.rules.terrain.get(t)
+        cost = "impassable" if rule is None or rule.cost is None else f"cost {rule.cost}"
+        lines = [f"{c[0]},{c[1]}: {t} ({cost})" + (f", {st.cs.map.names[c]}" if c in st.cs.map.names else "")]
+        for a in st.armies_at(c):
+            lines.append(f"{a.name} ({st.player_name(a.owner)}): {len(st.alive_units(a.id))} units")
+        b = st.battle_at(c)
+        if b is not None:
+            lines.append(f"Battle {b.id}: " + " vs ".join(st.player_name(p) for p in b.sides))
+        view = self.map_view()
+        f = font(11)
+        w = min(view.w - 12, max(f.size(s)[0] for s in lines) + 12)
+        box = pygame.Rect(view.right - w - 6, view.bottom - 26 - len(lines) * 14 - 8, w, len(lines) * 14 + 6)
+        surface.fill((18, 20, 24), box)
+        for i, line in enumerate(lines):
+            self._text(surface, line, (box.x + 6, box.y + 3 + 14 * i), 11, (230, 230, 230))
 
     def _terrain_picture(self, m: Any) -> pygame.Surface:
         """The window's picture of the map's terrain (each hex filled in its terrain's colour and
@@ -694,6 +777,10 @@ class CampaignScene(Scene):
             hint = _PHASE_HINTS.get(st.phase)
             if hint:
                 y += self._para(surface, hint, (x, y), 13, (190, 190, 200)) + 6
+            if st.week == 1 and st.phase == "movement" and st.cs.description:
+                y += self._para(surface, "Briefing: " + st.cs.description, (x, y), 12, (220, 210, 170)) + 6
+            if st.phase in ("movement", "pickup"):
+                y = self._draw_army_list(surface, st, x, y, h - 170)
         fb = self.fight_battle() if self.gm else None
         if fb is not None:
             for line, size, bold in self.fight.lines(fb.id):
@@ -727,6 +814,22 @@ class CampaignScene(Scene):
         for line in shown:
             self._text(surface, line, (x, y), 11, (190, 190, 190))
             y += 14
+
+    def _draw_army_list(self, surface: pygame.Surface, st: CampaignState, x: int, y: int, bottom: int) -> int:
+        """Every power's armies (the player's own first): name, hex, units, moved or in battle."""
+        order = sorted(st.players, key=lambda p: p != self.viewer)
+        for p in order:
+            if y + 30 > bottom:
+                break
+            idx = st.players.index(p)
+            y += self._text(surface, st.player_name(p), (x, y), 13, PLAYER_COLOURS[idx % 5], True)
+            for a in (a for a in st.armies.values() if a.owner == p):
+                if y + 14 > bottom:
+                    break
+                state = " (moved)" if a.moved else (f" (battle {a.battle})" if a.battle else "")
+                y += self._text(surface, f"  {a.name} at {a.hex[0]},{a.hex[1]}: {len(st.alive_units(a.id))} units"
+                                + state, (x, y), 12, (215, 215, 215))
+        return y + 4
 
     def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int) -> int:
         panel = self.orders_panel
