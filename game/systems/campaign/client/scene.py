@@ -627,9 +627,9 @@ class CampaignScene(Scene):
             for c in pick:
                 x, y = self.hex_centre(c)
                 pygame.draw.circle(surface, (255, 255, 120), (int(x), int(y)), max(6, r), 3)
-            for c, letter in ((w_to, "W"), (b_to, "B")):
-                if c is not None:
-                    x, y = self.hex_centre(c)
+            for chosen, letter in ((w_to, "W"), (b_to, "B")):
+                if chosen is not None:
+                    x, y = self.hex_centre(chosen)
                     pygame.draw.circle(surface, (20, 20, 20), (int(x), int(y)), max(8, r))
                     self._text(surface, letter, (x - 5, y - 8), 13, (255, 255, 120), True)
         # counters: a stack's armies side by side (never hiding one another), at least 18 px
