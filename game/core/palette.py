@@ -8,7 +8,7 @@ colours for the powers (docs/playing.md, "Colours"):
 
     blue      the Zones             amber   the Resistance Fronts
     vermilion the Zenith Empire     mauve   Jibril
-    green, sky: further players and sides
+    ivory, sky: further players and sides
 
 The six are told apart with each of the three common colour-vision deficiencies (protanopia,
 deuteranopia, tritanopia): tests/render/test_palette.py simulates them and checks that every two
@@ -23,7 +23,7 @@ PALETTE: tuple[tuple[str, str], ...] = (
     ("amber", "#fe9f01"),
     ("vermilion", "#cc5514"),
     ("mauve", "#b174a4"),
-    ("green", "#009460"),
+    ("ivory", "#f0f0e0"),
     ("sky", "#70d3ff"),
 )
 
