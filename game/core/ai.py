@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from game.core.system import RuleSystem
 
-__all__ = ["Budget", "Decision", "Player", "PlayerFactory", "RandomPlayer", "Timed", "choose", "parse_seat"]
+__all__ = ["Budget", "Decision", "GameOut", "Player", "PlayerFactory", "RandomPlayer", "RefusedCommand", "Timed", "choose",
+           "parse_seat", "play_out", "wilson"]
 
 
 class Budget:
@@ -134,3 +135,63 @@ def parse_seat(text: str, sides: Sequence[str], levels: Sequence[str]) -> tuple[
     if level not in levels:
         raise ValueError(f"--seat {text!r}: no computer level {level!r} for this game (levels: {', '.join(levels)})")
     return side, level
+
+
+# --------------------------------------------------------------------------- a game between seats
+
+
+class RefusedCommand(AssertionError):
+    """A computer player chose a command the rules refused (a bug in the player or the rules)."""
+
+
+@dataclass
+class GameOut:
+    """One game played out by computer seats: its history, how it ended, each decision's time."""
+
+    record: Any  # game.core.record.Record
+    over: bool
+    winner: str | None
+    times: dict[str, list[float]]  # side -> seconds of each of its decisions
+    commands: int
+
+
+def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, seconds: float = 1.0,
+             work: int = 10_000, max_commands: int = 20_000) -> GameOut:
+    """Play a game from `initial`, every side's decision asked of its seat's player through
+    `choose` (its view only), until the game is over or `max_commands`. A refused command
+    raises RefusedCommand: a computer plays only commands the rules accept."""
+    from game.core.record import Record
+    from game.core.system import Accepted
+
+    record = Record(system, initial)
+    times: dict[str, list[float]] = {side: [] for side in seats}
+    n = 0
+    while n < max_commands:
+        to_move = system.to_move(record.state)
+        if not to_move or system.summary(record.state).get("over"):
+            break
+        side = to_move[0]
+        if side not in seats:
+            raise ValueError(f"no seat for side {side!r} (seats: {', '.join(seats)})")
+        timed = choose(system, record.state, side, seats[side], Budget(seconds, work))
+        times[side].append(timed.seconds)
+        outcome = record.apply(timed.decision.command)
+        if not isinstance(outcome, Accepted):
+            raise RefusedCommand(f"the {seats[side].level} player of {side} chose "
+                                 f"{system.describe_command(record.state, timed.decision.command)!r}, "
+                                 f"which the rules refused: {getattr(outcome, 'reason', outcome)}")
+        n += 1
+    summary = system.summary(record.state)
+    winner = summary.get("winner")
+    return GameOut(record, bool(summary.get("over")), winner if isinstance(winner, str) else None, times, n)
+
+
+def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion `wins / n` ((0, 1) when n is 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / den
+    return max(0.0, mid - half), min(1.0, mid + half)

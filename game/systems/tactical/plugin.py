@@ -9,11 +9,13 @@ window's first frame import a system's rules, files and window only when a game 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from game.core.ai import Player
 from game.core.plugin import FileKinds, PictureOptions, Plugin, SystemClient, Table
 from game.core.system import RuleSystem
 
@@ -67,9 +69,19 @@ def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
     return draw(loaded, state, options)
 
 
+def _player(level: str) -> Callable[[random.Random], Player]:
+    def make(rng: random.Random) -> Player:
+        from game.systems.tactical.ai import player
+
+        made: Player = player(level, rng)
+        return made
+
+    return make
+
+
 PLUGIN = Plugin(NAME, rules, load, client, setup_of, commands={"odds": odds_command},
                 files=FileKinds(("map", "tileset", "scenario", "catalogue", "rules"), _sniff, check, ("scenario",)),
-                picture=picture)
+                picture=picture, players={level: _player(level) for level in ("random", "easy", "hard")})
 
 
 def alone() -> Table:

@@ -1,0 +1,662 @@
+"""Computer players for the AI:L tactical battle (issue 32; how they decide: docs/ai.md).
+
+A player sees the battle through `SYSTEM.view(state, side)` only (game.core.ai.choose) and asks
+the rules' queries: `legal_commands`, `attack_preview` / `charge_preview` (exact odds from
+rules/odds.py), `overwatch_exposure` along each path, the initiative rolls. It never builds an
+attack's dice from the generator: every weighing is an expectation over the exact outcome
+distribution.
+
+Levels:
+- easy: one step, greedy. Every command of its side is scored by the change it makes to an
+  evaluation of the battle (strength and markers of every unit, the objectives, each unit's
+  prospects from where it stands), attacks by their exact expected value; the best is played, or
+  the phase ends when nothing gains.
+- hard: the same evaluation, plus looking ahead: the defender's best answer to each attack
+  (defensive action or not), the shots the enemy can make at a hex from where it stands and
+  where it can move, Advantage spent where it changes the odds most, and, over the exact dice of
+  each of its best attacks, the best follow-up attack by its other units (focus of fire),
+  within its time and work budget.
+
+The evaluation is this module's [decision]; no rule lives here. Hypothetical positions (a unit
+moved to a hex, a target after one outcome of an attack) are built only to be weighed, never
+applied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from game.core.ai import Budget, Decision, RandomPlayer
+from game.core.hexgrid import Hex, distance
+from game.core.system import RuleSystem
+from game.systems.tactical.rules.attack import AttackImpossible
+from game.systems.tactical.rules.attacks import held_advantage, make_setup
+from game.systems.tactical.rules.commands import (
+    Attack,
+    Charge,
+    ChooseInitiative,
+    Dash,
+    DefensiveAction,
+    EndPhase,
+    EnterStance,
+    Move,
+    SpecialMove,
+    StuckStep,
+)
+from game.systems.tactical.rules.los import has_line_of_sight
+from game.systems.tactical.rules.odds import Odds, outcome_distribution
+from game.systems.tactical.rules.queries import (
+    AttackPreview,
+    ChargePreview,
+    attack_preview,
+    charge_preview,
+    initiative_roll,
+    legal_commands,
+    overwatch_exposure,
+)
+from game.systems.tactical.rules.state import GameState, UnitState
+
+LEVELS = ("random", "easy", "hard")
+
+# --------------------------------------------------------------------------- weights [decision]
+ALIVE = 2.0            # a unit on the map is worth this beyond its strength points
+PINNED = 0.7           # a pinned unit cannot move on its side's next turn
+OUT_OF_ACTION = 1.2    # an out-of-action unit does nothing on its side's next turn
+ON_OBJECTIVE = 3.0     # one of our units on a hex we must hold
+BLOCKING = 1.5         # one of our units on a hex the enemy must hold
+OBJECTIVE_PULL = 0.35  # per hex of distance to a hex we must hold (grows as its round nears)
+ENEMY_PULL = 0.12      # per hex to the nearest enemy, for a side that must destroy or take ground
+OPPORTUNITY = 0.8      # the attack a unit can still make this turn from where it stands
+DANGER = 0.5           # the shots the enemy can make at it in its turn
+ADRENALINE = 0.15      # one point of Adrenaline paid to dash
+SPEND = 0.25           # one point of Advantage spent (it could have been used elsewhere)
+GAIN = 0.02            # the least gain worth a command (below it the phase ends)
+
+
+def side_of_command(state: GameState, command: Any) -> str | None:
+    """The side whose player gives `command` (a unit's commands: the unit's side)."""
+    side = getattr(command, "side", None)
+    if isinstance(side, str):
+        return side
+    uid = getattr(command, "unit_id", None)
+    if isinstance(uid, str) and uid in state.units:
+        return state.units[uid].side
+    return None
+
+
+def commands_of(system: RuleSystem, view: GameState, side: str) -> list[BaseModel]:
+    """The commands of `side` among the rules' legal commands in the view."""
+    return [c for c in legal_commands(view) if side_of_command(view, c) == side]
+
+
+# --------------------------------------------------------------------------- the evaluation
+
+
+def unit_worth(u: UnitState) -> float:
+    """What a unit is worth to its side: strength, being on the map, free of markers."""
+    if not u.alive:
+        return 0.0
+    worth = u.strength + ALIVE
+    if u.pinned:
+        worth -= PINNED
+    if u.out_of_action:
+        worth -= OUT_OF_ACTION
+    return worth
+
+
+def after_outcome(u: UnitState, lost: int, result: str) -> UnitState:
+    """The target as it would stand after one outcome of an attack (for weighing only)."""
+    left = max(0, u.strength - lost)
+    if result in ("destroyed", "annihilated") or left == 0:
+        return u.model_copy(update={"strength": 0, "destroyed": True})
+    update: dict[str, Any] = {"strength": left}
+    if result == "pinned":
+        update["pinned"] = "next_turn"
+    elif result == "out_of_action":
+        update.update(out_of_action="next_turn", stance="none")
+    return u.model_copy(update=update)
+
+
+def worth_after(u: UnitState, lost: int, result: str) -> float:
+    """`unit_worth` of the target after one outcome of an attack, without building it."""
+    left = u.strength - lost
+    if result in ("destroyed", "annihilated") or left <= 0 or not u.alive:
+        return 0.0
+    worth = left + ALIVE
+    if u.pinned or result == "pinned":
+        worth -= PINNED
+    if u.out_of_action or result == "out_of_action":
+        worth -= OUT_OF_ACTION
+    return worth
+
+
+def odds_value(odds: Odds, target: UnitState) -> float:
+    """The expected worth the target loses to an attack with these exact odds."""
+    now = unit_worth(target)
+    return sum(float(p) * (now - worth_after(target, lost, result)) for (lost, result), p in odds.joint.items())
+
+
+class Memo:
+    """What a player keeps between its decisions: lines of sight (the board never changes) and
+    the expected value of each kind of shot, keyed by everything the rules' accuracy challenge,
+    hit roll and outcome distribution read (the units' types, the range band, the cover, the
+    stances, the strength, braced, overwatch, the Advantage on the casualty rolls). A key that
+    missed an input would only blur a weighing: every command played is still one the rules
+    list and accept."""
+
+    def __init__(self) -> None:
+        self.sight: dict[tuple[Hex, Hex], bool] = {}
+        self.shots: dict[Any, float | None] = {}
+        self.types: dict[int, Any] = {}
+
+    def clear_if_big(self) -> None:
+        if len(self.shots) > 200_000:
+            self.shots.clear()
+        if len(self.sight) > 400_000:
+            self.sight.clear()
+
+
+@dataclass
+class Ctx:
+    """One decision's memo: the view, the side, and the answers already worked out."""
+
+    view: GameState
+    side: str
+    hard: bool
+    budget: Budget
+    memo: Memo
+    place_memo: dict[Any, float]
+
+    def enemies(self) -> list[UnitState]:
+        return [u for u in self.view.live_units() if u.side != self.side]
+
+
+def _moved(state: GameState, uid: str, h: Hex) -> GameState:
+    units = dict(state.units)
+    units[uid] = units[uid].model_copy(update={"hex": h, "moved": True})
+    return state.model_copy(update={"units": units})
+
+
+def sees(ctx: Ctx, state: GameState, a: Hex, b: Hex) -> bool:
+    key = (a, b) if a <= b else (b, a)
+    got = ctx.memo.sight.get(key)
+    if got is None:
+        got = ctx.memo.sight[key] = has_line_of_sight(state.board, state.setup.rules, a, b)
+    return got
+
+
+def shot_value(ctx: Ctx, state: GameState, attacker: str, target: str, weapon: str, *,
+               target_at: Hex | None = None, overwatch: bool = False) -> float | None:
+    """Expected worth `target` loses to one shot (None: the shot is impossible: range, sight)."""
+    a, t = state.units[attacker], state.units[target]
+    at = target_at or t.hex
+    ut = state.unit_type(attacker)
+    w = next((x for x in ut.weapons if x.name == weapon), None)
+    if w is None:
+        return None
+    d = distance(a.hex, at)
+    if d == 0 or (w.melee and d != 1) or (w.bands is not None and d > w.bands[3]):
+        return None
+    indirect = "indirect" in w.traits
+    if not w.melee and not indirect and not sees(ctx, state, a.hex, at):
+        return None
+    band = 0 if w.melee or w.bands is None else next(i for i, limit in enumerate(w.bands) if d <= limit)
+    tt = state.unit_type(target)
+    ctx.memo.types.setdefault(id(ut), ut)  # kept alive, so that its id is never another type's
+    ctx.memo.types.setdefault(id(tt), tt)
+    key = (id(ut), weapon, a.strength, a.moved, band, id(tt), t.strength, t.stance,
+           state.board.terrain.get(at), overwatch, t.casualty_advantage, t.casualty_advantage_kind,
+           t.leadership if t.casualty_advantage else 0, t.pinned, t.out_of_action,
+           indirect and not sees(ctx, state, a.hex, at))
+    if key in ctx.memo.shots:
+        return ctx.memo.shots[key]
+    ctx.budget.spend()
+    try:
+        setup = make_setup(state, attacker, target, weapon, target_at=target_at, overwatch_shot=overwatch)
+        value: float | None = odds_value(outcome_distribution(setup), t)
+    except AttackImpossible:
+        value = None
+    ctx.memo.shots[key] = value
+    return value
+
+
+def best_shot(ctx: Ctx, state: GameState, attacker: str, target: str, *, target_at: Hex | None = None) -> float:
+    ut = state.unit_type(attacker)
+    a, t = state.units[attacker], state.units[target]
+    at = target_at or t.hex
+    best = 0.0
+    for w in ut.weapons:
+        if w.melee:
+            if distance(a.hex, at) != 1:
+                continue
+        elif w.bands is not None and distance(a.hex, at) > w.bands[3]:
+            continue
+        v = shot_value(ctx, state, attacker, target, w.name, target_at=target_at)
+        if v is not None and v > best:
+            best = v
+    return best
+
+
+def _reach_of(state: GameState, u: UnitState) -> int:
+    """How far an enemy could shoot next turn, roughly: its move plus its longest weapon."""
+    ut = state.unit_type(u.id)
+    longest = max((w.bands[3] if w.bands else 1 for w in ut.weapons), default=0)
+    return ut.move + longest
+
+
+def danger_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
+    """The shots the enemy can make at unit `uid` standing on `h` in its next turn: from where
+    each enemy stands (hard: and, at half weight, from where it could move to)."""
+    key = ("danger", uid, h, state.units[uid].strength)
+    if key in ctx.place_memo:
+        return ctx.place_memo[key]
+    total = 0.0
+    for e in ctx.enemies():
+        if e.out_of_action or e.pinned and not ctx.hard:
+            continue
+        d = distance(e.hex, h)
+        if d > _reach_of(state, e):
+            continue
+        v = best_shot(ctx, state, e.id, uid, target_at=h)
+        if v == 0.0 and ctx.hard:
+            v = 0.4 * _rough_threat(state, e)  # it could move into range
+        total += v
+    ctx.place_memo[key] = total
+    return total
+
+
+def _rough_threat(state: GameState, e: UnitState) -> float:
+    ut = state.unit_type(e.id)
+    return min(2.0, max((w.fp * w.damage for w in ut.weapons), default=0) / 6.0)
+
+
+def opportunity_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
+    """The best attack unit `uid` could make from `h` in this turn's Attack phase."""
+    u = state.units[uid]
+    if u.action_used or u.out_of_action:
+        return 0.0
+    key = ("opp", uid, h)
+    if key in ctx.place_memo:
+        return ctx.place_memo[key]
+    there = _moved(state, uid, h) if h != u.hex else state
+    best = 0.0
+    for e in ctx.enemies():
+        best = max(best, best_shot(ctx, there, uid, e.id))
+    ctx.place_memo[key] = best
+    return best
+
+
+def objective_term(state: GameState, side: str, uid: str, h: Hex) -> float:
+    """What standing on `h` does for the objectives: our hold hexes pull, the enemy's are
+    worth blocking, a side that must destroy or take ground closes on the enemy."""
+    value = 0.0
+    aggressive = False
+    others = {u.hex for u in state.live_units(side) if u.id != uid}
+    for obj in state.setup.objectives:
+        if obj.kind == "destroy_all" and obj.side == side:
+            aggressive = True
+        if obj.kind != "hold" or not obj.hexes:
+            continue
+        due = obj.round if obj.round is not None else state.setup.round_limit
+        urgency = 1.0 + max(0.0, 1.0 - (due - state.round) / max(1, due))
+        if obj.side == side:
+            aggressive = True
+            if h in obj.hexes:
+                value += ON_OBJECTIVE * urgency
+            else:
+                free = [x for x in obj.hexes if x not in others] or list(obj.hexes)
+                value -= OBJECTIVE_PULL * urgency * min(distance(h, x) for x in free)
+        else:
+            if h in obj.hexes:
+                value += BLOCKING * urgency
+            else:
+                value -= 0.1 * min(distance(h, x) for x in obj.hexes)
+    if aggressive:
+        enemies = [e.hex for e in state.live_units() if e.side != side]
+        if enemies:
+            value -= ENEMY_PULL * min(distance(h, x) for x in enemies)
+    return value
+
+
+def place_value(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
+    """How good it is for unit `uid` to stand on `h` (the movement phase's measure)."""
+    return (objective_term(state, ctx.side, uid, h) + OPPORTUNITY * opportunity_at(ctx, state, uid, h)
+            - DANGER * danger_at(ctx, state, uid, h))
+
+
+def exposure_cost(ctx: Ctx, state: GameState, uid: str, path: Sequence[Hex], mode: Any) -> tuple[float, str]:
+    """Expected worth lost to overwatch along a path (exact odds of each shot)."""
+    shots = overwatch_exposure(state, uid, tuple(path), mode)
+    if not shots:
+        return 0.0, ""
+    u = state.units[uid]
+    cost = sum(odds_value(s.odds, u) for s in shots)
+    hit = 1.0
+    for s in shots:
+        hit *= 1.0 - float(s.odds.hit_chance)
+    return cost, f"; overwatch: {len(shots)} shot(s), {1 - hit:.0%} chance of a hit"
+
+
+# --------------------------------------------------------------------------- the players
+
+
+def _end_of(c: BaseModel) -> Hex | None:
+    if isinstance(c, Move | Dash):
+        return Hex(*c.path[-1]) if c.path else None
+    if isinstance(c, StuckStep | SpecialMove):
+        return c.to
+    return None
+
+
+class TacticalPlayer:
+    """The easy and hard computer players (docs/ai.md)."""
+
+    def __init__(self, level: str, rng: random.Random) -> None:
+        if level not in ("easy", "hard"):
+            raise ValueError(f"no tactical computer level {level!r} (easy, hard)")
+        self.level = level
+        self.rng = rng
+        self.memo = Memo()
+
+    def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
+        state: GameState = view
+        cmds = commands_of(system, state, side)
+        if not cmds:
+            raise ValueError(f"no legal command for side {side!r}")
+        self.memo.clear_if_big()
+        ctx = Ctx(state, side, self.level == "hard", budget, self.memo, {})
+        p = state.pending
+        if p is not None and p.kind == "initiative_choice":
+            return self._initiative(ctx, cmds)
+        if p is not None and p.kind == "turn_place":
+            return self._turn_place(ctx, cmds)
+        if p is not None and p.kind == "defensive_action":
+            return self._defensive(ctx, cmds)
+        if state.phase == "movement":
+            return self._movement(ctx, cmds)
+        return self._attack_phase(ctx, cmds)
+
+    # ---------------------------------------------------------------- prompts
+    def _initiative(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
+        """The option whose roll is best on average; on a tie, the Advantage worth most
+        (Command Advantage buys any unit's hit rolls)."""
+        prefer = {"tactics": 3, "leadership": 2, "personal": 1, "deception": 0}
+        best: tuple[float, int, int] | None = None
+        pick = cmds[0]
+        for i, c in enumerate(cmds):
+            assert isinstance(c, ChooseInitiative)
+            roll = initiative_roll(ctx.view, ctx.side, c.option, c.personal_stat)
+            mean = roll.stat + roll.skill + (roll.die + 1) / 2
+            if c.option == "personal":
+                mean -= 1.0  # its troops go last [decision: a small price]
+            key = (mean, prefer.get(c.option, 0), -i)
+            if best is None or key > best:
+                best, pick = key, c
+        assert best is not None
+        return Decision(pick, f"{pick.option}: rolls {best[0]:.1f} on average")  # type: ignore[attr-defined]
+
+    def _turn_place(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
+        """First when one of our attacks is worth making now; otherwise (hard) last, to see
+        the enemy move before moving."""
+        shots = [best_shot(ctx, ctx.view, u.id, e.id) for u in ctx.view.live_units(ctx.side)
+                 for e in ctx.enemies() if distance(u.hex, e.hex) <= _reach_of(ctx.view, u)]
+        best = max(shots, default=0.0)
+        places = sorted(cmds, key=lambda c: c.position)  # type: ignore[attr-defined]
+        if best > 0.5 or not ctx.hard:
+            return Decision(places[0], f"first: an attack worth {best:.2f} is there to take")
+        return Decision(places[-1], f"last: no attack worth making yet (best {best:.2f}); see the enemy move")
+
+    def _defensive(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
+        """Accept the defensive action when the +AC saves more than the action it costs is
+        worth; spend Advantage on casualty rolls when it saves more than it costs."""
+        view = ctx.view
+        p = view.pending
+        assert p is not None and p.attack is not None and p.unit_id is not None
+        a = p.attack
+        target = view.units[p.unit_id]
+        action_worth = 0.0 if target.action_used else max(
+            (best_shot(ctx, view, target.id, e.id) for e in ctx.enemies()), default=0.0) * 0.7 + 0.2
+        best: tuple[float, BaseModel, str] | None = None
+        for c in cmds:
+            assert isinstance(c, DefensiveAction)
+            pv = attack_preview(view, a.attacker_id, a.target_id, a.weapon, a.advantage, a.advantage_kind,
+                                check_turn=False, casualty_advantage=c.casualty_advantage or None,
+                                casualty_kind=c.casualty_advantage_kind)
+            if not isinstance(pv, AttackPreview):
+                continue
+            odds = pv.odds_if_defensive_action if c.accept and pv.odds_if_defensive_action is not None else pv.odds
+            loss = odds_value(odds, target)
+            cost = loss + (action_worth if c.accept else 0.0) + SPEND * (c.casualty_advantage or 0)
+            why = (f"{'take' if c.accept else 'no'} defensive action: expected loss {loss:.2f}"
+                   f" ({float(odds.hit_chance):.0%} to be hit)")
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, c, why)
+        if best is None:
+            return Decision(cmds[0], "no answer could be weighed")
+        return Decision(best[1], best[2])
+
+    # ---------------------------------------------------------------- movement
+    def _movement(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
+        view = ctx.view
+        end = next(c for c in cmds if isinstance(c, EndPhase))
+        best: tuple[float, BaseModel, str] = (GAIN, end, "nothing left worth moving for")
+        by_unit: dict[str, list[BaseModel]] = {}
+        for c in cmds:
+            if isinstance(c, Move | Dash | Charge | SpecialMove | StuckStep):
+                by_unit.setdefault(c.unit_id, []).append(c)
+        for uid, options in by_unit.items():
+            u = view.units[uid]
+            here = place_value(ctx, view, uid, u.hex)
+            # charges first (their own value), then the other moves by where they end
+            for c in options:
+                if isinstance(c, Charge):
+                    scored = self._charge_value(ctx, c)
+                    if scored is not None and scored[0] > best[0]:
+                        best = (scored[0], c, scored[1])
+            for c, _h in self._candidates(ctx, uid, [c for c in options if not isinstance(c, Charge)]):
+                if ctx.budget.expired() and best[1] is not end:
+                    break
+                end_hex, cost, why = self._move_end(ctx, c)
+                if end_hex is None:
+                    continue
+                gain = place_value(ctx, view, uid, end_hex) - here - cost
+                if gain > best[0]:
+                    best = (gain, c, f"{getattr(c, 'kind', 'move')} to improve its place by {gain:.2f}{why}")
+        return Decision(best[1], best[2])
+
+    def _candidates(self, ctx: Ctx, uid: str, options: list[BaseModel]) -> list[tuple[BaseModel, Hex]]:
+        """The moves worth weighing in full: per end hex its cheapest way there (a move before a
+        dash), then the best few by the objectives alone and the best few from which an enemy
+        is in range and in sight (the hard level weighs more of each)."""
+        view = ctx.view
+        u = view.units[uid]
+        first: dict[Hex, BaseModel] = {}
+        for c in options:
+            h = _end_of(c)
+            if h is not None and h != u.hex and h not in first:
+                first[h] = c  # legal_commands lists moves before dashes and stuck steps
+        if not first:
+            return []
+        keep = 10 if ctx.hard else 6
+        cheap = sorted(first, key=lambda h: (-objective_term(view, ctx.side, uid, h), h))
+        weapons = [w for w in view.unit_type(uid).weapons]
+        enemies = ctx.enemies()
+
+        def in_range(h: Hex) -> bool:
+            for w in weapons:
+                for e in enemies:
+                    d = distance(h, e.hex)
+                    if (d == 1 if w.melee else (w.bands is not None and d <= w.bands[3] and sees(ctx, view, h, e.hex))):
+                        return True
+            return False
+
+        picked = cheap[:keep]
+        if not u.action_used:
+            picked += [h for h in cheap[keep:] if in_range(h)][:keep]
+        return [(first[h], h) for h in picked]
+
+    def _move_end(self, ctx: Ctx, c: BaseModel) -> tuple[Hex | None, float, str]:
+        view = ctx.view
+        if isinstance(c, Move | Dash):
+            path = tuple(c.path)
+            if not path:
+                return None, 0.0, ""
+            cost, why = exposure_cost(ctx, view, c.unit_id, path, c.kind)
+            if isinstance(c, Dash):
+                cost += self._dash_cost(view, c.unit_id)
+            return path[-1], cost, why
+        if isinstance(c, StuckStep):
+            cost, why = exposure_cost(ctx, view, c.unit_id, (c.to,), "stuck_step")
+            cost += ADRENALINE * 2 if c.pay == "adrenaline" else opportunity_at(ctx, view, c.unit_id, view.units[c.unit_id].hex)
+            return c.to, cost, why
+        if isinstance(c, SpecialMove):
+            return c.to, 0.1, ""
+        return None, 0.0, ""
+
+    def _dash_cost(self, view: GameState, uid: str) -> float:
+        u = view.units[uid]
+        if view.unit_type(uid).living and u.leadership < 2:
+            return ADRENALINE * view.setup.rules.dash.adrenaline_cost
+        return SPEND * 2 if u.leadership >= 2 else 0.0
+
+    def _charge_value(self, ctx: Ctx, c: Charge) -> tuple[float, str] | None:
+        pv = charge_preview(ctx.view, c)
+        if not isinstance(pv, ChargePreview):
+            return None
+        view = ctx.view
+        u = view.units[c.unit_id]
+        target = view.units[c.target_id]
+        odds = pv.attack.odds
+        if ctx.hard and pv.attack.odds_if_defensive_action is not None:
+            odds = pv.attack.odds_if_defensive_action  # the defender's best answer (more AC)
+        gain = odds_value(odds, target)
+        risk = sum(odds_value(s.odds, u) for s in pv.exposure)
+        if pv.guard_counter is not None:
+            risk += odds_value(pv.guard_counter, u)
+        end = c.path[-1] if c.path else u.hex
+        place = place_value(ctx, view, c.unit_id, end) - place_value(ctx, view, c.unit_id, u.hex)
+        place -= OPPORTUNITY * opportunity_at(ctx, view, c.unit_id, end)  # the charge is its attack
+        value = gain - risk + place - self._dash_cost(view, c.unit_id)
+        return value, (f"charge {view.unit_type(c.target_id).name}: {float(odds.hit_chance):.0%} to hit, "
+                       f"expected {gain:.2f} against a risk of {risk:.2f}")
+
+    # ---------------------------------------------------------------- attack phase
+    def _attack_phase(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
+        view = ctx.view
+        end = next((c for c in cmds if isinstance(c, EndPhase)), None)
+        best: tuple[float, BaseModel, str] | None = (GAIN, end, "no attack or stance worth taking") if end else None
+        attacks = [c for c in cmds if isinstance(c, Attack)]
+        scored: list[tuple[float, Attack, Odds]] = []
+        for a in attacks:
+            got = self._attack_value(ctx, a)
+            if got is not None:
+                scored.append((got[0], got[1], got[2]))
+        scored.sort(key=lambda s: -s[0])
+        if ctx.hard and len(scored) > 1:
+            scored = self._lookahead(ctx, scored)
+        for value, att, odds in scored[:1]:
+            why = (f"attack {view.unit_type(att.target_id).name} with {att.weapon}: {float(odds.hit_chance):.0%} to hit, "
+                   f"{float(odds.results.get('destroyed', 0) + odds.results.get('annihilated', 0)):.0%} to destroy, "
+                   f"expected {value:.2f}")
+            if best is None or value > best[0]:
+                best = (value, att, why)
+        for s in cmds:
+            if isinstance(s, EnterStance):
+                v, why = self._stance_value(ctx, s, scored)
+                if best is None or v > best[0]:
+                    best = (v, s, why)
+        if best is None or best[1] is None:
+            return Decision(cmds[0], "the only command")
+        return Decision(best[1], best[2])
+
+    def _attack_value(self, ctx: Ctx, c: Attack) -> tuple[float, Attack, Odds] | None:
+        """The attack's expected value by its exact odds (hard: with the defender's best answer,
+        and the Command Advantage spent where it adds most)."""
+        view = ctx.view
+        target = view.units[c.target_id]
+        pool = held_advantage(view, view.units[c.attacker_id], "command")
+        options: list[Attack] = [c]
+        if pool and ctx.hard:
+            options += [c.model_copy(update={"advantage": n, "advantage_kind": "command"}) for n in range(1, min(pool, 3) + 1)]
+        best: tuple[float, Attack, Odds] | None = None
+        for cmd in options:
+            pv = attack_preview(view, cmd.attacker_id, cmd.target_id, cmd.weapon, cmd.advantage, cmd.advantage_kind)
+            if not isinstance(pv, AttackPreview):
+                continue
+            ctx.budget.spend()
+            odds = pv.odds
+            value = odds_value(odds, target)
+            if ctx.hard and pv.odds_if_defensive_action is not None:
+                with_da = odds_value(pv.odds_if_defensive_action, target)
+                if with_da < value:  # the defender would take it; it costs it its action
+                    value = with_da + 0.3
+                    odds = pv.odds_if_defensive_action
+            value -= SPEND * cmd.advantage
+            if best is None or value > best[0]:
+                best = (value, cmd, odds)
+        return best
+
+    def _lookahead(self, ctx: Ctx, scored: list[tuple[float, Attack, Odds]]) -> list[tuple[float, Attack, Odds]]:
+        """Over the exact dice of each of the best attacks, the best attack another of our units
+        could make next: focus fire where a first result opens a kill, spread it where it does not."""
+        view = ctx.view
+        out: list[tuple[float, Attack, Odds]] = []
+        for value, c, odds in scored[:4]:
+            if ctx.budget.expired():
+                out.append((value, c, odds))
+                continue
+            target = view.units[c.target_id]
+            follow = 0.0
+            others = [x for _, x, _ in scored if x.attacker_id != c.attacker_id]
+            for (lost, result), p in odds.joint.items():
+                after = after_outcome(target, lost, result)
+                units = dict(view.units)
+                units[target.id] = after
+                units[c.attacker_id] = units[c.attacker_id].model_copy(update={"action_used": True})
+                then = view.model_copy(update={"units": units})
+                nxt = 0.0
+                for x in others:
+                    if x.target_id == target.id and not after.alive:
+                        continue
+                    t2 = then.units[x.target_id]
+                    v = shot_value(ctx, then, x.attacker_id, x.target_id, x.weapon)
+                    if v is not None:
+                        nxt = max(nxt, v if t2.alive else 0.0)
+                follow += float(p) * nxt
+            best_other = max((v for v, x, _ in scored if x.attacker_id != c.attacker_id), default=0.0)
+            out.append((value + 0.5 * (follow - best_other), c, odds))
+        out.sort(key=lambda s: -s[0])
+        return out + scored[4:]
+
+    def _stance_value(self, ctx: Ctx, c: EnterStance, scored: list[tuple[float, Attack, Odds]]) -> tuple[float, str]:
+        """Waiting: overwatch is worth part of the shot it could take at an enemy that comes
+        on; guard part of a counter; a defensive stance part of the danger it stands in."""
+        view = ctx.view
+        u = view.units[c.unit_id]
+        own_attack = max((v for v, x, _ in scored if x.attacker_id == u.id), default=0.0)
+        if c.stance == "overwatch" and c.weapon is not None:
+            w = next(w for w in view.unit_type(u.id).weapons if w.name == c.weapon)
+            near = [e for e in ctx.enemies() if w.bands is not None and distance(e.hex, u.hex) <= w.bands[3] + view.unit_type(e.id).move]
+            if not near:
+                return 0.0, "overwatch: no enemy can come into its field of fire"
+            shot = max((shot_value(ctx, view, u.id, e.id, w.name, overwatch=True) or 0.0) for e in near)
+            v = 0.45 * max(shot, 0.3) if own_attack < GAIN else 0.3 * shot
+            return v, f"overwatch with {w.name}: {len(near)} enemy unit(s) may come into its fire"
+        if c.stance == "guard":
+            near = [e for e in ctx.enemies() if distance(e.hex, u.hex) <= view.unit_type(e.id).move + 1]
+            v = 0.25 * len(near) if near else 0.0
+            return min(v, 0.6), f"guard: {len(near)} enemy unit(s) may charge it"
+        danger = danger_at(ctx, view, u.id, u.hex)
+        return 0.25 * danger, f"defensive stance: it stands in danger worth {danger:.2f}"
+
+
+def player(level: str, rng: random.Random) -> Any:
+    """A tactical computer player of `level` ("random", "easy", "hard")."""
+    if level == "random":
+        return RandomPlayer(rng, commands_of)
+    return TacticalPlayer(level, rng)

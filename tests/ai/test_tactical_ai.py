@@ -1,0 +1,148 @@
+"""The tactical computer players (game/systems/tactical/ai.py): honest (they decide the same
+whatever the hidden fields hold), legal (every command they choose is accepted by apply) and
+better than chance; and the `arena` command that plays them against each other."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.__main__ import main
+from game.core.ai import Budget, RandomPlayer, choose, play_out
+from game.replay import verify_save
+from game.systems.tactical.ai import commands_of, player
+from game.systems.tactical.plugin import PLUGIN
+from game.table import TABLE
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+
+def _initial(name: str, seed: int) -> Any:
+    loaded = PLUGIN.load(MAPS / f"{name}.yaml")
+    return PLUGIN.system.initial_state(PLUGIN.setup_of(loaded), seed)
+
+
+def _decision_states(name: str, seed: int, limit: int) -> list[Any]:
+    """States of a game (hard against random) where a side had to decide."""
+    game = play_out(PLUGIN.system, _initial(name, seed),
+                    {"zone": player("hard", random.Random(1)), "zenith": player("random", random.Random(2))},
+                    work=800, max_commands=limit)
+    return [s.before for s in game.record.steps]
+
+
+def _hide_differently(state: Any) -> Any:
+    """The same battle with every hidden field changed: the generator's state (the dice seed), the
+    GM's forced rolls and the other sides' sealed initiative choices."""
+    update: dict[str, Any] = {"rng": (state.rng * 7919 + 12345) % (2 ** 63) or 99, "forced_rolls": (6, 1, 6, 1)}
+    p = state.pending
+    if p is not None and p.kind == "initiative_choice":
+        sides = {sid: s.model_copy(update={"initiative_option": "deception" if s.initiative_option != "deception"
+                                           else "tactics"}) for sid, s in state.sides.items()}
+        update["sides"] = sides
+    return state.model_copy(update=update)
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_decisions_are_identical_whatever_the_hidden_fields_hold(level: str) -> None:
+    system = PLUGIN.system
+    states = _decision_states("demo-movement", 3, 60)
+    assert len(states) >= 40
+    for state in states:
+        side = system.to_move(state)[0]
+        other = _hide_differently(state)
+        assert other.rng != state.rng
+        a = choose(system, state, side, player(level, random.Random(5)), Budget(60, work=800))
+        b = choose(system, other, side, player(level, random.Random(5)), Budget(60, work=800))
+        assert a.decision.command == b.decision.command, f"round {state.round} {state.phase}"
+        assert a.decision.why == b.decision.why
+
+
+def test_sealed_initiative_choice_of_the_other_side_is_not_seen() -> None:
+    """While the initiative choice is open, the view hides what the other side chose, so the
+    computer's choice cannot depend on it."""
+    system = PLUGIN.system
+    state = _initial("default", 4)
+    first = system.to_move(state)[0]
+    rest = [s for s in state.pending.sides if s != first]
+    assert rest
+    chosen = system.apply(state, next(c for c in system.legal_commands(state)
+                                      if getattr(c, "side", None) == first and c.option == "deception")).state
+    other = system.apply(state, next(c for c in system.legal_commands(state)
+                                     if getattr(c, "side", None) == first and c.option == "tactics")).state
+    for level in ("easy", "hard"):
+        a = choose(system, chosen, rest[0], player(level, random.Random(1)), Budget(60, work=800))
+        b = choose(system, other, rest[0], player(level, random.Random(1)), Budget(60, work=800))
+        assert a.decision.command == b.decision.command
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("default", 1), ("hollow-ridge", 2), ("demo-overwatch", 3)])
+def test_every_command_a_computer_chooses_is_accepted_by_apply(scenario: str, seed: int) -> None:
+    system = PLUGIN.system
+    state = _initial(scenario, seed)
+    sides = [s.id for s in state.setup.sides]
+    seats = {sides[0]: player("hard", random.Random(seed)), sides[1]: player("easy", random.Random(seed + 1))}
+    for _ in range(120):
+        to_move = system.to_move(state)
+        if not to_move:
+            break
+        side = to_move[0]
+        decision = choose(system, state, side, seats[side], Budget(60, work=600)).decision
+        assert decision.command in commands_of(system, system.view(state, side), side)
+        outcome = system.apply(state, decision.command)
+        assert outcome.accepted, getattr(outcome, "reason", "")
+        assert decision.why
+        state = outcome.state
+
+
+def test_random_player_chooses_among_its_own_sides_commands_only() -> None:
+    system = PLUGIN.system
+    state = _initial("default", 9)
+    side = system.to_move(state)[0]
+    rnd = RandomPlayer(random.Random(3), commands_of)
+    for _ in range(10):
+        cmd = choose(system, state, side, rnd).decision.command
+        assert cmd in commands_of(system, state, side)
+
+
+def test_hard_beats_random_on_the_movement_demo_with_sides_swapped() -> None:
+    system = PLUGIN.system
+    wins = 0
+    for g in range(4):
+        hard_side = ("zone", "zenith")[g % 2]
+        seats = {s: player("hard" if s == hard_side else "random", random.Random(g)) for s in ("zone", "zenith")}
+        game = play_out(system, _initial("demo-movement", 100 + g), seats, work=800)
+        assert game.over
+        wins += game.winner == hard_side
+    assert wins >= 3
+
+
+def test_plugin_offers_the_three_levels() -> None:
+    assert set(PLUGIN.players) == {"random", "easy", "hard"}
+    made = PLUGIN.players["easy"](random.Random(1))
+    assert made.level == "easy"
+    with pytest.raises(ValueError, match="no tactical computer level"):
+        player("genius", random.Random(1))
+
+
+def test_arena_prints_win_rates_and_times_and_saves_a_game_replay_verifies(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "arena.yaml"
+    code = main(["arena", str(MAPS / "demo-movement.yaml"), "--seat", "zone=ai:easy", "--games", "2",
+                 "--seed", "5", "--work", "600", "--save", str(save), "--save-game", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "P1 easy:" in out and "P2 random:" in out and "95% CI" in out
+    assert "game 2 (seed 6): zone=P2 random, zenith=P1 easy" in out  # sides swapped
+    assert "easy:" in out.split("decision time:")[1] and "worst" in out
+    report = verify_save(TABLE, str(save))
+    assert report.commands > 0
+
+
+def test_arena_refuses_an_unknown_side_or_level_naming_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", str(MAPS / "demo-movement.yaml"), "--seat", "blue=ai:hard"]) == 1
+    assert "no side 'blue'" in capsys.readouterr().err
+    assert main(["arena", str(MAPS / "demo-movement.yaml"), "--seat", "zone=ai:genius"]) == 1
+    assert "levels: easy, hard, random" in capsys.readouterr().err
