@@ -280,7 +280,7 @@ def source_of(battle_save: str | Path, campaign_save: str | Path, scale: str) ->
     and its file checksum."""
     from game.io.saves import file_checksum
 
-    rel = os.path.relpath(Path(battle_save).resolve(), Path(campaign_save).resolve().parent)
+    rel = os.path.relpath(os.path.abspath(battle_save), os.path.dirname(os.path.abspath(campaign_save)))
     return {"scale": scale, "save": Path(rel).as_posix(), "checksum": file_checksum(battle_save)}
 
 

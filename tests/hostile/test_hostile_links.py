@@ -185,3 +185,12 @@ def test_the_client_does_not_resume_a_battle_whose_save_is_outside_the_campaign_
     assert "goes up out of its folder" in scene.message
     battle.battle_save = "battles/b1-save.yaml"
     assert fight.resume("B1") is True and opened[0][3] == tmp_path / "c" / "battles" / "b1-save.yaml"
+
+
+def test_scales_back_refuses_to_link_a_battle_save_outside_the_new_campaign_saves_folder(tmp_path, capsys):
+    camp = _campaign(tmp_path / "c", capsys, scale="tactical", save="")
+    tsave = _tactical_save(tmp_path / "elsewhere", capsys, camp)
+    after = tmp_path / "c" / "after.yaml"
+    code, _o, err, _ = cli(capsys, "scales", "back", str(camp), "--battle", "B1", "--result", str(tsave),
+                           "--apply", str(after))
+    assert code == 1 and "goes up out of its folder" in err and not after.exists()

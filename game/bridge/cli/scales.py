@@ -127,6 +127,17 @@ def _back(args: argparse.Namespace) -> int:
         from game.io.outpaths import check_destination
 
         check_destination(args.apply, "campaign save", inputs=(args.campaign, args.result, args.rules))
+        import os
+
+        from game.bridge.files import linked_save
+        from game.core.errors import GameFileError
+
+        rel = os.path.relpath(os.path.abspath(args.result), os.path.dirname(os.path.abspath(args.apply)))
+        try:  # the link the new save will hold must be one verify trusts (docs/saves.md)
+            linked_save(args.apply, Path(rel).as_posix(), args.battle)
+        except GameFileError as exc:
+            return _fail(ValueError(f"{exc.message}; put the battle save in the new campaign save's folder "
+                                    "(or below it)"))
     rules = _rules(args)
     game = _campaign(args)
 
