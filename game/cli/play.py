@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-SIDE_COLOURS = ["#3f6fc6", "#c04030", "#d08a2c", "#5a9a3a", "#8a5bb8", "#2aa3a3"]
+from game.core.palette import palette_colour
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -92,7 +92,7 @@ def scenario_for_map(table: Any, map_path: Path, folder: Path | None = None) -> 
 
     def side(i: int, sid: str) -> dict[str, Any]:
         name = sid.replace("_", " ").replace("-", " ").title()
-        return {"id": sid, "name": name, "colour": SIDE_COLOURS[i % len(SIDE_COLOURS)],
+        return {"id": sid, "name": name, "colour": palette_colour(i),  # the one palette (game/core/palette.py)
                 "commander": {"name": f"{name} Commander",
                               "stats": {"physique": 3, "senses": 3, "intellect": 3, "aether": 1}}}
 
