@@ -177,3 +177,24 @@ def test_play_cleans_leftovers_before_opening(tmp_path, monkeypatch):
     with pytest.raises(SystemExit):
         main(["play"])
     assert not old.exists()
+
+
+def test_run_out_through_a_symbolic_link_is_refused_and_its_target_kept(tmp_path, capsys, demo):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    link = tmp_path / "game.yaml"
+    link.symlink_to(victim)
+    _run_to(capsys, demo, link, "symbolic link")
+    assert victim.read_text() == "precious\n" and link.is_symlink()
+
+
+def test_the_destination_check_refuses_an_input_of_the_same_command_and_a_place_outside_the_folder(tmp_path):
+    src = tmp_path / "in.yaml"
+    src.write_text("x")
+    with pytest.raises(Exception, match="also an input"):
+        outpaths.check_destination(src, inputs=(src,))
+    with pytest.raises(Exception, match="also an input"):
+        outpaths.check_destination(tmp_path / "sub" / ".." / "in.yaml", inputs=(str(src),))
+    with pytest.raises(Exception, match="outside"):
+        outpaths.check_destination(tmp_path / "out.yaml", within=tmp_path / "sub")
+    assert outpaths.check_destination(tmp_path / "sub" / "out.yaml", within=tmp_path, inputs=(src,)).name == "out.yaml"
