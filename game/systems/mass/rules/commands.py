@@ -105,6 +105,25 @@ class Cede(_C):
     to: str
 
 
+class WrestCommand(_C):
+    """A member of the force takes command from its appointed leader (battle-waves §7.3): an Act
+    of Vice; from then on they are the real commander."""
+
+    kind: Literal["wrest_command"] = "wrest_command"
+    force: str
+    person: str
+
+
+class GmHonor(_C):
+    """The GM changes an individual's Honor in the ledger (battle-waves §7.4); the reason is
+    required and logged. Honor changes only this way."""
+
+    kind: Literal["gm_honor"] = "gm_honor"
+    person: str
+    points: int
+    reason: str
+
+
 class GmForceRolls(_C):
     kind: Literal["gm_force_rolls"] = "gm_force_rolls"
     values: tuple[int, ...]
@@ -134,7 +153,7 @@ class GmSetAdvantage(_C):
 
 Command = Annotated[
     Appoint | RollWay | RollActionDice | BattleAction | Hold | AnswerDuel | ResolveWave | NameCommander
-    | Surrender | Cede | GmForceRolls | GmSetPerson | GmSetBrutes | GmSetAdvantage,
+    | Surrender | Cede | WrestCommand | GmForceRolls | GmSetPerson | GmSetBrutes | GmSetAdvantage | GmHonor,
     Field(discriminator="kind")]
 _COMMANDS: TypeAdapter[Any] = TypeAdapter(Command)
 

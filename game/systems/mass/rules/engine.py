@@ -64,7 +64,8 @@ def initial_state(setup: MassSetup, seed: int) -> MassState:
         lost = last is not None and last.result == "lost" and 2 * last.veterans > head
         forces[fs.id] = ForceState(
             id=fs.id, name=fs.name, commander=fs.commander, led_by=fs.commander, people=people,
-            brutes=[Division(armour=d.armour, count=d.count) for d in fs.brutes],
+            brutes=[Division(armour=d.armour, count=d.count, carapace=d.carapace) for d in fs.brutes],
+            leader=fs.leader if fs.leader != fs.commander else "",
             lost_last_battle=lost, granted_status=fs.granted_status,
             morale=[m.model_dump() for m in fs.morale])
     return MassState(setup=setup, rng=Rng.from_seed(seed).state, forces=forces,
@@ -176,6 +177,9 @@ def _stage(s: MassState, *stages: str) -> None:
 
 
 def _ledger(ctx: MassTxn, f: ForceState, p: Person, act: str, why: str, times: int = 1) -> None:
+    if act == "virtue" and p.traversable:  # §7.4: on Traversable Ground it gains nothing this Wave
+        ctx.note("ledger", f"{p.name}: on Traversable Ground, no Glory for {why} this Wave", f.id, person=p.id)
+        return
     pts = ctx.s.rules.ledger.virtue if act == "virtue" else -ctx.s.rules.ledger.vice
     entry = LedgerEntry(person=p.id, force=f.id, act="virtue" if act == "virtue" else "vice", why=why,
                         glory=pts * times)
@@ -434,10 +438,9 @@ def _action(ctx: MassTxn, cmd: c.BattleAction) -> None:
         actor.void_used = True
         actor.void_left -= 1
         actor.tracked = True
-        if actor.deadly:
-            actor.deadly_relieved = True
         ctx.note("void", f"{actor.name} spends a Void point to act alone", f.id, person=actor.id)
     else:
+        # (§7.1: a commander ordering any Battle Action uses one, as a Void-point action does)
         f.targeted.extend(t for t in targets if t not in f.targeted)
         f.actions_this_phase += 1
         if f.extra_actions > 0:
@@ -445,6 +448,8 @@ def _action(ctx: MassTxn, cmd: c.BattleAction) -> None:
         else:
             usable = [d for d in f.dice if d <= s.phase]
             f.dice.remove(min(usable))
+    if actor.deadly:  # battle-waves §7.1: using a Battle Action spares it Deadly Ground's Wounds
+        actor.deadly_relieved = True
     ctx.note("action", f"Phase {s.phase}: {actor.name} ({f.name}): {_ACTION_TITLE[cmd.action]}"
              + (f" on {', '.join(_target_name(s, t) for t in targets)}" if targets else ""), f.id,
              action=cmd.action, targets=list(targets), void=cmd.void)
@@ -581,7 +586,17 @@ def _answer_duel(ctx: MassTxn, cmd: c.AnswerDuel) -> None:
     ctx.note("duel_won", f"{_name(s, win.person)} wins the duel with {raises} Raise(s)", win.force,
              winner=win.person, raises=raises)
     r = ctx.roll_pool(lp.id, lf.id, "duel Wounds", pool)
-    _wound(ctx, lf, lp, r.total, "duel")
+    _wound(ctx, lf, lp, _less_carapace(ctx, lf, lp.name, r.total, lp.stats.carapace), "duel")
+
+
+def _less_carapace(ctx: MassTxn, f: ForceState, who: str, total: int, carapace: int) -> int:
+    """A Wounds roll's total less Carapace N (battle-waves §7.2), not below 0, noted when it acts."""
+    if not carapace:
+        return total
+    left = max(0, total - carapace)
+    ctx.note("carapace", f"{who}: Carapace {carapace} takes {total - left} off the roll of {total}", f.id,
+             carapace=carapace, rolled=total, left=left)
+    return left
 
 
 def _flee_person(ctx: MassTxn, f: ForceState, p: Person) -> None:
@@ -732,7 +747,8 @@ def _resolve_wave(ctx: MassTxn, cmd: c.ResolveWave) -> None:
                 div = next(d for d in f.brutes if d.armour == armour)
                 r1 = ctx.roll_pool(wr.who, f.id, f"{wr.label}: % wounded", wr.pool)
                 r2 = ctx.roll_pool(wr.who, f.id, f"{wr.label}: % of the wounded killed", wr.pool)
-                pw, pk = min(rules.max_percent, r1.total), min(rules.max_percent, r2.total)
+                pw = min(rules.max_percent, _less_carapace(ctx, f, wr.label, r1.total, wr.carapace))
+                pk = min(rules.max_percent, _less_carapace(ctx, f, wr.label, r2.total, wr.carapace))
                 wounded = div.count * pw // 100
                 killed = wounded * pk // 100
                 div.count -= wounded
@@ -744,7 +760,7 @@ def _resolve_wave(ctx: MassTxn, cmd: c.ResolveWave) -> None:
             else:
                 p = f.people[wr.who]
                 r = ctx.roll_pool(p.id, f.id, "Wounds", wr.pool)
-                _wound(ctx, f, p, r.total, f"Wave {s.wave}")
+                _wound(ctx, f, p, _less_carapace(ctx, f, p.name, r.total, wr.carapace), f"Wave {s.wave}")
     for f in s.in_field():
         if f.entrapped:
             f.status = "withdrawn"
@@ -895,7 +911,7 @@ def _gm_force(ctx: MassTxn, cmd: c.GmForceRolls) -> None:
     bad = [v for v in cmd.values if not 1 <= v <= 10]
     if bad:
         raise Reject(f"forced dice are d10 faces 1..10, not {bad}")
-    ctx.roller = Roller(ctx.roller.rng_state, [*ctx.roller.forced_left, *cmd.values])
+    ctx.roller.set_forced([*ctx.roller.forced_left, *cmd.values])
     ctx.note("gm", f"GM: the next {len(cmd.values)} die/dice will show {', '.join(map(str, cmd.values))}")
 
 
@@ -928,6 +944,48 @@ def _gm_brutes(ctx: MassTxn, cmd: c.GmSetBrutes) -> None:
     ctx.note("gm", f"GM: {f.name} has {cmd.count} Brutes in {cmd.armour} armour", f.id)
 
 
+def _wrest(ctx: MassTxn, cmd: c.WrestCommand) -> None:
+    """battle-waves §7.3: a member takes command from the appointed leader (an Act of Vice)."""
+    s = ctx.s
+    if s.stage in ("commander", "duel_answer"):
+        raise Reject("command cannot change hands now: "
+                     + ("name a new commander instead" if s.stage == "commander" else "a duel waits for its answer"))
+    f = _force(s, cmd.force)
+    p = f.people.get(cmd.person)
+    if p is None or not can_fight(s.rules, p):
+        raise Reject(f"{cmd.person!r} is not an individual of {f.name} able to take command")
+    if p.id == f.commander:
+        raise Reject(f"{p.name} already commands {f.name}")
+    leader = f.leader or f.commander
+    was = f.people[leader].name if leader and leader in f.people else "nobody"
+    if not f.leader:  # the one who commanded stays the appointed leader, in name only
+        f.leader = f.commander or ""
+    f.commander = p.id
+    f.led_by = p.id
+    p.tracked = True
+    ctx.note("wrest_command", f"{p.name} wrests command of {f.name} from {was}: from now on the real "
+             f"commander", f.id, person=p.id, leader=f.leader)
+    _ledger(ctx, f, p, "vice", f"wrested command from {was}")
+
+
+def _gm_honor(ctx: MassTxn, cmd: c.GmHonor) -> None:
+    """battle-waves §7.4: Honor beside Glory, changed only by the GM, with the reason logged."""
+    s = ctx.s
+    f = s.force_of(cmd.person)
+    if f is None:
+        raise Reject(f"no individual {cmd.person!r}")
+    p = f.people[cmd.person]
+    why = cmd.reason.strip()
+    if not why:
+        raise Reject("say why the Honor changes (the reason is logged in the ledger)")
+    if cmd.points == 0:
+        raise Reject("an Honor change of 0 changes nothing")
+    if cmd.points > 0 and p.traversable:
+        raise Reject(f"{p.name} is on Traversable Ground: no Honor is gained this Wave")
+    s.ledger.append(LedgerEntry(person=p.id, force=f.id, act="honor", why=why, glory=0, honor=cmd.points))
+    ctx.note("ledger", f"{p.name}: Honor {cmd.points:+d} (GM: {why})", f.id, person=p.id, honor=cmd.points)
+
+
 def _gm_advantage(ctx: MassTxn, cmd: c.GmSetAdvantage) -> None:
     f = _force(ctx.s, cmd.force, field_only=False)
     f.advantage[cmd.way] = cmd.value
@@ -939,6 +997,6 @@ _HANDLERS: dict[str, Callable[[MassTxn, Any], None]] = {
     "hold": _hold, "answer_duel": _answer_duel, "resolve_wave": _resolve_wave,
     "name_commander": _name_commander, "surrender": _leave, "cede": _leave,
     "gm_force_rolls": _gm_force, "gm_set_person": _gm_person, "gm_set_brutes": _gm_brutes,
-    "gm_set_advantage": _gm_advantage}
+    "gm_set_advantage": _gm_advantage, "wrest_command": _wrest, "gm_honor": _gm_honor}
 
 assert set(ADVANTAGE_KEYS) >= {"heaven", "honor", "glory", "strategy"}

@@ -7,9 +7,16 @@ rules lives in `MassRules`, loaded from assets/rules/mass-battle.yaml.
 
 # No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
 # from its string at import, about a quarter of this module's import time (start-up, issue 14).
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 Ring = Literal["earth", "water", "fire", "air", "void"]
 Armour = Literal["none", "light", "heavy"]
@@ -28,6 +35,16 @@ SKILLS: tuple[str, ...] = ("battle", "divination", "politics", "oratory", "kenju
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def omit_unset(data: Any, defaults: dict[str, Any]) -> Any:
+    """`data` (a model dumped) without the fields added after the first saves while they hold their
+    defaults, so the data of a battle that uses none of them stays what it was, byte for byte."""
+    if isinstance(data, dict):
+        for k, v in defaults.items():
+            if k in data and data[k] == v:
+                del data[k]
+    return data
 
 
 class Rings(_Model):
@@ -53,8 +70,13 @@ class Individual(_Model):
     void_points: int | None = Field(None, ge=0)
     status: float = Field(1.0, ge=0)
     armour: Armour = "none"
+    carapace: int = Field(0, ge=0)  # battle-waves §7.2: taken off each Wounds roll after armour
     tags: list[str] = Field(default_factory=list)
     wounds: int = Field(0, ge=0)
+
+    @model_serializer(mode="wrap")
+    def _data(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_unset(handler(self), {"carapace": 0})
 
     @model_validator(mode="after")
     def _known_names(self) -> "Individual":
@@ -92,6 +114,11 @@ class Division(_Model):
 
     armour: Armour = "none"
     count: int = Field(ge=0)
+    carapace: int = Field(0, ge=0)  # battle-waves §7.2: taken off each of its Wounds rolls
+
+    @model_serializer(mode="wrap")
+    def _data(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_unset(handler(self), {"carapace": 0})
 
 
 class MoraleEntry(_Model):
@@ -106,6 +133,9 @@ class ForceSetup(_Model):
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
     commander: str = Field(min_length=1)
+    # battle-waves §7.3: the appointed leader, when it is not the real commander (who rolls
+    # Strategy and gives the Battle Actions); "" = the commander leads in name too
+    leader: str = ""
     individuals: list[Individual] = Field(min_length=1)
     brutes: list[Division] = Field(default_factory=list)
     morale: list[MoraleEntry] = Field(default_factory=list)
@@ -119,6 +149,8 @@ class ForceSetup(_Model):
             raise ValueError("two individuals share an id")
         if self.commander not in ids:
             raise ValueError(f"commander {self.commander!r} is not one of the force's individuals ({', '.join(ids)})")
+        if self.leader and self.leader not in ids:
+            raise ValueError(f"leader {self.leader!r} is not one of the force's individuals ({', '.join(ids)})")
         armours = [d.armour for d in self.brutes]
         if len(set(armours)) != len(armours):
             raise ValueError("one Brute division per armour class (merge the head counts)")

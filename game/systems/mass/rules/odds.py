@@ -86,17 +86,23 @@ def wave_wounds(s: MassState) -> Odds:
                 lines.append(f"{f.name}, {wr.label}: no Wounds (pool at or below 0k0)")
                 continue
             d = distribution(wr.pool)
+            if wr.carapace:  # §7.2: Carapace N off the total, not below 0
+                shifted: dict[int, float] = {}
+                for v, p in d.items():
+                    shifted[max(0, v - wr.carapace)] = shifted.get(max(0, v - wr.carapace), 0.0) + p
+                d = shifted
+            armour = f" less Carapace {wr.carapace}" if wr.carapace else ""
             if wr.who.startswith("brutes:"):
                 pc = capped(d, s.rules.max_percent)
                 percents[key] = pc
                 # expected wounded = E[count * pct // 100]
                 ew = sum(p * (wr.count * v // 100) for v, p in pc.items())
                 expected[key] = ew
-                lines.append(f"{f.name}, {wr.label}: {wr.pool.text()} twice; wounded {mean(pc):.1f}% on average "
+                lines.append(f"{f.name}, {wr.label}: {wr.pool.text()}{armour} twice; wounded {mean(pc):.1f}% on average "
                              f"(about {ew:.0f}), of whom {mean(pc):.1f}% die")
             else:
                 wounds[key] = d
-                lines.append(f"{f.name}, {wr.label}: {wr.pool.text()} Wounds, {mean(d):.1f} on average")
+                lines.append(f"{f.name}, {wr.label}: {wr.pool.text()}{armour} Wounds, {mean(d):.1f} on average")
     return Odds("End of the Wave: casualties", tuple(lines), wounds=wounds, percents=percents,
                 expected_wounded=expected)
 

@@ -191,6 +191,7 @@ class WoundRoll:
     label: str
     pool: Pool | None   # None: the pool is at or below 0k0, no Wounds
     count: int = 0      # head count for Brutes
+    carapace: int = 0   # taken off the roll's total, not below 0 (§7.2)
 
 
 def wound_rolls(s: MassState, f: ForceState) -> list[WoundRoll]:
@@ -203,7 +204,8 @@ def wound_rolls(s: MassState, f: ForceState) -> list[WoundRoll]:
             continue
         a = rules.armour[d.armour]
         pool = pool_from([base, (a.rolled, a.kept), *force_mods], rules.wounds_explode)
-        out.append(WoundRoll(f.id, f"brutes:{d.armour}", f"{d.count} Brutes ({d.armour} armour)", pool, d.count))
+        out.append(WoundRoll(f.id, f"brutes:{d.armour}", f"{d.count} Brutes ({d.armour} armour)", pool, d.count,
+                             d.carapace))
     for p in f.people.values():
         # individuals who fled in an earlier Wave are gone; those who fled this Wave still bleed
         if not p.tracked or is_out(rules, p) or (p.fled and p.fled_wave != s.wave):
@@ -217,6 +219,6 @@ def wound_rolls(s: MassState, f: ForceState) -> list[WoundRoll]:
             if p.deadly and not p.deadly_relieved:
                 mods.append((rules.deadly_wounds.rolled, rules.deadly_wounds.kept))
             pool = pool_from(mods, rules.wounds_explode)
-        out.append(WoundRoll(f.id, p.id, p.name, pool))
+        out.append(WoundRoll(f.id, p.id, p.name, pool, carapace=p.stats.carapace))
     return out
 

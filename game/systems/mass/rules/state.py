@@ -4,9 +4,16 @@
 # from its string at import, about a quarter of this module's import time (start-up, issue 14).
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from game.systems.mass.rules.models import ADVANTAGE_KEYS, Division, Individual, MassRules, MassSetup
+from game.systems.mass.rules.models import (
+    ADVANTAGE_KEYS,
+    Division,
+    Individual,
+    MassRules,
+    MassSetup,
+    omit_unset,
+)
 
 Stage = Literal["appoint", "heaven", "honor", "glory", "strategy", "initiative", "phases",
                 "duel_answer", "casualties", "commander", "ended"]
@@ -52,6 +59,7 @@ class ForceState(_S):
     name: str
     commander: str | None
     led_by: str = ""                 # the last commander (for the ledger when the force falls)
+    leader: str = ""                 # the appointed leader when not the real commander (§7.3)
     people: dict[str, Person]
     brutes: list[Division]
     brutes_wounded: int = 0
@@ -75,6 +83,10 @@ class ForceState(_S):
     granted_status: float | None = None
     morale: list[dict[str, Any]] = Field(default_factory=list)
 
+    @model_serializer(mode="wrap")
+    def _data(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_unset(handler(self), {"leader": ""})
+
     @property
     def in_field(self) -> bool:
         return self.status == FIELD
@@ -86,9 +98,14 @@ class ForceState(_S):
 class LedgerEntry(_S):
     person: str
     force: str
-    act: Literal["virtue", "vice"]
+    act: Literal["virtue", "vice", "honor"]  # "honor": a GM's logged change of Honor (§7.4)
     why: str
     glory: int
+    honor: int = 0
+
+    @model_serializer(mode="wrap")
+    def _data(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_unset(handler(self), {"honor": 0})
 
 
 class PendingDuel(_S):
