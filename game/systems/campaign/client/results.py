@@ -23,7 +23,7 @@ from game.systems.campaign.rules.results import WeekPage, week_pages
 
 def pages_of(session: Any) -> list[WeekPage]:
     """Every battle week in the session's history (a loaded save's too)."""
-    return week_pages((s.before, s.events) for s in session.history)
+    return week_pages((s.before, s.events, s.after) for s in session.history)
 
 
 class ResultsScene(Scene):

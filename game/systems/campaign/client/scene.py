@@ -435,7 +435,7 @@ class CampaignScene(Scene):
         actions.after_change(self)  # the autosave at each new week
         if any(e.kind == "result_read" for e in events):
             # the reveal: every order is public now; the results, then the next player's hand-off
-            weeks = week_pages([(before, events)])
+            weeks = week_pages([(before, events, self.state)])
             self.app.push(ResultsScene(self.app, weeks, f"The reveal: week {before.week}'s battles"))
         return True
 

@@ -83,10 +83,10 @@ def _casualty_line(state: CampaignState, e: Any, die: Any) -> str:
     return how
 
 
-def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any]]]) -> list[WeekPage]:
-    """The battle weeks found in `steps` ((state before, events) pairs in order), oldest first."""
+def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState]]) -> list[WeekPage]:
+    """The battle weeks found in `steps` ((state before, events, state after) in order), oldest first."""
     weeks: dict[int, WeekPage] = {}
-    for before, events in steps:
+    for before, events, after in steps:
         st = before
         page: BattlePage | None = None
         die: Any = None
@@ -107,7 +107,7 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any]]]) -> list[Wee
                     wp = weeks.setdefault(week, WeekPage(week))
                     page = next((p for p in wp.battles if p.battle == battle), None)
                     if page is None:
-                        b = st.battles.get(battle)
+                        b = st.battles.get(battle) or after.battles.get(battle)
                         page = BattlePage(battle, week, b.hex if b else None, b.sides if b else ())
                         wp.battles.append(page)
             if k == "orders_revealed" and page is not None:
