@@ -21,10 +21,11 @@ from game.core.errors import GameFileError
 from game.core.system import Accepted
 from game.shell import savegame
 from game.shell.contracts import AppContext, GameScene, game_scenes, live_game, tell
-from game.shell.keymap import Binding, help_html
+from game.shell.keymap import Binding, help_pieces
 from game.shell.launch import client_of, load_into
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.session import Session
+from game.shell.toolkit.richtext import Span, styled
 
 APP_TITLE = "Ascension Isle: Legacy"
 
@@ -150,7 +151,7 @@ def redo_action(scene: GameScene) -> None:
 
 def show_help(app: AppContext, groups: Sequence[tuple[str, Sequence[Binding]]]) -> None:
     """The F1 help of the screen on top (keys.help_groups builds it from the screen's key map)."""
-    dialog = DialogScene(app, "Keys", help_html(groups), [Choice("Close", None, pygame.K_F1, primary=True)],
+    dialog = DialogScene(app, "Keys", help_pieces(groups), [Choice("Close", None, pygame.K_F1, primary=True)],
                          size=(760, 620), cancel=Choice("Close", None), name="help")
     app.push(dialog)
 
@@ -265,9 +266,10 @@ def request_quit(app: AppContext) -> bool:
         quit_now(app)
 
     dialog = DialogScene(app, "Quit the game?",
-                         f"{_escape(what)} has moves since the last save. <b>Save and quit</b> writes a new "
-                         "save; <b>Quit</b> keeps them only in the recovery save the next start offers to "
-                         "resume; <b>Keep playing</b> goes back to the game.",
+                         styled(f"{what} has moves since the last save. ", Span("Save and quit", bold=True),
+                                " writes a new save; ", Span("Quit", bold=True), " keeps them only in the "
+                                "recovery save the next start offers to resume; ", Span("Keep playing", bold=True),
+                                " goes back to the game."),
                          [Choice("Save and quit", save_and_quit, primary=True),
                           Choice("Quit", lambda: quit_now(app)),
                           Choice("Keep playing", None)],
@@ -279,10 +281,6 @@ def request_quit(app: AppContext) -> bool:
 def quit_now(app: AppContext) -> None:
     write_recovery(app)
     app.quit()
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _recoveries() -> list[Path]:
@@ -347,12 +345,12 @@ def offer_recovery(app: AppContext, opened: str | Path | None = None) -> bool:
     try:
         header = saves.read_header(found)
         when = header.saved_at.replace("T", " ")[:16]
-        what = f"<b>{_escape(header.title)}</b>, left on {when}"
+        what: tuple[Span | str, ...] = (Span(header.title, bold=True), f", left on {when}")
     except GameFileError as exc:
-        what = f"(it cannot be read: {_escape(exc.message)})"
+        what = (f"(it cannot be read: {exc.message})",)
     app.push(DialogScene(app, "Resume your last game?",
-                         f"A game was left unfinished: {what}.<br>Resume it, or start the one you opened "
-                         f"(the old one is kept as {found.stem}-dismissed.yaml).",
+                         styled("A game was left unfinished: ", *what, ".\nResume it, or start the one you "
+                                f"opened (the old one is kept as {found.stem}-dismissed.yaml)."),
                          [Choice("Resume", resume, primary=True), Choice("New game", discard)],
                          cancel=Choice("New game", discard)))
     return True

@@ -1,7 +1,7 @@
 """Key bindings as data: a key (or several), its name for the help, what it does. The shell's own
 keys (game/shell/keys.py), each system's screen (`Scene.KEYS`) and the F1 help all use these, so the
-help can never name a key that does nothing. Imports nothing of the shell (every shell module may
-use it)."""
+help can never name a key that does nothing. Imports nothing of the shell but the rich text's
+pieces (every shell module may use it)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pygame
+
+from game.shell.toolkit.richtext import Span, Styled, styled
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,17 @@ def dispatch(bindings: Iterable[Binding], event: pygame.event.Event, target: Any
 def claims(bindings: Iterable[Binding], event: pygame.event.Event) -> bool:
     """Does this key map name the key (with or without an action of its own)?"""
     return any(b.matches(event) for b in bindings)
+
+
+def help_pieces(groups: Sequence[tuple[str, Sequence[Binding]]]) -> Styled:
+    """The F1 help as styled pieces: one line per binding, grouped (nothing to escape or parse)."""
+    pieces: list[Span | str] = []
+    for n, (title, bindings) in enumerate(groups):
+        pieces += ["\n\n" if n else "", Span(title, bold=True)]
+        for b in bindings:
+            if b.in_help:
+                pieces += ["\n", Span(b.label, bold=True), f": {b.what}"]
+    return styled(*pieces)
 
 
 def help_html(groups: Sequence[tuple[str, Sequence[Binding]]]) -> str:

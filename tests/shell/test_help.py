@@ -4,8 +4,6 @@ menu and a dialog."""
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 
 import pygame
@@ -18,7 +16,7 @@ from tests.shell.harness import SYSTEMS, ctrl, key, open_game, to_map
 
 def _help_text(game_top: object) -> str:
     assert isinstance(game_top, DialogScene) and game_top.name == "help"
-    return html.unescape(re.sub(r"<[^>]*>", "", game_top.body_html.replace("<br>", "\n")))
+    return game_top.body_text
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

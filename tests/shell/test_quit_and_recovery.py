@@ -30,7 +30,7 @@ def test_ctrl_q_with_unsaved_play_asks_and_keep_playing_goes_back_to_the_game(
     play_some(game)
     ctrl(game, pygame.K_q)
     dialog = _quit_dialog(game)
-    assert game.session.system.title in dialog.body_html
+    assert game.session.system.title in dialog.body_text
     dialog.choose_label("Keep playing")
     assert game.app.running and game.app.scenes.top is game.scene
 
@@ -88,7 +88,7 @@ def test_the_next_start_offers_to_resume_a_game_of_the_file_opened_naming_it_and
     assert actions.offer_recovery(again.app, again.session.path)
     offer = again.app.scenes.top
     assert isinstance(offer, DialogScene) and offer.title == "Resume your last game?"
-    assert header.title in offer.body_html and header.saved_at.replace("T", " ")[:16] in offer.body_html
+    assert header.title in offer.body_text and header.saved_at.replace("T", " ")[:16] in offer.body_text
     offer.choose_label("Resume")
     step(again.app)
     resumed = again.app.scenes
@@ -107,7 +107,7 @@ def test_a_game_left_is_not_offered_when_another_file_is_opened_but_is_when_none
     assert other.app.scenes.top is other.scene
     assert actions.offer_recovery(other.app, None)  # no file named: any game left is offered
     top = other.app.scenes.top
-    assert isinstance(top, DialogScene) and "campaign" in top.body_html
+    assert isinstance(top, DialogScene) and "campaign" in top.body_text
 
 
 def test_new_game_sets_the_recovery_save_aside_and_it_is_not_offered_again(

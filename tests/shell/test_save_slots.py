@@ -13,7 +13,8 @@ import pytest
 from game.io import saves
 from game.shell import actions, savegame
 from game.shell.contracts import live_game
-from game.shell.scenes.load_menu import LoadMenuScene, details_html, row_text
+from game.shell.scenes.load_menu import LoadMenuScene, details, row_text
+from game.shell.toolkit.richtext import plain
 from tests.shell.harness import CLOCKS, SYSTEMS, ctrl, key, open_game, play_some, to_map
 
 
@@ -87,9 +88,9 @@ def test_the_load_menu_counts_each_save_in_its_systems_clock(system: str, tmp_pa
     listing = menu.listings[0]
     word = CLOCKS[system]
     assert f"· {word} {listing.header.round}," in row_text(listing, menu.folder, word)  # type: ignore[union-attr]
-    details = details_html(listing, (game.session.system.title, word))
-    assert f"{word.capitalize()} {listing.header.round} ·" in details  # type: ignore[union-attr]
-    assert f"Rule system: {game.session.system.title}" in details
+    shown_details = plain(details(listing, (game.session.system.title, word)))
+    assert f"{word.capitalize()} {listing.header.round} ·" in shown_details  # type: ignore[union-attr]
+    assert f"Rule system: {game.session.system.title}" in shown_details
     shown = menu._system(listing)
     assert shown == (game.session.system.title, word)
 

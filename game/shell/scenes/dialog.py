@@ -16,7 +16,7 @@ from game.shell.contracts import AppContext
 from game.shell.draw import shade
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
-from game.shell.toolkit.richtext import RichTextBox, TextLine
+from game.shell.toolkit.richtext import Content, RichTextBox, TextLine, plain
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class DialogScene(Scene):
     overlay = True
     name = "dialog"
 
-    def __init__(self, app: AppContext, title: str, body_html: str, choices: Sequence[Choice],
+    def __init__(self, app: AppContext, title: str, body_html: Content, choices: Sequence[Choice],
                  size: tuple[int, int] = (520, 300), cancel: Choice | None = None,
                  dim: bool = True, name: str = "dialog") -> None:
         super().__init__(app)
@@ -77,6 +77,11 @@ class DialogScene(Scene):
                                                container=panel, object_id=oid)
             self.buttons[btn] = choice
             x += bwid + gap
+
+    @property
+    def body_text(self) -> str:
+        """The body without its styles (tests)."""
+        return plain(self.body_html)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)

@@ -25,7 +25,7 @@ from game.shell.contracts import AppContext
 from game.shell.draw import shade
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
-from game.shell.toolkit.richtext import RichTextBox
+from game.shell.toolkit.richtext import RichTextBox, Span, Styled, styled
 
 ROWS = 10
 
@@ -67,26 +67,27 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+BAD = (255, 122, 106)
+GM = (255, 200, 87)
+QUIET = (156, 150, 138)
 
 
-def details_html(listing: SaveListing, system: tuple[str, str] = ("", "round")) -> str:
-    """The selected save: `system` is (its rule system's title, its clock word)."""
+def details(listing: SaveListing, system: tuple[str, str] = ("", "round")) -> Styled:
+    """The selected save, as styled pieces: `system` is (its rule system's title, its clock word)."""
     h = listing.header
     if h is None:
-        return f"<font color='#ff7a6a'><b>This file cannot be read.</b></font><br>{_escape(listing.error or '')}"
+        return styled(Span("This file cannot be read.", bold=True, colour=BAD), "\n", listing.error or "")
     sides = ", ".join(saves.side_name(h, s) for s in h.sides)
     title, clock = system
-    return (f"<b>{_escape(h.title)}</b><br>"
-            + (f"Rule system: {_escape(title)}<br>" if title else "")
-            + f"Scenario: {_escape(h.scenario)}<br>"
-            f"{clock.capitalize()} {h.round} · {_escape(h.phase)} · "
-            f"{_escape(saves.side_name(h, h.to_move) + ' to play') if h.to_move else 'the battle is over'}<br>"
-            f"Sides: {_escape(sides)}<br>"
-            f"{h.commands} commands played · saved {_escape(h.saved_at.replace('T', ' '))}"
-            + (" · <font color='#ffc857'>GM mode</font>" if h.gm_mode else "")
-            + f"<br><font color='#9c968a'>{_escape(str(listing.path))}</font>")
+    who = f"{saves.side_name(h, h.to_move)} to play" if h.to_move else "the game is over"
+    return styled(Span(h.title, bold=True), "\n",
+                  f"Rule system: {title}\n" if title else "",
+                  f"Scenario: {h.scenario}\n",
+                  f"{clock.capitalize()} {h.round} · {h.phase} · {who}\n",
+                  f"Sides: {sides}\n",
+                  f"{h.commands} commands played · saved {h.saved_at.replace('T', ' ')}",
+                  *((" · ", Span("GM mode", colour=GM)) if h.gm_mode else ()),
+                  "\n", Span(str(listing.path), colour=QUIET))
 
 
 class LoadMenuScene(Scene):
@@ -133,9 +134,9 @@ class LoadMenuScene(Scene):
                                                container=panel, object_id=oid)
             self.row_buttons[btn] = n
         details_top = top + ROWS * 32 + 6
-        body = details_html(self.listings[self.index], self._system(self.listings[self.index])) if self.listings else ""
+        body = details(self.listings[self.index], self._system(self.listings[self.index])) if self.listings else ()
         if self.message:
-            body = f"<font color='#ff7a6a'><b>Not loaded:</b> {_escape(self.message)}</font><br><br>" + body
+            body = styled(Span("Not loaded: ", bold=True, colour=BAD), Span(self.message, colour=BAD), "\n") + body
         self.details = RichTextBox(body, pygame.Rect(12, details_top, bw - 24, bh - details_top - 60), self.ui,
                                    container=panel)
         pages = max(1, (len(self.listings) + ROWS - 1) // ROWS)

@@ -1,7 +1,8 @@
 """Rich text laid out by the project: the side panels' unit card and hex box.
 
-The panels write a small HTML subset (`<b>`, `<i>`, `<font color=...>`, `<br>` and entities;
-game/systems/tactical/client/text.py). pygame_gui's text box parses it with a general HTML parser and lays it
+A text is either styled pieces (`Styled`: lines of `Span`s, built with `styled(...)`: nothing to
+parse, nothing to escape) or, for the older callers, a small HTML subset (`<b>`, `<i>`,
+`<font color=...>`, `<br>` and entities; game/systems/tactical/client/text.py). pygame_gui's text box parses it with a general HTML parser and lays it
 out through its own text chunks: 2-6 ms for a unit card, on every click and every new hex the
 mouse crosses (docs/performance.md, "Fifth pass"). Here the same subset is parsed by one regular
 expression, wrapped by measuring words (`Font.size`) and rendered one run of a style per line
@@ -35,6 +36,36 @@ class Span(NamedTuple):
     bold: bool = False
     italic: bool = False
     colour: tuple[int, int, int] | None = None
+
+
+# A text as styled pieces: its lines, each a tuple of spans (hashable: texts are cached by it).
+Styled = tuple[tuple[Span, ...], ...]
+Content = str | Styled  # what a RichTextBox shows: markup or styled pieces
+
+
+def styled(*pieces: Span | str) -> Styled:
+    """Lines of spans from pieces in reading order: a plain string is a span in the box's own
+    style; a new line starts at each "\n" inside a piece (its style carries on)."""
+    lines: list[list[Span]] = [[]]
+    for piece in pieces:
+        span = Span(piece) if isinstance(piece, str) else piece
+        parts = span.text.split("\n")
+        for n, part in enumerate(parts):
+            if n:
+                lines.append([])
+            if part:
+                lines[-1].append(span._replace(text=part))
+    return tuple(tuple(line) for line in lines)
+
+
+def lines_of(content: Content) -> list[list[Span]]:
+    """The lines of spans of a text: styled pieces as they are, markup parsed."""
+    return parse(content) if isinstance(content, str) else [list(line) for line in content]
+
+
+def plain(content: Content) -> str:
+    """The text without its styles, a line per line (tests, logs)."""
+    return "\n".join("".join(sp.text for sp in line) for line in lines_of(content))
 
 
 # a tag (closing or not, its name, its attributes) or text up to the next "<" (or a lone "<")
@@ -246,13 +277,13 @@ class TextCache:
         self.built = 0  # how many texts were laid out (tests)
         self.lines_built = 0  # how many of their lines were (tests)
 
-    def get(self, markup: str, width: int, size: int, colour: tuple[int, int, int]) -> Laid:
+    def get(self, markup: Content, width: int, size: int, colour: tuple[int, int, int]) -> Laid:
         key = (markup, width, size, colour)
         got = self._kept.get(key)
         if got is not None:
             self._kept.move_to_end(key)
             return got
-        pics = tuple(self._line(tuple(spans), width, size, colour) for spans in bounded(parse(markup)))
+        pics = tuple(self._line(tuple(spans), width, size, colour) for spans in bounded(lines_of(markup)))
         tops, y = [], 0
         for p in pics:
             tops.append(y)
@@ -284,9 +315,10 @@ BAR_W = 6  # the scroll bar's width, when the text is taller than the box
 class RichTextBox(UIElement):
     """A box of rich text in the UI: themed as pygame_gui's text box, scrolled by the wheel
     over it or by dragging the bar. `html_text` is the markup shown, `scroll` the pixels
-    scrolled, `text_height` the height the text needs."""
+    scrolled, `text_height` the height the text needs. The text is styled pieces (`styled`) or
+    markup."""
 
-    def __init__(self, markup: str, relative_rect: pygame.Rect, manager: pygame_gui.UIManager, *,
+    def __init__(self, markup: Content, relative_rect: pygame.Rect, manager: pygame_gui.UIManager, *,
                  visible: int = 1, object_id: Any = None, cache: TextCache | None = None,
                  container: Any = None) -> None:
         super().__init__(relative_rect, manager, container, starting_height=1, layer_thickness=1,
@@ -310,8 +342,8 @@ class RichTextBox(UIElement):
         self._redraw(new_text=True)
 
     # ---------------------------------------------------------------- what it shows
-    def set_text(self, markup: str) -> None:
-        """Show other text, from its top."""
+    def set_text(self, markup: Content) -> None:
+        """Show other text (styled pieces or markup), from its top."""
         if markup == self.html_text:
             return
         self.html_text = markup
