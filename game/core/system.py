@@ -173,6 +173,12 @@ def clock_of(system: object) -> str:
     return word if isinstance(word, str) and word else "round"
 
 
+def possessive(name: str) -> str:
+    """A name's possessive for the lines `describe_event` and refusals write: "Akira's", "The
+    Zones'" (a name ending in s takes the apostrophe alone)."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 # --------------------------------------------------------------------------- state versions
 
 

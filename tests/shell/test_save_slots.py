@@ -108,3 +108,10 @@ def test_ctrl_s_names_the_new_file_after_the_games_clock(system: str, tmp_path: 
     marker = f"-r{n:02d}-" if word == "round" else f"-{word}{n:02d}-"
     written = [p for p in savegame.saves_dir().glob("*.yaml") if marker in p.name]
     assert len(written) == 1 and saves.read_header(written[0]).commands == len(game.session.history)
+
+
+def test_a_name_ending_in_s_takes_the_apostrophe_alone() -> None:
+    from game.core.system import possessive
+
+    assert possessive("The Zones") == "The Zones'" and possessive("Akira") == "Akira's"
+    assert possessive("Hida Jo's army") == "Hida Jo's army's"

@@ -18,6 +18,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.core.system import possessive
 from game.shell import actions
 from game.shell.fonts import text
 from game.shell.keymap import Binding
@@ -196,7 +197,7 @@ class MassBoardScene(Scene):
         if self.shown_side is not None and side != self.shown_side:
             idx = s.order.index(side)
             self.app.push(HandoffScene(self.app, s.forces[side].name, FORCE_COLOURS[idx % len(FORCE_COLOURS)],
-                                       f"{s.forces[side].name}'s commander decides next."))
+                                       f"{possessive(s.forces[side].name)} commander decides next."))
         self.shown_side = side
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -249,9 +250,9 @@ class MassBoardScene(Scene):
         pygame.draw.rect(surface, PANEL, rect)
         summ = self.system.summary(s)
         movers = self.system.to_move(s)
-        who = ", ".join(s.forces[m].name for m in movers) if movers else "-"
+        who = ", ".join(s.forces[m].name for m in movers)
         line = (f"{s.setup.name}  |  {s.setup.terrain.title()} ground  |  Wave {s.wave}  |  {summ['phase']}"
-                f"  |  deciding: {who}")
+                + (f"  |  deciding: {who}" if who else ""))
         if s.stage == "ended":
             line = f"{s.setup.name}  |  battle over: " + (
                 f"{s.forces[s.winner].name} wins ({s.end_reason})" if s.winner else f"no victor ({s.end_reason})")
