@@ -82,9 +82,9 @@ def play_to_orders(app: App, scene) -> None:  # type: ignore[no-untyped-def]
     assert scene.state.phase == "declare"
     for _ in range(4):
         enter(app)  # everyone fights
-    assert len(scene.state.battles) == 2 and scene.state.phase == "pickup"
-    for _ in range(4):
-        enter(app)
+    # no General can reach another army of its side: every pick-up turn is skipped (no hand-off)
+    assert len(scene.state.battles) == 2 and scene.state.phase == "narrative"
+    assert sum("turn is skipped: no General" in line for line in scene.log) == 4
     for _ in range(4):
         enter(app)  # post (naming the Generals there)
         enter(app)  # done posting
@@ -173,3 +173,20 @@ def test_the_movement_panel_says_what_to_do_until_an_army_is_selected() -> None:
     assert scene.selected is not None
     assert not any(s.startswith("Click one of your armies") for s in scene.drawn_strings)
     pygame.quit()
+
+
+def test_pick_up_turns_with_no_choice_are_skipped_without_a_hand_off_and_the_log_says_why() -> None:
+    app, scene = _app()
+    handoffs: list[str] = []
+    push = app.push
+
+    def counting(s):  # type: ignore[no-untyped-def]
+        if s.name == "handoff":
+            handoffs.append(scene.state.phase)
+        push(s)
+
+    app.push = counting  # type: ignore[method-assign]
+    play_to_orders(app, scene)
+    assert "pickup" not in handoffs  # no screen was handed over for a turn with nothing to choose
+    skipped = [line for line in scene.log if "pick-up" in line.lower() or "skipped" in line]
+    assert len([line for line in skipped if "skipped: no General of theirs is in reach" in line]) == 4

@@ -430,6 +430,8 @@ class CampaignScene(Scene):
             if e.kind in ("orders_sealed", "turn_passed"):
                 continue
             self.log.append(self.system.describe_event(before, e))
+        if any(e.kind in ("turn_passed", "phase_began") for e in events):
+            self._skip_without_choice()
         self.log = self.log[-400:]
         self._sync_viewer()
         actions.after_change(self)  # the autosave at each new week
@@ -438,6 +440,24 @@ class CampaignScene(Scene):
             weeks = week_pages([(before, events, self.state)])
             self.app.push(ResultsScene(self.app, weeks, f"The reveal: week {before.week}'s battles"))
         return True
+
+    def _skip_without_choice(self) -> None:
+        """A movement or pick-up turn in which the rules offer the player nothing but ending it is
+        ended here (no hand-off for nothing to hide), and the log says why."""
+        for _ in range(2 * len(self.state.players) + 2):
+            st = self.state
+            if st.phase not in ("movement", "pickup"):
+                return
+            waiting = self.system.to_move(st)
+            if not waiting or any(c.kind != "end_turn" for c in self.system.legal_commands(st)):
+                return
+            why = ("no army of theirs can move" if st.phase == "movement"
+                   else "no General of theirs is in reach of another of their armies")
+            ok, events, _reason = self.session.apply(EndTurn())
+            if not ok:
+                return
+            self.log.append(f"{st.player_name(waiting[0])}'s {PHASE_NAMES.get(st.phase, st.phase)} turn is "
+                            f"skipped: {why}.")
 
     def _main_action(self, which: str | None = None) -> None:
         st, p = self.state, self.viewer
