@@ -21,6 +21,11 @@ The names are looked up when first used (PEP 562 `__getattr__`), not imported wi
 opening a battle needs the set-up, the state and the first state, not the engine, the queries, the
 events or the commands (start-up time, issue 14; `system.warm_up` imports those after the first
 frame). Submodules (`ail.commands`, `ail.events`...) are found the same way.
+
+One table, `_HOMES` (public name -> the submodule that defines it and its name there), is the list
+of public names: `__getattr__`, `__all__` and `__dir__` come from it. The `TYPE_CHECKING` imports
+below say the same to type checkers; tests/rules/test_rules_facade.py checks that they name exactly
+the table's entries (and prints the block to paste when a name is added to the table).
 """
 
 from __future__ import annotations
@@ -28,68 +33,71 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from game.systems.tactical.rules import events
-    from game.systems.tactical.rules.commands import (
-        AssignLeadership,
-        Attack,
-        Charge,
-        ChooseInitiative,
-        ChooseTurnPlace,
-        Command,
-        Dash,
-        DefensiveAction,
-        EndPhase,
-        EnterStance,
-        Move,
-        SetCasualtyAdvantage,
-        SpecialMove,
-        StuckStep,
-        parse_command,
-    )
-    from game.systems.tactical.rules.engine import Accepted, Outcome, Rejection, apply
-    from game.systems.tactical.rules.events import EventBase, RollMade, parse_event
-    from game.systems.tactical.rules.models import BattleSetup
-    from game.systems.tactical.rules.move_then_dash import (
-        dash_after_move,
-        move_then_dash_reach,
-        move_then_dash_sources,
-    )
-    from game.systems.tactical.rules.movement import (
-        move_reach_keeping_dash,
-        state_after_move,
-        terrain_bars_dash,
-        unreachable_reason,
-    )
-    from game.systems.tactical.rules.objectives import describe as describe_objectives
-    from game.systems.tactical.rules.queries import (
-        AttackPreview,
-        ChargePreview,
-        Exposure,
-        Reach,
-        StatLine,
-        attack_preview,
-        charge_preview,
-        danger_zone,
-        dash_reach,
-        dash_refusal,
-        legal_commands,
-        move_reach,
-        overwatch_exposure,
-        preview,
-        special_move_targets,
-        spendable_advantage,
-        stat_lines,
-        unit_can_act,
-        units_that_can_act,
-        why_unit_cannot_act,
-    )
-    from game.systems.tactical.rules.start import SetupError, initial_state
-    from game.systems.tactical.rules.state import GameState, Pending, SideState, TurnSlot, UnitState
-    from game.systems.tactical.rules.terrain import can_stand_on
-    from game.systems.tactical.rules.txn import Reject, Txn
+if TYPE_CHECKING:  # the table below, for type checkers (kept equal to it by a test)
+    from game.systems.tactical.rules import events as events
+    from game.systems.tactical.rules.commands import AssignLeadership as AssignLeadership
+    from game.systems.tactical.rules.commands import Attack as Attack
+    from game.systems.tactical.rules.commands import Charge as Charge
+    from game.systems.tactical.rules.commands import ChooseInitiative as ChooseInitiative
+    from game.systems.tactical.rules.commands import ChooseTurnPlace as ChooseTurnPlace
+    from game.systems.tactical.rules.commands import Command as Command
+    from game.systems.tactical.rules.commands import Dash as Dash
+    from game.systems.tactical.rules.commands import DefensiveAction as DefensiveAction
+    from game.systems.tactical.rules.commands import EndPhase as EndPhase
+    from game.systems.tactical.rules.commands import EnterStance as EnterStance
+    from game.systems.tactical.rules.commands import Move as Move
+    from game.systems.tactical.rules.commands import SetCasualtyAdvantage as SetCasualtyAdvantage
+    from game.systems.tactical.rules.commands import SpecialMove as SpecialMove
+    from game.systems.tactical.rules.commands import StuckStep as StuckStep
+    from game.systems.tactical.rules.commands import parse_command as parse_command
+    from game.systems.tactical.rules.engine import Accepted as Accepted
+    from game.systems.tactical.rules.engine import Outcome as Outcome
+    from game.systems.tactical.rules.engine import Rejection as Rejection
+    from game.systems.tactical.rules.engine import apply as apply
+    from game.systems.tactical.rules.events import EventBase as EventBase
+    from game.systems.tactical.rules.events import RollMade as RollMade
+    from game.systems.tactical.rules.events import parse_event as parse_event
+    from game.systems.tactical.rules.models import BattleSetup as BattleSetup
+    from game.systems.tactical.rules.move_then_dash import dash_after_move as dash_after_move
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_reach as move_then_dash_reach
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_sources as move_then_dash_sources
+    from game.systems.tactical.rules.movement import move_reach_keeping_dash as move_reach_keeping_dash
+    from game.systems.tactical.rules.movement import state_after_move as state_after_move
+    from game.systems.tactical.rules.movement import terrain_bars_dash as terrain_bars_dash
+    from game.systems.tactical.rules.movement import unreachable_reason as unreachable_reason
+    from game.systems.tactical.rules.objectives import describe_objectives as describe_objectives
+    from game.systems.tactical.rules.queries import AttackPreview as AttackPreview
+    from game.systems.tactical.rules.queries import ChargePreview as ChargePreview
+    from game.systems.tactical.rules.queries import Exposure as Exposure
+    from game.systems.tactical.rules.queries import Reach as Reach
+    from game.systems.tactical.rules.queries import StatLine as StatLine
+    from game.systems.tactical.rules.queries import attack_preview as attack_preview
+    from game.systems.tactical.rules.queries import charge_preview as charge_preview
+    from game.systems.tactical.rules.queries import danger_zone as danger_zone
+    from game.systems.tactical.rules.queries import dash_reach as dash_reach
+    from game.systems.tactical.rules.queries import dash_refusal as dash_refusal
+    from game.systems.tactical.rules.queries import legal_commands as legal_commands
+    from game.systems.tactical.rules.queries import move_reach as move_reach
+    from game.systems.tactical.rules.queries import overwatch_exposure as overwatch_exposure
+    from game.systems.tactical.rules.queries import preview as preview
+    from game.systems.tactical.rules.queries import special_move_targets as special_move_targets
+    from game.systems.tactical.rules.queries import spendable_advantage as spendable_advantage
+    from game.systems.tactical.rules.queries import stat_lines as stat_lines
+    from game.systems.tactical.rules.queries import unit_can_act as unit_can_act
+    from game.systems.tactical.rules.queries import units_that_can_act as units_that_can_act
+    from game.systems.tactical.rules.queries import why_unit_cannot_act as why_unit_cannot_act
+    from game.systems.tactical.rules.start import SetupError as SetupError
+    from game.systems.tactical.rules.start import initial_state as initial_state
+    from game.systems.tactical.rules.state import GameState as GameState
+    from game.systems.tactical.rules.state import Pending as Pending
+    from game.systems.tactical.rules.state import SideState as SideState
+    from game.systems.tactical.rules.state import TurnSlot as TurnSlot
+    from game.systems.tactical.rules.state import UnitState as UnitState
+    from game.systems.tactical.rules.terrain import can_stand_on as can_stand_on
+    from game.systems.tactical.rules.txn import Reject as Reject
+    from game.systems.tactical.rules.txn import Txn as Txn
 
-# public name -> (the submodule that defines it, its name there)
+# public name -> (the submodule that defines it, its name there): the one list of public names
 _HOMES: dict[str, tuple[str, str]] = {
     "Accepted": ("engine", "Accepted"),
     "AssignLeadership": ("commands", "AssignLeadership"),
@@ -132,7 +140,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     "dash_after_move": ("move_then_dash", "dash_after_move"),
     "dash_reach": ("queries", "dash_reach"),
     "dash_refusal": ("queries", "dash_refusal"),
-    "describe_objectives": ("objectives", "describe"),
+    "describe_objectives": ("objectives", "describe_objectives"),
     "initial_state": ("start", "initial_state"),
     "legal_commands": ("queries", "legal_commands"),
     "move_reach": ("queries", "move_reach"),
@@ -153,6 +161,8 @@ _HOMES: dict[str, tuple[str, str]] = {
     "unreachable_reason": ("movement", "unreachable_reason"),
     "why_unit_cannot_act": ("queries", "why_unit_cannot_act"),
 }
+# submodules that are public names too (found by `__getattr__` like any submodule)
+_SUBMODULES: tuple[str, ...] = ("events",)
 
 
 def __getattr__(name: str) -> Any:
@@ -173,15 +183,4 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-__all__ = [
-    "Accepted", "AssignLeadership", "Attack", "AttackPreview", "BattleSetup", "Charge",
-    "ChargePreview", "ChooseInitiative", "ChooseTurnPlace", "Command", "Dash", "DefensiveAction", "EndPhase", "EnterStance",
-    "EventBase", "Exposure", "GameState", "Move", "Outcome", "Pending", "Reach", "Reject", "Rejection",
-    "RollMade", "SetCasualtyAdvantage", "SetupError", "SideState", "SpecialMove", "StuckStep", "TurnSlot", "Txn", "UnitState",
-    "apply", "attack_preview", "charge_preview", "dash_reach", "describe_objectives", "events", "initial_state",
-    "legal_commands", "move_reach", "overwatch_exposure", "parse_command", "parse_event", "preview",
-    "special_move_targets", "unit_can_act", "units_that_can_act",
-    "StatLine", "can_stand_on", "danger_zone", "dash_refusal", "spendable_advantage", "stat_lines", "move_reach_keeping_dash", "state_after_move",
-    "move_then_dash_reach", "move_then_dash_sources", "dash_after_move", "terrain_bars_dash",
-    "unreachable_reason", "why_unit_cannot_act",
-]
+__all__ = sorted([*_HOMES, *_SUBMODULES])

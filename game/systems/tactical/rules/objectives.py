@@ -85,3 +85,6 @@ def describe(state: GameState) -> list[str]:
         else:
             out.append(f"{who}: keep a unit on the map through round {_objective_round(state, obj)}")
     return out
+
+
+describe_objectives = describe  # its public name in the rules package (game.systems.tactical.rules)
