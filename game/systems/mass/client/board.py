@@ -1,30 +1,40 @@
 """The battle board of a mass battle.
 
-Layout: a top bar (battle, ground, Wave, stage); one column per force (commander, individuals
-with their wound level and Void points, Brute divisions with head counts, the Advantage of each
-Way and the total as bars); the Phase track 1-10 with each force's action dice; the commands the
-rules list as legal (click one, or Up/Down, then Enter or the Apply button); the exact odds of the
-chosen command before it is applied; the casualty table of the last Wave; the log, with each
-roll's dice, chains (10+10+3), kept dice in brackets, Raises and a luck line.
+Layout: a top bar (battle, ground, Wave, stage, whose decision); one card per force (commander
+and individuals with Wounds and Void as bars, Brute divisions, the Advantage of each Way and the
+total as bars); the Phase track 1-10 with each force's action dice and its legend; the choices
+the rules list as legal (`choices.legal_commands`), each labelled by what it does and wrapped to
+its box, never cut (click one, or Up/Down, then Enter or the Apply button); the exact odds of
+the chosen one (`choices.preview`); the casualties of the last Wave; the log, with each roll's
+dice, chains (10+10+3), kept dice in brackets, Raises and a luck line. When the battle is over,
+the lower half is the battle-over summary (`end.py`) with its buttons.
 
-Hotseat: when the decision passes to another force, a hand-off screen hides the board first.
+Hand-offs (docs/mass-battle.md, "Hand-offs"): only a secret decision (`choices.secret`: the
+sealed appointments) needs the screen passed with the board hidden, and only when it belongs to
+a force other than the one that last had the screen. Every other choice is made in turn at the
+open table. A player whose roll is on the board sees it before the board is hidden: the screen is
+then handed on by a button ("Hand the screen to ...") rather than at once.
+
 `draw()` only reads; the session's `apply` is the only way the state changes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 import pygame_gui
 
-from game.core.system import possessive
 from game.shell import actions
-from game.shell.fonts import text
+from game.shell.fonts import font, text
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
+from game.systems.mass.client import end
+from game.systems.mass.rules import choices
+from game.systems.mass.rules.pools import level_index, level_name, size
 
 BG = (18, 20, 24)
 PANEL = (28, 31, 37)
@@ -33,13 +43,62 @@ DIM = (150, 146, 136)
 GOLD = (224, 184, 100)
 GOOD = (143, 209, 138)
 BAD = (255, 122, 106)
+TROUGH = (45, 48, 55)
+VOID = (160, 140, 230)
 FORCE_COLOURS = [(196, 70, 60), (70, 120, 200), (90, 170, 90), (200, 160, 60), (150, 90, 180)]
 WAY_COLOURS = {"heaven": (150, 170, 230), "honor": (230, 220, 150), "glory": (240, 150, 80),
                "strategy": (120, 200, 150), "terrain": (170, 140, 110)}
+CHOICE_SIZE = 13
+CHOICE_LINE = 17
+ODDS_SIZE = 13
+TRACK_H = 86
 
 
 def open_scene(app: Any, session: Any) -> Scene:
     return MassBoardScene(app, session)
+
+
+@dataclass(frozen=True)
+class ChoiceRow:
+    """One choice as drawn: its index in the legal list, its wrapped lines and its box."""
+
+    index: int
+    lines: tuple[str, ...]
+    rect: pygame.Rect
+
+
+def wrap_px(line: str, size: int, width: int, bold: bool = False, indent: str = "  ") -> list[str]:
+    """`line` cut at spaces into pieces no wider than `width` pixels (a word wider than the
+    box is cut between letters), the pieces after the first indented."""
+    f = font(size, bold)
+    out: list[str] = []
+    rest = line
+    while rest:
+        if f.size(rest)[0] <= width:
+            out.append(rest)
+            break
+        words = rest.split(" ")
+        cut = ""
+        for i in range(1, len(words) + 1):
+            trial = " ".join(words[:i])
+            if f.size(trial)[0] > width:
+                break
+            cut = trial
+        if not cut.strip():  # one word wider than the box: cut it between letters
+            n = len(rest)
+            while n > 1 and f.size(rest[:n])[0] > width:
+                n -= 1
+            cut = rest[:n]
+        out.append(cut)
+        rest = rest[len(cut):].lstrip()
+        if rest:
+            rest = indent + rest
+    return out or [""]
+
+
+def colour_of(s: Any, fid: str) -> tuple[int, int, int]:
+    order: list[str] = s.order
+    return FORCE_COLOURS[order.index(fid) % len(FORCE_COLOURS)]
 
 
 class MassBoardScene(Scene):
@@ -49,7 +108,8 @@ class MassBoardScene(Scene):
     # the shell's (quit asking first, undo / redo)
     KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "choose a command"),
             Binding((pygame.K_PAGEUP, pygame.K_PAGEDOWN), "PageUp / PageDown", "a page of commands"),
-            Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "apply the chosen command"))
+            Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "apply the chosen command (or hand the "
+                    "screen on when a sealed choice is next)"))
 
     def __init__(self, app: Any, session: Any) -> None:
         super().__init__(app)
@@ -59,9 +119,17 @@ class MassBoardScene(Scene):
         self.casualties: list[str] = []
         self.selected = 0
         self.scroll = 0
-        self.shown_side: str | None = None
         self.message = ""
+        # the force whose eyes are on the screen while a secret decision is open (None: the open
+        # table); a hand-off due to `handoff_to` (pushed at the next update, or by the player's
+        # Enter when `handoff_wait`: their roll is on the board to read first)
+        self.viewer: str | None = None
+        self.handoff_to: str | None = None
+        self.handoff_wait = False
+        self.handoffs = 0
+        self.end_buttons: dict[Any, str] = {}
         self.ui = app.make_ui()
+        self._plan_handoff(rolled=False)
         self._refresh()
         self._build()
         self._intro()
@@ -78,38 +146,57 @@ class MassBoardScene(Scene):
 
     def _rects(self) -> dict[str, pygame.Rect]:
         w, h = self.app.screen.get_size()
-        top = pygame.Rect(0, 0, w, 34)
-        forces = pygame.Rect(0, 34, w, int(h * 0.42))
-        track = pygame.Rect(0, forces.bottom, w, 70)
+        top = pygame.Rect(0, 0, w, 30)
+        forces = pygame.Rect(0, 30, w, max(150, int(h * 0.36)))
+        track = pygame.Rect(0, forces.bottom, w, TRACK_H)
         lower = h - track.bottom
-        cmds = pygame.Rect(0, track.bottom, w // 3, lower)
-        odds = pygame.Rect(cmds.right, track.bottom, w // 3, lower - 50)
+        cmds = pygame.Rect(0, track.bottom, w * 3 // 8, lower)
+        odds = pygame.Rect(cmds.right, track.bottom, w * 5 // 16, lower - 50)
         log = pygame.Rect(odds.right, track.bottom, w - odds.right, lower)
         button = pygame.Rect(odds.x + 10, odds.bottom + 6, odds.w - 20, 38)
+        summary = pygame.Rect(0, track.bottom, odds.right, lower)
         return {"top": top, "forces": forces, "track": track, "cmds": cmds, "odds": odds, "log": log,
-                "button": button}
+                "button": button, "summary": summary}
 
     def _build(self) -> None:
         self.ui.clear_and_reset()
         r = self._rects()
-        self.apply_button = Button(r["button"], "Apply (Enter)", self.ui)
+        self.end_buttons = {}
+        self.apply_button: Any = None
+        if self.over:
+            for rect, (key, label) in zip(end.button_rects(r["summary"], len(self._end_labels())),
+                                          self._end_labels(), strict=True):
+                self.end_buttons[Button(rect, label, self.ui)] = key
+        else:
+            self.apply_button = Button(r["button"], self._apply_label(), self.ui)
+
+    def _apply_label(self) -> str:
+        if self.handoff_to is not None and self.handoff_wait:
+            return f"Hand the screen to {self.session.state.forces[self.handoff_to].name} (Enter)"
+        return "Apply (Enter)"
+
+    def _end_labels(self) -> list[tuple[str, str]]:
+        out = []
+        if self.session.return_to is not None:
+            out.append(("back", self.session.return_label or "Back to the campaign"))
+        return [*out, ("save", "Save"), ("new", "New battle"), ("quit", "Quit")]
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
         self._build()
 
+    @property
+    def over(self) -> bool:
+        return bool(self.session.state.stage == "ended")
+
     # ------------------------------------------------------------------ the rules' answers
     def _refresh(self) -> None:
         s = self.session.state
-        self.legal = list(self.system.legal_commands(s))
-        movers = self.system.to_move(s)
-        if self.shown_side is None and movers:
-            self.shown_side = movers[0]
-        if len(movers) > 1 and self.shown_side in movers:
-            # several forces decide at once (the sealed appointments): the screen offers only the
-            # choices of the force it was handed to; the others get it behind the hand-off
-            self.legal = [c for c in self.legal if getattr(c, "force", self.shown_side) == self.shown_side]
-        self.labels = [self.system.describe_command(s, c) for c in self.legal]
+        self.legal = [] if (self.handoff_to is not None) else list(self.system.legal_commands(s))
+        if choices.secret(s) and self.viewer is not None:
+            # a sealed decision: the screen offers only the choices of the force it was handed to
+            self.legal = [c for c in self.legal if getattr(c, "force", self.viewer) == self.viewer]
+        self.labels = [choices.label(s, c) for c in self.legal]
         self.selected = min(self.selected, max(0, len(self.legal) - 1))
         self._preview()
 
@@ -134,24 +221,61 @@ class MassBoardScene(Scene):
         """The shell's undo / redo changed the state: the board's lists follow it."""
         self.selected = 0
         self.scroll = 0
+        self.handoff_to = None
+        self._plan_handoff(rolled=False)
         self._refresh()
+        self._build()
 
     def _say(self, line: str, colour: tuple[int, int, int] = INK) -> None:
         self.log.append((line, colour))
-        self.log = self.log[-200:]
+        self.log = self.log[-300:]
+
+    # ------------------------------------------------------------------ hand-offs
+    def _plan_handoff(self, rolled: bool) -> None:
+        """After every change: whether the screen must pass, hidden, to another force."""
+        s = self.session.state
+        movers = self.system.to_move(s)
+        if not movers or not choices.secret(s):
+            self.viewer = None  # open choices: the whole table looks at the board
+            return
+        if not getattr(self.app.settings, "blackout", True):  # a GM at the table: no hiding
+            self.viewer = movers[0]
+            return
+        if self.viewer in movers:
+            return  # the force at the screen still has its own sealed choice to make
+        self.handoff_to = movers[0]
+        self.handoff_wait = rolled and self.viewer is None  # let the table read the roll first
+
+    def _hand_off(self) -> None:
+        side = self.handoff_to
+        if side is None:
+            return
+        s = self.session.state
+        self.handoff_to = None
+        self.handoff_wait = False
+        self.viewer = side
+        self.handoffs += 1
+        self.app.push(HandoffScene(self.app, s.forces[side].name, colour_of(s, side),
+                                   f"{s.forces[side].name} makes a sealed choice; the other commanders look away."))
+        self._refresh()
+        self._build()
 
     # ------------------------------------------------------------------ input
     def choose(self, index: int) -> None:
-        if self.legal:
-            self.selected = max(0, min(len(self.legal) - 1, index))
-            visible = self._visible_rows()
-            if self.selected < self.scroll:
-                self.scroll = self.selected
-            elif self.selected >= self.scroll + visible:
-                self.scroll = self.selected - visible + 1
-            self._preview()
+        if not self.legal:
+            return
+        self.selected = max(0, min(len(self.legal) - 1, index))
+        if self.selected < self.scroll:
+            self.scroll = self.selected
+        else:
+            while self.scroll < self.selected and all(row.index != self.selected for row in self.command_rows()):
+                self.scroll += 1
+        self._preview()
 
     def apply_selected(self) -> None:
+        if self.handoff_to is not None:
+            self._hand_off()
+            return
         if not self.legal:
             return
         before = self.session.state
@@ -166,7 +290,7 @@ class MassBoardScene(Scene):
         if sealed is not None and sealed(before, cmd):  # its content stays hidden from the next force
             self._say(f"> {before.forces[cmd.force].name} makes its sealed choice", GOLD)
         else:
-            self._say("> " + self.system.describe_command(before, cmd), GOLD)
+            self._say("> " + choices.label(before, cmd), GOLD)
         new_cas: list[str] = []
         for e in events:
             line = self.system.describe_event(before, e)
@@ -184,54 +308,83 @@ class MassBoardScene(Scene):
             self.casualties = new_cas
         self.selected = 0
         self.scroll = 0
-        self._handoff()  # first: the list is then the choices of the force the screen goes to
+        self._plan_handoff(rolled=bool(self.system.rolls(events)))
         self._refresh()
+        if self.over:
+            self._say("The battle is over: the summary is below (save, a new battle, or quit).", GOLD)
+        self._build()
         actions.after_change(self)  # the autosave at each new Wave
 
-    def _handoff(self) -> None:
-        s = self.session.state
-        movers = self.system.to_move(s)
-        if not movers or s.stage == "ended":
+    def _end_action(self, key: str) -> None:
+        if key == "back" and self.session.return_to is not None:
+            self.session.return_to(self)
+        elif key == "save":
+            actions.save_new_action(self)
+        elif key == "new":
+            self.new_battle()
+        elif key == "quit":
+            actions.request_quit(self.app)
+
+    def new_battle(self) -> None:
+        """The same battle again from its set-up, with the next dice seed."""
+        from game.shell.session import session_for
+
+        loaded = self.session.loaded
+        if loaded is None:
+            self._say("This battle has no set-up file to start again from", BAD)
             return
-        side = movers[0]
-        if self.shown_side is not None and side != self.shown_side:
-            idx = s.order.index(side)
-            self.app.push(HandoffScene(self.app, s.forces[side].name, FORCE_COLOURS[idx % len(FORCE_COLOURS)],
-                                       f"{possessive(s.forces[side].name)} commander decides next."))
-        self.shown_side = side
+        plugin = self.app.table.plugin_of_loaded(loaded)
+        fresh = session_for(plugin, loaded, seed=self.session.seed + 1)
+        self.app.replace(MassBoardScene(self.app, fresh))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
-        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.apply_button:
-            self.apply_selected()
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is self.apply_button:
+                self.apply_selected()
+            elif event.ui_element in self.end_buttons:
+                self._end_action(self.end_buttons[event.ui_element])
         elif event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and not self.over:
                 self.apply_selected()
             elif event.key == pygame.K_DOWN:
                 self.choose(self.selected + 1)
             elif event.key == pygame.K_UP:
                 self.choose(self.selected - 1)
             elif event.key == pygame.K_PAGEDOWN:
-                self.choose(self.selected + self._visible_rows())
+                self.choose(self.selected + max(1, len(self.command_rows())))
             elif event.key == pygame.K_PAGEUP:
-                self.choose(self.selected - self._visible_rows())
+                self.choose(self.selected - max(1, len(self.command_rows())))
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            r = self._rects()["cmds"]
-            if r.collidepoint(event.pos):
-                row = (event.pos[1] - r.y - 28) // 20
-                if row >= 0:
-                    self.choose(self.scroll + row)
-        elif event.type == pygame.MOUSEWHEEL:
-            self.scroll = max(0, min(max(0, len(self.legal) - self._visible_rows()), self.scroll - event.y))
+            for row in self.command_rows():
+                if row.rect.collidepoint(event.pos):
+                    self.choose(row.index)
+        elif event.type == pygame.MOUSEWHEEL and self.legal:
+            self.scroll = max(0, min(len(self.legal) - 1, self.scroll - event.y))
 
     def update(self, dt: float) -> None:
-        if self.shown_side is None:
-            movers = self.system.to_move(self.session.state)
-            self.shown_side = movers[0] if movers else None
+        if self.handoff_to is not None and not self.handoff_wait and self.app.scenes.top is self:
+            self._hand_off()
         self.ui.update(dt)
 
-    def _visible_rows(self) -> int:
-        return max(1, (self._rects()["cmds"].h - 36) // 20)
+    # ------------------------------------------------------------------ the choices' layout
+    def command_rows(self) -> list[ChoiceRow]:
+        """The choices drawn from `scroll` on, each wrapped to the box (never cut)."""
+        if self.over:
+            return []
+        box = self._rects()["cmds"].inflate(-8, -8)
+        width = box.w - 20
+        y = box.y + 28
+        bottom = box.bottom - (22 if self.message else 6)
+        rows: list[ChoiceRow] = []
+        for i in range(self.scroll, len(self.legal)):
+            lines = tuple(wrap_px(self.labels[i], CHOICE_SIZE, width))
+            h = CHOICE_LINE * len(lines) + 3
+            if y + h > bottom and rows:
+                break
+            rows.append(ChoiceRow(i, lines, pygame.Rect(box.x + 4, y, box.w - 8, h)))
+            y += h
+        return rows
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
@@ -241,8 +394,11 @@ class MassBoardScene(Scene):
         self._draw_top(surface, r["top"], s)
         self._draw_forces(surface, r["forces"], s)
         self._draw_track(surface, r["track"], s)
-        self._draw_commands(surface, r["cmds"], s)
-        self._draw_odds(surface, r["odds"])
+        if self.over:
+            end.draw_summary(surface, r["summary"], self.session, self.system)
+        else:
+            self._draw_commands(surface, r["cmds"], s)
+            self._draw_odds(surface, r["odds"])
         self._draw_log(surface, r["log"])
         self.ui.draw_ui(surface)
 
@@ -250,139 +406,187 @@ class MassBoardScene(Scene):
         pygame.draw.rect(surface, PANEL, rect)
         summ = self.system.summary(s)
         movers = self.system.to_move(s)
-        who = ", ".join(s.forces[m].name for m in movers)
+        who = ", ".join(s.forces[m].name for m in movers) if movers else "-"
         line = (f"{s.setup.name}  |  {s.setup.terrain.title()} ground  |  Wave {s.wave}  |  {summ['phase']}"
-                + (f"  |  deciding: {who}" if who else ""))
+                f"  |  deciding: {who}")
         if s.stage == "ended":
             line = f"{s.setup.name}  |  battle over: " + (
                 f"{s.forces[s.winner].name} wins ({s.end_reason})" if s.winner else f"no victor ({s.end_reason})")
-        surface.blit(text(line, 16, GOLD, True), (10, rect.y + 8))
+        surface.blit(text(wrap_px(line, 15, rect.w - 20, True)[0], 15, GOLD, True), (10, rect.y + 7))
 
     def _draw_forces(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:
-        from game.systems.mass.rules.pools import level_name, size
-
         n = len(s.order)
         w = rect.w // n
         top_total = max([1] + [f.total() for f in s.forces.values()])
         for i, fid in enumerate(s.order):
             f = s.forces[fid]
-            box = pygame.Rect(rect.x + i * w + 6, rect.y + 6, w - 12, rect.h - 12)
-            colour = FORCE_COLOURS[i % len(FORCE_COLOURS)]
-            pygame.draw.rect(surface, PANEL, box, border_radius=6)
-            pygame.draw.rect(surface, colour, pygame.Rect(box.x, box.y, box.w, 5), border_top_left_radius=6,
-                             border_top_right_radius=6)
-            y = box.y + 10
-            status = "" if f.in_field else f"  [{f.status}]"
-            surface.blit(text(f"{f.name}{status}", 17, colour, True), (box.x + 10, y))
-            surface.blit(text(f"{size(s.rules, f)} fighting", 14, DIM), (box.right - 110, y + 2))
-            y += 26
-            for p in f.people.values():
-                mark = "* " if p.id == f.commander else "  "
-                lvl = "fled" if p.fled else level_name(s.rules, p)
-                tags = f" ({', '.join(p.stats.tags)})" if p.stats.tags else ""
-                extra = (" deadly" if p.deadly else "") + (" traversable" if p.traversable else "")
-                c = BAD if lvl in ("Down", "Out", "Dead", "fled") else INK
-                surface.blit(text(f"{mark}{p.name}{tags}: {lvl}, {p.wounds} Wounds, Void {p.void_left}{extra}",
-                                  14, c), (box.x + 10, y))
-                y += 18
-            for d in f.brutes:
-                surface.blit(text(f"  Brutes, {d.armour} armour: {d.count}", 14, INK), (box.x + 10, y))
-                y += 18
-            if f.brutes_wounded:
-                surface.blit(text(f"  out of the battle: {f.brutes_wounded} wounded, {f.brutes_killed} of them dead",
-                                  13, DIM), (box.x + 10, y))
-                y += 18
-            y += 4
-            bar_w = box.w - 120
-            for way in ("heaven", "honor", "glory", "strategy", "terrain"):
-                v = f.advantage.get(way, 0)
-                surface.blit(text(way.title(), 13, DIM), (box.x + 10, y))
-                pygame.draw.rect(surface, (45, 48, 55), pygame.Rect(box.x + 80, y + 3, bar_w, 10))
-                pygame.draw.rect(surface, WAY_COLOURS[way],
-                                 pygame.Rect(box.x + 80, y + 3, int(bar_w * v / top_total), 10))
-                surface.blit(text(str(v), 13, INK), (box.x + 86 + bar_w, y))
-                y += 16
-            tot = f.total()
-            surface.blit(text("Total", 14, GOLD, True), (box.x + 10, y + 2))
-            pygame.draw.rect(surface, (45, 48, 55), pygame.Rect(box.x + 80, y + 4, bar_w, 14))
-            pygame.draw.rect(surface, colour, pygame.Rect(box.x + 80, y + 4, int(bar_w * tot / top_total), 14))
-            surface.blit(text(str(tot), 15, GOLD, True), (box.x + 86 + bar_w, y + 2))
+            box = pygame.Rect(rect.x + i * w + 6, rect.y + 6, w - 12, rect.h - 10)
+            self._draw_card(surface, box, s, f, colour_of(s, fid), top_total)
+
+    def _draw_card(self, surface: pygame.Surface, box: pygame.Rect, s: Any, f: Any,
+                   colour: tuple[int, int, int], top_total: int) -> None:
+        pygame.draw.rect(surface, PANEL, box, border_radius=6)
+        pygame.draw.rect(surface, colour, pygame.Rect(box.x, box.y, box.w, 5), border_top_left_radius=6,
+                         border_top_right_radius=6)
+        old_clip = surface.get_clip()
+        surface.set_clip(box)
+        y = box.y + 9
+        status = "" if f.in_field else f"  [{f.status}]"
+        fighting = text(f"{size(s.rules, f)} fighting", 13, DIM)
+        name_w = box.w - 24 - fighting.get_width()
+        surface.blit(text(wrap_px(f"{f.name}{status}", 15, name_w, True)[0], 15, colour, True), (box.x + 10, y))
+        surface.blit(fighting, (box.right - 10 - fighting.get_width(), y + 2))
+        y += 22
+        # individuals: name (tags once), Wounds as a bar on the wound track, Void points as pips
+        name_w = int(box.w * 0.40)
+        bar_x = box.x + 10 + name_w + 6
+        bar_w = int(box.w * 0.30)
+        void_x = bar_x + bar_w + 8
+        for p in f.people.values():
+            mark = "* " if p.id == f.commander else ""
+            label = wrap_px(mark + choices.person_label(p), 13, name_w)[0]
+            gone = p.fled or level_name(s.rules, p) in ("Down", "Out", "Dead")
+            surface.blit(text(label, 13, BAD if gone else INK), (box.x + 10, y))
+            self._wound_bar(surface, pygame.Rect(bar_x, y + 2, bar_w, 13), s, p)
+            self._void_pips(surface, pygame.Rect(void_x, y + 2, box.right - 10 - void_x, 13), p)
+            y += 17
+        parts = [f"{d.count} {d.armour}" for d in f.brutes]
+        brutes = "Brutes: " + (", ".join(parts) if parts else "none")
+        if f.brutes_wounded:
+            brutes += f"  (out: {f.brutes_wounded} wounded, {f.brutes_killed} of them dead)"
+        for chunk in wrap_px(brutes, 12, box.w - 20)[:2]:
+            surface.blit(text(chunk, 12, DIM), (box.x + 10, y + 1))
+            y += 15
+        y += 3
+        # the Advantage of each Way: five short bars in a row, then the total
+        ways = ("heaven", "honor", "glory", "strategy", "terrain")
+        cell = (box.w - 20) // len(ways)
+        for k, way in enumerate(ways):
+            v = f.advantage.get(way, 0)
+            x = box.x + 10 + k * cell
+            surface.blit(text(f"{way.title()} {v}", 12, DIM), (x, y))
+            pygame.draw.rect(surface, TROUGH, pygame.Rect(x, y + 16, cell - 8, 6))
+            pygame.draw.rect(surface, WAY_COLOURS[way], pygame.Rect(x, y + 16, int((cell - 8) * v / top_total), 6))
+        y += 26
+        tot = f.total()
+        surface.blit(text(f"Advantage {tot}", 13, GOLD, True), (box.x + 10, y))
+        tx = box.x + 110
+        pygame.draw.rect(surface, TROUGH, pygame.Rect(tx, y + 3, box.right - 10 - tx, 11))
+        pygame.draw.rect(surface, colour, pygame.Rect(tx, y + 3, int((box.right - 10 - tx) * tot / top_total), 11))
+        surface.set_clip(old_clip)
+
+    def _wound_bar(self, surface: pygame.Surface, rect: pygame.Rect, s: Any, p: Any) -> None:
+        """Wounds taken against the whole wound track (to dead), with the level's name on it."""
+        earth = p.stats.rings.earth
+        track = sum(lvl.earth_times * earth for lvl in s.rules.wound_levels) or 1
+        frac = min(1.0, p.wounds / track)
+        idx = level_index(s.rules, p)
+        colour = GOOD if idx == 0 else ((230, 190, 90) if level_name(s.rules, p) not in ("Down", "Out", "Dead")
+                                        else BAD)
+        pygame.draw.rect(surface, TROUGH, rect, border_radius=3)
+        pygame.draw.rect(surface, colour, pygame.Rect(rect.x, rect.y, max(2, int(rect.w * frac)), rect.h),
+                         border_radius=3)
+        lvl = "fled" if p.fled else level_name(s.rules, p)
+        label = text(f"{lvl} {p.wounds}/{track}", 11, INK)
+        surface.blit(label, (rect.x + 4, rect.y))
+
+    def _void_pips(self, surface: pygame.Surface, rect: pygame.Rect, p: Any) -> None:
+        """Void points: one pip each, filled while unspent."""
+        most = max(p.stats.max_void_points, p.void_left)
+        if most <= 0 or rect.w <= 0:
+            return
+        pip = max(4, min(12, (rect.w - 2) // most - 2))
+        for k in range(most):
+            r = pygame.Rect(rect.x + k * (pip + 2), rect.y + (rect.h - pip) // 2, pip, pip)
+            if r.right > rect.right:
+                break
+            pygame.draw.rect(surface, VOID, r, width=0 if k < p.void_left else 1, border_radius=2)
 
     def _draw_track(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:
         pygame.draw.rect(surface, PANEL, rect)
-        cell = (rect.w - 120) // 10
-        surface.blit(text("Phases", 14, DIM, True), (rect.x + 10, rect.y + 6))
+        left = 150
+        cell = (rect.w - left - 10) // 10
+        surface.blit(text("Phases", 13, DIM, True), (rect.x + 10, rect.y + 4))
+        for i, fid in enumerate(s.order):  # the legend: each force's colour
+            y = rect.y + 22 + i * 15
+            pygame.draw.rect(surface, colour_of(s, fid), pygame.Rect(rect.x + 10, y + 2, 10, 10), border_radius=2)
+            surface.blit(text(wrap_px(s.forces[fid].name, 12, left - 30)[0], 12, INK), (rect.x + 26, y))
         for ph in range(1, 11):
-            x = rect.x + 100 + (ph - 1) * cell
+            x = rect.x + left + (ph - 1) * cell
             now = s.stage == "phases" and s.phase == ph
-            pygame.draw.rect(surface, (70, 64, 40) if now else (40, 43, 50), pygame.Rect(x, rect.y + 4, cell - 4, 62),
+            pygame.draw.rect(surface, (70, 64, 40) if now else (40, 43, 50), pygame.Rect(x, rect.y + 4, cell - 4, 60),
                              border_radius=4)
-            surface.blit(text(str(ph), 14, GOLD if now else DIM, True), (x + 4, rect.y + 6))
+            surface.blit(text(str(ph), 13, GOLD if now else DIM, True), (x + 4, rect.y + 5))
             for i, fid in enumerate(s.order):
                 f = s.forces[fid]
                 count = sum(1 for d in f.dice if d == ph)
                 held = sum(1 for d in f.dice if d < ph) if now else 0
-                col = FORCE_COLOURS[i % len(FORCE_COLOURS)]
                 for k in range(count + held):
-                    pygame.draw.rect(surface, col, pygame.Rect(x + 22 + k * 14, rect.y + 8 + i * 16, 11, 11),
-                                     width=0 if k < count else 2, border_radius=2)
+                    sq = pygame.Rect(x + 20 + k * 13, rect.y + 8 + i * 14, 10, 10)
+                    if sq.right > x + cell - 6:
+                        break
+                    pygame.draw.rect(surface, colour_of(s, fid), sq, width=0 if k < count else 2, border_radius=2)
+        legend = ("a square: one action die of that force, its Battle Action in that Phase; an outline: a die "
+                  "held from an earlier Phase; gold: the Phase now")
+        surface.blit(text(wrap_px(legend, 11, rect.w - left - 20)[0], 11, DIM), (rect.x + left, rect.y + 68))
 
     def _draw_commands(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:
-        pygame.draw.rect(surface, PANEL, rect.inflate(-8, -8), border_radius=6)
-        head = "Your choices (legal commands)" if self.legal else "No decision waiting"
-        surface.blit(text(head, 15, GOLD, True), (rect.x + 12, rect.y + 8))
-        y = rect.y + 30
-        for i in range(self.scroll, min(len(self.legal), self.scroll + self._visible_rows())):
-            sel = i == self.selected
+        box = rect.inflate(-8, -8)
+        pygame.draw.rect(surface, PANEL, box, border_radius=6)
+        movers = self.system.to_move(s)
+        if self.handoff_to is not None:
+            head = f"Next: a sealed choice for {s.forces[self.handoff_to].name}"
+        elif not self.legal:
+            head = "No decision waiting"
+        else:
+            fid = getattr(self.legal[0], "force", movers[0] if movers else "")
+            head = f"{s.forces[fid].name}'s choice" if fid in s.forces else "Choices"
+            if choices.secret(s):
+                head += " (sealed)"
+        surface.blit(text(wrap_px(head, 14, box.w - 20, True)[0], 14, GOLD, True), (box.x + 10, box.y + 6))
+        for row in self.command_rows():
+            sel = row.index == self.selected
             if sel:
-                pygame.draw.rect(surface, (60, 56, 40), pygame.Rect(rect.x + 8, y - 1, rect.w - 16, 19))
-            label = self.labels[i]
-            if len(label) > 70:
-                label = label[:68] + "..."
-            surface.blit(text(label, 13, GOLD if sel else INK), (rect.x + 14, y))
-            y += 20
+                pygame.draw.rect(surface, (60, 56, 40), row.rect, border_radius=3)
+            for k, line in enumerate(row.lines):
+                surface.blit(text(line, CHOICE_SIZE, GOLD if sel else INK), (row.rect.x + 6, row.rect.y + 1 + k * CHOICE_LINE))
         if self.message:
-            surface.blit(text(self.message[:90], 13, BAD), (rect.x + 12, rect.bottom - 22))
+            surface.blit(text(wrap_px(self.message, 12, box.w - 20)[0], 12, BAD), (box.x + 10, box.bottom - 20))
 
     def _draw_odds(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        pygame.draw.rect(surface, PANEL, rect.inflate(-8, -8), border_radius=6)
-        y = rect.y + 8
-        surface.blit(text("Exact odds before you choose", 15, GOLD, True), (rect.x + 12, y))
+        box = rect.inflate(-8, -8)
+        pygame.draw.rect(surface, PANEL, box, border_radius=6)
+        y = box.y + 6
+        surface.blit(text("Exact odds before you choose", 14, GOLD, True), (box.x + 10, y))
         y += 22
-        for line in self.odds_lines[:8]:
-            for chunk in _wrap(line, 58):
-                surface.blit(text(chunk, 13, INK), (rect.x + 12, y))
-                y += 17
+        width = box.w - 20
+        lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
+        for k, line in enumerate(self.odds_lines):
+            lines += [(chunk, ODDS_SIZE, GOLD if k == 0 else INK, k == 0)
+                      for chunk in wrap_px(line, ODDS_SIZE, width, k == 0)]
         if self.casualties:
-            y += 6
-            surface.blit(text("Last Wave's casualties", 14, GOLD, True), (rect.x + 12, y))
-            y += 20
+            lines.append(("", 6, DIM, False))
+            lines.append(("Last Wave's casualties", 13, GOLD, True))
             for line in self.casualties:
-                for chunk in _wrap(line, 58):
-                    if y > rect.bottom - 18:
-                        return
-                    surface.blit(text(chunk, 12, DIM), (rect.x + 12, y))
-                    y += 15
+                lines += [(chunk, 12, DIM, False) for chunk in wrap_px(line, 12, width)]
+        for chunk, sz, colour, bold in lines:
+            if y > box.bottom - 16:
+                break
+            surface.blit(text(chunk, sz, colour, bold), (box.x + 10, y))
+            y += sz + 4
 
     def _draw_log(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        pygame.draw.rect(surface, PANEL, rect.inflate(-8, -8), border_radius=6)
-        surface.blit(text("Battle log", 15, GOLD, True), (rect.x + 12, rect.y + 8))
+        box = rect.inflate(-8, -8)
+        pygame.draw.rect(surface, PANEL, box, border_radius=6)
+        surface.blit(text("Battle log", 14, GOLD, True), (box.x + 10, box.y + 6))
+        width = box.w - 20
+        rows = (box.h - 34) // 15
         lines: list[tuple[str, tuple[int, int, int]]] = []
-        for line, colour in self.log:
-            lines += [(chunk, colour) for chunk in _wrap(line, 62)]
-        rows = (rect.h - 40) // 16
-        y = rect.y + 30
+        for line, colour in reversed(self.log):  # wrap only what fits, newest last
+            lines[:0] = [(chunk, colour) for chunk in wrap_px(line, 12, width)]
+            if len(lines) >= rows:
+                break
+        y = box.y + 28
         for line, colour in lines[-rows:]:
-            surface.blit(text(line, 12, colour), (rect.x + 12, y))
-            y += 16
-
-
-def _wrap(line: str, width: int) -> list[str]:
-    out: list[str] = []
-    while len(line) > width:
-        cut = line.rfind(" ", 0, width)
-        cut = width if cut <= 0 else cut
-        out.append(line[:cut])
-        line = "  " + line[cut:].lstrip()
-    out.append(line)
-    return out
+            surface.blit(text(line, 12, colour), (box.x + 10, y))
+            y += 15
