@@ -101,6 +101,21 @@ def is_null_device(st: os.stat_result) -> bool:
     return stat.S_ISCHR(null.st_mode) and st.st_rdev == null.st_rdev
 
 
+def not_a_file(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` cannot be read as a file, in a few words ("not found", "is a folder, not a
+    file", "is not a regular file (a device, pipe or socket)"), or None when it can (a regular file
+    or the null device). For a loader to report it against the line that names the path."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return "not found"
+    if stat.S_ISDIR(st.st_mode):
+        return "is a folder, not a file"
+    if stat.S_ISREG(st.st_mode) or is_null_device(st):
+        return None
+    return "is not a regular file (a device, pipe or socket)"
+
+
 def _brief_path(p: str) -> str:
     return p.replace("\0", "\\0")[:200]
 

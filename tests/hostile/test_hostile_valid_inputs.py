@@ -38,3 +38,18 @@ def test_a_device_named_by_a_campaign_scenario_is_reported_against_the_scenarios
         sc.write_text(sc.read_text(encoding="utf-8") + f"{key}: /dev/zero\n", encoding="utf-8")
     code, _out, err, _ = cli(capsys, "validate", str(sc))
     assert code == 1 and f"error: {sc}: line " in err and f"{key}: {key} /dev/zero: is not a regular file" in err
+
+
+@pytest.mark.parametrize("key", ["map", "catalogue"])
+def test_a_device_named_by_a_tactical_scenario_is_reported_against_the_scenarios_line(tmp_path, capsys, key):
+    from tests.hostile.hostile import small_scenario
+
+    sc = small_scenario(tmp_path)
+    text = sc.read_text(encoding="utf-8")
+    if key == "map":
+        text = "\n".join("map: /dev/zero" if ln.startswith("map:") else ln for ln in text.splitlines()) + "\n"
+    else:
+        text += "catalogue: /dev/zero\n"
+    sc.write_text(text, encoding="utf-8")
+    code, _out, err, _ = cli(capsys, "validate", str(sc))
+    assert code == 1 and f"error: {sc}: line " in err and "'/dev/zero' is not a regular file" in err

@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from game import paths
 from game.core.board import Board
 from game.core.errors import GameFileError, brief
 from game.core.hexgrid import Hex
@@ -254,15 +253,15 @@ def load_scenario(path: str | Path) -> LoadedScenario:
         rules = rules.model_copy(update={"defensive_action_prompt": wanted})
     catalogue_path = (safe_read.resolve(base / sc.catalogue, "unit catalogue", origin=str(doc.path),
                                         where="catalogue") if sc.catalogue else DEFAULT_CATALOGUE)
-    # (a device, pipe or socket is refused by the reader, with its own line)
-    if sc.catalogue and (not paths.exists(catalogue_path) or paths.is_dir(catalogue_path)):
-        what = "is a folder, not a file" if paths.is_dir(catalogue_path) else "not found"
+    what = safe_read.not_a_file(catalogue_path) if sc.catalogue else None  # (named against this line)
+    if what:
         problems.add(("catalogue",), f"unit catalogue '{sc.catalogue}' {what} (looked for {catalogue_path})")
         problems.raise_if_any()
     catalogue: Catalogue = load_catalogue(catalogue_path)
     map_path = safe_read.resolve(base / sc.map, "map", origin=str(doc.path), where="map")
-    if not paths.exists(map_path) or paths.is_dir(map_path):
-        what = "is a folder, not a .tmx file" if paths.is_dir(map_path) else "not found"
+    what = safe_read.not_a_file(map_path)
+    if what:
+        what = "is a folder, not a .tmx file" if what.startswith("is a folder") else what
         problems.add(("map",), f"map '{sc.map}' {what} (looked for {map_path})")
         problems.raise_if_any()
     md = load_map(map_path, set(rules.terrain))
