@@ -7,13 +7,24 @@ from typing import Any
 
 import pygame
 
-from game.shell.actions import undo_action
+from game.shell.actions import request_quit, return_action, undo_action
 from game.shell.keys import GAME_KEYS, UNDO_KEYS, Binding
 
 PAN_KEYS = {
     pygame.K_LEFT: (-1, 0), pygame.K_a: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_d: (1, 0),
     pygame.K_UP: (0, -1), pygame.K_w: (0, -1), pygame.K_DOWN: (0, 1), pygame.K_s: (0, 1),
 }
+
+def _escape(scene: Any) -> None:
+    """Esc cancels what is chosen; on the bare map it is the shell's quit, as in every system."""
+    if scene.selected is None and scene.mode.name == "select":
+        if scene.session.return_to is not None:  # a battle fought out from the campaign: back to it
+            return_action(scene)
+        else:
+            request_quit(scene.app)
+    else:
+        scene.cancel()
+
 
 def _undo(scene: Any) -> None:
     scene.anim.skip()
@@ -27,7 +38,8 @@ BATTLE_KEYS: tuple[Binding, ...] = (
     # the shell's undo / redo (the same in every rule system); the running animation ends first
     Binding((pygame.K_z,), "Ctrl+Z", UNDO_KEYS[0].what, lambda s: _undo(s), ctrl=True),
     UNDO_KEYS[1],
-    Binding((pygame.K_ESCAPE,), "Esc", "cancel the current choice", lambda s: s.cancel()),
+    Binding((pygame.K_ESCAPE,), "Esc", "cancel the current choice; with nothing chosen: quit (asks first when "
+            "there is unsaved play)", lambda s: _escape(s)),
     Binding((pygame.K_g,), "G", "hex grid on/off", lambda s: s.toggle_grid()),
     Binding((pygame.K_TAB, pygame.K_n), "Tab or N", "next unit that can still act", lambda s: s.next_unit()),
     Binding((pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER), "E or Enter",
