@@ -6,6 +6,7 @@ game when no file is named), naming it and when it was left. For every system an
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -137,3 +138,18 @@ def test_each_system_keeps_its_own_recovery_save(tmp_path: Path, monkeypatch: py
     kept = sorted(p.name for p in savegame.saves_dir().glob("recovery-*.yaml"))
     assert kept == ["recovery-ail-tactical.yaml", "recovery-campaign.yaml", "recovery-mass-battle.yaml",
                     "recovery-race.yaml"]
+
+
+def test_esc_in_the_tactical_battle_cancels_a_choice_first_then_asks_before_quitting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    play_some(game)
+    scene: Any = game.scene
+    unit = next(u for u in scene.state.units.values() if scene.is_mine(u.id) and not u.destroyed)
+    scene.selected = unit.id  # a unit chosen: Esc lets go of it, and asks nothing
+    key(game, pygame.K_ESCAPE)
+    assert game.app.scenes.top is game.scene and scene.selected is None
+    key(game, pygame.K_ESCAPE)  # nothing chosen: the shell's quit
+    _quit_dialog(game).choose_label("Keep playing")
+    assert game.app.running and game.app.scenes.top is game.scene
