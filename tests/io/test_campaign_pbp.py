@@ -146,3 +146,11 @@ def test_status_says_which_battles_are_open_and_whose_orders_are_in(tmp_path, ca
     assert "B1 at 21,27: The Zones: waiting; Jibril: orders in" in out
     assert "B2 at 28,11: Resistance Fronts: waiting; Zenith Empire: waiting" in out
     assert "Orders still to come from: Resistance Fronts, The Zones, Zenith Empire" in out
+
+
+def test_a_report_written_from_a_save_says_how_to_make_its_map_picture(save, capsys, tmp_path):
+    out = tmp_path / "week1.md"
+    code, text, err, _ = cli(capsys, "campaign", "report", S, str(save), "--week", "1", "--picture", "week1-map.png",
+                             "--out", str(out))
+    assert code == 0, err
+    assert f"python -m game render {save} --out week1-map.png" in text and "week1-map.png" in out.read_text()

@@ -571,6 +571,8 @@ def _report(args: argparse.Namespace) -> int:
         if written.failed:
             raise UserError(f"{written.failed}; the report was kept in {written.path}")
         print(f"wrote {args.out}")
+        if args.picture and game.from_save:
+            print(f"the map picture beside it: python -m game render {args.script} --out {args.picture}")
     else:
         print(text, end="")
     return 0
