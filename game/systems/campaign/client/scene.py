@@ -456,8 +456,8 @@ class CampaignScene(Scene):
             ok, events, _reason = self.session.apply(EndTurn())
             if not ok:
                 return
-            self.log.append(f"{st.player_name(waiting[0])}'s {PHASE_NAMES.get(st.phase, st.phase)} turn is "
-                            f"skipped: {why}.")
+            self.log.append(f"{PHASE_NAMES.get(st.phase, st.phase)}: {st.player_name(waiting[0])} skipped, "
+                            f"{why}.")
 
     def _main_action(self, which: str | None = None) -> None:
         st, p = self.state, self.viewer

@@ -78,7 +78,7 @@ def requirement(rules: RulesData, name: str) -> str:
         parts.append(f"a fighting General of level {spec.general_level}+")
     for need in spec.needs:
         parts.append(_NEED_TEXT.get(need, need).format(n=rules.continuous_front_divisions))
-    what = f" It {spec.text}." if spec.text else ""
+    what = f" Effect: {spec.text}." if spec.text else ""
     return f"{title(name)} needs {', '.join(parts)}.{what}"
 
 

@@ -32,6 +32,8 @@ class BattlePage:
     result: list[str] = field(default_factory=list)
     casualties: list[str] = field(default_factory=list)
     movement: list[str] = field(default_factory=list)
+    taken: dict[str, int] = field(default_factory=dict)  # casualties per side (with routs' extra)
+    lost: dict[str, int] = field(default_factory=dict)  # units destroyed per side
 
     def lines(self) -> list[tuple[str, str]]:
         """(heading or "", text) in reading order."""
@@ -64,7 +66,7 @@ def _grouped(state: CampaignState, items: Iterable[str], counts: dict[str, int] 
 
 def _casualty_line(state: CampaignState, e: Any, die: Any) -> str:
     who = state.player_name(e.player)
-    how = f"{who} takes {e.count} casualties"
+    how = f"{who} takes {e.count} casualt{'y' if e.count == 1 else 'ies'}"
     m = _RANGE.search(die.purpose) if die is not None else None
     if die is not None and m:
         lo, hi = int(m.group(1)), int(m.group(2))
@@ -86,7 +88,9 @@ def _casualty_line(state: CampaignState, e: Any, die: Any) -> str:
 def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState]]) -> list[WeekPage]:
     """The battle weeks found in `steps` ((state before, events, state after) in order), oldest first."""
     weeks: dict[int, WeekPage] = {}
+    after_names: dict[str, str] = {}
     for before, events, after in steps:
+        after_names = {pl.id: pl.name for pl in before.cs.players}
         st = before
         page: BattlePage | None = None
         die: Any = None
@@ -118,6 +122,9 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                                    f"vanguard {van}; {s}" + ("; " + " ".join(e.dropped) if e.dropped else ""))
             elif k == "pool_built" and page is not None:
                 parts = "; ".join(what for what, _ in e.parts)
+                if not page.dice:
+                    d = st.cs.rules.dice
+                    page.dice.append(f"Each die is a d{d.sides} and succeeds on {d.success_on} or more.")
                 page.dice.append(f"{st.player_name(e.player)} rolls {e.dice} dice of {e.stat.title()} ({parts})")
             elif k == "dice_rolled" and page is not None:
                 if e.purpose.startswith("casualties"):
@@ -134,6 +141,8 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                 page.result += list(e.rows)
             elif k == "casualties_placed" and page is not None:
                 page.casualties.append(_casualty_line(st, e, die))
+                page.taken[e.player] = page.taken.get(e.player, 0) + e.count
+                page.lost[e.player] = page.lost.get(e.player, 0) + len(e.destroyed)
                 die = None
             elif k == "routed" and page is not None:
                 page.casualties.append(f"{st.player_name(e.player)} routs: every unit takes one more casualty")
@@ -148,9 +157,12 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
         if wp.battles:
             ended = sum(1 for p in wp.battles if any(m.startswith("Battle ") for m in p.movement))
             wp.summary.insert(0, f"Week {wp.week}: {len(wp.battles)} battle(s) fought, {ended} ended.")
-            for p in wp.battles:
+            for i, p in enumerate(wp.battles):
                 if p.result:
-                    wp.summary.insert(1 + wp.battles.index(p), f"Battle {p.battle}: {p.result[0]}")
+                    sides = "; ".join(f"{after_names.get(pl, pl)} took {n}, lost {p.lost.get(pl, 0)} unit(s)"
+                                      for pl, n in p.taken.items())
+                    moves = " " + " ".join(p.movement) if p.movement else ""
+                    wp.summary.insert(1 + i, f"Battle {p.battle}: {p.result[0]}. {sides}.{moves}")
     return [w for w in out if w.battles]
 
 
