@@ -131,6 +131,8 @@ def run_command(args: argparse.Namespace) -> int:
     table = args.table
     plugin = table.plugin_named(peek_system(args.scenario, table.default))
     scenario = plugin.load(Path(args.scenario))
+    if getattr(scenario, "warning", ""):  # what the board shows too (e.g. a mass battle under 50 strong)
+        print(f"-- note: {scenario.warning}")
     system = plugin.system
     if plugin.read_script is not None:
         commands = plugin.read_script(Path(args.commands), scenario)

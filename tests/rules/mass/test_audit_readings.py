@@ -3,8 +3,13 @@ one test per rule, through `apply`, the Wounds rolls and the odds the board show
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from game.__main__ import main
+from game.core.rollkeep import Pool, contest_odds, distribution
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.odds import wave_wounds
 from game.systems.mass.rules.pools import wound_rolls
@@ -13,6 +18,7 @@ from game.systems.mass.rules.system import SYSTEM
 from tests.rules.mass.massfix import force, force_dice, ok, person, refused, setup, start, texts, to_phases
 
 A = c.BattleAction
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _phases(*forces: dict[str, Any], terrain: str = "accessible") -> MassState:
@@ -136,3 +142,51 @@ def test_a_battle_using_none_of_these_readings_keeps_its_state_data_as_before() 
         assert all("carapace" not in d for d in f["brutes"])
         assert all("carapace" not in p["stats"] for p in f["people"].values())
     assert all("honor" not in e for e in data["ledger"])
+
+
+# §7.5 and §7.6: the command line ---------------------------------------------------------------
+
+_SMALL = """system: mass-battle
+name: A scuffle
+seed: 3
+terrain: constricted
+forces:
+  - id: red
+    name: Red
+    commander: red-cmd
+    individuals:
+      - {id: red-cmd, name: Red Cmd, rings: {earth: 3, water: 3, fire: 3, air: 3, void: 3}, skills: {battle: 3}}
+    brutes: [{armour: none, count: 10}]
+  - id: blue
+    name: Blue
+    commander: blue-cmd
+    individuals:
+      - {id: blue-cmd, name: Blue Cmd, rings: {earth: 3, water: 3, fire: 3, air: 3, void: 3}, skills: {battle: 3}}
+    brutes: [{armour: none, count: 10}]
+"""
+
+
+def test_validate_and_run_print_the_fewer_than_fifty_note(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    battle = tmp_path / "small.yaml"
+    battle.write_text(_SMALL, encoding="utf-8")
+    script = tmp_path / "small-commands.yaml"
+    script.write_text("system: mass-battle\nbattle: small.yaml\ncommands: []\n", encoding="utf-8")
+    assert main(["validate", str(battle)]) == 0
+    assert "only 22 combatants: below the 50" in capsys.readouterr().out
+    assert main(["run", str(battle), "--commands", str(script)]) == 0
+    assert "-- note: only 22 combatants: below the 50" in capsys.readouterr().out
+    assert main(["validate", str(ROOT / "maps" / "mass" / "borderland-valley.yaml")]) == 0
+    assert "note" not in capsys.readouterr().out  # 15,000 strong: nothing to say
+
+
+def test_dice_vs_gives_each_roller_its_own_raise_cap_and_prints_both_sides(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["dice", "6k3", "--vs", "5k3", "--raise-cap", "2", "--vs-raise-cap", "1", "--no-table"]) == 0
+    out = capsys.readouterr().out
+    want = contest_odds([distribution(Pool.of(6, 3)), distribution(Pool.of(5, 3))], [2, 1])
+    assert f"6k3 wins {want.win[0]:.4f} (at most 2 Raise(s))" in out
+    assert f"5k3 wins {want.win[1]:.4f} (at most 1 Raise(s))" in out
+    assert "with 2 Raise(s)" in out.split("5k3 wins")[0] and "with 2 Raise(s)" not in out.split("5k3 wins")[1]
+    assert main(["dice", "6k3", "--vs", "5k3", "--vs-raise-cap", "-1"]) == 1
+    assert "a Raise cap is 0 or more" in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """`python -m game dice 6k3 --at-least 25`: the exact chance and the distribution of a
-roll-and-keep pool (game.core.rollkeep). `--vs 5k3` gives an opposed roll: the chance of winning
-(ties re-rolled) and of each number of Raises."""
+roll-and-keep pool (game.core.rollkeep). `--vs 5k3` gives an opposed roll: each side's chance of
+winning (ties re-rolled) and of each number of Raises, each roller with its own Raise cap
+(`--raise-cap` for the pool, `--vs-raise-cap` for the other; battle-waves §7.6)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--at-least", type=int, metavar="N", help="print the chance of a total of N or more")
     p.add_argument("--unskilled", action="store_true", help="no explosions (an unskilled roll)")
     p.add_argument("--vs", metavar="POOL", help="an opposing pool: the chance of winning and of each Raise")
-    p.add_argument("--raise-cap", type=int, default=10, metavar="N", help="most Raises (the roller's Void)")
+    p.add_argument("--raise-cap", type=int, default=10, metavar="N", help="most Raises of the pool (its roller's Void)")
+    p.add_argument("--vs-raise-cap", type=int, default=None, metavar="N",
+                   help="most Raises of the --vs pool (its roller's Void; default: the same as --raise-cap)")
     p.add_argument("--no-table", action="store_true", help="do not print the distribution")
     p.set_defaults(func=run)
 
@@ -45,6 +48,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from game.core.rollkeep import at_least, contest_odds, distribution, lost_mass, mean
 
+    for cap in (args.raise_cap, args.vs_raise_cap):
+        if cap is not None and cap < 0:
+            raise UserError(f"a Raise cap is 0 or more, not {cap}")
     pool = parse_pool(args.pool, explode=not args.unskilled)
     dist = distribution(pool)
     conv = pool.conversion()
@@ -54,10 +60,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"  P(total >= {args.at_least}) = {at_least(dist, args.at_least):.4f}")
     if args.vs:
         other = parse_pool(args.vs, explode=not args.unskilled)
-        co = contest_odds([dist, distribution(other)], [args.raise_cap, args.raise_cap])
-        print(f"  against {other.text()}: wins {co.win[0]:.4f} (ties re-rolled)")
-        for r, pr in co.raises[0].items():
-            print(f"    wins with {r} Raise(s): {pr:.4f}")
+        caps = [args.raise_cap, args.raise_cap if args.vs_raise_cap is None else args.vs_raise_cap]
+        co = contest_odds([dist, distribution(other)], caps)
+        print(f"  against {other.text()} (ties re-rolled):")
+        for i, (name, cap) in enumerate(((pool.text(), caps[0]), (other.text(), caps[1]))):
+            print(f"    {name} wins {co.win[i]:.4f} (at most {cap} Raise(s))")
+            for r, pr in co.raises[i].items():
+                print(f"      with {r} Raise(s): {pr:.4f}")
     if not args.no_table:
         print("  total  P(=)     P(>=)")
         acc = 1.0

@@ -66,6 +66,7 @@ class LoadedBattle:
     combatants: int
     note: str
     system_name: str = "mass-battle"
+    warning: str = ""  # the note when the clash is below the mass rules' threshold (validate and run print it)
 
 
 def _system_check(doc: YamlDoc, path: Path, what: str) -> dict[str, Any]:
@@ -138,7 +139,8 @@ def load_battle(path: str | Path) -> LoadedBattle:
     except ValidationError as exc:
         raise validation_errors(exc, doc, p) from None
     ok, text = qualifies(setup)
-    return LoadedBattle(setup, bf.seed, p, bf.name, bf.description, combatants(setup), text)
+    return LoadedBattle(setup, bf.seed, p, bf.name, bf.description, combatants(setup), text,
+                        warning="" if ok else text)
 
 
 class _Script(BaseModel):
@@ -183,7 +185,7 @@ def check_mass_file(path: Path, kind: str) -> str:
     if kind == "mass-battle":
         lb = load_battle(path)
         return (f"mass battle '{lb.name}', {len(lb.setup.forces)} forces, {lb.combatants} combatants, "
-                f"{lb.setup.terrain} ground")
+                f"{lb.setup.terrain} ground" + (f"; note: {lb.warning}" if lb.warning else ""))
     if kind == "mass-rules":
         load_mass_rules(path)
         return "mass-battle rules file"
