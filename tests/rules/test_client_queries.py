@@ -4,10 +4,16 @@ the roll each initiative option makes. Each is checked against the code `apply` 
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from game.systems.tactical.rules import danger_zone, dash_refusal, spendable_advantage
 from game.systems.tactical.rules.overwatch import qualifying_watchers
 from game.systems.tactical.rules.queries import initiative_roll
 from tests.rules.ailfix import edit_unit, make_state
+from tests.rules.test_reach_properties import battles
 
 
 def test_danger_zone_is_every_hex_where_the_watcher_would_fire_at_a_mover() -> None:
@@ -87,3 +93,39 @@ def test_the_client_keeps_no_query_cache_of_its_own() -> None:
                 assert node.name != "Queries", path.name
     rq = (client / "rq.py").read_text(encoding="utf-8")
     assert "ail.queries.memo(" in rq and "_cache" not in rq
+
+
+@settings(max_examples=40, deadline=None)
+@given(battles(), st.sampled_from(["movement", "attack"]), st.booleans())
+def test_every_command_the_client_queries_offer_is_accepted_by_apply(battle: Any, phase: str, moved: bool) -> None:
+    """charge_path / charge_targets, stuck_step_commands, special_move_commands, stance_commands and
+    casualty_options: what the client offers from them, `apply` accepts (and a charge found one
+    enemy at a time is one found all at once)."""
+    from game.systems.tactical.rules import Accepted, apply
+    from game.systems.tactical.rules import queries as q
+    from game.systems.tactical.rules.commands import Charge, SetCasualtyAdvantage
+
+    board, units = battle
+    state = make_state(units, board=board, phase=phase)
+    if moved:
+        state = edit_unit(state, "u0", move_done=True)
+    u0 = state.units["u0"]
+    offered: list[Any] = [*q.stuck_step_commands(state, "u0"), *q.special_move_commands(state, "u0"),
+                          *q.stance_commands(state, "u0")]
+    melee = next((w.name for w in state.unit_type("u0").weapons if w.melee), None)
+    one_by_one = set()
+    for e in state.live_units():
+        path = q.charge_path(state, "u0", e.id) if e.side != u0.side else None
+        if path is not None and melee is not None:
+            one_by_one.add(e.id)
+            offered.append(Charge(unit_id="u0", path=path, target_id=e.id, weapon=melee))
+    assert q.charge_targets(state, "u0") == one_by_one
+    offered += [SetCasualtyAdvantage(unit_id="u0", points=n, advantage_kind=k)
+                for n, k in q.casualty_options(state, "u0") if n]
+    for c in offered:
+        if phase != "movement" and c.kind in ("charge", "stuck_step", "special_move"):
+            raise AssertionError(f"{c} offered outside the Movement phase")
+        out = apply(state, c)
+        assert isinstance(out, Accepted), (c, out)
+    if q.stuck_step_commands(state, "u0"):
+        assert q.is_stuck(state, "u0")  # the stuck buttons show whenever a step is offered

@@ -52,6 +52,7 @@ from game.systems.tactical.rules.commands import (
     SpecialMove,
     StuckStep,
 )
+from game.systems.tactical.rules.common import active_unit
 from game.systems.tactical.rules.movement import (
     Reach,
     _holders,
@@ -448,9 +449,18 @@ def special_move_commands(state: GameState, unit_id: str) -> list[SpecialMove]:
     lists for it (none once it has dashed, charged or moved specially, or while pinned or out of
     action), asked of that unit alone."""
     u = state.units[unit_id]
-    if u.pinned or u.out_of_action or u.dashed:
+    if u.pinned or u.out_of_action or u.dashed or not _moves_now(state, unit_id):
         return []
     return _special_moves(state, u)
+
+
+def _moves_now(state: GameState, unit_id: str) -> bool:
+    """The unit acts in the Movement phase of the slot playing now (`active_unit`'s test)."""
+    try:
+        active_unit(state, unit_id, "movement")
+    except Reject:
+        return False
+    return True
 
 
 def _stuck_commands(state: GameState, u: UnitState) -> Iterator[StuckStep]:
@@ -592,7 +602,7 @@ def stuck_step_commands(state: GameState, unit_id: str) -> list[StuckStep]:
     """The stuck steps the unit may take now (each free neighbour it may step into, each way it may
     pay): those `legal_commands` lists for it, asked of that unit alone."""
     u = state.units[unit_id]
-    if u.pinned or u.out_of_action or u.move_done:
+    if u.pinned or u.out_of_action or u.move_done or not _moves_now(state, unit_id):
         return []
     return list(_stuck_commands(state, u))
 
@@ -637,7 +647,9 @@ def charge_targets(state: GameState, unit_id: str,
 
 def _may_charge(state: GameState, unit_id: str, pay: Literal["adrenaline", "leadership", "pilot"] | None) -> bool:
     u = state.units[unit_id]
-    if u.dashed or u.action_used or not any(w.melee for w in state.unit_type(unit_id).weapons):
+    if u.dashed or u.action_used or u.pinned or u.out_of_action:
+        return False
+    if not any(w.melee for w in state.unit_type(unit_id).weapons) or not _moves_now(state, unit_id):
         return False
     return dash_refusal(state, unit_id, pay) is None
 
