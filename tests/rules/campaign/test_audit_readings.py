@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.core.roller import Roller
 from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules import battle as battle_mod
 from game.systems.campaign.rules.combat import Play, build_pool, orders_refusal, verdict
 from game.systems.campaign.rules.commands import GmBattleDice, GmEditUnit, MoveArmy
 from game.systems.campaign.rules.planner import cell, plan
@@ -163,3 +165,41 @@ def test_a_gm_command_adds_or_removes_a_battles_dice_with_a_reason_shown_in_pool
     assert plan(s3, "B1", "red").at("attack", "attack").my_dice == before - 1
     s4, _ = must(s3, GmBattleDice(battle="B1", player="red", dice=0, reason=""))
     assert s4.battles["B1"].gm_dice == {} and "gm_dice" not in SYSTEM.state_to_data(s4)["battles"]["B1"]
+
+
+# §7.11 -----------------------------------------------------------------------------------------
+
+def _breakthrough(extra: list[tuple[str, str, tuple[int, int], list[str], tuple[int, int] | None]]
+                  ) -> tuple[CampaignState, tuple[Any, ...]]:
+    fast = utype("Fast", attack=2, mobility=3)
+    s = to_orders(["fast"], ["zone_rifle_division"], red_general=1, extra_types={"fast": fast},
+                  extra_armies=extra, forced=[10, 10] + [1] * 40)
+    return fight(s, {"manoeuvre": "attack", "vanguard": "r.1", "stratagems": ("breakthrough",),
+                     "breakthrough_to": (4, 5)},
+                 {"manoeuvre": "shock_attack", "vanguard": "b.1"})
+
+
+def test_breakthrough_moves_on_with_the_remaining_movement_points() -> None:
+    s, ev = _breakthrough([])
+    r = kinds(ev, "result_read")[0]
+    assert r.winner == "red" and r.band >= 2
+    moved = [e for e in kinds(ev, "army_moved") if e.army == "r"]
+    # Mobility 3 + 1 = 4 points, none spent this week: four plains hexes in a straight hex line
+    assert moved and moved[0].reason == "breakthrough" and moved[0].path == ((4, 5), (3, 4), (2, 4), (1, 3))
+    assert s.armies["r"].hex == (1, 3) and s.armies["r"].battle is None
+
+
+def test_breakthrough_stops_at_the_next_enemy() -> None:
+    s, ev = _breakthrough([("g", "blue", (2, 4), ["zone_rifle_division"], None)])
+    moved = [e for e in kinds(ev, "army_moved") if e.army == "r"]
+    assert moved[0].path == ((4, 5), (3, 4), (2, 4))
+
+
+def test_breakthrough_counts_the_points_already_spent_this_week() -> None:
+    fast = utype("Fast", attack=2, mobility=3)
+    s = to_orders(["fast"], ["zone_rifle_division"], extra_types={"fast": fast})
+    w = battle_mod.Work(s, Roller(s.rng))
+    army = s.armies["r"]
+    assert len(battle_mod.breakthrough_path(s, w, army, (4, 5))) == 4
+    assert battle_mod.breakthrough_path(s, w, army.model_copy(update={"spent": 2}), (4, 5)) == [(4, 5), (3, 4)]
+    assert battle_mod.breakthrough_path(s, w, army.model_copy(update={"spent": 4}), (4, 5)) == [(4, 5)]

@@ -165,7 +165,7 @@ def destinations(state: CampaignState, w: Work, army: ArmyState, move: str, orde
     ok = [c for c in hexes.adjacent(m, at) if _passable(state, c) and _free_of_enemy(w, c, army.owner)]
     if move == "breakthrough":
         want = orders.breakthrough_to
-        return [want] if want in ok else []
+        return breakthrough_path(state, w, army, want) if want in ok else []
     route = army.route if army.route is not None and army.route in hexes.adjacent(m, at) else None
     if move == "arc":
         cand = hexes.arc(m, at, route) if route is not None else hexes.adjacent(m, at)
@@ -185,6 +185,40 @@ def destinations(state: CampaignState, w: Work, army: ArmyState, move: str, orde
                 return [first, nxt]
         return [first]
     return []
+
+
+def breakthrough_path(state: CampaignState, w: Work, army: ArmyState, first: Coord | None) -> list[Coord]:
+    """A Breakthrough (operational-rules §7.11): past the beaten army into `first` (always: the
+    breakthrough itself), then straight on with the movement points the army has left this week,
+    stopping in a hex that holds an enemy army or a battle, before impassable ground or the map's
+    edge, or when the points run out."""
+    if first is None:
+        return []
+    m = state.cs.map
+    alive = [u for u in army.units if not w.units[u].destroyed]
+    if not alive:
+        return [first]
+    points = (min(state.cs.unit_types[w.units[u].type_id].mobility for u in alive)
+              + state.cs.rules.movement.bonus - army.spent - _cost(state, first))
+    path = [first]
+    at, nxt = army.hex, first
+    while not _stops(state, w, nxt, army.owner):
+        at, nxt_c = nxt, hexes.beyond(m, at, nxt)
+        if nxt_c is None or not _passable(state, nxt_c) or _cost(state, nxt_c) > points:
+            break
+        points -= _cost(state, nxt_c)
+        nxt = nxt_c
+        path.append(nxt)
+    return path
+
+
+def _cost(state: CampaignState, c: Coord) -> int:
+    tr = state.cs.rules.terrain.get(state.cs.map.terrain.get(c, ""))
+    return tr.cost if tr is not None and tr.cost is not None else 1 << 30
+
+
+def _stops(state: CampaignState, w: Work, c: Coord, owner: str) -> bool:
+    return not _free_of_enemy(w, c, owner) or any(not b.over and b.hex == c for b in w.battles.values())
 
 
 def move_army(w: Work, army: ArmyState, path: list[Coord], reason: Any) -> None:
@@ -255,7 +289,7 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
                 if not dest:
                     lines.append(f"{a.name} cannot {t.move.replace('_', ' ')}: no free hex; it stays")
                     continue
-                path = dest if t.move == "rout" else dest[:1]
+                path = dest if t.move in ("rout", "breakthrough") else dest[:1]
                 move_army(w, a, path, _reason(t.move))
                 clear_large_damage(w, w.armies[a.id])  # §7.3: the battle is over for this army
                 moved_any = True

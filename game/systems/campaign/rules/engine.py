@@ -234,7 +234,7 @@ def _move(txn: CampaignTxn, cmd: MoveArmy) -> None:
     last = cmd.path[-1]
     prev = cmd.path[-2] if len(cmd.path) > 1 else army.hex
     txn.emit(ArmyMoved(army=army.id, path=cmd.path, cost=cost, stopped_by=why))
-    upd: dict[str, Any] = {"hex": last, "route": prev, "moved": True}
+    upd: dict[str, Any] = {"hex": last, "route": prev, "moved": True, "spent": cost}
     if left:
         upd["battle"] = None
     b = state.battle_at(last)
@@ -493,7 +493,8 @@ def _end_week(txn: CampaignTxn) -> None:
     state = txn.state
     units = {uid: (u.model_copy(update={"armour_damage": 0}) if u.armour_damage else u)
              for uid, u in state.units.items()}
-    armies = {aid: a.model_copy(update={"moved": False, "held_back": False}) for aid, a in state.armies.items()}
+    armies = {aid: a.model_copy(update={"moved": False, "held_back": False, "spent": 0})
+              for aid, a in state.armies.items()}
     generals = {gid: g.model_copy(update={"picked_up": False}) for gid, g in state.generals.items()}
     txn.emit(WeekEnded(week=state.week))
     txn.state = state.model_copy(update={"units": units, "armies": armies, "generals": generals,

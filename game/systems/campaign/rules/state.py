@@ -40,6 +40,7 @@ class ArmyState(Frozen):
     route: Coord | None = None  # the hex it came from
     units: tuple[str, ...]
     moved: bool = False  # moved this week
+    spent: int = 0  # movement points spent this week (a Breakthrough moves on with the rest, §7.11)
     locked_week: int = 0  # beaten by a Block: may not withdraw in this week
     battle: str | None = None  # the battle it fights in
     held_back: bool = False  # caught in a hex with a battle it is not a side of
@@ -200,6 +201,9 @@ class CampaignState(Frozen):
                 b.pop("loose_week", None)
             if not b.get("gm_dice"):
                 b.pop("gm_dice", None)
+        for a in out.get("armies", {}).values():
+            if not a.get("spent"):
+                a.pop("spent", None)
         return out
 
     @classmethod
