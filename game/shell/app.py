@@ -63,6 +63,7 @@ class App:
         pygame.display.init()
         pygame.font.init()
         self._title = actions.window_title(None)
+        self._title_of: tuple[Any, Any] | None = None  # (session, state) the title was made for
         pygame.display.set_caption(self._title)
         pygame.display.set_icon(_icon())
         self.fullscreen = False
@@ -173,6 +174,11 @@ class App:
     def _show_title(self) -> None:
         """The window's title names the game on screen, its rule system and its clock."""
         game = live_game(self)
+        seen = (game.session, game.session.state) if game is not None else None
+        last = self._title_of
+        if seen is not None and last is not None and seen[0] is last[0] and seen[1] is last[1]:
+            return  # the same game in the same state: the same title (its summary is not asked again)
+        self._title_of = seen
         title = actions.window_title(game.session if game is not None else None)
         if title != self._title:
             self._title = title

@@ -127,9 +127,18 @@ def tell(scene: GameScene, text: str, seconds: float = 3.0, *, problem: bool = F
         scene.toast(text, seconds)
 
 
+_CHECKED: dict[type, bool] = {}  # a runtime protocol check is ~60 us: once per class of scene
+
+
 def is_game_scene(scene: object) -> TypeGuard[GameScene]:
     """A scene that plays a live game (not a dialog, a menu, a replay's display)."""
-    return bool(getattr(scene, "game_scene", False)) and isinstance(scene, GameScene)
+    if not getattr(scene, "game_scene", False):
+        return False
+    kind = type(scene)
+    known = _CHECKED.get(kind)
+    if known is None:
+        known = _CHECKED[kind] = isinstance(scene, GameScene)
+    return known
 
 
 def game_scenes(app: AppContext) -> list[GameScene]:
