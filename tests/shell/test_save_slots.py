@@ -115,3 +115,16 @@ def test_a_name_ending_in_s_takes_the_apostrophe_alone() -> None:
 
     assert possessive("The Zones") == "The Zones'" and possessive("Akira") == "Akira's"
     assert possessive("Hida Jo's army") == "Hida Jo's army's"
+
+
+def test_the_window_title_follows_the_clock_as_the_game_goes_on(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("race", tmp_path)
+    session = game.session
+    assert "Lap 1" in pygame.display.get_caption()[0]
+    while savegame.clock(session.system, session.state)[1] == 1:
+        side = session.system.to_move(session.state)[0]
+        assert session.apply(session.system.parse_command({"kind": "run", "side": side}))[0]
+    game.app.step([])
+    assert "Lap 2" in pygame.display.get_caption()[0]
