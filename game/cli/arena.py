@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="work budget of one decision (positions weighed; default 4000): the limit "
                         "that keeps a game reproducible on any machine")
     p.add_argument("--max-commands", type=int, default=20_000, help=argparse.SUPPRESS)
+    p.add_argument("--max-rounds", type=int, default=None, metavar="N",
+                   help="stop each game after N of its rounds (weeks, waves): a campaign has no end of its own")
     p.add_argument("--save", metavar="SAVE.yaml", default=None, help="write one game as a save")
     p.add_argument("--save-game", type=int, default=1, metavar="K", help="which game --save writes (default 1)")
     p.add_argument("--quiet", action="store_true", help="no line per game")
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         seat_level[side] = level
     # The players: seat i starts on sides[i] and moves one side along every game.
     labels = [f"P{i + 1} {seat_level[side]}" for i, side in enumerate(sides)]
-    stats: dict[str, dict[str, int]] = {lab: {"win": 0, "draw": 0, "loss": 0} for lab in labels}
+    stats: dict[str, dict[str, int]] = {lab: {"win": 0, "draw": 0, "loss": 0, "open": 0} for lab in labels}
     by_side: dict[str, dict[str, int]] = {lab: {} for lab in labels}
     times: dict[str, list[float]] = {}
     saved = None
@@ -92,14 +94,15 @@ def run(args: argparse.Namespace) -> int:
         initial = system.initial_state(setup, seed)
         try:
             game = play_out(system, initial, seats, seconds=args.seconds, work=args.work,
-                            max_commands=args.max_commands)
+                            max_commands=args.max_commands, max_rounds=args.max_rounds)
         except RefusedCommand as exc:
             print(f"game {g + 1} (seed {seed}): REFUSED: {exc}", file=sys.stderr)
             return 1
         for side, ts in game.times.items():
             times.setdefault(_level(who[side]), []).extend(ts)
         for side, lab in who.items():
-            res = "draw" if game.winner is None else ("win" if game.winner == side else "loss")
+            res = ("open" if not game.over else "draw" if game.winner is None
+                   else "win" if game.winner == side else "loss")
             stats[lab][res] += 1
             if res == "win":
                 by_side[lab][side] = by_side[lab].get(side, 0) + 1
@@ -114,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
         st = stats[lab]
         lo, hi = wilson(st["win"], args.games)
         sided = ", ".join(f"{n} as {s}" for s, n in sorted(by_side[lab].items()))
-        print(f"  {lab}: {st['win']} won, {st['draw']} drawn, {st['loss']} lost of {args.games}: "
+        unfinished = f", {st['open']} not over" if st["open"] else ""
+        print(f"  {lab}: {st['win']} won, {st['draw']} drawn, {st['loss']} lost{unfinished} of {args.games}: "
               f"win rate {st['win'] / args.games:.1%} (95% CI {lo:.1%}-{hi:.1%})" + (f"; wins {sided}" if sided else ""),
               file=out)
     print("decision time:", file=out)

@@ -156,9 +156,10 @@ class GameOut:
 
 
 def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, seconds: float = 1.0,
-             work: int = 10_000, max_commands: int = 20_000) -> GameOut:
+             work: int = 10_000, max_commands: int = 20_000, max_rounds: int | None = None) -> GameOut:
     """Play a game from `initial`, every side's decision asked of its seat's player through
-    `choose` (its view only), until the game is over or `max_commands`. A refused command
+    `choose` (its view only), until the game is over, `max_commands`, or (when set) the system's
+    clock (its summary's `round`: rounds, weeks, waves) passes `max_rounds`. A refused command
     raises RefusedCommand: a computer plays only commands the rules accept."""
     from game.core.record import Record
     from game.core.system import Accepted
@@ -168,7 +169,10 @@ def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, s
     n = 0
     while n < max_commands:
         to_move = system.to_move(record.state)
-        if not to_move or system.summary(record.state).get("over"):
+        summary = system.summary(record.state)
+        if not to_move or summary.get("over"):
+            break
+        if max_rounds is not None and int(summary.get("round", 0)) > max_rounds:
             break
         side = to_move[0]
         if side not in seats:

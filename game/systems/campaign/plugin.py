@@ -10,11 +10,13 @@ game/systems/tactical/plugin.py).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from game.core.ai import Player
 from game.core.plugin import FileKinds, PictureOptions, Plugin, SystemClient
 from game.core.system import RuleSystem
 
@@ -71,5 +73,16 @@ def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
 
 
 KINDS = ("campaign-scenario", "campaign-rules", "campaign-catalogue", "campaign-orders", "campaign-commands")
+def _player(level: str) -> Callable[[random.Random], Player]:
+    def make(rng: random.Random) -> Player:
+        from game.systems.campaign.ai import player
+
+        made: Player = player(level, rng)
+        return made
+
+    return make
+
+
 PLUGIN = Plugin(NAME, rules, load, client, read_script=read_script, commands={"campaign": campaign_command},
-                files=FileKinds(KINDS, sniff, check, ("campaign-scenario",)), picture=picture)
+                files=FileKinds(KINDS, sniff, check, ("campaign-scenario",)), picture=picture,
+                players={level: _player(level) for level in ("random", "easy", "hard")})
