@@ -202,7 +202,7 @@ class CampaignPlayer:
         mix = ", ".join(f"{s.label} {p:.0%}" for s, p in ranked[:3] if p > 0.005)
         for s in tries:
             order = GiveOrders(player=side, battle=battle, manoeuvre=s.manoeuvre, vanguard=s.vanguard,
-                               stratagems=s.stratagems)  # type: ignore[arg-type]
+                               stratagems=s.stratagems)
             if system.apply(state, order).accepted:  # the rules' own check of the orders (no dice)
                 return Decision(order, f"{battle}: drawn from the equilibrium ({mix}; value {eq.value:+.2f})")
         fallback = next(c for c in cmds if isinstance(c, GiveOrders) and c.battle == battle)
