@@ -126,3 +126,16 @@ def test_the_gm_view_opens_only_with_its_passphrase_and_leaving_it_hands_off() -
     assert "not the GM's passphrase" in lock.message
     assert lock.submit("owl and oak") and scene.gm
     assert scene.seen.battles["B1"].orders["zones"].manoeuvre == "withdraw"  # the GM sees sealed orders
+
+
+def test_the_g_that_opens_the_gms_seat_is_not_typed_into_the_passphrase() -> None:
+    app, scene = _app()
+    through_handoff(app)
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, mod=0, unicode="g", scancode=0),
+              pygame.event.Event(pygame.TEXTINPUT, text="g")])
+    app.step([])
+    app.step([])
+    lock = app.scenes.top
+    assert lock.name == "gm_lock" and lock.entry.get_text() == ""
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="k")])
+    assert lock.entry.get_text() == "k"  # focused: the GM types straight away

@@ -72,7 +72,7 @@ class GmLockScene(Scene):
         if self.mode != "closed":
             self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
             self.entry.set_text_hidden(True)
-            self.entry.focus()
+            self._fresh = True  # focused from the next frame: the G that opened it is not typed in
             label = "Set the passphrase and open" if self.mode == "set" else "Open the GM view"
             self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), f"{label} (Enter)", self.ui)
         self.back = Button(pygame.Rect(w // 2 - 160, h // 2 + 84, 320, 40), "Back to the player's screen (Esc)",
@@ -114,6 +114,10 @@ class GmLockScene(Scene):
             self.app.pop()
 
     def update(self, dt: float) -> None:
+        if self.entry is not None and getattr(self, "_fresh", False):
+            self._fresh = False
+            self.entry.set_text("")
+            self.entry.focus()
         self.ui.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:

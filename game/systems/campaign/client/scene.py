@@ -24,6 +24,7 @@ import pygame_gui
 
 from game.core.hexgrid import Stagger
 from game.core.hexlayout import HexLayout
+from game.core.palette import rgb
 from game.shell import actions
 from game.shell.fonts import font
 from game.shell.keymap import Binding
@@ -59,7 +60,11 @@ TERRAIN_COLOURS = {
     "forest": (60, 110, 60), "hills": (150, 140, 90), "river": (90, 140, 190), "marsh": (100, 130, 110),
     "mountains": (120, 110, 105), "sea": (40, 70, 120),
 }
-PLAYER_COLOURS = [(200, 60, 50), (60, 110, 210), (220, 180, 40), (150, 70, 190), (60, 170, 120)]
+
+
+def player_colour(state: CampaignState, player: str) -> tuple[int, int, int]:
+    """The player's colour: the scenario's (or the palette's), the same as in its battles and hand-offs."""
+    return rgb(state.cs.colour_of(player))
 
 
 
@@ -392,8 +397,7 @@ class CampaignScene(Scene):
 
     def _push_handoff(self, player: str) -> None:
         st = self.state
-        idx = st.players.index(player)
-        self.app.push(HandoffScene(self.app, st.player_name(player), PLAYER_COLOURS[idx % 5],
+        self.app.push(HandoffScene(self.app, st.player_name(player), player_colour(st, player),
                                    f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}. "
                                    f"Pass the screen to {st.player_name(player)}."))
 
@@ -528,8 +532,8 @@ class CampaignScene(Scene):
             elif key.startswith("propose_"):
                 b = self._my_battle()
                 if b is not None and self.viewer is not None:
-                    idx = self.state.players.index(self.viewer)
-                    self.fight.propose(b.id, self.viewer, key.removeprefix("propose_"), PLAYER_COLOURS[idx % 5])
+                    self.fight.propose(b.id, self.viewer, key.removeprefix("propose_"),
+                                      player_colour(self.state, self.viewer))
             else:
                 self._main_action(key)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -663,7 +667,7 @@ class CampaignScene(Scene):
             n = len(group)
             for k, a in enumerate(group):
                 x = cx + (k - (n - 1) / 2) * (2 * half + 2)
-                colour = PLAYER_COLOURS[st.players.index(a.owner) % 5]
+                colour = player_colour(st, a.owner)
                 rect = pygame.Rect(int(x - half), int(cy - half), 2 * half, 2 * half)
                 pygame.draw.rect(surface, colour, rect)
                 pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
@@ -705,9 +709,9 @@ class CampaignScene(Scene):
         view = self.map_view()
         terrains = sorted({t for t in st.cs.map.terrain.values()})
         entries: list[tuple[tuple[int, int, int], str]] = []
-        for i, p in enumerate(st.players):
+        for p in st.players:
             n = sum(1 for a in st.armies.values() if a.owner == p)
-            entries.append((PLAYER_COLOURS[i % 5], f"{st.player_name(p)}: {n} arm{'y' if n == 1 else 'ies'}"))
+            entries.append((player_colour(st, p), f"{st.player_name(p)}: {n} arm{'y' if n == 1 else 'ies'}"))
         for t in terrains:
             rule = st.cs.rules.terrain.get(t)
             cost = "impassable" if rule is None or rule.cost is None else f"cost {rule.cost}"
@@ -841,8 +845,7 @@ class CampaignScene(Scene):
         for p in order:
             if y + 30 > bottom:
                 break
-            idx = st.players.index(p)
-            y += self._text(surface, st.player_name(p), (x, y), 13, PLAYER_COLOURS[idx % 5], True)
+            y += self._text(surface, st.player_name(p), (x, y), 13, player_colour(st, p), True)
             for a in (a for a in st.armies.values() if a.owner == p):
                 if y + 14 > bottom:
                     break
