@@ -284,10 +284,12 @@ def quit_now(app: AppContext) -> None:
 
 
 def _recoveries() -> list[Path]:
-    """The recovery saves, newest first (one per rule system)."""
+    """The recovery saves, newest first: one per rule system, and `recovery.yaml`, the one
+    recovery save of the versions before there was one per system."""
     folder = savegame.saves_dir()
     try:
-        found = [p for p in folder.glob("recovery-*.yaml") if p.is_file() and not p.stem.endswith("-dismissed")]
+        found = [p for p in (*folder.glob("recovery-*.yaml"), folder / "recovery.yaml")
+                 if p.is_file() and not p.stem.endswith("-dismissed")]
     except OSError:
         return []
     return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)

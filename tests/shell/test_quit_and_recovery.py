@@ -153,3 +153,18 @@ def test_esc_in_the_tactical_battle_cancels_a_choice_first_then_asks_before_quit
     key(game, pygame.K_ESCAPE)  # nothing chosen: the shell's quit
     _quit_dialog(game).choose_label("Keep playing")
     assert game.app.running and game.app.scenes.top is game.scene
+
+
+def test_the_one_recovery_save_of_older_versions_is_still_offered(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("race", tmp_path)
+    play_some(game)
+    actions.quit_now(game.app)
+    savegame.recovery_path("race").rename(savegame.saves_dir() / "recovery.yaml")
+    again = open_game("race", tmp_path)
+    assert actions.offer_recovery(again.app, again.session.path)
+    top = again.app.scenes.top
+    assert isinstance(top, DialogScene)
+    top.choose_label("New game")
+    assert (savegame.saves_dir() / "recovery-dismissed.yaml").is_file()
