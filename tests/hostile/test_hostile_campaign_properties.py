@@ -60,3 +60,64 @@ def test_escaped_text_carries_no_markup_and_no_control_character(text):
             while j > 0 and md[j - 1] == "\\":
                 j -= 1
             assert (i - j) % 2 == 1, (md, i)  # an odd number of backslashes: escaped
+
+
+ORDER_FILE = """kind: campaign-orders
+campaign: Campaign teaching scenario
+week: 1
+player: zones
+orders:
+- {battle: B1, manoeuvre: withdraw, stratagems: [], vanguard: rifles.6, withdraw_to: [20, 27]}
+salt: 0f1e2d3c4b5a69788796a5b4c3d2e1f0
+fingerprint: sha256:0000000000000000000000000000000000000000000000000000000000000000
+"""
+
+
+def _mangled(folder, at: int, insert: str, cut: int):  # type: ignore[no-untyped-def]
+    p = folder / "o.yaml"
+    p.write_bytes((ORDER_FILE[:at] + insert + ORDER_FILE[at + cut:]).encode("utf-8", "surrogatepass"))
+    return p
+
+
+def _runs_cleanly(argv: list[str]) -> None:
+    """An unexpected exception escapes main() and fails the test; a refusal is exit status 1
+    with one error line (or verify's DOES NOT MATCH)."""
+    import contextlib
+    import io
+
+    from game.__main__ import main
+
+    err, out = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        code = main(argv)
+    assert code in (0, 1), (argv, err.getvalue())
+    assert (code == 0 or err.getvalue().startswith(("error: ", "REFUSED "))
+            or "FINGERPRINT DOES NOT MATCH" in out.getvalue()), (argv, err.getvalue(), out.getvalue())
+
+
+MANGLE = (st.integers(0, len(ORDER_FILE) - 1), st.text(max_size=12), st.integers(0, 8))
+
+
+@settings(max_examples=150, deadline=None)
+@given(*MANGLE)
+def test_a_mangled_order_file_is_one_line_never_a_traceback_in_verify(tmp_path_factory, at, insert, cut):
+    p = _mangled(tmp_path_factory.mktemp("mangled"), at, insert, cut)
+    _runs_cleanly(["campaign", "verify", str(p)])
+    _runs_cleanly(["campaign", "verify", str(p), "--fingerprint", "sha256:" + "0" * 64])
+
+
+@settings(max_examples=12, deadline=None)
+@given(*MANGLE)
+def test_a_mangled_order_file_is_one_line_never_a_traceback_in_import_and_report(tmp_path_factory, at, insert,
+                                                                                cut):
+    from tests.hostile.campaignfix import SCENARIO, SCRIPT, head_before_orders
+
+    folder = tmp_path_factory.mktemp("mangled")
+    p = _mangled(folder, at, insert, cut)
+    _runs_cleanly(["campaign", "import", str(SCENARIO), str(head_before_orders(folder, 1)), str(p)])
+    _runs_cleanly(["campaign", "report", str(SCENARIO), str(SCRIPT), "--week", "1", "--orders", str(p)])
+
+
+def test_a_non_ascii_fingerprint_in_the_file_is_a_mismatch_not_a_crash():
+    f = BASE.model_copy(update={"fingerprint": "sha256:\u00e9" + "0" * 63})
+    assert not check_fingerprint(f)

@@ -485,7 +485,7 @@ def check_fingerprint(f: OrdersFile, salt: str | None = None, expected: str | No
     else:
         want = f.fingerprint
     got = fingerprint(f.orders, s, week=f.week, player=f.player, campaign=f.campaign, kind=f.kind)
-    return secrets.compare_digest(got, want)
+    return secrets.compare_digest(got.encode("utf-8"), want.encode("utf-8", "surrogatepass"))
 
 
 def sniff_campaign(data: Any) -> str:
