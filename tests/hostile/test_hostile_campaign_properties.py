@@ -121,3 +121,20 @@ def test_a_mangled_order_file_is_one_line_never_a_traceback_in_import_and_report
 def test_a_non_ascii_fingerprint_in_the_file_is_a_mismatch_not_a_crash():
     f = BASE.model_copy(update={"fingerprint": "sha256:\u00e9" + "0" * 63})
     assert not check_fingerprint(f)
+
+
+DRAFT = """campaign: Campaign teaching scenario
+week: 1
+player: zones
+orders:
+- {battle: B1, manoeuvre: withdraw, stratagems: [flee], vanguard: rifles.6, withdraw_to: [20, 27]}
+"""
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, len(DRAFT) - 1), st.text(max_size=12), st.integers(0, 8))
+def test_a_mangled_draft_is_sealed_or_refused_in_one_line_never_a_traceback(tmp_path_factory, at, insert, cut):
+    folder = tmp_path_factory.mktemp("draft")
+    d = folder / "d.yaml"
+    d.write_bytes((DRAFT[:at] + insert + DRAFT[at + cut:]).encode("utf-8", "surrogatepass"))
+    _runs_cleanly(["campaign", "seal", str(d), "--out", str(folder / "sealed.yaml")])
