@@ -97,7 +97,9 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
     press_button(app, "Campaign map")
     assert top_name(app) == "battle_return"
     body = app.scenes.top.body_html  # type: ignore[union-attr]
-    assert "1. casualties of The Zones:" in body and "2. winner" in body
+    assert "1. " not in body and "{" not in body  # sentences, not numbered lists or a printed mapping
+    assert "<b>Casualties</b>" in body and "<b>Who won</b>" in body
+    assert "wins a " in body or "A draw" in body
     press_button(app, "Apply the result")
     assert app.scenes.top is scene
     assert scene.state.battles["B1"].over and "resolved outside the tables" in scene.state.battles["B1"].ended

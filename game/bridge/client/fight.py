@@ -18,6 +18,7 @@ campaign's client knows it only as the `fight_out` it is handed (game/bridge/plu
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,72 @@ class Away:
 
 def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
+
+
+_STEP_HEADS = {"1": "Casualties", "2": "Who won", "3": "Movement"}
+
+
+def _tidy(step: str) -> str:
+    """One working step as read: a Python mapping printed in it becomes "name value" pairs."""
+    def pairs(m: re.Match[str]) -> str:
+        items = re.findall(r"'([^']*)': ([^,}]+)", m.group(1))
+        return ", ".join(f"{k} {v.strip()}" for k, v in items)
+
+    return re.sub(r"\{([^{}]*)\}", pairs, step)
+
+
+def result_sentences(state: Any, result: Any) -> list[str]:
+    """The translated result as sentences: who won and how, each side's casualties and losses
+    (units of a kind counted together), where the loser's armies go."""
+    out: list[str] = []
+    if result.winner is None:
+        out.append("A draw: neither side wins, and nobody moves.")
+    else:
+        out.append(f"{state.player_name(result.winner)} wins a {result.band_name} over "
+                   f"{state.player_name(result.loser)} (the loser lost {result.decisiveness} percentage "
+                   "points more of its forces).")
+    b = state.battles[result.battle]
+    for player in b.sides:
+        hit: dict[str, int] = {}
+        gone: dict[str, int] = {}
+        total = 0
+        for uid, n in result.casualties.items():
+            if n and uid in state.units and state.armies.get(state.units[uid].army) is not None \
+                    and state.armies[state.units[uid].army].owner == player:
+                name = state.unit_type(uid).name
+                total += n
+                hit[name] = hit.get(name, 0) + 1
+                if uid in result.destroyed:
+                    gone[name] = gone.get(name, 0) + 1
+        if not total:
+            out.append(f"{state.player_name(player)} takes no casualties.")
+            continue
+        units = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in hit.items())
+        lost = (" and loses " + ", ".join(f"{k} x{n}" if n > 1 else k for k, n in gone.items())) if gone else ""
+        out.append(f"{state.player_name(player)} takes {total} casualt{'y' if total == 1 else 'ies'} "
+                   f"(on {units}){lost}.")
+    if result.moves:
+        for aid, path in result.moves.items():
+            where = ", then ".join(f"{c[0]},{c[1]}" for c in path)
+            out.append(f"{state.army_name(aid)} moves to {where}.")
+    elif result.winner is not None:
+        out.append("Nobody moves.")
+    return out
+
+
+def working_html(steps: Any) -> str:
+    """The bridge's working steps under headings (not numbered lists), each line escaped."""
+    out: list[str] = []
+    for step in steps:
+        m = re.match(r"(\d)\. (.*)", step)
+        if m:
+            head = _STEP_HEADS.get(m.group(1), "")
+            if head and f"<b>{head}</b>" not in out:
+                out.append(f"<b>{head}</b>")
+            out.append(html.escape(_tidy(m.group(2)[:1].upper() + m.group(2)[1:])))
+        else:
+            out.append("&nbsp;&nbsp;" + html.escape(_tidy(step.strip())))
+    return "<br>".join(out)
 
 
 class FightOut:
@@ -264,6 +331,8 @@ class FightOut:
         result, text = self.translation(battle_id, battle_save)
         body = html.escape(text).replace("\n", "<br>")
         if result is not None:
+            body = ("<br>".join(html.escape(s) for s in result_sentences(self.state, result))
+                    + "<br><br><b>How it was worked out</b><br>" + working_html(result.steps))
             who = f" for {self.state.player_name(result.winner)}" if result.winner else ""
             title = f"Battle {battle_id}: {result.band_name}{who}"
             choices = [Choice("Apply the result", lambda: self.apply(result, scale, camp, battle_save),
