@@ -199,3 +199,20 @@ def test_every_contest_preview_equals_the_rules_own_odds() -> None:
                 assert all(abs(mine.win[k] - theirs.win[k]) < 1e-12 for k in theirs.win)
         quiet = [x for x in legal if x.kind not in ("surrender", "cede") and getattr(x, "action", "") != "flee"]
         s = SYSTEM.apply(s, rng.choice(quiet)).state  # type: ignore[union-attr]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_a_what_if_on_the_light_copy_is_what_apply_gives_and_leaves_the_state_alone(seed: int) -> None:
+    from game.systems.mass.rules import engine
+
+    for s in _walk(seed, 80)[::3]:
+        kept = s.model_copy(deep=True)
+        for cmd in choices.legal_commands(s):
+            mine, theirs = choices.what_if(s, cmd), engine.apply(s, cmd)
+            assert isinstance(mine, Accepted) and isinstance(theirs, Accepted)
+            assert mine.state == theirs.state and mine.events == theirs.events
+            if isinstance(cmd, c.BattleAction):
+                shown, rules = choices.preview(s, cmd), odds.preview(s, cmd)
+                assert shown.lines[1:] == rules.lines and shown.title == rules.title
+        assert s == kept

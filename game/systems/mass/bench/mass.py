@@ -4,6 +4,10 @@
   each side runs in a fresh Python process (so no cache of either is warm), timing itself;
   the figure is icepool's median time over ours (>= 1: ours is faster).
 * 10k10 exploding on a first call, the same way.
+* One decision (issue 30): the legal choices (found directly, rules/choices.py) and the odds of
+  every one of them, timed at every decision of the example battle played to its end by a seeded
+  client; the judged figure is the slowest decision of a second pass (the dice tables of the
+  battle's pools are then made), the first pass's slowest and the median are shown beside it.
 * One whole Wave of the teaching battle resolved through the RuleSystem as the client drives it
   (legal_commands and the odds preview before every command, then apply), in milliseconds.
 """
@@ -83,6 +87,35 @@ def one_wave(seed: int = 1) -> float:
     return time.perf_counter() - t0
 
 
+def decisions(seed: int = 1) -> list[float]:
+    """Seconds per decision of the example battle, played to its end by a seeded client: the
+    legal choices and the odds of every one of them (what the board can show at a decision)."""
+    from game.systems.mass.io.files import load_battle
+    from game.systems.mass.rules import choices
+    from game.systems.mass.rules.system import SYSTEM
+
+    lb = load_battle(_battle())
+    s = SYSTEM.initial_state(lb.setup, lb.seed)
+    rng = random.Random(seed)
+    out: list[float] = []
+    while s.stage != "ended":
+        t0 = time.perf_counter()
+        legal = SYSTEM.legal_commands(s)
+        for cmd in legal:
+            choices.preview(s, cmd)
+        out.append(time.perf_counter() - t0)
+        quiet = [c for c in legal if getattr(c, "kind", "") not in ("surrender", "cede")
+                 and getattr(c, "action", "") != "flee"]
+        s = SYSTEM.apply(s, rng.choice(quiet)).state  # type: ignore[union-attr]
+    return out
+
+
+def _battle() -> str:
+    from game.io.datafiles import ROOT
+
+    return str(ROOT / "maps" / "mass" / "borderland-valley.yaml")
+
+
 def _script() -> str:
     from game.io.datafiles import ROOT
 
@@ -100,7 +133,15 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
     log(f"  10k10 first call: ours {ours:.3f} s, icepool {theirs:.3f} s")
     figures.append(Figure("mass: 10k10 exploding, first call, icepool time / ours", theirs / ours, 1.0,
                           "ratio_min", details={"ours s": ours, "icepool s": theirs}))
+    first = decisions(1)
+    again = decisions(1)
+    log(f"  one decision, choices + odds of each: slowest {ms(max(again)):.1f} ms (first pass {ms(max(first)):.1f} ms), "
+        f"median {ms(statistics.median(again)):.1f} ms, {len(again)} decisions")
+    figures.append(Figure("mass: one decision, the legal choices and the odds of every one (slowest, example battle)",
+                          ms(max(again)), 50.0, "ms_max", unit=" ms",
+                          details={"first pass slowest ms": ms(max(first)), "median ms": ms(statistics.median(again)),
+                                   "decisions": len(again)}))
     times = [one_wave(seed) for seed in range(1 if quick else 5)]
     figures.append(Figure("mass: one whole Wave (legal list + odds before each command)", ms(statistics.median(times)),
-                          2000.0, "ms_max", unit=" ms"))
+                          250.0, "ms_max", unit=" ms"))
     return figures

@@ -25,6 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from game.core.kernel import Accepted, Outcome, dispatch
+from game.core.roller import Roller
 from game.core.rollkeep import ContestOdds, Pool, distribution, mean
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules import engine, odds
@@ -35,6 +37,7 @@ from game.systems.mass.rules.pools import (
     honor_eligible,
     plain_entry,
     way_entries,
+    wound_rolls,
 )
 from game.systems.mass.rules.state import ForceState, MassState, Person
 
@@ -273,7 +276,7 @@ def preview(s: MassState, cmd: Any) -> odds.Odds:
                 if k == "surrender" else f"it shares {to.name}'s victory if {to.name} wins")
         return odds.Odds(k.title(), (f"{f.name} leaves the field; {what}",))
     if isinstance(cmd, c.BattleAction):
-        base = _action_contest(s, cmd) or odds.preview(s, cmd)
+        base = _action_contest(s, cmd) or _action_wounds(s, cmd) or odds.preview(s, cmd)
         return odds.Odds(base.title, (EFFECT[cmd.action], *base.lines), base.win, base.raises, base.success,
                          base.wounds, base.percents, base.expected_wounded)
     return odds.preview(s, cmd)
@@ -295,6 +298,104 @@ def _action_contest(s: MassState, cmd: c.BattleAction) -> odds.Odds | None:
             return contest(s, [plain_entry(s, f, "battle", "water"), plain_entry(s, o, "battle", "water")],
                            engine.ACTION_TITLE[cmd.action])
     return None
+
+
+def _action_wounds(s: MassState, cmd: c.BattleAction) -> odds.Odds | None:
+    """The Wave's casualty odds if the action is taken (as `odds.preview` gives them), from a
+    what-if applied to a light copy of the state."""
+    if cmd.action in ("rallying_cry", "duel", "contentious_ground"):
+        return None
+    title = engine.ACTION_TITLE[cmd.action]
+    after = what_if(s, cmd)
+    if isinstance(after, Accepted) and after.state.stage == "phases":
+        w = wave_wounds(after.state)
+        return odds.Odds(title, ("if taken, the Wave's casualties would be:", *w.lines), wounds=w.wounds,
+                         percents=w.percents, expected_wounded=w.expected_wounded)
+    return odds.Odds(title)
+
+
+_WOUNDS: dict[int, tuple[Any, dict[tuple[Any, ...], odds.Odds]]] = {}
+
+
+def wave_wounds(s: MassState) -> odds.Odds:
+    """`odds.wave_wounds(s)`, remembered per battle set-up for the parts of the state it reads
+    (many actions leave the Wave's Wounds as they were: their previews share one answer)."""
+    key = (s.wave, tuple(
+        (f.id, f.name, f.in_field, f.left_this_wave, tuple((d.armour, d.count) for d in f.brutes),
+         tuple((m.rolled, m.kept) for m in f.wound_mods),
+         tuple((p.id, p.name, p.tracked, p.wounds, p.fled, p.fled_wave, p.traversable, p.deadly, p.deadly_relieved)
+               for p in f.people.values()))
+        for f in (s.forces[i] for i in s.order)))
+    held = _WOUNDS.get(id(s.setup))
+    if held is None or held[0] is not s.setup:
+        if len(_WOUNDS) > 8:
+            _WOUNDS.clear()
+        held = _WOUNDS[id(s.setup)] = (s.setup, {})
+    table = held[1]
+    if key not in table:
+        if len(table) > 512:
+            table.clear()
+        table[key] = _wave_wounds(s)
+    return table[key]
+
+
+def _wave_wounds(s: MassState) -> odds.Odds:
+    """`odds.wave_wounds`, the same sentences and numbers, each roll's figures remembered."""
+    lines: list[str] = []
+    wounds: dict[str, odds.Dist] = {}
+    percents: dict[str, odds.Dist] = {}
+    expected: dict[str, float] = {}
+    for fid in s.order:
+        f = s.forces[fid]
+        if not (f.in_field or f.left_this_wave):
+            continue
+        for wr in wound_rolls(s, f):
+            key = f"{fid}:{wr.who}"
+            if wr.pool is None:
+                lines.append(f"{f.name}, {wr.label}: no Wounds (pool at or below 0k0)")
+                continue
+            if wr.who.startswith("brutes:"):
+                pc, avg, ew = _brute_figures(wr.pool, s.rules.max_percent, wr.count)
+                percents[key] = pc
+                expected[key] = ew
+                lines.append(f"{f.name}, {wr.label}: {wr.pool.text()} twice; wounded {avg:.1f}% on average "
+                             f"(about {ew:.0f}), of whom {avg:.1f}% die")
+            else:
+                d = distribution(wr.pool)
+                wounds[key] = d
+                lines.append(f"{f.name}, {wr.label}: {wr.pool.text()} Wounds, {mean(d):.1f} on average")
+    return odds.Odds("End of the Wave: casualties", tuple(lines), wounds=wounds, percents=percents,
+                     expected_wounded=expected)
+
+
+@lru_cache(maxsize=1024)
+def _brute_figures(pool: Pool, top: int, count: int) -> tuple[odds.Dist, float, float]:
+    pc = odds.capped(distribution(pool), top)
+    return pc, mean(pc), sum(p * (count * v // 100) for v, p in pc.items())
+
+
+def what_if(s: MassState, cmd: Any) -> Outcome:
+    """`engine.apply(s, cmd)` on a lighter copy of the state: every container a handler may change
+    is copied, the individuals' statistics (never changed in place) are shared. For previews only:
+    the outcome is the same as apply's (tests/rules/mass/test_choices.py) and `s` is left as it was."""
+
+    def begin() -> engine.MassTxn:
+        c2 = light_copy(s)
+        return engine.MassTxn(c2, Roller(c2.rng, c2.forced))
+
+    return dispatch(engine._HANDLERS, cmd, begin=begin, finish=engine.MassTxn.finish, guard=engine._not_over)
+
+
+def light_copy(s: MassState) -> MassState:
+    forces = {k: f.model_copy(update={
+        "people": {pid: p.model_copy() for pid, p in f.people.items()},
+        "brutes": [d.model_copy() for d in f.brutes], "advantage": dict(f.advantage), "dice": list(f.dice),
+        "targeted": list(f.targeted), "wound_mods": list(f.wound_mods), "strategy_bonus": list(f.strategy_bonus),
+        "morale": [dict(m) for m in f.morale]}) for k, f in s.forces.items()}
+    return s.model_copy(update={
+        "forces": forces, "forced": list(s.forced), "order": list(s.order),
+        "appointments": {k: dict(v) for k, v in s.appointments.items()}, "leaders": list(s.leaders),
+        "ledger": list(s.ledger), "facts": list(s.facts), "only_strategy": list(s.only_strategy)})
 
 
 def contest(s: MassState, entries: list[Entry], title: str) -> odds.Odds:
