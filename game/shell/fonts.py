@@ -82,3 +82,32 @@ def _outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool) -> py
         out.blit(bg, (dx, dy))
     out.blit(fg, (1, 1))
     return out
+
+
+def wrap_px(line: str, size: int, width: int, bold: bool = False, indent: str = "  ") -> list[str]:
+    """`line` cut at spaces into pieces no wider than `width` pixels (a word wider than the
+    box is cut between letters), the pieces after the first indented."""
+    f = font(size, bold)
+    out: list[str] = []
+    rest = line
+    while rest:
+        if f.size(rest)[0] <= width:
+            out.append(rest)
+            break
+        words = rest.split(" ")
+        cut = ""
+        for i in range(1, len(words) + 1):
+            trial = " ".join(words[:i])
+            if f.size(trial)[0] > width:
+                break
+            cut = trial
+        if not cut.strip():  # one word wider than the box: cut it between letters
+            n = len(rest)
+            while n > 1 and f.size(rest[:n])[0] > width:
+                n -= 1
+            cut = rest[:n]
+        out.append(cut)
+        rest = rest[len(cut):].lstrip()
+        if rest:
+            rest = indent + rest
+    return out or [""]

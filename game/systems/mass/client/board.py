@@ -27,7 +27,7 @@ import pygame
 import pygame_gui
 
 from game.shell import actions
-from game.shell.fonts import font, text
+from game.shell.fonts import text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
@@ -65,35 +65,6 @@ class ChoiceRow:
     index: int
     lines: tuple[str, ...]
     rect: pygame.Rect
-
-
-def wrap_px(line: str, size: int, width: int, bold: bool = False, indent: str = "  ") -> list[str]:
-    """`line` cut at spaces into pieces no wider than `width` pixels (a word wider than the
-    box is cut between letters), the pieces after the first indented."""
-    f = font(size, bold)
-    out: list[str] = []
-    rest = line
-    while rest:
-        if f.size(rest)[0] <= width:
-            out.append(rest)
-            break
-        words = rest.split(" ")
-        cut = ""
-        for i in range(1, len(words) + 1):
-            trial = " ".join(words[:i])
-            if f.size(trial)[0] > width:
-                break
-            cut = trial
-        if not cut.strip():  # one word wider than the box: cut it between letters
-            n = len(rest)
-            while n > 1 and f.size(rest[:n])[0] > width:
-                n -= 1
-            cut = rest[:n]
-        out.append(cut)
-        rest = rest[len(cut):].lstrip()
-        if rest:
-            rest = indent + rest
-    return out or [""]
 
 
 def colour_of(s: Any, fid: str) -> tuple[int, int, int]:
@@ -147,7 +118,10 @@ class MassBoardScene(Scene):
     def _rects(self) -> dict[str, pygame.Rect]:
         w, h = self.app.screen.get_size()
         top = pygame.Rect(0, 0, w, 30)
-        forces = pygame.Rect(0, 30, w, max(150, int(h * 0.36)))
+        s = self.session.state
+        people = max([1] + [len(f.people) for f in s.forces.values()])
+        needed = 9 + 22 + 17 * people + 30 + 3 + 26 + 22 + 10  # a card's rows (_draw_card)
+        forces = pygame.Rect(0, 30, w, max(150, min(int(h * 0.36), needed)))
         track = pygame.Rect(0, forces.bottom, w, TRACK_H)
         lower = h - track.bottom
         cmds = pygame.Rect(0, track.bottom, w * 3 // 8, lower)
@@ -196,9 +170,16 @@ class MassBoardScene(Scene):
         if choices.secret(s) and self.viewer is not None:
             # a sealed decision: the screen offers only the choices of the force it was handed to
             self.legal = [c for c in self.legal if getattr(c, "force", self.viewer) == self.viewer]
-        self.labels = [choices.label(s, c) for c in self.legal]
+        self.labels = [self._short(s, choices.label(s, c)) for c in self.legal]
         self.selected = min(self.selected, max(0, len(self.legal) - 1))
         self._preview()
+
+    def _short(self, s: Any, label: str) -> str:
+        """A choice's label without its force's name: the list's heading says whose choice it is."""
+        for f in s.forces.values():
+            if label.startswith(f.name + ": ") and self.legal and getattr(self.legal[0], "force", "") == f.id:
+                return label[len(f.name) + 2:]
+        return label
 
     def _preview(self) -> None:
         self.odds_lines: list[str] = []

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from game.shell.fonts import text
+from game.shell.fonts import text, wrap_px
 
 INK = (228, 224, 214)
 DIM = (150, 146, 136)
@@ -77,8 +77,6 @@ def button_rects(rect: pygame.Rect, n: int) -> list[pygame.Rect]:
 
 
 def _wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
-    from game.systems.mass.client.board import wrap_px
-
     return wrap_px(line, size, width, bold)
 
 
