@@ -81,3 +81,16 @@ def test_f1_on_the_load_menu_shows_the_shells_keys(system: str, tmp_path: Path,
     key(game, pygame.K_F1)
     text = _help_text(game.app.scenes.top)
     assert "Ctrl+O:" in text and "Ctrl+Z" not in text  # no undo from a menu
+
+
+def test_f1_in_gm_mode_lists_the_gm_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    to_map(game)
+    key(game, pygame.K_F2)
+    assert game.top() == "gm"
+    key(game, pygame.K_F1)
+    text = _help_text(game.app.scenes.top)
+    assert "Ctrl+Z: GM undo" in text and "F5:" in text
+    key(game, pygame.K_F1)
+    assert game.top() == "gm"

@@ -28,6 +28,7 @@ from pygame_gui.core import ObjectID
 
 from game.core.hexgrid import Hex
 from game.shell import actions, draw, fonts, savegame
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox
@@ -60,6 +61,13 @@ DRAG = 6
 class GmScene(Scene):
     overlay = True
     name = "gm"
+
+    # its keys, for the F1 help (handle_event handles them)
+    KEYS = (Binding((pygame.K_F2,), "F2", "leave GM mode"),
+            Binding((pygame.K_z,), "Ctrl+Z", "GM undo: take back any command, dice included", ctrl=True),
+            Binding((pygame.K_y,), "Ctrl+Y", "GM redo (the same dice again)", ctrl=True),
+            Binding((pygame.K_ESCAPE,), "Esc", "back to the Select tool, or leave GM mode"),
+            Binding((pygame.K_F3,), "F3", "the replay view"))
 
     def inner_scenes(self) -> tuple[Scene, ...]:
         """The battle it edits (its animations keep the frame rate up)."""
