@@ -232,9 +232,12 @@ def recovery_path(system_name: str) -> Path:
 
 
 def write_recovery(app: AppContext) -> list[Path]:
-    """Keep every game on the stack as its system's recovery save (what the next start offers)."""
+    """Keep every game on the stack that has unsaved play as its system's recovery save (what
+    the next start offers); a game saved since its last move needs none."""
     out: list[Path] = []
     for scene in game_scenes(app):
+        if not unsaved(scene.session):
+            continue
         path = savegame.write_recovery(scene.session)
         if path is not None:
             out.append(path)

@@ -73,6 +73,7 @@ def test_quitting_a_game_with_no_unsaved_play_does_not_ask(system: str, tmp_path
     key(game, pygame.K_F5)  # saved: nothing is lost by quitting
     ctrl(game, pygame.K_q)
     assert not game.app.running
+    assert not savegame.recovery_path(game.session.system.name).exists()  # and nothing to offer next time
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
