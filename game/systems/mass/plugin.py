@@ -8,11 +8,13 @@ game/systems/tactical/plugin.py).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from game.core.ai import Player
 from game.core.plugin import FileKinds, PictureOptions, Plugin, SystemClient
 from game.core.system import RuleSystem
 
@@ -68,6 +70,16 @@ def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
     return draw(loaded, state, options)
 
 
+def _player(level: str) -> Callable[[random.Random], Player]:
+    def make(rng: random.Random) -> Player:
+        from game.systems.mass.ai import player
+
+        made: Player = player(level, rng)
+        return made
+
+    return make
+
+
 PLUGIN = Plugin(NAME, rules, load, client, read_script=read_script, commands={"dice": dice_command},
                 files=FileKinds(("mass-battle", "mass-rules", "mass-commands"), sniff, check, ("mass-battle",)),
-                picture=picture)
+                picture=picture, players={level: _player(level) for level in ("random", "easy", "hard")})

@@ -70,7 +70,7 @@ class MassSystem:
         if state.stage == "ended":
             phase = "ended: " + (state.forces[state.winner].name + " won" if state.winner else "no victor")
         return {"round": state.wave, "phase": phase, "to_move": moving[0] if moving else None,
-                "over": state.stage == "ended", "sides": list(state.order),
+                "over": state.stage == "ended", "winner": state.winner, "sides": list(state.order),
                 "side_names": [state.forces[i].name for i in state.order]}
 
     def to_move(self, state: MassState) -> list[str]:

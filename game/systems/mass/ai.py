@@ -1,0 +1,182 @@
+"""Computer commanders for the mass battle (issue 32; how they decide: docs/ai.md).
+
+A force played by the computer sees the battle through `SYSTEM.view(state, force)` only (the
+other forces' sealed appointments and the GM's forced dice removed; game.core.ai.choose) and
+weighs every choice by the rules' own odds pane (`choices.preview`): the exact chance of winning
+a contest (duels, Contentious Ground, the Ways), the exact distribution of the Wave's Wounds if an
+action is taken.
+
+How a choice is weighed [decision]:
+- harm: the expected share of each force's Brutes lost this Wave (percent) plus, for each
+  individual, 5 points per expected Wound (an individual's Wounds are few and each one counts);
+  a Battle Action is worth the harm it does to the other forces minus the harm to its own,
+  measured against not acting (the Wave's Wounds as they stand: `Hold`).
+- a contest (a duel, Contentious Ground) is worth its stake times (2 x P(win) - 1);
+- Rallying Cry is worth its chance of success times a Wave of Glory's Advantage;
+- the Ways' appointments: the individual whose pool has the best average for each Way;
+- a challenge is accepted when the duel is won more often than lost, else fought as a
+  skirmish (refusing is an Act of Vice);
+- it never flees, surrenders, cedes or wrests command (Acts of Vice or giving the battle away),
+  and names the fittest individual when its commander falls.
+easy weighs the Battle Actions of its commander; hard also weighs the Void actions of its
+individuals (duels and the rest, by the same odds), and the order of its actions by what is
+left: it keeps its dice (holds) when no action gains.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from game.core.ai import Budget, Decision, RandomPlayer
+from game.core.rollkeep import distribution, mean
+from game.core.system import RuleSystem
+from game.systems.mass.rules import choices
+from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.odds import Odds
+from game.systems.mass.rules.state import MassState
+
+LEVELS = ("random", "easy", "hard")
+WOUND = 5.0           # one expected Wound of an individual, in percent of Brutes lost
+DUEL_STAKE = 12.0     # a duel's loser takes 2k2 Wounds and more per Raise
+GROUND_STAKE = 6.0    # the terrain bonus for a Wave
+RALLY_STAKE = 4.0     # Glory's Advantage next Wave
+_NEVER = frozenset({"surrender", "cede", "wrest_command"})
+_BAD_ACTIONS = {"flee": -50.0, "entrapping_ground": -8.0, "focal_ground": -3.0, "encircled_ground": -0.5,
+                "bonus_effects": 0.0}
+
+
+def side_of_command(state: MassState, command: Any) -> str | None:
+    force = getattr(command, "force", None)
+    return force if isinstance(force, str) else None
+
+
+def commands_of(system: RuleSystem, view: MassState, side: str) -> list[Any]:
+    return [x for x in choices.legal_commands(view) if side_of_command(view, x) == side]
+
+
+def harm(state: MassState, odds: Odds, me: str) -> float:
+    """The expected harm in the odds to the other forces minus the harm to `me` (see the module)."""
+    total = 0.0
+    for key, dist in odds.percents.items():
+        pct = sum(v * p for v, p in dist.items())
+        total += pct if key.split(":", 1)[0] != me else -pct
+    for who, dist in odds.wounds.items():
+        if ":" in who:  # Brutes are counted by percents
+            continue
+        f = state.force_of(who)
+        if f is None:
+            continue
+        w = WOUND * sum(v * p for v, p in dist.items())
+        total += w if f.id != me else -w
+    return total
+
+
+class MassPlayer:
+    """The easy and hard computer commanders (docs/ai.md)."""
+
+    def __init__(self, level: str, rng: random.Random) -> None:
+        if level not in ("easy", "hard"):
+            raise ValueError(f"no mass-battle computer level {level!r} (easy, hard)")
+        self.level = level
+        self.rng = rng
+
+    def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
+        state: MassState = view
+        cmds = [x for x in commands_of(system, state, side) if x.kind not in _NEVER]
+        if not cmds:  # only Acts of Vice left: the rules leave nothing else
+            cmds = commands_of(system, state, side)
+        if not cmds:
+            raise ValueError(f"no legal command for {side!r}")
+        appoints = [x for x in cmds if isinstance(x, c.Appoint)]
+        if appoints:
+            return self._appoint(state, side, appoints)
+        answers = [x for x in cmds if isinstance(x, c.AnswerDuel)]
+        if answers:
+            return self._answer(state, side, answers)
+        names = [x for x in cmds if isinstance(x, c.NameCommander)]
+        if names:
+            return self._name(state, names)
+        actions = [x for x in cmds if isinstance(x, c.BattleAction)]
+        hold = next((x for x in cmds if isinstance(x, c.Hold)), None)
+        if actions or hold is not None:
+            return self._act(state, side, actions, hold, budget)
+        pick = cmds[0]  # a roll or the Wave's end: the one step the rules wait for
+        return Decision(pick, choices.label(state, pick))
+
+    def _appoint(self, state: MassState, side: str, appoints: list[c.Appoint]) -> Decision:
+        """The individual with the best average pool for each Way (the preview's own entries)."""
+        f = state.forces[side]
+
+        def pool_mean(pid: str, way: str) -> float:
+            entry = next((e for e in choices._entries(state, {side: pid}, way) if e.force == side), None)
+            return mean(distribution(entry.pool)) if entry is not None else -1.0
+
+        people = {x.heaven for x in appoints} | {x.honor for x in appoints}
+        heaven = max(sorted(people), key=lambda p: pool_mean(p, "heaven"))
+        honor = max(sorted(people), key=lambda p: pool_mean(p, "honor"))
+        pick = next((x for x in appoints if x.heaven == heaven and x.honor == honor), appoints[0])
+        return Decision(pick, f"{f.people[pick.heaven].name} for Heaven (average {pool_mean(pick.heaven, 'heaven'):.1f}), "
+                              f"{f.people[pick.honor].name} for Honor (average {pool_mean(pick.honor, 'honor'):.1f})")
+
+    def _answer(self, state: MassState, side: str, answers: list[c.AnswerDuel]) -> Decision:
+        best: tuple[float, c.AnswerDuel, str] | None = None
+        for a in answers:
+            if a.choice == "refuse":
+                continue
+            p = choices.preview(state, a).win.get(side, 0.0)
+            if best is None or p > best[0] + 1e-12:
+                best = (p, a, f"{a.choice} the duel: {p:.0%} to win")
+        if best is None:
+            return Decision(answers[0], "the only answer")
+        return Decision(best[1], best[2])
+
+    def _name(self, state: MassState, names: list[c.NameCommander]) -> Decision:
+        real = [x for x in names if x.person is not None]
+        if not real:
+            return Decision(names[0], "nobody can take command")
+        f = state.forces[real[0].force]
+        pick = max(real, key=lambda x: (f.people[str(x.person)].stats.rings.water - f.people[str(x.person)].wounds / 10,
+                                        str(x.person)))
+        return Decision(pick, f"{f.people[str(pick.person)].name} takes command")
+
+    def _act(self, state: MassState, side: str, actions: list[c.BattleAction], hold: Any, budget: Budget) -> Decision:
+        base = harm(state, choices.wave_wounds(state), side)
+        best: tuple[float, Any, str] = (0.0, hold, "holds: no action gains") if hold is not None else \
+            (-1e9, actions[0], "the only kind of choice")
+        for a in actions:
+            if a.void and self.level == "easy":
+                continue
+            if budget.expired() and best[1] is not hold:
+                break
+            budget.spend()
+            value, why = self._action_value(state, side, a, base)
+            if value > best[0]:
+                best = (value, a, why)
+        return Decision(best[1], best[2])
+
+    def _action_value(self, state: MassState, side: str, a: c.BattleAction, base: float) -> tuple[float, str]:
+        if a.action in _BAD_ACTIONS:
+            return _BAD_ACTIONS[a.action], a.action.replace("_", " ")
+        odds = choices.preview(state, a)
+        title = choices.label(state, a)
+        if a.action == "duel":
+            p = odds.win.get(side, 0.0)
+            return DUEL_STAKE * (2 * p - 1) - (1.0 if a.void else 0.0), f"{title}: {p:.0%} to win"
+        if a.action == "contentious_ground":
+            p = odds.win.get(side, 0.0)
+            return GROUND_STAKE * (2 * p - 1), f"{title}: {p:.0%} to win"
+        if a.action == "rallying_cry":
+            p = odds.success if odds.success is not None else 0.0
+            return RALLY_STAKE * p, f"{title}: {p:.0%} to succeed"
+        if odds.percents or odds.wounds:
+            gain = harm(state, odds, side) - base
+            return gain - (0.5 if a.void else 0.0), f"{title}: the Wave's casualties shift by {gain:+.1f} in our favour"
+        return 0.0, title
+
+
+def player(level: str, rng: random.Random) -> Any:
+    """A mass-battle computer commander of `level` ("random", "easy", "hard")."""
+    if level == "random":
+        return RandomPlayer(rng, commands_of)
+    return MassPlayer(level, rng)
