@@ -129,3 +129,22 @@ def test_every_command_the_client_queries_offer_is_accepted_by_apply(battle: Any
         assert isinstance(out, Accepted), (c, out)
     if q.stuck_step_commands(state, "u0"):
         assert q.is_stuck(state, "u0")  # the stuck buttons show whenever a step is offered
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 3), st.sampled_from(["initiative", "movement", "attack"]), st.sampled_from(["blue", "red"]))
+def test_leadership_to_give_is_what_assign_leadership_accepts(pool: int, phase: str, whose: str) -> None:
+    from game.systems.tactical.rules import Accepted, apply
+    from game.systems.tactical.rules.commands import AssignLeadership
+    from game.systems.tactical.rules.queries import leadership_to_give
+
+    state = make_state([("b1", "rifle_section", "blue", (0, 1)), ("r1", "rifle_section", "red", (8, 1))],
+                       phase=phase)
+    sides = dict(state.sides)
+    sides[whose] = sides[whose].model_copy(update={"advantage": {"leadership": pool}})
+    state = state.model_copy(update={"sides": sides})
+    uid = "b1" if whose == "blue" else "r1"
+    n = leadership_to_give(state, uid)
+    for points in range(1, 5):
+        out = apply(state, AssignLeadership(side=whose, unit_id=uid, points=points))
+        assert isinstance(out, Accepted) == (points <= n), (points, n, out)

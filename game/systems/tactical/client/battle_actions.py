@@ -5,7 +5,7 @@ for the selected unit, in the side panel's band; and what a press of one of them
 it owns the buttons it made and which button is which. What it reads of the game is passed to
 each call as an `ActionContext`; it keeps no reference to the scene. Every button it shows is one
 the rules offer: the mode's (modes.py, from the rules' queries), Leadership when the side holds
-points to give (`legal_commands`' AssignLeadership), the casualty order's choices
+points to give it (`leadership_to_give`), the casualty order's choices
 (`casualty_options`)."""
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ def _leadership_buttons(ctx: ActionContext) -> list[ActionButton]:
     if u is None or not ctx.is_mine(u.id):
         return []
     out = []
-    pool = st.sides[u.side].advantage.get("leadership", 0)
-    if pool:  # (legal_commands lists AssignLeadership for each unit of the side while it holds points)
+    pool = ail.queries.leadership_to_give(st, u.id)
+    if pool:
         out.append(ActionButton("leadership", f"Give Leadership ({pool} left)",
                                 tooltip="The commander hands 1 Leadership point to this unit."))
     options = ail.queries.casualty_options(st, u.id)

@@ -654,6 +654,20 @@ def _may_charge(state: GameState, unit_id: str, pay: Literal["adrenaline", "lead
     return dash_refusal(state, unit_id, pay) is None
 
 
+def leadership_to_give(state: GameState, unit_id: str) -> int:
+    """How many Leadership points the unit's side may hand it now (`AssignLeadership`, 1 to this
+    many): its pool, or 0 when it may hand none (the battle is over, a defensive action is
+    awaited, or it is neither the Initiative phase nor the side's own turn)."""
+    u = state.units.get(unit_id)
+    if u is None or not u.alive or state.phase == "ended":
+        return 0
+    if state.pending is not None and state.pending.kind == "defensive_action":
+        return 0
+    if state.phase != "initiative" and state.active_side != u.side:
+        return 0
+    return int(state.sides[u.side].advantage.get("leadership", 0))
+
+
 def casualty_options(state: GameState, unit_id: str) -> list[tuple[int, CasualtyAdvantageKind | None]]:
     """What the unit may order spent on each of its casualty rolls (`SetCasualtyAdvantage`): none,
     or 1 to 3 points of each kind of Advantage it holds (Leadership; Personal for the commander's
