@@ -94,3 +94,15 @@ def test_f1_in_gm_mode_lists_the_gm_keys(tmp_path: Path, monkeypatch: pytest.Mon
     assert "Ctrl+Z: GM undo" in text and "F5:" in text
     key(game, pygame.K_F1)
     assert game.top() == "gm"
+
+
+def test_f1_on_the_hand_off_screen_names_its_continue_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.shell.scenes.handoff import HandoffScene
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("race", tmp_path)
+    game.app.push(HandoffScene(game.app, "Hare", (200, 200, 60)))
+    key(game, pygame.K_F1)
+    assert "Enter or Space: show the map" in _help_text(game.app.scenes.top)
+    key(game, pygame.K_F1)
+    assert game.top() == "handoff"  # the help closed; the map is still hidden

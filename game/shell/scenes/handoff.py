@@ -19,6 +19,7 @@ import pygame
 import pygame_gui
 
 from game.shell.contracts import AppContext
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 
@@ -50,6 +51,7 @@ class HandoffPolicy:
 class HandoffScene(Scene):
     overlay = False
     name = "handoff"
+    KEYS = (Binding(CONTINUE_KEYS, "Enter or Space", "show the map to the side named (or click Continue)"),)
 
     def __init__(self, app: AppContext, side_name: str, colour: tuple[int, int, int],
                  detail: str = "", on_continue: Callable[[], None] | None = None) -> None:
