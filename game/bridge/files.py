@@ -30,7 +30,8 @@ def load_scales_rules(path: str | Path = DEFAULT_SCALES) -> ScalesRules:
 def tactical_map_path(map_name: str) -> Path:
     p = paths.maps_dir() / map_name
     if not paths.is_file(p):
-        raise GameFileError(str(DEFAULT_SCALES), "tactical.maps", f"the tactical map {map_name!r} is not in {paths.maps_dir()}")
+        raise GameFileError(str(p), "", f"the tactical map {map_name!r} is neither beside the scenario nor in "
+                                        f"{paths.maps_dir()}")
     return p
 
 
@@ -51,7 +52,7 @@ def cells_of(map_name: str) -> Cells:
             t = rules.terrain.get(board.terrain_at(h))
             if t is not None and not t.impassable:
                 ok.add((col, row))
-    return Cells(md.width, md.height, frozenset(ok))
+    return Cells(md.width, md.height, frozenset(ok), board.stagger)
 
 
 def mass_map_terrain() -> dict[str, str]:
@@ -88,7 +89,10 @@ def write_tactical(scenario: dict[str, Any], map_name: str, out_dir: str | Path,
                    inputs: tuple[str | Path, ...] = ()) -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    rel = os.path.relpath(tactical_map_path(map_name).resolve(), out.resolve())
+    if paths.is_file(out / map_name):  # the ground generated beside it (game/bridge/tiled.py)
+        rel = map_name
+    else:
+        rel = os.path.relpath(tactical_map_path(map_name).resolve(), out.resolve())
     path = out / f"{stem}.yaml"
     header = "# A campaign battle as a tactical scenario (python -m game scales tactical); docs/scales.md\n"
     _write_generated(path, header + _dump({**scenario, "map": Path(rel).as_posix()}), "tactical scenario", inputs)
@@ -114,18 +118,11 @@ def generate_battle(state: Any, battle_id: str, scale: str, out_dir: str | Path,
     back with its system's loader (it must load like a shipped one). Raises BridgeError or
     GameFileError (one line)."""
     from game.bridge.mass import mass_plan
-    from game.bridge.sides import open_battle, terrain_of
-    from game.bridge.tactical import map_for, tactical_plan
+    from game.bridge.tiled import generate_tactical
 
     rules = rules or load_scales_rules()
-    if scale == "tactical":
-        name = map_for(rules, terrain_of(state, open_battle(state, battle_id)))
-        plan = tactical_plan(state, battle_id, rules, cells_of(name), seed=seed)
-        path = write_tactical(plan.scenario, plan.map_name, out_dir, stem)
-        from game.systems.tactical.io.scenario import load_scenario
-
-        load_scenario(path)
-        return path
+    if scale == "tactical":  # the ground generated from the campaign hex, beside the scenario
+        return generate_tactical(state, battle_id, rules, out_dir, stem, seed=seed).scenario
     if scale == "mass":
         mplan = mass_plan(state, battle_id, rules, mass_map_terrain(), seed=seed)
         path = write_mass(mplan.battle, out_dir, stem)
@@ -208,10 +205,9 @@ def forecast(state: Any, battle_id: str, rules: ScalesRules | None = None) -> Fo
 
 def _tactical_forecast(state: Any, battle_id: str, rules: ScalesRules, tmp: str) -> tuple[str, list[SideForecast]]:
     from game.bridge.sides import open_battle, terrain_of
-    from game.bridge.tactical import map_for
     from game.systems.tactical.io.scenario import load_scenario
 
-    map_name = map_for(rules, terrain_of(state, open_battle(state, battle_id)))
+    map_name = f"ground generated from the hex ({terrain_of(state, open_battle(state, battle_id))})"
     loaded = load_scenario(generate_battle(state, battle_id, "tactical", tmp, "forecast-tactical", rules))
     setup = loaded.setup
     out = []
@@ -253,8 +249,8 @@ def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) 
     campaign battle. Raises BridgeError when the battle is not over or not of this battle."""
     from game.bridge import back
     from game.bridge.mass import mass_plan
-    from game.bridge.sides import BridgeError, open_battle, terrain_of
-    from game.bridge.tactical import map_for, tactical_plan
+    from game.bridge.sides import BridgeError
+    from game.bridge.tactical import tactical_origin
 
     system = battle_game.header.system
     final = battle_game.state
@@ -262,9 +258,7 @@ def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) 
     if system == "ail-tactical":
         if final.phase != "ended":
             raise BridgeError(f"the tactical battle is not over (round {final.round}, {final.phase} phase)")
-        name = map_for(rules, terrain_of(state, open_battle(state, battle_id)))
-        tplan = tactical_plan(state, battle_id, rules, cells_of(name))
-        losses = back.tactical_losses(tplan.origin, initial, final)
+        losses = back.tactical_losses(tactical_origin(state, battle_id, rules), initial, final)
         return back.campaign_result(state, battle_id, rules, losses, final.winner, "tactical")
     if system == "mass-battle":
         if final.stage != "ended":

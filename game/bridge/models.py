@@ -20,13 +20,38 @@ class CommanderStats(_Strict):
     skills: dict[str, int] = Field(default_factory=dict)
 
 
+class GroundTerrain(_Strict):
+    """One campaign terrain at the tactical scale (docs/scales.md "The ground")."""
+
+    mix: dict[str, Annotated[int, Field(ge=0, le=1000)]]  # tactical terrain -> weight of its patches
+    road: bool = False  # a road runs through it to each neighbour that carries one too
+    river: bool = False  # a river runs through it (towards its river neighbours)
+    core: str = ""  # tactical terrain of the settlement in the middle (town: building)
+
+    @model_validator(mode="after")
+    def _check(self) -> "GroundTerrain":
+        if not any(self.mix.values()):
+            raise ValueError("mix needs at least one terrain with a weight above 0")
+        return self
+
+
+class GroundRules(_Strict):
+    width: Annotated[int, Field(ge=8, le=120)] = 30
+    height: Annotated[int, Field(ge=8, le=120)] = 22
+    patch: Annotated[int, Field(ge=1, le=200)] = 5  # cells per terrain patch, on average
+    edge: Annotated[float, Field(ge=0, le=0.9)] = 0.3  # outer share of the map painted from the neighbour
+    core_radius: Annotated[int, Field(ge=0, le=20)] = 3
+    ford_every: Annotated[int, Field(ge=0, le=100)] = 7  # one river cell in so many is a ford (0: none)
+    ford: str = "swamp"  # the ford's tactical terrain
+    terrain: dict[str, GroundTerrain]  # campaign terrain -> its tactical ground
+
+
 class TacticalRules(_Strict):
     units: dict[str, dict[str, tuple[str, ...]]]  # power -> campaign unit type -> tactical types
-    maps: dict[str, str]  # campaign terrain -> tactical map file (in maps/)
+    ground: GroundRules
     commanders: dict[int, CommanderStats]
     colours: tuple[str, ...] = ("#8a5bb8", "#3f6fc6")
     round_limit: Annotated[int, Field(ge=1, le=99)] = 8
-    deploy_depth: Annotated[int, Field(ge=1, le=50)] = 6
 
     @model_validator(mode="after")
     def _check(self) -> "TacticalRules":

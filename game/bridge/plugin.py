@@ -46,7 +46,7 @@ def _check(path: Path, kind: str) -> str:
     sr = load_scales_rules(path)
     n = sum(len(t) for t in sr.tactical.units.values())
     return (f"scales translation rules, {n} campaign unit types mapped to tactical units, "
-            f"{len(sr.tactical.maps)} terrains to maps, {len(sr.mass.kinds)} mass unit kinds")
+            f"{len(sr.tactical.ground.terrain)} campaign terrains to tactical ground, {len(sr.mass.kinds)} mass unit kinds")
 
 
 FILES = FileKinds(("scales-rules",), _sniff, _check)

@@ -2,17 +2,21 @@
 
 `tactical_plan` returns the scenario as plain data (what game.systems.tactical.io.scenario reads) and which
 tactical unit stands for which campaign unit, so the way back can count each one's losses.
-The map's cells come in as data (`Cells`), read by game/bridge/files.py.
+The map's cells come in as data (`Cells`): the ground generated from the campaign hex
+(game/bridge/ground.py, written by game/bridge/tiled.py), or any tactical map read by
+game/bridge/files.py. Each army deploys on the map's edge towards the side it came from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from game.bridge.ground import army_edges, compass, direction_vectors, edge_cells
 from game.bridge.models import ScalesRules
 from game.bridge.sides import BridgeError, Side, open_battle, place_name, sides_of, terrain_of
+from game.core.hexgrid import Stagger
 from game.systems.campaign.rules.state import CampaignState
 
 Cell = tuple[int, int]  # Tiled's [column, row]
@@ -25,23 +29,17 @@ class Cells:
     width: int
     height: int
     standable: frozenset[Cell]
+    stagger: Stagger = Stagger("y", "odd")
 
 
 @dataclass(frozen=True)
 class TacticalPlan:
-    map_name: str  # the file name under maps/
-    scenario: dict[str, Any]  # the scenario file's data, `map` still the bare file name
+    map_name: str  # the map's file name, beside the scenario
+    scenario: dict[str, Any]  # the scenario file's data, `map` the bare file name
     origin: dict[str, str]  # tactical unit id -> campaign unit id
     defender: str
     attacker: str
-
-
-def map_for(rules: ScalesRules, terrain: str) -> str:
-    m = rules.tactical.maps.get(terrain)
-    if m is None:
-        raise BridgeError(f"scales rules: no tactical map for campaign terrain {terrain!r} "
-                          f"(tactical.maps knows {', '.join(sorted(rules.tactical.maps))})")
-    return m
+    edges: dict[str, str] = field(default_factory=dict)  # campaign army id -> the edge it deploys on, and why
 
 
 def fielded(rules: ScalesRules, side: Side, state: CampaignState) -> list[tuple[str, str, str]]:
@@ -85,41 +83,43 @@ def unit_names(rows: list[tuple[str, str, str]], state: CampaignState) -> dict[s
     return out
 
 
-def deploy(cells: Cells, count: int, east: bool, depth: int, taken: set[Cell]) -> list[Cell]:
-    """[decision] `count` cells near one map edge (east: the last columns), nearest the edge
-    first, then nearest the middle row; past `depth` columns when the edge strip is full."""
-    mid = (cells.height - 1) / 2
-
-    def edge_distance(c: Cell) -> int:
-        return (cells.width - 1 - c[0]) if east else c[0]
-
-    free = [c for c in cells.standable if c not in taken]
-    free.sort(key=lambda c: (edge_distance(c) >= depth, edge_distance(c), abs(c[1] - mid), c[1]))
-    if len(free) < count:
-        raise BridgeError(f"the tactical map has {len(free)} free cells for {count} units")
-    return free[:count]
+def tactical_origin(state: CampaignState, battle_id: str, rules: ScalesRules) -> dict[str, str]:
+    """Tactical unit id -> campaign unit id, as tactical_plan fields them (for the way back: it
+    needs no map)."""
+    battle = open_battle(state, battle_id)
+    defender, attacker = sides_of(state, battle)
+    return {tid: cuid for side in (defender, attacker) for tid, _tt, cuid in fielded(rules, side, state)}
 
 
 def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cells: Cells,
-                  seed: int = 1) -> TacticalPlan:
+                  seed: int = 1, map_name: str = "") -> TacticalPlan:
     battle = open_battle(state, battle_id)
     terrain = terrain_of(state, battle)
-    map_name = map_for(rules, terrain)
     defender, attacker = sides_of(state, battle)
     tr = rules.tactical
+    vecs = direction_vectors(state.cs.map.stagger_axis)
+    edges = {e.army: e for e in army_edges(state, battle_id)}
     taken: set[Cell] = set()
     units: list[dict[str, Any]] = []
     origin: dict[str, str] = {}
     sides: list[dict[str, Any]] = []
+    edge_text: dict[str, str] = {}
     for i, side in enumerate((defender, attacker)):  # the defender is placed first
         rows = fielded(rules, side, state)
-        at = deploy(cells, len(rows), east=side.defender, depth=tr.deploy_depth, taken=taken)
         names = unit_names(rows, state)
-        for (tid, ttype, cuid), c in zip(rows, at, strict=True):
-            taken.add(c)
-            origin[tid] = cuid
-            units.append({"id": tid, "type": ttype, "side": side.player, "at": [c[0], c[1]],
-                          "name": names[tid]})
+        for army in state.forces(battle, side.player):
+            mine = [r for r in rows if state.units[r[2]].army == army.id]
+            if not mine:
+                continue
+            e = edges[army.id]
+            at = edge_cells(cells.width, cells.height, cells.stagger, cells.standable, vecs[e.direction],
+                            len(mine), taken)
+            edge_text[army.id] = f"{compass(vecs[e.direction])} ({e.why})"
+            for (tid, ttype, cuid), c in zip(mine, at, strict=True):
+                taken.add(c)
+                origin[tid] = cuid
+                units.append({"id": tid, "type": ttype, "side": side.player, "at": [c[0], c[1]],
+                              "name": names[tid]})
         best = max(side.generals, key=lambda g: (g.level, g.id), default=None)
         stats = tr.commander(side.general_level)
         commander: dict[str, Any] = {
@@ -131,8 +131,10 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
     scenario: dict[str, Any] = {
         "name": f"Battle {battle.id} at {where}, week {state.week}",
         "description": (f"Campaign battle {battle.id} ({terrain or 'unknown terrain'}) fought out as a tactical "
-                        f"battle: {defender.name} defends, {attacker.name} attacks. Its result goes back to the "
-                        "campaign when it ends."),
+                        f"battle: {defender.name} defends, {attacker.name} attacks. "
+                        + " ".join(f"{state.armies[a].name} deploys on the {t.split(' (')[0]} edge."
+                                   for a, t in edge_text.items())
+                        + " Its result goes back to the campaign when it ends."),
         "map": map_name,
         "map_units": False,
         "seed": seed,
@@ -146,7 +148,7 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
              "description": f"Hold the field to the end of round {tr.round_limit}."},
         ],
     }
-    return TacticalPlan(map_name, scenario, origin, defender.player, attacker.player)
+    return TacticalPlan(map_name, scenario, origin, defender.player, attacker.player, edge_text)
 
 
 def check_complete(rules: ScalesRules, powers: Mapping[str, Any]) -> list[str]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from game.__main__ import main
 from game.bridge import back
-from game.bridge.files import cells_of, mass_map_terrain, write_mass, write_tactical
+from game.bridge.files import cells_of, mass_map_terrain, write_mass
 from game.bridge.mass import mass_plan
 from game.bridge.sides import BridgeError, sides_of
 from game.bridge.tactical import check_complete, tactical_plan
@@ -30,9 +30,16 @@ from game.table import TABLE
 from .conftest import TEACHING, TO_ORDERS, campaign_record
 
 
-def _tplan(campaign: Any, rules: Any, battle: str) -> Any:
-    name = rules.tactical.maps[campaign.cs.map.terrain[campaign.battles[battle].hex]]
-    return tactical_plan(campaign, battle, rules, cells_of(name))
+def _tplan(campaign: Any, rules: Any, battle: str, out: Path | None = None) -> Any:
+    """The plan on the ground generated from the battle's hex (written to `out`, else a scratch folder)."""
+    import tempfile
+
+    from game.bridge.tiled import generate_tactical
+
+    if out is not None:
+        return generate_tactical(campaign, battle, rules, out, "b").plan
+    with tempfile.TemporaryDirectory() as tmp:
+        return generate_tactical(campaign, battle, rules, tmp, "b").plan
 
 
 # --------------------------------------------------------------------------- the rules data
@@ -57,8 +64,9 @@ def test_the_tactical_table_names_only_units_of_the_tactical_catalogue(scales_ru
 @pytest.mark.parametrize("battle", ["B1", "B2"])
 def test_a_campaign_battle_becomes_a_tactical_scenario_that_loads_like_a_shipped_one(
         campaign: Any, scales_rules: Any, tmp_path: Path, battle: str) -> None:
-    plan = _tplan(campaign, scales_rules, battle)
-    path = write_tactical(plan.scenario, plan.map_name, tmp_path, "b")
+    plan = _tplan(campaign, scales_rules, battle, tmp_path)
+    path = tmp_path / "b.yaml"
+    assert plan.map_name == "b.tmx" and (tmp_path / "b.tmx").is_file()  # the ground beside it
     loaded = load_scenario(path)
     ids = {u.id for u in loaded.setup.units}
     assert ids == set(plan.origin)
@@ -89,15 +97,17 @@ def test_generated_tactical_units_are_named_for_players_not_by_their_ids(campaig
     assert "python -m" not in plan.scenario["description"]  # the briefing speaks to players
 
 
-def test_the_map_comes_from_the_hex_terrain_and_the_defender_holds_the_east_edge(campaign: Any,
-                                                                                 scales_rules: Any) -> None:
+def test_each_side_deploys_on_the_edge_it_came_from_and_the_defender_is_placed_first(campaign: Any,
+                                                                                     scales_rules: Any) -> None:
     plan = _tplan(campaign, scales_rules, "B1")  # Lowmarch: a town
     assert campaign.cs.map.terrain[campaign.battles["B1"].hex] == "town"
-    assert plan.map_name == scales_rules.tactical.maps["town"]
     # the Zones did not move into Lowmarch: they defend; Jibril marched in
     assert plan.defender == "zones" and plan.attacker == "jibril"
+    # the rifles' previous hex 20,27 is Lowmarch's north-west neighbour; Jibril came from 22,27, its
+    # north-east one: on the map the Zones stand west of Jibril, both at the top
+    assert plan.edges == {"rifles": "north-west (came from 20,27)", "corps": "north-east (came from 22,27)"}
     cols = {s: [u["at"][0] for u in plan.scenario["units"] if u["side"] == s] for s in ("zones", "jibril")}
-    assert min(cols["zones"]) > max(cols["jibril"])
+    assert max(cols["zones"]) < min(cols["jibril"])
     assert plan.scenario["units"][0]["side"] == "zones"  # placed first
 
 
@@ -112,6 +122,8 @@ def test_generals_become_commanders_with_the_stats_of_their_level(campaign: Any,
 def test_a_battle_that_is_not_open_is_refused_in_one_line(campaign: Any, scales_rules: Any) -> None:
     with pytest.raises(BridgeError, match="there is no battle B9"):
         tactical_plan(campaign, "B9", scales_rules, cells_of("riverford.tmx"))
+    with pytest.raises(BridgeError, match="there is no battle B9"):
+        _tplan(campaign, scales_rules, "B9")
 
 
 # --------------------------------------------------------------------------- to a mass battle

@@ -195,9 +195,9 @@ def _campaign_in_orders():
 
 
 def test_a_campaign_battle_fought_out_keeps_each_powers_campaign_colour_at_both_scales(tmp_path):
-    from game.bridge.files import cells_of, load_scales_rules, mass_map_terrain, write_mass, write_tactical
+    from game.bridge.files import load_scales_rules, mass_map_terrain, write_mass
     from game.bridge.mass import mass_plan
-    from game.bridge.tactical import map_for, tactical_plan
+    from game.bridge.tiled import generate_tactical
     from game.systems.mass.io.files import load_battle
     from game.systems.mass.io.picture import force_colours
     from game.systems.tactical.io.scenario import load_scenario
@@ -209,10 +209,9 @@ def test_a_campaign_battle_fought_out_keeps_each_powers_campaign_colour_at_both_
     for battle in battles:
         want = {p: state.cs.colour_of(p) for p in battle.sides}
         assert len(set(want.values())) == 2
-        name = map_for(rules, state.cs.map.terrain.get(battle.hex, ""))
-        plan = tactical_plan(state, battle.id, rules, cells_of(name))
-        assert {s["id"]: s["colour"] for s in plan.scenario["sides"]} == want
-        scenario = load_scenario(write_tactical(plan.scenario, name, tmp_path, f"{battle.id}-tactical"))
+        made = generate_tactical(state, battle.id, rules, tmp_path, f"{battle.id}-tactical")
+        assert {s["id"]: s["colour"] for s in made.plan.scenario["sides"]} == want
+        scenario = load_scenario(made.scenario)
         assert {s.id: _hex(s.colour) for s in scenario.setup.sides} == want
         mass = mass_plan(state, battle.id, rules, mass_map_terrain()).battle
         assert {f["id"]: f["colour"] for f in mass["forces"]} == want

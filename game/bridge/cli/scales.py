@@ -69,25 +69,26 @@ def _out_folder(args: argparse.Namespace) -> None:
 
 
 def _tactical(args: argparse.Namespace) -> int:
-    from game.bridge.files import cells_of, write_tactical
-    from game.bridge.sides import BridgeError, open_battle, terrain_of
-    from game.bridge.tactical import map_for, tactical_plan
+    from game.bridge.sides import BridgeError
+    from game.bridge.tiled import generate_tactical
     from game.systems.tactical.io.scenario import load_scenario
 
     _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
     state = game.state
-    try:
-        name = map_for(rules, terrain_of(state, open_battle(state, args.battle)))
-        plan = tactical_plan(state, args.battle, rules, cells_of(name), seed=game.header.seed)
+    try:  # the ground generated from the campaign hex (a Tiled map), the scenario beside it
+        made = generate_tactical(state, args.battle, rules, args.out, f"battle-{args.battle}-tactical",
+                                 seed=game.header.seed, inputs=(args.campaign,))
     except BridgeError as exc:
         return _fail(exc)
-    path = write_tactical(plan.scenario, plan.map_name, args.out, f"battle-{args.battle}-tactical",
-                          inputs=(args.campaign,))
+    plan, path = made.plan, made.scenario
     loaded = load_scenario(path)  # it must load like a shipped one
-    print(f"{path}: {loaded.name}; map {plan.map_name}; {len(plan.origin)} tactical units "
-          f"for {len(set(plan.origin.values()))} campaign units; {state.player_name(plan.defender)} defends")
+    print(f"{path}: {loaded.name}; map {made.map} (generated from the campaign hex: edit it in Tiled before "
+          f"play if you like); {len(plan.origin)} tactical units for {len(set(plan.origin.values()))} campaign "
+          f"units; {state.player_name(plan.defender)} defends")
+    for army, edge in plan.edges.items():
+        print(f"  {state.armies[army].name} deploys on the {edge} edge")
     print(f"play it: python -m game play {path}")
     return 0
 

@@ -1,0 +1,174 @@
+"""A campaign battle's generated ground as a Tiled map, and the tactical battle that is fought on
+it (docs/scales.md "The ground").
+
+`write_ground` writes game/bridge/ground.py's Ground as a .tmx painted with the project's hex
+tileset (assets/tiles/hex-flat.tsx or hex-pointy.tsx, by the campaign map's orientation): a
+"ground" layer of terrain tiles (each carries its `terrain` property) and a "roads" layer of road
+overlays (`road: true`), like the shipped maps (game/tools/make_maps.py). A GM may open and edit
+it in Tiled before the battle is played. `generate_tactical` writes the map and the scenario that
+refers to it, side by side.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+from game import paths
+from game.bridge.ground import Ground, make_ground, surroundings
+from game.bridge.models import ScalesRules
+from game.bridge.sides import BridgeError, open_battle, place_name
+from game.bridge.tactical import Cells, TacticalPlan, tactical_plan
+from game.core.hexlayout import HexLayout
+
+
+@dataclass(frozen=True)
+class TileIds:
+    """Local tile ids of a hex tileset: the first tile carrying each terrain, and the road
+    overlays (ROAD_BASE + mask, bit i of mask: the road leaves by DIRECTIONS[i])."""
+
+    source: Path
+    width: int
+    height: int
+    terrain: dict[str, int]
+    road_base: int
+
+
+def tileset_for(axis: str) -> Path:
+    return paths.asset("tiles", "hex-flat.tsx" if axis == "x" else "hex-pointy.tsx")
+
+
+def tile_ids(path: Path) -> TileIds:
+    from game.io.tmx import load_tileset
+
+    ts = load_tileset(path)
+    terrain: dict[str, int] = {}
+    overlays: list[int] = []
+    for local in sorted(ts.properties):
+        props = ts.properties[local]
+        t = props.get("terrain")
+        if isinstance(t, str) and t and t not in terrain:
+            terrain[t] = local
+        if props.get("road") is True and not t:
+            overlays.append(local)
+    if len(overlays) < 64 or overlays[:64] != list(range(overlays[0], overlays[0] + 64)):
+        raise BridgeError(f"the tileset {path} has no run of 64 road overlay tiles (road: true, no terrain)")
+    return TileIds(path, ts.tilewidth, ts.tileheight, terrain, overlays[0])
+
+
+def check_ground_terrain(rules: ScalesRules, known: set[str], tiles: TileIds) -> list[str]:
+    """Tactical terrain names the ground rules use that the tactical rules or the tileset lack."""
+    out = []
+    g = rules.tactical.ground
+    for name, t in sorted(g.terrain.items()):
+        for tt in [*t.mix, *([t.core] if t.core else [])]:
+            if tt not in known or tt not in tiles.terrain:
+                out.append(f"tactical.ground.terrain.{name}: {tt!r}")
+    for tt in (g.ford, "water", "road"):
+        if tt not in known or tt not in tiles.terrain:
+            out.append(f"tactical.ground.ford / river / road: {tt!r}")
+    return out
+
+
+def tmx_text(ground: Ground, tiles: TileIds, tileset_ref: str, properties: dict[str, str]) -> str:
+    """The map as Tiled writes one (CSV layers), byte for byte the same for the same ground."""
+    axis = ground.stagger.axis
+    # the project tilesets' regular-looking hexes (game/tools/make_tiles.py geometry): 74 x 64, side 36
+    side = round(max(tiles.width, tiles.height) * 36 / 74)
+    HexLayout(tiles.width, tiles.height, side, ground.stagger, ground.width, ground.height)  # checks the geometry
+
+    def csv(rows: list[list[int]]) -> str:
+        return "\n" + ",\n".join(",".join(str(g) for g in r) for r in rows) + "\n"
+
+    ground_rows = [[tiles.terrain[ground.terrain[(c, r)]] + 1 for c in range(ground.width)]
+                   for r in range(ground.height)]
+    road_rows = []
+    for r in range(ground.height):
+        row = []
+        for c in range(ground.width):
+            links = ground.roads.get((c, r))
+            row.append(0 if links is None else tiles.road_base + sum(1 << d for d in links) + 1)
+        road_rows.append(row)
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<map version="1.10" tiledversion="1.10.2" orientation="hexagonal" renderorder="right-down" '
+        f'width="{ground.width}" height="{ground.height}" tilewidth="{tiles.width}" tileheight="{tiles.height}" '
+        f'infinite="0" hexsidelength="{side}" staggeraxis="{axis}" staggerindex="{ground.stagger.index}" '
+        f'nextlayerid="3" nextobjectid="1">',
+        " <properties>",
+        *[f"  <property name={quoteattr(k)} value={quoteattr(v)}/>" for k, v in properties.items()],
+        " </properties>",
+        f" <tileset firstgid=\"1\" source={quoteattr(tileset_ref)}/>",
+        f' <layer id="1" name="ground" width="{ground.width}" height="{ground.height}">',
+        f'  <data encoding="csv">{csv(ground_rows)}</data>',
+        " </layer>",
+        f' <layer id="2" name="roads" width="{ground.width}" height="{ground.height}">',
+        f'  <data encoding="csv">{csv(road_rows)}</data>',
+        " </layer>",
+        "</map>",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def cells_of_ground(ground: Ground, impassable: set[str]) -> Cells:
+    ok = frozenset(c for c, t in ground.terrain.items() if t not in impassable)
+    return Cells(ground.width, ground.height, ok, ground.stagger)
+
+
+@dataclass(frozen=True)
+class TacticalBattle:
+    scenario: Path
+    map: Path
+    plan: TacticalPlan
+    ground: Ground
+
+
+def battle_ground(state: Any, battle_id: str, rules: ScalesRules, seed: int) -> tuple[Ground, dict[str, str]]:
+    """The generated ground of an open campaign battle, and the map's properties (what it was
+    generated from, for the GM who opens it in Tiled)."""
+    battle = open_battle(state, battle_id)
+    sur = surroundings(state, battle)
+    where = place_name(state, battle)
+    ground = make_ground(rules.tactical.ground, sur, seed, battle_id, title=f"Battle {battle_id} at {where}")
+    names = ("the hex's own", *[f"{t or 'off the map'}" for t in sur.around])
+    props = {
+        "title": ground.title,
+        "generated_from": (f"campaign hex {battle.hex[0]},{battle.hex[1]} ({sur.terrain}); neighbours by "
+                           f"direction {', '.join(names[1:])}; seed {seed}, battle {battle_id} "
+                           "(python -m game scales tactical; docs/scales.md)"),
+    }
+    return ground, props
+
+
+def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: str | Path, stem: str, *,
+                      seed: int = 1, inputs: tuple[str | Path, ...] = ()) -> TacticalBattle:
+    """Write `<stem>.tmx` (the ground) and `<stem>.yaml` (the scenario on it) in out_dir and load
+    the scenario back like a shipped one. BridgeError / GameFileError (one line) otherwise."""
+    from game.bridge.files import _write_generated, write_tactical
+    from game.systems.tactical.io.data import load_rules
+
+    trules = load_rules()
+    impassable = {k for k, t in trules.terrain.items() if t.impassable}
+    ground, props = battle_ground(state, battle_id, rules, seed)
+    tiles = tile_ids(tileset_for(ground.stagger.axis))
+    bad = check_ground_terrain(rules, set(trules.terrain), tiles)
+    if bad:
+        raise BridgeError(f"scales rules: tactical terrain unknown to the tactical rules or the tileset: {'; '.join(bad)}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    map_path = out / f"{stem}.tmx"
+    try:
+        ref = Path(os.path.relpath(tiles.source.resolve(), out.resolve())).as_posix()
+    except ValueError:  # another drive: Tiled reads an absolute path too
+        ref = tiles.source.resolve().as_posix()
+    _write_generated(map_path, tmx_text(ground, tiles, ref, props), "tactical map", inputs)
+    plan = tactical_plan(state, battle_id, rules, cells_of_ground(ground, impassable), seed=seed,
+                         map_name=map_path.name)
+    path = write_tactical(plan.scenario, plan.map_name, out, stem, inputs=inputs)
+    from game.systems.tactical.io.scenario import load_scenario
+
+    load_scenario(path)
+    return TacticalBattle(path, map_path, plan, ground)
