@@ -198,11 +198,12 @@ def test_the_three_answers_to_a_duel_are_three_different_labels_on_the_board() -
         app.step(_key(pygame.K_RETURN))
     assert session.state.stage == "duel_answer"
     assert len(scene.labels) == 3 and len(set(scene.labels)) == 3
-    assert [w in lab for w, lab in zip(("accept", "skirmish", "refuse"), scene.labels, strict=True)] == [True] * 3
+    assert [w in lab.lower() for w, lab in zip(("accept", "skirmish", "refuse"), scene.labels, strict=True)] == [True] * 3
 
 
-def test_the_battle_over_screen_has_the_summary_and_its_buttons_and_no_apply() -> None:
-    app, scene, session = _app()
+@pytest.mark.parametrize("size", [(960, 600), (1280, 800)])
+def test_the_battle_over_screen_has_the_summary_and_its_buttons_and_no_apply(size: tuple[int, int]) -> None:
+    app, scene, session = _app(size)
     _play_to_the_end(app, scene, session)
     assert scene.over and scene.apply_button is None
     labels = sorted(b.text for b in scene.end_buttons)
@@ -217,6 +218,9 @@ def test_the_battle_over_screen_has_the_summary_and_its_buttons_and_no_apply() -
         assert began - wounded == now and killed <= wounded
     assert sum(row[4] for row in sm.ledger) == sum(e.glory for e in st.ledger)
     app.render()
+    assert scene.summary_fits  # nothing of the summary left out at this size
+    summary = scene._rects()["summary"]
+    assert all(summary.contains(b.rect) for b in scene.end_buttons)
 
 
 def test_the_battle_over_screen_offers_the_way_back_when_it_came_from_a_campaign() -> None:

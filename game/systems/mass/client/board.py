@@ -99,6 +99,7 @@ class MassBoardScene(Scene):
         self.handoff_wait = False
         self.handoffs = 0
         self.end_buttons: dict[Any, str] = {}
+        self.summary_fits = True
         self.ui = app.make_ui()
         self._plan_handoff(rolled=False)
         self._refresh()
@@ -128,7 +129,8 @@ class MassBoardScene(Scene):
         odds = pygame.Rect(cmds.right, track.bottom, w * 5 // 16, lower - 50)
         log = pygame.Rect(odds.right, track.bottom, w - odds.right, lower)
         button = pygame.Rect(odds.x + 10, odds.bottom + 6, odds.w - 20, 38)
-        summary = pygame.Rect(0, track.bottom, odds.right, lower)
+        # the battle-over summary: beside the log, or over it too in a small window
+        summary = pygame.Rect(0, track.bottom, odds.right if w >= 1200 else w, lower)
         return {"top": top, "forces": forces, "track": track, "cmds": cmds, "odds": odds, "log": log,
                 "button": button, "summary": summary}
 
@@ -178,7 +180,8 @@ class MassBoardScene(Scene):
         """A choice's label without its force's name: the list's heading says whose choice it is."""
         for f in s.forces.values():
             if label.startswith(f.name + ": ") and self.legal and getattr(self.legal[0], "force", "") == f.id:
-                return label[len(f.name) + 2:]
+                rest = label[len(f.name) + 2:]
+                return rest[:1].upper() + rest[1:]
         return label
 
     def _preview(self) -> None:
@@ -376,11 +379,12 @@ class MassBoardScene(Scene):
         self._draw_forces(surface, r["forces"], s)
         self._draw_track(surface, r["track"], s)
         if self.over:
-            end.draw_summary(surface, r["summary"], self.session, self.system)
+            self.summary_fits = end.draw_summary(surface, r["summary"], self.session, self.system)
         else:
             self._draw_commands(surface, r["cmds"], s)
             self._draw_odds(surface, r["odds"])
-        self._draw_log(surface, r["log"])
+        if not (self.over and r["summary"].colliderect(r["log"])):
+            self._draw_log(surface, r["log"])
         self.ui.draw_ui(surface)
 
     def _draw_top(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:

@@ -65,7 +65,9 @@ def summary(session: Any) -> Summary:
         row = rows.setdefault(entry.person, [person_label(f.people[entry.person]), f.name, 0, 0, 0])
         row[2 if entry.act == "virtue" else 3] += 1
         row[4] += entry.glory
-    out.ledger = [tuple(r) for r in rows.values()]
+    order = {fid: i for i, fid in enumerate(s.order)}
+    people = {pid: f.id for f in s.forces.values() for pid in f.people}
+    out.ledger = [tuple(rows[pid]) for pid in sorted(rows, key=lambda pid: order.get(people.get(pid, ""), 99))]
     return out
 
 
@@ -80,7 +82,8 @@ def _wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
     return wrap_px(line, size, width, bold)
 
 
-def draw_summary(surface: pygame.Surface, rect: pygame.Rect, session: Any, system: Any) -> None:
+def draw_summary(surface: pygame.Surface, rect: pygame.Rect, session: Any, system: Any) -> bool:
+    """Draw the summary in `rect`; False when something did not fit (and was left out)."""
     box = rect.inflate(-8, -8)
     pygame.draw.rect(surface, PANEL, box, border_radius=6)
     sm = summary(session)
@@ -89,12 +92,13 @@ def draw_summary(surface: pygame.Surface, rect: pygame.Rect, session: Any, syste
     left = pygame.Rect(box.x + 10, box.y + 8, half, bottom - box.y - 8)
     right = pygame.Rect(left.right + 10, box.y + 8, box.w - half - 30, bottom - box.y - 8)
     y = left.y
-
+    fitted = True
 
     def put(area: pygame.Rect, line: str, size: int, colour: tuple[int, int, int], bold: bool = False) -> None:
-        nonlocal y
+        nonlocal y, fitted
         for chunk in _wrap(line, size, area.w, bold):
             if y + size + 2 > area.bottom:
+                fitted = False
                 return
             surface.blit(text(chunk, size, colour, bold), (area.x, y))
             y += size + 4
@@ -106,9 +110,12 @@ def draw_summary(surface: pygame.Surface, rect: pygame.Rect, session: Any, syste
     for line in sm.waves:
         put(left, line, 12, INK)
     y += 4
-    put(left, "Casualties by armour (Brutes: began, wounded, of them killed, fight on)", 13, GOLD, True)
+    put(left, "Casualties by armour (Brutes: began -> fight on)", 13, GOLD, True)
+    by_force: dict[str, list[str]] = {}
     for name, armour, began, wounded, killed, now in sm.casualties:
-        put(left, f"{name}, {armour} armour: {began} -> {wounded} wounded, {killed} killed, {now} fight on", 12, INK)
+        by_force.setdefault(name, []).append(f"{armour} {began} -> {now} ({wounded} wounded, {killed} killed)")
+    for name, parts in by_force.items():
+        put(left, f"{name}: " + "; ".join(parts), 12, INK)
     for line in sm.individuals:
         put(left, line, 12, DIM)
     y = right.y
@@ -118,15 +125,22 @@ def draw_summary(surface: pygame.Surface, rect: pygame.Rect, session: Any, syste
         for x, head in zip(cols, ("who", "Virtue", "Vice", "Glory"), strict=True):
             surface.blit(text(head, 12, DIM, True), (right.x + x, y))
         y += 17
+    shown_force = None
     for name, force, virtue, vice, glory in sm.ledger:
-        if y + 16 > right.bottom:
+        if force != shown_force:  # the ledger is grouped by force
+            shown_force = force
+            put(right, force, 12, DIM, True)
+        lines = _wrap(name, 12, cols[1] - 8)
+        if y + 16 * len(lines) > right.bottom:
+            fitted = False
             break
-        who = _wrap(f"{name} ({force})", 12, cols[1] - 6)[0]
-        surface.blit(text(who, 12, INK), (right.x, y))
+        for k, who in enumerate(lines):
+            surface.blit(text(who, 12, INK), (right.x + 8, y + 16 * k))
         for x, v, colour in ((cols[1], str(virtue), GOOD), (cols[2], str(vice), BAD),
                              (cols[3], f"{glory:+d}", GOOD if glory > 0 else BAD if glory < 0 else INK)):
             surface.blit(text(v, 12, colour), (right.x + x, y))
-        y += 16
+        y += 16 * len(lines)
     if not sm.ledger:
         put(right, "no Acts of Virtue or Vice were recorded", 12, DIM)
+    return fitted
 

@@ -243,6 +243,7 @@ def preview(s: MassState, cmd: Any) -> odds.Odds:
         return appointment_odds(s, cmd)
     if isinstance(cmd, c.AnswerDuel) and s.duel is not None:
         title = label(s, cmd).split(": ", 1)[1]
+        title = title[:1].upper() + title[1:]
         if cmd.choice == "refuse":
             return odds.Odds(title, ("refusing counts as fleeing: an Act of Vice; no dice are rolled",))
         style = s.duel.style if cmd.choice == "accept" else "skirmish"
