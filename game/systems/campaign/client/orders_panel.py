@@ -226,7 +226,8 @@ class OrdersPanel:
         if bottom - y < need:
             return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window, or "
                                          "press P).", (x, y), 11, (170, 170, 180)))
-        p = plan(st, self.battle_id, self.player, o.stratagems, o.vanguard)
+        # the vanguard the player picked, else each manoeuvre's best (the chosen row's is the best)
+        p = plan(st, self.battle_id, self.player, o.stratagems, o.vanguard if self.vanguard_chosen else None)
         y += sc._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
         heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
         y += sc._text(surface, f"{'':>9}{heads}", (x, y), 11)
@@ -237,8 +238,10 @@ class OrdersPanel:
             mark = ">" if mine == o.manoeuvre else " "
             colour = (255, 240, 170) if mine == o.manoeuvre else (225, 225, 225)
             y += sc._text(surface, f"{mark}{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11, colour)
-        note = (f"Row {MANOEUVRE_NAMES[o.manoeuvre]} (>) is exactly these orders; the other rows use this "
-                "vanguard where it may lead (else the best) and these stratagems where they go. "
+        lead = ("this vanguard where it may lead (else the best)" if self.vanguard_chosen
+                else "each manoeuvre's best vanguard")
+        note = (f"Row {MANOEUVRE_NAMES[o.manoeuvre]} (>) is exactly these orders; the other rows use {lead} "
+                "and these stratagems where they go. "
                 + q.enemy_assumption(st, self.battle_id, self.player))
         if len(sc._wrap(note, 11, False, 376)) * 14 > bottom - y:
             note = "Row > is exactly these orders; the enemy: best vanguard, no stratagems."

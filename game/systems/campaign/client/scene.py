@@ -47,9 +47,11 @@ from game.systems.campaign.rules.engine import reach
 from game.systems.campaign.rules.models import MANOEUVRES, Coord
 from game.systems.campaign.rules.orders import battles_to_order
 from game.systems.campaign.rules.results import week_pages
-from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState, key_hex
+from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
 
 PANEL_W = 400
+STEP_NAMES = {"movement": "Move", "declare": "Declare", "pickup": "Pick-up", "narrative": "Posts",
+              "orders": "Sealed orders"}  # the week's steps along the top of the map
 ZOOM_STEP = 1.25   # one wheel notch or one +/- press
 MAX_ZOOM = 8.0     # times the scale that shows the whole map
 PAN_STEP = 80      # pixels an arrow key moves the map
@@ -507,7 +509,8 @@ class CampaignScene(Scene):
             self._build()
             return
         mine = [a for a in st.armies_at(c) if a.owner == self.viewer]
-        if st.phase == "movement" and self.selected and self.selected in st.armies:
+        if (st.phase == "movement" and self.selected and self.selected in st.armies
+                and st.armies[self.selected].owner == self.viewer and not st.armies[self.selected].moved):
             r = reach(st, self.selected)
             if c in r and not mine:
                 self._do(MoveArmy(army=self.selected, path=r[c].path))
@@ -659,6 +662,8 @@ class CampaignScene(Scene):
         # counters: a stack's armies side by side (never hiding one another), at least 18 px
         half = max(9, r)
         counters: list[pygame.Rect] = []
+        self.counter_rects: list[tuple[str, pygame.Rect]] = []  # where each army was drawn (tests)
+        self.name_rects: list[tuple[str, pygame.Rect]] = []
         stacks: dict[Coord, list[Any]] = {}
         for a in st.armies.values():
             stacks.setdefault(a.hex, []).append(a)
@@ -673,6 +678,7 @@ class CampaignScene(Scene):
                 pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
                 self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
                 counters.append(rect)
+                self.counter_rects.append((a.id, rect))
         # town names where they cover no counter and no other name (right, left, below, above)
         taken = list(counters)
         f = font(11)
@@ -687,6 +693,7 @@ class CampaignScene(Scene):
                 spot = (x - tw // 2, y + half + 2 + th)
             rect = pygame.Rect(int(spot[0]), int(spot[1]), tw, th)
             taken.append(rect)
+            self.name_rects.append((name, rect))
             surface.fill((18, 20, 24), rect.inflate(4, 0))
             self._text(surface, name, spot, 11, (250, 240, 220))
         if self.hover is not None and self.hover in reach_map:
@@ -695,6 +702,7 @@ class CampaignScene(Scene):
                        (255, 255, 160), True)
         self._draw_legend(surface, st)
         self._draw_hover(surface, st)
+        self._draw_steps(surface, st)
         view = self.map_view()
         strip = pygame.Rect(view.x, view.bottom - 20, view.w, 20)
         surface.fill((18, 20, 24), strip)
@@ -726,6 +734,22 @@ class CampaignScene(Scene):
             y = box.y + 3 + (i % rows) * 14
             pygame.draw.rect(surface, colour, pygame.Rect(x, y + 2, 10, 10))
             self._text(surface, text, (x + 14, y), 11, (220, 220, 220))
+
+    def _draw_steps(self, surface: pygame.Surface, st: CampaignState) -> None:
+        """The week's steps along the top of the map, the current one lit (the teaching aid)."""
+        view = self.map_view()
+        f = font(11, True)
+        texts = [(p, f"{i + 1}. {STEP_NAMES.get(p, p)}") for i, p in enumerate(PHASES)]
+        width = sum(f.size(t)[0] + 14 for _, t in texts)
+        x, y = view.x + 6, view.y + 4
+        surface.fill((18, 20, 24), pygame.Rect(x - 4, y - 2, min(width + 4, view.w - 6), 18))
+        for phase, text in texts:
+            tw = f.size(text)[0]
+            if x + tw > view.right - 6:
+                break
+            now = phase == st.phase
+            self._text(surface, text, (x, y), 11, (255, 230, 150) if now else (140, 140, 150), True)
+            x += tw + 14
 
     def _draw_hover(self, surface: pygame.Surface, st: CampaignState) -> None:
         """The hovered hex: its terrain and cost, its town, the armies there, its battle."""
