@@ -104,7 +104,12 @@ class Ground:
     roads: Mapping[Cell, frozenset[int]] = field(default_factory=dict)  # cell -> tactical DIRECTIONS a road leaves by
     title: str = ""
     sectors: Mapping[Cell, int] = field(default_factory=dict)  # cell -> campaign direction whose edge it lies towards
-    band: frozenset[Cell] = frozenset()  # the cells painted from a neighbour's terrain
+    source: Mapping[Cell, int] = field(default_factory=dict)  # cell -> the neighbour whose mix painted it; -1: the hex's
+
+    @property
+    def band(self) -> frozenset[Cell]:
+        """The cells painted from a neighbour's terrain mix."""
+        return frozenset(c for c, d in self.source.items() if d >= 0)
 
     def share(self, cells: set[Cell] | frozenset[Cell] | None = None) -> dict[str, float]:
         """Each tactical terrain's share of the given cells (all by default)."""
@@ -155,22 +160,21 @@ def make_ground(rules: GroundRules, sur: Surroundings, seed: int, battle_id: str
     sectors = {c: sector(c) for c in cells}
     # the patches: seeds spread over the map, each cell takes its nearest seed's terrain
     count = max(6, len(cells) // rules.patch)
-    seeds: list[tuple[Vector, str, bool]] = []
+    seeds: list[tuple[Vector, str, int]] = []
     for _ in range(count):
         c = cells[rng.randrange(len(cells))]
         x, y = pos[c][0] + rng.uniform(-0.5, 0.5), pos[c][1] + rng.uniform(-0.5, 0.5)
         neighbour = sur.around[sectors[c]]
         in_band = outward(c) + rng.uniform(-0.08, 0.08) >= 1 - rules.edge and neighbour is not None
         source = neighbour if in_band and neighbour is not None else sur.terrain
-        seeds.append(((x, y), _pick(rng, rules.terrain[source].mix), in_band))
+        seeds.append(((x, y), _pick(rng, rules.terrain[source].mix), sectors[c] if in_band else -1))
     terrain: dict[Cell, str] = {}
-    band: set[Cell] = set()
+    painted: dict[Cell, int] = {}
     for c in cells:
         p = pos[c]
-        _, t, from_neighbour = min(seeds, key=lambda s: (s[0][0] - p[0]) ** 2 + (s[0][1] - p[1]) ** 2)
+        _, t, src = min(seeds, key=lambda s: (s[0][0] - p[0]) ** 2 + (s[0][1] - p[1]) ** 2)
         terrain[c] = t
-        if from_neighbour:
-            band.add(c)
+        painted[c] = src
     roads: dict[Cell, set[int]] = {}
     here = rules.terrain[sur.terrain]
     centre_cell = min(cells, key=lambda c: (rel(c)[0] ** 2 + rel(c)[1] ** 2, c))
@@ -188,7 +192,7 @@ def make_ground(rules: GroundRules, sur: Surroundings, seed: int, battle_id: str
             dist = distance(hexes[c], hexes[centre_cell])
             if dist <= ring and rng.random() < (0.9 if dist < ring else 0.5):
                 terrain[c] = here.core
-                band.discard(c)
+                painted.pop(c, None)
     # the river: through the hex towards its river (else sea) neighbours, edge to edge
     if here.river:
         wet = [d for d in range(6) if sur.around[d] is not None and rules.terrain[sur.around[d] or ""].river]
@@ -201,12 +205,10 @@ def make_ground(rules: GroundRules, sur: Surroundings, seed: int, battle_id: str
         river: list[Cell] = []
         for d in wet:
             river += _wander(rng, path(centre_cell, edge_cell[d]), hexes, on_map)
-        fords = 0
         for i, c in enumerate(river):
             ford = rules.ford_every and i % rules.ford_every == rules.ford_every // 2
             terrain[c] = rules.ford if ford else "water"
-            fords += bool(ford)
-            band.discard(c)
+            painted.pop(c, None)
     # the roads: from the middle to each neighbour that carries one, when this hex does
     if here.road:
         ways = [d for d in range(6) if sur.around[d] is not None and rules.terrain[sur.around[d] or ""].road]
@@ -225,8 +227,8 @@ def make_ground(rules: GroundRules, sur: Surroundings, seed: int, battle_id: str
                 roads.setdefault(last, set()).add(_outward_step(sur.axis, vecs[d]))
             for c in run:
                 terrain[c] = "road"  # a bridge where it crosses the river
-                band.discard(c)
-    return Ground(w, h, st, terrain, {c: frozenset(v) for c, v in roads.items()}, title, sectors, frozenset(band))
+                painted.pop(c, None)
+    return Ground(w, h, st, terrain, {c: frozenset(v) for c, v in roads.items()}, title, sectors, painted)
 
 
 def _edge_cell(cells: list[Cell], pos: Mapping[Cell, Vector], mid: Vector, v: Vector) -> Cell:

@@ -39,7 +39,7 @@ class TacticalPlan:
     origin: dict[str, str]  # tactical unit id -> campaign unit id
     defender: str
     attacker: str
-    edges: dict[str, str] = field(default_factory=dict)  # campaign army id -> the edge it deploys on, and why
+    edges: dict[str, tuple[str, str]] = field(default_factory=dict)  # campaign army id -> (its edge, why)
 
 
 def fielded(rules: ScalesRules, side: Side, state: CampaignState) -> list[tuple[str, str, str]]:
@@ -103,7 +103,7 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
     units: list[dict[str, Any]] = []
     origin: dict[str, str] = {}
     sides: list[dict[str, Any]] = []
-    edge_text: dict[str, str] = {}
+    edge_text: dict[str, tuple[str, str]] = {}
     for i, side in enumerate((defender, attacker)):  # the defender is placed first
         rows = fielded(rules, side, state)
         names = unit_names(rows, state)
@@ -114,7 +114,7 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
             e = edges[army.id]
             at = edge_cells(cells.width, cells.height, cells.stagger, cells.standable, vecs[e.direction],
                             len(mine), taken)
-            edge_text[army.id] = f"{compass(vecs[e.direction])} ({e.why})"
+            edge_text[army.id] = (compass(vecs[e.direction]), e.why)
             for (tid, ttype, cuid), c in zip(mine, at, strict=True):
                 taken.add(c)
                 origin[tid] = cuid
@@ -132,8 +132,8 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
         "name": f"Battle {battle.id} at {where}, week {state.week}",
         "description": (f"Campaign battle {battle.id} ({terrain or 'unknown terrain'}) fought out as a tactical "
                         f"battle: {defender.name} defends, {attacker.name} attacks. "
-                        + " ".join(f"{state.armies[a].name} deploys on the {t.split(' (')[0]} edge."
-                                   for a, t in edge_text.items())
+                        + " ".join(f"{state.armies[a].name} deploys on the {edge} edge."
+                                   for a, (edge, _why) in edge_text.items())
                         + " Its result goes back to the campaign when it ends."),
         "map": map_name,
         "map_units": False,

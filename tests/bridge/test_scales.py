@@ -105,7 +105,7 @@ def test_each_side_deploys_on_the_edge_it_came_from_and_the_defender_is_placed_f
     assert plan.defender == "zones" and plan.attacker == "jibril"
     # the rifles' previous hex 20,27 is Lowmarch's north-west neighbour; Jibril came from 22,27, its
     # north-east one: on the map the Zones stand west of Jibril, both at the top
-    assert plan.edges == {"rifles": "north-west (came from 20,27)", "corps": "north-east (came from 22,27)"}
+    assert plan.edges == {"rifles": ("north-west", "came from 20,27"), "corps": ("north-east", "came from 22,27")}
     cols = {s: [u["at"][0] for u in plan.scenario["units"] if u["side"] == s] for s in ("zones", "jibril")}
     assert max(cols["zones"]) < min(cols["jibril"])
     assert plan.scenario["units"][0]["side"] == "zones"  # placed first

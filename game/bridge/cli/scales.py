@@ -87,8 +87,8 @@ def _tactical(args: argparse.Namespace) -> int:
     print(f"{path}: {loaded.name}; map {made.map} (generated from the campaign hex: edit it in Tiled before "
           f"play if you like); {len(plan.origin)} tactical units for {len(set(plan.origin.values()))} campaign "
           f"units; {state.player_name(plan.defender)} defends")
-    for army, edge in plan.edges.items():
-        print(f"  {state.armies[army].name} deploys on the {edge} edge")
+    for army, (edge, why) in plan.edges.items():
+        print(f"  {state.armies[army].name} deploys on the {edge} edge ({why})")
     print(f"play it: python -m game play {path}")
     return 0
 
