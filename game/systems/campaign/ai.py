@@ -15,7 +15,8 @@ Each phase [decision]:
 - pickup: every General joins the strongest army in reach (Generals give stratagems).
 - narrative: one short line about the battle, with its Generals present named (so they fight),
   and nothing that gives its orders away.
-- orders: the equilibrium's mix (easy: the 6x6 manoeuvre game; hard: stratagems included).
+- orders: the equilibrium's mix (easy: the 6x6 manoeuvre game; hard: stratagems included when the
+  game's cells fit the work budget left and the 6x6 game took under a tenth of the time budget).
 
 The strength of forces is the sum of their alive units' Attack and Defence [decision]: a
 measure for moving and declaring only; battles themselves are weighed by the planner's exact odds.
@@ -28,6 +29,7 @@ from typing import Any
 
 from game.core.ai import Budget, Decision, RandomPlayer
 from game.core.system import RuleSystem
+from game.systems.campaign.rules.battle import side_facts
 from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
@@ -38,7 +40,7 @@ from game.systems.campaign.rules.commands import (
     WritePost,
 )
 from game.systems.campaign.rules.engine import active_player, reach
-from game.systems.campaign.rules.equilibrium import Strategy, equilibrium
+from game.systems.campaign.rules.equilibrium import Strategy, equilibrium, strategies
 from game.systems.campaign.rules.hexes import hex_distance
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES
 from game.systems.campaign.rules.queries import legal_commands
@@ -105,7 +107,7 @@ class CampaignPlayer:
         if state.phase == "narrative":
             return self._narrative(state, side, cmds)
         if state.phase == "orders":
-            return self._orders(system, state, side, cmds)
+            return self._orders(system, state, side, cmds, budget)
         return Decision(cmds[0], "the only command")
 
     # ---------------------------------------------------------------- movement
@@ -184,9 +186,20 @@ class CampaignPlayer:
         return Decision(done, "every battle has its post")
 
     # ---------------------------------------------------------------- orders
-    def _orders(self, system: RuleSystem, state: CampaignState, side: str, cmds: list[Any]) -> Decision:
+    def _orders(self, system: RuleSystem, state: CampaignState, side: str, cmds: list[Any], budget: Budget) -> Decision:
         battle = next(c.battle for c in cmds if isinstance(c, GiveOrders))
-        eq = equilibrium(state, battle, side, with_stratagems=self.level == "hard")
+        eq = equilibrium(state, battle, side, with_stratagems=False)
+        budget.spend(len(eq.rows) * len(eq.cols))
+        if self.level == "hard":
+            # stratagems too, when the game's cells fit the work left and the 6x6 game took less
+            # than a tenth of the time budget (a big game is a few hundred cells: a few tenths of a second)
+            b = state.battles[battle]
+            rules = state.cs.rules
+            rows = strategies(rules, side_facts(state, b, side))
+            cols = strategies(rules, side_facts(state, b, eq.foe))
+            if len(rows) * len(cols) <= budget.work - budget.used and budget.elapsed() < budget.seconds / 10:
+                eq = equilibrium(state, battle, side, with_stratagems=True)
+                budget.spend(len(rows) * len(cols))
         ranked = eq.best_rows(least=0.0)
         r = self.rng.random()
         pick: Strategy | None = None
