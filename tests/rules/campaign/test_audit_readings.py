@@ -11,6 +11,7 @@ from game.systems.campaign.rules import battle as battle_mod
 from game.systems.campaign.rules.combat import Play, build_pool, orders_refusal, verdict
 from game.systems.campaign.rules.commands import GmBattleDice, GmEditUnit, MoveArmy
 from game.systems.campaign.rules.planner import cell, plan
+from game.systems.campaign.rules.report import week_report
 from game.systems.campaign.rules.state import CampaignState
 from tests.rules.campaign.campfix import facts, fight, kinds, must, plays, refused, rules, to_orders, utype
 
@@ -161,6 +162,7 @@ def test_a_gm_command_adds_or_removes_a_battles_dice_with_a_reason_shown_in_pool
     s2, ev = fight(s, {"manoeuvre": "attack", "vanguard": "r.1"}, {"manoeuvre": "attack", "vanguard": "b.1"})
     pool = next(p for p in kinds(ev, "pool_built") if p.player == "red")
     assert ("GM: the Saint's blessing", 2) in [tuple(x) for x in pool.parts] and pool.dice == before + 2
+    assert "GM: the Saint's blessing" in week_report(s, ev, s.week, after=s2)  # and in the week's report
     s3, _ = must(s, GmBattleDice(battle="B1", player="red", dice=-1, reason="cursed"))
     assert plan(s3, "B1", "red").at("attack", "attack").my_dice == before - 1
     s4, _ = must(s3, GmBattleDice(battle="B1", player="red", dice=0, reason=""))
