@@ -526,6 +526,10 @@ class CampaignScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
         if self.orders_panel is not None and self.orders_panel.handle(event):
+            if self.orders_panel.picking is not None and 36 * self.scale < 22:
+                # picking a hex next to the battle: close enough that each is easy to hit
+                b = self.state.battles[self.orders_panel.battle_id]
+                self.zoom_at(self.hex_centre(b.hex), 26 / (36 * self.scale))
             self._build()
             return
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
@@ -648,19 +652,8 @@ class CampaignScene(Scene):
         for b in st.open_games():
             x, y = self.hex_centre(b.hex)
             pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
-        panel = self.orders_panel if not self.gm else None
-        if panel is not None:  # the hexes a withdrawal or a breakthrough may aim at, and the ones chosen
-            pick, w_to, b_to = panel.marked_hexes()
-            for c in pick:
-                x, y = self.hex_centre(c)
-                pygame.draw.circle(surface, (255, 255, 120), (int(x), int(y)), max(6, r), 3)
-            for chosen, letter in ((w_to, "W"), (b_to, "B")):
-                if chosen is not None:
-                    x, y = self.hex_centre(chosen)
-                    pygame.draw.circle(surface, (20, 20, 20), (int(x), int(y)), max(8, r))
-                    self._text(surface, letter, (x - 5, y - 8), 13, (255, 255, 120), True)
         # counters: a stack's armies side by side (never hiding one another), at least 18 px
-        half = max(9, r)
+        half = max(9, min(18, int(r * 0.6)))  # legible when small, never wider than its hex when close
         counters: list[pygame.Rect] = []
         self.counter_rects: list[tuple[str, pygame.Rect]] = []  # where each army was drawn (tests)
         self.name_rects: list[tuple[str, pygame.Rect]] = []
@@ -670,10 +663,11 @@ class CampaignScene(Scene):
         for at, group in stacks.items():
             cx, cy = self.hex_centre(at)
             n = len(group)
+            size = max(9, min(half, int(r / n)))  # a stack stays inside its hex when the map is close
             for k, a in enumerate(group):
-                x = cx + (k - (n - 1) / 2) * (2 * half + 2)
+                x = cx + (k - (n - 1) / 2) * (2 * size + 2)
                 colour = player_colour(st, a.owner)
-                rect = pygame.Rect(int(x - half), int(cy - half), 2 * half, 2 * half)
+                rect = pygame.Rect(int(x - size), int(cy - size), 2 * size, 2 * size)
                 pygame.draw.rect(surface, colour, rect)
                 pygame.draw.rect(surface, (255, 255, 255) if a.id == self.selected else (20, 20, 20), rect, 2)
                 self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
@@ -696,6 +690,18 @@ class CampaignScene(Scene):
             self.name_rects.append((name, rect))
             surface.fill((18, 20, 24), rect.inflate(4, 0))
             self._text(surface, name, spot, 11, (250, 240, 220))
+        # (over the counters: the hexes next to a battle are where its counters stand)
+        panel = self.orders_panel if not self.gm else None
+        if panel is not None:  # the hexes a withdrawal or a breakthrough may aim at, and the ones chosen
+            pick, w_to, b_to = panel.marked_hexes()
+            for c in pick:
+                x, y = self.hex_centre(c)
+                pygame.draw.circle(surface, (255, 255, 120), (int(x), int(y)), max(5, r // 2), 3)
+            for chosen, letter in ((w_to, "W"), (b_to, "B")):
+                if chosen is not None:
+                    x, y = self.hex_centre(chosen)
+                    pygame.draw.circle(surface, (255, 200, 60), (int(x), int(y)), max(5, r // 2), 3)
+                    self._text(surface, letter, (x - 4, y - 8), 13, (255, 230, 120), True)
         if self.hover is not None and self.hover in reach_map:
             x, y = self.hex_centre(self.hover)
             self._text(surface, f"cost {reach_map[self.hover].cost}", (x + half + 2, y + half), 13,
