@@ -312,3 +312,14 @@ def test_the_command_line_writes_the_map_beside_the_scenario_and_says_where_each
     assert "battle-B1-tactical.tmx (generated from the campaign hex" in out
     assert "Lowmarch Rifle Corps deploys on the north-west edge (came from 20,27)" in out
     assert "Jibril Second Corps deploys on the north-east edge (came from 22,27)" in out
+
+
+def test_a_ground_mix_naming_a_terrain_the_tactical_rules_lack_is_refused_in_one_line(
+        campaign: Any, scales_rules: Any, tmp_path: Path) -> None:
+    ground = scales_rules.tactical.ground
+    bad_town = ground.terrain["town"].model_copy(update={"mix": {"lava": 5, "clear": 5}})
+    bad = scales_rules.model_copy(update={"tactical": scales_rules.tactical.model_copy(update={
+        "ground": ground.model_copy(update={"terrain": {**ground.terrain, "town": bad_town}})})})
+    with pytest.raises(BridgeError, match=r"tactical.ground.terrain.town: 'lava'"):
+        generate_tactical(campaign, "B1", bad, tmp_path, "b1")
+    assert not (tmp_path / "b1.tmx").exists()  # nothing written
