@@ -18,7 +18,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from game import paths
-from game.bridge.ground import Ground, make_ground, surroundings
+from game.bridge.ground import Ground, compass, direction_vectors, make_ground, surroundings
 from game.bridge.models import ScalesRules
 from game.bridge.sides import BridgeError, open_battle, place_name
 from game.bridge.tactical import Cells, TacticalPlan, tactical_plan
@@ -133,12 +133,12 @@ def battle_ground(state: Any, battle_id: str, rules: ScalesRules, seed: int) -> 
     sur = surroundings(state, battle)
     where = place_name(state, battle)
     ground = make_ground(rules.tactical.ground, sur, seed, battle_id, title=f"Battle {battle_id} at {where}")
-    names = ("the hex's own", *[f"{t or 'off the map'}" for t in sur.around])
+    vecs = direction_vectors(sur.axis)
+    around = ", ".join(f"{compass(vecs[d])} {t or 'off the map'}" for d, t in enumerate(sur.around))
     props = {
         "title": ground.title,
-        "generated_from": (f"campaign hex {battle.hex[0]},{battle.hex[1]} ({sur.terrain}); neighbours by "
-                           f"direction {', '.join(names[1:])}; seed {seed}, battle {battle_id} "
-                           "(python -m game scales tactical; docs/scales.md)"),
+        "generated_from": (f"campaign hex {battle.hex[0]},{battle.hex[1]} ({sur.terrain}); neighbours: {around}; "
+                           f"seed {seed}, battle {battle_id} (python -m game scales tactical; docs/scales.md)"),
     }
     return ground, props
 

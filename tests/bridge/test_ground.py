@@ -323,3 +323,13 @@ def test_a_ground_mix_naming_a_terrain_the_tactical_rules_lack_is_refused_in_one
     with pytest.raises(BridgeError, match=r"tactical.ground.terrain.town: 'lava'"):
         generate_tactical(campaign, "B1", bad, tmp_path, "b1")
     assert not (tmp_path / "b1.tmx").exists()  # nothing written
+
+
+def test_the_map_says_what_it_was_generated_from_for_the_gm_who_opens_it(campaign: Any, scales_rules: Any,
+                                                                          tmp_path: Path) -> None:
+    made = generate_tactical(campaign, "B1", scales_rules, tmp_path, "b1", seed=7)
+    props = load_map(made.map, set(load_rules().terrain)).properties
+    assert props["title"] == "Battle B1 at Lowmarch (21,27)"
+    assert props["generated_from"].startswith("campaign hex 21,27 (town); neighbours: south-east plains, "
+                                              "north-east road, north road, north-west road, south-west marsh, "
+                                              "south marsh; seed 7, battle B1")
