@@ -55,7 +55,9 @@ def open_gm(app: App, passphrase: str = "gm-secret") -> None:
 
 def past_reveal(app: App) -> None:
     """Leave the reveal (the week's results) if it is up."""
-    if app.scenes.top is not None and app.scenes.top.name == "campaign_results":
+    for _ in range(20):  # Enter: page by page, the last one back to the map
+        if app.scenes.top is None or app.scenes.top.name != "campaign_results":
+            break
         key(app, pygame.K_RETURN)
 
 

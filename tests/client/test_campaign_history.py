@@ -52,6 +52,9 @@ def test_sealing_the_last_order_shows_each_battle_and_then_the_weeks_summary() -
     _week_one(app, scene)
     top = app.scenes.top
     assert top.name == "campaign_results"
+    key(app, pygame.K_RETURN)  # Enter turns the page (no battle is skipped by a hasty Enter)
+    assert app.scenes.top is top and top.index == 1
+    key(app, pygame.K_LEFT)
     pages = _pages(app)
     assert len(pages) == 3  # B1, B2, the summary
     for page in pages[:2]:
@@ -81,7 +84,7 @@ def test_after_loading_a_save_the_log_and_the_history_show_the_weeks_battles(sav
     through_handoff(app)
     key(app, pygame.K_h)
     pages_before = _pages(app)
-    key(app, pygame.K_RETURN)
+    key(app, pygame.K_ESCAPE)
     path = savegame.quick_save(scene.session)
     session = open_game(TABLE, str(path))
     app2 = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))

@@ -50,7 +50,7 @@ def _every_screen(app: Any, scene: Any) -> list[tuple[str, str, str]]:
     key(app, pygame.K_h)
     assert app.scenes.top.name == "campaign_results"
     snap("history")
-    key(app, pygame.K_RETURN)
+    key(app, pygame.K_ESCAPE)
     key(app, pygame.K_g)  # the GM's seat, not the GM view
     assert app.scenes.top.name == "gm_lock"
     snap("GM's seat")

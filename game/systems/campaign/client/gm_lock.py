@@ -16,6 +16,7 @@ import pygame
 import pygame_gui
 
 from game.shell.fonts import font
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 
@@ -47,6 +48,8 @@ class GmSeat:
 class GmLockScene(Scene):
     overlay = False  # nothing of the map under it is drawn
     name = "gm_lock"
+    KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "open the GM view with the passphrase typed"),
+            Binding((pygame.K_ESCAPE,), "Esc", "back to the player's screen"))
 
     def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None]) -> None:
         super().__init__(app)

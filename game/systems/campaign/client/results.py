@@ -16,6 +16,7 @@ import pygame
 import pygame_gui
 
 from game.shell.fonts import font
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.rules.results import WeekPage, week_pages
@@ -31,6 +32,11 @@ class ResultsScene(Scene):
 
     overlay = False
     name = "campaign_results"
+    KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "the next page; on the last: back to the map"),
+            Binding((pygame.K_RIGHT, pygame.K_PAGEDOWN), "Right", "the next page"),
+            Binding((pygame.K_LEFT, pygame.K_PAGEUP), "Left", "the page before"),
+            Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "scroll a long page (or the wheel)"),
+            Binding((pygame.K_ESCAPE,), "Esc", "back to the map"))
 
     def __init__(self, app: Any, weeks: list[WeekPage], title: str, start_at_week: int | None = None,
                  on_close: Callable[[], None] | None = None) -> None:
@@ -55,8 +61,10 @@ class ResultsScene(Scene):
         w, h = self.app.screen.get_size()
         bw = 180
         self.prev = Button(pygame.Rect(20, h - 56, bw, 40), "< Previous (Left)", self.ui)
-        self.next = Button(pygame.Rect(30 + bw, h - 56, bw, 40), "Next (Right) >", self.ui)
-        self.close = Button(pygame.Rect(w - bw - 20, h - 56, bw, 40), "Back to the map (Enter)", self.ui)
+        last = self.index >= len(self.pages) - 1
+        self.next = Button(pygame.Rect(30 + bw, h - 56, bw, 40), "Next >" if last else "Next (Enter) >", self.ui)
+        self.close = Button(pygame.Rect(w - bw - 20, h - 56, bw, 40),
+                            "Back to the map (Enter)" if last else "Back to the map (Esc)", self.ui)
         if self.index <= 0:
             self.prev.disable()  # type: ignore[no-untyped-call]
         if self.index >= len(self.pages) - 1:
@@ -86,8 +94,11 @@ class ResultsScene(Scene):
             elif event.ui_element is self.close:
                 self.leave()
         elif event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+            if event.key == pygame.K_ESCAPE or (event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+                                                and self.index >= len(self.pages) - 1):
                 self.leave()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.turn(1)
             elif event.key in (pygame.K_RIGHT, pygame.K_PAGEDOWN):
                 self.turn(1)
             elif event.key in (pygame.K_LEFT, pygame.K_PAGEUP):
