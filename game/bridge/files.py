@@ -85,20 +85,6 @@ def _write_generated(path: Path, text: str, what: str, inputs: tuple[str | Path,
         raise UserError(f"{written.failed}; it was kept in {written.path}")
 
 
-def write_tactical(scenario: dict[str, Any], map_name: str, out_dir: str | Path, stem: str, *,
-                   inputs: tuple[str | Path, ...] = ()) -> Path:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    if paths.is_file(out / map_name):  # the ground generated beside it (game/bridge/tiled.py)
-        rel = map_name
-    else:
-        rel = os.path.relpath(tactical_map_path(map_name).resolve(), out.resolve())
-    path = out / f"{stem}.yaml"
-    header = "# A campaign battle as a tactical scenario (python -m game scales tactical); docs/scales.md\n"
-    _write_generated(path, header + _dump({**scenario, "map": Path(rel).as_posix()}), "tactical scenario", inputs)
-    return path
-
-
 def write_mass(battle: dict[str, Any], out_dir: str | Path, stem: str, *,
                inputs: tuple[str | Path, ...] = ()) -> Path:
     out = Path(out_dir)

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
+import yaml
+
 from game import paths
 from game.bridge.ground import Ground, compass, direction_vectors, make_ground, surroundings
 from game.bridge.models import ScalesRules
@@ -143,11 +145,24 @@ def battle_ground(state: Any, battle_id: str, rules: ScalesRules, seed: int) -> 
     return ground, props
 
 
+SCENARIO_HEADER = ("# A campaign battle as a tactical scenario (python -m game scales tactical); docs/scales.md\n"
+                   "# Its map, beside it, was generated from the campaign hex: edit it in Tiled before play.\n")
+
+
+def _write(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> None:
+    """A generated battle file: never through a symbolic link, never onto an input (outpaths)."""
+    from game.core.errors import UserError
+    from game.io.outpaths import write_output
+
+    written = write_output(path, text, what, inputs=inputs, backup=False)
+    if written.failed:
+        raise UserError(f"{written.failed}; it was kept in {written.path}")
+
+
 def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: str | Path, stem: str, *,
                       seed: int = 1, inputs: tuple[str | Path, ...] = ()) -> TacticalBattle:
     """Write `<stem>.tmx` (the ground) and `<stem>.yaml` (the scenario on it) in out_dir and load
     the scenario back like a shipped one. BridgeError / GameFileError (one line) otherwise."""
-    from game.bridge.files import _write_generated, write_tactical
     from game.systems.tactical.io.data import load_rules
 
     trules = load_rules()
@@ -164,10 +179,12 @@ def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: s
         ref = Path(os.path.relpath(tiles.source.resolve(), out.resolve())).as_posix()
     except ValueError:  # another drive: Tiled reads an absolute path too
         ref = tiles.source.resolve().as_posix()
-    _write_generated(map_path, tmx_text(ground, tiles, ref, props), "tactical map", inputs)
+    _write(map_path, tmx_text(ground, tiles, ref, props), "tactical map", inputs)
     plan = tactical_plan(state, battle_id, rules, cells_of_ground(ground, impassable), seed=seed,
                          map_name=map_path.name)
-    path = write_tactical(plan.scenario, plan.map_name, out, stem, inputs=inputs)
+    path = out / f"{stem}.yaml"
+    _write(path, SCENARIO_HEADER + yaml.safe_dump(plan.scenario, sort_keys=False, allow_unicode=True, width=110),
+           "tactical scenario", inputs)
     from game.systems.tactical.io.scenario import load_scenario
 
     load_scenario(path)
