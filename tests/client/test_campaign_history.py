@@ -92,6 +92,7 @@ def test_after_loading_a_save_the_log_and_the_history_show_the_weeks_battles(sav
     app2.push(scene2)
     through_handoff(app2)
     assert scene2.log and any("successes" in line for line in scene2.log)
+    assert scene2.log == scene.log  # the same log, the skipped turns' reasons too
     key(app2, pygame.K_h)
     assert app2.scenes.top.name == "campaign_results"
     after = _pages(app2)

@@ -41,6 +41,7 @@ class OrdersPanel:
         self.vanguard_list: Any = None
         self._van_labels: dict[str, str] = {}
         self.text_top = 0  # where the drawn text (summary, planner) starts
+        self._plan: tuple[Any, Any] | None = None  # (the choice it was made for, the planner's table)
 
     @property
     def orders(self) -> GiveOrders:
@@ -227,7 +228,11 @@ class OrdersPanel:
             return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window, or "
                                          "press P).", (x, y), 11, (170, 170, 180)))
         # the vanguard the player picked, else each manoeuvre's best (the chosen row's is the best)
-        p = plan(st, self.battle_id, self.player, o.stratagems, o.vanguard if self.vanguard_chosen else None)
+        picked = o.vanguard if self.vanguard_chosen else None
+        key = (o.stratagems, picked, len(sc.session.history))
+        if self._plan is None or self._plan[0] != key:  # (computed once per choice, not per frame)
+            self._plan = (key, plan(st, self.battle_id, self.player, o.stratagems, picked))
+        p = self._plan[1]
         y += sc._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
         heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
         y += sc._text(surface, f"{'':>9}{heads}", (x, y), 11)

@@ -196,7 +196,12 @@ class CampaignScene(Scene):
     def _log_history(self) -> None:
         """The log of every step in the session's history (a loaded save's too)."""
         self.log = []
+        fresh = True  # the step starts a player's turn (the one before passed the turn or began the phase)
         for step in self.session.history:
+            skipped = self._no_choice(step.before) if (fresh and step.command.kind == "end_turn") else None
+            fresh = any(e.kind in ("turn_passed", "phase_began") for e in step.events)
+            if skipped is not None:
+                self.log.append(skipped)
             for e in step.events:
                 if e.kind not in ("orders_sealed", "turn_passed"):
                     self.log.append(self.system.describe_event(step.before, e))
@@ -452,18 +457,27 @@ class CampaignScene(Scene):
         ended here (no hand-off for nothing to hide), and the log says why."""
         for _ in range(2 * len(self.state.players) + 2):
             st = self.state
-            if st.phase not in ("movement", "pickup"):
+            line = self._no_choice(st)
+            if line is None:
                 return
-            waiting = self.system.to_move(st)
-            if not waiting or any(c.kind != "end_turn" for c in self.system.legal_commands(st)):
-                return
-            why = ("no army of theirs can move" if st.phase == "movement"
-                   else "no General of theirs is in reach of another of their armies")
             ok, events, _reason = self.session.apply(EndTurn())
             if not ok:
                 return
-            self.log.append(f"{PHASE_NAMES.get(st.phase, st.phase)}: {st.player_name(waiting[0])} skipped, "
-                            f"{why}.")
+            self.log.append(line)
+            self.log += [self.system.describe_event(st, e) for e in events
+                         if e.kind not in ("orders_sealed", "turn_passed")]
+
+    def _no_choice(self, st: CampaignState) -> str | None:
+        """The log line for a movement or pick-up turn the rules offer nothing in but ending it
+        (None: the player to move has a choice)."""
+        if st.phase not in ("movement", "pickup"):
+            return None
+        waiting = self.system.to_move(st)
+        if not waiting or any(c.kind != "end_turn" for c in self.system.legal_commands(st)):
+            return None
+        why = ("no army of theirs can move" if st.phase == "movement"
+               else "no General of theirs is in reach of another of their armies")
+        return f"{PHASE_NAMES.get(st.phase, st.phase)}: {st.player_name(waiting[0])} skipped, {why}."
 
     def _main_action(self, which: str | None = None) -> None:
         st, p = self.state, self.viewer
