@@ -35,6 +35,7 @@ from game.core.system import (
     RuleSystem,
     StateDataError,
     StateVersionError,
+    initial_state_for,
     migrate_state,
     state_version_of,
 )
@@ -403,7 +404,7 @@ def _replay(table: Table, save: SaveData, path: str | os.PathLike[str], *,
     plugin = _plugin_of(table, save)
     scenario, warnings = load_scenario_of(table, save, path)
     state = _state_from(save, plugin, scenario)
-    initial = plugin.system.initial_state(plugin.setup_of(scenario), save.header.seed)
+    initial = initial_state_for(plugin.system, plugin.setup_of(scenario), save.header.seed, state)
     record = replay_log(save, plugin.system, initial, state, on_step=on_step)
     return plugin, scenario, state, record, warnings
 
@@ -442,7 +443,7 @@ def load_game(table: Table, path: str | os.PathLike[str], *, verify: bool = True
     state = _state_from(save, plugin, scenario)
     if verify:
         try:
-            initial = plugin.system.initial_state(plugin.setup_of(scenario), save.header.seed)
+            initial = initial_state_for(plugin.system, plugin.setup_of(scenario), save.header.seed, state)
             record = replay_log(save, plugin.system, initial, state)
         except ReplayMismatch as exc:
             hint = " (the scenario file has changed since the save)" if warnings else ""

@@ -179,6 +179,20 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
 
 
+# --------------------------------------------------------------------------- replaying under older readings
+
+
+def initial_state_for(system: object, setup: Any, seed: int, saved: Any) -> Any:
+    """The initial state to replay a save whose (loaded, migrated) state is `saved`. A system whose
+    rules changed a reading since the save was played (e.g. after an audit) defines
+    `initial_state_for(setup, seed, saved)` to start the replay under the readings the save was
+    played with, so the save still verifies; any other system starts from `initial_state`."""
+    make = getattr(system, "initial_state_for", None)
+    if callable(make):
+        return make(setup, seed, saved)
+    return system.initial_state(setup, seed)  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------- state versions
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from game.core.roller import Roller
+from game.core.system import initial_state_for
 from game.systems.campaign.rules import SYSTEM
 from game.systems.campaign.rules import battle as battle_mod
 from game.systems.campaign.rules.combat import Play, build_pool, orders_refusal, verdict
 from game.systems.campaign.rules.commands import GmBattleDice, GmEditUnit, MoveArmy
 from game.systems.campaign.rules.planner import cell, plan
 from game.systems.campaign.rules.report import week_report
-from game.systems.campaign.rules.state import CampaignState
+from game.systems.campaign.rules.state import CampaignState, with_readings
 from tests.rules.campaign.campfix import facts, fight, kinds, must, plays, refused, rules, to_orders, utype
 
 
@@ -205,3 +206,35 @@ def test_breakthrough_counts_the_points_already_spent_this_week() -> None:
     assert len(battle_mod.breakthrough_path(s, w, army, (4, 5))) == 4
     assert battle_mod.breakthrough_path(s, w, army.model_copy(update={"spent": 2}), (4, 5)) == [(4, 5), (3, 4)]
     assert battle_mod.breakthrough_path(s, w, army.model_copy(update={"spent": 4}), (4, 5)) == [(4, 5)]
+
+
+# a game keeps the readings it began with ---------------------------------------------------------
+
+def test_a_game_saved_before_these_readings_replays_under_the_first_ones() -> None:
+    s = to_orders(["zone_rifle_division"] * 3, ["zone_rifle_division"] * 3)
+    assert s.readings == 2 and s.cs.rules.readings == 2
+    old_data = SYSTEM.state_to_data(s)
+    del old_data["readings"]  # what a save made before the field existed holds
+    old = SYSTEM.state_from_data(old_data, s.cs)
+    assert old.readings == 1 and old.cs.rules.readings == 1
+    start = initial_state_for(SYSTEM, s.cs, 1, old)
+    assert start.readings == 1 and start.cs.rules.readings == 1
+    assert initial_state_for(SYSTEM, s.cs, 1, s).readings == 2
+    # and the round trip of a current game keeps the current readings
+    assert SYSTEM.state_from_data(SYSTEM.state_to_data(s), s.cs).readings == 2
+
+
+def test_the_first_readings_still_decide_a_game_that_began_under_them() -> None:
+    first = rules().model_copy(update={"readings": 1})
+    a = facts("red", [("a1", utype()), ("a2", utype(line=False))])
+    b = facts("blue", [("b1", utype()), ("b2", utype(line=False))], level=1)
+    pa, pb = plays(a, "withdraw", b, "defend")
+    assert verdict(first, pa, pb, 0, 6).taken["red"].move == "fail"  # §7.2 not yet
+    pa, pb = plays(a, "shock_attack", b, "defend", bstr=("hold_the_line",))
+    assert verdict(first, pa, pb, 6, 0).taken["blue"].rout  # §7.6 not yet
+    pa, pb = plays(a, "withdraw", b, "attack")
+    t = verdict(first, pa, pb, 9, 0).taken["blue"]
+    assert (t.lo, t.hi) != (0, 0)  # §7.9 not yet: the first tables' Withdraw row
+    s = to_orders(["zone_rifle_division"] * 3, ["zone_rifle_division"] * 3)
+    s1 = SYSTEM.initial_state(with_readings(s.cs, 1), 1)
+    assert s1.readings == 1

@@ -10,6 +10,7 @@ import pytest
 
 from game.__main__ import main
 from game.core.rollkeep import Pool, contest_odds, distribution
+from game.core.system import initial_state_for
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.odds import wave_wounds
 from game.systems.mass.rules.pools import wound_rolls
@@ -190,3 +191,20 @@ def test_dice_vs_gives_each_roller_its_own_raise_cap_and_prints_both_sides(
     assert "with 2 Raise(s)" in out.split("5k3 wins")[0] and "with 2 Raise(s)" not in out.split("5k3 wins")[1]
     assert main(["dice", "6k3", "--vs", "5k3", "--vs-raise-cap", "-1"]) == 1
     assert "a Raise cap is 0 or more" in capsys.readouterr().err
+
+
+# a battle keeps the readings it began with -------------------------------------------------------
+
+def test_a_battle_saved_before_these_readings_replays_under_the_first_ones() -> None:
+    s = _phases(force("red"), force("blue"))
+    assert s.readings == 2 and s.rules.readings == 2
+    old_data = SYSTEM.state_to_data(s)
+    del old_data["readings"]  # what a save made before the field existed holds
+    old = SYSTEM.state_from_data(old_data, s.setup)
+    assert old.readings == 1 and old.rules.readings == 1
+    assert initial_state_for(SYSTEM, s.setup, 7, old).rules.readings == 1
+    # under the first reading a commander's order does not spare it Deadly Ground (§7.1 not yet)
+    old, _ = ok(old, A(force="red", action="deadly_ground", target="red-cmd"))
+    old, _ = ok(old, c.Hold(force="blue"))
+    old, _ = ok(old, A(force="red", action="focal_ground", target_force="blue"))
+    assert _pools(old, "red")["red-cmd"] == "4k4"

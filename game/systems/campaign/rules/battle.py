@@ -194,6 +194,8 @@ def breakthrough_path(state: CampaignState, w: Work, army: ArmyState, first: Coo
     edge, or when the points run out."""
     if first is None:
         return []
+    if state.cs.rules.readings < 2:  # the first reading: one hex
+        return [first]
     m = state.cs.map
     alive = [u for u in army.units if not w.units[u].destroyed]
     if not alive:
@@ -291,7 +293,8 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
                     continue
                 path = dest if t.move in ("rout", "breakthrough") else dest[:1]
                 move_army(w, a, path, _reason(t.move))
-                clear_large_damage(w, w.armies[a.id])  # §7.3: the battle is over for this army
+                if rules.readings >= 2:  # §7.3: the battle is over for this army
+                    clear_large_damage(w, w.armies[a.id])
                 moved_any = True
             if moved_any and not _side_armies(w, battle, player):
                 gone.add(player)
@@ -299,7 +302,7 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
         for a in list(w.armies.values()):
             if a.owner == player and a.battle == battle.id and not [u for u in a.units if not w.units[u].destroyed]:
                 _destroy_army(w, a)
-    loose = "skirmish" in (play_a.reads_as, play_b.reads_as)  # §7.1: a Skirmish does not hold the armies
+    loose = rules.readings >= 2 and "skirmish" in (play_a.reads_as, play_b.reads_as)  # §7.1: not held
     if loose:
         lines.append("read as Skirmish: the armies of this battle may move out next week")
     log = WeekLog(week=state.week, orders={pa: oa, pb: ob}, lines=tuple(lines))

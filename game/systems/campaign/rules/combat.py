@@ -116,7 +116,8 @@ def orders_refusal(rules: RulesData, side: SideFacts, manoeuvre: Manoeuvre, stra
     v = side.unit(vanguard)
     if v is None:
         return f"{vanguard} is not a unit of these forces."
-    harassing = "harassing_fire" in stratagems and "long_range" in v.type.traits  # §7.4: it may be the line
+    harassing = (rules.readings >= 2 and "harassing_fire" in stratagems  # §7.4: it may be the line
+                 and "long_range" in v.type.traits)
     if manoeuvre != "withdraw" and not v.type.line and not harassing and any(u.type.line for u in side.units):
         return f"{v.type.name} cannot serve as a line unit, so it cannot be the vanguard (only a Rearguard)."
     if len(set(stratagems)) != len(stratagems):
@@ -236,7 +237,8 @@ def build_pool(rules: RulesData, side: SideFacts, play: Play, enemy: SideFacts, 
             value = 0
             if play.plays_as == "withdraw":
                 if "scout" in u.type.traits:  # Last Stand (§7.8): scouts still add their Mobility
-                    value = u.type.mobility if play.has("last_stand") else u.type.stat(stat)
+                    value = (u.type.mobility if play.has("last_stand") and rules.readings >= 2
+                             else u.type.stat(stat))
                 if play.has("covering_fire") and "long_range" in u.type.traits:
                     value = max(value, u.type.defense)
             elif play.has("harassing_fire") and play.plays_as == "defend":
@@ -342,10 +344,15 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
                 guerrilla = w.has("guerrilla") and w.reads_as == "skirmish" and los.reads_as in ("defend", "block")
                 shift = 0 if guerrilla else -1
             raw = band
-            # §7.5: legendary is capped first (only a level-3 General claims it), then the shift
             legendary = w.general_level >= rules.bands.legendary_general_level
-            capped = min(band, 4 if legendary else 3)
-            band = max(0, min(4 if legendary else 3, capped + shift))
+            if rules.readings >= 2:  # §7.5: legendary is capped first (only a level-3 General), then the shift
+                capped = min(band, 4 if legendary else 3)
+                band = max(0, min(4 if legendary else 3, capped + shift))
+            else:  # the first reading: the shift, then the cap
+                capped = raw
+                band = max(0, min(4, band + shift))
+                if band == 4 and not legendary:
+                    band = 3
             rows.append(f"margin {margin}: {BAND_NAMES[raw]}"
                         + (f", {BAND_NAMES[capped]} without a level-3 General" if capped != raw else "")
                         + (f", shifted {shift:+d} by the matchup" if shift else "") + f" -> {BAND_NAMES[band]}")
@@ -354,6 +361,9 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
     name = BANDS[band - 1]
     table = rules.victory[name]
     w_lo, w_hi = table.winner[w.reads_as][los.reads_as]
+    if rules.readings < 2 and w.reads_as == "withdraw":  # the first reading: a winning Withdraw inflicts too
+        lo, hi = rules.draw_table["withdraw"][los.reads_as].casualties or (0, 0)
+        w_lo, w_hi = lo + band, hi + 2 * band
     rows.append(f"{name} table, winner row {_n(w.reads_as)} vs {_n(los.reads_as)}: {w_lo}-{w_hi}")
     hammer = w.plays_as == "block" and w.has("hammer_and_anvil")
     if hammer:
@@ -363,7 +373,7 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
             w_lo, w_hi = h_lo, h_hi
     defend_mitigates = (w.reads_as == "defend" and not w.has("hold_the_line")
                         and los.reads_as in ("skirmish", "attack"))
-    if defend_mitigates:  # §7.10: against a winning Defend the loser's draw-table row, at any band
+    if defend_mitigates and rules.readings >= 2:  # §7.10: against a winning Defend the loser's draw-table row, at any band
         l_lo, l_hi = rules.draw_table[los.reads_as][w.reads_as].casualties or (0, 0)
         rows.append(f"against a winning Defend, loser row {_n(los.reads_as)} vs {_n(w.reads_as)} of the draw table: "
                     f"{l_lo}-{l_hi}")
@@ -396,7 +406,7 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
     elif w.plays_as in ("attack", "shock_attack") and w.has("breakthrough") and band >= 2:
         w_move = "breakthrough"
     if los.reads_as == "withdraw":
-        if w.reads_as in ("skirmish", "defend"):  # §5.1 and §7.2: it gets away whatever the band
+        if w.reads_as == "skirmish" or (w.reads_as == "defend" and rules.readings >= 2):  # §5.1, §7.2
             l_move = "arc"
         elif w.reads_as == "block" or band >= 2:
             l_move = "fail"
@@ -414,7 +424,7 @@ def judge(rules: RulesData, a: Play, b: Play, sa: int, sb: int, a_facts: SideFac
                 rout = True
             if los.has("hold_the_line"):  # §7.6: the whole fall back is cancelled, rout casualty too
                 l_move = "hold"
-                rout = False
+                rout = rout and rules.readings < 2
     locked = w.plays_as == "block" and l_move not in GOT_AWAY
     taken = {
         w.player: Taken(l_lo, l_hi, 0, False, w_mit, w_move, False, False,

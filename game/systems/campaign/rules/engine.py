@@ -101,7 +101,7 @@ def initial_state(setup: CampaignSetup, seed: int) -> CampaignState:
         generals[g.id] = GeneralState(id=g.id, name=g.name, owner=g.owner, level=g.level, traits=g.traits,
                                       army=g.army, hex=armies[g.army].hex)
     return CampaignState(setup=setup, armies=armies, units=units, generals=generals,
-                         rng=Rng.from_seed(seed).state)
+                         rng=Rng.from_seed(seed).state, readings=setup.rules.readings)
 
 
 # --------------------------------------------------------------------------- who is asked

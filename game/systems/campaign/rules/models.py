@@ -43,6 +43,9 @@ Cost = Annotated[int, Field(ge=1, le=20)]
 Coord = tuple[int, int]  # a hex as the map's (column, row)
 
 
+CURRENT_READINGS = 2
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -131,6 +134,10 @@ class RulesData(Strict):
     continuous_front_divisions: Small = 20
     extra_casualty: Small = 1  # Raid, Encirclement, a winning Skirmish against a Withdraw
     rout_casualties: Small = 1  # each unit of a routed army takes this many more
+    # Which readings of the source the rules follow: 1 as first built, 2 with those settled after
+    # the first audit (operational-rules §7, issue 33). A game keeps the readings it began with
+    # (CampaignState.readings), so its save still verifies; new games get the current ones.
+    readings: Annotated[int, Field(ge=1, le=CURRENT_READINGS)] = CURRENT_READINGS
 
     @model_validator(mode="after")
     def _complete(self) -> "RulesData":

@@ -7,11 +7,19 @@ made with `model_copy(update=...)`; nothing is mutated in place.
 
 # No `from __future__ import annotations`: pydantic would evaluate every annotation of these models
 # from its string at import, about a quarter of this module's import time (start-up, issue 14).
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from game.systems.campaign.rules.models import CampaignSetup, Coord, Manoeuvre, Stratagem, UnitType
+from game.systems.campaign.rules.models import (
+    CURRENT_READINGS,
+    CampaignSetup,
+    Coord,
+    Manoeuvre,
+    Stratagem,
+    UnitType,
+)
 
 Phase = Literal["movement", "declare", "pickup", "narrative", "orders", "ended"]
 PHASES: tuple[Phase, ...] = ("movement", "declare", "pickup", "narrative", "orders")
@@ -120,6 +128,9 @@ class CampaignState(Frozen):
     next_battle: int = 1
     rng: int = 0
     forced: tuple[int, ...] = ()
+    # the readings of the rules this game follows (RulesData.readings): saves made before the
+    # field existed were played under the first ones
+    readings: int = 1
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CampaignState):
@@ -208,7 +219,16 @@ class CampaignState(Frozen):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], setup: CampaignSetup) -> "CampaignState":
-        return cls.model_validate({**data, "setup": setup})
+        readings = data.get("readings", 1)
+        return cls.model_validate({**data, "setup": with_readings(setup, readings) if isinstance(readings, int)
+                                   else setup})
+
+
+def with_readings(setup: CampaignSetup, readings: int) -> CampaignSetup:
+    """The set-up with its rules following `readings` (a game keeps the readings it began with)."""
+    if setup.rules.readings == readings or not 1 <= readings <= CURRENT_READINGS:
+        return setup
+    return replace(setup, rules=setup.rules.model_copy(update={"readings": readings}))
 
 
 def hex_key(c: Coord) -> str:

@@ -12,7 +12,7 @@ from game.systems.campaign.rules.commands import Cmd, is_gm, parse_command
 from game.systems.campaign.rules.describe import event_text
 from game.systems.campaign.rules.events import DiceRolled, parse_event
 from game.systems.campaign.rules.models import CampaignSetup
-from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState
+from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState, with_readings
 
 # Plans made in plain sight that rolled nothing: a move and a General's pick-up move.
 _UNDOABLE = frozenset({"move_army", "pickup"})
@@ -25,6 +25,10 @@ class CampaignSystem:
 
     def initial_state(self, setup: CampaignSetup, seed: int) -> CampaignState:
         return engine.initial_state(setup, seed)
+
+    def initial_state_for(self, setup: CampaignSetup, seed: int, saved: CampaignState) -> CampaignState:
+        """The replay of a save starts under the readings it was played with (game.core.system)."""
+        return engine.initial_state(with_readings(setup, saved.readings), seed)
 
     def apply(self, state: CampaignState, command: Any) -> Outcome:
         return engine.apply(state, command)

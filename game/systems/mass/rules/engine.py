@@ -68,7 +68,7 @@ def initial_state(setup: MassSetup, seed: int) -> MassState:
             leader=fs.leader if fs.leader != fs.commander else "",
             lost_last_battle=lost, granted_status=fs.granted_status,
             morale=[m.model_dump() for m in fs.morale])
-    return MassState(setup=setup, rng=Rng.from_seed(seed).state, forces=forces,
+    return MassState(setup=setup, rng=Rng.from_seed(seed).state, forces=forces, readings=setup.rules.readings,
                      order=[f.id for f in setup.forces],
                      stage="appoint" if setup.prepared else "strategy")
 
@@ -448,7 +448,7 @@ def _action(ctx: MassTxn, cmd: c.BattleAction) -> None:
         else:
             usable = [d for d in f.dice if d <= s.phase]
             f.dice.remove(min(usable))
-    if actor.deadly:  # battle-waves §7.1: using a Battle Action spares it Deadly Ground's Wounds
+    if actor.deadly and (cmd.void or s.rules.readings >= 2):  # §7.1: using a Battle Action spares it
         actor.deadly_relieved = True
     ctx.note("action", f"Phase {s.phase}: {actor.name} ({f.name}): {_ACTION_TITLE[cmd.action]}"
              + (f" on {', '.join(_target_name(s, t) for t in targets)}" if targets else ""), f.id,

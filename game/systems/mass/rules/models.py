@@ -33,6 +33,9 @@ TRAIT_RING: dict[str, Ring] = {
 SKILLS: tuple[str, ...] = ("battle", "divination", "politics", "oratory", "kenjutsu", "iaijutsu", "spellcraft")
 
 
+CURRENT_READINGS = 2
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -189,6 +192,10 @@ class MassRules(_Model):
     """Every number of the mass-battle rules (assets/rules/mass-battle.yaml)."""
 
     threshold: int = Field(50, ge=1)
+    # Which readings of the source the rules follow: 1 as first built, 2 with those settled after
+    # the first audit (battle-waves §7, issue 33). A battle keeps the readings it began with
+    # (MassState.readings), so its save still verifies; new battles get the current ones.
+    readings: int = Field(CURRENT_READINGS, ge=1, le=CURRENT_READINGS)
     raise_step: int = Field(5, ge=1)
     raise_cap_ring: Ring = "void"
     wounds_pool: PoolMod = PoolMod(rolled=2, kept=2)

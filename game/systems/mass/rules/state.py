@@ -4,10 +4,18 @@
 # from its string at import, about a quarter of this module's import time (start-up, issue 14).
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from game.systems.mass.rules.models import (
     ADVANTAGE_KEYS,
+    CURRENT_READINGS,
     Division,
     Individual,
     MassRules,
@@ -135,6 +143,15 @@ class MassState(_S):
     winner: str | None = None
     end_reason: str = ""
     only_strategy: list[str] = Field(default_factory=list)
+    # the readings of the rules this battle follows (MassRules.readings): saves made before the
+    # field existed were played under the first ones
+    readings: int = Field(1, ge=1, le=CURRENT_READINGS)
+
+    @model_validator(mode="after")
+    def _rules_follow_the_readings(self) -> "MassState":
+        if self.setup.rules.readings != self.readings:
+            self.setup = with_readings(self.setup, self.readings)
+        return self
 
     @property
     def rules(self) -> MassRules:
@@ -154,3 +171,10 @@ class MassState(_S):
 
     def in_field(self) -> list[ForceState]:
         return [self.forces[i] for i in self.order if self.forces[i].in_field]
+
+
+def with_readings(setup: MassSetup, readings: int) -> MassSetup:
+    """The set-up with its rules following `readings` (a battle keeps the readings it began with)."""
+    if setup.rules.readings == readings:
+        return setup
+    return setup.model_copy(update={"rules": setup.rules.model_copy(update={"readings": readings})})

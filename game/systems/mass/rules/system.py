@@ -12,7 +12,7 @@ from game.core.system import Outcome
 from game.systems.mass.rules import choices, engine, odds
 from game.systems.mass.rules.commands import Rolled, parse_command, parse_event
 from game.systems.mass.rules.models import MassSetup
-from game.systems.mass.rules.state import MassState
+from game.systems.mass.rules.state import MassState, with_readings
 
 # Sealed answers and plans made in plain sight that roll nothing: taking them back changes no die.
 _UNDOABLE = frozenset({"hold"})
@@ -44,6 +44,10 @@ class MassSystem:
             return state
         hidden = {k: v for k, v in state.appointments.items() if k == side or state.stage != "appoint"}
         return state.model_copy(update={"appointments": hidden, "forced": []})
+
+    def initial_state_for(self, setup: MassSetup, seed: int, saved: MassState) -> MassState:
+        """The replay of a save starts under the readings it was played with (game.core.system)."""
+        return engine.initial_state(with_readings(setup, saved.readings), seed)
 
     def state_to_data(self, state: MassState) -> dict[str, Any]:
         data: dict[str, Any] = state.model_dump(mode="json", exclude={"setup"})
