@@ -146,3 +146,19 @@ def test_the_planners_row_for_the_chosen_manoeuvre_is_computed_for_exactly_these
     assert f"{round(100 * row[0].win):>4}/" in shown
     assert any("assumed to lead each manoeuvre with its strongest vanguard" in s or "strongest" in s
                for s in scene.drawn_strings) or any("best vanguard, no stratagems" in s for s in scene.drawn_strings)
+
+
+def test_the_orders_queries_keep_what_still_goes_with_a_new_manoeuvre_and_say_what_they_dropped() -> None:
+    app, scene = _to_resistance()
+    st = scene.seen
+    bid = scene.orders_panel.battle_id
+    c = q.choices(st, bid, "resistance", "withdraw")
+    with_flee = q.toggled(st, c.orders, "flee")
+    assert with_flee.stratagems == ("flee",)
+    keep = q.choices(st, bid, "resistance", "defend", with_flee.vanguard, ("flee", "deception"))
+    assert keep.orders.stratagems == ("flee",)  # Flee goes with any manoeuvre; Deception only with Withdraw
+    assert any(d.startswith("Deception dropped: ") and "goes with Withdraw" in d for d in keep.dropped)
+    for info in q.manoeuvres(st.cs.rules):  # the tooltips' matchups are the rules' matchups
+        assert set(info.beats) == set(st.cs.rules.matchups[info.id])
+        assert all(info.id in st.cs.rules.matchups[o] for o in info.loses_to)
+    assert "needs a fighting General of level 2+" in q.requirement(st.cs.rules, "feint")

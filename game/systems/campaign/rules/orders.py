@@ -73,13 +73,15 @@ def manoeuvres(rules: RulesData) -> tuple[ManoeuvreInfo, ...]:
 def requirement(rules: RulesData, name: str) -> str:
     """What stratagem `name` needs and does, as a sentence from the rules data."""
     spec = rules.stratagems[name]  # type: ignore[index]
-    parts = ["any manoeuvre" if spec.with_ == "any" else " or ".join(MANOEUVRE_NAMES[m] for m in spec.with_)]
+    goes = "any manoeuvre" if spec.with_ == "any" else " or ".join(MANOEUVRE_NAMES[m] for m in spec.with_)
+    parts = []
     if spec.general_level:
         parts.append(f"a fighting General of level {spec.general_level}+")
     for need in spec.needs:
         parts.append(_NEED_TEXT.get(need, need).format(n=rules.continuous_front_divisions))
+    needs = f" and needs {', '.join(parts)}" if parts else ""
     what = f" Effect: {spec.text}." if spec.text else ""
-    return f"{title(name)} needs {', '.join(parts)}.{what}"
+    return f"{title(name)} goes with {goes}{needs}.{what}"
 
 
 @dataclass(frozen=True)
