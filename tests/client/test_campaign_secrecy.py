@@ -139,3 +139,14 @@ def test_the_g_that_opens_the_gms_seat_is_not_typed_into_the_passphrase() -> Non
     assert lock.name == "gm_lock" and lock.entry.get_text() == ""
     app.step([pygame.event.Event(pygame.TEXTINPUT, text="k")])
     assert lock.entry.get_text() == "k"  # focused: the GM types straight away
+
+
+def test_the_shells_gm_key_f2_opens_the_gms_seat_too_never_the_gm_view() -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    key(app, pygame.K_1)
+    key(app, pygame.K_RETURN)  # the Zones seal
+    through_handoff(app)
+    key(app, pygame.K_F2)
+    assert app.scenes.top.name == "gm_lock" and not scene.gm

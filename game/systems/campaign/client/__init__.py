@@ -22,6 +22,12 @@ def open_scene(app: Any, session: Any) -> CampaignScene:
     return CampaignScene(app, session)
 
 
+def open_gm(app: Any, scene: Any) -> None:
+    """The shell's GM key (F2): the GM's seat, as G (the GM view needs the GM's passphrase)."""
+    if isinstance(scene, CampaignScene):
+        scene.open_gm()
+
+
 @dataclass(frozen=True)
 class WithFightOut:
     """The campaign's client with the Battle panel `fight_out(scene)` builds."""
@@ -31,9 +37,12 @@ class WithFightOut:
     def open_scene(self, app: Any, session: Any) -> CampaignScene:
         return CampaignScene(app, session, self.fight_out)
 
+    def open_gm(self, app: Any, scene: Any) -> None:
+        open_gm(app, scene)
+
 
 def with_fight_out(fight_out: Callable[[CampaignScene], Any]) -> WithFightOut:
     return WithFightOut(fight_out)
 
 
-__all__ = ["CampaignScene", "TablesOnly", "WithFightOut", "open_scene", "with_fight_out"]
+__all__ = ["CampaignScene", "TablesOnly", "WithFightOut", "open_gm", "open_scene", "with_fight_out"]
