@@ -162,3 +162,29 @@ def test_the_orders_queries_keep_what_still_goes_with_a_new_manoeuvre_and_say_wh
         assert set(info.beats) == set(st.cs.rules.matchups[info.id])
         assert all(info.id in st.cs.rules.matchups[o] for o in info.loses_to)
     assert "needs a fighting General of level 2+" in q.requirement(st.cs.rules, "feint")
+
+
+def test_a_side_beaten_by_a_block_sees_withdraw_greyed_with_the_reason_and_cannot_pick_it() -> None:
+    from tests.client.test_campaign_client import enter, past_reveal
+
+    app, scene = _app()
+    play_to_orders(app, scene)
+    for k in (pygame.K_1, pygame.K_5, pygame.K_2, pygame.K_3):  # the Zones withdraw, Jibril blocks
+        through_handoff(app)
+        key(app, k)
+        key(app, pygame.K_RETURN)
+    past_reveal(app)
+    for _ in range(40):  # week 2 up to the Zones' orders (Enter: end turn, post, done posting)
+        through_handoff(app)
+        if scene.state.phase == "orders" and scene.viewer == "zones":
+            break
+        enter(app)
+    assert scene.state.phase == "orders" and scene.viewer == "zones"
+    assert any(a.locked_week >= scene.state.week for a in scene.state.armies.values() if a.owner == "zones")
+    withdraw = _button(scene, "manoeuvre", "withdraw")
+    assert not withdraw.is_enabled and "beaten by a Block" in withdraw.tool_tip_text
+    key(app, pygame.K_1)
+    assert scene.orders_panel.orders.manoeuvre != "withdraw"
+    assert any("beaten by a Block" in s for s in scene.drawn_strings)
+    key(app, pygame.K_RETURN)  # the orders offered are accepted
+    assert "zones" in scene.state.battles["B1"].orders or scene.state.week == 3

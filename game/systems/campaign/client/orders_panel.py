@@ -61,7 +61,11 @@ class OrdersPanel:
 
     def set_manoeuvre(self, m: str) -> None:
         """A new manoeuvre keeps the vanguard the player chose if it may lead it (else the best)
-        and the stratagems that still go with it."""
+        and the stratagems that still go with it; one these forces may not order is refused."""
+        info = next(i for i in self.choices.manoeuvres if i.id == m)
+        if info.refusal:
+            self.notes = (f"{info.name}: {info.refusal}",)
+            return
         self._remake(manoeuvre=m, vanguard=self.orders.vanguard if self.vanguard_chosen else None)
 
     def set_vanguard(self, uid: str) -> None:
@@ -124,6 +128,8 @@ class OrdersPanel:
             b = Button(r, f"{i + 1} {info.name}", ui, tool_tip_text=info.tip)
             if info.id == self.orders.manoeuvre:
                 b.select()  # type: ignore[no-untyped-call]
+            elif info.refusal:
+                b.disable()  # type: ignore[no-untyped-call]
             self.widgets[b] = ("manoeuvre", info.id)
         y += 2 * (ROW + 4) + 18  # (the vanguard's heading is drawn above its list)
         self.list_label_y = y - 16

@@ -52,12 +52,14 @@ class ManoeuvreInfo:
     stat: str  # the stat its vanguard rolls with
     beats: tuple[Manoeuvre, ...]
     loses_to: tuple[Manoeuvre, ...]
+    refusal: str | None = None  # None: these forces may order it (no unit may lead it: why)
 
     @property
     def tip(self) -> str:
         beats = ", ".join(MANOEUVRE_NAMES[m] for m in self.beats) or "nothing"
         loses = ", ".join(MANOEUVRE_NAMES[m] for m in self.loses_to) or "nothing"
-        return f"{self.name} (the vanguard rolls {self.stat.title()}): beats {beats}; loses to {loses}."
+        return (f"{self.name} (the vanguard rolls {self.stat.title()}): beats {beats}; loses to {loses}."
+                + (f" Not now: {self.refusal}" if self.refusal else ""))
 
 
 def manoeuvres(rules: RulesData) -> tuple[ManoeuvreInfo, ...]:
@@ -196,7 +198,12 @@ def choices(state: CampaignState, battle_id: str, player: str, manoeuvre: Manoeu
                         stratagems=tuple(kept),
                         withdraw_to=withdraw_to if (asks_w and withdraw_to in near) else None,
                         breakthrough_to=breakthrough_to if (asks_b and breakthrough_to in near) else None)
-    return OrdersChoices(battle_id, player, orders, manoeuvres(rules), tuple(vans), best, tuple(options),
+    infos = []
+    for info in manoeuvres(rules):
+        whys = [orders_refusal(rules, facts, info.id, (), u.id) for u in facts.units]
+        why = None if any(w is None for w in whys) else (whys[0] if whys else "These forces have no unit left.")
+        infos.append(ManoeuvreInfo(info.id, info.name, info.stat, info.beats, info.loses_to, why))
+    return OrdersChoices(battle_id, player, orders, tuple(infos), tuple(vans), best, tuple(options),
                          near, near, asks_w, asks_b, tuple(dropped))
 
 
