@@ -55,20 +55,18 @@ def test_an_autosave_is_written_by_a_background_thread_while_the_caller_goes_on(
     scenario, game = _played(30)
     data = make_save(SYSTEM, game.state, game.record.steps, scenario_path=SCENARIO, seed=scenario.seed)
     release = threading.Event()
-    real = saves.autosave
     threads: list[str] = []
 
-    def slow_autosave(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def slow_encode() -> saves.SaveData:  # the encoding the service runs in its thread
         threads.append(threading.current_thread().name)
         release.wait(10.0)
-        return real(*args, **kwargs)
+        return data
 
-    monkeypatch.setattr(saves, "autosave", slow_autosave)
     writer = savegame.AutosaveWriter()
     t0 = time.perf_counter()
-    writer.submit(tmp_path, data, "autosave-test")
-    assert time.perf_counter() - t0 < 0.5  # the caller (the UI) did not wait for the disk
-    assert not writer.wait(0.05)
+    writer.submit(tmp_path, slow_encode, "autosave-test")
+    assert time.perf_counter() - t0 < 0.5  # the caller (the UI) did not wait for the encoding or the disk
+    assert not writer.wait(0.05)  # still encoding: held by the test until released
     release.set()
     assert writer.wait(10.0)
     assert threads == ["autosave"] and threading.current_thread().name != "autosave"
@@ -83,7 +81,7 @@ def test_an_autosave_that_cannot_be_written_is_reported_once(tmp_path: Path) -> 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x", encoding="utf-8")
     writer = savegame.AutosaveWriter()
-    writer.submit(blocker, data, "autosave-test")
+    writer.submit(blocker, lambda: data, "autosave-test")
     assert writer.wait(10.0)
     problems = writer.problems()
     assert len(problems) == 1 and "\n" not in problems[0]
