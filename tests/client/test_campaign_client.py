@@ -82,6 +82,10 @@ def play_to_orders(app: App, scene) -> None:  # type: ignore[no-untyped-def]
     assert scene.state.armies["corps"].hex == (21, 27)
     enter(app)
     assert scene.state.phase == "declare"
+    through_handoff(app)
+    app.render()
+    shown = " ".join(x.strip() for x in scene.drawn_strings)  # (wrapped lines joined)
+    assert "Declare combat at" in shown and "units). Fight or decline?" in shown  # who stands there
     for _ in range(4):
         enter(app)  # everyone fights
     # no General can reach another army of its side: every pick-up turn is skipped (no hand-off)

@@ -858,7 +858,11 @@ class CampaignScene(Scene):
             y += self._para(surface, "Orders sealed; waiting for the others.", (x, y))
         elif st.phase == "declare" and self.viewer:
             pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
-            y += self._para(surface, f"Declare combat at {pend[0] if pend else '-'}: fight or decline?", (x, y))
+            if pend:
+                c = key_hex(pend[0])
+                there = "; ".join(f"{a.name} ({st.player_name(a.owner)}, {len(st.alive_units(a.id))} units)"
+                                  for a in st.armies_at(c))
+                y += self._para(surface, f"Declare combat at {c[0]},{c[1]}: {there}. Fight or decline?", (x, y))
         for b in (st.open_games() if panel is None else []):
             y += self._para(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
                             + " vs ".join(st.player_name(p) for p in b.sides)
