@@ -671,6 +671,7 @@ class CampaignScene(Scene):
         counters: list[pygame.Rect] = []
         self.counter_rects: list[tuple[str, pygame.Rect]] = []  # where each army was drawn (tests)
         self.name_rects: list[tuple[str, pygame.Rect]] = []
+        self.boxes: list[pygame.Rect] = []  # the legend's and the hovered hex's boxes
         stacks: dict[Coord, list[Any]] = {}
         for a in st.armies.values():
             stacks.setdefault(a.hex, []).append(a)
@@ -734,7 +735,6 @@ class CampaignScene(Scene):
         """The powers' colours and the terrains' movement costs, bottom left of the map (L hides it)."""
         if not self.show_legend:
             return
-        view = self.map_view()
         terrains = sorted({t for t in st.cs.map.terrain.values()})
         entries: list[tuple[tuple[int, int, int], str]] = []
         for p in st.players:
@@ -747,7 +747,7 @@ class CampaignScene(Scene):
         f = font(11)
         col_w = max(f.size(text)[0] for _, text in entries) + 24
         rows = (len(entries) + 1) // 2
-        box = pygame.Rect(view.x + 6, view.bottom - 26 - rows * 14 - 6, 2 * col_w, rows * 14 + 6)
+        box = self._free_box(2 * col_w, rows * 14 + 6, ("bottomleft", "bottomright", "topright", "topleft"))
         surface.fill((18, 20, 24), box)
         for i, (colour, text) in enumerate(entries):
             x = box.x + 4 + (i // rows) * col_w
@@ -771,6 +771,24 @@ class CampaignScene(Scene):
             self._text(surface, text, (x, y), 11, (255, 230, 150) if now else (140, 140, 150), True)
             x += tw + 14
 
+    def _free_box(self, w: int, h: int, corners: tuple[str, ...]) -> pygame.Rect:
+        """A box in the first corner of the map view where it covers no counter, no town name and
+        no box already placed (else the first corner)."""
+        view = self.map_view()
+        inner = pygame.Rect(view.x + 6, view.y + 22, view.w - 12, view.h - 48)  # (the steps, the controls)
+        avoid = [r for _, r in self.counter_rects] + [r for _, r in self.name_rects] + self.boxes
+        first = None
+        for corner in corners:
+            box = pygame.Rect(0, 0, w, h)
+            setattr(box, corner, getattr(inner, corner))
+            first = first or box
+            if box.collidelist(avoid) < 0:
+                self.boxes.append(box)
+                return box
+        assert first is not None
+        self.boxes.append(first)
+        return first
+
     def _draw_hover(self, surface: pygame.Surface, st: CampaignState) -> None:
         """The hovered hex: its terrain and cost, its town, the armies there, its battle."""
         c = self.hover
@@ -788,7 +806,7 @@ class CampaignScene(Scene):
         view = self.map_view()
         f = font(11)
         w = min(view.w - 12, max(f.size(s)[0] for s in lines) + 12)
-        box = pygame.Rect(view.right - w - 6, view.bottom - 26 - len(lines) * 14 - 8, w, len(lines) * 14 + 6)
+        box = self._free_box(w, len(lines) * 14 + 6, ("bottomright", "bottomleft", "topright", "topleft"))
         surface.fill((18, 20, 24), box)
         for i, line in enumerate(lines):
             self._text(surface, line, (box.x + 6, box.y + 3 + 14 * i), 11, (230, 230, 230))
