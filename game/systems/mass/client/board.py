@@ -27,7 +27,7 @@ import pygame
 import pygame_gui
 
 from game.shell import actions
-from game.shell.fonts import text, wrap_px
+from game.shell.fonts import outlined, text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
@@ -472,8 +472,8 @@ class MassBoardScene(Scene):
         pygame.draw.rect(surface, colour, pygame.Rect(rect.x, rect.y, max(2, int(rect.w * frac)), rect.h),
                          border_radius=3)
         lvl = "fled" if p.fled else level_name(s.rules, p)
-        label = text(f"{lvl} {p.wounds}/{track}", 11, INK)
-        surface.blit(label, (rect.x + 4, rect.y))
+        label = outlined(f"{lvl} {p.wounds}/{track}", 11, INK, False)  # readable on the bar and off it
+        surface.blit(label, (rect.x + 3, rect.y - 1))
 
     def _void_pips(self, surface: pygame.Surface, rect: pygame.Rect, p: Any) -> None:
         """Void points: one pip each, filled while unspent."""
