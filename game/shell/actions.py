@@ -210,7 +210,8 @@ def end_choices(scene: GameScene) -> list[Choice]:
         return run
 
     back = scene.session.return_to
-    extra = [Choice(scene.session.return_label or "Back", lambda: back(scene), pygame.K_b)] if back else []
+    # a game opened from another (a campaign battle fought out): the way back is the default
+    extra = [Choice(scene.session.return_label or "Back", lambda: back(scene), pygame.K_b, primary=True)] if back else []
     return [*extra, Choice("Load", from_end(open_load_menu), pygame.K_l),
             Choice("Replay", from_end(open_replay_view), pygame.K_p)]
 

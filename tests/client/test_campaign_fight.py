@@ -94,6 +94,8 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
             break
         key(app, pygame.K_SPACE)
     assert top_name(app) == "end"
+    primary = [c.label for c in app.scenes.top.choices if c.primary]  # type: ignore[union-attr]
+    assert primary == ["Campaign map"]  # the way back is the default, not Quit
     press_button(app, "Campaign map")
     assert top_name(app) == "battle_return"
     body = app.scenes.top.body_html  # type: ignore[union-attr]

@@ -205,7 +205,8 @@ class Dialogs:
                          f"{lost} of {len(units)} units lost · strength {left}/{full}")
         lines.append(f"<br>Rounds played: {st.round}")
         choices = [Choice("Restart", self._restart, pygame.K_r), *actions.end_choices(game_scene),
-                   Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q, primary=True)]
+                   Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q,
+                          primary=game_scene.session.return_to is None)]  # (else the way back is)
         return DialogScene(self._app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
 
     def options(self) -> None:
