@@ -242,3 +242,37 @@ def test_new_battle_starts_the_same_battle_again_with_the_next_seed() -> None:
     fresh = next(s for s in app.scenes if isinstance(s, MassBoardScene))
     assert fresh is not scene and fresh.session.state.stage == "appoint"
     assert fresh.session.seed == session.seed + 1 and not fresh.session.history
+
+
+def test_a_click_on_a_choice_chooses_it_and_shows_its_odds() -> None:
+    app, scene, session = _app()
+    app.step(_key(pygame.K_SPACE))
+    row = scene.command_rows()[2]
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=row.rect.center),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=row.rect.center)])
+    assert scene.selected == row.index == 2
+    assert scene.odds_lines[0].startswith("Sealed appointment")
+    assert session.system.preview(session.state, scene.legal[2]).lines == tuple(scene.odds_lines[1:])
+
+
+def test_after_a_roll_the_screen_is_handed_on_only_when_the_player_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were a sealed choice to follow a roll (not so in these rules: pretend Honor's roll were
+    sealed), the roll stays on the board until its player hands the screen on."""
+    from game.systems.mass.client import board as board_module
+
+    real = board_module.choices.secret
+    monkeypatch.setattr(board_module.choices, "secret", lambda s: real(s) or s.stage == "honor")
+    app, scene, session = _app()
+    for _ in range(2):  # the two appointments
+        app.step(_key(pygame.K_SPACE))
+        app.step(_key(pygame.K_RETURN))
+    assert session.state.stage == "heaven" and app.scenes.top is scene
+    app.step(_key(pygame.K_RETURN))  # Heaven is rolled; the next choice would be sealed
+    assert session.state.stage == "honor"
+    assert app.scenes.top is scene and scene.handoff_to is not None and not scene.legal
+    assert scene.apply_button.text.startswith("Hand the screen to ")
+    assert any("Heaven" in line and "wins" in line for line, _ in scene.log[-3:])  # the result is there
+    app.step(_key(pygame.K_RETURN))
+    assert isinstance(app.scenes.top, HandoffScene)
+    app.step(_key(pygame.K_SPACE))
+    assert scene.viewer is not None and scene.legal and scene.legal[0].kind == "roll_way"
