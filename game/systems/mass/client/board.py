@@ -126,7 +126,8 @@ class MassBoardScene(Scene):
         track = pygame.Rect(0, forces.bottom, w, TRACK_H)
         lower = h - track.bottom
         cmds = pygame.Rect(0, track.bottom, w * 3 // 8, lower)
-        odds = pygame.Rect(cmds.right, track.bottom, w * 5 // 16, lower - 50)
+        # in a small window the odds take a wider column and the log a narrower one
+        odds = pygame.Rect(cmds.right, track.bottom, w * 5 // 16 if w >= 1200 else w * 3 // 8, lower - 50)
         log = pygame.Rect(odds.right, track.bottom, w - odds.right, lower)
         button = pygame.Rect(odds.x + 10, odds.bottom + 6, odds.w - 20, 38)
         # the battle-over summary: beside the log, or over it too in a small window
@@ -545,20 +546,24 @@ class MassBoardScene(Scene):
         surface.blit(text("Exact odds before you choose", 14, GOLD, True), (box.x + 10, y))
         y += 22
         width = box.w - 20
+        size = ODDS_SIZE if surface.get_width() >= 1200 else ODDS_SIZE - 1
         lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
         for k, line in enumerate(self.odds_lines):
-            lines += [(chunk, ODDS_SIZE, GOLD if k == 0 else INK, k == 0)
-                      for chunk in wrap_px(line, ODDS_SIZE, width, k == 0)]
+            lines += [(chunk, size, GOLD if k == 0 else INK, k == 0)
+                      for chunk in wrap_px(line, size, width, k == 0)]
         if self.casualties:
             lines.append(("", 6, DIM, False))
             lines.append(("Last Wave's casualties", 13, GOLD, True))
             for line in self.casualties:
                 lines += [(chunk, 12, DIM, False) for chunk in wrap_px(line, 12, width)]
-        for chunk, sz, colour, bold in lines:
-            if y > box.bottom - 16:
+        for k, (chunk, sz, colour, bold) in enumerate(lines):
+            if y + sz + 4 > box.bottom - (4 if k == len(lines) - 1 else 18):
+                # what does not fit is said, not silently dropped (the window is too small for it)
+                left = sum(1 for x in lines[k:] if x[0])
+                surface.blit(text(f"... {left} more line(s): a larger window shows them", 11, DIM), (box.x + 10, y))
                 break
             surface.blit(text(chunk, sz, colour, bold), (box.x + 10, y))
-            y += sz + 4
+            y += sz + 3
 
     def _draw_log(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         box = rect.inflate(-8, -8)
