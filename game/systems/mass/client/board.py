@@ -33,6 +33,7 @@ from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client import end
+from game.systems.mass.io.picture import force_colours
 from game.systems.mass.rules import choices
 from game.systems.mass.rules.pools import level_index, level_name, size
 
@@ -45,7 +46,6 @@ GOOD = (143, 209, 138)
 BAD = (255, 122, 106)
 TROUGH = (45, 48, 55)
 VOID = (160, 140, 230)
-FORCE_COLOURS = [(196, 70, 60), (70, 120, 200), (90, 170, 90), (200, 160, 60), (150, 90, 180)]
 WAY_COLOURS = {"heaven": (150, 170, 230), "honor": (230, 220, 150), "glory": (240, 150, 80),
                "strategy": (120, 200, 150), "terrain": (170, 140, 110)}
 CHOICE_SIZE = 13
@@ -68,8 +68,9 @@ class ChoiceRow:
 
 
 def colour_of(s: Any, fid: str) -> tuple[int, int, int]:
-    order: list[str] = s.order
-    return FORCE_COLOURS[order.index(fid) % len(FORCE_COLOURS)]
+    """The force's colour: its battle file's `colour:` (a campaign battle: its power's campaign
+    colour), else the palette's for its place (game/core/palette.py)."""
+    return force_colours(s.setup)[fid]
 
 
 class MassBoardScene(Scene):
