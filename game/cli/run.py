@@ -17,7 +17,7 @@ import yaml
 
 from game.core.errors import GameFileError, brief
 from game.core.record import Record
-from game.core.system import Accepted
+from game.core.system import Accepted, clock_of
 
 
 def register(subparsers: Any) -> None:
@@ -148,7 +148,7 @@ def run_command(args: argparse.Namespace) -> int:
             # the side's name, as everywhere a person reads (the id only when the system names none)
             names = dict(zip(summary.get("sides") or [], summary.get("side_names") or [], strict=False))
             ending = f", winner {names.get(summary['winner'], summary['winner'])}"
-        print(f"-- {len(record.steps)} command(s) accepted, {rejected} rejected; round {summary.get('round')}, "
+        print(f"-- {len(record.steps)} command(s) accepted, {rejected} rejected; {clock_of(system)} {summary.get('round')}, "
               f"phase {summary.get('phase')}" + ending)
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into `head` and closed: not an error

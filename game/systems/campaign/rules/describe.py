@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.core.system import possessive
 from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES
 from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState
 
@@ -21,7 +22,7 @@ def event_text(state: CampaignState, e: Any) -> str:
         return (f"{state.army_name(e.army)} {how} to {_h(e.path[-1])}" + (f" (cost {e.cost})" if e.cost else "")
                 + (f", stopped by {'an enemy army' if e.stopped_by == 'enemy' else 'a battle'}" if e.stopped_by else ""))
     if k == "turn_passed":
-        return f"{PHASE_NAMES.get(e.phase, e.phase)}: " + (f"{pn(e.player)}'s turn" if e.player else "everyone is done")
+        return f"{PHASE_NAMES.get(e.phase, e.phase)}: " + (f"{possessive(pn(e.player))} turn" if e.player else "everyone is done")
     if k == "phase_began":
         return f"week {e.week}: {PHASE_NAMES.get(e.phase, e.phase)}"
     if k == "declared":

@@ -19,6 +19,7 @@ from typing import Any
 
 from game.core.dice import Rng
 from game.core.kernel import Outcome, Reject, dispatch
+from game.core.system import possessive
 from game.systems.campaign.rules import battle as battle_mod
 from game.systems.campaign.rules import dice_seed, external, hexes
 from game.systems.campaign.rules.combat import orders_refusal
@@ -223,8 +224,8 @@ def _move(txn: CampaignTxn, cmd: MoveArmy) -> None:
     _need_phase(state, "movement")
     army = _army(state, cmd.army)
     if army.owner != active_player(state):
-        raise Reject(f"It is {state.player_name(active_player(state) or '')}'s movement, not "
-                     f"{state.player_name(army.owner)}'s.")
+        raise Reject(f"It is {possessive(state.player_name(active_player(state) or ''))} movement, not "
+                     f"{possessive(state.player_name(army.owner))}.")
     if army.moved:
         raise Reject(f"{army.name} has already moved this week.")
     if held_in_battle(state, army):

@@ -21,6 +21,7 @@ from game.core.dice import Rng
 from game.core.kernel import Accepted, Outcome, Reject, Txn, dispatch
 from game.core.roller import Roller
 from game.core.rollkeep import Pool, RolledPool, distribution, percentile, raises_of, roll_pool
+from game.core.system import possessive
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.commands import Happened, Rolled
 from game.systems.mass.rules.models import ADVANTAGE_KEYS, Division, MassSetup, PoolMod
@@ -166,7 +167,7 @@ def _must_move(s: MassState, fid: str) -> ForceState:
     f = _force(s, fid)
     if fid not in to_move(s):
         waiting = ", ".join(s.forces[i].name for i in to_move(s)) or "nobody"
-        raise Reject(f"it is not {f.name}'s decision now (waiting for {waiting})")
+        raise Reject(f"it is not {possessive(f.name)} decision now (waiting for {waiting})")
     return f
 
 

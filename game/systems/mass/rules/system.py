@@ -68,7 +68,7 @@ class MassSystem:
 
     def summary(self, state: MassState) -> dict[str, Any]:
         moving = self.to_move(state)
-        phase = state.stage.replace("_", " ")
+        phase = STAGE_WORDS.get(state.stage, state.stage.replace("_", " "))
         if state.stage == "phases":
             phase = f"Phase {state.phase}"
         if state.stage == "ended":
@@ -104,6 +104,21 @@ class MassSystem:
 
     def describe_command(self, state: MassState, command: Any) -> str:
         return describe(state, command)
+
+
+# What each stage of a Wave is called for a person (the summary's `phase`: save headers, the load
+# menu, `run`), never the stage's id ("appoint").
+STAGE_WORDS: dict[str, str] = {
+    "appoint": "sealed appointments",
+    "heaven": "assessing Heaven",
+    "honor": "assessing Honor",
+    "glory": "assessing Glory",
+    "strategy": "rolling Strategy",
+    "initiative": "rolling the action dice",
+    "duel_answer": "a duel awaits its answer",
+    "casualties": "counting casualties",
+    "commander": "naming a new commander",
+}
 
 
 def roll_text(state: MassState, e: Rolled) -> str:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from game.core.board import Board
 from game.core.hexgrid import Hex
-from game.core.system import Reject  # (txn.py re-exports it; this keeps common.py light to import)
+from game.core.system import (
+    Reject,  # (txn.py re-exports it; this keeps common.py light to import)
+    possessive,
+)
 from game.systems.tactical.rules.models import UnitType, Weapon
 from game.systems.tactical.rules.state import GameState, UnitState
 
@@ -70,7 +73,7 @@ def active_unit(state: GameState, unit_id: str, phase: str) -> UnitState:
         raise Reject(f"it is the {state.phase.capitalize()} phase, not the {phase.capitalize()} phase")
     if u.side != slot.side:
         raise Reject(f"{name(state, unit_id)} belongs to {state.side_name(u.side)}; "
-                     f"it is {state.side_name(slot.side)}'s turn")
+                     f"it is {possessive(state.side_name(slot.side))} turn")
     if not state.acts_in(slot, u):
         if slot.unit_id is not None:
             raise Reject(f"only {name(state, slot.unit_id)} acts in this Personal initiative slot")

@@ -18,6 +18,7 @@ handed to units expire with it.
 
 from __future__ import annotations
 
+from game.core.system import possessive
 from game.systems.tactical.rules import objectives
 from game.systems.tactical.rules.commands import EndPhase
 from game.systems.tactical.rules.common import known_side, not_waiting
@@ -147,7 +148,7 @@ def handle_end_phase(txn: Txn, cmd: EndPhase) -> None:
     slot = st.active_slot
     assert slot is not None
     if slot.side != cmd.side:
-        raise Reject(f"it is {st.side_name(slot.side)}'s turn, not {st.side_name(cmd.side)}'s")
+        raise Reject(f"it is {possessive(st.side_name(slot.side))} turn, not {possessive(st.side_name(cmd.side))}")
     if st.phase == "movement":
         txn.update(phase="attack")
         txn.emit(PhaseChanged(round=st.round, phase="attack", side=slot.side, unit_id=slot.unit_id))
