@@ -219,7 +219,7 @@ def make_save(system: RuleSystem, state: Any, steps: Sequence[Step], *, scenario
         to_move=summary.get("to_move"), commands=len(entries), state_checksum=check, gm_mode=gm_mode,
         state_version=state_version_of(system),
     )
-    return SaveData(header, state_dict, tuple(entries), log_lines=tuple(lines))
+    return SaveData(header, state_dict, tuple(entries), log_lines=tuple(lines), system_title=system.title)
 
 
 def save_game(path: str | os.PathLike[str], system: RuleSystem, state: Any, steps: Sequence[Step],

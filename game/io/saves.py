@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,7 +66,7 @@ BACKUP_SUFFIX = ".bak"
 SCENARIOS_DIR = "scenarios"  # sub-folder of the saves folder holding exported scenarios
 
 _PREAMBLE = (
-    "# Ascension Isle: Legacy - a saved tactical battle. Plain YAML, safe to read.\n"
+    "# Ascension Isle: Legacy - {what}. Plain YAML, safe to read.\n"
     "# Document 1 (header) is what the load menu shows; document 2 is the whole game state;\n"
     "# document 3 is the log of every command with the dice it rolled (gm: true marks GM actions).\n"
     "# Editing by hand breaks the checksums: the game will refuse the file and say where.\n"
@@ -128,6 +129,9 @@ class SaveData:
     source: str | None = field(default=None, compare=False, repr=False)  # the text it was read from
     # the log's lines of save text, one per entry, when the maker kept them (game.replay.logged)
     log_lines: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    # the rule system's title for people ("AI:L tactical battle"), named in the file's first comment
+    # line; when not given (a save read back from a file), the comment names the header's system id
+    system_title: str = field(default="", compare=False, repr=False)
 
     def error(self, document: str, loc: Sequence[str | int], message: str) -> SaveError:
         """A SaveError at `loc` inside "header", "state" or "log", with its line when known."""
@@ -396,11 +400,26 @@ def _read_log_fast(path: str, text: str) -> "_Docs | None":
     return _Docs(path, text, head[0], head[1], log)
 
 
+def preamble(save: SaveData) -> str:
+    """The comment lines a save file starts with, naming its rule system (a comment: the format is
+    the same whatever they say; the header's `system` is what picks the rules)."""
+    what = f"a saved game: {save.system_title or 'rule system ' + save.header.system}"
+    return _PREAMBLE.format(what=_one_line(what, 120))
+
+
+def _one_line(text: str, limit: int) -> str:
+    """`text` fit for one comment line: control characters (a line break would end the comment)
+    as spaces, at most `limit` characters."""
+    flat = "".join(" " if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in "\u2028\u2029\ufeff" else ch
+                   for ch in text)
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
 def dump_save(save: SaveData) -> str:
     """The text of a save file."""
     header = save.header.model_dump(mode="json")
     return (
-        _PREAMBLE
+        preamble(save)
         + "--- # header\n" + _dump(header)
         + "--- # state\n" + _dump(_plain(save.state))
         + "--- # log\n" + (("".join(save.log_lines) or "[]\n")
@@ -429,8 +448,14 @@ def backup_path(path: str | os.PathLike[str]) -> Path:
 
 
 def _keep_backup(path: Path) -> None:
-    """Make `<name>.bak` a copy of `path` without ever leaving `path` missing."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".baktmp", dir=path.parent)
+    """Make `<name>.bak` a copy of `path` without ever leaving `path` missing.
+
+    The temporary name is this process's and thread's own (and random besides), and it never
+    outlives the call: when `<name>.bak` is already another name of the very same file (two
+    processes backing up the same save, or the same file backed up twice), the rename that puts
+    the temporary name in place does nothing at all (POSIX), so the temporary name is removed."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-{threading.get_ident()}.", suffix=".baktmp",
+                               dir=path.parent)
     os.close(fd)
     os.unlink(tmp)
     try:
@@ -439,9 +464,8 @@ def _keep_backup(path: Path) -> None:
         except OSError:
             shutil.copy2(path, tmp)
         os.replace(tmp, backup_path(path))
-    except BaseException:
-        _unlink_quietly(Path(tmp))
-        raise
+    finally:
+        _unlink_quietly(Path(tmp))  # (gone after a rename that moved it; still there after one that did not)
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, *, backup: bool = True) -> Path:
