@@ -58,8 +58,10 @@ GID_MASK = 0x0FFFFFFF
 
 _PROPERTY_TYPES = {"string", "int", "float", "bool", "color", "file", "object", "class"}
 
-# What `play` can draw (docs/formats.md#limits): it renders the whole map at zoom 1 and keeps
-# tileset images in memory, so `validate` refuses what would exhaust memory there.
+# What `play` can hold (docs/formats.md#limits): tiles and tileset images in memory, so the loader
+# (and `validate`) refuses what would exhaust memory there. The map's whole picture at zoom 1 is
+# capped where such a picture is drawn (check_map_pixels, called by game.render), not on loading:
+# a large map still validates, and `render --scale 0.25` draws it smaller without the full picture.
 MAX_MAP_CELLS = 1_000_000          # width x height tiles
 MAX_TILE_PX = 1024                 # a tile's width or height
 MAX_MAP_PIXELS = 25_000_000        # the whole map at zoom 1 (e.g. 5000 x 5000)
@@ -822,7 +824,6 @@ def load_map(path: str | Path, terrain_names: Collection[str] | None = None) -> 
         layout = HexLayout(tw, th, side, stagger, width, height)
     except ValueError as exc:
         raise _err(p, "map", str(exc)) from None
-    check_map_pixels(layout, p)
     _check_properties(root, p, "map")
     types = load_property_types(find_project(p))
 
@@ -1120,13 +1121,16 @@ def check_tile_size(tw: int, th: int, path: Path, where: str) -> None:
                                 "supported")
 
 
-def check_map_pixels(layout: HexLayout, path: Path) -> None:
-    """The whole map at zoom 1, which `play` draws into one picture."""
+def check_map_pixels(layout: HexLayout, path: Path, hint: str = "use smaller tiles or fewer of them") -> None:
+    """The whole map at zoom 1, checked right before a picture of all of it is drawn at full size
+    (game.render: `render` at a scale of 1 or more, the window's picture of a map its region
+    painter cannot draw piece by piece); never on loading, so `validate` and a scaled-down
+    `render` of a large map are not refused. `hint` says what to do instead."""
     w, h = layout.map_pixel_size
     if w > MAX_MAP_SIDE_PX or h > MAX_MAP_SIDE_PX or w * h > MAX_MAP_PIXELS:
         raise _err(path, "map", f"the map is {w:,} x {h:,} px at zoom 1; the game draws at most "
-                                f"{MAX_MAP_PIXELS:,} px (e.g. 5000 x 5000, each side at most {MAX_MAP_SIDE_PX:,}): "
-                                "use smaller tiles or fewer of them")
+                                f"{MAX_MAP_PIXELS:,} px (e.g. 5000 x 5000, each side at most {MAX_MAP_SIDE_PX:,}) "
+                                f"at full size: {hint}")
 
 
 def check_layer_data(text: str, encoding: str, compression: str | None, cells: int, path: Path,

@@ -28,7 +28,11 @@ from game.io.tmx import (
     ObjectLayer,
     TileLayer,
     Tileset,
+    check_map_pixels,
 )
+
+# What to do when a map is too large to draw whole at full size (tmx.check_map_pixels).
+FULL_SIZE_HINT = "draw it smaller (render --scale below 1, e.g. 0.25), or use smaller tiles or fewer of them"
 
 _images: dict[Path, pygame.Surface] = {}
 _tiles: dict[tuple[object, ...], pygame.Surface] = {}
@@ -268,6 +272,8 @@ def _render_base(md: MapData, scale: float = 1.0, grow: bool = False,
     """Every visible layer. `grow`: the canvas grows by `layer_margins` (the map at (left, top)).
     `backdrop`: drawn straight onto an opaque surface of that colour (one surface, no alpha), as
     the client shows it; else a transparent one."""
+    if scale >= 1:  # the whole map at full size (a closer zoom is this picture scaled up)
+        check_map_pixels(md.layout, md.path, FULL_SIZE_HINT)
     mw, mh = md.layout.map_pixel_size
     left, top, right, bottom = layer_margins(md) if grow else (0, 0, 0, 0)
     mw, mh = mw + left + right, mh + top + bottom

@@ -345,10 +345,13 @@ class TiledPicture:
     map is never drawn. `region` is None for maps the region painter cannot draw."""
 
     def __init__(self, map_data: Any) -> None:
+        from game.io.tmx import check_map_pixels
         from game.render.tiles import MapRegions
 
         self.map_data = map_data
         self._regions = MapRegions(map_data) if MapRegions.supported(map_data) else None
+        if self._regions is None:  # the whole map will be drawn at zoom 1: refused now if too large
+            check_map_pixels(map_data.layout, map_data.path)
 
     def __call__(self) -> pygame.Surface:
         from game.render.tiles import render_map_picture

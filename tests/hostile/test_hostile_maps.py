@@ -66,13 +66,6 @@ def test_a_map_of_too_many_tiles_is_refused_before_its_layers_are_read(tmp_path,
     refused(capsys, p, expect=f"at most {MAX_MAP_CELLS:,} tiles")
 
 
-def test_a_map_too_big_to_draw_is_refused(tmp_path, capsys):
-    p = map_copy(tmp_path, ('width="6" height="5" tilewidth="64" tileheight="74"',
-                            'width="300" height="300" tilewidth="1000" tileheight="1000"'),
-                 ('hexsidelength="36"', 'hexsidelength="500"'))
-    refused(capsys, p, expect="px at zoom 1")
-
-
 def test_a_5000_digit_attribute_is_one_short_line(tmp_path, capsys):
     p = map_copy(tmp_path, ('width="6"', f'width="{"9" * 5000}"'))
     line = refused(capsys, p, expect="whole number")
