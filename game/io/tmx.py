@@ -1069,6 +1069,11 @@ def _unit_from_object(p: Path, where: str, mo: MapObject, layer: str, layout: He
         uid = None  # a class member left at its default: no id given
     if uid is not None and not isinstance(uid, str):
         raise _err(p, where, f"property 'id' should be a string, got {uid!r}")
+    for key, value in (("unit_type", props["unit_type"]), ("side", props["side"]), ("id", uid or "")):
+        bad = next((c for c in value if ord(c) < 32 or 127 <= ord(c) < 160), None)
+        if bad is not None:  # (shown by the window, `render` and `run`: a NUL, an escape sequence)
+            raise _err(p, where, f"property '{key}' holds a control character (U+{ord(bad):04X}); "
+                                 "expected printable text")
     cx, cy = mo.centre
     col, row = layout.pixel_to_tile(cx, cy)
     if not (0 <= col < width and 0 <= row < height):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.hostile import cli, copy_demo, refused
+from tests.hostile.hostile import cli, copy_demo, map_copy, refused
 
 ROOT = Path(__file__).resolve().parents[2]
 MASS = ROOT / "maps" / "mass" / "borderland-valley.yaml"
@@ -85,3 +85,16 @@ def test_the_shipped_scenarios_have_no_control_characters_to_refuse(capsys):
                  ROOT / "maps" / "hollow-ridge.yaml"):
         code, _out, err, _t = cli(capsys, "validate", str(path))
         assert code == 0, err
+
+
+@pytest.mark.parametrize(("old", "key"), [
+    ('<property name="id" value="map-scout"/>', "id"),
+    ('<property name="side" value="red"/>', "side"),
+])
+def test_a_map_unit_whose_id_or_side_holds_a_c1_escape_is_refused_naming_the_property(tmp_path, capsys, old, key):
+    # (XML itself refuses C0 characters but for tab and line breaks; it lets DEL and the C1 codes through)
+    value = old.split('value="')[1].split('"')[0]
+    tmx = map_copy(tmp_path, (old, old.replace(f'value="{value}"', f'value="{value}&#155;[2J"')))
+    code, out, err, _t = cli(capsys, "validate", str(tmx))
+    assert code != 0 and "\x9b" not in out + err and "Traceback" not in err
+    assert f"property '{key}' holds a control character (U+009B)" in err and str(tmx) in err
