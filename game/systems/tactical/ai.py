@@ -291,6 +291,32 @@ def opportunity_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
     return best
 
 
+_ASSIGNED: dict[Any, tuple[GameState, dict[str, Hex]]] = {}
+
+
+def _assigned(state: GameState, side: str, hexes: tuple[Hex, ...]) -> dict[str, Hex]:
+    """Which of our units goes for which hex we must hold and do not yet: the nearest pairs
+    first (greedy), one unit a hex, among the units standing on none of them. So that the
+    units spread over every hex rather than all making for the nearest one."""
+    key = (id(state), side, hexes)
+    got = _ASSIGNED.get(key)
+    if got is not None and got[0] is state:  # the state itself is kept: its id is never another's
+        return got[1]
+    held = {u.hex for u in state.live_units(side)}
+    units = [u for u in state.live_units(side) if u.hex not in hexes]
+    pairs = sorted((distance(u.hex, x), u.id, x) for u in units for x in hexes if x not in held)
+    out: dict[str, Hex] = {}
+    taken: set[Hex] = set()
+    for _, uid, x in pairs:
+        if uid not in out and x not in taken:
+            out[uid] = x
+            taken.add(x)
+    if len(_ASSIGNED) > 64:
+        _ASSIGNED.clear()
+    _ASSIGNED[key] = (state, out)
+    return out
+
+
 def objective_term(state: GameState, side: str, uid: str, h: Hex) -> float:
     """What standing on `h` does for the objectives: our hold hexes pull, the enemy's are
     worth blocking, a side that must destroy or take ground closes on the enemy."""
@@ -309,8 +335,12 @@ def objective_term(state: GameState, side: str, uid: str, h: Hex) -> float:
             if h in obj.hexes:
                 value += ON_OBJECTIVE * urgency
             else:
-                free = [x for x in obj.hexes if x not in others] or list(obj.hexes)
-                value -= OBJECTIVE_PULL * urgency * min(distance(h, x) for x in free)
+                mine = _assigned(state, side, obj.hexes).get(uid)
+                if mine is not None:  # the hex this unit is the nearest to take
+                    value -= OBJECTIVE_PULL * urgency * distance(h, mine)
+                else:
+                    free = [x for x in obj.hexes if x not in others] or list(obj.hexes)
+                    value -= 0.5 * OBJECTIVE_PULL * urgency * min(distance(h, x) for x in free)
         else:
             if h in obj.hexes:
                 value += BLOCKING * urgency
