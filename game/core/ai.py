@@ -1,9 +1,9 @@
 """Computer players, for every rule system: one way for the computer to take a seat.
 
 A computer player is told only what the seat's player could know: the state as its side sees it
-(`system.view(state, side)`, which hides the generator's state, the GM's forced rolls and the other
-sides' sealed choices) and the rules' own queries on that view (`legal_commands`, previews, exact
-odds). It answers with one command and a "why" line for people, within a time budget:
+(`system.view(state, side)`, which hides what the side may not see: the GM's forced rolls, the
+other sides' sealed choices and, as every system's view should, the generator's state) and the
+rules' own queries on that view (`legal_commands`, previews, exact odds). It answers with one command and a "why" line for people, within a time budget:
 
     player = plugin.players["hard"](random.Random(seed))       # each system offers its levels
     timed = choose(system, state, side, player, Budget(1.0))   # the only way a seat is asked
