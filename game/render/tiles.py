@@ -348,6 +348,7 @@ def render_map_picture(map_data: MapData, backdrop: tuple[int, int, int]) -> pyg
 
 
 REGION_BUCKET = 256  # map pixels per side of a bucket of the tile index used by MapRegions
+EXTRA_IMAGES_PX = 32_000_000  # scaled tile-object and image-layer images a MapRegions keeps (~128 MB)
 FULL_INDEX_CELLS = 64 * 64  # maps up to this many cells build their whole tile index at once
 
 
@@ -357,8 +358,10 @@ class MapRegions:
     straight at the target scale (its image scaled once per scale, cached). Pixel for pixel this is
     the map Tiled draws, as `render_map_layer` gives, up to the rounding of scaled tile edges.
 
-    Only maps of tile layers (and object layers without tile objects, which draw nothing) can be
-    drawn so (`supported`); maps with image layers or tile objects use the full picture."""
+    Tile layers are drawn from an index of the tiles each part of the map holds; tile objects and
+    image layers (few, as a rule) are each drawn when their box meets the part asked for, each image
+    scaled once per scale. Any map can be drawn so (`supported`): a map too large to draw whole at
+    full size (tmx.check_map_pixels) is still shown, part by part."""
 
     def __init__(self, md: MapData) -> None:
         self.md = md
@@ -367,6 +370,8 @@ class MapRegions:
         # out once: neighbouring chunks and buckets look at the same cells again
         self._cells: dict[tuple[int, int, int], _Placement | None] = {}
         self._images: dict[tuple[int, int, int, float], pygame.Surface] = {}
+        self._extra: dict[tuple[object, ...], pygame.Surface] = {}  # tile objects', image layers' images by size
+        self._extra_px = 0  # their pixels, kept under EXTRA_IMAGES_PX
 
     def placement(self, li: int, col: int, row: int) -> _Placement | None:
         """The tile cell (col, row) of layer number `li` draws and where (`_tile_at`), or None."""
@@ -389,9 +394,70 @@ class MapRegions:
 
     @staticmethod
     def supported(md: MapData) -> bool:
-        return all(isinstance(la, TileLayer) or not la.visible or la.opacity <= 0
-                   or (isinstance(la, ObjectLayer) and not any(o.gid for o in la.objects))  # nothing drawn
+        return all(isinstance(la, (TileLayer, ObjectLayer, ImageLayer)) or not la.visible or la.opacity <= 0
                    for la in md.layers)
+
+    def _scaled_image(self, key: tuple[object, ...], img: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+        """`img` at `size` (smooth-scaled as the full picture scales it), kept per key and size."""
+        if size == img.get_size():
+            return img
+        full = (*key, size)
+        out = self._extra.get(full)
+        if out is None:
+            if self._extra_px + size[0] * size[1] > EXTRA_IMAGES_PX:  # (zoomed through many scales)
+                self._extra.clear()
+                self._extra_px = 0
+            out = self._extra[full] = pygame.transform.smoothscale(img, size)
+            self._extra_px += size[0] * size[1]
+        return out
+
+    def _objects_in(self, layer: ObjectLayer, scale: float, area: pygame.Rect
+                    ) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        """The tile objects of `layer` whose picture at `scale` meets `area`, placed as
+        `_draw_objects` places them on the whole map, less the area's corner."""
+        out: list[tuple[pygame.Surface, tuple[int, int]]] = []
+        for obj in layer.objects:
+            if not obj.gid:
+                continue
+            found = self.md.tileset_for(obj.gid)
+            if found is None:
+                continue
+            ts, local = found
+            flags = obj.gid & ~GID_MASK
+            img = tile_image(ts, local, flags)
+            w, h = (obj.width, obj.height) if obj.width and obj.height else img.get_size()
+            size = (max(1, round(w * scale)), max(1, round(h * scale)))
+            x, y = round((obj.x + ts.offset[0]) * scale), round((obj.y + ts.offset[1]) * scale)
+            if not area.colliderect(pygame.Rect(x, y, size[0], size[1])):
+                continue
+            out.append((self._scaled_image(("tile", id(ts), local, flags), img, size), (x - area.x, y - area.y)))
+        return out
+
+    def _image_layer_in(self, layer: ImageLayer, scale: float, area: pygame.Rect
+                        ) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        """The part of an image layer's picture at `scale` that meets `area` (placed as
+        `_render_base` places the layer): only that part of the image is scaled, never all of it."""
+        if layer.image is None:
+            return []
+        img = _load_image(layer.image)
+        iw, ih = img.get_size()
+        ox, oy = layer.offset
+        x, y = round(ox * scale), round(oy * scale)
+        if not area.colliderect(pygame.Rect(x, y, max(1, round(iw * scale)), max(1, round(ih * scale)))):
+            return []
+        if scale == 1:
+            return [(img, (x - area.x, y - area.y))]
+        # the image's pixels under the area, one pixel of margin for the smoothing at the edges
+        sx0 = max(0, math.floor(area.x / scale - ox) - 1)
+        sy0 = max(0, math.floor(area.y / scale - oy) - 1)
+        sx1 = min(iw, math.ceil(area.right / scale - ox) + 1)
+        sy1 = min(ih, math.ceil(area.bottom / scale - oy) + 1)
+        if sx1 <= sx0 or sy1 <= sy0:
+            return []
+        piece = img.subsurface(pygame.Rect(sx0, sy0, sx1 - sx0, sy1 - sy0))
+        size = (max(1, round((sx1 - sx0) * scale)), max(1, round((sy1 - sy0) * scale)))
+        return [(pygame.transform.smoothscale(piece, size),
+                 (round((ox + sx0) * scale) - area.x, round((oy + sy0) * scale) - area.y))]
 
     def _build_index(self) -> list[_LayerBuckets]:
         """Per layer, the tiles each bucket holds, worked out per bucket when a chunk first needs
@@ -447,24 +513,29 @@ class MapRegions:
         index: list[Any] = list(self._index)  # per layer: a dict or a _LayerBuckets, both with .get
         dx, dy = area.topleft
         for li, (layer, buckets) in enumerate(zip(md.layers, index, strict=True)):
-            if not isinstance(layer, TileLayer) or not layer.visible or layer.opacity <= 0:
+            if not layer.visible or layer.opacity <= 0:
                 continue
-            seen: set[tuple[int, int, int]] = set()
-            for bx in range(bx0, bx1 + 1):
-                for by in range(by0, by1 + 1):
-                    seen.update(buckets.get((bx, by), ()))
-            if not seen:
+            todo: list[tuple[pygame.Surface, tuple[float, float]]] = []
+            if isinstance(layer, ObjectLayer):
+                todo.extend(self._objects_in(layer, scale, area))
+            elif isinstance(layer, ImageLayer):
+                todo.extend(self._image_layer_in(layer, scale, area))
+            elif isinstance(layer, TileLayer):
+                seen: set[tuple[int, int, int]] = set()
+                for bx in range(bx0, bx1 + 1):
+                    for by in range(by0, by1 + 1):
+                        seen.update(buckets.get((bx, by), ()))
+                ox, oy = layer.offset
+                for _, c, r in sorted(seen):  # Tiled's drawing order, as _draw_tile_layer
+                    placed = self.placement(li, c, r)
+                    if placed is not None:
+                        ts, local, flags, x, y = placed
+                        todo.append((self.image(ts, local, flags, scale), _tile_dest(x, y, ox, oy, scale, dx, dy)))
+            if not todo:
                 continue
             target = surf
             if layer.opacity < 1 or layer.tint is not None:
                 target = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-            ox, oy = layer.offset
-            todo: list[tuple[pygame.Surface, tuple[float, float]]] = []
-            for _, c, r in sorted(seen):  # Tiled's drawing order, as _draw_tile_layer
-                placed = self.placement(li, c, r)
-                if placed is not None:
-                    ts, local, flags, x, y = placed
-                    todo.append((self.image(ts, local, flags, scale), _tile_dest(x, y, ox, oy, scale, dx, dy)))
             target.blits(todo, doreturn=False)
             if target is not surf:
                 if layer.tint is not None:
