@@ -39,11 +39,12 @@ class MassSystem:
 
     def view(self, state: MassState, side: str | None) -> MassState:
         """Appointments are sealed until every force has made its own: a side sees only its own
-        (and, when the GM views, the forced dice queue stays visible only to the GM)."""
+        (and, when the GM views, the forced dice queue stays visible only to the GM); no side sees
+        the generator's state (`rng`, set to 0), which would tell the dice to come."""
         if side is None:
             return state
         hidden = {k: v for k, v in state.appointments.items() if k == side or state.stage != "appoint"}
-        return state.model_copy(update={"appointments": hidden, "forced": []})
+        return state.model_copy(update={"appointments": hidden, "forced": [], "rng": 0})
 
     def initial_state_for(self, setup: MassSetup, seed: int, saved: MassState) -> MassState:
         """The replay of a save starts under the readings it was played with (game.core.system)."""
