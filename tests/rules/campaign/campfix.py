@@ -115,8 +115,7 @@ def to_orders(red_units: Sequence[str], blue_units: Sequence[str], *, red_genera
     for a in [x for x in extra_armies if x[1] == "blue" and x[2] == (6, 5)]:
         s, _ = must(s, MoveArmy(army=a[0], path=((5, 5),)))
     s, _ = must(s, EndTurn())
-    s, _ = must(s, Declare(player="red", hex=(5, 5), fight=True))
-    s, _ = must(s, Declare(player="blue", hex=(5, 5), fight=True))
+    s, _ = must(s, Declare(player="red", hex=(5, 5), fight=True))  # (blue is then not asked)
     s, _ = must(s, EndTurn())
     s, _ = must(s, EndTurn())
     for p, g in (("red", "rg"), ("blue", "bg")):

@@ -11,6 +11,7 @@ from game.systems.campaign.rules import SYSTEM
 from game.systems.campaign.rules import battle as battle_mod
 from game.systems.campaign.rules.combat import Play, build_pool, orders_refusal, verdict
 from game.systems.campaign.rules.commands import GmBattleDice, GmEditUnit, MoveArmy
+from game.systems.campaign.rules.models import CURRENT_READINGS
 from game.systems.campaign.rules.planner import cell, plan
 from game.systems.campaign.rules.report import week_report
 from game.systems.campaign.rules.state import CampaignState, with_readings
@@ -212,16 +213,16 @@ def test_breakthrough_counts_the_points_already_spent_this_week() -> None:
 
 def test_a_game_saved_before_these_readings_replays_under_the_first_ones() -> None:
     s = to_orders(["zone_rifle_division"] * 3, ["zone_rifle_division"] * 3)
-    assert s.readings == 2 and s.cs.rules.readings == 2
+    assert s.readings == CURRENT_READINGS and s.cs.rules.readings == CURRENT_READINGS
     old_data = SYSTEM.state_to_data(s)
     del old_data["readings"]  # what a save made before the field existed holds
     old = SYSTEM.state_from_data(old_data, s.cs)
     assert old.readings == 1 and old.cs.rules.readings == 1
     start = initial_state_for(SYSTEM, s.cs, 1, old)
     assert start.readings == 1 and start.cs.rules.readings == 1
-    assert initial_state_for(SYSTEM, s.cs, 1, s).readings == 2
+    assert initial_state_for(SYSTEM, s.cs, 1, s).readings == CURRENT_READINGS
     # and the round trip of a current game keeps the current readings
-    assert SYSTEM.state_from_data(SYSTEM.state_to_data(s), s.cs).readings == 2
+    assert SYSTEM.state_from_data(SYSTEM.state_to_data(s), s.cs).readings == CURRENT_READINGS
 
 
 def test_the_first_readings_still_decide_a_game_that_began_under_them() -> None:

@@ -19,7 +19,7 @@ from game.systems.campaign.rules.commands import (
     WritePost,
 )
 from game.systems.campaign.rules.engine import reach
-from game.systems.campaign.rules.state import CampaignState
+from game.systems.campaign.rules.state import CampaignState, with_readings
 from tests.rules.campaign.campfix import fight, kinds, must, plain_map, refused, setup, to_orders, utype
 
 RIFLE = "zone_rifle_division"  # A2 D3 M2 plain, line
@@ -77,8 +77,34 @@ def _contested(fight_red: bool, fight_blue: bool) -> CampaignState:
     s, _ = must(s, EndTurn())
     assert s.phase == "declare" and sorted(SYSTEM.to_move(s)) == ["blue", "red"]
     s, _ = must(s, Declare(player="red", hex=(5, 5), fight=fight_red))
-    s, _ = must(s, Declare(player="blue", hex=(5, 5), fight=fight_blue))
+    if not fight_red:  # red's fight starts the battle: blue is then not asked
+        s, _ = must(s, Declare(player="blue", hex=(5, 5), fight=fight_blue))
     return s
+
+
+def test_one_declaration_to_fight_starts_the_battle_and_the_other_side_is_not_asked() -> None:
+    s = _contested(True, True)
+    assert s.phase != "declare" and len(s.battles) == 1 and SYSTEM.to_move(s) != ["blue"]
+    s = start([("a", "red", (5, 5), [RIFLE], (4, 5)), ("z", "blue", (6, 5), [RIFLE], None)])
+    s, _ = must(s, EndTurn())
+    s, _ = must(s, MoveArmy(army="z", path=((5, 5),)))
+    s, _ = must(s, EndTurn())
+    s, _ = must(s, Declare(player="red", hex=(5, 5), fight=True))
+    out = SYSTEM.apply(s, Declare(player="blue", hex=(5, 5), fight=False))
+    assert not out.accepted  # the phase moved on: nobody else had to declare
+    assert not any(c.kind == "declare" for c in SYSTEM.legal_commands(s))
+
+
+def test_a_game_begun_under_the_second_readings_still_asks_both_sides() -> None:
+    s = start([("a", "red", (5, 5), [RIFLE], (4, 5)), ("z", "blue", (6, 5), [RIFLE], None)])
+    s = s.model_copy(update={"setup": with_readings(s.cs, 2), "readings": 2})
+    s, _ = must(s, EndTurn())
+    s, _ = must(s, MoveArmy(army="z", path=((5, 5),)))
+    s, _ = must(s, EndTurn())
+    s, _ = must(s, Declare(player="red", hex=(5, 5), fight=True))
+    assert s.phase == "declare" and SYSTEM.to_move(s) == ["blue"]  # (its saves replay as they were played)
+    s, _ = must(s, Declare(player="blue", hex=(5, 5), fight=True))
+    assert len(s.battles) == 1
 
 
 def test_a_battle_starts_if_either_player_says_fight() -> None:
@@ -135,7 +161,6 @@ def test_a_post_may_name_only_generals_present_in_the_battle() -> None:
     s, _ = must(s, MoveArmy(army="z", path=((5, 5),)))
     s, _ = must(s, EndTurn())
     s, _ = must(s, Declare(player="red", hex=(5, 5), fight=True))
-    s, _ = must(s, Declare(player="blue", hex=(5, 5), fight=True))
     s, _ = must(s, EndTurn())
     s, _ = must(s, EndTurn())
     assert "not with the forces" in refused(s, WritePost(player="red", battle="B1", text="x", generals=("far",)))

@@ -43,7 +43,7 @@ from game.systems.campaign.rules.commands import (
     Pickup,
     WritePost,
 )
-from game.systems.campaign.rules.engine import reach
+from game.systems.campaign.rules.engine import pending_declarations, reach
 from game.systems.campaign.rules.models import MANOEUVRES, Coord
 from game.systems.campaign.rules.orders import battles_to_order
 from game.systems.campaign.rules.results import week_pages
@@ -487,8 +487,8 @@ class CampaignScene(Scene):
         if phase in ("movement", "pickup"):
             self._do(EndTurn())
         elif phase == "declare":
-            for k, d in st.declarations.items():
-                if p in d and d[p] is None:
+            for k, left in pending_declarations(st).items():
+                if p in left:
                     self._do(Declare(player=p, hex=key_hex(k), fight=which != "decline"))
                     return
         elif phase == "narrative":
@@ -875,7 +875,7 @@ class CampaignScene(Scene):
         elif st.phase == "orders" and self.viewer is not None and not self.gm and panel is None:
             y += self._para(surface, "Orders sealed; waiting for the others.", (x, y))
         elif st.phase == "declare" and self.viewer:
-            pend = [k for k, d in st.declarations.items() if self.viewer in d and d[self.viewer] is None]
+            pend = [k for k, left in pending_declarations(st).items() if self.viewer in left]
             if pend:
                 c = key_hex(pend[0])
                 there = "; ".join(f"{a.name} ({st.player_name(a.owner)}, {len(st.alive_units(a.id))} units)"

@@ -123,7 +123,8 @@ def waiting_for(state: CampaignState) -> list[str]:
         p = active_player(state)
         return [p] if p else []
     if state.phase == "declare":
-        return [p for p in state.players if any(p in d and d[p] is None for d in state.declarations.values())]
+        pending = pending_declarations(state)
+        return [p for p in state.players if any(p in left for left in pending.values())]
     if state.phase == "narrative":
         return [p for p in battle_players(state) if p not in state.narrative_done]
     if state.phase == "orders":
@@ -319,6 +320,20 @@ def _begin_declare(txn: CampaignTxn) -> None:
         _begin_pickup(txn)
 
 
+def pending_declarations(state: CampaignState) -> dict[str, list[str]]:
+    """Contested hex ("c,r") -> the players still to declare there, in player order. Either side's
+    declaration to fight starts the battle [source], so from the third readings a hex where someone
+    has declared to fight asks nobody else [decision] (before them, both were asked)."""
+    out: dict[str, list[str]] = {}
+    for k, d in state.declarations.items():
+        if state.cs.rules.readings >= 3 and any(v for v in d.values()):
+            continue
+        left = [p for p, v in d.items() if v is None]
+        if left:
+            out[k] = left
+    return out
+
+
 def _declare(txn: CampaignTxn, cmd: Declare) -> None:
     state = txn.state
     _need_phase(state, "declare")
@@ -330,11 +345,15 @@ def _declare(txn: CampaignTxn, cmd: Declare) -> None:
         raise Reject(f"{state.player_name(cmd.player)} has no say in the hex {key}.")
     if d[cmd.player] is not None:
         raise Reject(f"{state.player_name(cmd.player)} has already declared for hex {key}.")
+    if cmd.player not in pending_declarations(state).get(key, []):
+        fighter = next(p for p, v in d.items() if v)
+        raise Reject(f"The battle at hex {key} is already on: {state.player_name(fighter)} declared to fight, "
+                     "and either side's declaration starts it.")
     decl = {k: dict(v) for k, v in state.declarations.items()}
     decl[key][cmd.player] = cmd.fight
     state = txn.state = state.model_copy(update={"declarations": decl})
     txn.emit(Declared(player=cmd.player, hex=cmd.hex, fight=cmd.fight))
-    if any(v is None for dd in decl.values() for v in dd.values()):
+    if pending_declarations(state):
         return
     w = battle_mod.Work(state, txn.roller)
     n = state.next_battle

@@ -43,7 +43,7 @@ Cost = Annotated[int, Field(ge=1, le=20)]
 Coord = tuple[int, int]  # a hex as the map's (column, row)
 
 
-CURRENT_READINGS = 2
+CURRENT_READINGS = 3
 
 
 class Strict(BaseModel):

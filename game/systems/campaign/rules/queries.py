@@ -21,6 +21,7 @@ from game.systems.campaign.rules.engine import (
     active_player,
     battle_players,
     held_in_battle,
+    pending_declarations,
     reach,
     waiting_for,
 )
@@ -42,10 +43,9 @@ def legal_commands(state: CampaignState, max_moves_per_army: int = 12) -> list[C
             out += [MoveArmy(army=a.id, path=e.path) for _, e in picks]
         out.append(EndTurn())
     elif state.phase == "declare":
-        for k, d in state.declarations.items():
-            for pl, v in d.items():
-                if v is None:
-                    out += [Declare(player=pl, hex=key_hex(k), fight=True), Declare(player=pl, hex=key_hex(k), fight=False)]
+        for k, left in pending_declarations(state).items():
+            for pl in left:
+                out += [Declare(player=pl, hex=key_hex(k), fight=True), Declare(player=pl, hex=key_hex(k), fight=False)]
     elif state.phase == "pickup":
         p = active_player(state)
         rng = state.cs.rules.movement.pickup_range
