@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from game.core.kernel import Accepted, Outcome, dispatch
 from game.core.roller import Roller
 from game.core.rollkeep import ContestOdds, Pool, distribution, mean
+from game.core.system import possessive
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules import engine, odds
 from game.systems.mass.rules.pools import (
@@ -274,7 +275,7 @@ def preview(s: MassState, cmd: Any) -> odds.Odds:
     if k in ("surrender", "cede"):
         f, to = s.forces[cmd.force], s.forces[cmd.to]
         what = ("its battle ends as a defeat: an Act of Vice for everyone in it, double for the commander"
-                if k == "surrender" else f"it shares {to.name}'s victory if {to.name} wins")
+                if k == "surrender" else f"it shares {possessive(to.name)} victory if {to.name} wins")
         return odds.Odds(k.title(), (f"{f.name} leaves the field; {what}",))
     if isinstance(cmd, c.BattleAction):
         base = _action_contest(s, cmd) or _action_wounds(s, cmd) or odds.preview(s, cmd)

@@ -428,7 +428,7 @@ def _action(ctx: MassTxn, cmd: c.BattleAction) -> None:
     if not cmd.void and s.setup.terrain != "accessible":
         again = [t for t in targets if t in f.targeted]
         if again:
-            raise Reject(f"{f.name}'s commander has already targeted "
+            raise Reject(f"{possessive(f.name)} commander has already targeted "
                          f"{', '.join(_target_name(s, t) for t in again)} this Wave (once each, except on "
                          f"Accessible ground)")
     for p in persons:
@@ -645,14 +645,16 @@ def _e_spell(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) ->
     if cmd.option == "strategy":
         m = s.rules.spell_strategy
         f.strategy_bonus = [f.strategy_bonus[0] + m.rolled, f.strategy_bonus[1] + m.kept]
-        ctx.note("spell", f"{who}'s spell: {m.text()} to {f.name}'s next Strategy roll", f.id)
+        ctx.note("spell", f"{possessive(who)} spell: {m.text()} to {possessive(f.name)} next Strategy roll", f.id)
     elif cmd.option == "wounds":
         o = s.forces[str(cmd.target_force)]
+        # (a WoundMod's `why` is saved state, shown nowhere: it keeps its old wording so that
+        # saves made before the possessives were fixed still verify; people read the note below)
         _mod(o, s.rules.spell_wounds, f"{who}'s spell")
-        ctx.note("spell", f"{who}'s spell: {s.rules.spell_wounds.text()} Wounds to {o.name} at Wave end", f.id)
+        ctx.note("spell", f"{possessive(who)} spell: {s.rules.spell_wounds.text()} Wounds to {o.name} at Wave end", f.id)
     else:
         _mod(f, s.rules.spell_shield, f"{who}'s spell")
-        ctx.note("spell", f"{who}'s spell: {s.rules.spell_shield.text()} Wounds to {f.name} at Wave end", f.id)
+        ctx.note("spell", f"{possessive(who)} spell: {s.rules.spell_shield.text()} Wounds to {f.name} at Wave end", f.id)
 
 
 def _e_contentious(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
@@ -877,7 +879,7 @@ def _next_wave(ctx: MassTxn) -> None:
             for o in s.forces.values():
                 o.advantage["glory"] = 0
             f.advantage["glory"] = f.rally_next
-            ctx.note("glory", f"{f.name}'s Rallying Cry takes Glory's Advantage ({f.rally_next})", f.id)
+            ctx.note("glory", f"{possessive(f.name)} Rallying Cry takes Glory's Advantage ({f.rally_next})", f.id)
     for f in s.forces.values():
         f.rally_next = None
     s.only_strategy = []
@@ -990,7 +992,7 @@ def _gm_honor(ctx: MassTxn, cmd: c.GmHonor) -> None:
 def _gm_advantage(ctx: MassTxn, cmd: c.GmSetAdvantage) -> None:
     f = _force(ctx.s, cmd.force, field_only=False)
     f.advantage[cmd.way] = cmd.value
-    ctx.note("gm", f"GM: {f.name}'s {cmd.way} Advantage is now {cmd.value}", f.id)
+    ctx.note("gm", f"GM: {possessive(f.name)} {cmd.way} Advantage is now {cmd.value}", f.id)
 
 
 _HANDLERS: dict[str, Callable[[MassTxn, Any], None]] = {

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Literal
 
 from game.core.hexgrid import Hex
+from game.core.system import possessive
 from game.systems.tactical.rules.attack import (
     AttackImpossible,
     AttackResult,
@@ -420,7 +421,7 @@ def check_attack(state: GameState, cmd: Attack, *, check_turn: bool = True) -> A
         u = known_unit(state, cmd.attacker_id)
     target = known_unit(state, cmd.target_id)
     if target.side == u.side:
-        raise Reject(f"{name(state, target.id)} is on {name(state, u.id)}'s own side")
+        raise Reject(f"{name(state, target.id)} is on {possessive(name(state, u.id))} own side")
     find_weapon(state, u.id, cmd.weapon)
     if check_turn:
         check_advantage(state, u, cmd.advantage, cmd.advantage_kind)

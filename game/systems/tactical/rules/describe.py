@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from game.core.hexgrid import Hex
+from game.core.system import possessive
 from game.systems.tactical.rules.events import board_where, event_text
 from game.systems.tactical.rules.state import GameState
 
@@ -24,12 +25,14 @@ SIDE_EVENTS = frozenset({"phase_changed", "initiative_chosen", "initiative_rolle
 
 def name_sides(line: str, sides: Mapping[str, str], name: Callable[[str], str]) -> str:
     """`line` with every side id replaced by the side's name; a Personal slot's "side:unit"
-    reads "Side (Unit alone)"."""
+    reads "Side (Unit alone)". An id's possessive ("blue's", "zones'") becomes the name's
+    ("The Zones'", never "The Zones's")."""
     for sid, sname in sides.items():
-        pattern = rf"(?<![\w-]){re.escape(sid)}(?::([\w.-]+))?(?![\w-])"
+        pattern = rf"(?<![\w-]){re.escape(sid)}(?::([\w.-]+))?(?![\w-])('s?(?![\w-]))?"
 
         def repl(m: re.Match[str], sname: str = sname) -> str:
-            return f"{sname} ({name(m.group(1))} alone)" if m.group(1) else sname
+            who = f"{sname} ({name(m.group(1))} alone)" if m.group(1) else sname
+            return possessive(who) if m.group(2) else who
         line = re.sub(pattern, repl, line)
     return line
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from game.core.board import Board
 from game.core.hexgrid import Hex
+from game.core.system import possessive
 
 Namer = Callable[[str], str]
 # Names a hex for the player: the map's "col,row" (see `board_where`). Without a board, events
@@ -168,7 +169,9 @@ class LeadershipAssigned(EventBase):
     points: int
 
     def text(self, name: Namer = _same) -> str:
-        return f"{self.side}'s commander hands {self.points} Leadership point(s) to {name(self.unit_id)}"
+        # the side by id, as in every side event's line; `describe_event` (and the client's log)
+        # puts the side's name in its place, possessive and all ("The Zones' commander")
+        return f"{possessive(self.side)} commander hands {self.points} Leadership point(s) to {name(self.unit_id)}"
 
 
 class RollMade(EventBase):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from game.core.system import possessive
 from game.systems.tactical.rules.check import Modifier, roll_check
 from game.systems.tactical.rules.commands import AssignLeadership, ChooseInitiative, ChooseTurnPlace
 from game.systems.tactical.rules.common import commander_unit, known_side, name, not_ended, not_waiting
@@ -234,10 +235,10 @@ def handle_assign_leadership(txn: Txn, cmd: AssignLeadership) -> None:
         raise Reject(f"there is no unit {cmd.unit_id!r} on the map")
     u = st.units[cmd.unit_id]
     if u.side != cmd.side:
-        raise Reject(f"{name(st, cmd.unit_id)} is not one of {st.side_name(cmd.side)}'s units")
+        raise Reject(f"{name(st, cmd.unit_id)} is not one of {possessive(st.side_name(cmd.side))} units")
     if st.phase != "initiative" and st.active_side != cmd.side:
         raise Reject(f"Leadership points are handed out in the Initiative phase or during "
-                     f"{st.side_name(cmd.side)}'s own turn")
+                     f"{possessive(st.side_name(cmd.side))} own turn")
     pool = st.sides[cmd.side].advantage.get("leadership", 0)
     if pool < cmd.points:
         raise Reject(f"{st.side_name(cmd.side)} has {pool} Leadership Advantage point(s), not {cmd.points}")

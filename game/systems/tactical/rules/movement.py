@@ -23,6 +23,7 @@ from typing import Literal, cast
 
 from game.core.board import Board
 from game.core.hexgrid import DIRECTIONS, Hex, distance, neighbours
+from game.core.system import possessive
 from game.systems.tactical.rules import overwatch
 from game.systems.tactical.rules.attacks import check_advantage, declare_or_offer, spend_advantage
 from game.systems.tactical.rules.check import Modifier, roll_check
@@ -706,7 +707,7 @@ def unreachable_reason(state: GameState, unit_id: str, h: Hex, mode: Literal["mo
         return f"no way through to {where}: {why} block every route"
     allowance = reach.allowance
     if cost <= allowance:  # not expected (the reach is the same search); said plainly all the same
-        return f"{where} is out of {who}'s reach"
+        return f"{where} is out of {possessive(f'{who}')} reach"
     road = (f" ({reach.road_allowance} on an all-road path)" if reach.road_allowance else "")
     action = "its move" if mode == "move" else "a dash"
     return f"too far: {where} costs {cost} movement points to reach; {action} gives {who} {allowance}{road}"
@@ -979,7 +980,7 @@ def check_charge(state: GameState, cmd: Charge) -> ChargePlan:
         raise Reject(barred)
     target = known_unit(state, cmd.target_id)
     if target.side == u.side:
-        raise Reject(f"{name(state, target.id)} is on {who}'s own side")
+        raise Reject(f"{name(state, target.id)} is on {possessive(f'{who}')} own side")
     weapon = find_weapon(state, u.id, cmd.weapon, melee=True)
     info = check_path(state, u, cmd.path, "charge")
     if not info.path:
