@@ -26,6 +26,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.core.system import possessive
 from game.shell import actions
 from game.shell.fonts import outlined, text, wrap_px
 from game.shell.keymap import Binding
@@ -527,7 +528,7 @@ class MassBoardScene(Scene):
             head = "No decision waiting"
         else:
             fid = getattr(self.legal[0], "force", movers[0] if movers else "")
-            head = f"{s.forces[fid].name}'s choice" if fid in s.forces else "Choices"
+            head = f"{possessive(s.forces[fid].name)} choice" if fid in s.forces else "Choices"
             if choices.secret(s):
                 head += " (sealed)"
         surface.blit(text(wrap_px(head, 14, box.w - 20, True)[0], 14, GOLD, True), (box.x + 10, box.y + 6))
