@@ -714,4 +714,35 @@ def _plan(args: argparse.Namespace) -> int:
         print(f"  {MANOEUVRE_NAMES[c.mine]:>12} vs {MANOEUVRE_NAMES[c.theirs]:<12} {c.my_dice:>2}d vs {c.their_dice:>2}d  "
               f"win {c.win:6.1%}  draw {c.chances['draw']:6.1%}  lose {lose:6.1%}  "
               f"cas {c.casualties_taken:4.2f} : {c.casualties_inflicted:4.2f}")
+    _print_equilibrium(state, args.battle, args.player)
     return 0
+
+
+def _print_equilibrium(state: Any, battle: str, player: str) -> None:
+    """The battle's equilibrium as a zero-sum game, from the player's view (the same figures as
+    the planner on the orders screen: docs/campaign.md)."""
+    from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
+    from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES
+
+    try:
+        eq = equilibrium(state, battle, player)
+    except (KeyError, ValueError, ArithmeticError) as e:
+        print(f"no equilibrium: {e}")
+        return
+    foe = state.player_name(eq.foe)
+    print(f"equilibrium (zero-sum; payoff to {state.player_name(player)}: expected casualties inflicted minus taken, "
+          f"plus {BAND_WORTH:g} per band of victory, minus per band of defeat)")
+    summary = eq.manoeuvre_summary()
+    for m in MANOEUVRES:
+        if m in summary:
+            chance, gives = summary[m]
+            print(f"  {MANOEUVRE_NAMES[m]:>12}  mix {chance:.0%}  gives up {gives:.2f}")
+        else:
+            print(f"  {MANOEUVRE_NAMES[m]:>12}  mix -  (these forces may not order it)")
+    print(f"  value {eq.value:+.2f} to {state.player_name(player)}; exploitability {eq.exploitability:.1e}")
+    print("  the mix in full: " + ", ".join(f"{s.label} {p:.1%}" for s, p in eq.best_rows()))
+    foe_by: dict[str, float] = {}
+    for s, p in zip(eq.cols, eq.foe_mix, strict=True):
+        foe_by[s.manoeuvre] = foe_by.get(s.manoeuvre, 0.0) + p
+    print(f"  {foe}'s mix: " + ", ".join(f"{MANOEUVRE_NAMES[m]} {p:.0%}"
+                                         for m, p in sorted(foe_by.items(), key=lambda mp: -mp[1]) if round(p, 2) > 0))

@@ -5,6 +5,13 @@ tooltip; one that cannot be declared is greyed and says why), the hexes a withdr
 breakthrough aims at picked on the map, and the planner for exactly these orders with what it
 assumes of the enemy. Keys 1-6, V and S stay as shortcuts.
 
+Beside the planner's rows, the equilibrium of the battle as a zero-sum game (rules/equilibrium.py,
+issue 32): each manoeuvre's chance in the equilibrium mix and how much it gives up against the
+enemy's equilibrium mix, then the battle's value, the enemy's mix and what the payoff counts. It is
+solved from the player's view only (the enemy's sealed orders are never needed) and only while the
+planner is shown (scipy is imported then, not at start-up); when the window is short the lines
+under the table shrink to a compact form and say so.
+
 Every option and every refusal comes from the rules' queries (rules/orders.py, the planner),
 asked of the state as the player sees it (`scene.seen`): the panel decides nothing itself.
 """
@@ -19,6 +26,7 @@ import pygame_gui
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.rules import orders as q
 from game.systems.campaign.rules.commands import GiveOrders
+from game.systems.campaign.rules.equilibrium import BAND_WORTH, Equilibrium, equilibrium
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Coord
 from game.systems.campaign.rules.planner import plan
 
@@ -42,6 +50,7 @@ class OrdersPanel:
         self._van_labels: dict[str, str] = {}
         self.text_top = 0  # where the drawn text (summary, planner) starts
         self._plan: tuple[Any, Any] | None = None  # (the choice it was made for, the planner's table)
+        self._eq: tuple[int, Equilibrium | str] | None = None  # (the history length, the equilibrium or why none)
 
     @property
     def orders(self) -> GiveOrders:
@@ -229,7 +238,7 @@ class OrdersPanel:
             y += sc._para(surface, n, (x, y), 12, (255, 170, 120))
         if not sc.show_planner:
             return int(y + sc._text(surface, "Planner hidden (P shows it).", (x, y), 11, (170, 170, 180)))
-        need = 14 * 8 + 16
+        need = 14 * 9 + 16
         if bottom - y < need:
             return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window, or "
                                          "press P).", (x, y), 11, (170, 170, 180)))
@@ -239,8 +248,12 @@ class OrdersPanel:
         if self._plan is None or self._plan[0] != key:  # (computed once per choice, not per frame)
             self._plan = (key, plan(st, self.battle_id, self.player, o.stratagems, picked))
         p = self._plan[1]
+        eq = self.equilibrium()
+        summary = eq.manoeuvre_summary() if isinstance(eq, Equilibrium) else {}
         y += sc._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
         heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
+        sc._text(surface, "mix", (x + EQ_MIX_X, y), 11, EQ_COLOUR)
+        sc._text(surface, "gives up", (x + EQ_GIVES_X, y), 11, EQ_COLOUR)
         y += sc._text(surface, f"{'':>9}{heads}", (x, y), 11)
         for mine in MANOEUVRES:
             cells = [c for c in p.cells if c.mine == mine]
@@ -248,14 +261,79 @@ class OrdersPanel:
                           for c in cells)
             mark = ">" if mine == o.manoeuvre else " "
             colour = (255, 240, 170) if mine == o.manoeuvre else (225, 225, 225)
+            chance, gives = summary.get(mine, (None, None))
+            sc._text(surface, mix_text(chance), (x + EQ_MIX_X, y), 11, EQ_COLOUR)
+            sc._text(surface, gives_text(gives), (x + EQ_GIVES_X, y), 11, EQ_COLOUR)
             y += sc._text(surface, f"{mark}{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11, colour)
+        y += self._draw_equilibrium(surface, eq, x, y, bottom)
         lead = ("this vanguard where it may lead (else the best)" if self.vanguard_chosen
                 else "each manoeuvre's best vanguard")
         note = (f"Row {MANOEUVRE_NAMES[o.manoeuvre]} (>) is exactly these orders; the other rows use {lead} "
                 "and these stratagems where they go. "
                 + q.enemy_assumption(st, self.battle_id, self.player))
         if len(sc._wrap(note, 11, False, 376)) * 14 > bottom - y:
-            note = "Row > is exactly these orders; the enemy: best vanguard, no stratagems."
+            note = "Row > = these orders; enemy: best vanguard, no stratagems."
         if len(sc._wrap(note, 11, False, 376)) * 14 <= bottom - y:
             y += sc._para(surface, note, (x, y), 11, (180, 190, 200))
         return int(y) + 4
+
+    # ------------------------------------------------------------------ the equilibrium
+    def equilibrium(self) -> Equilibrium | str:
+        """The battle's equilibrium for this player from its view (computed once per state, not
+        per frame), or why there is none."""
+        key = len(self.scene.session.history)
+        if self._eq is None or self._eq[0] != key:
+            try:
+                found: Equilibrium | str = equilibrium(self.scene.seen, self.battle_id, self.player)
+            except (KeyError, ValueError, ArithmeticError) as e:
+                found = f"No equilibrium: {e}"
+            self._eq = (key, found)
+        return self._eq[1]
+
+    def _draw_equilibrium(self, surface: pygame.Surface, eq: Equilibrium | str, x: int, y: int, bottom: int) -> int:
+        """Under the table: the value and the enemy's mix, then what the payoff counts; each line
+        in full when it fits, else compact (and saying so). Returns the height drawn."""
+        sc = self.scene
+        if isinstance(eq, str):
+            return int(sc._para(surface, eq, (x, y), 11, (255, 170, 120)))
+        foe = sc.seen.player_name(eq.foe)
+        full = f"Equilibrium value {value_text(eq.value)} to you; {foe}'s mix: {foe_mix_text(eq)}."
+        compact = f"Value {value_text(eq.value)}; {foe}: {foe_mix_text(eq, short=True)} (compact)"
+        room = bottom - y - 14  # keep a line for the note on the rows
+        h = 0
+        for lines in ((full, PAYOFF_NOTE), (full, PAYOFF_SHORT), (compact,)):
+            if sum(len(sc._wrap(t, 11, False, 376)) for t in lines) * 14 <= room:
+                for t in lines:
+                    h += sc._para(surface, t, (x, y + h), 11, EQ_COLOUR)
+                break
+        return h
+
+
+EQ_MIX_X = 282  # where the equilibrium's columns are drawn, from the panel's left edge
+EQ_GIVES_X = 318
+EQ_COLOUR = (170, 215, 255)
+PAYOFF_NOTE = (f"Zero-sum payoff: expected casualties inflicted minus taken, plus {BAND_WORTH:g} for each band of "
+               "victory (minus for defeat). Mix: each manoeuvre's chance in the equilibrium; gives up: what it "
+               "loses against the enemy's mix (0 in the mix).")
+PAYOFF_SHORT = "Payoff: casualties inflicted - taken + bands won (docs/ai.md)."
+
+
+def mix_text(chance: float | None) -> str:
+    return "-" if chance is None else f"{chance:.0%}"
+
+
+def gives_text(gives: float | None) -> str:
+    return "-" if gives is None else f"{gives:.2f}"
+
+
+def value_text(value: float) -> str:
+    return f"{value:+.2f}"
+
+
+def foe_mix_text(eq: Equilibrium, short: bool = False) -> str:
+    """The enemy's equilibrium mix by manoeuvre, most likely first."""
+    by: dict[str, float] = {}
+    for s, p in zip(eq.cols, eq.foe_mix, strict=True):
+        by[s.manoeuvre] = by.get(s.manoeuvre, 0.0) + p
+    shown = sorted(((m, p) for m, p in by.items() if round(p, 2) > 0), key=lambda mp: -mp[1])
+    return ", ".join(f"{MANOEUVRE_NAMES[m][:5] if short else MANOEUVRE_NAMES[m]} {p:.0%}" for m, p in shown)
