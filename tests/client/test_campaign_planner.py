@@ -68,6 +68,7 @@ def _assert_figures_shown(scene: Any, eq: Any, full: bool) -> None:
         assert f"Equilibrium value {value_text(eq.value)} to you" in text
         assert foe_mix_text(eq) in text
         assert "Zero-sum payoff: expected casualties inflicted minus taken" in text
+        assert "Your mix with its stratagems: " + ", ".join(f"{s.label} {p:.0%}" for s, p in eq.best_rows(0.005)) in text
     else:
         assert foe_mix_text(eq, short=True) in text and "(compact)" in text
 

@@ -299,9 +299,10 @@ class OrdersPanel:
         foe = sc.seen.player_name(eq.foe)
         full = f"Equilibrium value {value_text(eq.value)} to you; {foe}'s mix: {foe_mix_text(eq)}."
         compact = f"Value {value_text(eq.value)}; {foe}: {foe_mix_text(eq, short=True)} (compact)"
+        mine = "Your mix with its stratagems: " + ", ".join(f"{s.label} {p:.0%}" for s, p in eq.best_rows(0.005)) + "."
         room = bottom - y - 14  # keep a line for the note on the rows
         h = 0
-        for lines in ((full, PAYOFF_NOTE), (full, PAYOFF_SHORT), (compact,)):
+        for lines in ((full, mine, PAYOFF_NOTE), (full, PAYOFF_NOTE), (full, PAYOFF_SHORT), (compact,)):
             if sum(len(sc._wrap(t, 11, False, 376)) for t in lines) * 14 <= room:
                 for t in lines:
                     h += sc._para(surface, t, (x, y + h), 11, EQ_COLOUR)
