@@ -134,7 +134,7 @@ class CampaignScene(Scene):
                     "send the orders...)"),
             Binding((pygame.K_g,), "G", "the GM's seat: the GM view with the GM's passphrase (again: leave it)"),
             Binding((pygame.K_b,), "B", "GM: the next open battle in the Battle panel"),
-            Binding((pygame.K_p,), "P", "the planner on/off"),
+            Binding((pygame.K_p,), "P", "the planner and its equilibrium on/off"),
             Binding((pygame.K_h,), "H", "the history of every battle (results of each week)"),
             Binding((pygame.K_l,), "L", "the map's legend on/off"),
             Binding(tuple(range(pygame.K_1, pygame.K_7)), "1-6", "orders: choose the manoeuvre"),
