@@ -141,7 +141,7 @@ class ResultsScene(Scene):
         y += 26
         rows: list[tuple[str, int, bool, tuple[int, int, int]]] = []
         for text, size, bold, colour in self._lines():
-            for i, part in enumerate(_wrap(text, size, bold, w - 2 * x - 20)):
+            for i, part in enumerate(wrap(text, size, bold, w - 2 * x - 20)):
                 rows.append((part if i == 0 else "    " + part, size, bold, colour))
         self.scroll = min(self.scroll, max(0, len(rows) - 3))
         for text, size, bold, colour in rows[self.scroll:]:
@@ -158,7 +158,9 @@ class ResultsScene(Scene):
         surface.blit(font(size, bold).render(text, True, colour), pos)
 
 
-def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
+def wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
+    """The text broken at spaces into lines no wider than `width` pixels (measured with the
+    following lines' indent), for the campaign's panels and pages."""
     f = font(size, bold)
     out: list[str] = []
     line = ""

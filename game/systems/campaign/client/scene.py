@@ -33,7 +33,7 @@ from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.orders_panel import OrdersPanel
-from game.systems.campaign.client.results import ResultsScene, pages_of
+from game.systems.campaign.client.results import ResultsScene, pages_of, wrap
 from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
@@ -636,19 +636,8 @@ class CampaignScene(Scene):
 
     @staticmethod
     def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
-        """The text broken at spaces into lines no wider than `width` pixels."""
-        f = font(size, bold)
-        out: list[str] = []
-        line = ""
-        for word in text.split(" "):
-            cand = f"{line} {word}" if line else word
-            if line and f.size("    " + cand)[0] > width:
-                out.append(line)
-                line = word
-            else:
-                line = cand
-        out.append(line)
-        return out
+        """The text broken at spaces into lines no wider than `width` pixels (results.wrap)."""
+        return wrap(text, size, bold, width)
 
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
