@@ -22,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--instant", action="store_true", help="no animations")
     p.add_argument("--no-blackout", action="store_true",
                    help="do not hide the map between sides (a GM at the table)")
+    p.add_argument("--seat", action="append", default=[], metavar="SIDE=ai:LEVEL",
+                   help="the computer plays this side at this level (as `arena`; repeat for more sides); "
+                        "sides not named are played at the screen")
     p.add_argument("--frames", type=int, default=0,
                    help="quit after drawing this many frames (start-up timing, smoke tests)")
     p.set_defaults(func=run)
@@ -48,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
     app = open_window(args.table, path, (w, h), settings)
+    seat_computers(app, list(getattr(args, "seat", []) or []))
     from game.shell.savegame import run_guarded  # emergency save + crash report on a bug
 
     return run_guarded(app, max_frames=frames)
@@ -62,6 +66,30 @@ def open_window(table: Any, path: str | Path | None, size: tuple[int, int], sett
     app = App.for_scenario(table, path, size=size, headless=headless, settings=settings)
     offer_recovery(app, path)  # only a game of the file opened (any game when none was named)
     return app
+
+
+def seat_computers(app: Any, seat_args: list[str]) -> None:
+    """Hand the sides named by `--seat SIDE=ai:LEVEL` to the computer (UserError naming the side
+    or level expected). A loaded save keeps the seats it recorded unless --seat names others."""
+    if not seat_args:
+        return
+    from game.core.errors import UserError
+    from game.shell.contracts import live_game
+    from game.shell.seats import Seats
+
+    game = live_game(app)
+    if game is None:
+        raise UserError("--seat: no game is open to seat the computer in")
+    session = game.session
+    sides = [str(s) for s in session.system.summary(session.state).get("sides", ())]
+    players = app.table.plugin_named(session.system.name).players
+    if not players:
+        raise UserError(f"--seat: the {session.system.title} has no computer players")
+    try:
+        chosen = Seats.from_args(seat_args, sides, list(players))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    session.seats.levels.update(chosen.levels)
 
 
 def scenario_for_map(table: Any, map_path: Path, folder: Path | None = None) -> Path:

@@ -106,6 +106,9 @@ class SaveHeader(_Strict):
     gm_mode: bool = False
     state_version: int = Field(1, ge=1, description="the version of the rule system's state data the state "
                                                    "document was written at (format 3)")
+    seats: dict[str, str] = Field(default_factory=dict, description="who played each side: 'human' or "
+                                  "'ai:LEVEL' (a computer player); older saves and games with no computer "
+                                  "seat have none")
 
 
 class LogEntry(_Strict):
@@ -418,6 +421,8 @@ def _one_line(text: str, limit: int) -> str:
 def dump_save(save: SaveData) -> str:
     """The text of a save file."""
     header = save.header.model_dump(mode="json")
+    if not header.get("seats"):
+        header.pop("seats", None)  # written only when a computer played: older readers' format unchanged
     return (
         preamble(save)
         + "--- # header\n" + _dump(header)

@@ -36,6 +36,7 @@ from game.core.record import Step
 from game.core.system import RuleSystem, clock_of
 from game.io import leftovers
 from game.shell.contracts import AppContext, game_scenes
+from game.shell.seats import Seats
 from game.shell.session import Session, session_for
 
 if TYPE_CHECKING:
@@ -106,8 +107,14 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
     if session.path is None:
         raise GameFileError("<battle>", "", "this battle was not started from a scenario file, "
                                            "so it cannot be saved")
-    return _encode(session.system, session.state, tuple(session.history), session.path, session.seed,
+    data = _encode(session.system, session.state, tuple(session.history), session.path, session.seed,
                    title or game_title(session), gm_mode)
+    sides = [str(s) for s in data.header.sides]
+    if not session.seats.levels:
+        return data  # everybody at the screen: the header says nothing (as older saves)
+    from dataclasses import replace
+
+    return replace(data, header=data.header.model_copy(update={"seats": session.seats.record(sides)}))
 
 
 def _encode(system: RuleSystem, state: Any, steps: Sequence[Step], scenario: Path, seed: int, title: str,
@@ -279,6 +286,7 @@ def load_session(table: Table, path: Path) -> Session | None:
     session.save_path = Path(path)
     session.load_warnings = list(loaded.warnings)
     session.saved_steps = len(session.history)
+    session.seats = Seats.from_record(loaded.header.seats)  # who played each seat (older saves: all Human)
     return session
 
 

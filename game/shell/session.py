@@ -17,6 +17,7 @@ from game.core.hexlayout import HexLayout
 from game.core.plugin import Plugin
 from game.core.record import Record, Step
 from game.core.system import Accepted, RuleSystem
+from game.shell.seats import Seats
 
 
 @dataclass
@@ -42,6 +43,7 @@ class Session:
     # the game's scene to go back (Ctrl+B, or the end-of-game summary's button named return_label)
     return_to: Callable[[Any], None] | None = None
     return_label: str = ""
+    seats: Seats = field(default_factory=Seats)  # who plays each side: Human, or the computer at a level
 
     # ------------------------------------------------------------------ building
     @classmethod

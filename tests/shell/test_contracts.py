@@ -38,8 +38,8 @@ def test_the_save_service_reaches_down_only() -> None:
     graph = _graph()
     below = {w for w in graph.find_upstream_modules("game.shell.savegame") if w.startswith("game.shell")}
     # the contracts it is typed against (their key map's text pieces come with them): nothing that
-    # acts (keys, actions, launch, the app, the scenes)
-    assert below <= {"game.shell.contracts", "game.shell.session", "game.shell.keymap", "game.shell.toolkit",
+    # acts (keys, actions, launch, the app, the scenes); who plays each seat (seats: data and the thread asking a player)
+    assert below <= {"game.shell.contracts", "game.shell.session", "game.shell.seats", "game.shell.keymap", "game.shell.toolkit",
                      "game.shell.toolkit.richtext", "game.shell.fonts", "game.shell"}, below
     assert graph.chain_exists(importer="game.shell.keys", imported="game.shell.actions")
     assert graph.chain_exists(importer="game.shell.actions", imported="game.shell.savegame")

@@ -51,6 +51,8 @@ from game.shell.mapcache import MapCache
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffPolicy, HandoffScene
+from game.shell.scenes.seats import seats_dialog
+from game.shell.seats import Thinker, hint_level, levels_of
 from game.shell.session import Session
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.systems.tactical.client import rq, text
@@ -109,6 +111,10 @@ class BattleScene(Scene):
         self._briefed = False
         self._turn: tuple[int, int, bool] | None = None
         self._toast: tuple[str, float] | None = None
+        # computer seats (game/shell/seats.py): their decisions and the hint key's, in a thread
+        self.players = app.table.plugin_named(session.system.name).players
+        self.thinker = Thinker(self.players, session.seed)
+        self._hint_for: str | None = None     # the side a hint is being thought for
         self.ui = app.make_ui()
         self._build_ui()
         self.map_view.centre_map()
@@ -330,14 +336,18 @@ class BattleScene(Scene):
             return
         if not self._briefed:
             self._briefed = True
-            if self.session.description and st.seq == 0:
-                self.app.push(self.dialogs.briefing(st))
+            nobody = not self.session.seats.humans([x.id for x in self.session.setup.sides])
+            if self.session.description and st.seq == 0 and not nobody:  # (no person to brief: all computer)
+                self.app.push(self.dialogs.briefing(st, self._players_then_briefing if self.players else None))
                 return
         side = self.decision_side()
         turn = (st.round, st.turn_index, st.phase == "initiative")
         if turn != self._turn and st.active_side is not None and st.pending is None:
             self._turn = turn
             self._centre_on_side(st.active_side)  # a new turn starts: look at its units
+        if side is not None and self.session.seats.is_computer(side):
+            self._computer_turn(side)  # no hand-off: the screen stays with the person at it
+            return
         if side is not None and side != self.viewer:
             # auto-answer the defensive-action question when the table switched it off
             if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
@@ -354,6 +364,75 @@ class BattleScene(Scene):
             self._show(side)
             return
         self._open_decision()
+
+    # ================================================================== computer seats
+    def _computer_turn(self, side: str) -> None:
+        """A computer seat is to decide: ask its player (a thread: None until it has decided),
+        then play its command through the session as a person's click would, and say why."""
+        seats = self.session.seats
+        if self.viewer is None or seats.is_computer(self.viewer):
+            humans = seats.humans([s.id for s in self.session.setup.sides])
+            self.viewer = humans[0] if humans else None  # the screen shows the person's view (None: all computer)
+        level = seats.level(side) or ""
+        try:
+            timed = self.thinker.poll(self.session.system, self.session.state, side, level)
+        except Exception as exc:  # a player's bug must not take the window down: the seat goes back to a person
+            seats.set(side, None)
+            self.toast(f"The computer player of {self.session.state.side_name(side)} failed ({exc}); "
+                       "the side is played at the screen again.", 8.0)
+            return
+        if timed is None:
+            return
+        d = timed.decision
+        what = self.session.system.describe_command(self.session.state, d.command)
+        if self.submit(d.command):
+            self.toast(f"Computer ({level}), {self.session.state.side_name(side)}: {what}. Why: {d.why}", 6.0)
+
+    def players_dialog(self) -> None:
+        """Who plays each side (P): Human or Computer at a level; the GM may change it at any time."""
+        if not self.players:
+            self.toast("These rules have no computer players.")
+            return
+        sides = [(s.id, self.state.side_name(s.id)) for s in self.session.setup.sides]
+        self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players)))
+
+    def _players_then_briefing(self) -> None:
+        """The briefing's Players button: the players dialog, then the briefing again."""
+        self._briefed = False
+        self.players_dialog()
+
+    def hint(self) -> None:
+        """What the computer would do for the side at the screen, and why (H)."""
+        side = self.decision_side()
+        level = hint_level(self.players)
+        if side is None or level is None or self.session.seats.is_computer(side):
+            self.toast("No hint: it is not a person's move.")
+            return
+        self._hint_for = side
+        self.toast("Thinking of a hint...", 3.0)
+
+    def _poll_hint(self) -> None:
+        side = self._hint_for
+        if side is None:
+            return
+        if side != self.decision_side():
+            self._hint_for = None  # the move it was for has passed
+            return
+        level = hint_level(self.players) or ""
+        try:
+            timed = self.thinker.poll(self.session.system, self.session.state, side, level, slot="hint")
+        except Exception as exc:
+            self._hint_for = None
+            self.toast(f"No hint: the computer player failed ({exc}).")
+            return
+        if timed is None:
+            return
+        self._hint_for = None
+        what = self.session.system.describe_command(self.session.state, timed.decision.command)
+        self.toast(f"Hint ({level}): {what}. Why: {timed.decision.why}", 10.0)
+
+    def wants_frames(self) -> bool:
+        return super().wants_frames() or self.thinker.busy() or self.thinker.busy("hint")
 
     def _show(self, side: str) -> None:
         self.viewer = side
@@ -388,7 +467,8 @@ class BattleScene(Scene):
     def restart(self) -> None:
         s = self.session
         fresh = Session.start(s.system, s.game_setup, s.seed, setup=s.setup, board=s.board, layout=s.layout,
-                              map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description)
+                              map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description,
+                              seats=s.seats)
         self.app.replace(BattleScene(self.app, fresh))
 
     def warm_up(self) -> None:
@@ -546,11 +626,13 @@ class BattleScene(Scene):
         self.ui.update(dt)
         if self.app.scenes.top is self and not self.anim.busy:
             self.sync()
+        self._poll_hint()
         self.map_view.prepare(self, self.regions()[2])
         self.panels.update_chart(self.map_view.hover_preview)
 
     def update_covered(self, dt: float) -> None:
         self.ui.update(0.0)  # labels changed under a dialog redraw their text
+        self._poll_hint()  # (the hint asked for a dialog's decision arrives under it)
 
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:

@@ -9,6 +9,7 @@ dialog opens (BattleScene.sync) and passes the state on screen to each call."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -63,19 +64,23 @@ class Dialogs:
         self._submit = submit
         self._restart = restart
 
-    def briefing(self, st: Any) -> DialogScene:
-        """The scenario before the first roll: the situation, the sides, what wins."""
+    def briefing(self, st: Any, players: Callable[[], None] | None = None) -> DialogScene:
+        """The scenario before the first roll: the situation, the sides (and who plays each), what
+        wins. `players`: opens the players dialog (who plays each side), when the rules have
+        computer players."""
         lines = [text.e(self._session.description.strip()), ""]
         for s in st.setup.sides:
             c = s.commander
             rides = f", with {text.e(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
             lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
-                         f"{len(st.live_units(s.id))} units, commander {text.e(c.name)}{rides}")
+                         f"{len(st.live_units(s.id))} units, commander {text.e(c.name)}{rides}"
+                         f" &mdash; {self._session.seats.label(s.id)}")
         lines.append("")
         lines += [f"<font color='{text.GOLD}'>{text.e(line)}</font>" for line in ail.describe_objectives(st)]
         lines.append(f"<br>{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
         return DialogScene(self._app, st.setup.name, "<br>".join(lines),
-                           [Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
+                           [*([Choice("Players... (P)", players, pygame.K_p)] if players is not None else []),
+                            Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
                            size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
 
     def handoff_detail(self, st: Any) -> str:

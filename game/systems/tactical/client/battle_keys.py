@@ -47,6 +47,10 @@ BATTLE_KEYS: tuple[Binding, ...] = (
     Binding((pygame.K_F1,), "F1", "this help", lambda s: s.help_dialog()),
     Binding((pygame.K_o,), "O", "options (animation speed, blackout, quit)", lambda s: s.options_dialog()),
     Binding((pygame.K_SPACE,), "Space", "skip the running animation", lambda s: s.anim.skip()),
+    Binding((pygame.K_h,), "H", "hint: what the computer would do for the side to play, and why",
+            lambda s: s.hint()),
+    Binding((pygame.K_p,), "P", "players: who plays each side (Human, or the computer at a level); the GM may "
+            "hand a side to the computer or take it back at any time", lambda s: s.players_dialog()),
     *GAME_KEYS,
 )
 

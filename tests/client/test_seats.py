@@ -1,0 +1,162 @@
+"""Computer seats in the battle window (issue 32, the client part): a computer side plays by
+itself through the session (its player told only its side's view, in a thread), the hand-off
+screen never comes up for it, a hint says what the computer would do for the person's side,
+saves record who played each seat and a loaded game keeps them; two computer sides play a whole
+game unattended."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from game import paths
+from game.shell.app import App, Settings
+from game.shell.contracts import live_game
+from game.shell.savegame import load_session, save_session
+from game.shell.seats import Seats, Thinker
+from game.table import TABLE
+
+DEFAULT = paths.default_scenario()
+
+
+@pytest.fixture(autouse=True)
+def _saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+
+
+def _app(levels: dict[str, str]) -> App:
+    app = App.for_scenario(TABLE, DEFAULT, headless=True, settings=Settings(animation="instant"))
+    scene = live_game(app)
+    assert scene is not None
+    scene.session.seats = Seats(dict(levels))
+    scene.thinker.seconds = 0.3  # type: ignore[attr-defined]
+    return app
+
+
+def _close_dialogs(app: App) -> None:
+    """Press Enter on whatever dialog is up (briefing, end of battle)."""
+    import pygame
+
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)])
+
+
+def test_a_game_against_one_computer_seat_plays_to_its_end_without_a_handoff_for_the_computer_and_is_saved_with_its_seats(
+        tmp_path: Path) -> None:
+    app = _app({"zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    system = session.system
+    rng = random.Random(5)
+    tops: list[str] = []
+    computer_moves = human_moves = 0
+    deadline = time.monotonic() + 120
+    while session.state.phase != "ended":
+        assert time.monotonic() < deadline, "the game did not end in time"
+        top = app.scenes.top
+        tops.append(top.name)
+        if top.name == "handoff":
+            # shown only to the person's side: never while the computer is the side to decide
+            assert scene.decision_side() == "zone"
+        side = scene.decision_side()
+        if top is not scene and top.name in ("briefing", "handoff") or side is None:
+            _close_dialogs(app)
+            continue
+        if top is not scene:  # the person's decision dialog (initiative, turn place, defence): answered below
+            app.pop()
+        if side == "zone":  # the person at the screen, driven by the test through the window's submit
+            cmds = list(system.legal_commands(session.view("zone")))
+            kinds = sorted({c.kind for c in cmds})
+            kind = rng.choice(kinds)
+            assert scene.submit(rng.choice([c for c in cmds if c.kind == kind]))
+            human_moves += 1
+        else:
+            before = len(session.history)
+            app.step([])
+            time.sleep(0.005)
+            if len(session.history) > before:
+                computer_moves += 1
+                assert scene.toast_text is not None and "Why:" in scene.toast_text
+    assert computer_moves > 5 and human_moves > 5
+    # the save says who played each seat, and a loaded game keeps them
+    path = save_session(session, tmp_path / "g.yaml")
+    assert "seats:" in path.read_text(encoding="utf-8")
+    back = load_session(TABLE, path)
+    assert back is not None and back.seats.levels == {"zenith": "easy"}
+    from game.replay import verify_save
+
+    report = verify_save(TABLE, path)  # raises on any difference
+    assert report.commands == len(session.history)
+
+
+def test_two_computer_seats_play_a_whole_game_unattended_and_no_handoff_screen_comes_up() -> None:
+    app = _app({"zone": "easy", "zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    deadline = time.monotonic() + 120
+    while scene.session.state.phase != "ended":
+        assert time.monotonic() < deadline, "the computer game did not end in time"
+        assert app.scenes.top.name not in ("handoff", "briefing", "initiative", "turn_place", "defensive")
+        app.step([])
+        time.sleep(0.002)
+    assert len(scene.session.history) > 10
+
+
+def test_a_save_without_computer_seats_has_no_seats_entry_and_loads_as_all_human(tmp_path: Path) -> None:
+    app = _app({})
+    scene = live_game(app)
+    assert scene is not None
+    path = save_session(scene.session, tmp_path / "h.yaml")
+    assert "seats:" not in path.read_text(encoding="utf-8")
+    back = load_session(TABLE, path)
+    assert back is not None and back.seats.levels == {}
+
+
+def test_the_window_asks_a_computer_seat_with_its_side_view_only() -> None:
+    """The thinker hands the player the side's view (system.view), never the state: the dice
+    generator and forced rolls are not in what it receives."""
+    app = _app({})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    seen: list[object] = []
+
+    class Spy:
+        level = "spy"
+
+        def decide(self, system, view, side, budget):  # type: ignore[no-untyped-def]
+            seen.append(view)
+            from game.core.ai import Decision
+            return Decision(list(system.legal_commands(view))[0], "first")
+
+    thinker = Thinker({"spy": lambda rng: Spy()}, 1)
+    state = session.state.model_copy(update={"forced_rolls": (1, 2, 3)})
+    side = session.system.to_move(state)[0]
+    while (timed := thinker.poll(session.system, state, side, "spy")) is None:
+        time.sleep(0.001)
+    assert seen and seen[0] is not state
+    assert seen[0] == session.system.view(state, side)
+    assert getattr(seen[0], "forced_rolls", ()) == ()
+    assert timed is not None and timed.decision.why == "first"
+
+
+def test_the_hint_key_says_what_the_computer_would_do_for_the_person_and_why() -> None:
+    app = _app({})
+    scene = live_game(app)
+    assert scene is not None
+    while app.scenes.top is not scene:
+        _close_dialogs(app)
+        if app.scenes.top.name == "handoff":
+            _close_dialogs(app)
+    played = len(scene.session.history)
+    scene.hint()
+    deadline = time.monotonic() + 30
+    while not (scene.toast_text or "").startswith("Hint"):
+        assert time.monotonic() < deadline
+        app.step([])
+        time.sleep(0.005)
+    assert "Why:" in (scene.toast_text or "")
+    assert len(scene.session.history) == played  # a hint plays nothing
