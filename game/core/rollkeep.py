@@ -310,6 +310,17 @@ class ContestOdds:
     win: tuple[float, ...]
     raises: tuple[dict[int, float], ...]   # per roller: {raises: P(win with that many)}
 
+    @staticmethod
+    def of_unique_wins(wins: Sequence[float], raises: Sequence[Mapping[int, float]]) -> ContestOdds:
+        """The odds given each roller's chance of a unique win (and by how many Raises): ties are
+        re-rolled, so each is divided by their sum (all even when nobody can win outright)."""
+        n = len(wins)
+        unique = sum(wins)
+        if unique <= 0.0:
+            return ContestOdds(tuple(1.0 / n for _ in range(n)), tuple({0: 1.0 / n} for _ in range(n)))
+        return ContestOdds(tuple(w / unique for w in wins),
+                           tuple({r: p / unique for r, p in sorted(d.items())} for d in raises))
+
 
 def contest_odds(dists: Sequence[Mapping[int, float]], raise_caps: Sequence[int], step: int = 5) -> ContestOdds:
     """Several rollers, highest total wins, Raises by the margin over the runner-up, a tie for the
@@ -332,11 +343,7 @@ def contest_odds(dists: Sequence[Mapping[int, float]], raise_caps: Sequence[int]
                     total += px * py
         wins.append(total)
         raises.append(by_raise)
-    unique = sum(wins)
-    if unique <= 0.0:
-        return ContestOdds(tuple(1.0 / n for _ in range(n)), tuple({0: 1.0 / n} for _ in range(n)))
-    return ContestOdds(tuple(w / unique for w in wins),
-                       tuple({r: p / unique for r, p in sorted(d.items())} for d in raises))
+    return ContestOdds.of_unique_wins(wins, raises)
 
 
 def _max_of(dists: Sequence[Mapping[int, float]]) -> Dist:

@@ -450,11 +450,7 @@ def fast_contest_odds(pools: tuple[Pool, ...], caps: tuple[int, ...], step: int)
                     total += px * q
         wins.append(total)
         raises.append(by_raise)
-    unique = sum(wins)
-    if unique <= 0.0:
-        return ContestOdds(tuple(1.0 / n for _ in range(n)), tuple({0: 1.0 / n} for _ in range(n)))
-    return ContestOdds(tuple(w / unique for w in wins),
-                       tuple({r: p / unique for r, p in sorted(d.items())} for d in raises))
+    return ContestOdds.of_unique_wins(wins, raises)
 
 
 # What each Battle Action does, in one line (the rules are engine's; docs/mass-battle.md section 4)
