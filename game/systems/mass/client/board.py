@@ -34,18 +34,11 @@ from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client import end
-from game.systems.mass.io.picture import force_colours
+from game.systems.mass.io.picture import BAD, BG, DIM, GOLD, GOOD, INK, PANEL, TRACK, force_colours
 from game.systems.mass.rules import choices
 from game.systems.mass.rules.pools import level_index, level_name, size
 
-BG = (18, 20, 24)
-PANEL = (28, 31, 37)
-INK = (228, 224, 214)
-DIM = (150, 146, 136)
-GOLD = (224, 184, 100)
-GOOD = (143, 209, 138)
-BAD = (255, 122, 106)
-TROUGH = (45, 48, 55)
+TROUGH = TRACK
 VOID = (160, 140, 230)
 WAY_COLOURS = {"heaven": (150, 170, 230), "honor": (230, 220, 150), "glory": (240, 150, 80),
                "strategy": (120, 200, 150), "terrain": (170, 140, 110)}

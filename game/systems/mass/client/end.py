@@ -11,13 +11,8 @@ from typing import Any
 import pygame
 
 from game.shell.fonts import text, wrap_px
+from game.systems.mass.io.picture import BAD, DIM, GOLD, GOOD, INK, PANEL
 
-INK = (228, 224, 214)
-DIM = (150, 146, 136)
-GOLD = (224, 184, 100)
-GOOD = (143, 209, 138)
-BAD = (255, 122, 106)
-PANEL = (28, 31, 37)
 BUTTON_H = 38
 
 

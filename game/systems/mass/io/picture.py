@@ -14,11 +14,13 @@ from game.core.errors import UserError
 from game.core.palette import palette_colour, rgb
 
 WIDTH = 1200
+# the mass battle's colours, shared by the picture and the board's screens (client/board.py, end.py)
 BG = (18, 20, 24)
 PANEL = (28, 31, 37)
 INK = (228, 224, 214)
 DIM = (150, 146, 136)
 GOLD = (224, 184, 100)
+GOOD = (143, 209, 138)
 BAD = (255, 122, 106)
 TRACK = (45, 48, 55)
 WAYS = ("heaven", "honor", "glory", "strategy", "terrain")
