@@ -14,6 +14,7 @@ import pytest
 from game.io import saves
 from game.shell import actions, savegame
 from game.shell.scenes.dialog import DialogScene
+from game.shell.scenes.handoff import HandoffScene
 from tests.shell.harness import SYSTEMS, ctrl, key, open_game, play_some, step, to_map
 
 
@@ -169,3 +170,15 @@ def test_the_one_recovery_save_of_older_versions_is_still_offered(tmp_path: Path
     assert isinstance(top, DialogScene)
     top.choose_label("New game")
     assert (savegame.saves_dir() / "recovery-dismissed.yaml").is_file()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_esc_on_the_hand_off_screen_asks_before_quitting_and_keep_playing_leaves_the_map_hidden(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    game.app.push(HandoffScene(game.app, "The next side", (200, 200, 60)))
+    key(game, pygame.K_ESCAPE)
+    _quit_dialog(game).choose_label("Keep playing")
+    assert game.app.running and game.top() == "handoff"  # back to the blank screen, not to the map

@@ -2,7 +2,8 @@
 
 It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Only a deliberate
 Enter or Space, or a click on its button, continues (a stray key or click does not reveal the
-map); the click is consumed on release so it cannot fall through to the map.
+map); the click is consumed on release so it cannot fall through to the map. Esc asks whether
+to quit, as on a game screen (the question is drawn over the blank screen, so it shows nothing).
 
 `HandoffPolicy` decides when the blackout is needed: once per change of the side at the screen,
 except the way back. When a side lends the screen in its own turn for another side's quick
@@ -18,6 +19,7 @@ from collections.abc import Callable
 import pygame
 import pygame_gui
 
+from game.shell import actions
 from game.shell.contracts import AppContext
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
@@ -51,7 +53,8 @@ class HandoffPolicy:
 class HandoffScene(Scene):
     overlay = False
     name = "handoff"
-    KEYS = (Binding(CONTINUE_KEYS, "Enter or Space", "show the map to the side named (or click Continue)"),)
+    KEYS = (Binding(CONTINUE_KEYS, "Enter or Space", "show the map to the side named (or click Continue)"),
+            Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play; the map stays hidden)"))
 
     def __init__(self, app: AppContext, side_name: str, colour: tuple[int, int, int],
                  detail: str = "", on_continue: Callable[[], None] | None = None) -> None:
@@ -90,6 +93,8 @@ class HandoffScene(Scene):
         self.ui.process_events(event)
         if event.type == pygame.KEYDOWN and event.key in CONTINUE_KEYS:
             self._continue()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            actions.request_quit(self.app)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._pressed = self.button.rect.collidepoint(event.pos)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
