@@ -21,6 +21,8 @@ GAME is a command script or a campaign save (the window's saves included).
 from __future__ import annotations
 
 import argparse
+import os
+import secrets as _secrets
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +30,41 @@ from typing import Any
 
 import yaml
 
+from game.core.dice import Rng
 from game.core.errors import GameFileError, UserError
+from game.core.record import Record
+from game.core.system import Rejection
+from game.io.datafiles import read_yaml, validate_model
+from game.io.outpaths import check_destination, write_output
+from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
+from game.io.sniff import sniff_kind
+from game.replay import load_game
+from game.systems.campaign.io.files import (
+    OrderEntry,
+    canonical_orders,
+    check_fingerprint,
+    fingerprint,
+    load_campaign,
+    make_orders_file,
+    parse_fingerprint,
+    read_orders_file,
+    read_script,
+    remember_salt,
+    salt_problem,
+    salt_used,
+    write_orders_file,
+)
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.battle import side_facts
+from game.systems.campaign.rules.combat import orders_refusal
+from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed
+from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players, week_seed
+from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
+from game.systems.campaign.rules.planner import plan
+from game.systems.campaign.rules.queries import orders_options, sealed_by
+from game.systems.campaign.rules.report import Seal, escape, week_report
+from game.systems.campaign.rules.state import PHASE_NAMES
 
 
 def register(subparsers: Any) -> None:
@@ -108,11 +144,6 @@ def register(subparsers: Any) -> None:
 
 def replay(scenario: str, script: str, out: Any = None) -> tuple[Any, Any, list[Any]]:
     """(loaded, record, refusals): the script applied to the scenario through one Record."""
-    from game.core.record import Record
-    from game.core.system import Rejection
-    from game.systems.campaign.io.files import load_campaign, read_script
-    from game.systems.campaign.rules import SYSTEM
-
     loaded = load_campaign(scenario)
     rec = Record(SYSTEM, SYSTEM.initial_state(loaded.setup, loaded.seed))
     refusals = []
@@ -143,12 +174,7 @@ class Game:
 def load_game_or_script(table: Any, scenario: str, game: str) -> Game:
     """The campaign in `game`: a save (made in the window or by `run`; verified by replaying it)
     or a command script applied to `scenario`. A save of another campaign or system is refused."""
-    from game.io.sniff import sniff_kind
-    from game.systems.campaign.io.files import load_campaign
-
     if sniff_kind(game) == "save":
-        from game.replay import load_game
-
         g = load_game(table, game)
         if g.header.system != "campaign":
             raise GameFileError(game, "header", f"a {g.header.system} save, not a campaign save")
@@ -162,8 +188,6 @@ def load_game_or_script(table: Any, scenario: str, game: str) -> Game:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from game.systems.campaign.rules import SYSTEM
-
     _, rec, refusals = replay(args.scenario, args.script, None if args.quiet else sys.stdout)
     if args.quiet:
         for i, _cmd, why in refusals:
@@ -177,9 +201,6 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
-    from game.io.datafiles import read_yaml, validate_model
-    from game.systems.campaign.io.files import OrderEntry
-
     doc = read_yaml(path, "draft orders")
     data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
@@ -205,10 +226,6 @@ def check_orders(game: Game, campaign: str, week: int, player: str, orders: list
     """The draft or order file against the player's view of the campaign now: its campaign, week
     and player, and each order as the rules would take it (battle, side, manoeuvre, vanguard,
     stratagems, hexes). GameFileError naming the field and the reason."""
-    from game.core.system import Rejection
-    from game.systems.campaign.rules import SYSTEM
-    from game.systems.campaign.rules.commands import GiveOrders
-
     state = game.record.state
     if campaign != game.loaded.name:
         raise GameFileError(path, "campaign", f"orders for the campaign {campaign!r}, but this is "
@@ -238,14 +255,6 @@ def check_orders(game: Game, campaign: str, week: int, player: str, orders: list
 
 
 def _seal(args: argparse.Namespace) -> int:
-    from game.systems.campaign.io.files import (
-        make_orders_file,
-        remember_salt,
-        salt_problem,
-        salt_used,
-        write_orders_file,
-    )
-
     data, orders = _read_draft(args.draft)
     if (args.scenario is None) != (args.game is None):
         raise UserError("give both --scenario and --game to check the draft against the campaign")
@@ -271,8 +280,6 @@ def _seal(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from game.systems.campaign.io.files import check_fingerprint, parse_fingerprint, read_orders_file
-
     if args.fingerprint is not None:
         try:
             parse_fingerprint(args.fingerprint)
@@ -288,13 +295,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from game.core.system import Rejection
-    from game.io.outpaths import check_destination, write_output
-    from game.systems.campaign.io.files import check_fingerprint, read_orders_file
-    from game.systems.campaign.rules import SYSTEM
-    from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed
-    from game.systems.campaign.rules.dice_seed import ordering_players
-
     inputs = (args.scenario, args.script, *args.files, args.secret)
     if args.out is not None:
         check_destination(args.out, "script", inputs=inputs)
@@ -362,8 +362,6 @@ def _import(args: argparse.Namespace) -> int:
         print(f"ok {path}: {f.player}, {len(f.orders)} orders", file=sys.stderr)
     text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None, allow_unicode=True) if cmds else ""
     if args.out is not None:
-        from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
-
         old = read_text(args.script, "command script", limit=MAX_LARGE_FILE_BYTES).rstrip("\n")
         names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
         written = write_output(args.out, old + f"\n# imported order files: {names}\n" + text, "script",
@@ -386,9 +384,6 @@ SECRET_KIND = "campaign-dice-secret"
 def read_secret_file(path: str, game: Game) -> dict[str, Any]:
     """The GM's secret file (`campaign commit`) for this campaign's current week, its commitment
     checked. GameFileError naming the field otherwise."""
-    from game.io.datafiles import read_yaml
-    from game.systems.campaign.rules.dice_seed import commitment_of
-
     doc = read_yaml(path, "dice secret file")
     d = doc.data if isinstance(doc.data, dict) else {}
     if d.get("kind") != SECRET_KIND:
@@ -407,12 +402,6 @@ def read_secret_file(path: str, game: Game) -> dict[str, Any]:
 
 
 def _commit(args: argparse.Namespace) -> int:
-    import os
-    import secrets as _secrets
-
-    from game.io.outpaths import check_destination, write_output
-    from game.systems.campaign.rules.dice_seed import commitment_of
-
     check_destination(args.out, "dice secret", inputs=(args.scenario, args.script))
     if os.path.lexists(args.out):
         raise UserError(f"{args.out}: already exists; a secret is used for one week only (name a new file)")
@@ -434,10 +423,6 @@ def _commit(args: argparse.Namespace) -> int:
 
 
 def _verify_dice(args: argparse.Namespace) -> int:
-    from game.core.dice import Rng
-    from game.systems.campaign.io.files import fingerprint, parse_fingerprint, read_orders_file
-    from game.systems.campaign.rules.dice_seed import commitment_of, week_seed
-
     game = load_game_or_script(args.table, args.scenario, args.script)
     name = game.loaded.name
     steps = [s for s in game.record.steps if s.before.week == args.week]
@@ -530,15 +515,6 @@ def week_orders(steps: list[Any], player: str) -> list[dict[str, Any]]:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from game.io.outpaths import check_destination, write_output
-    from game.systems.campaign.io.files import (
-        OrderEntry,
-        canonical_orders,
-        check_fingerprint,
-        read_orders_file,
-    )
-    from game.systems.campaign.rules.report import Seal, week_report
-
     inputs = (args.scenario, args.script, *args.orders)
     if args.out is not None:
         check_destination(args.out, "report", inputs=inputs)
@@ -579,10 +555,6 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from game.systems.campaign.rules.queries import sealed_by
-    from game.systems.campaign.rules.report import escape
-    from game.systems.campaign.rules.state import PHASE_NAMES
-
     game = load_game_or_script(args.table, args.scenario, args.script)
     state = game.record.state
 
@@ -624,13 +596,6 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _brief(args: argparse.Namespace) -> int:
-    from game.io.outpaths import write_output
-    from game.systems.campaign.rules import SYSTEM
-    from game.systems.campaign.rules.battle import side_facts
-    from game.systems.campaign.rules.combat import orders_refusal
-    from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
-    from game.systems.campaign.rules.queries import orders_options
-
     game = load_game_or_script(args.table, args.scenario, args.script)
     full = game.record.state
     if args.player not in full.players:
@@ -693,10 +658,6 @@ def _brief(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from game.systems.campaign.rules import SYSTEM
-    from game.systems.campaign.rules.models import MANOEUVRE_NAMES
-    from game.systems.campaign.rules.planner import plan
-
     game = load_game_or_script(args.table, args.scenario, args.script)
     full = game.record.state
     if args.player not in full.players:
@@ -721,9 +682,6 @@ def _plan(args: argparse.Namespace) -> int:
 def _print_equilibrium(state: Any, battle: str, player: str) -> None:
     """The battle's equilibrium as a zero-sum game, from the player's view (the same figures as
     the planner on the orders screen: docs/campaign.md)."""
-    from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
-    from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES
-
     try:
         eq = equilibrium(state, battle, player)
     except (KeyError, ValueError, ArithmeticError) as e:
