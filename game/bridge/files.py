@@ -5,6 +5,7 @@ scenario / battle files written next to each other."""
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,11 +13,27 @@ from typing import Any
 import yaml
 
 from game import paths
+from game.bridge import back
+from game.bridge.mass import mass_plan
 from game.bridge.models import ScalesRules
-from game.bridge.tactical import Cells
-from game.core.errors import GameFileError
+from game.bridge.sides import BridgeError, open_battle, terrain_of
+from game.bridge.tactical import Cells, tactical_origin
+from game.bridge.tiled import generate_tactical
+from game.core.errors import GameFileError, UserError
 from game.core.plugin import Table
+from game.io import safe_read
 from game.io.datafiles import read_yaml, validate_model
+from game.io.outpaths import linked_path, write_output
+from game.io.saves import file_checksum, read_header
+from game.io.tmx import load_map
+from game.replay import load_game
+from game.systems.campaign.rules.odds import battle_odds
+from game.systems.mass.io.files import load_battle, load_mass_rules
+from game.systems.mass.rules.odds import contest
+from game.systems.mass.rules.pools import way_entries
+from game.systems.mass.rules.system import SYSTEM as MASS
+from game.systems.tactical.io.data import load_rules
+from game.systems.tactical.io.scenario import load_scenario
 
 DEFAULT_SCALES = paths.asset("rules", "scales.yaml")
 
@@ -37,9 +54,6 @@ def tactical_map_path(map_name: str) -> Path:
 
 def cells_of(map_name: str) -> Cells:
     """The map's size and every cell a unit of any kind may stand on (on the board, passable)."""
-    from game.io.tmx import load_map
-    from game.systems.tactical.io.data import load_rules
-
     rules = load_rules()
     md = load_map(tactical_map_path(map_name), set(rules.terrain))
     board = md.board
@@ -56,15 +70,11 @@ def cells_of(map_name: str) -> Cells:
 
 
 def mass_map_terrain() -> dict[str, str]:
-    from game.systems.mass.io.files import load_mass_rules
-
     return dict(load_mass_rules().map_terrain)
 
 
 def load_state(table: Table, path: str | Path, system: str) -> Any:
     """(record, loaded game) of a save of the given system, verified by replaying its log."""
-    from game.replay import load_game
-
     game = load_game(table, path)
     if game.header.system != system:
         raise GameFileError(str(path), "system", f"expected a {system} save, got a {game.header.system} save")
@@ -77,9 +87,6 @@ def _dump(data: Any) -> str:
 
 def _write_generated(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> None:
     """A generated battle file: never through a symbolic link, never onto an input (outpaths)."""
-    from game.core.errors import UserError
-    from game.io.outpaths import write_output
-
     written = write_output(path, text, what, inputs=inputs, backup=False)
     if written.failed:
         raise UserError(f"{written.failed}; it was kept in {written.path}")
@@ -103,16 +110,12 @@ def generate_battle(state: Any, battle_id: str, scale: str, out_dir: str | Path,
     """Write the tactical scenario or mass battle file for an open campaign battle and load it
     back with its system's loader (it must load like a shipped one). Raises BridgeError or
     GameFileError (one line)."""
-    from game.bridge.mass import mass_plan
-    from game.bridge.tiled import generate_tactical
-
     rules = rules or load_scales_rules()
     if scale == "tactical":  # the ground generated from the campaign hex, beside the scenario
         return generate_tactical(state, battle_id, rules, out_dir, stem, seed=seed).scenario
     if scale == "mass":
         mplan = mass_plan(state, battle_id, rules, mass_map_terrain(), seed=seed)
         path = write_mass(mplan.battle, out_dir, stem)
-        from game.systems.mass.io.files import load_battle
 
         load_battle(path)
         return path
@@ -165,11 +168,6 @@ def forecast(state: Any, battle_id: str, rules: ScalesRules | None = None) -> Fo
     """The tables' exact odds (the campaign rules' battle_odds) beside the tactical battle's
     forces and map and the mass battle's head counts and the exact odds of its opening Ways
     (the mass rules' own contest odds), from the very files the choice would generate."""
-    import tempfile
-
-    from game.bridge.sides import BridgeError
-    from game.systems.campaign.rules.odds import battle_odds
-
     rules = rules or load_scales_rules()
     tables = battle_odds(state, battle_id)
     problems: list[str] = []
@@ -190,9 +188,6 @@ def forecast(state: Any, battle_id: str, rules: ScalesRules | None = None) -> Fo
 
 
 def _tactical_forecast(state: Any, battle_id: str, rules: ScalesRules, tmp: str) -> tuple[str, list[SideForecast]]:
-    from game.bridge.sides import open_battle, terrain_of
-    from game.systems.tactical.io.scenario import load_scenario
-
     map_name = f"ground generated from the hex ({terrain_of(state, open_battle(state, battle_id))})"
     loaded = load_scenario(generate_battle(state, battle_id, "tactical", tmp, "forecast-tactical", rules))
     setup = loaded.setup
@@ -207,12 +202,6 @@ def _tactical_forecast(state: Any, battle_id: str, rules: ScalesRules, tmp: str)
 
 def _mass_forecast(state: Any, battle_id: str, rules: ScalesRules,
                    tmp: str) -> tuple[str, list[SideForecast], tuple[tuple[str, dict[str, float]], ...]]:
-    from game.bridge.mass import mass_plan
-    from game.systems.mass.io.files import load_battle
-    from game.systems.mass.rules.odds import contest
-    from game.systems.mass.rules.pools import way_entries
-    from game.systems.mass.rules.system import SYSTEM as MASS
-
     plan = mass_plan(state, battle_id, rules, mass_map_terrain())
     loaded = load_battle(write_mass(plan.battle, tmp, "forecast-mass"))
     s = MASS.initial_state(loaded.setup, loaded.seed)
@@ -233,11 +222,6 @@ def _mass_forecast(state: Any, battle_id: str, rules: ScalesRules,
 def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) -> Any:
     """The CampaignResult of a finished battle save (tactical or mass; a LoadedGame) for a
     campaign battle. Raises BridgeError when the battle is not over or not of this battle."""
-    from game.bridge import back
-    from game.bridge.mass import mass_plan
-    from game.bridge.sides import BridgeError
-    from game.bridge.tactical import tactical_origin
-
     system = battle_game.header.system
     final = battle_game.state
     initial = battle_game.record.initial
@@ -258,8 +242,6 @@ def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) 
 def source_of(battle_save: str | Path, campaign_save: str | Path, scale: str) -> dict[str, str]:
     """The `source` of a gm_battle_result: the battle save relative to the campaign save's folder
     and its file checksum."""
-    from game.io.saves import file_checksum
-
     rel = os.path.relpath(os.path.abspath(battle_save), os.path.dirname(os.path.abspath(campaign_save)))
     return {"scale": scale, "save": Path(rel).as_posix(), "checksum": file_checksum(battle_save)}
 
@@ -272,8 +254,6 @@ def linked_save(campaign_save: str | Path, rel: str, battle_id: str) -> Path:
     relative path inside the campaign save's folder, through no symbolic link (game.io.outpaths.
     linked_path). The client writes a battle save only there, and verify reads only there.
     GameFileError against the campaign save otherwise."""
-    from game.io.outpaths import linked_path
-
     base = Path(os.path.abspath(campaign_save)).parent
     return linked_path(base, rel, "battle save", campaign_save, where=f"battle {battle_id}")
 
@@ -284,9 +264,6 @@ def check_linked_save(campaign_save: str | Path, path: Path, scale: str, battle:
     not the campaign save itself; a save of the scale's system (a campaign save here would be a
     cycle); fought by the campaign battle's two sides. Returns the header; GameFileError naming
     the campaign battle otherwise."""
-    from game.io import safe_read
-    from game.io.saves import read_header
-
     where = f"battle {battle.id}"
     st = safe_read.check_regular(path, f"battle save of {battle.id}")
     if st.st_size > safe_read.MAX_LARGE_FILE_BYTES:
@@ -330,11 +307,6 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
     every die) and translates to exactly the result applied; for every battle still being fought
     out (gm_battle_choice), its save, when there is one yet, replays. `game`: the campaign's
     LoadedGame or its replayed Record (anything with `.steps` or `.record.steps`, and `.state`)."""
-    from game.bridge.sides import BridgeError
-    from game.core.errors import GameFileError as _GFE
-    from game.io.saves import file_checksum
-    from game.replay import load_game
-
     rules = rules or load_scales_rules()
     out: list[LinkCheck] = []
     steps = game.record.steps if hasattr(game, "record") else game.steps
@@ -347,7 +319,7 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
                 continue  # settled since (its result is checked below) or abandoned
             try:
                 path = linked_save(campaign_save, cmd.save, cmd.battle)
-            except _GFE as exc:
+            except GameFileError as exc:
                 out.append(LinkCheck(False, f"command {i}: {exc.line()}"))
                 continue
             if not paths.exists(path) and not paths.is_symlink(path):
@@ -357,7 +329,7 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
             try:
                 check_linked_save(campaign_save, path, cmd.scale, b)
                 bg = load_game(table, path)
-            except _GFE as exc:
+            except GameFileError as exc:
                 out.append(LinkCheck(False, f"command {i}: the {cmd.scale} battle save of {cmd.battle}: {exc.line()}"))
                 continue
             out.append(LinkCheck(True, f"command {i}: {cmd.battle} is being fought out: {cmd.save} replays "
@@ -370,7 +342,7 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
             continue
         try:
             path = linked_save(campaign_save, cmd.source.save, cmd.battle)
-        except _GFE as exc:
+        except GameFileError as exc:
             out.append(LinkCheck(False, f"command {i}: {exc.line()}"))
             continue
         if not paths.exists(path) and not paths.is_symlink(path):
@@ -379,8 +351,8 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
             continue
         try:
             check_linked_save(campaign_save, path, cmd.source.scale, step.before.battles[cmd.battle])
-        except (_GFE, KeyError) as exc:
-            out.append(LinkCheck(False, f"command {i}: {exc.line() if isinstance(exc, _GFE) else exc}"))
+        except (GameFileError, KeyError) as exc:
+            out.append(LinkCheck(False, f"command {i}: {exc.line() if isinstance(exc, GameFileError) else exc}"))
             continue
         if file_checksum(path) != cmd.source.checksum:
             out.append(LinkCheck(False, f"command {i}: battle save {cmd.source.save} has changed since its result "
@@ -389,7 +361,7 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
         try:
             battle_game = load_game(table, path)
             result = result_of(step.before, cmd.battle, rules, battle_game)
-        except _GFE as exc:
+        except GameFileError as exc:
             out.append(LinkCheck(False, f"command {i}: {exc.line()}"))
             continue
         except BridgeError as exc:

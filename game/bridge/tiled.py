@@ -24,7 +24,12 @@ from game.bridge.ground import Ground, compass, direction_vectors, make_ground, 
 from game.bridge.models import ScalesRules
 from game.bridge.sides import BridgeError, open_battle, place_name
 from game.bridge.tactical import Cells, TacticalPlan, tactical_plan
+from game.core.errors import UserError
 from game.core.hexlayout import HexLayout
+from game.io.outpaths import write_output
+from game.io.tmx import load_tileset
+from game.systems.tactical.io.data import load_rules
+from game.systems.tactical.io.scenario import load_scenario
 
 
 @dataclass(frozen=True)
@@ -44,8 +49,6 @@ def tileset_for(axis: str) -> Path:
 
 
 def tile_ids(path: Path) -> TileIds:
-    from game.io.tmx import load_tileset
-
     ts = load_tileset(path)
     terrain: dict[str, int] = {}
     overlays: list[int] = []
@@ -151,9 +154,6 @@ SCENARIO_HEADER = ("# A campaign battle as a tactical scenario (python -m game s
 
 def _write(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> None:
     """A generated battle file: never through a symbolic link, never onto an input (outpaths)."""
-    from game.core.errors import UserError
-    from game.io.outpaths import write_output
-
     written = write_output(path, text, what, inputs=inputs, backup=False)
     if written.failed:
         raise UserError(f"{written.failed}; it was kept in {written.path}")
@@ -163,8 +163,6 @@ def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: s
                       seed: int = 1, inputs: tuple[str | Path, ...] = ()) -> TacticalBattle:
     """Write `<stem>.tmx` (the ground) and `<stem>.yaml` (the scenario on it) in out_dir and load
     the scenario back like a shipped one. BridgeError / GameFileError (one line) otherwise."""
-    from game.systems.tactical.io.data import load_rules
-
     trules = load_rules()
     impassable = {k for k, t in trules.terrain.items() if t.impassable}
     ground, props = battle_ground(state, battle_id, rules, seed)
@@ -185,7 +183,6 @@ def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: s
     path = out / f"{stem}.yaml"
     _write(path, SCENARIO_HEADER + yaml.safe_dump(plan.scenario, sort_keys=False, allow_unicode=True, width=110),
            "tactical scenario", inputs)
-    from game.systems.tactical.io.scenario import load_scenario
 
     load_scenario(path)
     return TacticalBattle(path, map_path, plan, ground)

@@ -12,8 +12,33 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import Any
+
+from game.bridge.files import (
+    DEFAULT_SCALES,
+    linked_save,
+    load_scales_rules,
+    load_state,
+    mass_map_terrain,
+    source_of,
+    verify_links,
+    write_mass,
+)
+from game.bridge.files import result_of as _result_of
+from game.bridge.mass import mass_plan
+from game.bridge.sides import BridgeError
+from game.bridge.tiled import generate_tactical
+from game.core.errors import GameFileError
+from game.core.system import Rejection
+from game.io.outpaths import check_destination, check_folder, write_text_or_keep
+from game.io.saves import dump_save
+from game.replay import load_game, make_save
+from game.systems.campaign.rules.commands import parse_command
+from game.systems.mass.io.files import load_battle
+from game.systems.tactical.io.scenario import load_scenario
 
 
 def register(subparsers: Any) -> None:
@@ -44,35 +69,23 @@ def register(subparsers: Any) -> None:
 
 
 def _rules(args: argparse.Namespace) -> Any:
-    from game.bridge.files import DEFAULT_SCALES, load_scales_rules
-
     return load_scales_rules(args.rules or DEFAULT_SCALES)
 
 
 def _campaign(args: argparse.Namespace) -> Any:
-    from game.bridge.files import load_state
-
     return load_state(args.table, args.campaign, "campaign")
 
 
 def _fail(exc: Exception) -> int:
-    import sys
-
     print(f"error: {exc}", file=sys.stderr)
     return 1
 
 
 def _out_folder(args: argparse.Namespace) -> None:
-    from game.io.outpaths import check_folder
-
     check_folder(args.out, "battle file")
 
 
 def _tactical(args: argparse.Namespace) -> int:
-    from game.bridge.sides import BridgeError
-    from game.bridge.tiled import generate_tactical
-    from game.systems.tactical.io.scenario import load_scenario
-
     _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
@@ -94,11 +107,6 @@ def _tactical(args: argparse.Namespace) -> int:
 
 
 def _mass(args: argparse.Namespace) -> int:
-    from game.bridge.files import mass_map_terrain, write_mass
-    from game.bridge.mass import mass_plan
-    from game.bridge.sides import BridgeError
-    from game.systems.mass.io.files import load_battle
-
     _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
@@ -115,24 +123,12 @@ def _mass(args: argparse.Namespace) -> int:
 
 def result_of(state: Any, battle_id: str, rules: Any, battle_game: Any) -> Any:
     """The CampaignResult of a finished battle save (game.bridge.files.result_of)."""
-    from game.bridge.files import result_of as _result_of
-
     return _result_of(state, battle_id, rules, battle_game)
 
 
 def _back(args: argparse.Namespace) -> int:
-    from game.bridge.sides import BridgeError
-    from game.replay import load_game
-
     if args.apply is not None:  # before anything is read: never onto an input (issue 34: the lost battle save)
-        from game.io.outpaths import check_destination
-
         check_destination(args.apply, "campaign save", inputs=(args.campaign, args.result, args.rules))
-        import os
-
-        from game.bridge.files import linked_save
-        from game.core.errors import GameFileError
-
         rel = os.path.relpath(os.path.abspath(args.result), os.path.dirname(os.path.abspath(args.apply)))
         try:  # the link the new save will hold must be one verify trusts (docs/saves.md)
             linked_save(args.apply, Path(rel).as_posix(), args.battle)
@@ -152,8 +148,6 @@ def _back(args: argparse.Namespace) -> int:
         print(line)
     source = None
     if args.apply:
-        from game.bridge.files import source_of
-
         source = source_of(args.result, args.apply, result.scale)
     cmd = result.command(note=f"{result.scale} battle {Path(args.result).name}", source=source)
     print(f"result: {result.band_name}" + (f" for {game.state.player_name(result.winner)}" if result.winner else ""))
@@ -167,8 +161,6 @@ def _verify(args: argparse.Namespace) -> int:
     """The campaign save replays (load_game verifies it); then each gm_battle_result with a
     source: its battle save is there, unchanged (checksum), replays, and translates to exactly
     the result the command applied; a battle still being fought out: its save replays."""
-    from game.bridge.files import verify_links
-
     rules = _rules(args)
     game = _campaign(args)
     print(f"{args.campaign}: {len(game.record.steps)} commands replay exactly")
@@ -182,12 +174,6 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _apply(game: Any, cmd: dict[str, Any], out: str) -> int:
-    from game.core.system import Rejection
-    from game.io.outpaths import write_text_or_keep
-    from game.io.saves import dump_save
-    from game.replay import make_save
-    from game.systems.campaign.rules.commands import parse_command
-
     outcome = game.record.apply(parse_command(cmd))
     if isinstance(outcome, Rejection):
         return _fail(ValueError(f"the campaign refused the result: {outcome.reason}"))

@@ -25,9 +25,23 @@ from typing import Any
 
 import pygame
 
+from game.bridge.files import (
+    battle_paths,
+    forecast,
+    generate_battle,
+    linked_save,
+    load_scales_rules,
+    result_of,
+    scenario_of_save,
+    source_of,
+)
+from game.bridge.sides import BridgeError
 from game.core.errors import GameFileError
+from game.core.palette import rgb
+from game.replay import load_game
 from game.shell import actions, launch, savegame
 from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.scenes.handoff import HandoffScene
 from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, parse_command
 
 SCALES = ("tables", "tactical", "mass")
@@ -139,8 +153,6 @@ class FightOut:
 
     def forecast(self, battle_id: str, viewer: str | None = None) -> Any:
         """The forecast from the state as `viewer` sees it (None: the GM, who sees sealed orders)."""
-        from game.bridge.files import forecast
-
         key = (battle_id, len(self.session.history), viewer)
         if key not in self._cache:
             self._cache = {k: v for k, v in self._cache.items() if k[1] == key[1]}
@@ -194,9 +206,6 @@ class FightOut:
         return Path(self.session.save_path) if self.session.save_path else actions.new_save_path(self.session)
 
     def choose(self, battle_id: str, scale: str, note: str = "") -> bool:
-        from game.bridge.files import battle_paths, generate_battle
-        from game.bridge.sides import BridgeError
-
         if scale == "tables":
             return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables", note=note)))
         camp = self._campaign_save()
@@ -220,9 +229,6 @@ class FightOut:
         both). The forecast is shown with the question. Each hand-off is in the colour of the
         player it passes the screen to, its campaign colour (CampaignSetup.colour_of); `colour`
         (the proposer's, from the map) is not needed for that and is left unused."""
-        from game.core.palette import rgb
-        from game.shell.scenes.handoff import HandoffScene
-
         st = self.state
         b = st.battles[battle_id]
         foe = next(p for p in b.sides if p != player)
@@ -248,8 +254,6 @@ class FightOut:
                                    f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
 
     def resume(self, battle_id: str) -> bool:
-        from game.bridge.files import linked_save
-
         b = self.state.battles[battle_id]
         camp = self._campaign_save()
         try:  # only inside the campaign save's folder, through no symbolic link (issue 34)
@@ -273,8 +277,6 @@ class FightOut:
         return True
 
     def _open(self, battle_id: str, scale: str, camp: Path, battle_save: Path) -> bool:
-        from game.bridge.files import scenario_of_save
-
         path = battle_save if battle_save.is_file() else scenario_of_save(battle_save)
         try:
             bs = launch.open_game(self.app.table, path)
@@ -317,10 +319,6 @@ class FightOut:
 
     def translation(self, battle_id: str, battle_save: Path) -> tuple[Any, str]:
         """(the CampaignResult or None, the text: the steps or why there is no result yet)."""
-        from game.bridge.files import load_scales_rules, result_of
-        from game.bridge.sides import BridgeError
-        from game.replay import load_game
-
         try:
             result = result_of(self.state, battle_id, load_scales_rules(), load_game(self.app.table, battle_save))
         except (BridgeError, GameFileError) as exc:
@@ -352,8 +350,6 @@ class FightOut:
         return dialog
 
     def apply(self, result: Any, scale: str, camp: Path, battle_save: Path) -> bool:
-        from game.bridge.files import source_of
-
         cmd = parse_command(result.command(note=f"{scale} battle {battle_save.name}",
                                            source=source_of(battle_save, camp, scale)))
         if not self.scene.gm_do(cmd):
