@@ -10,13 +10,22 @@ off the frame loop: `poll` starts a thread and returns None until the decision i
 window keeps drawing. A decision made for a position that is no longer on the board (an undo, a
 GM edit, a seat taken back meanwhile) is thrown away. The hint (what the computer would do for the
 human's side) is asked the same way, under another key.
+
+Each computer decision says why in one line: the window shows it (a toast) and keeps it with the
+step its command made (`Seats.note_why`), so a game's log shows it under the command's own lines
+(`Seats.why_of`). The why of a sealed decision (orders, appointments, initiative choices) would
+tell what was chosen: it is held back until the seal is lifted (`Seats.unseal`).
+
+Who may change a seat (`SeatRule`, the players dialog): anyone before play has begun; after,
+the GM only, who opens the system's GM lock where it has one (the campaign's passphrase) or says
+so with a button where it has none.
 """
 
 from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,9 +38,12 @@ THINK_WORK = 10_000
 
 @dataclass
 class Seats:
-    """side -> computer level; a side not named plays at the screen."""
+    """side -> computer level; a side not named plays at the screen. With the why lines of the
+    computer's decisions, by the step each made (not saved: a loaded game's are gone)."""
 
     levels: dict[str, str] = field(default_factory=dict)
+    whys: dict[int, tuple[Any, str]] = field(default_factory=dict, compare=False, repr=False)  # id(step) ->
+    held: list[int] = field(default_factory=list, compare=False, repr=False)  # whys held back (sealed), oldest first
 
     def level(self, side: str | None) -> str | None:
         return None if side is None else self.levels.get(side)
@@ -52,6 +64,25 @@ class Seats:
         """What a save's header keeps: every side -> "human" or "ai:LEVEL"."""
         return {s: (f"ai:{self.levels[s]}" if s in self.levels else HUMAN) for s in sides}
 
+    def note_why(self, step: Any, line: str, *, sealed: bool = False) -> None:
+        """Keep the why line of the computer command that made `step` (a history step);
+        `sealed`: held back until `unseal` (it would tell what a sealed decision chose)."""
+        self.whys[id(step)] = (step, line)
+        if sealed:
+            self.held.append(id(step))
+
+    def why_of(self, step: Any) -> str | None:
+        """The why line of the step's command, if a computer seat made it (None while sealed)."""
+        kept = self.whys.get(id(step))
+        return kept[1] if kept is not None and kept[0] is step and id(step) not in self.held else None
+
+    def unseal(self) -> list[str]:
+        """Release the why lines held back (the seal is lifted): they are returned, oldest first,
+        for a log that appends."""
+        out = [self.whys[k][1] for k in self.held if k in self.whys]
+        self.held.clear()
+        return out
+
     def label(self, side: str) -> str:
         level = self.levels.get(side)
         return "Human" if level is None else f"Computer ({level})"
@@ -71,6 +102,46 @@ class Seats:
         return seats
 
 
+def why_line(level: str, side_name: str, why: str) -> str:
+    """A computer decision's line in a game's log."""
+    return f"Why ({side_name}, computer {level}): {why or 'no reason given'}"
+
+
+def said(level: str, side_name: str, what: str, why: str, *, sealed: bool = False) -> str:
+    """What the window shows when a computer seat has played (a sealed decision: only that it was made)."""
+    if sealed:
+        return f"Computer ({level}), {side_name}: {what}. Why: said once the choices are revealed."
+    return f"Computer ({level}), {side_name}: {what}. Why: {why or 'no reason given'}"
+
+
+def is_sealed(system: Any, before: Any, command: Any) -> bool:
+    """Whether what `command` chose stays hidden from the other sides for now: the rule system's
+    own `sealed(state, command)` when it has one (a system without it has no sealed choice the
+    shell knows of; a client may know more of its own rules)."""
+    sealed = getattr(system, "sealed", None)
+    return bool(sealed(before, command)) if callable(sealed) else False
+
+
+@dataclass(frozen=True)
+class SeatRule:
+    """Who may change a seat now, the same in every window: anyone before play has begun; once it
+    has, the GM only. `gm`: the GM has already proved it (the campaign's GM view is open);
+    `unlock(then)`: the system's GM lock (it calls `then` once opened; None: the system has no
+    lock, and the GM says so with a button)."""
+
+    started: bool = False
+    gm: bool = False
+    unlock: Callable[[Callable[[], None]], None] | None = None
+
+    def why_not(self) -> str | None:
+        """None when the seats may be changed now, else why not (for the screen)."""
+        if not self.started or self.gm:
+            return None
+        how = ("the GM opens the lock below (the GM's passphrase)" if self.unlock is not None
+               else "the GM presses 'I am the GM' below")
+        return f"Play has begun: only the GM changes who plays a side ({how})."
+
+
 def levels_of(players: Mapping[str, PlayerFactory]) -> list[str]:
     """The levels a person may pick (the random yardstick last)."""
     return sorted(players, key=lambda lv: (lv == "random", ["easy", "hard"].index(lv) if lv in ("easy", "hard") else 2, lv))
@@ -85,8 +156,9 @@ def hint_level(players: Mapping[str, PlayerFactory]) -> str | None:
 
 
 class _Job:
-    def __init__(self, key: tuple[Any, ...]) -> None:
+    def __init__(self, key: tuple[Any, ...], state: Any) -> None:
         self.key = key
+        self.state = state  # kept while the job lives, so that no other state takes its id
         self.result: Timed | None = None
         self.error: BaseException | None = None
         self.done = threading.Event()
@@ -125,7 +197,7 @@ class Thinker:
         if job is None or job.key != key:
             if job is not None and not job.done.is_set():
                 return None  # a stale question still running: wait for it to finish first
-            job = self._jobs[slot] = _Job(key)
+            job = self._jobs[slot] = _Job(key, state)
             player = self._player(side, level)
             budget = Budget(self.seconds, self.work)
 

@@ -1,19 +1,27 @@
 """The players dialog, for every rule system: who plays each side (Human, or the computer at one of
 the levels its rules offer). A side's button (or its number key) moves it on to the next choice:
-Human, Computer easy, Computer hard, ... and back to Human; Done closes. The GM opens it at any
-moment to hand a seat to the computer or take it back; a fresh game opens it at the start."""
+Human, Computer easy, Computer hard, ... and back to Human; Done closes.
+
+Who may change a seat is the same in every window (`SeatRule`, game/shell/seats.py): anyone
+before play has begun (a fresh game opens the dialog from its briefing); once it has, the GM
+only. Then the dialog shows the seats, says why they are locked, and offers the GM's way in: the
+system's GM lock (the campaign's passphrase) or, where the system has none, the GM's word (a
+button). A side's button pressed while locked says so again rather than doing nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import pygame
 
 from game.shell.contracts import AppContext
 from game.shell.scenes.dialog import Choice, DialogScene
-from game.shell.seats import Seats
+from game.shell.seats import SeatRule, Seats
 
 __all__ = ["seats_dialog", "next_choice"]
+
+OPEN = SeatRule()
 
 
 def next_choice(current: str | None, levels: Sequence[str]) -> str | None:
@@ -23,22 +31,39 @@ def next_choice(current: str | None, levels: Sequence[str]) -> str | None:
 
 
 def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]], levels: Sequence[str],
-                 on_done: Callable[[], None] | None = None) -> DialogScene:
-    """The dialog over the game: `sides` as (id, name); `levels` the computer levels to offer."""
+                 on_done: Callable[[], None] | None = None, rule: SeatRule = OPEN, *,
+                 unlocked: bool = False, refused: bool = False) -> DialogScene:
+    """The dialog over the game: `sides` as (id, name); `levels` the computer levels to offer;
+    `rule` who may change them now; `unlocked`: the GM has opened the lock in this dialog."""
+    why_not = None if unlocked else rule.why_not()
 
-    def cycle(side: str) -> Callable[[], None]:
-        def act() -> None:
-            seats.set(side, next_choice(seats.level(side), levels))
-            app.push(seats_dialog(app, seats, sides, levels, on_done))
-        return act
+    def again(*, unlocked: bool = unlocked, refused: bool = False) -> None:
+        app.push(seats_dialog(app, seats, sides, levels, on_done, rule, unlocked=unlocked, refused=refused))
+
+    def cycle(side: str) -> None:
+        if why_not is not None:
+            again(refused=True)
+            return
+        seats.set(side, next_choice(seats.level(side), levels))
+        again()
 
     rows = "".join(f"<b>{i}</b>&nbsp; {name}: <b>{seats.label(sid)}</b><br>" for i, (sid, name) in enumerate(sides, 1))
-    body = (f"{rows}<br>Click a side (or press its number) to change who plays it: Human, then "
-            f"{', '.join('Computer ' + lv for lv in levels)}. A computer side plays by itself and says why; "
-            "the GM can change this at any time with P.")
-    choices = [Choice(f"{name[:12]}: {seats.label(sid).replace('Computer ', 'CPU ')}", cycle(sid),
+    if why_not is None:
+        body = (f"{rows}<br>Click a side (or press its number) to change who plays it: Human, then "
+                f"{', '.join('Computer ' + lv for lv in levels)}. A computer side plays by itself and says why "
+                "(in the log). Once play has begun only the GM changes this (P).")
+    else:
+        colour = "#ff8a70" if refused else "#ffd27a"
+        body = f"{rows}<br><font color='{colour}'>{'Refused. ' if refused else ''}{why_not}</font>"
+    choices = [Choice(f"{name[:12]}: {seats.label(sid).replace('Computer ', 'CPU ')}", partial(cycle, sid),
                       pygame.K_1 + i if i < 9 else None)
                for i, (sid, name) in enumerate(sides)]
+    if why_not is not None:
+        if rule.unlock is not None:
+            unlock = rule.unlock
+            choices.append(Choice("GM: unlock (G)", lambda: unlock(lambda: again(unlocked=True)), pygame.K_g))
+        else:
+            choices.append(Choice("I am the GM (G)", lambda: again(unlocked=True), pygame.K_g))
     choices.append(Choice("Done", on_done, pygame.K_RETURN, primary=True))
-    return DialogScene(app, "Players", body, choices, size=(min(900, 200 * len(choices) + 40), 300),
+    return DialogScene(app, "Players", body, choices, size=(min(900, 180 * len(choices) + 40), 300),
                        cancel=Choice("Done", on_done), name="seats")

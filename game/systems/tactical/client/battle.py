@@ -52,7 +52,7 @@ from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffPolicy, HandoffScene
 from game.shell.scenes.seats import seats_dialog
-from game.shell.seats import Thinker, hint_level, levels_of
+from game.shell.seats import SeatRule, Thinker, hint_level, levels_of, said, why_line
 from game.shell.session import Session
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.systems.tactical.client import rq, text
@@ -384,9 +384,14 @@ class BattleScene(Scene):
         if timed is None:
             return
         d = timed.decision
-        what = self.session.system.describe_command(self.session.state, d.command)
+        before = self.session.state
+        # a sealed initiative choice: what it chose, and why, wait for the reveal (the rules' view)
+        sealed = before.pending is not None and before.pending.kind == "initiative_choice"
+        what = "makes its sealed initiative choice" if sealed else self.session.system.describe_command(before, d.command)
+        name = before.side_name(side)
         if self.submit(d.command):
-            self.toast(f"Computer ({level}), {self.session.state.side_name(side)}: {what}. Why: {d.why}", 6.0)
+            self.session.seats.note_why(self.session.history[-1], why_line(level, name, d.why), sealed=sealed)
+            self.toast(said(level, name, what, d.why, sealed=sealed), 6.0)
 
     def players_dialog(self) -> None:
         """Who plays each side (P): Human or Computer at a level; the GM may change it at any time."""
@@ -394,7 +399,8 @@ class BattleScene(Scene):
             self.toast("These rules have no computer players.")
             return
         sides = [(s.id, self.state.side_name(s.id)) for s in self.session.setup.sides]
-        self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players)))
+        rule = SeatRule(started=bool(self.session.history))  # then the GM's (no GM lock in this window)
+        self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players), rule=rule))
 
     def _players_then_briefing(self) -> None:
         """The briefing's Players button: the players dialog, then the briefing again."""
@@ -412,6 +418,13 @@ class BattleScene(Scene):
         self.toast("Thinking of a hint...", 3.0)
 
     def _poll_hint(self) -> None:
+        """The hint being thought, and the why lines held back while an initiative choice was
+        sealed (released once the choices are revealed)."""
+        seats = self.session.seats
+        if seats.held:
+            p = self.session.state.pending
+            if p is None or p.kind != "initiative_choice":
+                seats.unseal()
         side = self._hint_for
         if side is None:
             return
