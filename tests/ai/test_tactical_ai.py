@@ -13,8 +13,9 @@ import pytest
 from game.__main__ import main
 from game.core.ai import Budget, RandomPlayer, choose, play_out
 from game.replay import verify_save
-from game.systems.tactical.ai import commands_of, player
+from game.systems.tactical.ai import commands_of, player, side_of_command
 from game.systems.tactical.plugin import PLUGIN
+from game.systems.tactical.rules.commands import Attack
 from game.table import TABLE
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -31,6 +32,13 @@ def _decision_states(name: str, seed: int, limit: int) -> list[Any]:
                     {"zone": player("hard", random.Random(1)), "zenith": player("random", random.Random(2))},
                     work=800, max_commands=limit)
     return [s.before for s in game.record.steps]
+
+
+def _without_advantage(command: Any) -> Any:
+    """The command as `legal_commands` lists it: with no Advantage spent on its roll."""
+    if getattr(command, "advantage", 0):
+        return command.model_copy(update={"advantage": 0, "advantage_kind": None})
+    return command
 
 
 def _hide_differently(state: Any) -> Any:
@@ -90,7 +98,11 @@ def test_every_command_a_computer_chooses_is_accepted_by_apply(scenario: str, se
             break
         side = to_move[0]
         decision = choose(system, state, side, seats[side], Budget(60, work=600)).decision
-        assert decision.command in commands_of(system, system.view(state, side), side)
+        listed = commands_of(system, system.view(state, side), side)
+        assert side_of_command(state, decision.command) == side
+        # the rules list each attack once, without Advantage; the Advantage a player adds to it is
+        # its own choice, and apply below is the judge of it
+        assert _without_advantage(decision.command) in listed
         outcome = system.apply(state, decision.command)
         assert outcome.accepted, getattr(outcome, "reason", "")
         assert decision.why
@@ -146,3 +158,15 @@ def test_arena_refuses_an_unknown_side_or_level_naming_the_choices(capsys: pytes
     assert "no side 'blue'" in capsys.readouterr().err
     assert main(["arena", str(MAPS / "demo-movement.yaml"), "--seat", "zone=ai:genius"]) == 1
     assert "levels: easy, hard, random" in capsys.readouterr().err
+
+
+def test_an_attack_is_a_command_of_its_attackers_side_so_computer_players_can_shoot() -> None:
+    """An attack names its unit as `attacker_id`, not `unit_id`: it belongs to the attacker's side
+    (the players once dropped every attack from their commands, and only charged)."""
+    state = _initial("default", 1)
+    attack = Attack(attacker_id="zone-gun", target_id="zenith-militia-4", weapon="field gun")
+    assert side_of_command(state, attack) == "zone"
+    system = PLUGIN.system
+    states = _decision_states("demo-movement", 3, 200)
+    assert any(isinstance(c, Attack) for s in states for side in system.to_move(s)
+               for c in commands_of(system, system.view(s, side), side))

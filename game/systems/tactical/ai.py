@@ -79,11 +79,14 @@ GAIN = 0.02            # the least gain worth a command (below it the phase ends
 
 
 def side_of_command(state: GameState, command: Any) -> str | None:
-    """The side whose player gives `command` (a unit's commands: the unit's side)."""
+    """The side whose player gives `command` (a unit's commands: the unit's side; an attack:
+    its attacker's side)."""
     side = getattr(command, "side", None)
     if isinstance(side, str):
         return side
     uid = getattr(command, "unit_id", None)
+    if not isinstance(uid, str):
+        uid = getattr(command, "attacker_id", None)
     if isinstance(uid, str) and uid in state.units:
         return state.units[uid].side
     return None
