@@ -21,6 +21,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from game.core.ai import RefusedCommand, parse_seat, play_out, wilson
+from game.core.errors import UserError
+from game.io.outpaths import check_destination, write_text_or_keep
+from game.io.saves import dump_save
+from game.io.sniff import peek_system
+from game.replay import make_save
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
@@ -46,10 +53,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.core.ai import RefusedCommand, parse_seat, play_out, wilson
-    from game.core.errors import UserError
-    from game.io.sniff import peek_system
-
     if args.games < 1:
         raise UserError(f"--games must be at least 1, got {args.games}")
     if args.seconds <= 0 or args.work < 1:
@@ -57,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.save_game <= args.games:
         raise UserError(f"--save-game must name one of the {args.games} game(s), got {args.save_game}")
     if args.save:
-        from game.io.outpaths import check_destination
-
         check_destination(args.save, "save")
     table = args.table
     plugin = table.plugin_named(peek_system(args.scenario, table.default))
@@ -136,15 +137,9 @@ def _level(label: str) -> str:
 
 
 def _write(system: Any, game: Any, args: argparse.Namespace, seed: int) -> None:
-    from game.io.outpaths import write_text_or_keep
-    from game.io.saves import dump_save
-    from game.replay import make_save
-
     save = make_save(system, game.record.state, game.record.steps, scenario_path=args.scenario, seed=seed,
                      title=f"arena game {args.save_game}")
     written = write_text_or_keep(args.save, dump_save(save), "save")
     if written.failed:
-        from game.core.errors import UserError
-
         raise UserError(f"{written.failed}; the save was kept in {written.path}")
     print(f"-- game {args.save_game} saved to {args.save}")

@@ -9,13 +9,20 @@ units, a campaign its island with armies, routes and battles, a mass battle its 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
+
+import pygame
 
 from game import paths
 from game.core.errors import UserError
 from game.core.plugin import PictureOptions, Plugin, Table
+from game.io.datafiles import read_yaml
+from game.io.sniff import sniff_kind
+from game.io.tmx import load_map
+from game.render import CounterView, render_picture
+from game.render.picture import check_size
+from game.replay import load_game
 
 KINDS = ("a map (.tmx), a scenario of any system (tactical, campaign, mass battle) or a save (.yaml)")
 
@@ -39,9 +46,6 @@ def register(subparsers: Any) -> None:
 def _plain_map(path: Path) -> tuple[Any, list[Any]]:
     """A bare Tiled map (no system's): its tiles, and the units on its object layer in neutral
     colours by side."""
-    from game.io.tmx import load_map
-    from game.render import CounterView
-
     md = load_map(path)
     counters: list[Any] = []
     for u in md.units:
@@ -53,22 +57,16 @@ def _plain_map(path: Path) -> tuple[Any, list[Any]]:
 def what_to_draw(table: Table, path: Path) -> tuple[Plugin | None, Any, Any]:
     """(the system, its loaded set-up, the game's state or None) for a set-up file or a save;
     (None, None, None) for a bare map. UserError naming the file for anything else."""
-    from game.io.sniff import sniff_kind
-
     kind = sniff_kind(path, table.sniff)
     if kind == "map" or path.suffix.lower() in (".tmj", ".tsj", ".tj"):  # JSON: refused saying how to re-save
         return None, None, None
     if kind == "save":
-        from game.replay import load_game
-
         game = load_game(table, path, verify=False)
         return game.plugin, game.scenario, game.state
     plugin = table.plugin_of_setup(kind)
     if plugin is not None:
         return plugin, plugin.load(path), None
     if kind == "broken":
-        from game.io.datafiles import read_yaml
-
         read_yaml(path)  # raises the located syntax error
     what = f"a {kind.replace('-', ' ')} file" if kind and kind not in ("yaml", "commands") else "not a set-up"
     raise UserError(f"{path}: {what}; render draws {KINDS}")
@@ -78,9 +76,6 @@ def picture(table: Table, path: Path, options: PictureOptions) -> Any:
     """The image of any file `render` draws (a pygame Surface), through its system's picture."""
     plugin, loaded, state = what_to_draw(table, path)
     if plugin is None:
-        from game.render import render_picture
-        from game.render.picture import check_size
-
         md, counters = _plain_map(path)
         width, height = md.layout.map_pixel_size
         check_size(width, height, options)
@@ -91,7 +86,6 @@ def picture(table: Table, path: Path, options: PictureOptions) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     path = Path(args.path)
     if not paths.exists(path):
         raise UserError(f"{path}: no such file")
@@ -102,7 +96,6 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--out {out}: use a .png file name")
     if out.parent and not paths.exists(out.parent):
         raise UserError(f"--out {out}: folder {out.parent} does not exist")
-    import pygame
 
     surf = picture(args.table, path, PictureOptions(args.scale, args.grid, not args.no_units))
     try:

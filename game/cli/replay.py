@@ -14,10 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from game.core.system import RuleSystem
 from game.replay import Step, verify_save
+from game.shell.app import App
+from game.shell.launch import open_replay_file
+from game.shell.savegame import run_guarded
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,12 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _view(table: Any, path: str, frames: int) -> int:
     """The replay view alone in a window, from the first command; Esc closes it."""
-    from pathlib import Path
-
-    from game.shell.app import App
-    from game.shell.launch import open_replay_file
-    from game.shell.savegame import run_guarded
-
     app = App(table)
     problem = open_replay_file(app, Path(path))
     if problem is not None:

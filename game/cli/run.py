@@ -9,6 +9,7 @@ and the tool tests use to play whole scenarios. Exit status 0 when every command
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -18,6 +19,12 @@ import yaml
 from game.core.errors import GameFileError, brief
 from game.core.record import Record
 from game.core.system import Accepted, clock_of
+from game.io import safe_read
+from game.io.outpaths import check_destination, write_text_or_keep
+from game.io.saves import dump_save
+from game.io.sniff import peek_system
+from game.replay import make_save
+from game.table import TABLE
 
 
 def register(subparsers: Any) -> None:
@@ -67,11 +74,8 @@ def read_commands(path: str, board: Any = None, system: Any = None) -> list[Any]
     them (place units, set stances, queue dice) and then plays it. `system`: the rule system whose
     commands these are (default: the AI:L tactical rules)."""
     if system is None:
-        from game.table import TABLE
-
         system = TABLE.plugin_named(TABLE.default).system
     parse_command = system.parse_command
-    from game.io import safe_read
 
     text = safe_read.read_text(path, "command list", limit=safe_read.MAX_LARGE_FILE_BYTES)
     try:
@@ -122,11 +126,7 @@ def run_commands(record: Record, commands: list[Any], out: TextIO, *, stop_on_re
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from game.io.sniff import peek_system
-
     if args.out:  # before the work: a destination that cannot be written is said now
-        from game.io.outpaths import check_destination
-
         check_destination(args.out, "save")
     table = args.table
     plugin = table.plugin_named(peek_system(args.scenario, table.default))
@@ -152,14 +152,9 @@ def run_command(args: argparse.Namespace) -> int:
               f"phase {summary.get('phase')}" + ending)
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into `head` and closed: not an error
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if args.out:
-        from game.io.outpaths import write_text_or_keep
-        from game.io.saves import dump_save
-        from game.replay import make_save
-
         save = make_save(system, record.state, record.steps, scenario_path=args.scenario, seed=seed)
         written = write_text_or_keep(args.out, dump_save(save), "save")
         if written.failed:

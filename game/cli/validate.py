@@ -13,8 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from game import paths
+from game.cli.run import read_commands
 from game.core.errors import GameFileError, UserError
 from game.core.plugin import Table
+from game.io.datafiles import problems_of, read_yaml
+from game.io.safe_read import MAX_LARGE_FILE_BYTES
+from game.io.sniff import sniff_kind
+from game.replay import load_game
 
 KINDS = "a map (.tmx), tileset (.tsx), scenario, unit catalogue, rules file, save or command list (.yaml)"
 
@@ -47,8 +52,6 @@ def clock_word(system: Any) -> str:
 
 def check_file(table: Table, path: Path) -> str:
     """Check one file; return what it is. Raises GameFileError/UserError on a problem."""
-    from game.io.sniff import sniff_kind
-
     if not paths.exists(path) and not paths.is_symlink(path):  # (a symbolic link loop is reported by the reader)
         raise UserError(f"{path}: no such file")
     kind = sniff_kind(path, table.sniff)
@@ -58,27 +61,19 @@ def check_file(table: Table, path: Path) -> str:
     if owned is not None:
         return owned
     if kind == "save":
-        from game.replay import load_game
-
         game = load_game(table, path, verify=True)
         summary = game.system.summary(game.state)
         return (f"save of {game.system.title}, {clock_word(game.system).capitalize()} {summary.get('round')}, "
                 f"{len(game.record.steps)} commands")
     if kind in ("broken", "yaml"):
-        from game.io.datafiles import read_yaml
-        from game.io.safe_read import MAX_LARGE_FILE_BYTES
-
         read_yaml(path, limit=MAX_LARGE_FILE_BYTES)  # raises the located syntax error or limit
     if kind == "commands":
-        from game.cli.run import read_commands
-
         return f"command list, {len(read_commands(str(path)))} commands"
     raise UserError(f"{path}: not {KINDS}")
 
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from game.io.datafiles import problems_of
 
     bad = 0
     checked = 0

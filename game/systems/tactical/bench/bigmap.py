@@ -16,6 +16,8 @@ from typing import Any
 from game import paths
 from game.core.board import Board
 from game.core.hexgrid import DIRECTIONS, Hex, Stagger, neighbours
+from game.io import tmx
+from game.systems.tactical.io.data import load_catalogue, load_rules
 from game.systems.tactical.rules.models import (
     BattleSetup,
     Catalogue,
@@ -70,8 +72,6 @@ def write_big_map(directory: str | os.PathLike[str], width: int = 100, height: i
 
 
 def load_rules_and_catalogue() -> tuple[RulesData, Catalogue]:
-    from game.systems.tactical.io.data import load_catalogue, load_rules
-
     return load_rules(), load_catalogue()
 
 
@@ -118,8 +118,6 @@ def big_battle(directory: str | os.PathLike[str], width: int = 100, height: int 
     """Write, load and populate the benchmark battle. The loader takes maps of any picture size
     (tmx.MAX_MAP_PIXELS caps only a whole-map picture drawn at full size), so the 100 x 100 and
     200 x 200 benchmark maps load as a player's would."""
-    from game.io import tmx
-
     rules, catalogue = load_rules_and_catalogue()
     path = write_big_map(directory, width, height)
     md = tmx.load_map(path, set(rules.terrain))

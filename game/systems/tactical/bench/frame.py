@@ -16,17 +16,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from game.bench.harness import Figure, ms
+import pygame
+
+from game.bench.harness import Figure, ms, real_display
+from game.shell.app import App, Settings
+from game.shell.launch import layout_of
+from game.systems.tactical.client.battle import BattleScene
+from game.systems.tactical.client.plugin import tactical_session
+from game.systems.tactical.plugin import alone
+from game.systems.tactical.rules import initial_state, move_reach
+from game.systems.tactical.rules.state import TurnSlot
 
 SIZE = (1280, 800)
 
 
 def _session(battle: Any) -> Any:
-    from game.shell.launch import layout_of
-    from game.systems.tactical.client.plugin import tactical_session
-    from game.systems.tactical.rules import initial_state
-    from game.systems.tactical.rules.state import TurnSlot
-
     order = (TurnSlot(side="blue"), TurnSlot(side="red"))
     state = initial_state(battle.setup, battle.board, 1).model_copy(
         update={"phase": "movement", "turn_order": order, "turn_index": 0, "pending": None})
@@ -45,22 +49,14 @@ def _pick_unit(session: Any) -> str:
 
 
 def run(battle: Any, *, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:
-    from game.bench.harness import real_display
-
     display = real_display()
     if not display:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     where = "real display: frames include the flip" if display else \
         "NO real display (SDL dummy driver): flips cost nothing here"
-    import pygame
-
-    from game.shell.app import App, Settings
-    from game.systems.tactical.client.battle import BattleScene
-    from game.systems.tactical.rules import move_reach
 
     session = _session(battle)
-    from game.systems.tactical.plugin import alone
 
     app = App(alone(), size=SIZE, headless=not display, settings=Settings(animation="instant", blackout=False))
     scene = BattleScene(app, session)

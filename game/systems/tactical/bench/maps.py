@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -33,8 +34,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pygame
+
 from game import paths
-from game.bench.harness import Figure, ms
+from game.bench.harness import Figure, child_env, ms, real_display
+from game.core.hexgrid import distance
+from game.shell.app import App, Settings
+from game.shell.launch import layout_of
+from game.systems.tactical.bench import bigmap
+from game.systems.tactical.client.battle import BattleScene
+from game.systems.tactical.client.plugin import tactical_session
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.plugin import alone
+from game.systems.tactical.rules import commands as cmd
+from game.systems.tactical.rules import initial_state, move_reach
+from game.systems.tactical.rules.state import TurnSlot
 
 SIZE = (1280, 800)
 MAPS: tuple[tuple[int, int, int], ...] = ((0, 0, 0), (100, 100, 300), (100, 100, 1000), (200, 200, 1000))
@@ -45,8 +59,6 @@ def _label(w: int, h: int, units: int) -> str:
 
 
 def measure(w: int, h: int, units: int, timeout: float = 900) -> dict[str, Any]:
-    from game.bench.harness import child_env
-
     cmd = [sys.executable, "-m", "game.systems.tactical.bench.maps", str(w), str(h), str(units)]
     proc = subprocess.run(cmd, cwd=paths.data_root(), env=child_env(), capture_output=True, text=True,
                           timeout=timeout, check=False)
@@ -57,8 +69,6 @@ def measure(w: int, h: int, units: int, timeout: float = 900) -> dict[str, Any]:
 
 
 def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:
-    from game.bench.harness import real_display
-
     repeats = 1 if quick else 3
     results: dict[tuple[int, int, int], list[dict[str, Any]]] = {m: [] for m in MAPS}
     for _ in range(repeats):
@@ -111,26 +121,10 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
 # ---------------------------------------------------------------------------- the child process
 
 def _child(w: int, h: int, units: int) -> None:
-    import resource
-
-    import pygame
-
-    from game.core.hexgrid import distance
-    from game.shell.app import App, Settings
-    from game.shell.launch import layout_of
-    from game.systems.tactical.bench import bigmap
-    from game.systems.tactical.client.battle import BattleScene
-    from game.systems.tactical.client.plugin import tactical_session
-    from game.systems.tactical.plugin import alone
-    from game.systems.tactical.rules import initial_state, move_reach
-    from game.systems.tactical.rules.state import TurnSlot
-
     with tempfile.TemporaryDirectory(prefix="ail-bench-map-") as tmp:
         if w:
             battle: Any = bigmap.big_battle(tmp, w, h, units)
         else:
-            from game.systems.tactical.io.scenario import load_scenario
-
             sc = load_scenario(paths.data_root() / "maps" / "default.yaml")
             battle = bigmap.BigBattle(sc.path, sc.map, sc.board, sc.setup)
         sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
@@ -238,11 +232,6 @@ def _commands(scene: Any, session: Any, mine: list[Any], frame: Callable[..., No
     click on a hex of the unit's reach (selected first) is timed: the rules apply the move, the
     picture, panels and log follow (animations off). Returns the times and their ratios to the
     baseline taken just before each."""
-    import pygame
-
-    from game.systems.tactical.rules import commands as cmd
-    from game.systems.tactical.rules import move_reach
-
     st = session.state
     movers = [u for u in mine if not st.units[u.id].move_done]
     first = max(0, min(40, len(movers) - 5))  # (the default map has 7 units: 2 moves first)

@@ -28,7 +28,13 @@ import yaml
 
 from game import paths
 from game.bench.harness import Figure, ms
+from game.core.record import Record
+from game.io import saves
+from game.replay import STEP_LOG, initial_state_of, load_game, make_save, save_game
 from game.systems.tactical.bench.randomplay import long_game_policy, play
+from game.systems.tactical.io.scenario import load_scenario
+from game.systems.tactical.plugin import alone
+from game.systems.tactical.rules.system import SYSTEM
 
 ROOT = paths.data_root()
 DEFAULT_SCENARIO = ROOT / "maps" / "default.yaml"
@@ -61,13 +67,6 @@ def run(directory: str | os.PathLike[str], *, quick: bool = False, rounds: int =
 
 def _run_one(directory: str | os.PathLike[str], rounds: int, *, repeats: int,
              log: Callable[[str], None]) -> list[Figure]:
-    from game.core.record import Record
-    from game.io import saves
-    from game.replay import STEP_LOG, initial_state_of, load_game, make_save, save_game
-    from game.systems.tactical.io.scenario import load_scenario
-    from game.systems.tactical.plugin import alone
-    from game.systems.tactical.rules.system import SYSTEM
-
     table = alone()
 
     scenario_path = long_scenario(directory, rounds)
