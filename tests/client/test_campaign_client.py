@@ -126,8 +126,8 @@ def _strings_for_jibril(zones_key: int) -> list[str]:
         key(app, pygame.K_RETURN)
     through_handoff(app)
     assert scene.viewer == "jibril"
-    key(app, pygame.K_p)
-    key(app, pygame.K_p)  # planner shown again
+    key(app, pygame.K_e)
+    key(app, pygame.K_e)  # planner shown again
     click(app, scene.hex_centre((21, 27)))  # select the battle's stack
     app.render()
     return list(scene.drawn_strings)

@@ -82,7 +82,7 @@ def test_after_loading_a_save_the_log_and_the_history_show_the_weeks_battles(sav
     _week_one(app, scene)
     past_reveal(app)
     through_handoff(app)
-    key(app, pygame.K_h)
+    key(app, pygame.K_r)
     pages_before = _pages(app)
     key(app, pygame.K_ESCAPE)
     path = savegame.quick_save(scene.session)
@@ -93,7 +93,7 @@ def test_after_loading_a_save_the_log_and_the_history_show_the_weeks_battles(sav
     through_handoff(app2)
     assert scene2.log and any("successes" in line for line in scene2.log)
     assert scene2.log == scene.log  # the same log, the skipped turns' reasons too
-    key(app2, pygame.K_h)
+    key(app2, pygame.K_r)
     assert app2.scenes.top.name == "campaign_results"
     after = _pages(app2)
     assert [p[1:] for p in after] == [p[1:] for p in pages_before]  # (the first line: the page number)

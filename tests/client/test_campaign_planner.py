@@ -164,13 +164,13 @@ app.push(scene)
 app.render()
 print("start", "scipy" in sys.modules)
 through_handoff(app)
-key(app, pygame.K_p)  # the planner hidden: the orders screen solves nothing
+key(app, pygame.K_e)  # the planner hidden: the orders screen solves nothing
 play_to_orders(app, scene)
 through_handoff(app)
 app.render()
 assert not scene.show_planner and scene.orders_panel is not None
 print("hidden", "scipy" in sys.modules)
-key(app, pygame.K_p)
+key(app, pygame.K_e)
 print("shown", "scipy" in sys.modules)
 """
 

@@ -51,8 +51,10 @@ class GmLockScene(Scene):
     KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "open the GM view with the passphrase typed"),
             Binding((pygame.K_ESCAPE,), "Esc", "back to the player's screen"))
 
-    def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None]) -> None:
+    def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None],
+                 purpose: str = "view") -> None:
         super().__init__(app)
+        self.purpose = purpose  # "view": the GM view; "seats": changing who plays a power (the players dialog)
         self.seat = seat
         self.anything_sealed = anything_sealed
         self.on_open = on_open
@@ -76,7 +78,8 @@ class GmLockScene(Scene):
             self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
             self.entry.set_text_hidden(True)
             self._fresh = True  # focused from the next frame: the G that opened it is not typed in
-            label = "Set the passphrase and open" if self.mode == "set" else "Open the GM view"
+            label = "Set the passphrase and open" if self.mode == "set" else (
+                "Open the GM view" if self.purpose == "view" else "Unlock the players")
             self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), f"{label} (Enter)", self.ui)
         self.back = Button(pygame.Rect(w // 2 - 160, h // 2 + 84, 320, 40), "Back to the player's screen (Esc)",
                            self.ui)
@@ -135,6 +138,15 @@ class GmLockScene(Scene):
             "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed,",
                        "so the GM view stays closed until this week's orders are revealed."],
         }[self.mode]
+        if self.purpose == "seats":  # the players dialog: who plays each power is the GM's once play has begun
+            lines = {
+                "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",
+                        "from then on only it changes who plays a power, and opens the GM view."],
+                "unlock": ["The GM's seat", "Once play has begun, only the GM changes who plays a power.",
+                           "Only the GM: type the passphrase. A player goes back with Esc."],
+                "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed, so who plays",
+                           "each power stays as it is until this week's orders are revealed."],
+            }[self.mode]
         y = h // 2 - 130
         for i, text in enumerate(lines):
             img = font(24 if i == 0 else 15, i == 0).render(text, True, (235, 225, 200) if i == 0 else (210, 210, 215))

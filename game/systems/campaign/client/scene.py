@@ -8,7 +8,16 @@ toggles the GM's view of everything). Every string drawn is kept in `drawn_strin
 
 Keys: click an army to select it, click a highlighted hex to move there (pick-up: click a friendly
 army); Enter = the phase's main action (narrative: post, then done); 1-6 pick a manoeuvre, V the next vanguard, S the next
-stratagem; P toggles the planner; G the GM view.
+stratagem; E toggles the planner; R the history of the battles; G the GM view; P the players
+(who plays each power); H a hint.
+
+Computer powers (game/shell/seats.py): a power the players dialog (P) or `play --seat` hands to
+the computer plays its own turns when the rules wait for it (moves, declarations, pick-ups,
+posts, sealed orders), asked through `game.core.ai.choose` in a thread (its own view only, never
+another power's sealed orders), and its commands go through the session like a person's, their
+log lines followed by the why line. The screen stays with the people: it goes to the first
+person the rules wait for, or stays with the one at it while the computer plays; the hand-off
+comes up only between two people. A computer's sealed orders say why once revealed.
 
 In the GM view an open battle has a Battle panel (fight.py): the forecast and the choice to resolve
 it by the tables or fight it out as a tactical or a mass battle (B shows the next battle).
@@ -30,6 +39,8 @@ from game.shell.fonts import font
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
+from game.shell.scenes.seats import seats_dialog
+from game.shell.seats import SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.orders_panel import OrdersPanel
@@ -44,7 +55,7 @@ from game.systems.campaign.rules.commands import (
     WritePost,
 )
 from game.systems.campaign.rules.engine import pending_declarations, reach
-from game.systems.campaign.rules.models import MANOEUVRES, Coord
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Coord
 from game.systems.campaign.rules.orders import battles_to_order
 from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
@@ -134,8 +145,11 @@ class CampaignScene(Scene):
                     "send the orders...)"),
             Binding((pygame.K_g,), "G", "the GM's seat: the GM view with the GM's passphrase (again: leave it)"),
             Binding((pygame.K_b,), "B", "GM: the next open battle in the Battle panel"),
-            Binding((pygame.K_p,), "P", "the planner and its equilibrium on/off"),
-            Binding((pygame.K_h,), "H", "the history of every battle (results of each week)"),
+            Binding((pygame.K_e,), "E", "the planner and its equilibrium on/off"),
+            Binding((pygame.K_r,), "R", "the history of every battle (results of each week)"),
+            Binding((pygame.K_p,), "P", "players: who plays each power (Human, or the computer at a level); once "
+                    "play has begun only the GM changes it (the GM's passphrase)"),
+            Binding((pygame.K_h,), "H", "hint: what the computer would do for the power at the screen, and why"),
             Binding((pygame.K_l,), "L", "the map's legend on/off"),
             Binding(tuple(range(pygame.K_1, pygame.K_7)), "1-6", "orders: choose the manoeuvre"),
             Binding((pygame.K_v,), "V", "orders: the next vanguard"),
@@ -163,6 +177,11 @@ class CampaignScene(Scene):
         # in (game/bridge/plugin.py), else the tables alone
         self.fight: Any = fight_out(self) if fight_out is not None else TablesOnly(self)
         self.battle_shown = 0  # which open battle the GM's Battle panel shows (B: the next)
+        # computer powers (game/shell/seats.py): their decisions and the hint's, in a thread
+        self.players = app.table.plugin_named(session.system.name).players
+        self.thinker = Thinker(self.players, session.seed)
+        self._hint_for: str | None = None  # the power a hint is being thought for
+        self.thinking: str | None = None  # the computer power whose decision is awaited (the panel says so)
         self.ui = app.make_ui()
         self.zoom = 1.0  # 1: the whole map fits the view
         self._mouse = (0, 0)  # where the pointer was last seen (the wheel zooms around it)
@@ -202,9 +221,15 @@ class CampaignScene(Scene):
             fresh = any(e.kind in ("turn_passed", "phase_began") for e in step.events)
             if skipped is not None:
                 self.log.append(skipped)
+            why = self.session.seats.why_of(step)  # a computer power's command: why it chose it
             for e in step.events:
+                if why is not None and e.kind in ("week_ended", "phase_began"):
+                    self.log.append(why)
+                    why = None
                 if e.kind not in ("orders_sealed", "turn_passed"):
                     self.log.append(self.system.describe_event(step.before, e))
+            if why is not None:
+                self.log.append(why)
         self.log = self.log[-400:]
 
     def _layout_geometry(self) -> None:
@@ -271,16 +296,38 @@ class CampaignScene(Scene):
         s: CampaignState = self.system.view(self.state, None if self.gm else self.viewer)
         return s
 
+    def humans(self) -> list[str]:
+        """The powers played at the screen (the others by the computer)."""
+        seats: Seats = self.session.seats
+        return seats.humans(self.state.players)
+
+    def screen_player(self) -> str | None:
+        """Whose screen it is: the first person the rules wait for; while only computer powers
+        are awaited, the person already at it (else the first person; None: no person plays,
+        the GM watches everything)."""
+        humans = self.humans()
+        waiting: list[str] = self.system.to_move(self.state)
+        person = next((p for p in waiting if p in humans), None)
+        if person is not None:
+            return person
+        return self.viewer if self.viewer in humans else (humans[0] if humans else None)
+
+    def my_move(self) -> bool:
+        """Whether the power at the screen is one the rules wait for (its buttons and clicks act)."""
+        return self.viewer is not None and self.viewer in self.system.to_move(self.state) \
+            and not self.session.seats.is_computer(self.viewer)
+
     def _sync_viewer(self, handoff: bool = True) -> None:
-        waiting = self.system.to_move(self.state)
-        nxt = waiting[0] if waiting else None
+        nxt = self.screen_player()
         if nxt != self.viewer:
+            was = self.viewer
             self.viewer = nxt
             self.selected = None
             self.orders_panel = None
             if self.gm and handoff:
                 self.gm = False  # the GM's command moved the game on: the next player takes the screen
-            if handoff and nxt is not None and self.app.settings.blackout and not self.gm:
+            # the screen hides the map only between two people (nothing to hide from the computer)
+            if handoff and nxt is not None and was is not None and self.app.settings.blackout and not self.gm:
                 self._push_handoff(nxt)
         self._build()
 
@@ -334,7 +381,7 @@ class CampaignScene(Scene):
         self.buttons: dict[Any, str] = {}
         self.text_entry: pygame_gui.elements.UITextEntryLine | None = None
         y = h - 50
-        phase = self.state.phase
+        phase = self.state.phase if self.my_move() else ""  # (no buttons while others decide)
         labels: list[tuple[str, str]] = []
         if phase in ("movement", "pickup"):
             labels.append(("end_turn", "End turn (Enter)"))
@@ -396,7 +443,7 @@ class CampaignScene(Scene):
             # a game opened (or resumed from a save) in hotseat starts behind the hand-off, like
             # every later change of player: whoever opened it may not be the player to move
             self._opened = True
-            if self.viewer is not None and self.app.settings.blackout and not self.gm:
+            if self.viewer is not None and self.app.settings.blackout and not self.gm and len(self.humans()) > 1:
                 self._push_handoff(self.viewer)
                 return
         self.fight.came_back()  # back from a battle fought out: confirm its result
@@ -429,28 +476,147 @@ class CampaignScene(Scene):
         """A GM command (the Battle panel's choices and results)."""
         return self._do(cmd, gm=True)
 
-    def _do(self, cmd: Any, gm: bool = False) -> bool:
+    def _do(self, cmd: Any, gm: bool = False, why: str | None = None, sealed: bool = False) -> bool:
+        """Apply a command through the session; log its events. `why`: a computer power's why
+        line, logged after them (`sealed`: orders, whose why waits for the reveal)."""
         before = self.state
+        at = len(self.session.history)
         ok, events, reason = self.session.apply(cmd, gm=gm)
         if not ok:
             self.message = reason or "refused"
             self.message_ok = False
             return False
         self.message = ""
+        revealed = any(e.kind == "result_read" for e in events)
+        whys: list[str] = []
+        if revealed:  # every order is public now: the computer's why lines with them
+            whys += self.session.seats.unseal()
+        if why is not None:
+            held = sealed and not revealed  # (the last orders sealed: revealed at once)
+            self.session.seats.note_why(self.session.history[at], why, sealed=held)
+            whys += [] if held else [why]
         for e in events:
             if e.kind in ("orders_sealed", "turn_passed"):
                 continue
+            if e.kind in ("week_ended", "phase_began"):  # the why lines close the command's own lines
+                self.log += whys
+                whys = []
             self.log.append(self.system.describe_event(before, e))
+        self.log += whys
         if any(e.kind in ("turn_passed", "phase_began") for e in events):
             self._skip_without_choice()
         self.log = self.log[-400:]
         self._sync_viewer()
         actions.after_change(self)  # the autosave at each new week
-        if any(e.kind == "result_read" for e in events):
-            # the reveal: every order is public now; the results, then the next player's hand-off
-            weeks = week_pages([(before, events, self.state)])
-            self.app.push(ResultsScene(self.app, weeks, f"The reveal: week {before.week}'s battles"))
+        if revealed:
+            # the reveal: the results, then the next player's hand-off (no person plays: the log
+            # has them, R shows them)
+            if self.humans():
+                weeks = week_pages([(before, events, self.state)])
+                self.app.push(ResultsScene(self.app, weeks, f"The reveal: week {before.week}'s battles"))
+            else:
+                self.log.append(f"Week {before.week}'s battles are resolved: R shows their results.")
         return True
+
+    # ------------------------------------------------------------------ computer powers
+    def _computer_turn(self) -> None:
+        """A computer power the rules wait for decides (a thread: nothing until it has), then its
+        command plays through the session as a person's would, and its why line follows."""
+        seats = self.session.seats
+        waiting = [p for p in self.system.to_move(self.state) if seats.is_computer(p)]
+        self.thinking = waiting[0] if waiting else None
+        if not waiting:
+            return
+        power = waiting[0]
+        level = seats.level(power) or ""
+        st = self.state
+        try:
+            timed = self.thinker.poll(self.system, st, power, level)
+        except Exception as exc:  # a player's bug must not take the window down: the power goes back to a person
+            seats.set(power, None)
+            self.message, self.message_ok = (f"The computer player of {st.player_name(power)} failed ({exc}); "
+                                             "the power is played at the screen again."), False
+            self._sync_viewer()
+            return
+        if timed is None:
+            return
+        cmd, why = timed.decision.command, timed.decision.why
+        sealed = getattr(cmd, "kind", "") == "orders"  # what it ordered, and why, wait for the reveal
+        name = st.player_name(power)
+        what = self.system.describe_command(st, cmd)
+        if not self._do(cmd, why=why_line(level, name, why), sealed=sealed):
+            # the rules refused it (a bug in the player): the power goes back to a person
+            seats.set(power, None)
+            self.message = f"The computer's command for {name} was refused ({self.message}); it is played at the screen again."
+            self._sync_viewer()
+            return
+        self.message, self.message_ok = said(level, name, what, why, sealed=sealed and self.state.phase == "orders"), True
+
+    def players_dialog(self) -> None:
+        """P: who plays each power, Human or the computer at a level. Anyone before play has
+        begun; after, the GM (the GM's passphrase, unless the GM view is open)."""
+        if not self.players:
+            self.message, self.message_ok = "These rules have no computer players.", False
+            return
+        st = self.state
+        sides = [(p, st.player_name(p)) for p in st.players]
+        rule = SeatRule(started=bool(self.session.history), gm=self.gm, unlock=self._gm_unlock)
+        self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players),
+                                   self._seats_changed, rule))
+
+    def _gm_unlock(self, then: Callable[[], None]) -> None:
+        """The GM's seat for the players dialog: the passphrase (no GM view opened)."""
+        sealed = any(b.orders for b in self.state.open_games())
+        self.app.push(GmLockScene(self.app, self.gm_seat, sealed, then, purpose="seats"))
+
+    def _seats_changed(self) -> None:
+        """The players dialog closed: the screen goes to whom it now belongs."""
+        self.thinker.forget()
+        self._sync_viewer()
+
+    def hint(self) -> None:
+        """H: what the computer would do for the power at the screen, and why."""
+        level = hint_level(self.players)
+        if level is None or not self.my_move() or self.gm:
+            self.message, self.message_ok = "No hint: it is not your move.", False
+            return
+        self._hint_for = self.viewer
+        self.message, self.message_ok = "Thinking of a hint...", True
+
+    def _poll_hint(self) -> None:
+        power = self._hint_for
+        if power is None:
+            return
+        if power != self.viewer or not self.my_move():
+            self._hint_for = None  # the move it was for has passed
+            return
+        level = hint_level(self.players) or ""
+        try:
+            timed = self.thinker.poll(self.system, self.state, power, level, slot="hint")
+        except Exception as exc:
+            self._hint_for = None
+            self.message, self.message_ok = f"No hint: the computer player failed ({exc}).", False
+            return
+        if timed is None:
+            return
+        self._hint_for = None
+        self.message = f"Hint ({level}): {self._hint_text(timed.decision.command)}. Why: {timed.decision.why}"
+        self.message_ok = True
+
+    def _hint_text(self, cmd: Any) -> str:
+        """A command as a hint says it (orders in full: they are the power's own)."""
+        st = self.state
+        if getattr(cmd, "kind", "") == "orders":
+            parts = [f"{MANOEUVRE_NAMES.get(cmd.manoeuvre, cmd.manoeuvre)} in {cmd.battle}",
+                     f"vanguard {st.unit_name(cmd.vanguard)}"]
+            if cmd.stratagems:
+                parts.append("stratagems " + ", ".join(x.replace("_", " ") for x in cmd.stratagems))
+            return ", ".join(parts)
+        return str(self.system.describe_command(st, cmd))
+
+    def wants_frames(self) -> bool:
+        return super().wants_frames() or self.thinker.busy() or self.thinker.busy("hint") \
+            or any(self.session.seats.is_computer(p) for p in self.system.to_move(self.state))
 
     def _skip_without_choice(self) -> None:
         """A movement or pick-up turn in which the rules offer the player nothing but ending it is
@@ -481,7 +647,7 @@ class CampaignScene(Scene):
 
     def _main_action(self, which: str | None = None) -> None:
         st, p = self.state, self.viewer
-        if p is None:
+        if p is None or not self.my_move():
             return
         phase = st.phase
         if phase in ("movement", "pickup"):
@@ -523,13 +689,15 @@ class CampaignScene(Scene):
             self._build()
             return
         mine = [a for a in st.armies_at(c) if a.owner == self.viewer]
-        if (st.phase == "movement" and self.selected and self.selected in st.armies
+        if not self.my_move():
+            pass  # another power (a computer) is to play: a click only selects
+        elif (st.phase == "movement" and self.selected and self.selected in st.armies
                 and st.armies[self.selected].owner == self.viewer and not st.armies[self.selected].moved):
             r = reach(st, self.selected)
             if c in r and not mine:
                 self._do(MoveArmy(army=self.selected, path=r[c].path))
                 return
-        if st.phase == "pickup" and self.selected and mine and mine[0].id != self.selected:
+        elif st.phase == "pickup" and self.selected and mine and mine[0].id != self.selected:
             g = next((g for g in st.generals.values() if g.army == self.selected and g.owner == self.viewer), None)
             if g is not None:
                 self._do(Pickup(general=g.id, army=mine[0].id))
@@ -595,15 +763,19 @@ class CampaignScene(Scene):
                 self._main_action()
             elif event.key == pygame.K_g:
                 self.open_gm()
-            elif event.key == pygame.K_h:
+            elif event.key == pygame.K_r:
                 self.open_history()
+            elif event.key == pygame.K_h:
+                self.hint()
             elif event.key == pygame.K_l:
                 self.show_legend = not self.show_legend
             elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
                 self.battle_shown += 1
                 self._build()
-            elif event.key == pygame.K_p:
+            elif event.key == pygame.K_e:
                 self.show_planner = not self.show_planner
+            elif event.key == pygame.K_p:
+                self.players_dialog()
             elif pygame.K_1 <= event.key <= pygame.K_6 and self.orders_panel is not None:
                 self.orders_panel.set_manoeuvre(MANOEUVRES[event.key - pygame.K_1])
                 self._build()
@@ -616,7 +788,15 @@ class CampaignScene(Scene):
 
     def update(self, dt: float) -> None:
         self.fight.update()  # the way back from a battle fought out: its confirmation
+        if self.screen_player() != self.viewer:  # the seats changed (the dialog, --seat, a load)
+            self._sync_viewer()
+        if self.app.scenes.top is self:  # (a dialog, the hand-off or the results over the map: wait)
+            self._computer_turn()
+        self._poll_hint()
         self.ui.update(dt)
+
+    def update_covered(self, dt: float) -> None:
+        self._poll_hint()
 
     # ------------------------------------------------------------------ drawing
     def _text(self, surface: pygame.Surface, text: str, pos: tuple[float, float], size: int = 14,
@@ -647,7 +827,7 @@ class CampaignScene(Scene):
         r = max(2, int(36 * self.scale))
         surface.blit(self._terrain_picture(m), (0, 0))
         sel = self.selected
-        reach_map = reach(st, sel) if (sel is not None and st.phase == "movement" and sel in st.armies
+        reach_map = reach(st, sel) if (sel is not None and st.phase == "movement" and sel in st.armies and self.my_move()
                                        and st.armies[sel].owner == self.viewer and not st.armies[sel].moved) else {}
         for c in reach_map:
             x, y = self.hex_centre(c)
@@ -848,6 +1028,14 @@ class CampaignScene(Scene):
                 y += self._text(surface, f"  {t.name}  A{t.attack} D{t.defense} M{t.mobility} {t.durability}{dmg}",
                                 (x, y), 12)
             y += 6
+        elif not self.gm and self.viewer is not None and not self.my_move() and st.phase != "ended":
+            waiting = self.system.to_move(self.state)
+            who = ", ".join(f"{st.player_name(p)}" + (f" (computer, {self.session.seats.level(p)})"
+                                                      if self.session.seats.is_computer(p) else "") for p in waiting)
+            y += self._para(surface, f"Waiting for {who}." if who else "Nobody is to play.", (x, y), 13,
+                            (190, 190, 200)) + 6
+            if st.phase in ("movement", "pickup"):
+                y = self._draw_army_list(surface, st, x, y, h - 170)
         elif not self.gm and self.viewer is not None:
             hint = _PHASE_HINTS.get(st.phase)
             if hint:
