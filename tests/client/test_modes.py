@@ -440,3 +440,55 @@ def test_a_game_with_a_move_then_dash_saves_loads_and_verifies_bit_for_bit(tmp_p
     assert any(e.command.get("kind") == "move_then_dash" for e in load_save(path).log)
     assert verify_save(TABLE, path).commands == len(session.history)
     assert load_game(TABLE, path).state.units[uid].hex == session.state.units[uid].hex
+
+
+def _edit_unit(session, unit_id: str, **changes):  # type: ignore[no-untyped-def]
+    st = session.state
+    session.state = st.model_copy(update={"units": {**st.units, unit_id: st.units[unit_id].model_copy(update=changes)}})
+
+
+def test_the_dash_payment_buttons_are_the_ways_the_rules_accept_and_leadership_pays_the_dash() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    _edit_unit(session, "r1", adrenaline=3, leadership=2)
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    pays = {b.label: b for b in scene.mode.buttons(scene) if b.id.startswith("pay:")}
+    assert list(pays) == ["Dash: Adrenaline (3)", "Dash: Leadership (2)"]
+    assert pays["Dash: Adrenaline (3)"].selected and not pays["Dash: Leadership (2)"].selected  # the default way
+    assert all(b.enabled for b in pays.values())
+    press_button(app, "Dash: Leadership (2)")
+    assert scene.mode.pay == "leadership"
+    assert [b.label for b in scene.mode.buttons(scene) if b.selected and b.id.startswith("pay:")] == \
+        ["Dash: Leadership (2)"]
+    far = max(scene.mode.combo_reach(scene))  # only a move then a dash gets there
+    click_hex(app, far)
+    u = session.state.units["r1"]
+    assert u.hex == far and u.dashed and u.leadership == 0 and u.adrenaline == 3  # the dash paid in points
+
+
+def test_a_unit_that_cannot_pay_for_a_dash_sees_the_adrenaline_button_greyed_with_the_rules_reason() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    _edit_unit(session, "r1", adrenaline=0, leadership=1)
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    pays = [b for b in scene.mode.buttons(scene) if b.id.startswith("pay:")]
+    assert [b.label for b in pays] == ["Dash: Adrenaline (0)"]  # no Leadership button without the points
+    assert not pays[0].enabled and not pays[0].selected
+    assert pays[0].tooltip == f"{session.state.unit_name('r1')} has no Adrenaline left to dash."  # the rules' words
+    assert scene.mode.combo_reach(scene) == frozenset() and not scene.mode._dash(scene)  # nor any dash offered
+
+
+def test_a_unit_out_of_adrenaline_pays_its_dash_with_leadership_by_default_and_that_button_shows_chosen() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    _edit_unit(session, "r1", adrenaline=0, leadership=2)
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    pays = {b.label: b for b in scene.mode.buttons(scene) if b.id.startswith("pay:")}
+    assert not pays["Dash: Adrenaline (0)"].enabled and not pays["Dash: Adrenaline (0)"].selected
+    assert pays["Dash: Leadership (2)"].enabled and pays["Dash: Leadership (2)"].selected

@@ -81,6 +81,8 @@ def test_every_highlighted_hex_is_legal_and_every_legal_move_or_attack_is_highli
             for c in legal:  # everything legal is highlighted
                 if isinstance(c, cmd.Move | cmd.Dash) and c.unit_id == uid and c.path:
                     assert c.path[-1] in tinted, c
+                elif isinstance(c, cmd.MoveThenDash) and c.unit_id == uid:
+                    assert c.dash_path[-1] in tinted, c
                 elif isinstance(c, cmd.Charge) and c.unit_id == uid:
                     assert state.units[c.target_id].hex in targets, c
                 elif isinstance(c, cmd.SpecialMove) and c.unit_id == uid:
@@ -88,6 +90,7 @@ def test_every_highlighted_hex_is_legal_and_every_legal_move_or_attack_is_highli
             for h in special:
                 assert _accepted(state, SpecialMoveMode(uid).click(scene, h)), (uid, h)
             _check_buttons(scene, state, mode)
+            _check_pay_buttons(scene, state, mode)
             for b in mode.buttons(scene):  # the stuck step's own modes: every hex offered is accepted
                 if b.id.startswith("stuck:") and b.enabled:
                     stuck = mode.button(scene, b.id).mode
@@ -123,6 +126,33 @@ def _check_buttons(scene: Any, state: Any, mode: Any) -> None:
             continue
         command = unit_command(state, mode.unit_id, bid)
         assert isinstance(ail.apply(state, command), ail.Accepted), (mode.unit_id, bid, command)
+
+
+def _check_pay_buttons(scene: Any, state: Any, mode: Any) -> None:
+    """The dash-payment buttons are the ways the rules' `dash_payments` accept (enabled) and the
+    refused ones shown with the rules' reason; each enabled one makes a mode whose every hex and
+    target offered is accepted when clicked, each dash and charge paid the way chosen."""
+    ways = {w.pay: w for w in ail.dash_payments(state, mode.unit_id)}
+    pays = [b for b in mode.buttons(scene) if b.id.startswith("pay:")]
+    for b in pays:
+        way = ways[b.id.split(":", 1)[1]]
+        if way.pay != "pilot":  # (the pilot check: the one way, shown chosen, nothing to pick)
+            assert b.enabled == (way.refusal is None), (b, way)
+            assert way.refusal is None or way.refusal.rstrip(".") in b.tooltip, (b, way)
+    assert {b.id for b in pays if b.enabled} == {f"pay:{p}" for p, w in ways.items() if w.refusal is None and p != "pilot"}
+    for b in pays:
+        if not b.enabled:
+            continue
+        way = ways[b.id.split(":", 1)[1]]
+        paid = mode.button(scene, b.id).mode
+        assert isinstance(paid, MoveMode) and paid.pay == (None if way.default else way.pay)
+        if paid.pay is None:
+            continue  # the default payment: the very mode checked above
+        for h in sorted(_tinted(scene, paid)):
+            result = paid.click(scene, h)
+            assert _accepted(state, result), (mode.unit_id, h, b.id, result)
+            if isinstance(result.command, cmd.Dash | cmd.Charge | cmd.MoveThenDash):
+                assert result.command.pay == way.pay, (b.id, result.command)
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -64,21 +64,21 @@ def test_initiative_roll_is_intellect_plus_the_option_skill_with_the_skilled_die
 
 
 def test_the_memo_answers_once_per_state_and_key_and_keeps_only_the_latest_states() -> None:
-    from game.systems.tactical.rules import queries
+    from game.systems.tactical.rules import base_queries as memo_home  # (memo_home.py re-exports memo)
 
     st = make_state([("r1", "rifle_section", "blue", (0, 1))], phase="movement")
     calls: list[int] = []
 
     def ask(state: object) -> object:
-        return queries.memo(state, ("test", "reach"), lambda: calls.append(1) or object())  # type: ignore[arg-type,func-returns-value]
+        return memo_home.memo(state, ("test", "reach"), lambda: calls.append(1) or object())  # type: ignore[arg-type,func-returns-value]
 
     first = ask(st)
     assert ask(st) is first and len(calls) == 1  # asked again: the kept answer
-    others = [edit_unit(st, "r1", adrenaline=n) for n in range(queries._MEMO_SIZE)]
+    others = [edit_unit(st, "r1", adrenaline=n) for n in range(memo_home._MEMO_SIZE)]
     for other in others:
         assert ask(other) is not first  # another state: its own answer
-    assert len(queries._MEMO) == queries._MEMO_SIZE and all(s is not st for s, _ in queries._MEMO)
-    assert ask(st) is not first and len(calls) == queries._MEMO_SIZE + 2  # forgotten: made again
+    assert len(memo_home._MEMO) == memo_home._MEMO_SIZE and all(s is not st for s, _ in memo_home._MEMO)
+    assert ask(st) is not first and len(calls) == memo_home._MEMO_SIZE + 2  # forgotten: made again
 
 
 def test_the_client_keeps_no_query_cache_of_its_own() -> None:

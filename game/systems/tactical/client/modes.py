@@ -22,11 +22,10 @@ from game.systems.tactical.client.context import Intent, ModeContext
 from game.systems.tactical.client.rq import reach_path, reach_roads
 
 if TYPE_CHECKING:
+    from game.systems.tactical.rules.base_queries import DashPayment
     from game.systems.tactical.rules.commands import DashPay
 
 Result = Intent | None
-# the payment buttons' ids -> the dash's `pay` (Adrenaline is a living unit's usual way: None)
-PAYS: dict[str, DashPay | None] = {"pay:adrenaline": None, "pay:leadership": "leadership", "pay:pilot": "pilot"}
 
 
 @dataclass(frozen=True)
@@ -359,22 +358,11 @@ class MoveMode(Mode):
 
     def buttons(self, ctx: ModeContext) -> list[ActionButton]:
         state = ctx.state
-        me = self._unit(ctx)
         t = state.unit_type(self.unit_id)
         stage = self._stage(ctx)
         out: list[ActionButton] = []
         if stage != "done":
-            if t.living:
-                out.append(ActionButton("pay:adrenaline", f"Dash: Adrenaline ({me.adrenaline})",
-                                        selected=self.pay in (None, "adrenaline"),
-                                        tooltip="A living unit pays 1 Adrenaline to dash."))
-                if me.leadership >= state.setup.rules.dash.leadership_per_adrenaline or self.pay == "leadership":
-                    out.append(ActionButton("pay:leadership", f"Dash: Leadership ({me.leadership})",
-                                            selected=self.pay == "leadership",
-                                            tooltip="Pay Leadership points instead of Adrenaline."))
-            else:
-                out.append(ActionButton("pay:pilot", "Dash: pilot check", selected=True, enabled=False,
-                                        tooltip="A vehicle dashes with a pilot check; a failure spends the dash."))
+            out.extend(pay_buttons(dash_payments(ctx, self.unit_id), self.pay))
             if t.special_move is not None:  # enabled when the rules list somewhere it may land
                 out.append(ActionButton("special", f"{t.special_move.name.capitalize()} ({t.special_move.range})",
                                         enabled=bool(SpecialMoveMode(self.unit_id).targets(ctx)),
@@ -395,8 +383,9 @@ class MoveMode(Mode):
         return out
 
     def button(self, ctx: ModeContext, button_id: str) -> Result:
-        if button_id in PAYS:
-            return Intent(mode=MoveMode(self.unit_id, PAYS[button_id], self.advantage))
+        way = next((w for w in dash_payments(ctx, self.unit_id) if f"pay:{w.pay}" == button_id), None)
+        if way is not None:  # the way a dash pays unless told otherwise is the default: no `pay` named
+            return Intent(mode=MoveMode(self.unit_id, None if way.default else way.pay, self.advantage))
         if button_id == "cadv:+":
             return Intent(mode=MoveMode(self.unit_id, self.pay, self.advantage + 1))
         if button_id == "cadv:-":
@@ -406,6 +395,42 @@ class MoveMode(Mode):
         if button_id.startswith("stuck:"):
             return Intent(mode=StuckMode(self.unit_id, button_id.split(":", 1)[1]))
         return None
+
+
+def dash_payments(ctx: ModeContext, unit_id: str) -> tuple[DashPayment, ...]:
+    """The ways the unit may pay for a dash, with the rules' verdict on each (`dash_payments`)."""
+    out: tuple[DashPayment, ...] = rq.cached(ctx.state, ("dash_payments", unit_id),
+                                     lambda: ail.dash_payments(ctx.state, unit_id))
+    return out
+
+
+# what each way of paying for a dash says on its button, and its tooltip
+PAY_WORDS: dict[str, tuple[str, str]] = {
+    "adrenaline": ("Adrenaline", "A living unit pays 1 Adrenaline to dash."),
+    "leadership": ("Leadership", "Pay Leadership points instead of Adrenaline."),
+    "pilot": ("pilot check", "A vehicle dashes with a pilot check; a failure spends the dash."),
+}
+
+
+def pay_buttons(ways: tuple[DashPayment, ...], pay: DashPay | None) -> list[ActionButton]:
+    """The dash-payment buttons for the ways the rules list (`dash_payments`) and the payment
+    chosen (`pay`, None: the default): each way the rules accept now, enabled (its button chooses
+    it); one they refuse, shown greyed with their reason, but Leadership only when chosen (a unit
+    without the points is not offered them) and Adrenaline always (a living unit's usual way). A
+    vehicle's one way, its pilot check, is shown chosen and greyed: there is nothing to choose."""
+    out: list[ActionButton] = []
+    for way in ways:
+        word, tip = PAY_WORDS.get(way.pay, (way.pay, ""))
+        chosen = pay == way.pay or (pay is None and way.default)
+        if way.pay == "pilot":
+            out.append(ActionButton("pay:pilot", f"Dash: {word}", selected=True, enabled=False, tooltip=tip))
+            continue
+        if way.refusal is not None and not chosen and way.pay != "adrenaline":
+            continue
+        out.append(ActionButton(f"pay:{way.pay}", f"Dash: {word} ({way.held})", enabled=way.refusal is None,
+                                selected=chosen, tooltip=tip if way.refusal is None else f"{way.refusal[0].upper()}"
+                                                                                       f"{way.refusal[1:]}."))
+    return out
 
 
 def state_dash_blocked(ctx: ModeContext, unit: Any, pay: str | None = None) -> bool:

@@ -12,7 +12,8 @@ unreachable_reason(state, uid, hex, mode); move_reach_keeping_dash(state, uid) a
 state_after_move(state, uid, path) for a move then a dash, and the same asked all at once:
 move_then_dash_reach(state, uid), move_then_dash_sources(state, uid, hex), dash_after_move(state, uid, hex); terrain_bars_dash(state, unit);
 can_stand_on(rules, unit_type, terrain); stat_lines(state, uid); danger_zone(state, uid);
-spendable_advantage(state, uid); dash_refusal(state, uid, pay).
+spendable_advantage(state, uid); dash_refusal(state, uid, pay); dash_payments(state, uid) -> the ways a
+unit may pay for a dash, each with the verdict; move_then_dash_commands(state, uid, pay) (those legal_commands lists).
 The system object the shell uses: `SYSTEM` (game.systems.tactical.rules.system), registered in game/table.py.
 
 Pure: no pygame, pytmx or yaml, no files, no global random, no clock.
@@ -35,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the table below, for type checkers (kept equal to it by a test)
     from game.systems.tactical.rules import events as events
+    from game.systems.tactical.rules.base_queries import DashPayment as DashPayment
+    from game.systems.tactical.rules.base_queries import dash_payments as dash_payments
     from game.systems.tactical.rules.commands import AssignLeadership as AssignLeadership
     from game.systems.tactical.rules.commands import Attack as Attack
     from game.systems.tactical.rules.commands import Charge as Charge
@@ -59,6 +62,7 @@ if TYPE_CHECKING:  # the table below, for type checkers (kept equal to it by a t
     from game.systems.tactical.rules.events import parse_event as parse_event
     from game.systems.tactical.rules.models import BattleSetup as BattleSetup
     from game.systems.tactical.rules.move_then_dash import dash_after_move as dash_after_move
+    from game.systems.tactical.rules.move_then_dash import move_then_dash_commands as move_then_dash_commands
     from game.systems.tactical.rules.move_then_dash import move_then_dash_reach as move_then_dash_reach
     from game.systems.tactical.rules.move_then_dash import move_then_dash_sources as move_then_dash_sources
     from game.systems.tactical.rules.movement import move_reach_keeping_dash as move_reach_keeping_dash
@@ -110,6 +114,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     "ChooseTurnPlace": ("commands", "ChooseTurnPlace"),
     "Command": ("commands", "Command"),
     "Dash": ("commands", "Dash"),
+    "DashPayment": ("base_queries", "DashPayment"),
     "DefensiveAction": ("commands", "DefensiveAction"),
     "EndPhase": ("commands", "EndPhase"),
     "EnterStance": ("commands", "EnterStance"),
@@ -138,6 +143,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     "charge_preview": ("queries", "charge_preview"),
     "danger_zone": ("queries", "danger_zone"),
     "dash_after_move": ("move_then_dash", "dash_after_move"),
+    "dash_payments": ("base_queries", "dash_payments"),
     "dash_reach": ("queries", "dash_reach"),
     "dash_refusal": ("queries", "dash_refusal"),
     "describe_objectives": ("objectives", "describe_objectives"),
@@ -145,6 +151,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     "legal_commands": ("queries", "legal_commands"),
     "move_reach": ("queries", "move_reach"),
     "move_reach_keeping_dash": ("movement", "move_reach_keeping_dash"),
+    "move_then_dash_commands": ("move_then_dash", "move_then_dash_commands"),
     "move_then_dash_reach": ("move_then_dash", "move_then_dash_reach"),
     "move_then_dash_sources": ("move_then_dash", "move_then_dash_sources"),
     "overwatch_exposure": ("queries", "overwatch_exposure"),

@@ -15,6 +15,8 @@ the same answers from one search:
   mouse hovers), without making the what-if state;
 - `move_then_dash_targets(state, uid, pay)`: the hexes only a move then a dash reaches (neither
   the move nor the dash alone), when the unit may still make both and pay for the dash that way;
+- `move_then_dash_commands(state, uid, pay)`: a `MoveThenDash` command to each of those hexes
+  (what `legal_commands` lists);
 - `move_then_dash_plan(state, uid, goal, pay)`: the one `MoveThenDash` command to `goal` a
   player's click makes (which hex the move ends on: the fewest overwatch shots drawn, then the
   shortest dash, then the cheapest in all, then hex order), with its overwatch and costs.
@@ -39,6 +41,14 @@ from functools import partial
 from typing import NamedTuple
 
 from game.core.hexgrid import Hex
+from game.systems.tactical.rules.base_queries import (
+    Exposure,
+    dash_refusal,
+    kept_dash_reach,
+    kept_move_reach,
+    memo,
+    overwatch_exposure,
+)
 from game.systems.tactical.rules.commands import Dash, DashPay, Move, MoveThenDash
 from game.systems.tactical.rules.events import DashFailed
 from game.systems.tactical.rules.movement import (
@@ -54,14 +64,6 @@ from game.systems.tactical.rules.movement import (
     handle_move,
     move_reach_keeping_dash,
     state_after_move,
-)
-from game.systems.tactical.rules.queries import (
-    Exposure,
-    dash_refusal,
-    kept_dash_reach,
-    kept_move_reach,
-    memo,
-    overwatch_exposure,
 )
 from game.systems.tactical.rules.state import GameState, UnitState
 from game.systems.tactical.rules.txn import Reject, Rejection, Txn
@@ -276,6 +278,34 @@ def move_then_dash_targets(state: GameState, unit_id: str, pay: DashPay | None =
 
     out: frozenset[Hex] = memo(state, ("move_then_dash_targets", unit_id), run)
     return out
+
+
+def move_then_dash_commands(state: GameState, unit_id: str, pay: DashPay | None = None) -> list[MoveThenDash]:
+    """One `MoveThenDash` to each hex of `move_then_dash_targets` (those `legal_commands` lists
+    for the unit, asked of it alone), in hex order: the move to the farthest hex it can end on
+    (then the first in hex order) from which the dash reaches that hex, the dash along its reach's
+    path. Each is the Move then the Dash the per-hex what-ifs check (`state_after_move`, then
+    `dash_reach` on the state it leaves), so `apply` accepts it. A click makes the one
+    `move_then_dash_plan` picks (it dodges overwatch); this is any one, found with few what-ifs:
+    the farthest move ends reach the most, and the search stops once every hex has its command."""
+    goals = set(move_then_dash_targets(state, unit_id, pay))
+    if not goals:
+        return []
+    keep: Reach = memo(state, ("move_reach_keeping_dash", unit_id), lambda: move_reach_keeping_dash(state, unit_id))
+    ends = {h: c for h, c in keep.costs.items() if h != keep.start}
+    found: dict[Hex, MoveThenDash] = {}
+    for m in sorted(ends, key=lambda h: (-ends[h], h)):
+        if not goals:
+            break
+        if goals.isdisjoint(dash_after_move(state, unit_id, m)):  # (a search, no what-if state)
+            continue
+        mpath, after, dash = memo(state, ("move_then_dash_end", unit_id, m), partial(_after, state, unit_id, keep, m))
+        if after is None or dash is None:
+            continue
+        for goal in goals.intersection(dash.costs):
+            found[goal] = MoveThenDash(unit_id=unit_id, move_path=mpath, dash_path=_entered(dash, goal), pay=pay)
+        goals.difference_update(dash.costs)
+    return [found[h] for h in sorted(found)]
 
 
 @dataclass(frozen=True)

@@ -6,16 +6,18 @@ never disagree with the result.
   the exact odds of each shot (assuming the earlier shots did not stop the mover).
 - `attack_preview`: the AC in parts, the hit modifiers and the exact outcome odds (with and
   without the defender's defensive action when it may take one).
-- `legal_commands`: every command `apply` would accept now (moves to every reachable hex).
+- `legal_commands`: every command `apply` would accept now (moves to every reachable hex, a move
+  then a dash to every hex only that reaches).
+- `dash_payments`: the ways a unit may pay for a dash, each with the rules' verdict (base_queries.py).
 - `units_that_can_act`: the units of a side with something left to do this phase
   (`unit_can_act`: the same asked of one unit).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -28,6 +30,7 @@ from game.systems.tactical.rules.attack import (
     hit_check,
     hit_die,
     hit_modifiers,
+    hit_stat_and_skill,
 )
 from game.systems.tactical.rules.attacks import (
     check_attack,
@@ -36,7 +39,17 @@ from game.systems.tactical.rules.attacks import (
     make_setup,
     triggered_advantage,
 )
-from game.systems.tactical.rules.check import Modifier
+from game.systems.tactical.rules.base_queries import (
+    DashPayment,
+    Exposure,
+    dash_payments,
+    dash_refusal,
+    kept_dash_reach,
+    kept_move_reach,
+    memo,
+    overwatch_exposure,
+)
+from game.systems.tactical.rules.check import Modifier, die_for
 from game.systems.tactical.rules.commands import (
     AssignLeadership,
     Attack,
@@ -52,60 +65,35 @@ from game.systems.tactical.rules.commands import (
     SpecialMove,
     StuckStep,
 )
-from game.systems.tactical.rules.common import active_unit
+from game.systems.tactical.rules.common import active_unit, name
+from game.systems.tactical.rules.initiative import PERSONAL_SKILL, commander
+from game.systems.tactical.rules.los import has_line_of_sight
+from game.systems.tactical.rules.move_then_dash import move_then_dash_commands
 from game.systems.tactical.rules.movement import (
     Reach,
     _holders,
     check_charge,
+    dash_payment,
     dash_reach,
     has_a_free_step,
     move_reach,
     special_move_targets,
     stuck_steps,
+    terrain_bars_dash,
 )
 from game.systems.tactical.rules.odds import Odds, outcome_distribution
-from game.systems.tactical.rules.overwatch import guard_weapon_of, qualifying_watchers
+from game.systems.tactical.rules.overwatch import guard_weapon_of
 from game.systems.tactical.rules.state import AdvantageKind, CasualtyAdvantageKind, GameState, UnitState
 from game.systems.tactical.rules.txn import Reject, Rejection
 
 OPTIONS: tuple[Literal["tactics", "leadership", "deception"], ...] = ("tactics", "leadership", "deception")
 
 __all__ = [
-    "AttackPreview", "ChargePreview", "Exposure", "Reach", "attack_preview", "charge_preview", "dash_reach", "legal_commands", "move_reach",
-    "overwatch_exposure", "preview", "special_move_targets", "unit_can_act", "units_that_can_act",
+    "AttackPreview", "ChargePreview", "DashPayment", "Exposure", "Reach", "attack_preview", "charge_preview",
+    "dash_payments", "dash_reach", "dash_refusal", "kept_dash_reach", "kept_move_reach", "legal_commands", "memo",
+    "move_reach", "move_then_dash_commands", "overwatch_exposure", "preview", "special_move_targets", "unit_can_act",
+    "units_that_can_act",
 ]
-
-
-@dataclass(frozen=True)
-class Exposure:
-    """A hex of a path where a watcher may fire on overwatch."""
-    step: int  # 1 = the first hex entered
-    hex: Hex
-    watcher_id: str
-    weapon: str
-    odds: Odds
-
-
-def overwatch_exposure(state: GameState, unit_id: str, path: list[Hex] | tuple[Hex, ...],
-                       mode: Literal["move", "dash", "charge", "stuck_step"]) -> list[Exposure]:
-    """Where overwatch would fire along `path` (hexes entered; a leading start hex is ignored)."""
-    if ("move" if mode == "stuck_step" else mode) not in state.setup.rules.overwatch_triggers:
-        return []
-    unit = state.units[unit_id]
-    steps = [Hex(*h) for h in path]
-    if steps and steps[0] == unit.hex:
-        steps = steps[1:]
-    fired: set[str] = set()
-    out: list[Exposure] = []
-    for i, h in enumerate(steps):
-        for w in qualifying_watchers(state, unit_id, h):
-            if w.unit_id in fired:
-                continue
-            fired.add(w.unit_id)
-            setup = make_setup(state, w.unit_id, unit_id, w.weapon, overwatch_shot=True, target_at=h,
-                               advantage=triggered_advantage(state, w.unit_id)[0])
-            out.append(Exposure(i + 1, h, w.unit_id, w.weapon, outcome_distribution(setup)))
-    return out
 
 
 @dataclass(frozen=True)
@@ -223,42 +211,6 @@ def preview(state: GameState, command: BaseModel) -> object:
 
 
 # --------------------------------------------------------------------------- a memo per state
-
-# The answers asked of the latest states (most recent first): (state, key -> answer). States never
-# change in place, so an answer stays true of its state; a client asks the same reach, path and
-# odds many times a frame (the hint, the hex box, the preview and the map each ask the hovered
-# path), and here they are answered once per state. A pure memo, like the reach search's.
-_MEMO: list[tuple[GameState, dict[Hashable, Any]]] = []
-_MEMO_SIZE = 6
-
-
-def memo(state: GameState, key: Hashable, fn: Callable[[], Any]) -> Any:
-    """`fn()`, made once for this state and key and kept while the state is one of the last few
-    asked about. The answer is shared: not to be changed."""
-    i = next((i for i, kept in enumerate(_MEMO) if kept[0] is state), None)
-    if i is None:
-        _MEMO.insert(0, (state, {}))
-        del _MEMO[_MEMO_SIZE:]
-    elif i:
-        _MEMO.insert(0, _MEMO.pop(i))  # most recent first
-    table = _MEMO[0][1]
-    if key not in table:
-        table[key] = fn()
-    return table[key]
-
-
-def kept_move_reach(state: GameState, unit_id: str) -> Reach:
-    """`move_reach`, kept in the memo (shared: not to be changed)."""
-    out: Reach = memo(state, ("move_reach", unit_id), lambda: move_reach(state, unit_id))
-    return out
-
-
-def kept_dash_reach(state: GameState, unit_id: str) -> Reach:
-    """`dash_reach`, kept in the memo (shared: not to be changed)."""
-    out: Reach = memo(state, ("dash_reach", unit_id), lambda: dash_reach(state, unit_id))
-    return out
-
-
 # --------------------------------------------------------------------------- what can act
 
 def _slot_units(state: GameState, side: str) -> list[UnitState]:
@@ -319,8 +271,6 @@ def unit_can_act(state: GameState, unit_id: str) -> bool:
 def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
     """None when the unit is one `units_that_can_act` lists now, else a sentence saying why not
     (for the client's hint when a player picks a unit that is done)."""
-    from game.systems.tactical.rules.common import name
-
     u = state.units.get(unit_id)
     if u is None or not u.alive:
         return f"{unit_id} is not on the map"
@@ -341,7 +291,6 @@ def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
             return f"{who} is pinned: it cannot move this Movement phase"
         if u.dashed:
             return f"{who} has taken its second move (dash, charge or special move) this turn"
-        from game.systems.tactical.rules.movement import terrain_bars_dash
         barred = terrain_bars_dash(state, u)
         if u.move_done and barred:
             return barred
@@ -354,7 +303,8 @@ def why_unit_cannot_act(state: GameState, unit_id: str) -> str | None:
 # --------------------------------------------------------------------------- legal commands
 
 def legal_commands(state: GameState) -> list[BaseModel]:
-    """Every command `apply` would accept now (dash/charge listed with their default payment)."""
+    """Every command `apply` would accept now (dash, charge and move then dash listed with their
+    default payment; a move then a dash once per hex only it reaches, `move_then_dash_commands`)."""
     if state.phase == "ended":
         return []
     p = state.pending
@@ -407,8 +357,6 @@ def _casualty_kinds(state: GameState, u: UnitState) -> list[CasualtyAdvantageKin
 def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
     """Every movement command of `u` that `apply` would accept now, lazily (so `can_still_move`
     stops at the first)."""
-    from game.systems.tactical.rules.movement import dash_payment
-
     if u.pinned or u.out_of_action:
         return
     if not u.move_done:
@@ -437,6 +385,7 @@ def _movement_commands(state: GameState, u: UnitState) -> Iterator[BaseModel]:
                     if distance(end, e.hex) == 1:
                         for w in melee:
                             yield Charge(unit_id=u.id, path=tuple(path), target_id=e.id, weapon=w)
+        yield from move_then_dash_commands(state, u.id)  # (none once the unit has moved)
     yield from _special_moves(state, u)
 
 
@@ -526,9 +475,6 @@ def stat_lines(state: GameState, unit_id: str) -> list[StatLine]:
     (stat + skill + die, the d6 when the skill is 0, aether for spells), each defence, the
     special move. From the unit's own type (a GM-edited type included), so the card cannot show
     other numbers than the attack and the odds use."""
-    from game.systems.tactical.rules.attack import hit_stat_and_skill
-    from game.systems.tactical.rules.check import die_for
-
     u = state.units[unit_id]
     t = state.unit_type(unit_id)
     rules = state.setup.rules
@@ -576,19 +522,6 @@ def spendable_advantage(state: GameState, unit_id: str) -> list[tuple[AdvantageK
         if n > 0:
             out.append((kind, n))
     return out
-
-
-def dash_refusal(state: GameState, unit_id: str, pay: Literal["adrenaline", "leadership", "pilot"] | None = None,
-                 ) -> str | None:
-    """Why the unit could not pay for a dash (or charge) the way `pay` says (None: the default
-    payment), or None when it can: the rules' own `dash_payment` check."""
-    from game.systems.tactical.rules.movement import dash_payment
-
-    try:
-        dash_payment(state, state.units[unit_id], pay)
-    except Reject as exc:
-        return exc.reason
-    return None
 
 
 def is_stuck(state: GameState, unit_id: str) -> bool:
@@ -683,8 +616,6 @@ def danger_zone(state: GameState, unit_id: str) -> frozenset[Hex]:
     """Where a unit in overwatch would fire at an enemy entering a hex: every hex (its own
     excluded) it sees and its held weapon reaches, the two conditions `qualifying_watchers`
     asks of each step of a move. Empty when the unit is not holding an overwatch shot."""
-    from game.systems.tactical.rules.los import has_line_of_sight
-
     u = state.units.get(unit_id)
     if u is None or not u.alive or u.out_of_action or u.stance != "overwatch" or u.stance_weapon is None:
         return frozenset()
@@ -715,9 +646,6 @@ class InitiativeRoll:
 def initiative_roll(state: GameState, side: str, option: str, personal_stat: str | None = None) -> InitiativeRoll:
     """The roll the commander of `side` makes with an initiative option ("tactics",
     "leadership", "deception", or "personal" with its stat), as the rules roll it."""
-    from game.systems.tactical.rules.check import die_for
-    from game.systems.tactical.rules.initiative import PERSONAL_SKILL, commander
-
     cdr = commander(state, side)
     if option == "personal":
         stat_name = personal_stat or "physique"
