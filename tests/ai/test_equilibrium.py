@@ -4,25 +4,30 @@ the same game for both sides, and it reads only the player's view."""
 
 from __future__ import annotations
 
+import inspect
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules import SYSTEM, combat
 from game.systems.campaign.rules.battle import side_facts
 from game.systems.campaign.rules.equilibrium import (
+    JUDGED_STRATAGEMS,
     TOLERANCE,
     cell_payoff,
+    difference,
     equilibrium,
     expected_loss,
     exploitability,
+    payoff_matrix,
     payoff_of,
     solve,
     strategies,
 )
-from game.systems.campaign.rules.planner import cell, expected_taken
+from game.systems.campaign.rules.planner import binomial, cell, expected_taken
 from game.table import TABLE
 from tests.rules.campaign.campfix import to_orders
 
@@ -121,3 +126,56 @@ def test_every_battle_of_the_teaching_campaign_script_has_an_unexploitable_equil
                     solved += 1
         state = system.apply(state, command).state
     assert solved >= 4
+
+
+def test_the_stratagems_the_payoffs_group_by_are_exactly_those_the_judge_reads() -> None:
+    # Payoffs keys a pair of plays by what `verdict` reads of them: a stratagem the judge asks
+    # about and JUDGED_STRATAGEMS leaves out would merge plays with different verdicts.
+    read: set[str] = set()
+    for fn in (combat.judge, combat._draw, combat._cf, combat.with_delay):
+        read |= set(re.findall(r'\.has\("(\w+)"\)', inspect.getsource(fn)))
+    assert read == set(JUDGED_STRATAGEMS)
+
+
+def test_the_difference_of_two_pools_is_the_sum_over_every_pair_of_success_counts() -> None:
+    for nm in range(0, 7):
+        for nf in range(0, 7):
+            got = dict(difference(nm, nf, 0.5))
+            want: dict[int, float] = {}
+            for sm, qm in enumerate(binomial(nm, 0.5)):
+                for sf, qf in enumerate(binomial(nf, 0.5)):
+                    want[sm - sf] = want.get(sm - sf, 0.0) + qm * qf
+            assert got.keys() == want.keys() and sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+            assert all(got[d] == pytest.approx(want[d], abs=1e-15) for d in want)
+
+
+def test_every_payoff_of_every_teaching_battle_is_the_planners_with_stratagems_for_both_sides() -> None:
+    plugin = TABLE.plugin_named("campaign")
+    loaded = plugin.load(MAPS / "campaign" / "teaching.yaml")
+    commands = plugin.read_script(MAPS / "campaign" / "teaching-commands.yaml", loaded)
+    system = plugin.system
+    state = system.initial_state(plugin.setup_of(loaded), loaded.seed)
+    seen: set[tuple[int, str, str]] = set()
+    cells = 0
+    for command in commands:
+        if state.phase == "orders":
+            for b in state.open_games():
+                for player in b.sides:
+                    if (state.week, b.id, player) in seen:
+                        continue
+                    seen.add((state.week, b.id, player))
+                    view = system.view(state, player)
+                    vb = view.battles[b.id]
+                    foe_id = vb.sides[1] if vb.sides[0] == player else vb.sides[0]
+                    me, foe = side_facts(view, vb, player), side_facts(view, vb, foe_id)
+                    rules, first = view.cs.rules, vb.started_week == view.week
+                    rows, cols = strategies(rules, me), strategies(rules, foe)
+                    a = payoff_matrix(rules, me, foe, rows, cols, first)
+                    for i, r in enumerate(rows):
+                        for j, c in enumerate(cols):
+                            planned = cell(rules, me, r.manoeuvre, r.stratagems, r.vanguard, foe, c.manoeuvre,
+                                           c.stratagems, c.vanguard, first)
+                            assert a[i][j] == pytest.approx(payoff_of(planned), abs=1e-12), (b.id, r, c)
+                            cells += 1
+        state = system.apply(state, command).state
+    assert len(seen) >= 4 and cells >= 400

@@ -31,9 +31,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any
 
 from game.systems.campaign.rules.battle import side_facts
-from game.systems.campaign.rules.combat import SideFacts, build_pool, make_plays, orders_refusal, verdict
+from game.systems.campaign.rules.combat import (
+    Play,
+    SideFacts,
+    build_pool,
+    make_plays,
+    orders_refusal,
+    verdict,
+)
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Manoeuvre, RulesData
 from game.systems.campaign.rules.planner import Cell, best_vanguard, binomial, success_chance
 from game.systems.campaign.rules.state import CampaignState
@@ -133,7 +142,9 @@ _NEEDS_A_HEX = frozenset({"flee", "breakthrough"})
 
 def payoff_matrix(rules: RulesData, me: SideFacts, foe: SideFacts, rows: list[Strategy], cols: list[Strategy],
                   first_week: bool) -> list[list[float]]:
-    return [[cell_payoff(rules, me, r, foe, c, first_week) for c in cols] for r in rows]
+    """Every cell's `cell_payoff`, sharing the work the cells have in common (see `Payoffs`)."""
+    payoffs = Payoffs(rules, me, foe, first_week)
+    return [[payoffs.cell(r, c) for c in cols] for r in rows]
 
 
 def expected_loss(lo: int, hi: int, extra: int, mitigation: int) -> float:
@@ -146,32 +157,110 @@ def expected_loss(lo: int, hi: int, extra: int, mitigation: int) -> float:
     return ((start + hi) * count / 2 + k * count) / (hi - lo + 1)
 
 
+# The stratagems `verdict` reads (combat.judge, _draw, _cf and with_delay ask `Play.has` for these
+# and no other; tests/ai/test_equilibrium.py holds this set to that source). The others act on the
+# dice pools or on how a play reads (make_plays), which the plays and pools already carry.
+JUDGED_STRATAGEMS = frozenset({"breakthrough", "continuous_front", "delay", "encirclement", "guerrilla",
+                               "hammer_and_anvil", "hold_the_line", "last_stand", "raid"})
+
+
+@lru_cache(maxsize=4096)
+def difference(n_mine: int, n_theirs: int, p: float) -> tuple[tuple[int, float], ...]:
+    """The exact chance of each difference of successes (mine - theirs) of two binomial pools,
+    the differences with a chance of 0 left out."""
+    out: dict[int, float] = {}
+    for sm, qm in enumerate(binomial(n_mine, p)):
+        for sf, qf in enumerate(binomial(n_theirs, p)):
+            q = qm * qf
+            if q != 0.0:
+                out[sm - sf] = out.get(sm - sf, 0.0) + q
+    return tuple(sorted(out.items()))
+
+
+def _delays(play: Play) -> bool:
+    """Whether `verdict` reads this play's successes themselves (a Delay halves them), not only
+    the difference of the two sides' successes."""
+    return play.plays_as == "block" and play.has("delay")
+
+
+class Payoffs:
+    """`cell_payoff` for the cells of one battle, with what the cells share computed once.
+
+    `verdict` depends on the two plays only through what the judge reads of them (who, how they
+    play and read, the general's level, whether they fled, and the JUDGED_STRATAGEMS among
+    theirs), and on the successes only through their difference, plus each side's own
+    successes when it blocks with a Delay. So the payoff of a pair of successes is kept by that
+    key, and a cell is the sum over its differences of successes (exact binomial chances) of
+    those payoffs: the same sum `planner.cell` makes pair by pair, grouped."""
+
+    def __init__(self, rules: RulesData, me: SideFacts, foe: SideFacts, first_week: bool) -> None:
+        self.rules, self.me, self.foe, self.first_week = rules, me, foe, first_week
+        self.p = success_chance(rules)
+        self._gains: dict[tuple[int, ...], float] = {}
+        self._judged: dict[tuple[Any, ...], tuple[int, Play]] = {}
+
+    def cell(self, mine: Strategy, theirs: Strategy) -> float:
+        rules, me, foe = self.rules, self.me, self.foe
+        pm, pf = make_plays(me, mine.manoeuvre, mine.stratagems, mine.vanguard,
+                            foe, theirs.manoeuvre, theirs.stratagems, theirs.vanguard)
+        pool_m = build_pool(rules, me, pm, foe, pf, self.first_week)
+        pool_f = build_pool(rules, foe, pf, me, pm, self.first_week)
+        (im, jm), (jf_i, jf) = self._as_judged(pm), self._as_judged(pf)
+        nm = 0 if pm.fled else pool_m.dice
+        nf = 0 if pf.fled else pool_f.dice
+        bm, bf = pool_m.bonus_successes, pool_f.bonus_successes
+        gains = self._gains
+        total = 0.0
+        if not (_delays(pm) or _delays(pf)):
+            for d, q in difference(nm, nf, self.p):
+                diff = d + bm - bf
+                key: tuple[int, ...] = (im, jf_i, diff)
+                gain = gains.get(key)
+                if gain is None:
+                    gain = gains[key] = self._gain(jm, jf, diff if diff > 0 else 0, -diff if diff < 0 else 0)
+                total += q * gain
+            return total
+        half_m, half_f = _delays(pm), _delays(pf)
+        for sm, qm in enumerate(binomial(nm, self.p)):
+            for sf, qf in enumerate(binomial(nf, self.p)):
+                q = qm * qf
+                if q == 0.0:
+                    continue
+                sa, sb = sm + bm, sf + bf
+                key = (im, jf_i, sa - sb, sa // 2 if half_m else -1, sb // 2 if half_f else -1)
+                gain = gains.get(key)
+                if gain is None:
+                    gain = gains[key] = self._gain(jm, jf, sa, sb)
+                total += q * gain
+        return total
+
+    def _as_judged(self, play: Play) -> tuple[int, Play]:
+        """The play with only what `verdict` reads of it, and its number: one per distinct reading."""
+        key = (play.player, play.plays_as, play.reads_as, play.stratagems & JUDGED_STRATAGEMS, play.general_level,
+               play.fled)
+        judged = self._judged.get(key)
+        if judged is None:
+            judged = self._judged[key] = (len(self._judged), Play(play.player, play.plays_as, play.plays_as,
+                                                                  play.reads_as, key[3], play.general_level, "",
+                                                                  play.fled))
+        return judged
+
+    def _gain(self, pm: Play, pf: Play, sa: int, sb: int) -> float:
+        v = verdict(self.rules, pm, pf, sa, sb)
+        t_m, t_f = v.taken[pm.player], v.taken[pf.player]
+        gain = (expected_loss(t_f.lo, t_f.hi, t_f.extra, t_f.mitigation)
+                - expected_loss(t_m.lo, t_m.hi, t_m.extra, t_m.mitigation))
+        if v.band and v.winner is not None:
+            gain += BAND_WORTH * v.band * (1 if v.winner == pm.player else -1)
+        return gain
+
+
 def cell_payoff(rules: RulesData, me: SideFacts, mine: Strategy, foe: SideFacts, theirs: Strategy,
                 first_week: bool) -> float:
-    """`payoff_of(planner.cell(...))` computed the same way (the same plays, pools and `verdict`
-    over every pair of success counts), with the expected casualties in closed form: the
-    equilibrium's 36 cells well inside its time budget. Tests hold it equal to the planner."""
-    pm, pf = make_plays(me, mine.manoeuvre, mine.stratagems, mine.vanguard,
-                        foe, theirs.manoeuvre, theirs.stratagems, theirs.vanguard)
-    pool_m = build_pool(rules, me, pm, foe, pf, first_week)
-    pool_f = build_pool(rules, foe, pf, me, pm, first_week)
-    p = success_chance(rules)
-    dm = binomial(pool_m.dice, p) if not pm.fled else (1.0,)
-    df = binomial(pool_f.dice, p) if not pf.fled else (1.0,)
-    total = 0.0
-    for sm, qm in enumerate(dm):
-        for sf, qf in enumerate(df):
-            q = qm * qf
-            if q == 0.0:
-                continue
-            v = verdict(rules, pm, pf, sm + pool_m.bonus_successes, sf + pool_f.bonus_successes)
-            t_m, t_f = v.taken[pm.player], v.taken[pf.player]
-            gain = (expected_loss(t_f.lo, t_f.hi, t_f.extra, t_f.mitigation)
-                    - expected_loss(t_m.lo, t_m.hi, t_m.extra, t_m.mitigation))
-            if v.band and v.winner is not None:
-                gain += BAND_WORTH * v.band * (1 if v.winner == pm.player else -1)
-            total += q * gain
-    return total
+    """`payoff_of(planner.cell(...))` computed the same way (the same plays, pools and `verdict`),
+    with the expected casualties in closed form and the pairs of success counts grouped by what
+    `verdict` reads of them (`Payoffs`). Tests hold it equal to the planner."""
+    return Payoffs(rules, me, foe, first_week).cell(mine, theirs)
 
 
 def exploitability(a: list[list[float]] | tuple[tuple[float, ...], ...], x: tuple[float, ...],
@@ -184,8 +273,13 @@ def exploitability(a: list[list[float]] | tuple[tuple[float, ...], ...], x: tupl
 
 
 def _solve_lp(a: list[list[float]]) -> tuple[tuple[float, ...], float]:
-    """The row player's optimal mix and the value: max v s.t. x.A >= v for every column."""
-    from scipy.optimize import linprog  # heavy: only when an equilibrium is asked for
+    """The row player's optimal mix and the value: max v s.t. x.A >= v for every column.
+
+    (The program's dual would give the column player's mix too, but where the game has more than
+    one optimal mix it is not always the one the column player's own program finds, and the
+    planner shows that one; the second program costs about 3 ms.)"""
+    # import seam: scipy takes about 0.6 s to import; only a process that asks for an equilibrium pays it
+    from scipy.optimize import linprog
 
     m, n = len(a), len(a[0])
     c = [0.0] * m + [-1.0]
@@ -244,7 +338,7 @@ def _exact_solve(m: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] |
 def solve(a: list[list[float]]) -> tuple[tuple[float, ...], tuple[float, ...], float, float, bool]:
     """(row mix, column mix, value, exploitability, polished) of the zero-sum game A (payoffs to
     the row player)."""
-    x, v = _solve_lp(a)
+    x, _ = _solve_lp(a)
     y, _ = _solve_lp([[-a[i][j] for i in range(len(a))] for j in range(len(a[0]))])
     gap = exploitability(a, x, y)
     polished = False
