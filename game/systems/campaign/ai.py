@@ -41,6 +41,7 @@ from game.systems.campaign.rules.commands import (
 )
 from game.systems.campaign.rules.engine import active_player, reach
 from game.systems.campaign.rules.equilibrium import Strategy, equilibrium, strategies
+from game.systems.campaign.rules.events import CasualtiesPlaced
 from game.systems.campaign.rules.hexes import hex_distance
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES
 from game.systems.campaign.rules.queries import legal_commands
@@ -91,7 +92,8 @@ class CampaignPlayer:
             raise ValueError(f"no campaign computer level {level!r} (easy, hard)")
         self.level = level
         self.rng = rng
-        import scipy.optimize  # noqa: F401  (the equilibrium's solver: loaded when the seat is taken, not mid-decision)
+        # import seam: the equilibrium's solver (scipy, about 0.6 s) loads when a seat is taken, not mid-decision
+        import scipy.optimize  # noqa: F401
 
     def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
         state: CampaignState = view
@@ -233,8 +235,6 @@ def exchange(steps: Any) -> dict[tuple[str, str], int]:
     """(destroyer, victim) -> units destroyed, over a campaign's steps: a unit destroyed in a step
     that placed casualties in a battle was destroyed by the other side of that battle. For the
     arena's figure "units destroyed for each unit lost" (docs/ai.md)."""
-    from game.systems.campaign.rules.events import CasualtiesPlaced
-
     out: dict[tuple[str, str], int] = {}
     for step in steps:
         before, after = step.before, step.after
