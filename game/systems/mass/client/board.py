@@ -15,6 +15,14 @@ a force other than the one that last had the screen. Every other choice is made 
 open table. A player whose roll is on the board sees it before the board is hidden: the screen is
 then handed on by a button ("Hand the screen to ...") rather than at once.
 
+Computer forces (game/shell/seats.py): a force the players dialog (P) or `play --seat` hands to
+the computer makes its own decisions when the rules wait for it (rolls, Battle Actions, duels and
+their answers, the sealed appointments, a new commander), asked through `game.core.ai.choose` in
+a thread (its own view: never another force's sealed appointment); its command plays through the
+session like a person's, with its log lines and the why line after them (a sealed appointment's
+why once every force has chosen). The list shows only the people's choices; the hand-off comes up
+only between two people. H: a hint for the person to decide.
+
 `draw()` only reads; the session's `apply` is the only way the state changes.
 """
 
@@ -32,6 +40,9 @@ from game.shell.fonts import outlined, text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
+from game.shell.scenes.seats import seats_dialog
+from game.shell.seats import SeatRule, Seats, Thinker, hint_level, is_sealed, levels_of, said, why_line
+from game.shell.session import session_for
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client import end
 from game.systems.mass.io.picture import BAD, BG, DIM, GOLD, GOOD, INK, PANEL, TRACK, force_colours
@@ -46,6 +57,9 @@ CHOICE_SIZE = 13
 CHOICE_LINE = 17
 ODDS_SIZE = 13
 TRACK_H = 86
+SAID = (150, 210, 250)  # the computer's last decision and the hint
+SAID_SIZE = 12
+SAID_LINE = 15
 
 
 def open_scene(app: Any, session: Any) -> Scene:
@@ -75,7 +89,10 @@ class MassBoardScene(Scene):
     KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "choose a command"),
             Binding((pygame.K_PAGEUP, pygame.K_PAGEDOWN), "PageUp / PageDown", "a page of commands"),
             Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "apply the chosen command (or hand the "
-                    "screen on when a sealed choice is next)"))
+                    "screen on when a sealed choice is next)"),
+            Binding((pygame.K_h,), "H", "hint: what the computer would choose for the force to decide, and why"),
+            Binding((pygame.K_p,), "P", "players: who commands each force (Human, or the computer at a level); "
+                    "once the battle has begun only the GM changes it"))
 
     def __init__(self, app: Any, session: Any) -> None:
         super().__init__(app)
@@ -95,6 +112,12 @@ class MassBoardScene(Scene):
         self.handoffs = 0
         self.end_buttons: dict[Any, str] = {}
         self.summary_fits = True
+        # computer forces (game/shell/seats.py): their decisions and the hint's, in a thread
+        self.players = app.table.plugin_named(session.system.name).players
+        self.thinker = Thinker(self.players, session.seed)
+        self._hint_for: str | None = None  # the force a hint is being thought for
+        self.thinking: str | None = None  # the computer force whose decision is awaited
+        self.last_said = ""  # what the computer last played, and why (over the list until a person plays)
         self.ui = app.make_ui()
         self._plan_handoff(rolled=False)
         self._refresh()
@@ -164,7 +187,10 @@ class MassBoardScene(Scene):
     # ------------------------------------------------------------------ the rules' answers
     def _refresh(self) -> None:
         s = self.session.state
+        seats: Seats = self.session.seats
         self.legal = [] if (self.handoff_to is not None) else list(self.system.legal_commands(s))
+        # the computer's choices are its own: the list offers the people's
+        self.legal = [c for c in self.legal if not seats.is_computer(getattr(c, "force", None))]
         if choices.secret(s) and self.viewer is not None:
             # a sealed decision: the screen offers only the choices of the force it was handed to
             self.legal = [c for c in self.legal if getattr(c, "force", self.viewer) == self.viewer]
@@ -214,12 +240,13 @@ class MassBoardScene(Scene):
     def _plan_handoff(self, rolled: bool) -> None:
         """After every change: whether the screen must pass, hidden, to another force."""
         s = self.session.state
-        movers = self.system.to_move(s)
+        seats: Seats = self.session.seats
+        movers = [m for m in self.system.to_move(s) if not seats.is_computer(m)]  # the people to decide
         if not movers or not choices.secret(s):
             self.viewer = None  # open choices: the whole table looks at the board
             return
-        if not getattr(self.app.settings, "blackout", True):  # a GM at the table: no hiding
-            self.viewer = movers[0]
+        if not getattr(self.app.settings, "blackout", True) or len(seats.humans(list(s.forces))) < 2:
+            self.viewer = movers[0]  # a GM at the table, or one person (nobody to hide from): no hiding
             return
         if self.viewer in movers:
             return  # the force at the screen still has its own sealed choice to make
@@ -258,16 +285,21 @@ class MassBoardScene(Scene):
             return
         if not self.legal:
             return
+        if self._play(self.legal[self.selected]):
+            self.last_said = ""
+
+    def _play(self, cmd: Any, why: str | None = None) -> bool:
+        """Apply a command through the session and log it with its events; `why`: a computer
+        force's why line, logged after them (a sealed choice's once every force has chosen)."""
         before = self.session.state
-        cmd = self.legal[self.selected]
         ok, events, reason = self.session.apply(cmd)
         if not ok:
             self.message = reason or "refused"
             self._say(f"refused: {reason}", BAD)
-            return
+            return False
         self.message = ""
-        sealed = getattr(self.system, "sealed", None)
-        if sealed is not None and sealed(before, cmd):  # its content stays hidden from the next force
+        sealed = is_sealed(self.system, before, cmd)
+        if sealed:  # its content stays hidden from the next force
             self._say(f"> {before.forces[cmd.force].name} makes its sealed choice", GOLD)
         else:
             self._say("> " + choices.label(before, cmd), GOLD)
@@ -286,6 +318,15 @@ class MassBoardScene(Scene):
                 new_cas.append(getattr(e, "text", line))
         if new_cas and getattr(cmd, "kind", "") == "resolve_wave":
             self.casualties = new_cas
+        seats: Seats = self.session.seats
+        held = sealed and choices.secret(self.session.state)  # (the last appointment: announced at once)
+        if why is not None:
+            seats.note_why(self.session.history[-1], why, sealed=held)
+        if seats.held and not choices.secret(self.session.state):
+            for line in seats.unseal():  # the appointments are announced: why each was made
+                self._say(line, DIM)
+        if why is not None and not held:
+            self._say(why, DIM)
         self.selected = 0
         self.scroll = 0
         self._plan_handoff(rolled=bool(self.system.rolls(events)))
@@ -294,6 +335,96 @@ class MassBoardScene(Scene):
             self._say("The battle is over: the summary is below (save, a new battle, or quit).", GOLD)
         self._build()
         actions.after_change(self)  # the autosave at each new Wave
+        return True
+
+    # ------------------------------------------------------------------ computer forces
+    def _computer_turn(self) -> None:
+        """A computer force the rules wait for decides (a thread: nothing until it has), then its
+        command plays through the session as a person's would, with its why line."""
+        seats: Seats = self.session.seats
+        s = self.session.state
+        waiting = [m for m in self.system.to_move(s) if seats.is_computer(m)]
+        self.thinking = waiting[0] if waiting else None
+        if not waiting:
+            return
+        force = waiting[0]
+        level = seats.level(force) or ""
+        try:
+            timed = self.thinker.poll(self.system, s, force, level)
+        except Exception as exc:  # a player's bug must not take the window down: the force goes back to a person
+            self._to_person(force, f"its computer player failed ({exc})")
+            return
+        if timed is None:
+            return
+        cmd, why = timed.decision.command, timed.decision.why
+        name = s.forces[force].name
+        sealed = is_sealed(self.system, s, cmd)
+        what = "makes its sealed choice" if sealed else choices.label(s, cmd)
+        if not self._play(cmd, why_line(level, name, why)):
+            self._to_person(force, "the rules refused its computer's command")
+            return
+        self.message = ""
+        self.last_said = said(level, name, what, why, sealed=sealed and choices.secret(self.session.state))
+
+    def _to_person(self, force: str, why: str) -> None:
+        self.session.seats.set(force, None)
+        self._say(f"{self.session.state.forces[force].name} is commanded at the screen again: {why}.", BAD)
+        self._refresh()
+        self._build()
+
+    def players_dialog(self) -> None:
+        """P: who commands each force, Human or the computer at a level (anyone before the
+        battle has begun; after, the GM)."""
+        if not self.players:
+            self._say("These rules have no computer players.", BAD)
+            return
+        s = self.session.state
+        sides = [(fid, s.forces[fid].name) for fid in s.order]
+        rule = SeatRule(started=bool(self.session.history))  # then the GM's (no GM lock in this window)
+        self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players),
+                                   self._seats_changed, rule))
+
+    def _seats_changed(self) -> None:
+        self.thinker.forget()
+        self.after_change()
+
+    def hint(self) -> None:
+        """H: what the computer would choose for the force whose choices are listed, and why."""
+        level = hint_level(self.players)
+        force = getattr(self.legal[0], "force", None) if self.legal else None
+        if level is None or force is None or self.handoff_to is not None:
+            self._say("No hint: no person's choice is waiting.", DIM)
+            return
+        self._hint_for = force
+        self._say("Thinking of a hint...", DIM)
+
+    def _poll_hint(self) -> None:
+        force = self._hint_for
+        if force is None:
+            return
+        s = self.session.state
+        if force not in self.system.to_move(s) or self.session.seats.is_computer(force):
+            self._hint_for = None  # the choice it was for has passed
+            return
+        level = hint_level(self.players) or ""
+        try:
+            timed = self.thinker.poll(self.system, s, force, level, slot="hint")
+        except Exception as exc:
+            self._hint_for = None
+            self._say(f"No hint: the computer player failed ({exc}).", BAD)
+            return
+        if timed is None:
+            return
+        self._hint_for = None
+        cmd = timed.decision.command
+        self.last_said = f"Hint ({level}) for {s.forces[force].name}: {choices.label(s, cmd)}. Why: {timed.decision.why}"
+        self._say(self.last_said, SAID)
+        if cmd in self.legal:  # the hinted choice is the one chosen in the list (Enter plays it)
+            self.choose(self.legal.index(cmd))
+
+    def wants_frames(self) -> bool:
+        return super().wants_frames() or self.thinker.busy() or self.thinker.busy("hint") \
+            or self.thinking is not None
 
     def _end_action(self, key: str) -> None:
         if key == "back" and self.session.return_to is not None:
@@ -307,14 +438,13 @@ class MassBoardScene(Scene):
 
     def new_battle(self) -> None:
         """The same battle again from its set-up, with the next dice seed."""
-        from game.shell.session import session_for
-
         loaded = self.session.loaded
         if loaded is None:
             self._say("This battle has no set-up file to start again from", BAD)
             return
         plugin = self.app.table.plugin_of_loaded(loaded)
         fresh = session_for(plugin, loaded, seed=self.session.seed + 1)
+        fresh.seats = Seats(dict(self.session.seats.levels))  # the same people and computers
         self.app.replace(MassBoardScene(self.app, fresh))
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -335,6 +465,10 @@ class MassBoardScene(Scene):
                 self.choose(self.selected + max(1, len(self.command_rows())))
             elif event.key == pygame.K_PAGEUP:
                 self.choose(self.selected - max(1, len(self.command_rows())))
+            elif event.key == pygame.K_p:
+                self.players_dialog()
+            elif event.key == pygame.K_h and not self.over:
+                self.hint()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for row in self.command_rows():
                 if row.rect.collidepoint(event.pos):
@@ -345,7 +479,13 @@ class MassBoardScene(Scene):
     def update(self, dt: float) -> None:
         if self.handoff_to is not None and not self.handoff_wait and self.app.scenes.top is self:
             self._hand_off()
+        if self.app.scenes.top is self and self.handoff_to is None and not self.over:
+            self._computer_turn()
+        self._poll_hint()
         self.ui.update(dt)
+
+    def update_covered(self, dt: float) -> None:
+        self._poll_hint()
 
     # ------------------------------------------------------------------ the choices' layout
     def command_rows(self) -> list[ChoiceRow]:
@@ -354,7 +494,7 @@ class MassBoardScene(Scene):
             return []
         box = self._rects()["cmds"].inflate(-8, -8)
         width = box.w - 20
-        y = box.y + 28
+        y = box.y + 28 + SAID_LINE * len(self._said_lines(width))
         bottom = box.bottom - (22 if self.message else 6)
         rows: list[ChoiceRow] = []
         for i in range(self.scroll, len(self.legal)):
@@ -365,6 +505,10 @@ class MassBoardScene(Scene):
             rows.append(ChoiceRow(i, lines, pygame.Rect(box.x + 4, y, box.w - 8, h)))
             y += h
         return rows
+
+    def _said_lines(self, width: int) -> list[str]:
+        """What the computer last played, wrapped over the list (at most three lines)."""
+        return wrap_px(self.last_said, SAID_SIZE, width)[:3] if self.last_said else []
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
@@ -517,6 +661,9 @@ class MassBoardScene(Scene):
         movers = self.system.to_move(s)
         if self.handoff_to is not None:
             head = f"Next: a sealed choice for {s.forces[self.handoff_to].name}"
+        elif not self.legal and self.thinking is not None:
+            head = (f"The computer ({self.session.seats.level(self.thinking)}) decides for "
+                    f"{s.forces[self.thinking].name}...")
         elif not self.legal:
             head = "No decision waiting"
         else:
@@ -525,6 +672,8 @@ class MassBoardScene(Scene):
             if choices.secret(s):
                 head += " (sealed)"
         surface.blit(text(wrap_px(head, 14, box.w - 20, True)[0], 14, GOLD, True), (box.x + 10, box.y + 6))
+        for k, line in enumerate(self._said_lines(box.w - 20)):
+            surface.blit(text(line, SAID_SIZE, SAID), (box.x + 10, box.y + 26 + k * SAID_LINE))
         for row in self.command_rows():
             sel = row.index == self.selected
             if sel:
