@@ -16,7 +16,7 @@ from game import paths
 from game.shell.app import App, Settings
 from game.shell.contracts import live_game
 from game.shell.savegame import load_session, save_session
-from game.shell.seats import Seats, Thinker
+from game.shell.seats import SeatRule, Seats, Thinker
 from game.table import TABLE
 
 DEFAULT = paths.default_scenario()
@@ -160,3 +160,71 @@ def test_the_hint_key_says_what_the_computer_would_do_for_the_person_and_why() -
         time.sleep(0.005)
     assert "Why:" in (scene.toast_text or "")
     assert len(scene.session.history) == played  # a hint plays nothing
+
+
+def test_a_computer_sealed_initiative_choice_shows_neither_what_nor_why_until_the_choices_are_revealed() -> None:
+    """Both sides play by the computer; each initiative choice made while another side still has
+    to choose keeps its why line back (Seats.why_of is None) until the rolls reveal them all."""
+    app = _app({"zone": "easy", "zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    seats = session.seats
+    held_seen = released_seen = False
+    deadline = time.monotonic() + 60
+    while not (held_seen and released_seen):
+        assert time.monotonic() < deadline, "no sealed initiative choice by the computer was seen"
+        before = len(session.history)
+        app.step([])
+        time.sleep(0.002)
+        if len(session.history) == before:
+            continue
+        step = session.history[-1]
+        p = step.before.pending
+        if p is not None and p.kind == "initiative_choice":
+            after = session.state.pending
+            if after is not None and after.kind == "initiative_choice":
+                held_seen = True
+                assert seats.why_of(step) is None  # held back: it would tell the choice
+                assert "sealed initiative choice" in (scene.toast_text or "")
+                assert "Why: said once the choices are revealed" in (scene.toast_text or "")
+        elif held_seen and all(seats.why_of(s) is not None for s in session.history
+                               if s.before.pending is not None and s.before.pending.kind == "initiative_choice"):
+            released_seen = True
+
+
+def test_in_the_battle_window_seats_change_freely_before_play_and_by_the_gms_word_after() -> None:
+    app = _app({})
+    scene = live_game(app)
+    assert scene is not None
+    scene.players_dialog()
+    dialog = app.scenes.top
+    dialog.choose_label("Zenith Town.: Human")  # type: ignore[attr-defined]
+    assert scene.session.seats.level("zenith") == "easy"
+    app.scenes.top.choose_label("Done")  # type: ignore[attr-defined]
+    scene.session.seats.set("zenith", None)
+    cmds = list(scene.session.system.legal_commands(scene.session.view(scene.session.system.to_move(scene.session.state)[0])))
+    assert scene.submit(cmds[0])  # play has begun
+    scene.players_dialog()
+    locked = app.scenes.top
+    assert "Play has begun: only the GM changes who plays a side" in locked.body_text  # type: ignore[attr-defined]
+    locked.choose_label("Zenith Town.: Human")  # type: ignore[attr-defined]
+    assert "Refused." in app.scenes.top.body_text and scene.session.seats.level("zenith") is None  # type: ignore[attr-defined]
+    app.scenes.top.choose_label("I am the GM (G)")  # type: ignore[attr-defined]
+    app.scenes.top.choose_label("Zenith Town.: Human")  # type: ignore[attr-defined]
+    assert scene.session.seats.level("zenith") == "easy"
+
+
+def test_seats_keep_why_lines_by_step_and_release_the_held_ones_in_order() -> None:
+    seats = Seats({"a": "easy"})
+    s1, s2, s3 = object(), object(), object()
+    seats.note_why(s1, "one")
+    seats.note_why(s2, "two", sealed=True)
+    seats.note_why(s3, "three", sealed=True)
+    assert seats.why_of(s1) == "one" and seats.why_of(s2) is None and seats.why_of(object()) is None
+    assert seats.unseal() == ["two", "three"]
+    assert seats.why_of(s2) == "two" and seats.unseal() == []
+    assert Seats({"a": "easy"}) == seats  # the why lines are not part of who plays
+    assert SeatRule().why_not() is None and SeatRule(started=True, gm=True).why_not() is None
+    assert "I am the GM" in (SeatRule(started=True).why_not() or "")
+    assert "passphrase" in (SeatRule(started=True, unlock=lambda then: None).why_not() or "")

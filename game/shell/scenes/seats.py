@@ -30,6 +30,17 @@ def next_choice(current: str | None, levels: Sequence[str]) -> str | None:
     return order[(order.index(current) + 1) % len(order)] if current in order else None
 
 
+def short(name: str, most: int = 14) -> str:
+    """A side's name on its button: whole when short, else cut at a word, or in one when that
+    leaves too little (the body names it whole)."""
+    if len(name) <= most:
+        return name
+    cut = name[:most].rsplit(" ", 1)[0]
+    if len(cut) < most // 2:
+        cut = name[:most - 1]
+    return cut.rstrip() + "."
+
+
 def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]], levels: Sequence[str],
                  on_done: Callable[[], None] | None = None, rule: SeatRule = OPEN, *,
                  unlocked: bool = False, refused: bool = False) -> DialogScene:
@@ -55,7 +66,7 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
     else:
         colour = "#ff8a70" if refused else "#ffd27a"
         body = f"{rows}<br><font color='{colour}'>{'Refused. ' if refused else ''}{why_not}</font>"
-    choices = [Choice(f"{name[:12]}: {seats.label(sid).replace('Computer ', 'CPU ')}", partial(cycle, sid),
+    choices = [Choice(f"{short(name)}: {seats.label(sid).replace('Computer ', 'CPU ')}", partial(cycle, sid),
                       pygame.K_1 + i if i < 9 else None)
                for i, (sid, name) in enumerate(sides)]
     if why_not is not None:
