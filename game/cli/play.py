@@ -1,5 +1,9 @@
 """`python -m game play [PATH]`: open the game window on a scenario (default: maps/default.yaml),
-a save, or a Tiled map whose object layers place the units (`scenario_for_map`)."""
+a save, or a Tiled map whose object layers place the units (`scenario_for_map`).
+
+`--seat SIDE=ai:LEVEL` hands a side to the computer in every rule system (a tactical side, a
+campaign power, a mass-battle force), before the game's screen is made, so that it opens for the
+people (no hand-off to a computer side)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from game.core.errors import UserError
 from game.core.palette import palette_colour
+from game.shell.seats import Seats
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -31,13 +37,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.core.errors import UserError
-
     try:
         w, h = (int(x) for x in str(args.size).lower().split("x"))
     except ValueError:
         raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
     frames = args.frames or int(os.environ.get("AIL_EXIT_AFTER_FRAMES", "0") or 0)
+    # import seam: the window (pygame, the toolkit) loads only when `play` runs, not for every command
     from game.shell.app import Settings
     from game.shell.savegame import clean_leftovers
 
@@ -50,39 +55,38 @@ def run(args: argparse.Namespace) -> int:
         path = scenario_for_map(args.table, Path(path))
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
-    app = open_window(args.table, path, (w, h), settings)
-    seat_computers(app, list(getattr(args, "seat", []) or []))
+    app = open_window(args.table, path, (w, h), settings, seats=list(getattr(args, "seat", []) or []))
     from game.shell.savegame import run_guarded  # emergency save + crash report on a bug
 
     return run_guarded(app, max_frames=frames)
 
 
-def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False) -> Any:
-    """The game window on `path`; when a game of that file was left unfinished (its system's
-    recovery save, saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
+def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False,
+                seats: list[str] | None = None) -> Any:
+    """The game window on `path`, `seats` (`--seat SIDE=ai:LEVEL`) given to the computer before
+    its screen is made; when a game of that file was left unfinished (its system's recovery save,
+    saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
+    # import seam: the window (pygame, the toolkit) loads only when `play` runs, not for every command
+    from game.shell import launch
     from game.shell.actions import offer_recovery
     from game.shell.app import App
 
-    app = App.for_scenario(table, path, size=size, headless=headless, settings=settings)
+    session = launch.open_game(table, path)  # errors here reach the command line as one clear line
+    seat_session(table, session, seats or [])
+    app = App(table, size=size, headless=headless, settings=settings)
+    app.push(launch.scene_for(app, session))
     offer_recovery(app, path)  # only a game of the file opened (any game when none was named)
     return app
 
 
-def seat_computers(app: Any, seat_args: list[str]) -> None:
-    """Hand the sides named by `--seat SIDE=ai:LEVEL` to the computer (UserError naming the side
-    or level expected). A loaded save keeps the seats it recorded unless --seat names others."""
+def seat_session(table: Any, session: Any, seat_args: list[str]) -> None:
+    """Hand the sides named by `--seat SIDE=ai:LEVEL` to the computer, in any rule system (the
+    sides its summary names: tactical sides, campaign powers, mass-battle forces; UserError naming
+    the side or level expected). A loaded save keeps the seats it recorded unless --seat names others."""
     if not seat_args:
         return
-    from game.core.errors import UserError
-    from game.shell.contracts import live_game
-    from game.shell.seats import Seats
-
-    game = live_game(app)
-    if game is None:
-        raise UserError("--seat: no game is open to seat the computer in")
-    session = game.session
     sides = [str(s) for s in session.system.summary(session.state).get("sides", ())]
-    players = app.table.plugin_named(session.system.name).players
+    players = table.plugin_named(session.system.name).players
     if not players:
         raise UserError(f"--seat: the {session.system.title} has no computer players")
     try:
@@ -90,6 +94,20 @@ def seat_computers(app: Any, seat_args: list[str]) -> None:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     session.seats.levels.update(chosen.levels)
+
+
+def seat_computers(app: Any, seat_args: list[str]) -> None:
+    """`seat_session` for the game open in a window (its screen follows: `after_change`)."""
+    if not seat_args:
+        return
+    # import seam: the window's contracts (pygame) load only with a window
+    from game.shell.contracts import live_game
+
+    game = live_game(app)
+    if game is None:
+        raise UserError("--seat: no game is open to seat the computer in")
+    seat_session(app.table, game.session, seat_args)
+    game.after_change()
 
 
 def scenario_for_map(table: Any, map_path: Path, folder: Path | None = None) -> Path:
@@ -100,7 +118,6 @@ def scenario_for_map(table: Any, map_path: Path, folder: Path | None = None) -> 
     import yaml
 
     from game import paths
-    from game.core.errors import UserError
     from game.io.tmx import load_map
 
     if not paths.is_file(map_path):

@@ -185,3 +185,13 @@ def test_seats_are_saved_and_restored_and_play_seat_names_campaign_powers(tmp_pa
     assert back is not None and back.seats.levels == {"zenith": "hard", "jibril": "easy"}
     with pytest.raises(UserError, match="no side 'nobody'"):
         seat_computers(app, ["nobody=ai:easy"])
+
+
+def test_play_seat_gives_the_power_to_the_computer_before_the_screen_is_made_so_the_first_handoff_is_a_persons() -> None:
+    from game.cli.play import open_window
+
+    app = open_window(TABLE, TEACHING, (1280, 800), Settings(animation="instant"), headless=True,
+                      seats=["zones=ai:easy"])
+    top = app.scenes.top
+    assert top is not None and top.name == "handoff"
+    assert top.side_name == "Resistance Fronts"  # type: ignore[attr-defined]  # not The Zones, whose turn it is
