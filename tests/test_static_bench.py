@@ -7,7 +7,7 @@ import json
 
 from game.__main__ import main
 from game.bench.harness import Figure
-from game.bench.runner import report
+from game.bench.runner import SECTIONS, report, run_all
 
 
 def test_a_ratio_ceiling_passes_at_or_below_its_target_and_a_floor_at_or_above() -> None:
@@ -48,3 +48,23 @@ def test_the_start_up_floor_flips_a_frame_prints_the_games_mark_and_imports_none
                          text=True, timeout=120, check=True).stdout.splitlines()
     assert out[0] == f"{FRAMES_DRAWN} 1"  # the line the start-up figure stops its clock at
     assert out[-1] == "game modules: []"
+
+
+def test_the_ai_section_runs_in_quick_mode_and_reports_every_computer_players_time_against_its_target() -> None:
+    assert "ai" in SECTIONS
+    figures, errors = run_all(["ai"], quick=True, log=lambda _line: None)
+    assert errors == []
+    by_name = {f.name: f for f in figures}
+    for level in ("hard", "easy"):
+        for system in ("tactical", "mass"):
+            median = next(f for n, f in by_name.items() if n.startswith(f"{system} AI {level}: one decision, median"))
+            worst = next(f for n, f in by_name.items() if n.startswith(f"{system} AI {level}: one decision, worst"))
+            assert median.target == 200.0 and worst.target == 2000.0 and median.judged and worst.judged
+            assert median.details["decisions"] > 0 and 0 < median.value <= worst.value
+    equilibria = [f for n, f in by_name.items() if n.startswith("campaign AI: one battle's equilibrium")]
+    assert len(equilibria) == 3 and all(f.target == 50.0 and f.value > 0 for f in equilibria)
+    assert sum(f.judged for f in equilibria) == 2  # the medians; the slowest battle is context
+    gap = next(f for n, f in by_name.items() if "exploitability" in n)
+    assert gap.judged and gap.passed and gap.details["equilibria"] >= 8
+    baseline = next(f for n, f in by_name.items() if "planner.cell" in n)
+    assert baseline.details["same value"] is True and baseline.value > 0

@@ -9,16 +9,20 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from typing import Any
+
+import yaml
 
 from game.bench.harness import Figure
 
-SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass", "campaign")
+SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass", "campaign", "ai")
 
 
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
             log: Callable[[str], None] = print) -> tuple[list[Figure], list[str]]:
     """(figures, errors). A section that crashes is reported as an error line, the rest still run."""
+    # import seam: the benchmark map's maker loads the tactical rules and map formats (about 0.25 s)
     from game.systems.tactical.bench import bigmap
 
     figures: list[Figure] = []
@@ -51,33 +55,50 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
             t0 = time.perf_counter()
             try:
                 if name == "idle":
+                    # import seam: a section's module loads only when the section runs
                     from game.bench import idle
                     figures += idle.run(quick=quick, log=log)
                 elif name == "maps":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.tactical.bench import maps
                     figures += maps.run(quick=quick, log=log)
                 elif name == "frame":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.tactical.bench import frame
                     figures += frame.run(need_battle(), quick=quick, log=log)
                 elif name == "reach":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.tactical.bench import reach
                     figures += reach.run(need_battle(), quick=quick, log=log, more=(need_crowded(),))
                 elif name == "odds":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.tactical.bench import odds
                     if rules is None:
                         rules, catalogue = bigmap.load_rules_and_catalogue()
                     assert catalogue is not None
                     figures += odds.run(rules, catalogue, quick=quick, log=log)
                 elif name == "saves":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.tactical.bench import saves
                     figures += saves.run(tmp, quick=quick, log=log)
                 elif name == "startup":
+                    # import seam: a section's module loads only when the section runs
                     from game.bench import startup
                     figures += startup.run(quick=quick, log=log)
                 elif name == "mass":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.mass.bench import mass
                     figures += mass.run(quick=quick, log=log)
+                elif name == "ai":  # the computer players: decision times, the campaign equilibrium
+                    # import seam: the section's modules load only when the section runs
+                    from game.systems.campaign.bench import equilibrium
+                    from game.systems.mass.bench import ai as mass_ai
+                    from game.systems.tactical.bench import ai as tactical_ai
+                    figures += tactical_ai.run(quick=quick, log=log)
+                    figures += equilibrium.run(quick=quick, log=log)
+                    figures += mass_ai.run(quick=quick, log=log)
                 elif name == "campaign":
+                    # import seam: a section's module loads only when the section runs
                     from game.systems.campaign.bench import campaign
                     figures += campaign.run(quick=quick, log=log)
                 else:
@@ -92,11 +113,12 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
 
 
 def environment() -> dict[str, Any]:
-    import pygame
-    import yaml
-
+    try:
+        pygame_ce = metadata.version("pygame-ce")  # read from the installed package, not by importing pygame
+    except metadata.PackageNotFoundError:
+        pygame_ce = "not installed"
     return {"python": sys.version.split()[0], "platform": platform.platform(), "machine": platform.machine(),
-            "pygame-ce": pygame.version.ver, "pyyaml C": hasattr(yaml, "CSafeLoader")}
+            "pygame-ce": pygame_ce, "pyyaml C": hasattr(yaml, "CSafeLoader")}
 
 
 def report(figures: list[Figure], errors: list[str], *, as_json: bool, elapsed: float) -> str:

@@ -11,14 +11,14 @@ import os
 import sys
 import time
 
+from game.bench.harness import real_display
+from game.bench.runner import SECTIONS, report, run_all
 from game.core.errors import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from game.bench.runner import SECTIONS
-
     p = subparsers.add_parser(
-        "bench", help="measure frame time, reach, odds, saves and start-up against their targets",
+        "bench", help="measure frame time, reach, odds, saves, start-up and the computer players against their targets",
         description="Run the benchmarks (a few minutes on two cores; --quick: well under a minute "
                     "less the Monte Carlo). Figures are ratios measured in the same run plus medians.")
     p.add_argument("--quick", action="store_true", help="fewer repetitions (rougher figures)")
@@ -29,14 +29,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.bench.runner import SECTIONS, report, run_all
-
     sections = list(args.only or SECTIONS)
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown:
         raise UserError(f"--only: unknown section {unknown[0]!r}; expected one of: {', '.join(SECTIONS)}")
-    from game.bench.harness import real_display
-
     if not real_display():  # with a display, windows are real and frames include a real flip
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -27,6 +27,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+# The equilibrium's solver (scipy, about 0.6 s to import) loads with the computer players (this
+# module loads only when a seat is given to the computer), not in a power's first decision.
+import scipy.optimize  # noqa: F401
+
 from game.core.ai import Budget, Decision, RandomPlayer
 from game.core.system import RuleSystem
 from game.systems.campaign.rules.battle import side_facts
@@ -92,8 +96,6 @@ class CampaignPlayer:
             raise ValueError(f"no campaign computer level {level!r} (easy, hard)")
         self.level = level
         self.rng = rng
-        # import seam: the equilibrium's solver (scipy, about 0.6 s) loads when a seat is taken, not mid-decision
-        import scipy.optimize  # noqa: F401
 
     def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
         state: CampaignState = view

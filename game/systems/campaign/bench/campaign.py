@@ -16,7 +16,7 @@ from game.systems.campaign.rules.battle import side_facts
 from game.systems.campaign.rules.combat import build_pool, make_plays, verdict
 from game.systems.campaign.rules.commands import GiveOrders
 from game.systems.campaign.rules.models import ArmySetup, CampaignMap, CampaignSetup, PlayerSetup, UnitSetup
-from game.systems.campaign.rules.planner import OUTCOMES, _label, plan
+from game.systems.campaign.rules.planner import OUTCOMES, _label, best_vanguard, plan
 from game.systems.campaign.rules.state import BattleState, CampaignState
 
 SAMPLES = 100_000
@@ -62,7 +62,6 @@ def monte_carlo(state: CampaignState, battle: str, player: str, mine: str, their
     b = state.battles[battle]
     foe = b.sides[1] if b.sides[0] == player else b.sides[0]
     me_f, foe_f = side_facts(state, b, player), side_facts(state, b, foe)
-    from game.systems.campaign.rules.planner import best_vanguard
     mv, fv = best_vanguard(me_f, mine), best_vanguard(foe_f, theirs)  # type: ignore[arg-type]
     assert mv and fv
     pm, pf = make_plays(me_f, mine, (), mv, foe_f, theirs, (), fv)  # type: ignore[arg-type]

@@ -23,6 +23,10 @@ import time
 from collections.abc import Callable
 
 from game.bench.harness import Figure, ms
+from game.io.datafiles import ROOT
+from game.systems.mass.io.files import load_battle, load_mass_commands
+from game.systems.mass.rules import choices
+from game.systems.mass.rules.system import SYSTEM
 
 _OURS_ALL = """
 import time, json
@@ -67,9 +71,6 @@ def _pair(ours: str, theirs: str, runs: int) -> tuple[float, float]:
 def one_wave(seed: int = 1) -> float:
     """Seconds to play the teaching battle's first Wave (as a client would: legal list and odds
     before each command), from its Strategy roll to the casualties."""
-    from game.systems.mass.io.files import load_battle, load_mass_commands
-    from game.systems.mass.rules.system import SYSTEM
-
     battle, cmds = load_mass_commands(_script())
     lb = load_battle(battle)
     s = SYSTEM.initial_state(lb.setup, lb.seed)
@@ -90,10 +91,6 @@ def one_wave(seed: int = 1) -> float:
 def decisions(seed: int = 1) -> list[float]:
     """Seconds per decision of the example battle, played to its end by a seeded client: the
     legal choices and the odds of every one of them (what the board can show at a decision)."""
-    from game.systems.mass.io.files import load_battle
-    from game.systems.mass.rules import choices
-    from game.systems.mass.rules.system import SYSTEM
-
     lb = load_battle(_battle())
     s = SYSTEM.initial_state(lb.setup, lb.seed)
     rng = random.Random(seed)
@@ -111,14 +108,10 @@ def decisions(seed: int = 1) -> list[float]:
 
 
 def _battle() -> str:
-    from game.io.datafiles import ROOT
-
     return str(ROOT / "maps" / "mass" / "borderland-valley.yaml")
 
 
 def _script() -> str:
-    from game.io.datafiles import ROOT
-
     return str(ROOT / "maps" / "mass" / "borderland-valley-commands.yaml")
 
 
