@@ -137,9 +137,9 @@ class SeatRule:
         """None when the seats may be changed now, else why not (for the screen)."""
         if not self.started or self.gm:
             return None
-        how = ("the GM opens the lock below (the GM's passphrase)" if self.unlock is not None
-               else "the GM presses 'I am the GM' below")
-        return f"Play has begun: only the GM changes who plays a side ({how})."
+        how = ("The GM unlocks them below with the GM's passphrase." if self.unlock is not None
+               else "The GM says so below ('I am the GM') to change them.")
+        return f"Play has begun: only the GM changes who plays a side. {how}"
 
 
 def levels_of(players: Mapping[str, PlayerFactory]) -> list[str]:

@@ -121,11 +121,11 @@ def test_the_players_dialog_is_open_before_the_battle_and_the_gms_once_it_has_be
     _key(app, pygame.K_p)
     locked = app.scenes.top
     assert "only the GM changes who plays a side" in locked.body_text  # type: ignore[attr-defined]
-    locked.choose_label("Akira's army: CPU (easy)")  # type: ignore[attr-defined]
+    locked.choose_label("Akira's army: easy")  # type: ignore[attr-defined]
     assert "Refused." in app.scenes.top.body_text  # type: ignore[attr-defined]
     assert scene.session.seats.level("akira") == "easy"
     app.scenes.top.choose_label("I am the GM (G)")  # type: ignore[attr-defined]
-    app.scenes.top.choose_label("Akira's army: CPU (easy)")  # type: ignore[attr-defined]
+    app.scenes.top.choose_label("Akira's army: easy")  # type: ignore[attr-defined]
     assert scene.session.seats.level("akira") == "hard"
 
 

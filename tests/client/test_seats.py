@@ -199,7 +199,7 @@ def test_in_the_battle_window_seats_change_freely_before_play_and_by_the_gms_wor
     assert scene is not None
     scene.players_dialog()
     dialog = app.scenes.top
-    dialog.choose_label("Zenith Town.: Human")  # type: ignore[attr-defined]
+    dialog.choose_label("Zenith Town: Human")  # type: ignore[attr-defined]
     assert scene.session.seats.level("zenith") == "easy"
     app.scenes.top.choose_label("Done")  # type: ignore[attr-defined]
     scene.session.seats.set("zenith", None)
@@ -208,10 +208,10 @@ def test_in_the_battle_window_seats_change_freely_before_play_and_by_the_gms_wor
     scene.players_dialog()
     locked = app.scenes.top
     assert "Play has begun: only the GM changes who plays a side" in locked.body_text  # type: ignore[attr-defined]
-    locked.choose_label("Zenith Town.: Human")  # type: ignore[attr-defined]
+    locked.choose_label("Zenith Town: Human")  # type: ignore[attr-defined]
     assert "Refused." in app.scenes.top.body_text and scene.session.seats.level("zenith") is None  # type: ignore[attr-defined]
     app.scenes.top.choose_label("I am the GM (G)")  # type: ignore[attr-defined]
-    app.scenes.top.choose_label("Zenith Town.: Human")  # type: ignore[attr-defined]
+    app.scenes.top.choose_label("Zenith Town: Human")  # type: ignore[attr-defined]
     assert scene.session.seats.level("zenith") == "easy"
 
 

@@ -31,14 +31,17 @@ def next_choice(current: str | None, levels: Sequence[str]) -> str | None:
 
 
 def short(name: str, most: int = 14) -> str:
-    """A side's name on its button: whole when short, else cut at a word, or in one when that
-    leaves too little (the body names it whole)."""
+    """A side's name on its button: whole when short, else cut at a word, or in one (with an
+    ellipsis) when that leaves too little (the body names it whole)."""
     if len(name) <= most:
         return name
-    cut = name[:most].rsplit(" ", 1)[0]
-    if len(cut) < most // 2:
-        cut = name[:most - 1]
-    return cut.rstrip() + "."
+    cut = name[:most + 1].rsplit(" ", 1)[0].rstrip()
+    return cut if len(cut) >= most // 2 else name[:most - 1].rstrip() + "\u2026"
+
+
+def button_label(name: str, level: str | None) -> str:
+    """A side's button: its name and who plays it ("Jibril: hard", "The Zones: Human")."""
+    return f"{short(name)}: {level or 'Human'}"
 
 
 def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]], levels: Sequence[str],
@@ -62,11 +65,11 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
     if why_not is None:
         body = (f"{rows}<br>Click a side (or press its number) to change who plays it: Human, then "
                 f"{', '.join('Computer ' + lv for lv in levels)}. A computer side plays by itself and says why "
-                "(in the log). Once play has begun only the GM changes this (P).")
+                "(in the log). Once play has begun only the GM changes this.")
     else:
         colour = "#ff8a70" if refused else "#ffd27a"
         body = f"{rows}<br><font color='{colour}'>{'Refused. ' if refused else ''}{why_not}</font>"
-    choices = [Choice(f"{short(name)}: {seats.label(sid).replace('Computer ', 'CPU ')}", partial(cycle, sid),
+    choices = [Choice(button_label(name, seats.level(sid)), partial(cycle, sid),
                       pygame.K_1 + i if i < 9 else None)
                for i, (sid, name) in enumerate(sides)]
     if why_not is not None:
@@ -76,5 +79,6 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
         else:
             choices.append(Choice("I am the GM (G)", lambda: again(unlocked=True), pygame.K_g))
     choices.append(Choice("Done", on_done, pygame.K_RETURN, primary=True))
-    return DialogScene(app, "Players", body, choices, size=(min(900, 180 * len(choices) + 40), 300),
+    width = min(max(app.screen.get_width() - 40, 520), 180 * len(choices) + 40)
+    return DialogScene(app, "Players", body, choices, size=(width, 300),
                        cancel=Choice("Done", on_done), name="seats")
