@@ -13,9 +13,9 @@ import pytest
 from game.__main__ import main
 from game.core.ai import Budget, RandomPlayer, choose, play_out
 from game.replay import verify_save
-from game.systems.tactical.ai import commands_of, player, side_of_command
+from game.systems.tactical.ai import KILL, WIN, commands_of, kill_bonus, player, side_of_command
 from game.systems.tactical.plugin import PLUGIN
-from game.systems.tactical.rules.commands import Attack
+from game.systems.tactical.rules.commands import AssignLeadership, Attack
 from game.table import TABLE
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -170,3 +170,41 @@ def test_an_attack_is_a_command_of_its_attackers_side_so_computer_players_can_sh
     states = _decision_states("demo-movement", 3, 200)
     assert any(isinstance(c, Attack) for s in states for side in system.to_move(s)
                for c in commands_of(system, system.view(s, side), side))
+
+
+def test_destroying_the_last_unit_of_a_side_that_must_be_destroyed_is_worth_the_battle() -> None:
+    """demo-overwatch: the Jibril must destroy every garrison unit, which must survive round 3.
+    One unit among two is worth a little beyond its worth; in round 3 each is worth half the
+    battle; the last one is worth the battle."""
+    state = _initial("demo-overwatch", 1)
+    watch, guard = state.units["watch"], state.units["guard"]
+    assert kill_bonus(state, watch) == KILL
+    assert kill_bonus(state.model_copy(update={"round": 3}), watch) == WIN / 2
+    units = dict(state.units)
+    units["guard"] = guard.model_copy(update={"destroyed": True})
+    assert kill_bonus(state.model_copy(update={"units": units}), watch) == WIN
+    assert kill_bonus(state, state.units["troopers"]) == 0.0  # the garrison need not destroy the Jibril
+
+
+def test_hard_hands_its_leadership_points_to_the_attacker_and_spends_them_on_the_hit() -> None:
+    system = PLUGIN.system
+    states = _decision_states("demo-movement", 3, 400)
+    for state in states:
+        if state.phase != "attack" or state.pending is not None or system.to_move(state) != ["zone"]:
+            continue
+        got = choose(system, state, "zone", player("hard", random.Random(1)), Budget(60, work=800)).decision
+        if not isinstance(got.command, Attack) or "100% to hit" in got.why:
+            continue
+        sides = dict(state.sides)
+        sides["zone"] = sides["zone"].model_copy(update={"advantage": {"leadership": 2}})
+        rich = state.model_copy(update={"sides": sides})
+        hand = choose(system, rich, "zone", player("hard", random.Random(1)), Budget(60, work=800)).decision
+        assert isinstance(hand.command, AssignLeadership)
+        assert (hand.command.unit_id, hand.command.points) == (got.command.attacker_id, 2)
+        after = system.apply(rich, hand.command).state
+        spend = choose(system, after, "zone", player("hard", random.Random(1)), Budget(60, work=800)).decision
+        assert isinstance(spend.command, Attack) and spend.command.advantage_kind == "leadership"
+        assert spend.command.advantage >= 1
+        assert system.apply(after, spend.command).accepted
+        return
+    pytest.fail("no attack with a miss chance in the game")

@@ -37,6 +37,7 @@ from game.core.system import RuleSystem
 from game.systems.tactical.rules.attack import AttackImpossible
 from game.systems.tactical.rules.attacks import held_advantage, make_setup
 from game.systems.tactical.rules.commands import (
+    AssignLeadership,
     Attack,
     Charge,
     ChooseInitiative,
@@ -75,6 +76,10 @@ OPPORTUNITY = 0.8      # the attack a unit can still make this turn from where i
 DANGER = 0.5           # the shots the enemy can make at it in its turn
 ADRENALINE = 0.15      # one point of Adrenaline paid to dash
 SPEND = 0.25           # one point of Advantage spent (it could have been used elsewhere)
+HELD = 0.1             # one Leadership point a unit holds, spent (it could only save a casualty roll)
+WIN = 20.0             # destroying the last unit of a side an enemy must destroy: the battle
+KILL = 1.0             # destroying one unit of such a side, beyond its worth (grows to WIN / units
+                       # left in the round that side must survive to)
 GAIN = 0.02            # the least gain worth a command (below it the phase ends)
 
 
@@ -138,10 +143,34 @@ def worth_after(u: UnitState, lost: int, result: str) -> float:
     return worth
 
 
-def odds_value(odds: Odds, target: UnitState) -> float:
-    """The expected worth the target loses to an attack with these exact odds."""
+def odds_value(odds: Odds, target: UnitState, bonus: float = 0.0) -> float:
+    """The expected worth the target loses to an attack with these exact odds, plus `bonus`
+    times the chance that it is destroyed (`kill_bonus`)."""
     now = unit_worth(target)
-    return sum(float(p) * (now - worth_after(target, lost, result)) for (lost, result), p in odds.joint.items())
+    value = sum(float(p) * (now - worth_after(target, lost, result)) for (lost, result), p in odds.joint.items())
+    return value + bonus * kill_chance(odds, target) if bonus else value
+
+
+def kill_chance(odds: Odds, target: UnitState) -> float:
+    """The chance an attack with these exact odds destroys the target."""
+    return sum(float(p) for (lost, result), p in odds.joint.items()
+               if result in ("destroyed", "annihilated") or lost >= target.strength)
+
+
+def kill_bonus(state: GameState, target: UnitState) -> float:
+    """What destroying `target` is worth beyond its worth, when an enemy side must destroy every
+    unit of its side: the battle when it is the last one; otherwise a little, and in the round
+    its side must survive to, a share of the battle (each of them must go that round)."""
+    if not any(o.kind == "destroy_all" and o.side != target.side for o in state.setup.objectives):
+        return 0.0
+    left = sum(1 for u in state.units.values() if u.alive and u.side == target.side)
+    if left <= 1:
+        return WIN
+    due = [o.round if o.round is not None else state.setup.round_limit for o in state.setup.objectives
+           if o.kind == "survive" and o.side == target.side]
+    if due and state.round >= min(due):
+        return WIN / left
+    return KILL
 
 
 class Memo:
@@ -154,7 +183,7 @@ class Memo:
 
     def __init__(self) -> None:
         self.sight: dict[tuple[Hex, Hex], bool] = {}
-        self.shots: dict[Any, float | None] = {}
+        self.shots: dict[Any, tuple[float, float] | None] = {}
         self.types: dict[int, Any] = {}
 
     def clear_if_big(self) -> None:
@@ -217,15 +246,19 @@ def shot_value(ctx: Ctx, state: GameState, attacker: str, target: str, weapon: s
            t.leadership if t.casualty_advantage else 0, t.pinned, t.out_of_action,
            indirect and not sees(ctx, state, a.hex, at))
     if key in ctx.memo.shots:
-        return ctx.memo.shots[key]
-    ctx.budget.spend()
-    try:
-        setup = make_setup(state, attacker, target, weapon, target_at=target_at, overwatch_shot=overwatch)
-        value: float | None = odds_value(outcome_distribution(setup), t)
-    except AttackImpossible:
-        value = None
-    ctx.memo.shots[key] = value
-    return value
+        got = ctx.memo.shots[key]
+    else:
+        ctx.budget.spend()
+        try:
+            setup = make_setup(state, attacker, target, weapon, target_at=target_at, overwatch_shot=overwatch)
+            odds = outcome_distribution(setup)
+            got = (odds_value(odds, t), kill_chance(odds, t))
+        except AttackImpossible:
+            got = None
+        ctx.memo.shots[key] = got
+    if got is None:
+        return None
+    return got[0] + got[1] * kill_bonus(state, t)
 
 
 def best_shot(ctx: Ctx, state: GameState, attacker: str, target: str, *, target_at: Hex | None = None) -> float:
@@ -368,7 +401,8 @@ def exposure_cost(ctx: Ctx, state: GameState, uid: str, path: Sequence[Hex], mod
     if not shots:
         return 0.0, ""
     u = state.units[uid]
-    cost = sum(odds_value(s.odds, u) for s in shots)
+    bonus = kill_bonus(state, u)
+    cost = sum(odds_value(s.odds, u, bonus) for s in shots)
     hit = 1.0
     for s in shots:
         hit *= 1.0 - float(s.odds.hit_chance)
@@ -461,7 +495,7 @@ class TacticalPlayer:
             if not isinstance(pv, AttackPreview):
                 continue
             odds = pv.odds_if_defensive_action if c.accept and pv.odds_if_defensive_action is not None else pv.odds
-            loss = odds_value(odds, target)
+            loss = odds_value(odds, target, kill_bonus(view, target))
             cost = loss + (action_worth if c.accept else 0.0) + SPEND * (c.casualty_advantage or 0)
             why = (f"{'take' if c.accept else 'no'} defensive action: expected loss {loss:.2f}"
                    f" ({float(odds.hit_chance):.0%} to be hit)")
@@ -567,10 +601,11 @@ class TacticalPlayer:
         # weighed by the attacks they open without it (opportunity_at), and a hard player that
         # weighed it here alone stopped charging (demo-overwatch as the Jibril: 1 win in 30
         # against random, 14 in 30 without it).
-        gain = odds_value(odds, target)
-        risk = sum(odds_value(s.odds, u) for s in pv.exposure)
+        gain = odds_value(odds, target, kill_bonus(view, target))
+        mine = kill_bonus(view, u)
+        risk = sum(odds_value(s.odds, u, mine) for s in pv.exposure)
         if pv.guard_counter is not None:
-            risk += odds_value(pv.guard_counter, u)
+            risk += odds_value(pv.guard_counter, u, mine)
         end = c.path[-1] if c.path else u.hex
         place = place_value(ctx, view, c.unit_id, end) - place_value(ctx, view, c.unit_id, u.hex)
         place -= OPPORTUNITY * opportunity_at(ctx, view, c.unit_id, end)  # the charge is its attack
@@ -592,6 +627,10 @@ class TacticalPlayer:
         scored.sort(key=lambda s: -s[0])
         if ctx.hard and len(scored) > 1:
             scored = self._lookahead(ctx, scored)
+        if ctx.hard and scored and scored[0][0] > GAIN:
+            handed = self._hand_leadership(ctx, cmds, scored[0][1], scored[0][2])
+            if handed is not None:
+                return handed
         for value, att, odds in scored[:1]:
             why = (f"attack {view.unit_type(att.target_id).name} with {att.weapon}: {float(odds.hit_chance):.0%} to hit, "
                    f"{float(odds.results.get('destroyed', 0) + odds.results.get('annihilated', 0)):.0%} to destroy, "
@@ -612,10 +651,11 @@ class TacticalPlayer:
         and the Command Advantage spent where it adds most)."""
         view = ctx.view
         target = view.units[c.target_id]
-        pool = held_advantage(view, view.units[c.attacker_id], "command")
         options: list[Attack] = [c]
-        if pool and ctx.hard:
-            options += [c.model_copy(update={"advantage": n, "advantage_kind": "command"}) for n in range(1, min(pool, 3) + 1)]
+        if ctx.hard:
+            for kind in ("command", "leadership"):
+                pool = held_advantage(view, view.units[c.attacker_id], kind)
+                options += [c.model_copy(update={"advantage": n, "advantage_kind": kind}) for n in range(1, min(pool, 3) + 1)]
         best: tuple[float, Attack, Odds] | None = None
         for cmd in options:
             pv = attack_preview(view, cmd.attacker_id, cmd.target_id, cmd.weapon, cmd.advantage, cmd.advantage_kind)
@@ -623,20 +663,46 @@ class TacticalPlayer:
                 continue
             ctx.budget.spend()
             odds = pv.odds
-            value = odds_value(odds, target)
+            value = odds_value(odds, target, kill_bonus(view, target))
             if ctx.hard and pv.odds_if_defensive_action is not None:
                 value, odds = self._defender_answer(ctx, target, value, odds, pv.odds_if_defensive_action)
-            value -= SPEND * cmd.advantage
+            value -= (HELD if cmd.advantage_kind == "leadership" else SPEND) * cmd.advantage
             if best is None or value > best[0]:
                 best = (value, cmd, odds)
         return best
+
+    def _hand_leadership(self, ctx: Ctx, cmds: list[BaseModel], att: Attack, odds: Odds) -> Decision | None:
+        """Hard: before the best attack, the side's Leadership points go to its attacker, which
+        spends them on the hit roll (`_attack_value` weighs that), unless it cannot miss."""
+        if float(odds.hit_chance) >= 0.999:
+            return None
+        hand = [c for c in cmds if isinstance(c, AssignLeadership) and c.unit_id == att.attacker_id]
+        if not hand:
+            return None
+        most = max(hand, key=lambda c: c.points)
+        # the attack weighed again as if the attacker held the points (a position built only to
+        # be weighed): they are handed only if it would spend them
+        view = ctx.view
+        units = dict(view.units)
+        holder = units[att.attacker_id]
+        units[att.attacker_id] = holder.model_copy(update={"leadership": holder.leadership + most.points})
+        sides = dict(view.sides)
+        pool = dict(sides[ctx.side].advantage)
+        pool["leadership"] = pool.get("leadership", 0) - most.points
+        sides[ctx.side] = sides[ctx.side].model_copy(update={"advantage": pool})
+        then = Ctx(view.model_copy(update={"units": units, "sides": sides}), ctx.side, ctx.hard, ctx.budget, ctx.memo, {})
+        got = self._attack_value(then, att.model_copy(update={"advantage": 0, "advantage_kind": None}))
+        if got is None or got[1].advantage_kind != "leadership":
+            return None
+        return Decision(most, f"{most.points} Leadership point(s) to {ctx.view.unit_type(att.attacker_id).name} "
+                              f"for its attack ({float(odds.hit_chance):.0%} to hit without them)")
 
     def _defender_answer(self, ctx: Ctx, target: UnitState, value: float, odds: Odds, with_da: Odds) -> tuple[float, Odds]:
         """The defender's best answer, as this player answers itself (`_defensive`): it takes the
         defensive action when the AC saves it more than the action it costs is worth; the
         attack's value is then the loss with the defensive action plus that action."""
         action = self._action_worth(ctx, target)
-        da_value = odds_value(with_da, target)
+        da_value = odds_value(with_da, target, kill_bonus(ctx.view, target))
         if da_value + action < value:
             return da_value + action, with_da
         return value, odds
