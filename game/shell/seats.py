@@ -34,6 +34,8 @@ from game.core.ai import Budget, PlayerFactory, Timed, choose, parse_seat
 HUMAN = "human"
 THINK_SECONDS = 1.0   # a computer seat's time budget in the window
 THINK_WORK = 10_000
+PACE = 0.6  # seconds at least between two computer commands in a window without animations (campaign
+            # map, mass board), so that the people watching can follow them (a test sets its scene's 0)
 
 
 @dataclass

@@ -48,6 +48,7 @@ def _app(levels: dict[str, str], *, into_battles: bool = True) -> tuple[App, obj
     session.seats = Seats(dict(levels))
     app = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
     scene = scene_for(app, session)
+    scene.pace = 0.0  # type: ignore[attr-defined]  # (no pause for people watching between computer commands)
     app.push(scene)
     return app, scene
 

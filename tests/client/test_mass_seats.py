@@ -40,6 +40,7 @@ def _app(levels: dict[str, str], size: tuple[int, int] = (1280, 800)) -> tuple[A
     session.seats = Seats(dict(levels))
     scene = open_scene(app, session)
     assert isinstance(scene, MassBoardScene)
+    scene.pace = 0.0  # (no pause for people watching between computer commands)
     app.push(scene)
     return app, scene
 
@@ -152,3 +153,18 @@ def test_seats_are_saved_and_restored_and_play_seat_names_forces(tmp_path: Path)
     path = save_session(scene.session, tmp_path / "m.yaml")
     back = load_session(TABLE, path)
     assert back is not None and back.seats.levels == {"akira": "hard"}
+
+
+def test_computer_commands_follow_one_another_at_the_windows_pace_so_people_can_follow() -> None:
+    app, scene = _app({"hida": "easy", "akira": "easy"})
+    scene.pace = 0.3
+    times: list[float] = []
+    deadline = time.monotonic() + 30
+    while len(times) < 4:
+        assert time.monotonic() < deadline
+        before = len(scene.session.history)
+        app.step([])
+        time.sleep(0.005)
+        if len(scene.session.history) > before:
+            times.append(time.monotonic())
+    assert all(b - a >= 0.29 for a, b in zip(times, times[1:], strict=False))

@@ -30,7 +30,7 @@ def next_choice(current: str | None, levels: Sequence[str]) -> str | None:
     return order[(order.index(current) + 1) % len(order)] if current in order else None
 
 
-def short(name: str, most: int = 14) -> str:
+def short(name: str, most: int = 12) -> str:
     """A side's name on its button: whole when short, else cut at a word, or in one (with an
     ellipsis) when that leaves too little (the body names it whole)."""
     if len(name) <= most:

@@ -78,8 +78,10 @@ class GmLockScene(Scene):
             self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
             self.entry.set_text_hidden(True)
             self._fresh = True  # focused from the next frame: the G that opened it is not typed in
-            label = "Set the passphrase and open" if self.mode == "set" else (
-                "Open the GM view" if self.purpose == "view" else "Unlock the players")
+            if self.purpose == "seats":
+                label = "Set the passphrase and unlock" if self.mode == "set" else "Unlock the players"
+            else:
+                label = "Set the passphrase and open" if self.mode == "set" else "Open the GM view"
             self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), f"{label} (Enter)", self.ui)
         self.back = Button(pygame.Rect(w // 2 - 160, h // 2 + 84, 320, 40), "Back to the player's screen (Esc)",
                            self.ui)

@@ -25,6 +25,7 @@ it by the tables or fight it out as a tactical or a mass battle (B shows the nex
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +41,7 @@ from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.scenes.seats import seats_dialog
-from game.shell.seats import SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
+from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.orders_panel import OrdersPanel
@@ -182,6 +183,8 @@ class CampaignScene(Scene):
         self.thinker = Thinker(self.players, session.seed)
         self._hint_for: str | None = None  # the power a hint is being thought for
         self.thinking: str | None = None  # the computer power whose decision is awaited (the panel says so)
+        self.pace = PACE  # seconds at least between two computer commands (the people follow them)
+        self._next_computer = 0.0  # (time.monotonic) when the next computer command may be played
         self.ui = app.make_ui()
         self.zoom = 1.0  # 1: the whole map fits the view
         self._mouse = (0, 0)  # where the pointer was last seen (the wheel zooms around it)
@@ -530,6 +533,8 @@ class CampaignScene(Scene):
         power = waiting[0]
         level = seats.level(power) or ""
         st = self.state
+        if time.monotonic() < self._next_computer:
+            return
         try:
             timed = self.thinker.poll(self.system, st, power, level)
         except Exception as exc:  # a player's bug must not take the window down: the power goes back to a person
@@ -551,6 +556,7 @@ class CampaignScene(Scene):
             self._sync_viewer()
             return
         self.message, self.message_ok = said(level, name, what, why, sealed=sealed and self.state.phase == "orders"), True
+        self._next_computer = time.monotonic() + self.pace
 
     def players_dialog(self) -> None:
         """P: who plays each power, Human or the computer at a level. Anyone before play has

@@ -28,6 +28,7 @@ only between two people. H: a hint for the person to decide.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.scenes.seats import seats_dialog
-from game.shell.seats import SeatRule, Seats, Thinker, hint_level, is_sealed, levels_of, said, why_line
+from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, is_sealed, levels_of, said, why_line
 from game.shell.session import session_for
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client import end
@@ -118,6 +119,8 @@ class MassBoardScene(Scene):
         self._hint_for: str | None = None  # the force a hint is being thought for
         self.thinking: str | None = None  # the computer force whose decision is awaited
         self.last_said = ""  # what the computer last played, and why (over the list until a person plays)
+        self.pace = PACE  # seconds at least between two computer commands (the people follow them)
+        self._next_computer = 0.0  # (time.monotonic) when the next computer command may be played
         self.ui = app.make_ui()
         self._plan_handoff(rolled=False)
         self._refresh()
@@ -349,6 +352,8 @@ class MassBoardScene(Scene):
             return
         force = waiting[0]
         level = seats.level(force) or ""
+        if time.monotonic() < self._next_computer:
+            return
         try:
             timed = self.thinker.poll(self.system, s, force, level)
         except Exception as exc:  # a player's bug must not take the window down: the force goes back to a person
@@ -365,6 +370,7 @@ class MassBoardScene(Scene):
             return
         self.message = ""
         self.last_said = said(level, name, what, why, sealed=sealed and choices.secret(self.session.state))
+        self._next_computer = time.monotonic() + self.pace
 
     def _to_person(self, force: str, why: str) -> None:
         self.session.seats.set(force, None)
