@@ -76,6 +76,11 @@ class ChoiceRow:
     rect: pygame.Rect
 
 
+def _without_name(label: str, name: str) -> str:
+    """A choice's label without its force's name in front (the line names the force already)."""
+    return label[len(name) + 2:] if label.startswith(name + ": ") else label
+
+
 def colour_of(s: Any, fid: str) -> tuple[int, int, int]:
     """The force's colour: its battle file's `colour:` (a campaign battle: its power's campaign
     colour), else the palette's for its place (game/core/palette.py)."""
@@ -364,7 +369,7 @@ class MassBoardScene(Scene):
         cmd, why = timed.decision.command, timed.decision.why
         name = s.forces[force].name
         sealed = is_sealed(self.system, s, cmd)
-        what = "makes its sealed choice" if sealed else choices.label(s, cmd)
+        what = "makes its sealed choice" if sealed else _without_name(choices.label(s, cmd), name)
         if not self._play(cmd, why_line(level, name, why)):
             self._to_person(force, "the rules refused its computer's command")
             return
@@ -423,7 +428,8 @@ class MassBoardScene(Scene):
             return
         self._hint_for = None
         cmd = timed.decision.command
-        self.last_said = f"Hint ({level}) for {s.forces[force].name}: {choices.label(s, cmd)}. Why: {timed.decision.why}"
+        name = s.forces[force].name
+        self.last_said = f"Hint ({level}) for {name}: {_without_name(choices.label(s, cmd), name)}. Why: {timed.decision.why}"
         self._say(self.last_said, SAID)
         if cmd in self.legal:  # the hinted choice is the one chosen in the list (Enter plays it)
             self.choose(self.legal.index(cmd))
