@@ -149,7 +149,7 @@ def test_the_difference_of_two_pools_is_the_sum_over_every_pair_of_success_count
             assert all(got[d] == pytest.approx(want[d], abs=1e-15) for d in want)
 
 
-def test_every_payoff_of_every_teaching_battle_is_the_planners_with_stratagems_for_both_sides() -> None:
+def test_every_payoff_and_value_of_every_teaching_battle_is_the_planners_with_stratagems_for_both_sides() -> None:
     plugin = TABLE.plugin_named("campaign")
     loaded = plugin.load(MAPS / "campaign" / "teaching.yaml")
     commands = plugin.read_script(MAPS / "campaign" / "teaching-commands.yaml", loaded)
@@ -171,11 +171,13 @@ def test_every_payoff_of_every_teaching_battle_is_the_planners_with_stratagems_f
                     rules, first = view.cs.rules, vb.started_week == view.week
                     rows, cols = strategies(rules, me), strategies(rules, foe)
                     a = payoff_matrix(rules, me, foe, rows, cols, first)
+                    planned = [[payoff_of(cell(rules, me, r.manoeuvre, r.stratagems, r.vanguard, foe, c.manoeuvre,
+                                               c.stratagems, c.vanguard, first)) for c in cols] for r in rows]
                     for i, r in enumerate(rows):
                         for j, c in enumerate(cols):
-                            planned = cell(rules, me, r.manoeuvre, r.stratagems, r.vanguard, foe, c.manoeuvre,
-                                           c.stratagems, c.vanguard, first)
-                            assert a[i][j] == pytest.approx(payoff_of(planned), abs=1e-12), (b.id, r, c)
+                            assert a[i][j] == pytest.approx(planned[i][j], abs=1e-12), (b.id, r, c)
                             cells += 1
+                    value = equilibrium(view, b.id, player).value
+                    assert value == pytest.approx(solve(planned)[2], abs=1e-9)
         state = system.apply(state, command).state
     assert len(seen) >= 4 and cells >= 400

@@ -131,8 +131,8 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
         raise RuntimeError("no battle to solve: the teaching script gave none")
     first = found[0]
     c0 = time.process_time()
-    equilibrium(first.view, first.battle, first.side)  # the first one imports scipy: not a battle's time
-    log(f"  first equilibrium of the process (imports scipy): {ms(time.process_time() - c0):.0f} ms CPU")
+    equilibrium(first.view, first.battle, first.side)  # the process's first (scipy's first call): not counted
+    log(f"  the process's first equilibrium, not counted: {ms(time.process_time() - c0):.0f} ms CPU")
     figures: list[Figure] = []
     sizes: dict[bool, list[tuple[int, int]]] = {False: [], True: []}
     cpu: dict[bool, list[float]] = {False: [], True: []}
