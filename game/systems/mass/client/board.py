@@ -674,8 +674,7 @@ class MassBoardScene(Scene):
         if self.handoff_to is not None:
             head = f"Next: a sealed choice for {s.forces[self.handoff_to].name}"
         elif not self.legal and self.thinking is not None:
-            head = (f"The computer ({self.session.seats.level(self.thinking)}) decides for "
-                    f"{s.forces[self.thinking].name}...")
+            head = f"Computer ({self.session.seats.level(self.thinking)}): {s.forces[self.thinking].name}"
         elif not self.legal:
             head = "No decision waiting"
         else:
