@@ -385,13 +385,17 @@ class BattleScene(Scene):
             return
         d = timed.decision
         before = self.session.state
-        # a sealed initiative choice: what it chose, and why, wait for the reveal (the rules' view)
-        sealed = before.pending is not None and before.pending.kind == "initiative_choice"
-        what = "makes its sealed initiative choice" if sealed else self.session.system.describe_command(before, d.command)
+        what = self.session.system.describe_command(before, d.command)
         name = before.side_name(side)
         if self.submit(d.command):
+            # an initiative choice another side has still to answer is sealed (the rules' view):
+            # what it chose, and why, wait for the reveal
+            after = self.session.state.pending
+            sealed = before.pending is not None and before.pending.kind == "initiative_choice" \
+                and after is not None and after.kind == "initiative_choice"
             self.session.seats.note_why(self.session.history[-1], why_line(level, name, d.why), sealed=sealed)
-            self.toast(said(level, name, what, d.why, sealed=sealed), 6.0)
+            self.toast(said(level, name, "makes its sealed initiative choice" if sealed else what, d.why,
+                            sealed=sealed), 6.0)
 
     def players_dialog(self) -> None:
         """Who plays each side (P): Human or Computer at a level; the GM may change it at any time."""
