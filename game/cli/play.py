@@ -12,8 +12,17 @@ import os
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from game import paths
 from game.core.errors import UserError
 from game.core.palette import palette_colour
+from game.io.tmx import load_map
+from game.shell import launch
+from game.shell.actions import offer_recovery
+from game.shell.app import App, Settings
+from game.shell.contracts import live_game
+from game.shell.savegame import clean_leftovers, run_guarded
 from game.shell.seats import Seats
 
 
@@ -42,10 +51,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
     frames = args.frames or int(os.environ.get("AIL_EXIT_AFTER_FRAMES", "0") or 0)
-    # import seam: the window (pygame, the toolkit) loads only when `play` runs, not for every command
-    from game.shell.app import Settings
-    from game.shell.savegame import clean_leftovers
-
     clean_leftovers()  # temporary files of a save killed half-way, from an earlier session
 
     settings = Settings(animation="instant" if args.instant else "fast" if args.fast else "normal",
@@ -56,9 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
     app = open_window(args.table, path, (w, h), settings, seats=list(getattr(args, "seat", []) or []))
-    from game.shell.savegame import run_guarded  # emergency save + crash report on a bug
-
-    return run_guarded(app, max_frames=frames)
+    return run_guarded(app, max_frames=frames)  # emergency save + crash report on a bug
 
 
 def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False,
@@ -66,11 +69,6 @@ def open_window(table: Any, path: str | Path | None, size: tuple[int, int], sett
     """The game window on `path`, `seats` (`--seat SIDE=ai:LEVEL`) given to the computer before
     its screen is made; when a game of that file was left unfinished (its system's recovery save,
     saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
-    # import seam: the window (pygame, the toolkit) loads only when `play` runs, not for every command
-    from game.shell import launch
-    from game.shell.actions import offer_recovery
-    from game.shell.app import App
-
     session = launch.open_game(table, path)  # errors here reach the command line as one clear line
     seat_session(table, session, seats or [])
     app = App(table, size=size, headless=headless, settings=settings)
@@ -100,9 +98,6 @@ def seat_computers(app: Any, seat_args: list[str]) -> None:
     """`seat_session` for the game open in a window (its screen follows: `after_change`)."""
     if not seat_args:
         return
-    # import seam: the window's contracts (pygame) load only with a window
-    from game.shell.contracts import live_game
-
     game = live_game(app)
     if game is None:
         raise UserError("--seat: no game is open to seat the computer in")
@@ -115,11 +110,6 @@ def scenario_for_map(table: Any, map_path: Path, folder: Path | None = None) -> 
     is: the units of its object layers, one side per `side` value (in the order they first appear),
     the default rules and unit catalogue, each side out to destroy the others. Raises UserError
     with one sentence naming what is missing when the map cannot be played so."""
-    import yaml
-
-    from game import paths
-    from game.io.tmx import load_map
-
     if not paths.is_file(map_path):
         raise UserError(f"{map_path}: no such file")
     md = load_map(map_path)

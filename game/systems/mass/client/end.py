@@ -12,6 +12,8 @@ import pygame
 
 from game.shell.fonts import text, wrap_px
 from game.systems.mass.io.picture import BAD, DIM, GOLD, GOOD, INK, PANEL
+from game.systems.mass.rules.choices import person_label
+from game.systems.mass.rules.pools import level_name
 
 BUTTON_H = 38
 
@@ -29,9 +31,6 @@ class Summary:
 
 
 def summary(session: Any) -> Summary:
-    from game.systems.mass.rules.choices import person_label
-    from game.systems.mass.rules.pools import level_name
-
     s = session.state
     title = f"{s.forces[s.winner].name} wins the battle" if s.winner else "The battle ends without a victor"
     out = Summary(title, f"How it ended: {s.end_reason}" if s.end_reason else "")
