@@ -96,6 +96,8 @@ def test_computer_against_computer_plays_the_example_battle_to_its_end_unattende
     assert any("for Heaven (average" in line for line in lines)  # said after the announcement
     assert scene.session.seats.levels == {"hida": "hard", "akira": "easy"}
     assert len(scene.session.history) > 10
+    app.step([])
+    assert not scene.wants_frames()  # the battle over, the window rests
     app.render()
 
 

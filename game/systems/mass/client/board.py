@@ -491,7 +491,9 @@ class MassBoardScene(Scene):
     def update(self, dt: float) -> None:
         if self.handoff_to is not None and not self.handoff_wait and self.app.scenes.top is self:
             self._hand_off()
-        if self.app.scenes.top is self and self.handoff_to is None and not self.over:
+        if self.over:
+            self.thinking = None  # (nobody decides any more: the window may rest)
+        elif self.app.scenes.top is self and self.handoff_to is None:
             self._computer_turn()
         self._poll_hint()
         self.ui.update(dt)
