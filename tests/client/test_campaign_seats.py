@@ -76,6 +76,8 @@ def test_four_computer_powers_play_the_teaching_campaign_unattended_for_weeks_wi
     assert any(line.startswith("Why (Jibril, computer easy): B1: drawn from the equilibrium") for line in log)
     assert sum(line.startswith("Why (") for line in log) > 10
     assert scene.viewer is None  # no person plays: the GM watching sees the whole board
+    app.render()
+    assert any(s.endswith("every power played by the computer") for s in scene.drawn_strings)  # type: ignore[attr-defined]
 
 
 def test_the_teaching_campaign_from_its_start_with_two_computer_powers_and_two_people_hands_off_only_between_people() -> None:

@@ -1014,6 +1014,8 @@ class CampaignScene(Scene):
         pygame.draw.rect(surface, (30, 32, 38), pygame.Rect(x0, 0, PANEL_W, h))
         x, y = x0 + 10, 8
         who = "GM" if self.gm else (st.player_name(self.viewer) if self.viewer else "")
+        if not who and not self.humans():
+            who = "every power played by the computer"  # (the GM watches the whole board)
         y += self._text(surface, f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}" + (f" · {who}" if who else ""),
                         (x, y), 15, bold=True) + 4
         panel = self.orders_panel if (st.phase == "orders" and not self.gm) else None
