@@ -29,7 +29,7 @@ stay apart, tests/test_layering.py that no import loop joins them.
 
 Other scenes (replay, GM mode, saves, shots) use the public methods: after_change,
 refresh_panels, regions, unit_hex, update_hover, forget_overlay, toast / toast_text,
-reopen_end_summary, log_html, submit, unit_at, hex_at, and camera / layout / map_cache.
+reopen_end_summary, log_text, submit, unit_at, hex_at, and camera / layout / map_cache.
 """
 
 from __future__ import annotations
@@ -55,12 +55,13 @@ from game.shell.scenes.seats import seats_dialog
 from game.shell.seats import SeatRule, Thinker, hint_level, levels_of, said, why_line
 from game.shell.session import Session
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
+from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.battle_actions import ActionButtons, unit_command
 from game.systems.tactical.client.battle_dialogs import Dialogs
 from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
-from game.systems.tactical.client.battle_panels import Panels, log_html
+from game.systems.tactical.client.battle_panels import Panels, log_text
 from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.labels import MapLabels
 from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
@@ -225,9 +226,9 @@ class BattleScene(Scene):
         _, side, _ = self.regions()
         self.actions.rebuild(self, self.ui, self.panels, side, self.app.screen.get_size())
 
-    def log_html(self) -> str:
-        """The dice log as the side on screen sees it (latest command first)."""
-        return log_html(self.session, self.state)
+    def log_text(self) -> Styled:
+        """The dice log as the side on screen sees it (latest command first), as styled pieces."""
+        return log_text(self.session, self.state)
 
     def help_dialog(self) -> None:
         self.dialogs.help()
@@ -304,7 +305,7 @@ class BattleScene(Scene):
             names = ", ".join(st.unit_name(u) for u in waiting[:6])
             self.app.push(DialogScene(
                 self.app, f"End the {st.phase} phase?",
-                f"{len(waiting)} unit(s) can still act: {text.e(names)}.",
+                (text.line(f"{len(waiting)} unit(s) can still act: {text.words(names)}."),),
                 [Choice("Keep playing", None, pygame.K_ESCAPE),
                  Choice("End phase", lambda: self.submit(ail.EndPhase(side=side)), pygame.K_RETURN, primary=True)],
                 size=(480, 220), cancel=Choice("Keep playing"), name="confirm_end"))
