@@ -13,7 +13,16 @@ import pytest
 from game.__main__ import main
 from game.core.ai import Budget, RandomPlayer, choose, play_out
 from game.replay import verify_save
-from game.systems.tactical.ai import KILL, WIN, commands_of, kill_bonus, player, side_of_command
+from game.systems.tactical.ai import (
+    KILL,
+    ON_OBJECTIVE,
+    WIN,
+    clearing_bonus,
+    commands_of,
+    kill_bonus,
+    player,
+    side_of_command,
+)
 from game.systems.tactical.plugin import PLUGIN
 from game.systems.tactical.rules.commands import AssignLeadership, Attack
 from game.table import TABLE
@@ -208,3 +217,36 @@ def test_hard_hands_its_leadership_points_to_the_attacker_and_spends_them_on_the
         assert system.apply(after, spend.command).accepted
         return
     pytest.fail("no attack with a miss chance in the game")
+
+
+def test_hard_goes_last_in_the_round_hexes_are_held_or_lost_and_first_before_it() -> None:
+    """demo-movement: Zone must hold the ford at the end of round 3. Going last in that round,
+    the enemy cannot answer the last move; before it, hard moves and shoots first."""
+    system = PLUGIN.system
+    states = _decision_states("demo-movement", 3, 400)
+    prompt = next(s for s in states if s.pending is not None and s.pending.kind == "turn_place")
+    side = system.to_move(prompt)[0]
+    cmds = commands_of(system, system.view(prompt, side), side)
+    first, last = min(c.position for c in cmds), max(c.position for c in cmds)
+    assert first != last
+    early = choose(system, prompt.model_copy(update={"round": 1}), side, player("hard", random.Random(1))).decision
+    due = choose(system, prompt.model_copy(update={"round": 3}), side, player("hard", random.Random(1))).decision
+    assert early.command.position == first
+    assert due.command.position == last and "last" in due.why
+    easy = choose(system, prompt.model_copy(update={"round": 3}), side, player("easy", random.Random(1))).decision
+    assert easy.command.position == first
+
+
+def test_destroying_an_enemy_on_a_hex_to_hold_is_worth_the_hex_and_in_the_last_movement_phase_the_battle() -> None:
+    state = _initial("demo-movement", 1)
+    ford = next(o for o in state.setup.objectives if o.kind == "hold").hexes[0]
+    units = dict(state.units)
+    units["band-1"] = units["band-1"].model_copy(update={"hex": ford})
+    blocked = state.model_copy(update={"units": units})
+    blocker, other = blocked.units["band-1"], blocked.units["band-2"]
+    assert clearing_bonus(blocked, "zone", blocker) == pytest.approx(ON_OBJECTIVE * (1 + 1 / 3))  # round 1 of 3
+    assert clearing_bonus(blocked, "zone", other) == 0.0
+    assert clearing_bonus(blocked, "zenith", blocker) == 0.0
+    last = blocked.model_copy(update={"round": 3, "phase": "movement"})
+    assert clearing_bonus(last, "zone", blocker) == WIN
+    assert clearing_bonus(last.model_copy(update={"phase": "attack"}), "zone", blocker) == 0.0

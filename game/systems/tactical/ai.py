@@ -80,6 +80,7 @@ HELD = 0.1             # one Leadership point a unit holds, spent (it could only
 WIN = 20.0             # destroying the last unit of a side an enemy must destroy: the battle
 KILL = 1.0             # destroying one unit of such a side, beyond its worth (grows to WIN / units
                        # left in the round that side must survive to)
+REPLY = 0.5            # hard: the enemy's reply an attack cuts (as DANGER weighs the shots it takes)
 GAIN = 0.02            # the least gain worth a command (below it the phase ends)
 
 
@@ -287,10 +288,21 @@ def _reach_of(state: GameState, u: UnitState) -> int:
 
 def danger_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
     """The shots the enemy can make at unit `uid` standing on `h` in its next turn: from where
-    each enemy stands (hard: and, at half weight, from where it could move to)."""
+    each enemy stands. Hard: each enemy unit shoots once in its reply turn, at the best target
+    it has (from where it stands, or, at 0.4 of its rough threat, from where it could move to):
+    a quarter of its shot at `uid`, plus what `uid` on `h` adds to its best shot at our other
+    units (an enemy that has a better target elsewhere shoots there)."""
     key = ("danger", uid, h, state.units[uid].strength)
     if key in ctx.place_memo:
         return ctx.place_memo[key]
+    if ctx.hard:
+        total = 0.0
+        for e in ctx.enemies():
+            shot = _enemy_shot(ctx, state, e, uid, h)
+            if shot > 0.0:
+                total += 0.25 * shot + max(0.0, shot - _busy(ctx, state, e, uid))
+        ctx.place_memo[key] = total
+        return total
     total = 0.0
     for e in ctx.enemies():
         if e.out_of_action or e.pinned and not ctx.hard:
@@ -304,6 +316,46 @@ def danger_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
         total += v
     ctx.place_memo[key] = total
     return total
+
+
+def _enemy_shot(ctx: Ctx, state: GameState, e: UnitState, uid: str, h: Hex) -> float:
+    """Hard: the best shot enemy unit `e` could make in its reply turn at our unit `uid` on `h`:
+    from where it stands, or, when it may move, 0.4 of its rough threat if it could come in range."""
+    if not e.alive or e.out_of_action or distance(e.hex, h) > _reach_of(state, e):
+        return 0.0
+    v = best_shot(ctx, state, e.id, uid, target_at=h)
+    if v == 0.0 and not e.pinned:
+        v = 0.4 * _rough_threat(state, e)
+    return v
+
+
+def _busy(ctx: Ctx, state: GameState, e: UnitState, uid: str) -> float:
+    """Hard: enemy unit `e`'s best shot in its reply turn at our units other than `uid`."""
+    key = ("busy", e.id, uid)
+    got = ctx.place_memo.get(key)
+    if got is None:
+        got = ctx.place_memo[key] = max((_enemy_shot(ctx, state, e, u.id, u.hex) for u in state.live_units(ctx.side)
+                                         if u.id != uid), default=0.0)
+    return got
+
+
+def threat_of(ctx: Ctx, e: UnitState) -> float:
+    """Hard: the best shot enemy unit `e` (as it stands, or after one outcome of our attack)
+    could make at one of our units in its reply turn (`_enemy_shot`)."""
+    if not e.alive or e.out_of_action:
+        return 0.0
+    key = ("threat", e.id, e.strength, bool(e.pinned))
+    got = ctx.place_memo.get(key)
+    if got is None:
+        view = ctx.view
+        state = view
+        if e != view.units[e.id]:
+            units = dict(view.units)
+            units[e.id] = e
+            state = view.model_copy(update={"units": units})
+        got = ctx.place_memo[key] = max((_enemy_shot(ctx, state, e, u.id, u.hex) for u in view.live_units(ctx.side)),
+                                        default=0.0)
+    return got
 
 
 def _rough_threat(state: GameState, e: UnitState) -> float:
@@ -386,6 +438,44 @@ def objective_term(state: GameState, side: str, uid: str, h: Hex) -> float:
         enemies = [e.hex for e in state.live_units() if e.side != side]
         if enemies:
             value -= ENEMY_PULL * min(distance(h, x) for x in enemies)
+    return value
+
+
+def threat_cut(ctx: Ctx, target: UnitState, odds: Odds) -> float:
+    """Hard: how much an attack with these exact odds cuts the target's reply (`threat_of`),
+    expected over its outcomes: destroyed, out of action, pinned (it cannot move into range),
+    weakened."""
+    now = threat_of(ctx, target)
+    if now <= 0.0:
+        return 0.0
+    after = sum(float(p) * threat_of(ctx, after_outcome(target, lost, result)) for (lost, result), p in odds.joint.items())
+    return now - after
+
+
+def hold_due_now(state: GameState) -> bool:
+    """Whether an objective to hold hexes falls due at the end of this round."""
+    return any(o.kind == "hold" and o.hexes and (o.round if o.round is not None else state.setup.round_limit) == state.round
+               for o in state.setup.objectives)
+
+
+def clearing_bonus(state: GameState, side: str, target: UnitState) -> float:
+    """Hard: destroying an enemy unit that stands on a hex `side` must hold opens the hex (worth
+    what standing there is worth to us, `objective_term`'s ON_OBJECTIVE with its urgency). In
+    the Movement phase of the round the hex falls due, a share of the battle (WIN over the hexes
+    not yet ours): one of our units may still move in. In that round's Attack phase, nothing can
+    move in after: worth nothing."""
+    value = 0.0
+    for obj in state.setup.objectives:
+        if obj.kind != "hold" or obj.side != side or target.hex not in obj.hexes:
+            continue
+        due = obj.round if obj.round is not None else state.setup.round_limit
+        if state.round >= due:
+            if state.phase == "movement":
+                occupied = state.occupied()
+                value += WIN / max(1, sum(1 for h in obj.hexes if h not in occupied or occupied[h].side != side))
+            continue
+        urgency = 1.0 + max(0.0, 1.0 - (due - state.round) / max(1, due))
+        value += ON_OBJECTIVE * urgency
     return value
 
 
@@ -474,6 +564,10 @@ class TacticalPlayer:
         shots = [best_shot(ctx, ctx.view, u.id, e.id) for u in ctx.view.live_units(ctx.side)
                  for e in ctx.enemies() if distance(u.hex, e.hex) <= _reach_of(ctx.view, u)]
         best = max(shots, default=0.0)
+        if ctx.hard and hold_due_now(ctx.view):
+            last = max(cmds, key=lambda c: c.position)  # type: ignore[attr-defined]
+            return Decision(last, "last: hexes are held or lost at the end of this round, so the last move "
+                                  "is worth most (the enemy cannot answer it)")
         first = min(cmds, key=lambda c: c.position)  # type: ignore[attr-defined]
         return Decision(first, f"first: move and shoot before the enemy (best attack ready now: {best:.2f})")
 
@@ -601,7 +695,7 @@ class TacticalPlayer:
         # weighed by the attacks they open without it (opportunity_at), and a hard player that
         # weighed it here alone stopped charging (demo-overwatch as the Jibril: 1 win in 30
         # against random, 14 in 30 without it).
-        gain = odds_value(odds, target, kill_bonus(view, target))
+        gain = odds_value(odds, target, kill_bonus(view, target) + self._clearing(ctx, target))
         mine = kill_bonus(view, u)
         risk = sum(odds_value(s.odds, u, mine) for s in pv.exposure)
         if pv.guard_counter is not None:
@@ -663,13 +757,18 @@ class TacticalPlayer:
                 continue
             ctx.budget.spend()
             odds = pv.odds
-            value = odds_value(odds, target, kill_bonus(view, target))
+            value = odds_value(odds, target, kill_bonus(view, target) + self._clearing(ctx, target))
+            if ctx.hard:
+                value += REPLY * threat_cut(ctx, target, odds)
             if ctx.hard and pv.odds_if_defensive_action is not None:
                 value, odds = self._defender_answer(ctx, target, value, odds, pv.odds_if_defensive_action)
             value -= (HELD if cmd.advantage_kind == "leadership" else SPEND) * cmd.advantage
             if best is None or value > best[0]:
                 best = (value, cmd, odds)
         return best
+
+    def _clearing(self, ctx: Ctx, target: UnitState) -> float:
+        return clearing_bonus(ctx.view, ctx.side, target) if ctx.hard else 0.0
 
     def _hand_leadership(self, ctx: Ctx, cmds: list[BaseModel], att: Attack, odds: Odds) -> Decision | None:
         """Hard: before the best attack, the side's Leadership points go to its attacker, which
@@ -702,7 +801,8 @@ class TacticalPlayer:
         defensive action when the AC saves it more than the action it costs is worth; the
         attack's value is then the loss with the defensive action plus that action."""
         action = self._action_worth(ctx, target)
-        da_value = odds_value(with_da, target, kill_bonus(ctx.view, target))
+        da_value = (odds_value(with_da, target, kill_bonus(ctx.view, target) + self._clearing(ctx, target))
+                    + REPLY * threat_cut(ctx, target, with_da))
         if da_value + action < value:
             return da_value + action, with_da
         return value, odds
