@@ -6,6 +6,7 @@ import pygame
 import pytest
 
 from game.core.hexgrid import distance
+from game.shell.toolkit.richtext import Span, plain
 from game.systems.tactical.client import rq
 from game.table import TABLE
 from tests.client.clientfix import (
@@ -135,7 +136,7 @@ def test_the_hover_is_the_hex_under_a_still_pointer_once_keys_have_panned_or_the
     app.step()
     # once the map stops, the hover is the hex now under the pointer
     assert scene.hover != before and scene.hover == scene.hex_at(pos)
-    assert scene.panels.shown("info") == scene.panels.info_html(scene)  # and the hex box names it
+    assert scene.panels.styled("info") == scene.panels.info_text(scene)  # and the hex box names it
     post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False, precise_x=0.0, precise_y=-1.0))
     post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False, precise_x=0.0, precise_y=-1.0))
     app.step()
@@ -146,13 +147,17 @@ def test_hovering_a_hex_shows_its_terrain_and_the_unit_on_it(app) -> None:  # ty
     scene = battle(app)
     st = scene.state
     hover_hex(app, st.board.hex_at(3, 3))
-    html = scene.panels.info_html(scene)
-    assert "Woods" in html and "move cost 2" in html and "cover 2" in html and "blocks line of sight" in html
+    info = scene.panels.info_text(scene)
+    assert info[0][0] == Span("Woods", bold=True)  # the terrain's name, in bold
+    words = plain(info)
+    assert "move cost 2" in words and "cover 2" in words and "blocks line of sight" in words
     hover_hex(app, st.board.hex_at(4, 4))
-    assert "road" in scene.panels.info_html(scene)
+    assert "road" in plain(scene.panels.info_text(scene))
     hover_hex(app, st.units["m1"].hex)
-    html = scene.panels.info_html(scene)
-    assert "Militia Band" in html and "Strength <b>8 of 8</b>" in html and "spears" in html
+    info = scene.panels.info_text(scene)
+    assert "Militia Band" in plain(info) and "spears" in plain(info)
+    strength = next(ln for ln in info if ln and ln[0].text == "Strength ")
+    assert strength[1] == Span("8 of 8", bold=True)  # the unit's strength, in bold
 
 
 def test_clicking_a_unit_selects_it_and_shows_its_panel(app) -> None:  # type: ignore[no-untyped-def]
@@ -176,7 +181,7 @@ def test_g_toggles_the_hex_grid(app) -> None:  # type: ignore[no-untyped-def]
 def test_f1_opens_the_help_overlay_listing_the_controls(app) -> None:  # type: ignore[no-untyped-def]
     key(app, pygame.K_F1)
     assert top_name(app) == "help"
-    html = app.scenes.top.body_html  # type: ignore[union-attr]
+    html = app.scenes.top.body_text  # type: ignore[union-attr]
     for words in ("Right click", "Wheel", "WASD", "Tab", "Ctrl+Z", "End the phase".lower(), "F11",
                   "Replay view (F3)", "PageDown", "play on from this command", "1-9"):
         assert words.lower() in html.lower()
@@ -308,7 +313,7 @@ def test_a_fresh_scenario_opens_on_its_briefing_then_the_first_hand_off() -> Non
     app = App.for_scenario(TABLE, None, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
     app.step()
     assert top_name(app) == "briefing"
-    body = app.scenes.top.body_html  # type: ignore[union-attr]
+    body = app.scenes.top.body_text  # type: ignore[union-attr]
     scene = battle(app)
     assert scene.session.description.split()[0] in body
     for side in scene.state.setup.sides:

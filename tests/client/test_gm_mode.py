@@ -12,6 +12,7 @@ from game.core.hexgrid import Hex
 from game.io import saves
 from game.shell import savegame
 from game.shell.app import App
+from game.shell.toolkit.richtext import Span, plain
 from game.systems.tactical.io.scenario import load_scenario
 from game.systems.tactical.rules.commands import parse_command
 from tests.client.clientfix import battle, click_hex, key, press_button, top_name
@@ -199,5 +200,5 @@ def test_the_selected_unit_and_the_last_message_show_in_the_panels_text_boxes(tm
     gm = app.scenes.top
     assert isinstance(gm.unit_box, RichTextBox) and isinstance(gm.message_box, RichTextBox)
     name = battle(app).state.unit_name("band-1")
-    assert name in gm.unit_box.html_text and gm.unit_box.text_height > 0
-    assert gm.message_box.html_text and gm.message_box.rect.w > 0
+    assert gm.unit_box.html_text[0][0] == Span(name, bold=True) and gm.unit_box.text_height > 0  # its name, bold
+    assert plain(gm.message_box.html_text) and gm.message_box.rect.w > 0

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.shell.toolkit.richtext import Span, Styled, plain
+from game.systems.tactical.client import text
 from game.systems.tactical.client.battle import BattleScene
 from tests.client.clientfix import (
     battle,
@@ -70,8 +72,9 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     if top_name(app) == "handoff":
         continue_handoff(app)
     assert top_name(app) == "turn_place"
-    body = app.scenes.top.body_html  # type: ignore[union-attr]
+    body = app.scenes.top.body_text  # type: ignore[union-attr]
     assert "tactics" in body and "d10=9" in body  # the rolls with their parts
+    assert Span("d10=9", bold=True) in _spans(app.scenes.top.body_html)  # the die, in bold
     press_button(app, "Go first")
     if top_name(app) == "handoff":
         continue_handoff(app)
@@ -85,7 +88,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     assert scene.selected == "r1" and scene.mode.name == "move"
     dest = board.hex_at(4, 1)
     hover_hex(app, dest)
-    assert "Move · cost" in scene.panels.info_html(scene)
+    assert plain(scene.panels.info_text(scene)).startswith("Move · cost")
     click_hex(app, dest)
     assert session.state.units["r1"].hex == dest
     key(app, pygame.K_z, pygame.KMOD_CTRL)
@@ -113,7 +116,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     hover_hex(app, session.state.units["a1"].hex)
     after = scene.mode.preview(scene)
     assert after is not None and after[0].odds.hit_chance > p0
-    assert "without Advantage" in scene.panels.info_html(scene)
+    assert "without Advantage" in plain(scene.panels.info_text(scene))
     click_hex(app, session.state.units["a1"].hex)
     assert session.state.pending is not None and session.state.pending.kind == "defensive_action"
     continue_handoff(app)  # Red looks at the screen now
@@ -125,6 +128,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     # back to Blue in the same turn: one hand-off did (Red answered over the same map)
     assert top_name(app) == "battle" and scene.viewer == "blue"
     assert "d10=9" in scene.panels.shown("log")  # the dice log lists the rolls
+    assert Span("d10=9", bold=True) in _spans(scene.panels.styled("log"))
 
     # ---- Blue ends its turn; Red takes guard and overwatch
     key(app, pygame.K_e)
@@ -167,7 +171,8 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     view = scene.mode.path_view(scene)
     assert view is not None and view.exposures, "the dash path should be under overwatch"
     assert view.exposures[0].watcher_id == "a1"
-    assert "Overwatch at step" in scene.panels.info_html(scene)
+    warned = [ln for ln in scene.panels.info_text(scene) if ln and ln[0].text.startswith("Overwatch at step")]
+    assert warned and all(sp.colour == text.BAD for ln in warned for sp in ln)  # in the warning red
     stop_at = view.exposures[0].hex
     force(app, 10, 10, 3, 3, 3, 3)
     click_hex(app, target)
@@ -204,7 +209,7 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     assert session.state.phase == "ended"
     settle(app)
     assert top_name(app) == "end"
-    end_body = app.scenes.top.body_html  # type: ignore[union-attr]
+    end_body = app.scenes.top.body_text  # type: ignore[union-attr]
     assert "round limit" in end_body and "Blue" in end_body and "Red" in end_body
     press_button(app, "Restart")
     fresh = battle(app)
@@ -237,23 +242,43 @@ def test_the_defensive_action_question_offers_casualty_advantage_with_the_odds_o
                                 casualty_kind=chance_of)  # type: ignore[arg-type]
         assert not isinstance(pv, ail.Rejection)
         label = f"+{n} leadership" if n else "no Advantage"
-        assert f"Casualty rolls {label}" in dialog.body_html
+        row = _line(dialog.body_html, f"Casualty rolls {label}")
         res = pv.odds.results
         pinned = res["pinned"] + res["out_of_action"] + res["destroyed"] + res["annihilated"]
-        assert (f"Casualty rolls {label}</b>{' (chosen)' if not n else ''}: to be hit "
-                f"<b>{draw.percent(pv.odds.hit_chance)}</b>, expected strength lost "
-                f"{float(pv.odds.expected_strength_lost):.2f}, pinned or worse <b>{draw.percent(pinned)}</b>"
-                in dialog.body_html)
+        assert plain((row,)).endswith(
+            f"Casualty rolls {label}{' (chosen)' if not n else ''}: to be hit {draw.percent(pv.odds.hit_chance)}, "
+            f"expected strength lost {float(pv.odds.expected_strength_lost):.2f}, pinned or worse "
+            f"{draw.percent(pinned)}, out of action or worse "
+            f"{draw.percent(res['out_of_action'] + res['destroyed'] + res['annihilated'])}")
+        assert [sp.text for sp in row if sp.bold] == [f"Casualty rolls {label}", draw.percent(pv.odds.hit_chance),
+                                                       draw.percent(pinned)]
+        assert all(sp.colour == (text.GOLD if not n else text.INK) for sp in row)  # the chosen row in gold
         da = pv.odds_if_defensive_action
         assert da is not None
-        assert f"with the defensive action: <b>{draw.percent(da.hit_chance)}</b>" in dialog.body_html
+        below = dialog.body_html[dialog.body_html.index(row) + 1]
+        assert plain((below,)).startswith(f"\u00a0\u00a0with the defensive action: {draw.percent(da.hit_chance)}, ")
+        assert [sp.text for sp in below if sp.bold][0] == draw.percent(da.hit_chance)
         shown.append(pinned)
     assert shown[2] < shown[0]  # the choices really differ: Advantage on casualty rolls saves the unit
     press_button(app, "Casualty: no Advantage")
-    assert top_name(app) == "defensive" and "+1 leadership</b> (chosen)" in app.scenes.top.body_html
+    assert top_name(app) == "defensive"
+    assert plain((_line(app.scenes.top.body_html, "> Casualty rolls +1 leadership"),)).startswith(
+        "> Casualty rolls +1 leadership (chosen)")
     press_button(app, "Casualty: +1 leadership")
-    assert "+2 leadership</b> (chosen)" in app.scenes.top.body_html
+    assert plain((_line(app.scenes.top.body_html, "> Casualty rolls +2 leadership"),)).startswith(
+        "> Casualty rolls +2 leadership (chosen)")
     session.state = session.state.model_copy(update={"forced_rolls": (9, 1, 1, 1, 1, 1, 1, 1, 1)})
     press_button(app, "No")
     answer = [s.command for s in session.history if s.command.kind == "defensive_action"][-1]
     assert (answer.accept, answer.casualty_advantage, answer.casualty_advantage_kind) == (False, 2, "leadership")
+
+
+def _spans(content: Styled) -> list[Span]:
+    """Every styled piece of a text, line after line."""
+    return [sp for ln in content for sp in ln]
+
+
+def _line(content: Styled, start: str) -> tuple[Span, ...]:
+    """The line of a styled text whose words, a leading "> " mark aside, start with `start`'s."""
+    want = start.removeprefix("> ")
+    return next(ln for ln in content if plain((ln,)).removeprefix("> ").startswith(want))

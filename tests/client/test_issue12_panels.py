@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from game.shell.scenes.handoff import HandoffScene
+from game.shell.toolkit.richtext import plain
 from game.systems.tactical.client import rq
 from tests.client.clientfix import battle, click_at, click_hex, key, make_app, make_session, settle, top_name
 
@@ -51,8 +52,10 @@ def test_the_dice_log_groups_an_attack_under_its_command_in_the_order_rolled() -
     click_hex(app, session.state.units["r1"].hex)
     click_hex(app, session.state.units["m1"].hex)
     assert session.history, "the attack was made"
-    lines = scene.log_html().split("<br>")
+    log = scene.log_text()
+    lines = [plain((ln,)) for ln in log]
     assert "attacks" in lines[0].lower() or "bolt rifles" in lines[0]  # the command heads its group
+    assert all(sp.bold for sp in log[0])  # in bold
     events = [e for e in session.history[-1].events if e.kind in ("roll_made", "attack_resolved")]
     rolls = [i for i, line in enumerate(lines) if "d10=" in line or "d6=" in line]
     assert rolls and rolls == sorted(rolls)

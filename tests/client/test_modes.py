@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pygame
 
-from game.systems.tactical.client import rq
+from game.shell.toolkit.richtext import Span
+from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.plugin import tactical_session
 from tests.client.clientfix import (
     CATALOGUE,
@@ -80,7 +81,7 @@ def test_ending_a_phase_with_idle_units_asks_and_can_be_refused() -> None:
     app = make_app(session, blackout=False)
     key(app, pygame.K_e)
     assert top_name(app) == "confirm_end"
-    assert "Rifle Section" in app.scenes.top.body_html  # type: ignore[union-attr]
+    assert "Rifle Section" in app.scenes.top.body_text  # type: ignore[union-attr]
     key(app, pygame.K_ESCAPE)
     assert top_name(app) == "battle" and session.state.phase == "movement"
     key(app, pygame.K_RETURN)
@@ -145,7 +146,8 @@ def test_hovering_an_enemy_to_charge_shows_the_odds_of_the_melee_attack_on_arriv
     pv = scene.mode.preview(scene)
     assert pv is not None and pv[0].weapon == "bayonets"
     assert 0 < pv[0].odds.hit_chance <= 1
-    assert "Accuracy Challenge" in scene.panels.info_html(scene)
+    ac = next(ln for ln in scene.panels.info_text(scene) if ln[0].text == "Accuracy Challenge ")
+    assert ac[1] == Span(str(pv[0].ac.total), bold=True)  # the challenge's total, in bold
 
 
 def test_dialog_buttons_can_be_picked_with_number_keys() -> None:
@@ -388,6 +390,8 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
     hover_hex(app, far)
     info = scene.panels.shown("info")
     assert "0% to hit" in info and "the best possible roll is 17" in info and "against AC 20" in info
+    why = next(ln for ln in scene.panels.styled("info") if ln[0].text == "0% to hit:")
+    assert why[0] == Span("0% to hit:", bold=True, colour=text.BAD) and all(sp.colour == text.BAD for sp in why)
     click_hex(app, far)  # still allowed
     assert session.history[-1].command.kind == "attack"
     assert session.history[-1].command.target_id == "m1"

@@ -5,10 +5,15 @@ after the window changes size."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 from game.shell.toolkit import richtext
-from game.shell.toolkit.richtext import RichTextBox
+from game.shell.toolkit.richtext import RichTextBox, Styled, plain
+from game.systems.tactical.client import battle_panels
+from game.systems.tactical.rules import commands as cmd
+from game.systems.tactical.rules.gm import PlaceUnit
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session
 
 UNITS = [("r1", "rifle_section", "blue", (2, 2)), ("r2", "rifle_section", "blue", (4, 5)),
@@ -40,7 +45,7 @@ def test_hovering_back_over_a_hex_shows_its_text_without_laying_it_out_again(mon
     hover_hex(app, b)
     app.render()
     text_b = scene.panels.info_box.html_text
-    assert text_a != text_b and "3,3" in text_a and "5,2" in text_b
+    assert text_a != text_b and "3,3" in plain(text_a) and "5,2" in plain(text_b)
     seen = _laid_out(monkeypatch)
     for _ in range(3):
         hover_hex(app, a)
@@ -81,8 +86,6 @@ def test_selecting_a_unit_again_shows_its_card_at_once_and_a_resize_keeps_what_i
 def test_a_command_lays_out_only_its_own_lines_of_the_dice_log() -> None:
     """The dice log shows up to 200 lines; laid out whole by pygame_gui each command cost 0.3-0.5 s
     once the log was long. Now a command's frame lays out the lines that command added."""
-    from game.systems.tactical.rules import commands as cmd
-
     session = make_session(UNITS, width=16, height=12, phase="movement")
     app = make_app(session, blackout=False)
     scene = battle(app)
@@ -91,58 +94,48 @@ def test_a_command_lays_out_only_its_own_lines_of_the_dice_log() -> None:
     for uid, (_, (c, r)) in zip(("r1", "r1", "r2"), moves, strict=True):
         if session.state.units[uid].move_done:
             continue
-        before_log = scene.panels.shown("log").count("<br>")
+        before_log = len(scene.panels.styled("log"))
         lines_before = cache.lines_built
         assert scene.submit(cmd.Move(unit_id=uid, path=(session.board.hex_at(c, r),)))
         for _ in range(3):
             app.step()
             app.render()
-        added = scene.panels.shown("log").count("<br>") - before_log
+        added = len(scene.panels.styled("log")) - before_log
         assert added > 0
         assert cache.lines_built - lines_before <= added + 1  # the new lines, not the whole log
 
 
 def test_the_kept_lines_of_the_dice_log_are_the_lines_made_afresh_also_after_a_gm_change() -> None:
-    from game.systems.tactical.client import battle_panels
-    from game.systems.tactical.rules import commands as cmd
-    from game.systems.tactical.rules.gm import PlaceUnit
-
     session = make_session(UNITS, width=16, height=12, phase="movement")
     app = make_app(session, blackout=False)
     scene = battle(app)
 
-    def fresh() -> str:
+    def fresh() -> Styled:
         battle_panels._LOG_BLOCKS.clear()
-        return battle_panels.log_html(session, session.state)
+        return battle_panels.log_text(session, session.state)
 
     assert scene.submit(cmd.Move(unit_id="r1", path=(session.board.hex_at(2, 3),)))
-    kept = battle_panels.log_html(session, session.state)
-    assert kept == fresh() and "Rifle Section" in kept
+    kept = battle_panels.log_text(session, session.state)
+    assert kept == fresh() and "Rifle Section" in plain(kept)
     # a GM places a unit: names may change, so every line is made again with the new names
     before = session.state.names_version()
     assert scene.submit(PlaceUnit(unit_id="gm-r", type_id="rifle_section", side="blue",
                                   at=session.board.hex_at(8, 8)), gm=True)
     assert session.state.names_version() is not before
     assert scene.submit(cmd.Move(unit_id="r2", path=(session.board.hex_at(4, 6),)))
-    kept = battle_panels.log_html(session, session.state)
+    kept = battle_panels.log_text(session, session.state)
     assert kept == fresh()
 
 
 def test_the_kept_log_lines_do_not_keep_an_undone_command_and_its_states_alive() -> None:
-    import gc
-    import weakref
-
-    from game.systems.tactical.client import battle_panels
-    from game.systems.tactical.rules import commands as cmd
-
     session = make_session(UNITS, width=16, height=12, phase="movement")
     app = make_app(session, blackout=False)
     scene = battle(app)
     assert scene.submit(cmd.Move(unit_id="r1", path=(session.board.hex_at(2, 3),)))
-    battle_panels.log_html(session, session.state)
+    battle_panels.log_text(session, session.state)
     gone = weakref.ref(session.history[-1])
     assert session.undo()
     assert scene.submit(cmd.Move(unit_id="r2", path=(session.board.hex_at(4, 6),)))  # (no redo now)
-    battle_panels.log_html(session, session.state)
+    battle_panels.log_text(session, session.state)
     gc.collect()
     assert gone() is None  # nothing of the log's kept lines holds it

@@ -13,6 +13,7 @@ from game.core.hexgrid import Hex, neighbours
 from game.io import saves
 from game.replay import load_game
 from game.shell.app import App
+from game.shell.toolkit.richtext import Span
 from game.table import TABLE
 from tests.client.clientfix import battle, click_at, key, move_mouse, press_button, top_name
 from tests.client.test_load_menu import open_app, saves_dir  # noqa: F401 - fixture
@@ -65,7 +66,7 @@ def test_the_gm_moves_a_unit_in_the_replay_and_the_game_plays_on_from_there(tmp_
     # asked first, naming how many later commands are discarded
     assert top_name(app) == "branch_confirm"
     later = len(old_history) - index
-    assert f"discards the {later} later commands" in app.scenes.top.body_html  # type: ignore[union-attr]
+    assert Span(f"discards the {later} later commands", bold=True) in app.scenes.top.body_html[0]  # type: ignore[union-attr]
     press_button(app, "Discard and move")
     # the game goes on from that command, in GM mode, with the unit on the clicked hex
     assert top_name(app) == "gm"

@@ -10,6 +10,7 @@ import pygame
 from game.replay import Record, initial_state_of, save_game
 from game.shell import launch
 from game.shell.app import App
+from game.shell.toolkit.richtext import Span, plain
 from game.systems.tactical.io.scenario import load_scenario
 from game.systems.tactical.rules.commands import parse_command
 from game.systems.tactical.rules.system import SYSTEM
@@ -78,12 +79,14 @@ def test_dice_log_shows_the_rolls_up_to_the_current_command(tmp_path: Path, save
     steps = view.steps
     dash = next(i for i, s in enumerate(steps) if s.command.kind == "dash")
     view.goto(dash)
-    before_log = view.view.log_html()
+    before_log = plain(view.view.log_text())
     assert "fires overwatch" not in before_log
     key(app, pygame.K_RIGHT)  # the dash: the overwatch shot and its dice appear
-    log = view.view.log_html()
+    log = plain(view.view.log_text())
     assert "fires overwatch" in log and "d10=10" in log
-    assert "dash" in view.step_box.html_text and "dice: 10, 10, 1, 1, 1" in view.step_box.html_text
+    step = plain(view.step_box.html_text)
+    assert "dash" in step and "dice: 10, 10, 1, 1, 1" in step
+    assert view.step_box.html_text[0][0] == Span(f"{view.index}.", bold=True)  # the command's number, bold
 
 
 def test_jump_to_a_round_and_between_rounds(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811

@@ -14,6 +14,7 @@ import pygame_gui
 import pytest
 
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
+from game.shell.toolkit.richtext import Span
 from tests.client.clientfix import battle, click_hex, hex_pos, make_app, make_session, post
 
 UNITS = [("r1", "rifle_section", "blue", (4, 4)), ("r2", "rifle_section", "blue", (3, 6)),
@@ -120,7 +121,7 @@ def test_another_unit_selected_and_the_dice_log_scrolled_match_the_window_drawn_
         got = _frame(app)
         assert got == _afresh(app)
     log = scene.panels.log_box
-    scene.panels._set_html("log", log, "<br>".join(f"line {i} of a long dice log" for i in range(200)))
+    scene.panels._set_text("log", log, tuple((Span(f"line {i} of a long dice log"),) for i in range(200)))
     pointer[0] = log.rect.center
     _frame(app, _motion(log.rect.center))
     for dy in (-1, -1, 1):

@@ -11,6 +11,7 @@ import pygame
 
 from game.core.hexgrid import Hex, neighbours
 from game.shell.app import App
+from game.shell.toolkit import richtext
 from tests.client.clientfix import battle, click_at, key, move_mouse, press_button, top_name
 from tests.client.test_load_menu import open_app, saves_dir  # noqa: F401 - fixture
 from tests.client.test_replay_view import played_overwatch
@@ -54,7 +55,7 @@ def test_gm_panel_view_draws_and_picks_the_hex_under_the_pointer(tmp_path: Path,
     assert _patch(app.render(), at) == plain  # the counter is drawn where the camera says
     move_mouse(app, at)
     assert battle(app).hover == h
-    assert battle(app).state.unit_name(uid) in battle(app).panels.info_box.html_text  # the hover panel names it
+    assert battle(app).state.unit_name(uid) in richtext.plain(battle(app).panels.info_box.html_text)  # the hover panel names it
     click_at(app, at)  # Select tool: the unit under the pointer
     assert battle(app).selected == uid
     press_button(app, "Move")
@@ -80,7 +81,7 @@ def test_replay_panel_view_draws_and_picks_the_hex_under_the_pointer(tmp_path: P
     assert _patch(app.render(), at) == plain
     move_mouse(app, at)
     assert view.hover == view.state.units[uid].hex
-    assert view.state.unit_name(uid) in view.panels.info_box.html_text
+    assert view.state.unit_name(uid) in richtext.plain(view.panels.info_box.html_text)
 
 
 def test_small_window_draws_and_picks_the_hex_under_the_pointer(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811

@@ -63,10 +63,10 @@ def _fuzz(scenario_file: str, games: int, length: int) -> None:
     sc = load_scenario(ROOT / "maps" / scenario_file)
     hexes = sorted(sc.board.terrain)
     types = sorted(sc.setup.catalogue.units)
+    gm_applied = 0  # over all the games: a game the random player ends early may see none accepted
     for seed in range(games):
         rnd = random.Random(seed)
         rec = Record(SYSTEM, initial_state_of(TABLE, sc, seed))
-        gm_applied = 0
         for i in range(length):
             if rec.state.phase == "ended":
                 break
@@ -78,7 +78,7 @@ def _fuzz(scenario_file: str, games: int, length: int) -> None:
         save = saves.parse_save(saves.dump_save(make_save(SYSTEM, rec.state, rec.steps, scenario_path=sc.path,
                                                           seed=seed, scenario_checksum="x")))
         assert _replay_log(save, initial_state_of(TABLE, sc, seed)).state == rec.state
-        assert gm_applied > 0
+    assert gm_applied >= games  # the fuzz did intervene: on average at least once a game
 
 
 def test_random_gm_interventions_never_break_a_game_or_its_replay() -> None:

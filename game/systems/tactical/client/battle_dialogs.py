@@ -17,9 +17,13 @@ import pygame
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
 from game.shell import actions, draw, keys
+from game.shell.keymap import help_pieces
 from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import text
+from game.systems.tactical.client.battle_keys import BATTLE_KEYS, REPLAY_KEYS
 from game.systems.tactical.client.battle_panels import side_names, where
+from game.systems.tactical.client.text import DIM, GOLD, Colour, Lines, Piece, bold, ink, line, rgb, words
 from game.systems.tactical.client.widgets import casualty_label
 
 if TYPE_CHECKING:
@@ -28,29 +32,27 @@ if TYPE_CHECKING:
     from game.shell.contracts import AppContext, Settings
     from game.shell.session import Session
 
-HELP_MOUSE = (
-    "<b>Mouse</b><br>"
-    "Left click: select a unit / act (move, attack, charge)<br>"
-    "Right click or Esc: cancel<br>"
-    "Left or middle drag: pan the map · Wheel: zoom towards the cursor"
+HELP_MOUSE: Styled = (
+    line(bold("Mouse")),
+    line("Left click: select a unit / act (move, attack, charge)"),
+    line("Right click or Esc: cancel"),
+    line("Left or middle drag: pan the map · Wheel: zoom towards the cursor"),
 )
-HELP_COLOURS = (
-    "<b>Colours</b><br>"
-    "<font color='#50aaff'>Blue</font>: move reach · <font color='#ffaa3c'>orange</font>: dash reach "
-    "(click past the blue to move and dash in one go) · "
-    "<font color='#fff078'>yellow</font>: reachable only thanks to the road bonus · "
-    "<font color='#ff463c'>red</font>: targets / charge. A red crosshair on a path marks a hex "
-    "where overwatch would fire, with who fires and the chance to hit. Hover a unit on overwatch: "
-    "its danger zone is rimmed in red. Grey targets (0%) cannot be hit."
+HELP_COLOURS: Styled = (
+    line(bold("Colours")),
+    line(ink("Blue", (0x50, 0xaa, 0xff)), ": move reach · ", ink("orange", (0xff, 0xaa, 0x3c)), ": dash reach "
+         "(click past the blue to move and dash in one go) · ", ink("yellow", (0xff, 0xf0, 0x78)),
+         ": reachable only thanks to the road bonus · ", ink("red", (0xff, 0x46, 0x3c)),
+         ": targets / charge. A red crosshair on a path marks a hex where overwatch would fire, with who fires "
+         "and the chance to hit. Hover a unit on overwatch: its danger zone is rimmed in red. Grey targets (0%) "
+         "cannot be hit."),
 )
 
 
-def help_html() -> str:
+def help_text() -> Styled:
     """The F1 help, generated from the key maps (the battle's and the shell's)."""
-    from game.systems.tactical.client.battle_keys import BATTLE_KEYS, REPLAY_KEYS
-
     groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups()]
-    return "<br><br>".join([HELP_MOUSE, keys.help_html(groups), HELP_COLOURS])
+    return (*HELP_MOUSE, (), *help_pieces(groups), (), *HELP_COLOURS)
 
 
 class Dialogs:
@@ -68,17 +70,17 @@ class Dialogs:
         """The scenario before the first roll: the situation, the sides (and who plays each), what
         wins. `players`: opens the players dialog (who plays each side), when the rules have
         computer players."""
-        lines = [text.e(self._session.description.strip()), ""]
+        out = Lines().add(words(self._session.description.strip())).add()
         for s in st.setup.sides:
             c = s.commander
-            rides = f", with {text.e(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
-            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
-                         f"{len(st.live_units(s.id))} units, commander {text.e(c.name)}{rides}"
-                         f" &mdash; {self._session.seats.label(s.id)}")
-        lines.append("")
-        lines += [f"<font color='{text.GOLD}'>{text.e(line)}</font>" for line in ail.describe_objectives(st)]
-        lines.append(f"<br>{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
-        return DialogScene(self._app, st.setup.name, "<br>".join(lines),
+            rides = f", with {words(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
+            out.add(bold(s.name, rgb(s.colour)), f": {len(st.live_units(s.id))} units, commander {words(c.name)}{rides}"
+                    f" — {words(self._session.seats.label(s.id))}")
+        out.add()
+        for objective in ail.describe_objectives(st):
+            out.add(ink(objective, GOLD))
+        out.add().add(f"{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
+        return DialogScene(self._app, st.setup.name, out.text,
                            [*([Choice("Players... (P)", players, pygame.K_p)] if players is not None else []),
                             Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
                            size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
@@ -92,16 +94,19 @@ class Dialogs:
         return f"Round {st.round}: {st.phase} phase."
 
     def initiative(self, st: Any, side: str) -> DialogScene:
+        # import seam: the initiative rules and the queries load with the first initiative dialog, not the first frame
         from game.systems.tactical.rules import initiative as ini
+
+        # import seam: (as above)
         from game.systems.tactical.rules.queries import initiative_roll
+
         cdr = ini.commander(st, side)
-        rows = []
+        rows = Lines()
         choices: list[Choice] = []
         adv = st.sides[side].advantage.get("deception", 0)
         for opt in ("tactics", "leadership", "deception"):
             title, roll, gives = text.OPTION_TEXT[opt]
-            rows.append(f"<b>{title}</b> — {text.e(initiative_roll(st, side, opt).text)}"
-                        f"<br><font color='{text.DIM}'>{gives}</font>")
+            rows.add(bold(title), f" — {words(initiative_roll(st, side, opt).text)}").add(ink(gives, DIM))
             choices.append(Choice(title, partial(self._submit, ail.ChooseInitiative(side=side, option=opt))))
         why_not = ini.personal_available(st, side)
         personal = ini.personal_stat_options(st, side) if why_not is None else []
@@ -109,17 +114,17 @@ class Dialogs:
             title, roll, gives = text.OPTION_TEXT["personal"]
             rolls = []
             for stat in personal:
-                rolls.append(text.e(initiative_roll(st, side, "personal", stat).text))
+                rolls.append(words(initiative_roll(st, side, "personal", stat).text))
                 choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self._submit, ail.ChooseInitiative(
                     side=side, option="personal", personal_stat=stat))))
-            rows.append(f"<b>{title}</b> — {' | '.join(rolls)}<br><font color='{text.DIM}'>{gives}</font>")
+            rows.add(bold(title), f" — {' | '.join(rolls)}").add(ink(gives, DIM))
         elif ini.commander(st, side).unit is not None:
             # the commander's unit is gone: say why the Personal options are not offered
-            rows.append(f"<font color='{text.DIM}'><b>Personal</b> — not offered: {text.e(why_not or '')}.</font>")
+            rows.add(bold("Personal", DIM), ink(f" — not offered: {words(why_not or '')}.", DIM))
         if adv:
-            rows.append(f"<font color='{text.GOLD}'>Banked Deception: +{adv} on this roll.</font>")
-        body = f"Commander <b>{text.e(cdr.name)}</b> of {text.e(st.side_name(side))} picks one option:<br><br>" \
-               + "<br>".join(rows)
+            rows.add(ink(f"Banked Deception: +{adv} on this roll.", GOLD))
+        body = (line("Commander ", bold(cdr.name), f" of {words(st.side_name(side))} picks one option:"), (),
+                *rows.text)
         return DialogScene(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
                            size=(760, 420), name="initiative")
 
@@ -127,7 +132,7 @@ class Dialogs:
         side = p.sides[0]
         session = self._session
         last = session.history[-1].events if session.history else ()
-        rolls = [text.event_html(ev, st.unit_name, side_names(session), lambda h: where(session, h)) for ev in last
+        rolls = [text.event_line(ev, st.unit_name, side_names(session), lambda h: where(session, h)) for ev in last
                  if getattr(ev, "kind", "") in ("roll_made", "initiative_rolled", "initiative_won",
                                                 "advantage_gained")]
         places = max(1, len(p.ranking))  # one button per place the winner may take
@@ -135,8 +140,8 @@ class Dialogs:
         choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
                           partial(self._submit, ail.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
                    for i in range(places)]
-        body = "<br>".join(rolls) + f"<br><br>{text.e(st.side_name(side))} won: choose its place in the turn " \
-               f"order ({places} place{'' if places == 1 else 's'} to choose from)."
+        body = (*rolls, (), line(f"{words(st.side_name(side))} won: choose its place in the turn order "
+                                 f"({places} place{'' if places == 1 else 's'} to choose from)."))
         return DialogScene(self._app, f"{st.side_name(side)} wins the initiative", body, choices,
                            size=(720, 380), name="turn_place")
 
@@ -152,11 +157,11 @@ class Dialogs:
         ckind = casualty[1]
         who = st.unit_name(atk.attacker_id) if atk else "an enemy"
         weapon = f" with {atk.weapon}" if atk else ""
-        body = (f"<b>{text.e(st.unit_name(uid))}</b> is about to be attacked by <b>{text.e(who)}</b>"
-                f"{text.e(weapon)}.<br><br>A defensive action adds +5 to the Accuracy Challenge of this attack, "
-                "but the unit loses its attack (this turn if it has not acted yet, otherwise its next one).")
+        body = Lines().add(bold(st.unit_name(uid)), " is about to be attacked by ", bold(who), f"{words(weapon)}.")
+        body.add().add("A defensive action adds +5 to the Accuracy Challenge of this attack, but the unit loses its "
+                       "attack (this turn if it has not acted yet, otherwise its next one).")
         if atk is not None:
-            lines = []
+            lines = Lines()
             for n, k in options:  # the odds of each casualty-Advantage choice, with and without
                 pv = ail.attack_preview(st, atk.attacker_id, uid, atk.weapon, atk.advantage, atk.advantage_kind,
                                         check_turn=False, casualty_advantage=n if len(options) > 1 else None,
@@ -164,18 +169,21 @@ class Dialogs:
                 if isinstance(pv, ail.Rejection):
                     continue
                 mark = (n, k) == casualty
-                head = ""
+                colour = GOLD if mark and len(options) > 1 else text.INK
+                head: list[Piece] = []
                 if len(options) > 1:
-                    head = (f"{'&gt; ' if mark else ''}<b>Casualty rolls {text.e(casualty_label(n, k))}</b>"
-                            f"{' (chosen)' if mark else ''}: ")
-                row = f"{head}to be hit <b>{draw.percent(pv.odds.hit_chance)}</b>, " + _loss_text(pv.odds)
+                    head = [ink("> " if mark else "", colour), ink(f"Casualty rolls {casualty_label(n, k)}", colour,
+                                                                     bold=True),
+                            ink(f"{' (chosen)' if mark else ''}: ", colour)]
+                lines.add(*head, ink("to be hit ", colour), ink(draw.percent(pv.odds.hit_chance), colour, bold=True),
+                          ink(", ", colour), *_loss_pieces(pv.odds, colour))
                 if pv.odds_if_defensive_action is not None:
                     da = pv.odds_if_defensive_action
-                    row += (f"<br>&#160;&#160;with the defensive action: <b>{draw.percent(da.hit_chance)}</b>, "
-                            + _loss_text(da))
-                lines.append(f"<font color='{text.GOLD if mark and len(options) > 1 else '#e8e2d6'}'>{row}</font>")
+                    lines.add(ink("\u00a0\u00a0with the defensive action: ", colour),
+                              ink(draw.percent(da.hit_chance), colour, bold=True), ink(", ", colour),
+                              *_loss_pieces(da, colour))
             if lines:
-                body += "<br><br>" + "<br>".join(lines)
+                body.add().extend(lines.text)
 
         def answer(accept: bool) -> Any:
             return lambda: self._submit(ail.DefensiveAction(
@@ -193,26 +201,25 @@ class Dialogs:
             nxt = options[(options.index(casualty) + 1) % len(options)]
             choices.append(Choice(f"Casualty: {casualty_label(*casualty)}",
                                   lambda: self._app.push(self.defensive(st, p, nxt)), pygame.K_c))
-        return DialogScene(self._app, f"{st.side_name(p.sides[0])}: defensive action?", body, choices,
+        return DialogScene(self._app, f"{st.side_name(p.sides[0])}: defensive action?", body.text, choices,
                            size=(760, 420 if len(options) > 1 else 330), name="defensive")
 
     def end(self, st: Any, game_scene: Any) -> DialogScene:
         """The end-of-battle summary; `game_scene`: the scene the shell's end choices act on."""
         winner = st.winner
         title = f"{st.side_name(winner)} wins!" if winner else "The battle ends in a draw"
-        lines = [f"<b>{text.e(st.end_reason or '')}</b>", ""]
+        lines = Lines().add(bold(st.end_reason or "")).add()
         for s in st.setup.sides:
             units = [u for u in st.units.values() if u.side == s.id]
             lost = sum(1 for u in units if u.destroyed)
             full = sum(st.unit_type(u.id).strength for u in units)
             left = sum(u.strength for u in units if not u.destroyed)
-            lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
-                         f"{lost} of {len(units)} units lost · strength {left}/{full}")
-        lines.append(f"<br>Rounds played: {st.round}")
+            lines.add(bold(s.name, rgb(s.colour)), f": {lost} of {len(units)} units lost · strength {left}/{full}")
+        lines.add().add(f"Rounds played: {st.round}")
         choices = [Choice("Restart", self._restart, pygame.K_r), *actions.end_choices(game_scene),
                    Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q,
                           primary=game_scene.session.return_to is None)]  # (else the way back is)
-        return DialogScene(self._app, title, "<br>".join(lines), choices, size=(560, 320), name="end")
+        return DialogScene(self._app, title, lines.text, choices, size=(560, 320), name="end")
 
     def options(self) -> None:
         st = self._settings
@@ -228,11 +235,11 @@ class Dialogs:
                 self.options()
             return run
 
-        body = (f"Animation: <b>{st.animation}</b><br>"
-                f"Blackout between sides: <b>{'on' if st.blackout else 'off (GM at the table)'}</b><br>"
-                f"Ask the defender about defensive actions: <b>{'yes' if st.ask_defensive else 'no'}</b><br>"
-                f"Ask before ending a phase with idle units: <b>{'yes' if st.confirm_end_phase else 'no'}</b><br>"
-                f"Hex grid: <b>{'on' if st.show_grid else 'off'}</b> (G)")
+        body = (line("Animation: ", bold(st.animation)),
+                line("Blackout between sides: ", bold("on" if st.blackout else "off (GM at the table)")),
+                line("Ask the defender about defensive actions: ", bold("yes" if st.ask_defensive else "no")),
+                line("Ask before ending a phase with idle units: ", bold("yes" if st.confirm_end_phase else "no")),
+                line("Hex grid: ", bold("on" if st.show_grid else "off"), " (G)"))
         self._app.push(DialogScene(self._app, "Options", body, [
             Choice("Animation speed", cycle_speed), Choice("Blackout", flip("blackout")),
             Choice("Ask defender", flip("ask_defensive")), Choice("Confirm end", flip("confirm_end_phase")),
@@ -241,15 +248,15 @@ class Dialogs:
         ], size=(860, 280), cancel=Choice("Close"), name="options"))
 
     def help(self) -> None:
-        self._app.push(DialogScene(self._app, "Controls", help_html(),
+        self._app.push(DialogScene(self._app, "Controls", help_text(),
                                   [Choice("Close", None, pygame.K_F1, primary=True)],
                                   size=(640, 470), cancel=Choice("Close"), name="help"))
 
 
-def _loss_text(odds: Any) -> str:
+def _loss_pieces(odds: Any, colour: Colour) -> list[Piece]:
     """Expected strength lost and the chances of the markers (what casualty rolls decide)."""
     res = odds.results
     ooa = sum(float(res.get(k, 0)) for k in ("out_of_action", "destroyed", "annihilated"))
     pinned = ooa + float(res.get("pinned", 0))
-    return (f"expected strength lost {float(odds.expected_strength_lost):.2f}, pinned or worse "
-            f"<b>{draw.percent(pinned)}</b>, out of action or worse {draw.percent(ooa)}")
+    return [ink(f"expected strength lost {float(odds.expected_strength_lost):.2f}, pinned or worse ", colour),
+            ink(draw.percent(pinned), colour, bold=True), ink(f", out of action or worse {draw.percent(ooa)}", colour)]

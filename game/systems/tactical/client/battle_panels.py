@@ -4,8 +4,9 @@ the dice log, and the top buttons.
 
 `Panels` is one part of the battle scene (game/systems/tactical/client/battle.py), constructed by it: it owns
 these widgets and what they last showed, and re-renders only what changed. What it reads of the
-game is passed to each call as a `PanelContext`; it keeps no reference to the scene. The HTML of
-units, terrain and events is made by game/systems/tactical/client/text.py."""
+game is passed to each call as a `PanelContext`; it keeps no reference to the scene. The panels'
+texts are styled pieces (richtext's `Span`s, never markup); those of units, terrain and events are
+made by game/systems/tactical/client/text.py."""
 
 from __future__ import annotations
 
@@ -19,8 +20,21 @@ from pygame_gui.core import ObjectID
 from game.core.hexgrid import Hex
 from game.shell import draw, fonts
 from game.shell.toolkit.buttons import Button
-from game.shell.toolkit.richtext import RichTextBox, TextCache, TextLine
+from game.shell.toolkit.richtext import Content, RichTextBox, Styled, TextCache, TextLine, plain
 from game.systems.tactical.client import rq, text
+from game.systems.tactical.client.text import (
+    BAD,
+    DIM,
+    GOLD,
+    Line,
+    Lines,
+    Piece,
+    bold,
+    ink,
+    joined,
+    line,
+    words,
+)
 from game.systems.tactical.client.widgets import enable, hit_chance
 
 if TYPE_CHECKING:
@@ -71,9 +85,9 @@ class Panels:
     chart picture."""
 
     def __init__(self) -> None:
-        self._shown: dict[str, str] = {}
+        self._shown: dict[str, Content] = {}
         self._fitted: tuple[tuple[str, int], str] | None = None  # (hint, label width) -> what fits
-        self._card: tuple[Any, tuple[str, Any], str] | None = None  # (state, (unit, colour), card)
+        self._card: tuple[Any, tuple[str, Any], Styled] | None = None  # (state, (unit, colour), card)
         self._side_rows: tuple[int, tuple[int, int]] | None = None
         self._chart: tuple[object, pygame.Surface] | None = None
         self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
@@ -151,14 +165,20 @@ class Panels:
 
     # ------------------------------------------------------------------ what is shown
     def shown(self, key: str) -> str:
-        """What a part of the panels shows now, as given to its widget: "status", "hint",
-        "unit", "info", "log" (tests read the text without the toolkit's rendering)."""
-        return self._shown.get(key, "")
+        """What a part of the panels shows now, without its styles: "status", "hint", "unit",
+        "info", "log" (tests read the text without the toolkit's rendering)."""
+        return plain(self._shown.get(key, ""))
 
-    def _set_html(self, key: str, box: RichTextBox, html: str) -> None:
-        if self._shown.get(key) != html:
-            self._shown[key] = html
-            box.set_text(html)
+    def styled(self, key: str) -> Styled:
+        """What a box of the panels ("unit", "info", "log") shows now, as the styled pieces given
+        to its widget."""
+        got = self._shown.get(key, ())
+        return got if isinstance(got, tuple) else ()
+
+    def _set_text(self, key: str, box: RichTextBox, content: Styled) -> None:
+        if self._shown.get(key) != content:
+            self._shown[key] = content
+            box.set_text(content)
 
     def _set_label(self, key: str, label: TextLine, s: str) -> None:
         if self._shown.get(key) != s:
@@ -191,20 +211,19 @@ class Panels:
             colour = ctx.side_colour(st.units[ctx.selected].side)
             card = (ctx.selected, colour)  # the card's words once per state (held: never another's id)
             if self._card is None or self._card[0] is not st or self._card[1] != card:
-                self._card = (st, card, text.unit_html(st, ctx.selected, colour))
-            html = self._card[2]
+                self._card = (st, card, text.unit_text(st, ctx.selected, colour))
+            shown = self._card[2]
         else:
-            html = f"<font color='{text.DIM}'>No unit selected. Click a unit to see it; Tab picks the next " \
-                   "unit that can act.</font>"
-            html += _side_summary_html(st)
-        self._set_html("unit", self.unit_box, html)
+            shown = (line(ink("No unit selected. Click a unit to see it; Tab picks the next unit that can act.",
+                              DIM)), *_side_summary(st))
+        self._set_text("unit", self.unit_box, shown)
         # hover / preview
-        self._set_html("info", self.info_box, self.info_html(ctx))
+        self._set_text("info", self.info_box, self.info_text(ctx))
         # dice log
         session = ctx.session
         if force or self._shown.get("log_n") != str(len(session.history)):
             self._shown["log_n"] = str(len(session.history))
-            self._set_html("log", self.log_box, log_html(session, st))
+            self._set_text("log", self.log_box, log_text(session, st))
         # buttons
         enable(self.top_buttons["undo"], session.can_undo)
         if st.phase in ("movement", "attack") and st.pending is None:
@@ -230,38 +249,37 @@ class Panels:
             return f"Waiting for {st.side_name(st.pending.sides[0])} to answer."
         return ctx.mode.hint(ctx)
 
-    def info_html(self, ctx: PanelContext) -> str:
+    def info_text(self, ctx: PanelContext) -> Styled:
         """The hex / odds box: the attack preview, the path's overwatch, the hovered hex and unit."""
         st = ctx.state
         pv = ctx.mode.preview(ctx)
         if pv is not None:
-            return _preview_html(st, pv[0], pv[1])
+            return _preview_text(st, pv[0], pv[1])
         view = ctx.mode.path_view(ctx)
-        parts = []
+        out = Lines()
         if view is not None and view.exposures:
-            parts.append(f"<b>{text.e(view.label)}</b>")
+            out.add(bold(view.label))
             for ex in view.exposures:
-                parts.append(f"<font color='{text.BAD}'>Overwatch at step {ex.step}: "
-                             f"{text.e(st.unit_name(ex.watcher_id))} ({text.e(ex.weapon)}) "
-                             f"{draw.percent(hit_chance(ex))} to hit</font>")
+                out.add(ink(f"Overwatch at step {ex.step}: {words(st.unit_name(ex.watcher_id))} ({words(ex.weapon)}) "
+                            f"{draw.percent(hit_chance(ex))} to hit", BAD))
         elif view is not None:
-            parts.append(f"<b>{text.e(view.label)}</b> · no overwatch on this path")
+            out.add(bold(view.label), " · no overwatch on this path")
         hover = ctx.hover
         if hover is not None and hover in st.board.terrain:
-            parts.append(text.terrain_html(st.board, st.setup.rules, hover, st))
+            out.extend(text.terrain_text(st.board, st.setup.rules, hover, st))
             for obj in st.setup.objectives:
                 if hover in obj.hexes:
-                    parts.append(f"<font color='{text.GOLD}'>Objective of {text.e(st.side_name(obj.side))}: "
-                                 f"{text.e(obj.description or 'hold this hex')}</font>")
+                    out.add(ink(f"Objective of {words(st.side_name(obj.side))}: "
+                                f"{words(obj.description or 'hold this hex')}", GOLD))
             u = ctx.unit_at(hover)
             if u is not None and u.stance == "overwatch":
                 zone = rq.danger_zone(st, u.id)
-                parts.append(f"<font color='{text.BAD}'>{text.e(st.unit_name(u.id))} is on overwatch "
-                             f"({text.e(u.stance_weapon or '')}): it fires at the first enemy that dashes or "
-                             f"charges into the red hexes ({len(zone)} in range and sight).</font>")
+                out.add(ink(f"{words(st.unit_name(u.id))} is on overwatch ({words(u.stance_weapon or '')}): it fires "
+                            f"at the first enemy that dashes or charges into the red hexes ({len(zone)} in range "
+                            "and sight).", BAD))
             if u is not None and u.id != ctx.selected:
-                parts.append(text.unit_html(st, u.id, ctx.side_colour(u.side)))
-        return "<br>".join(parts) or f"<font color='{text.DIM}'>Hover a hex to see its terrain.</font>"
+                out.extend(text.unit_text(st, u.id, ctx.side_colour(u.side)))
+        return out.text if out else (line(ink("Hover a hex to see its terrain.", DIM)),)
 
     # ------------------------------------------------------------------ the odds chart
     def update_chart(self, preview: Any) -> None:
@@ -299,76 +317,74 @@ def where(session: Session, h: Hex) -> str:
     return f"{col},{row}"
 
 
-def _side_summary_html(st: Any) -> str:
-    lines = []
+def _side_summary(st: Any) -> Styled:
+    """Below "No unit selected": a blank line, then each side's units and Advantage, the turn
+    order (the slot playing in bold) and the objectives."""
+    out = Lines().add()
     for s in st.setup.sides:
         adv = st.sides[s.id].advantage
         pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
         alive = len(st.live_units(s.id))
         units = f"{alive} unit{'' if alive == 1 else 's'}"
-        lines.append(f"<font color='{text.hexcol(s.colour)}'><b>{text.e(s.name)}</b></font>: "
-                     f"{units}" + (f" · Advantage: {text.e(pools)}" if pools else ""))
+        out.add(bold(s.name, text.rgb(s.colour)), f": {units}" + (f" · Advantage: {words(pools)}" if pools else ""))
     if st.turn_order:
-        order = []
+        order: list[list[Piece]] = []
         for i, slot in enumerate(st.turn_order):
             label = st.side_name(slot.side) + (f" ({st.unit_name(slot.unit_id)})" if slot.unit_id else "")
-            order.append(f"<b>{text.e(label)}</b>" if i == st.turn_index and st.phase != "initiative"
-                         else text.e(label))
-        lines.append(f"<font color='{text.DIM}'>Turn order:</font> " + " &gt; ".join(order))
+            order.append([bold(label) if i == st.turn_index and st.phase != "initiative" else words(label)])
+        out.add(ink("Turn order:", DIM), " ", *joined(" > ", order))
     for o in st.setup.objectives:
         if o.description:
-            lines.append(f"<font color='{text.DIM}'>Objective ({text.e(st.side_name(o.side))}): "
-                         f"{text.e(o.description)}</font>")
-    return "<br><br>" + "<br>".join(lines)
+            out.add(ink(f"Objective ({words(st.side_name(o.side))}): {words(o.description)}", DIM))
+    return out.text
 
 
-def _preview_html(st: Any, p: Any, base: Any) -> str:
+def _preview_text(st: Any, p: Any, base: Any) -> Styled:
+    """The attack preview: the target, the Accuracy Challenge in parts, the hit roll, the exact
+    chance to hit (and without the Advantage chosen), the expected loss and the rules' notes."""
     ac, odds = _preview_parts(p)
-    lines = []
+    out = Lines()
     target = getattr(p, "target_id", None)
     if target:
-        lines.append(f"<b>vs {text.e(st.unit_name(target))}</b>")
+        out.add(bold(f"vs {words(st.unit_name(target))}"))
     if ac is not None:
-        parts = " ".join(f"{text.e(m.label)} {text.signed(m.value) if i else m.value}"
-                         for i, m in enumerate(ac.parts))
-        lines.append(f"Accuracy Challenge <b>{ac.total}</b> = {parts}")
+        parts = " ".join(f"{words(m.label)} {text.signed(m.value) if i else m.value}" for i, m in enumerate(ac.parts))
+        out.add("Accuracy Challenge ", bold(ac.total), f" = {parts}")
     hit = _hit_roll_text(st, p)
     if hit:
-        lines.append(hit)
+        out.add(hit)
     if odds is not None and odds.hit_chance == 0:
         why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
-        lines.append(f"<font color='{text.BAD}'><b>0% to hit:</b> {text.e(why)}; the attack may still be "
-                     "made.</font>")
+        out.add(ink("0% to hit:", BAD, bold=True), ink(f" {words(why)}; the attack may still be made.", BAD))
     if odds is not None:
-        chance = f"Hit chance <b>{draw.percent(odds.hit_chance)}</b>"
+        chance: list[Piece] = ["Hit chance ", bold(draw.percent(odds.hit_chance))]
         if base is not None:
             _, bodds = _preview_parts(base)
             if bodds is not None:
-                chance += f" (was {draw.percent(bodds.hit_chance)} without Advantage)"
-        chance += f" · expected strength lost {float(odds.expected_strength_lost):.2f}"
-        lines.append(chance)
+                chance.append(f" (was {draw.percent(bodds.hit_chance)} without Advantage)")
+        chance.append(f" · expected strength lost {float(odds.expected_strength_lost):.2f}")
+        out.add(*chance)
         da = getattr(p, "odds_if_defensive_action", None)
         if da is not None:
-            lines.append(f"<font color='{text.DIM}'>If the defender takes a defensive action: "
-                         f"{draw.percent(da.hit_chance)} to hit</font>")
+            out.add(ink(f"If the defender takes a defensive action: {draw.percent(da.hit_chance)} to hit", DIM))
         for note in getattr(odds, "notes", ()):
-            lines.append(f"<font color='{text.DIM}'>{text.e(note)}</font>")
-    return "<br>".join(lines)
+            out.add(ink(note, DIM))
+    return out.text
 
 
 # Each command's lines of the dice log, kept while the names they use hold: (a weak reference to
 # the step, names version, lines) by id of the step (a step gone, with the states it holds, leaves
 # a dead reference: its id reused by another step is never taken for it). Without it every command
 # described the last 80 again, each naming units in the state before it.
-_LOG_BLOCKS: dict[int, tuple[Any, object, list[str]]] = {}
+_LOG_BLOCKS: dict[int, tuple[Any, object, list[Line]]] = {}
 
 
-def log_html(session: Session, st: Any) -> str:
+def log_text(session: Session, st: Any) -> Styled:
     """The dice log, one group per command, the latest command first; within a group the
     command, then its rolls and results in the order they happened (an attack reads top down).
     `st`: the state on screen (for names)."""
     version = st.names_version() if hasattr(st, "names_version") else None
-    lines: list[str] = []
+    lines: list[Line] = []
     for step in reversed(session.history[-80:]):
         kept = _LOG_BLOCKS.get(id(step))
         if kept is not None and kept[0]() is step and kept[1] is version and version is not None:
@@ -384,13 +400,13 @@ def log_html(session: Session, st: Any) -> str:
         if not block:
             continue
         if lines:
-            lines.append("")  # a blank line between commands
+            lines.append(())  # a blank line between commands
         lines.extend(block)
         if len(lines) > 200:
             break
     if not lines:
-        return f"<font color='{text.DIM}'>Every die rolled appears here with all its parts.</font>"
-    return "<br>".join(lines)
+        return (line(ink("Every die rolled appears here with all its parts.", DIM)),)
+    return tuple(lines)
 
 
 def _place(box: RichTextBox, position: tuple[int, int], size: tuple[int, int]) -> None:
@@ -400,9 +416,9 @@ def _place(box: RichTextBox, position: tuple[int, int], size: tuple[int, int]) -
         box.set_dimensions(size)
 
 
-def _log_block(session: Session, st: Any, step: Any) -> list[str]:
+def _log_block(session: Session, st: Any, step: Any) -> list[Line]:
     """One command's lines of the dice log: the command, then its events (none: nothing to show)."""
-    block = [text.event_html(ev, st.unit_name, side_names(session), lambda h: where(session, h))
+    block = [text.event_line(ev, st.unit_name, side_names(session), lambda h: where(session, h))
              for ev in step.events if getattr(ev, "kind", "") not in ("initiative_chosen",)]
     if not block:
         return []
@@ -410,8 +426,8 @@ def _log_block(session: Session, st: Any, step: Any) -> list[str]:
         head = session.system.describe_command(step.before, step.command)
     except Exception:  # a command the describer does not know: the events still show
         head = getattr(step.command, "kind", "")
-    gm = "<font color='#ffc857'>GM</font> " if getattr(step, "gm", False) and not str(head).startswith("GM") else ""
-    return [f"{gm}<b>{text.e(str(head))}</b>", *block]
+    gm = getattr(step, "gm", False) and not str(head).startswith("GM")
+    return [line(ink("GM", text.WARN) if gm else None, " " if gm else None, bold(head)), *block]
 
 
 def _fit_sentences(hint: str, label: Any) -> str:
@@ -455,7 +471,10 @@ def _hit_roll_text(state: Any, p: Any) -> str:
     weapon = getattr(p, "weapon", None)
     if attacker is None or weapon is None:
         return ""
+    # import seam: the attack rules load with the first attack preview, not with the first frame
     from game.systems.tactical.rules.attack import hit_stat_and_skill
+
+    # import seam: (as above: the check rules come with the attack rules)
     from game.systems.tactical.rules.check import die_for
 
     t = state.unit_type(attacker)
@@ -464,13 +483,16 @@ def _hit_roll_text(state: Any, p: Any) -> str:
         return ""
     stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
     parts = [f"{stat_name} {stat}", f"{skill_name} {skill}", f"d{die_for(skill, state.setup.rules.check)}"]
-    parts += [f"{text.e(m.label)} {text.signed(m.value)}" for m in getattr(p, "hit_modifiers", ())]
+    parts += [f"{words(m.label)} {text.signed(m.value)}" for m in getattr(p, "hit_modifiers", ())]
     return "Hit roll: " + " + ".join(parts)
 
 
 def _no_chance_reason(state: Any, p: Any) -> str:
     """Why an attack cannot hit, in words (the rules still allow it)."""
+    # import seam: the attack rules load with the first attack preview, not with the first frame
     from game.systems.tactical.rules.attack import hit_stat_and_skill
+
+    # import seam: (as above: the check rules come with the attack rules)
     from game.systems.tactical.rules.check import die_for
 
     ac, _ = _preview_parts(p)

@@ -31,7 +31,7 @@ from game.shell import actions, draw, fonts, savegame
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
-from game.shell.toolkit.richtext import RichTextBox
+from game.shell.toolkit.richtext import RichTextBox, Styled
 from game.systems.tactical.client import text
 from game.systems.tactical.rules.gm import (
     EditUnit,
@@ -170,7 +170,7 @@ class GmScene(Scene):
                      tip="Side of the placed unit (click to cycle)")
         y += 34
         # the selected unit
-        self.unit_box = RichTextBox(self._unit_html(), pygame.Rect(x, y, w, 96), self.ui, container=box)
+        self.unit_box = RichTextBox(self._unit_text(), pygame.Rect(x, y, w, 96), self.ui, container=box)
         y += 100
         third = (w - 8) // 3
         row = [("str-", "Str -"), ("str+", "Str +"), ("stance", "Next stance")]
@@ -223,30 +223,31 @@ class GmScene(Scene):
         self._button("export", "Save as scenario", pygame.Rect(x, y, w, 30), primary=True,
                      tip="Write the current set-up as a new scenario file")
         y += 36
-        self.message_box = RichTextBox(text.e(self.message), pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
+        self.message_box = RichTextBox((text.line(text.words(self.message)),) if self.message else (), pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
                                        container=box)
         y += max(84, r.h - y - 8) + 8
         box.set_scrollable_area_dimensions((w + 16, y))
         return y
 
-    def _unit_html(self) -> str:
+    def _unit_text(self) -> Styled:
         uid = self.selected
         if uid is None:
-            return f"<font color='{text.DIM}'>Select tool: click a unit to edit it.</font>"
+            return (text.line(text.ink("Select tool: click a unit to edit it.", text.DIM)),)
         st = self.state
         u = st.units[uid]
         t = st.unit_type(uid)
         marks = [m for m, on in (("pinned", u.pinned), ("out of action", u.out_of_action),
                                  ("destroyed", u.destroyed)) if on]
-        card = {line.label: line.text for line in stat_lines(st, uid)}  # the rules' own numbers
+        card = {sl.label: sl.text for sl in stat_lines(st, uid)}  # the rules' own numbers
         stats = (f"{card['stats']} · move {card['move']} · durability {card['durability']} · "
                  f"morale {card['morale']}")
         adren = f" · adrenaline {card['adrenaline']}" if "adrenaline" in card else ""
         # GM detail: the ids a GM edits scenarios with, next to the names
-        return (f"<b>{text.e(st.unit_name(uid))}</b> <font color='{text.DIM}'>[{text.e(uid)}]</font> · "
-                f"{text.e(st.side_name(u.side))} <font color='{text.DIM}'>[{text.e(u.side)}]</font><br>"
-                f"strength {text.e(card['strength'])}{text.e(adren)} · type {text.e(t.name)}<br>"
-                f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "") + f"<br>{text.e(stats)}")
+        return (text.line(text.bold(st.unit_name(uid)), " ", text.ink(f"[{uid}]", text.DIM), " · ",
+                          text.words(st.side_name(u.side)), " ", text.ink(f"[{u.side}]", text.DIM)),
+                text.line(f"strength {text.words(card['strength'])}{text.words(adren)} · type {text.words(t.name)}"),
+                text.line(f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "")),
+                text.line(text.words(stats)))
 
     def refresh(self) -> None:
         self._build()

@@ -35,7 +35,7 @@ from game.shell.keys import dispatch
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.toolkit.buttons import Button
-from game.shell.toolkit.richtext import RichTextBox
+from game.shell.toolkit.richtext import RichTextBox, Styled
 from game.systems.tactical.client import text
 from game.systems.tactical.client.battle_keys import REPLAY_KEYS
 from game.systems.tactical.rules.events import board_where
@@ -205,22 +205,23 @@ class ReplayScene(Scene):
         n = len(self.steps)
         self.title_label.set_text(f"Replay: {self.title} · command {self.index}/{n} · round {st.round}")
         if self.index == 0:
-            html = f"<font color='{text.DIM}'>The battle as it started. Next > (Right arrow) plays the first command.</font>"
+            shown: Styled = (text.line(text.ink("The battle as it started. Next > (Right arrow) plays the first "
+                                                "command.", text.DIM)),)
         else:
             step = self.steps[self.index - 1]
-            gm = "<font color='#ffc857'><b>GM</b></font> " if step.gm else ""
             system = self.display.system
             rolls = system.rolls(step.events)
             dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
-            html = f"<b>{self.index}.</b> {gm}{text.e(system.describe_command(step.before, step.command))}{dice}"
+            gm: list[text.Piece] = [text.bold("GM", text.WARN), " "] if step.gm else []
+            head = text.line(text.bold(f"{self.index}."), " ", *gm,
+                             text.words(system.describe_command(step.before, step.command)) + dice)
             name = st.unit_name
             sides = {s.id: s.name for s in self.display.setup.sides}
             where = board_where(self.display.board)  # the map's column,row, as everywhere else
-            events = [text.event_html(ev, name, sides, where) for ev in step.events
+            events = [text.event_line(ev, name, sides, where) for ev in step.events
                       if getattr(ev, "kind", "") != "roll_made"][:3]
-            if events:
-                html += "<br>" + " · ".join(events)
-        self.step_box.set_text(html)
+            shown = (head, text.line(*text.joined(" · ", events))) if events else (head,)
+        self.step_box.set_text(shown)
         for btn, key in self.buttons.items():
             enabled = {"first": self.index > 0, "back": self.index > 0, "prev_round": self.index > 0,
                        "next": self.index < n, "next_round": self.index < n, "last": self.index < n}.get(key, True)
@@ -292,16 +293,17 @@ class ReplayScene(Scene):
                             "to play on from a past command.", 7.0)
             return
         later = len(battle.session.history) - self.index
-        what = text.e(system.describe_command(self.display.state, command))
+        what = system.describe_command(self.display.state, command)
         if later <= 0:
             self._play_branch(battle, command, kept=None)
             return
         self.app.push(DialogScene(
             self.app, "Play on from here?",
-            f"<b>{what}</b> at command {self.index} of {len(battle.session.history)} plays the game on "
-            f"from here: this <b>discards the {later} later command{'s' if later != 1 else ''}</b> "
-            "from the game being played. They stay in a save: the whole game so far is written to "
-            "saves/ first (its name is shown), and the autosaves and recovery save keep their own copies.",
+            (text.line(text.bold(what), f" at command {self.index} of {len(battle.session.history)} plays the game "
+                       "on from here: this ", text.bold(f"discards the {later} later command{'s' if later != 1 else ''}"),
+                       " from the game being played. They stay in a save: the whole game so far is written to "
+                       "saves/ first (its name is shown), and the autosaves and recovery save keep their own "
+                       "copies."),),
             [Choice("Discard and move", lambda: self._keep_and_branch(battle, command), pygame.K_RETURN,
                     primary=True),
              Choice("Cancel", None, pygame.K_ESCAPE)],
