@@ -65,6 +65,7 @@ from game.systems.tactical.client.battle_panels import Panels, log_text
 from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.labels import MapLabels
 from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
+from game.systems.tactical.rules.system import warm_up as warm_up_rules
 
 if TYPE_CHECKING:
     from game.shell.contracts import AppContext
@@ -491,9 +492,7 @@ class BattleScene(Scene):
 
     def warm_up(self) -> None:
         """The rules' engine, queries and descriptions: the first frame needed none of them."""
-        from game.systems.tactical.rules.system import warm_up
-
-        warm_up()
+        warm_up_rules()
 
     # ================================================================== events
     def on_enter(self) -> None:

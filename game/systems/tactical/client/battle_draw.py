@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pygame
 
 from game.core.hexgrid import Hex
+from game.render.counters import counter_surface
 from game.shell import draw, fonts
 from game.shell.anim import FloatText, Shot
 from game.shell.camera import Camera
@@ -677,6 +678,4 @@ def draw_frames(surface: pygame.Surface, top: pygame.Rect, side: pygame.Rect) ->
 def _render_counter(t: Any, unit: Any, colour: tuple[int, int, int], size: int,
                     markers: tuple[str, ...]) -> pygame.Surface:
     """The unit's counter, drawn by game.render (engineer M's counter art)."""
-    from game.render.counters import counter_surface
-
     return counter_surface(t, unit, colour, size, markers)

@@ -33,6 +33,9 @@ from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Styled
 from game.systems.tactical.client import text
+from game.systems.tactical.client.battle import TOP_H
+from game.systems.tactical.client.battle_keys import PAN_KEYS
+from game.systems.tactical.client.modes import SelectMode
 from game.systems.tactical.rules.gm import (
     EditUnit,
     GiveAdvantage,
@@ -118,8 +121,6 @@ class GmScene(Scene):
         return uid if uid is not None and uid in self.state.units else None
 
     def _rect(self) -> pygame.Rect:
-        from game.systems.tactical.client.battle import TOP_H
-
         w, h = self.app.screen.get_size()
         return pygame.Rect(0, TOP_H, PANEL_W, h - TOP_H)
 
@@ -308,6 +309,7 @@ class GmScene(Scene):
         self.submit(EditUnit(unit_id=uid, **changes))
 
     def export(self) -> None:
+        # import seam: the scenario writer loads only when the GM exports a set-up
         from game.systems.tactical.io.scenario_export import export_session
 
         try:
@@ -425,8 +427,6 @@ class GmScene(Scene):
     def select(self, unit_id: str | None) -> None:
         """The GM picks a unit (or none): the player's battle mode of the unit selected before
         (its move or attack tints, path, buttons and hint) is left, not kept under GM mode."""
-        from game.systems.tactical.client.modes import SelectMode
-
         b = self.battle
         b.selected = unit_id
         b.mode = SelectMode()
@@ -517,6 +517,4 @@ class GmScene(Scene):
 
 
 def _is_view_key(k: int) -> bool:
-    from game.systems.tactical.client.battle_keys import PAN_KEYS
-
     return k in PAN_KEYS or k == pygame.K_g

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from game.core.record import Record
+from game.shell.session import Session
+from game.systems.tactical.client.battle import BattleScene
+from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
+
 if TYPE_CHECKING:
     from game.shell.app import App
     from game.shell.scene import Scene
-    from game.shell.session import Session
 
 
 def open_scene(app: App, session: Session) -> Scene:
-    from game.systems.tactical.client.battle import BattleScene
-
     return BattleScene(app, session)
 
 
 def open_replay(app: App, session: Session, start: int | None = None, title: str = "") -> None:
+    # import seam: the replay view loads when first opened (F3): it brings the rules' GM commands and events
     from game.systems.tactical.client.replay import ReplayScene
 
     app.push(ReplayScene(app, session, list(session.history),
@@ -30,6 +33,7 @@ def open_replay(app: App, session: Session, start: int | None = None, title: str
 
 
 def open_gm(app: App, battle: Any) -> None:
+    # import seam: GM mode loads when first opened: with the rules' queries and GM commands, ~130 ms
     from game.systems.tactical.client.gm import GmScene
 
     app.push(GmScene(app, battle))
@@ -39,10 +43,6 @@ def tactical_session(setup: Any, board: Any, layout: Any, seed: int = 0, *, stat
                      map_data: Any = None, path: Any = None, description: str = "") -> Session:
     """A tactical session built in code (tests, benchmarks, shots): from a BattleSetup and a
     board, starting from the rules' initial state or from `state`."""
-    from game.core.record import Record
-    from game.shell.session import Session
-    from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
-
     game_setup = TacticalSetup(setup, board)
     start = state if state is not None else SYSTEM.initial_state(game_setup, seed)
     return Session(system=SYSTEM, record=Record(SYSTEM, start), game_setup=game_setup, setup=setup, board=board,

@@ -31,19 +31,21 @@ from game.core.errors import GameFileError
 from game.core.hexgrid import Hex
 from game.core.record import Record
 from game.core.system import Accepted
+from game.shell import actions, savegame
 from game.shell.keys import dispatch
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.session import Session
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Styled
 from game.systems.tactical.client import text
+from game.systems.tactical.client.battle import TOP_H, BattleScene
 from game.systems.tactical.client.battle_keys import REPLAY_KEYS
 from game.systems.tactical.rules.events import board_where
 from game.systems.tactical.rules.gm import MoveUnitGM
 
 if TYPE_CHECKING:
     from game.shell.app import App
-    from game.shell.session import Session
 
 BAR_H = 132
 DRAG = 6  # pixels the pointer moves before a press is a drag, not a click
@@ -63,15 +65,12 @@ class ReplayScene(Scene):
         """`session`: the battle's context (setup, board, map); `steps`: its history, each with
         `before`, `command` and `events`. The view opens on `start` (default: the last step)."""
         super().__init__(app)
-        from game.shell.session import Session as SessionType
-        from game.systems.tactical.client.battle import BattleScene
-
         self.source = session  # the session whose history this is (the live game's, from F3)
         self.steps = list(steps)
         self.final = session.state
         self.initial = self.steps[0].before if self.steps else session.state
         self.title = title or session.setup.name
-        self.display = SessionType(system=session.system, record=Record(session.system, self.initial),
+        self.display = Session(system=session.system, record=Record(session.system, self.initial),
                                    game_setup=session.game_setup, setup=session.setup, board=session.board,
                                    layout=session.layout, map_data=session.map_data, seed=session.seed,
                                    path=session.path, loaded=session.loaded)
@@ -160,8 +159,6 @@ class ReplayScene(Scene):
         self.view.forget_overlay()
 
     def _build(self) -> None:
-        from game.systems.tactical.client.battle import TOP_H
-
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         self._narrow_view()
         w, _ = self.app.screen.get_size()
@@ -310,8 +307,6 @@ class ReplayScene(Scene):
             size=(600, 280), cancel=Choice("Cancel"), name="branch_confirm"))
 
     def _keep_and_branch(self, battle: Any, command: Any) -> None:
-        from game.shell import actions, savegame
-
         session = battle.session
         stem = actions.new_save_path(session).stem
         path = savegame.saves_dir() / f"{stem}-before-branch.yaml"
@@ -328,8 +323,6 @@ class ReplayScene(Scene):
 
     def _play_branch(self, battle: Any, command: Any, kept: Any) -> None:
         """Cut the live history back to this command, play the GM's command, go on in GM mode."""
-        from game.shell import actions
-
         session = battle.session
         record = session.record
         record.truncate(self.index)

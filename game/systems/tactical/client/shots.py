@@ -16,9 +16,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
+import pygame_gui  # noqa: E402
 
 import game.systems.tactical.rules as ail  # noqa: E402
-from game.core.hexgrid import distance  # noqa: E402
+from game.core.hexgrid import distance, hex_range  # noqa: E402
 from game.shell.app import App, Settings  # noqa: E402
 from game.systems.tactical.client.battle import BattleScene  # noqa: E402
 from game.systems.tactical.plugin import alone  # noqa: E402
@@ -84,8 +85,6 @@ class Shooter:
         self.mouse(self.hex_screen(h))
 
     def button(self, label: str) -> None:
-        import pygame_gui
-
         ui = getattr(self.app.scenes.top, "ui", None)
         assert ui is not None
         for el in ui.get_sprite_group().sprites():
@@ -165,8 +164,6 @@ def main(argv: list[str] | None = None) -> int:
     # attack phase: Advantage spent, odds and the AC in parts
     s.key(pygame.K_ESCAPE)
     s.session.state = s.session.state.model_copy(update={"phase": "attack"})
-    from game.core.hexgrid import hex_range
-
     board = s.session.board
     best_spot: tuple[float, Any, Any] | None = None
     for foe in [u for u in st.live_units() if u.side != side and u.type_id == "militia_band"]:

@@ -32,6 +32,8 @@ from game.systems.tactical.rules.attack import (
     AttackResult,
     AttackSetup,
     Combatant,
+    accuracy_challenge,
+    require_ac,
     resolve_attack,
 )
 from game.systems.tactical.rules.commands import Attack, DefensiveAction, EnterStance, SetCasualtyAdvantage
@@ -224,7 +226,6 @@ def spend_advantage(txn: Txn, unit_id: str, points: int, kind: AdvantageKind | N
 
 def attack_reason(state: GameState, setup: AttackSetup) -> str | None:
     """None when the attack can be made, else a sentence saying why not."""
-    from game.systems.tactical.rules.attack import accuracy_challenge
     ac = accuracy_challenge(setup)
     if isinstance(ac, str):
         return (f"{name(state, setup.attacker.unit_id)} cannot attack {name(state, setup.target.unit_id)} "
@@ -327,7 +328,6 @@ def declare_or_offer(txn: Txn, attacker_id: str, target_id: str, weapon: str, ad
     if reason:
         raise Reject(reason)
     spend_advantage(txn, attacker_id, advantage, kind, f"{weapon} hit roll")
-    from game.systems.tactical.rules.attack import require_ac
     ac = require_ac(setup)
     txn.emit(AttackDeclared(attacker_id=attacker_id, target_id=target_id, weapon=weapon, ac=ac.total,
                             ac_parts=[(p.label, p.value) for p in ac.parts]))

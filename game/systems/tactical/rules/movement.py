@@ -15,6 +15,7 @@ as "thanks to the road bonus".
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import operator
 from collections.abc import Iterable, Mapping
@@ -647,8 +648,6 @@ def state_after_move(state: GameState, unit_id: str, path: Iterable[Hex]) -> Gam
 def _cheapest(state: GameState, unit: UnitState, goal: Hex, avoid_difficult: bool) -> int | None:
     """The cheapest cost from the unit's hex to `goal` with no allowance (None: no way at all):
     enemy-held hexes closed, friends passed, difficult terrain left out when `avoid_difficult`."""
-    import heapq
-
     enemy = {u.hex for u in state.units.values() if u.alive and u.side != unit.side}
     best: dict[Hex, int] = {unit.hex: 0}
     queue: list[tuple[int, Hex]] = [(0, unit.hex)]

@@ -6,6 +6,7 @@ thin translation onto the tactical modules: no rule lives in this file except th
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +30,6 @@ ACTING_MODULES = ("game.systems.tactical.rules.engine", "game.systems.tactical.r
 
 def warm_up() -> None:
     """Import what playing needs and opening a battle did not (ACTING_MODULES)."""
-    import importlib
-
     for name in ACTING_MODULES:
         importlib.import_module(name)
 
@@ -63,16 +62,19 @@ class AILSystem:
         return start.initial_state(setup.battle, setup.board, seed)
 
     def apply(self, state: GameState, command: Any) -> Outcome:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules import engine
 
         return engine.apply(state, command)
 
     def legal_commands(self, state: GameState) -> list[BaseModel]:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules import queries
 
         return queries.legal_commands(state)
 
     def preview(self, state: GameState, command: Any) -> Any:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules import queries
 
         return queries.preview(state, command)
@@ -114,6 +116,7 @@ class AILSystem:
         return state
 
     def parse_command(self, data: Mapping[str, Any]) -> BaseModel:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules.commands import parse_command
 
         return parse_command(dict(data))
@@ -123,6 +126,7 @@ class AILSystem:
         return out
 
     def parse_event(self, data: Mapping[str, Any]) -> Any:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules.events import parse_event
 
         return parse_event(dict(data))
@@ -144,6 +148,7 @@ class AILSystem:
         return [state.active_side] if state.active_side else []
 
     def rolls(self, events: Sequence[Any]) -> tuple[int, ...]:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules.events import RollMade
 
         return tuple(e.die for e in events if isinstance(e, RollMade))
@@ -160,16 +165,19 @@ class AILSystem:
                     and before.turn_index == after.turn_index and after.pending is None)
 
     def is_gm_command(self, command: Any) -> bool:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules import gm
 
         return gm.is_gm_command(command)
 
     def describe_event(self, state: GameState, event: Any) -> str:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules.describe import describe_event
 
         return describe_event(state, event)  # units and sides by name (describe.py)
 
     def describe_command(self, state: GameState, command: Any) -> str:
+        # import seam: opening a battle needs the set-up and the state, not this (start-up, issue 14)
         from game.systems.tactical.rules.describe import describe
 
         return describe(state, command)
