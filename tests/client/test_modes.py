@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import pygame
 
+import game.systems.tactical.rules as ail
+from game.io.saves import load_save
+from game.replay import load_game, verify_save
+from game.shell import draw
+from game.shell.launch import open_game
+from game.shell.savegame import save_session
 from game.shell.toolkit.richtext import Span
 from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.plugin import tactical_session
+from game.systems.tactical.client.rq import reach_cost
+from game.systems.tactical.rules import commands as cmd
+from game.systems.tactical.rules.models import SpecialMove
+from game.systems.tactical.rules.move_then_dash import move_then_dash_plan, move_then_dash_targets
+from game.table import TABLE
 from tests.client.clientfix import (
     CATALOGUE,
     battle,
@@ -57,8 +68,6 @@ def test_a_unit_stuck_in_difficult_terrain_is_offered_the_one_hex_step() -> None
 
 
 def test_a_special_move_teleports_without_a_path() -> None:
-    from game.systems.tactical.rules.models import SpecialMove
-
     skirmisher = CATALOGUE.units["rifle_section"].model_copy(
         update={"name": "Blink Scouts", "special_move": SpecialMove(name="blink", range=3)})
     session = make_session([("s1", "blink_scouts", "blue", (2, 2)), ("m1", "militia_band", "red", (10, 7))],
@@ -121,8 +130,6 @@ def test_the_move_mode_shows_reach_paths_and_where_a_dash_could_go_next() -> Non
     click_hex(app, session.state.units["r1"].hex)
     _, fills = scene.mode.fills(scene)
     tints = {h: c for h, c, _ in fills}
-    from game.shell import draw
-
     far_road = session.board.hex_at(7, 2)  # 5 hexes along the road: only with the road bonus
     assert tints.get(far_road) == draw.ROAD_COLOUR
     assert tints.get(session.board.hex_at(3, 3)) == draw.MOVE_COLOUR
@@ -307,8 +314,6 @@ def test_guard_without_advantage_names_none() -> None:
 
 def _combo_hex(scene, unit_id: str):  # type: ignore[no-untyped-def]
     """A hex only a move then a dash reaches (the farthest along row 2)."""
-    from game.systems.tactical.client.rq import reach_cost
-
     mode = scene.mode
     st = scene.state
     move = reach_cost(rq.move_reach(st, unit_id))
@@ -327,8 +332,6 @@ def test_clicking_past_the_move_reach_moves_then_dashes_in_one_rules_command() -
     scene = battle(app)
     click_hex(app, session.state.units["r1"].hex)
     target = _combo_hex(scene, "r1")
-    import game.shell.draw as draw
-
     assert (target, draw.DASH_COLOUR, 45) in scene.mode.fills(scene)[1]  # shown (faint) before any hover
     hover_hex(app, target)
     view = scene.mode.path_view(scene)
@@ -337,8 +340,6 @@ def test_clicking_past_the_move_reach_moves_then_dashes_in_one_rules_command() -
     click_hex(app, target)
     step = session.history[-1]
     assert step.command.kind == "move_then_dash" and len(session.history) == 1
-    from game.systems.tactical.rules.move_then_dash import move_then_dash_plan
-
     assert step.command == move_then_dash_plan(step.before, "r1", target).command  # type: ignore[union-attr]
     moved = [e for e in step.events if e.kind == "unit_moved"]
     assert [e.mode for e in moved] == ["move", "dash"]  # the events a move then a dash make
@@ -379,8 +380,6 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
                             ("m2", "militia_band", "red", (4, 2))], width=16, phase="attack")
     app = make_app(session, blackout=False)
     scene = battle(app)
-    import game.shell.draw as draw
-
     click_hex(app, session.state.units["r1"].hex)
     far, near = session.state.units["m1"].hex, session.state.units["m2"].hex
     labels = {item[0]: item for item in scene.mode.hex_labels(scene)}
@@ -398,8 +397,6 @@ def test_a_target_out_of_all_reach_is_greyed_labelled_0_and_the_preview_says_why
 
 
 def test_a_move_then_dash_is_all_or_nothing_unless_the_move_rolled_dice() -> None:
-    from game.systems.tactical.rules import commands as cmd
-
     # moves draw overwatch in this variant; a red rifle watches the row
     session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("w1", "rifle_section", "red", (6, 2))],
                            width=16, phase="movement", rule_changes={"overwatch_triggers": ["move", "dash", "charge"]})
@@ -424,14 +421,6 @@ def test_a_move_then_dash_is_all_or_nothing_unless_the_move_rolled_dice() -> Non
     assert "Stopped" in scene.panels.hint(scene)
 
 def test_a_game_with_a_move_then_dash_saves_loads_and_verifies_bit_for_bit(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import game.systems.tactical.rules as ail
-    from game.io.saves import load_save
-    from game.replay import load_game, verify_save
-    from game.shell.launch import open_game
-    from game.shell.savegame import save_session
-    from game.systems.tactical.rules.move_then_dash import move_then_dash_plan, move_then_dash_targets
-    from game.table import TABLE
-
     session = open_game(TABLE, None)  # the default scenario, played to its first movement phase
     while session.state.phase != "movement":
         session.apply(ail.legal_commands(session.state)[0])

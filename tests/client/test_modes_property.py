@@ -6,6 +6,7 @@ own, so the two can never disagree (issue 12, issue 9's list)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,9 +16,14 @@ from hypothesis import strategies as st
 import game.systems.tactical.rules as ail
 from game.shell import draw
 from game.shell.app import App, Settings
-from game.shell.launch import open_game, scene_for
-from game.systems.tactical.client.modes import AttackMode, MoveMode, SpecialMoveMode
+from game.shell.launch import layout_of, open_game, scene_for
+from game.systems.tactical.bench import bigmap
+from game.systems.tactical.client.battle import BattleScene
+from game.systems.tactical.client.battle_actions import unit_command
+from game.systems.tactical.client.modes import AttackMode, MoveMode, SpecialMoveMode, state_dash_blocked
+from game.systems.tactical.client.plugin import tactical_session
 from game.systems.tactical.rules import commands as cmd
+from game.systems.tactical.rules.state import TurnSlot
 from game.table import TABLE
 
 SCENE: dict[str, Any] = {}
@@ -112,8 +118,6 @@ def test_every_highlighted_hex_is_legal_and_every_legal_move_or_attack_is_highli
 def _check_buttons(scene: Any, state: Any, mode: Any) -> None:
     """Every enabled button of the mode that makes a command (a stance), and the unit's own
     buttons (Leadership, the casualty order), make one the rules accept."""
-    from game.systems.tactical.client.battle_actions import unit_command
-
     for b in mode.buttons(scene):
         if b.enabled:
             intent = mode.button(scene, b.id)
@@ -190,12 +194,6 @@ def _every_enemy_gun_watching(state: Any) -> Any:
 def _crowded_scene(tmp_path: Any, w: int, h: int, units: int, watched: bool = False) -> Any:
     """A headless battle scene of the benchmark's crowded battle, first side to move, its movement
     phase (with every enemy gun on overwatch when `watched`)."""
-    from game.shell.launch import layout_of
-    from game.systems.tactical.bench import bigmap
-    from game.systems.tactical.client.battle import BattleScene
-    from game.systems.tactical.client.plugin import tactical_session
-    from game.systems.tactical.rules.state import TurnSlot
-
     battle = bigmap.big_battle(tmp_path, w, h, units)
     sides = tuple(TurnSlot(side=x.id) for x in battle.setup.sides)
     state = ail.initial_state(battle.setup, battle.board, 1).model_copy(
@@ -233,8 +231,6 @@ def _combo_one_move_end_at_a_time(state: Any, uid: str, h: Any) -> Any:
     """The move then dash to `h` the plain way: every hex the move can end on keeping the dash,
     its what-if state and dash reach, ranked by overwatch shots drawn, dash cost, total cost, hex:
     (move path, dash path, exposures)."""
-    from dataclasses import replace
-
     keep = ail.move_reach_keeping_dash(state, uid)
     best = None
     for m, mcost in keep.costs.items():
@@ -279,8 +275,6 @@ def test_the_move_then_dash_overlay_and_paths_are_those_of_one_what_if_per_move_
         mode = MoveMode(uid)
         if mode._stage(scene) != "move":
             continue
-        from game.systems.tactical.client.modes import state_dash_blocked
-
         if state_dash_blocked(scene, state.units[uid]):
             assert mode.combo_reach(scene) == frozenset()
             continue

@@ -4,14 +4,19 @@ the roll each initiative option makes. Each is checked against the code `apply` 
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.systems.tactical.rules import danger_zone, dash_refusal, spendable_advantage
+from game.systems.tactical.rules import Accepted, apply, danger_zone, dash_refusal, spendable_advantage
+from game.systems.tactical.rules import base_queries as memo_home
+from game.systems.tactical.rules import queries as q
+from game.systems.tactical.rules.commands import AssignLeadership, Charge, SetCasualtyAdvantage
 from game.systems.tactical.rules.overwatch import qualifying_watchers
-from game.systems.tactical.rules.queries import initiative_roll
+from game.systems.tactical.rules.queries import initiative_roll, leadership_to_give
 from tests.rules.ailfix import edit_unit, make_state
 from tests.rules.test_reach_properties import battles
 
@@ -64,8 +69,6 @@ def test_initiative_roll_is_intellect_plus_the_option_skill_with_the_skilled_die
 
 
 def test_the_memo_answers_once_per_state_and_key_and_keeps_only_the_latest_states() -> None:
-    from game.systems.tactical.rules import base_queries as memo_home  # (memo_home.py re-exports memo)
-
     st = make_state([("r1", "rifle_section", "blue", (0, 1))], phase="movement")
     calls: list[int] = []
 
@@ -82,9 +85,6 @@ def test_the_memo_answers_once_per_state_and_key_and_keeps_only_the_latest_state
 
 
 def test_the_client_keeps_no_query_cache_of_its_own() -> None:
-    import ast
-    from pathlib import Path
-
     client = Path(__file__).resolve().parents[2] / "game" / "systems" / "tactical" / "client"
     for path in sorted(client.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -101,10 +101,6 @@ def test_every_command_the_client_queries_offer_is_accepted_by_apply(battle: Any
     """charge_path / charge_targets, stuck_step_commands, special_move_commands, stance_commands and
     casualty_options: what the client offers from them, `apply` accepts (and a charge found one
     enemy at a time is one found all at once)."""
-    from game.systems.tactical.rules import Accepted, apply
-    from game.systems.tactical.rules import queries as q
-    from game.systems.tactical.rules.commands import Charge, SetCasualtyAdvantage
-
     board, units = battle
     state = make_state(units, board=board, phase=phase)
     if moved:
@@ -134,10 +130,6 @@ def test_every_command_the_client_queries_offer_is_accepted_by_apply(battle: Any
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 3), st.sampled_from(["initiative", "movement", "attack"]), st.sampled_from(["blue", "red"]))
 def test_leadership_to_give_is_what_assign_leadership_accepts(pool: int, phase: str, whose: str) -> None:
-    from game.systems.tactical.rules import Accepted, apply
-    from game.systems.tactical.rules.commands import AssignLeadership
-    from game.systems.tactical.rules.queries import leadership_to_give
-
     state = make_state([("b1", "rifle_section", "blue", (0, 1)), ("r1", "rifle_section", "red", (8, 1))],
                        phase=phase)
     sides = dict(state.sides)
