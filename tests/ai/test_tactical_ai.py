@@ -17,14 +17,19 @@ from game.systems.tactical.ai import (
     KILL,
     ON_OBJECTIVE,
     WIN,
+    Ctx,
+    Memo,
     clearing_bonus,
     commands_of,
     kill_bonus,
     player,
     side_of_command,
+    threat_cut,
+    threat_of,
 )
 from game.systems.tactical.plugin import PLUGIN
 from game.systems.tactical.rules.commands import AssignLeadership, Attack
+from game.systems.tactical.rules.queries import AttackPreview, attack_preview
 from game.table import TABLE
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
@@ -250,3 +255,26 @@ def test_destroying_an_enemy_on_a_hex_to_hold_is_worth_the_hex_and_in_the_last_m
     last = blocked.model_copy(update={"round": 3, "phase": "movement"})
     assert clearing_bonus(last, "zone", blocker) == WIN
     assert clearing_bonus(last.model_copy(update={"phase": "attack"}), "zone", blocker) == 0.0
+
+
+def test_hard_weighs_an_attack_by_the_part_of_the_enemys_reply_it_cuts() -> None:
+    """The reply an attack cuts (the target's best shot at our units in its next turn, expected
+    over the attack's exact outcomes) is never negative nor more than the whole reply, and some
+    attack of a game cuts some of it."""
+    system = PLUGIN.system
+    cuts = []
+    for state in _decision_states("demo-movement", 3, 400):
+        if state.phase != "attack" or state.pending is not None or system.to_move(state) != ["zone"]:
+            continue
+        view = system.view(state, "zone")
+        ctx = Ctx(view, "zone", True, Budget(60, work=4000), Memo(), {})
+        for c in commands_of(system, view, "zone"):
+            if not isinstance(c, Attack):
+                continue
+            pv = attack_preview(view, c.attacker_id, c.target_id, c.weapon)
+            assert isinstance(pv, AttackPreview)
+            target = view.units[c.target_id]
+            cut = threat_cut(ctx, target, pv.odds)
+            assert -1e-9 <= cut <= threat_of(ctx, target) + 1e-9
+            cuts.append(cut)
+    assert cuts and max(cuts) > 0.0
