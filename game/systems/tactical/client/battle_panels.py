@@ -113,13 +113,13 @@ class Panels:
         x, wdt = side.x + 8, side.w - 16
         y = side.y + 8
         texts = TextCache()
-        self.unit_box = RichTextBox("", pygame.Rect(x, y, wdt, 100), ui, cache=texts)
+        self.unit_box = RichTextBox((), pygame.Rect(x, y, wdt, 100), ui, cache=texts)
         self.actions_rect = pygame.Rect(x, y, wdt, 0)
-        self.info_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=texts)
+        self.info_box = RichTextBox((), pygame.Rect(x, y, wdt, 80), ui, cache=texts)
         self.chart_rect = pygame.Rect(x, y, wdt, 72)
         self.log_title = TextLine(pygame.Rect(x, y, wdt, 22), "Dice log (latest command first)", ui,
                                   object_id=ObjectID(class_id="@title"))
-        self.log_box = RichTextBox("", pygame.Rect(x, y, wdt, 80), ui, cache=TextCache(size=4))
+        self.log_box = RichTextBox((), pygame.Rect(x, y, wdt, 80), ui, cache=TextCache(size=4))
         self._side_rows = None
 
     def place(self, action_rows: int, side: pygame.Rect, screen_size: tuple[int, int]) -> bool:

@@ -174,7 +174,7 @@ class ReplayScene(Scene):
         pygame_gui.elements.UIPanel(bar, manager=self.ui)
         pygame_gui.elements.UILabel(pygame.Rect(bar.x + 10, bar.y + 6, bar.w - 20, 24), "This command", self.ui,
                                     object_id=ObjectID(class_id="@title"))
-        self.step_box = RichTextBox("", pygame.Rect(bar.x + 10, bar.y + 32, bar.w - 20, 52), self.ui)
+        self.step_box = RichTextBox((), pygame.Rect(bar.x + 10, bar.y + 32, bar.w - 20, 52), self.ui)
         y = bar.y + 88
         self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
         # (key, label, short label for a narrow panel, width)
