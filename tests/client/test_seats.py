@@ -16,7 +16,9 @@ from game import paths
 from game.shell.app import App, Settings
 from game.shell.contracts import live_game
 from game.shell.savegame import load_session, save_session
+from game.shell.scenes.seats import seats_dialog
 from game.shell.seats import SeatRule, Seats, Thinker
+from game.shell.toolkit.richtext import plain
 from game.table import TABLE
 
 DEFAULT = paths.default_scenario()
@@ -228,3 +230,117 @@ def test_seats_keep_why_lines_by_step_and_release_the_held_ones_in_order() -> No
     assert SeatRule().why_not() is None and SeatRule(started=True, gm=True).why_not() is None
     assert "I am the GM" in (SeatRule(started=True).why_not() or "")
     assert "passphrase" in (SeatRule(started=True, unlock=lambda then: None).why_not() or "")
+
+
+def test_the_players_dialog_shows_a_sides_name_as_text_even_when_it_looks_like_markup() -> None:
+    app = _app({})
+    dialog = seats_dialog(app, Seats({"x": "easy"}), [("x", "<b>Fish & Chips</b> &amp;")], ["easy", "hard"])
+    assert "<b>Fish & Chips</b> &amp;: Computer (easy)" in plain(dialog.body_html)
+
+
+def _why_then_what(log: str, why: str) -> tuple[str, str]:
+    """The log's line just above `why` (the command it explains) and the line under it."""
+    rows = log.splitlines()
+    i = rows.index(why)
+    return rows[i - 1], (rows[i + 1] if i + 1 < len(rows) else "")
+
+
+def test_the_dice_log_shows_a_computer_commands_why_line_under_the_command_it_explains() -> None:
+    app = _app({"zone": "easy", "zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    deadline = time.monotonic() + 60
+    shown = 0
+    while shown < 3:
+        assert time.monotonic() < deadline, "no computer command with rolls or moves was logged"
+        before = len(session.history)
+        app.step([])
+        time.sleep(0.002)
+        if len(session.history) == before:
+            continue
+        step = session.history[-1]
+        why = session.seats.why_of(step)
+        if why is None:
+            continue  # a sealed initiative choice: tested below
+        log = scene.panels.shown("log")
+        assert why in log.splitlines()  # shown at once, without waiting for another command
+        head, under = _why_then_what(log, why)
+        assert head == session.system.describe_command(step.before, step.command)
+        assert why.startswith("Why (") and ", computer easy): " in why
+        shown += 1
+
+
+def test_a_sealed_initiative_choices_why_is_not_in_the_dice_log_before_the_reveal_and_is_there_after() -> None:
+    """Both sides play by the computer: an initiative choice made while the other side still has
+    to choose shows nothing in the log (not its heading, not its why); once the choices are
+    revealed its heading and its why line are there."""
+    app = _app({"zone": "easy", "zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    sealed: list[object] = []
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "no sealed initiative choice by the computer was revealed"
+        before = len(session.history)
+        app.step([])
+        time.sleep(0.002)
+        if sealed and not session.seats.held:
+            break  # revealed
+        if len(session.history) == before:
+            continue
+        step = session.history[-1]
+        p, after = step.before.pending, session.state.pending
+        if p is not None and p.kind == "initiative_choice" and after is not None and after.kind == "initiative_choice":
+            sealed.append(step)
+            held = session.seats.whys[id(step)][1]
+            log = scene.panels.shown("log")
+            assert held not in log and "Why (" not in log.split("\n\n")[0]
+            assert session.system.describe_command(step.before, step.command) not in log
+    step = sealed[-1]
+    why = session.seats.why_of(step)
+    assert why is not None
+    log = scene.panels.shown("log")
+    head, _ = _why_then_what(log, why)
+    assert head == session.system.describe_command(step.before, step.command)
+
+
+def _first_screens(levels: dict[str, str], steps: int) -> tuple[list[str], list[str]]:
+    """The screens on top and the toasts shown over the first `steps` commands of the default
+    scenario, the person's decisions made through the window by the test (blackout on)."""
+    app = _app(levels)
+    scene = live_game(app)
+    assert scene is not None
+    assert app.settings.blackout
+    session = scene.session
+    rng = random.Random(3)
+    tops: list[str] = []
+    toasts: list[str] = []
+    deadline = time.monotonic() + 60
+    while len(session.history) < steps:
+        assert time.monotonic() < deadline
+        app.step([])
+        time.sleep(0.002)
+        top = app.scenes.top
+        tops.append(top.name)
+        toasts.append(scene.toast_text or "")
+        side = scene.decision_side()
+        if top.name in ("briefing", "handoff"):
+            _close_dialogs(app)
+            continue
+        if side is None or session.seats.is_computer(side):
+            continue
+        if top is not scene:  # the person's decision dialog: answered below through submit
+            app.pop()
+        cmds = list(session.system.legal_commands(session.view(side)))
+        assert scene.submit(rng.choice(cmds))
+    return tops, toasts
+
+
+def test_one_person_against_the_computer_never_gets_the_handoff_screen_two_people_do() -> None:
+    tops, toasts = _first_screens({"zenith": "easy"}, 12)
+    assert "handoff" not in tops  # nobody to hide the map from, not even at the start
+    assert not any("pass the screen" in t for t in toasts)
+    tops, _ = _first_screens({}, 4)
+    assert "handoff" in tops  # two people at one screen still pass it with the map hidden

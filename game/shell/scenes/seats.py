@@ -18,6 +18,7 @@ import pygame
 from game.shell.contracts import AppContext
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.seats import SeatRule, Seats
+from game.shell.toolkit.richtext import Span, styled
 
 __all__ = ["seats_dialog", "next_choice"]
 
@@ -61,14 +62,17 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
         seats.set(side, next_choice(seats.level(side), levels))
         again()
 
-    rows = "".join(f"<b>{i}</b>&nbsp; {name}: <b>{seats.label(sid)}</b><br>" for i, (sid, name) in enumerate(sides, 1))
+    pieces: list[Span | str] = []
+    for i, (sid, name) in enumerate(sides, 1):  # names are text, never markup: nothing to escape
+        pieces += [Span(str(i), bold=True), f"  {name}: ", Span(seats.label(sid), bold=True), "\n"]
     if why_not is None:
-        body = (f"{rows}<br>Click a side (or press its number) to change who plays it: Human, then "
-                f"{', '.join('Computer ' + lv for lv in levels)}. A computer side plays by itself and says why "
-                "(in the log). Once play has begun only the GM changes this.")
+        pieces += ["\nClick a side (or press its number) to change who plays it: Human, then "
+                   f"{', '.join('Computer ' + lv for lv in levels)}. A computer side plays by itself and says why "
+                   "(in the log). Once play has begun only the GM changes this."]
     else:
-        colour = "#ff8a70" if refused else "#ffd27a"
-        body = f"{rows}<br><font color='{colour}'>{'Refused. ' if refused else ''}{why_not}</font>"
+        colour = (255, 138, 112) if refused else (255, 210, 122)
+        pieces += ["\n", Span(f"{'Refused. ' if refused else ''}{why_not}", colour=colour)]
+    body = styled(*pieces)
     choices = [Choice(button_label(name, seats.level(sid)), partial(cycle, sid),
                       pygame.K_1 + i if i < 9 else None)
                for i, (sid, name) in enumerate(sides)]
