@@ -6,7 +6,8 @@ command (applied through the session), a new mode, or nothing.
 
 Decisions the rules wait for (initiative choice, turn place, defensive action) open dialogs;
 whenever the side that must look at the screen changes, the hand-off screen goes up first
-(unless the GM switched the blackout off).
+(unless the GM switched the blackout off, or fewer than two sides are played by people: one
+person against the computer has nobody to hide the map from).
 
 The scene is made of parts, each a class owning its own fields, constructed here and talking
 through narrow methods (each call is given what it reads, as a small Protocol; no part keeps a
@@ -355,13 +356,13 @@ class BattleScene(Scene):
             if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
                 self.submit(ail.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
                 return
-            if self.settings.blackout:
+            if self.settings.blackout and len(self.session.seats.humans([s.id for s in st.setup.sides])) >= 2:
                 if self.handoffs.needed(self.viewer, side, st.active_side, (st.round, st.phase, st.turn_index)):
                     self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
                                                self.dialogs.handoff_detail(st), on_continue=partial(self._show, side)))
                     return
                 self.toast(f"{st.side_name(side)} to play again: pass the screen back.", 4.0)
-            else:
+            else:  # the blackout is off, or one person at most plays (nobody to hide the map from)
                 self.handoffs.forget()
             self._show(side)
             return
@@ -396,6 +397,7 @@ class BattleScene(Scene):
             sealed = before.pending is not None and before.pending.kind == "initiative_choice" \
                 and after is not None and after.kind == "initiative_choice"
             self.session.seats.note_why(self.session.history[-1], why_line(level, name, d.why), sealed=sealed)
+            self.refresh_panels()  # the dice log shows the why under the command (a sealed one: later)
             self.toast(said(level, name, "makes its sealed initiative choice" if sealed else what, d.why,
                             sealed=sealed), 6.0)
 
@@ -430,7 +432,8 @@ class BattleScene(Scene):
         if seats.held:
             p = self.session.state.pending
             if p is None or p.kind != "initiative_choice":
-                seats.unseal()
+                seats.unseal()  # the log shows them now, each under its own command
+                self.refresh_panels()
         side = self._hint_for
         if side is None:
             return

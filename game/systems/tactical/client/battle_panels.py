@@ -221,8 +221,10 @@ class Panels:
         self._set_text("info", self.info_box, self.info_text(ctx))
         # dice log
         session = ctx.session
-        if force or self._shown.get("log_n") != str(len(session.history)):
-            self._shown["log_n"] = str(len(session.history))
+        seats = session.seats  # a why line noted or released changes the log too
+        log_key = f"{len(session.history)}:{len(seats.whys)}:{len(seats.held)}"
+        if force or self._shown.get("log_n") != log_key:
+            self._shown["log_n"] = log_key
             self._set_text("log", self.log_box, log_text(session, st))
         # buttons
         enable(self.top_buttons["undo"], session.can_undo)
@@ -372,29 +374,33 @@ def _preview_text(st: Any, p: Any, base: Any) -> Styled:
     return out.text
 
 
-# Each command's lines of the dice log, kept while the names they use hold: (a weak reference to
-# the step, names version, lines) by id of the step (a step gone, with the states it holds, leaves
-# a dead reference: its id reused by another step is never taken for it). Without it every command
-# described the last 80 again, each naming units in the state before it.
-_LOG_BLOCKS: dict[int, tuple[Any, object, list[Line]]] = {}
+# Each command's lines of the dice log, kept while the names they use and its why line hold: (a
+# weak reference to the step, names version, why line, lines) by id of the step (a step gone, with
+# the states it holds, leaves a dead reference: its id reused by another step is never taken for
+# it). Without it every command described the last 80 again, each naming units in the state before it.
+_LOG_BLOCKS: dict[int, tuple[Any, object, str | None, list[Line]]] = {}
 
 
 def log_text(session: Session, st: Any) -> Styled:
     """The dice log, one group per command, the latest command first; within a group the
-    command, then its rolls and results in the order they happened (an attack reads top down).
-    `st`: the state on screen (for names)."""
+    command, the computer's why line when a computer seat chose it (`Seats.why_of`: none while
+    its choice is sealed), then its rolls and results in the order they happened (an attack reads
+    top down). `st`: the state on screen (for names)."""
     version = st.names_version() if hasattr(st, "names_version") else None
+    seats = session.seats
     lines: list[Line] = []
     for step in reversed(session.history[-80:]):
+        why = seats.why_of(step)
         kept = _LOG_BLOCKS.get(id(step))
-        if kept is not None and kept[0]() is step and kept[1] is version and version is not None:
-            block = kept[2]
+        if kept is not None and kept[0]() is step and kept[1] is version and version is not None \
+                and kept[2] == why:
+            block = kept[3]
         else:
-            block = _log_block(session, st, step)
+            block = _log_block(session, st, step, why)
             if len(_LOG_BLOCKS) > 400:
                 _LOG_BLOCKS.clear()
             try:
-                _LOG_BLOCKS[id(step)] = (weakref.ref(step), version, block)
+                _LOG_BLOCKS[id(step)] = (weakref.ref(step), version, why, block)
             except TypeError:  # a step that cannot be referred to weakly: described each time
                 pass
         if not block:
@@ -416,18 +422,22 @@ def _place(box: RichTextBox, position: tuple[int, int], size: tuple[int, int]) -
         box.set_dimensions(size)
 
 
-def _log_block(session: Session, st: Any, step: Any) -> list[Line]:
-    """One command's lines of the dice log: the command, then its events (none: nothing to show)."""
+def _log_block(session: Session, st: Any, step: Any, why: str | None = None) -> list[Line]:
+    """One command's lines of the dice log: the command, its why line (`why`: a computer seat's,
+    None for a person's or while sealed), then its events. A command with no event to show (a
+    sealed initiative choice: its event stays hidden) and no why line shows nothing; with a why
+    line (the choices revealed), its heading and the why."""
     block = [text.event_line(ev, st.unit_name, side_names(session), lambda h: where(session, h))
              for ev in step.events if getattr(ev, "kind", "") not in ("initiative_chosen",)]
-    if not block:
+    if not block and why is None:
         return []
     try:
         head = session.system.describe_command(step.before, step.command)
     except Exception:  # a command the describer does not know: the events still show
         head = getattr(step.command, "kind", "")
     gm = getattr(step, "gm", False) and not str(head).startswith("GM")
-    return [line(ink("GM", text.WARN) if gm else None, " " if gm else None, bold(head)), *block]
+    said = [line(ink(why, DIM, italic=True))] if why is not None else []
+    return [line(ink("GM", text.WARN) if gm else None, " " if gm else None, bold(head)), *said, *block]
 
 
 def _fit_sentences(hint: str, label: Any) -> str:
