@@ -76,10 +76,12 @@ from game.systems.campaign.rules.state import ArmyState, CampaignState, hex_key
 
 LEVELS = ("random", "easy", "hard")
 EDGE = 0.25  # the least value (casualties) of a fight it seeks out: a strike, a target
-SLOPE = 0.1  # per movement point (easy: per hex) nearer to a target
+DECAY = 0.8  # a target's worth for each week's march still to go (its movement points; easy: hexes)
 JOIN = 0.05  # per movement point (easy: per hex) nearer to its largest other army, with no target alone
 ORPHAN = 0.3  # x (level + 1) of a General without an army, ending within the pick-up range of it
-MOVE_GAIN = 0.05  # the least gain worth a move
+FASTER = 0.5  # of a target's value, when its armies have more movement points than the army
+BESIDE = 0.5  # of a target's value, when it fights another power (it cannot be joined, only awaited)
+MOVE_GAIN = 0.02  # the least gain worth a move
 PICKUP_GAIN = 0.01  # the least gain worth a General's pick-up move
 
 # One side of a fight as the judge keys it: owner, alive units, Generals, armies, locked, difficult
@@ -311,20 +313,25 @@ class Plan:
                 strike, strike_why = v - EDGE, f"onto {foe.name(s)} (fight worth {v:+.2f})"
         # the best target still to reach
         target, target_why = 0.0, ""
+        speed = max(1, movement_points(s, army))
         for st in self.stacks:  # (one in h counts too, nothing left to go: striking it is worth it twice)
-            if st.battle is not None:
-                if st.battle not in self.battles:
-                    continue
+            weight = 1.0
+            if st.battle in self.battles:
                 v = self.battle_gain(st.battle, lead)
             else:
                 v = self.fight(lead, st, st.hex)
+                if st.battle is not None:  # another powers' battle: to wait beside it for its end
+                    weight = BESIDE
+                elif self.enemy_mp[st] > speed:  # an army faster than this one may get away
+                    weight = FASTER
             if v is None or v < EDGE:
                 continue
-            t = v - SLOPE * self.distance(h, st.hex)
+            t = v * weight * DECAY ** (self.distance(h, st.hex) / speed)
             if t > target:
                 target, target_why = t, f"toward {st.name(s)} (fight worth {v:+.2f})"
-        # threats: enemy stacks that beat what stands in h and can reach it
-        threat, worst, threat_why = 0.0, 0.0, ""
+        # threats: enemy stacks that beat what stands in h and can reach it (hard: a power's
+        # stacks that can all reach it, together)
+        coming: dict[str, list[Stack]] = {}
         for st in self.stacks:
             if st.hex == h or self.enemy_mp[st] == 0:
                 continue
@@ -333,11 +340,15 @@ class Plan:
                     continue
             elif hex_distance(s.cs.map, st.hex, h) > self.enemy_mp[st]:
                 continue
-            v = self.fight(here, st, h)
+            coming.setdefault(st.owner if self.hard else f"{st.owner} {st.hex}", []).append(st)
+        threat, worst, threat_why = 0.0, 0.0, ""
+        for sts in coming.values():
+            foe = Stack(sts[0].owner, h, tuple(a for st in sts for a in st.armies))
+            v = self.fight(here, foe, h)
             if v is not None and v < 0:
                 threat -= v
                 if -v > worst:
-                    worst, threat_why = -v, f"{st.name(s)} (fight worth {v:+.2f})"
+                    worst, threat_why = -v, f"{foe.name(s)} (fight worth {v:+.2f})"
         join = 0.0
         if not self.p.has_target(self, aid):
             others = [a for a in self.mine if a.id != aid]
