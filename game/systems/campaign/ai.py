@@ -16,15 +16,16 @@ declares by the game with stratagems. Each new fight weighed spends its cells of
 Each phase [decision]:
 - movement: each army in turn goes where it does most good, the sum of: a strike (moving onto an
   enemy army: the fight's value less EDGE; joining its side's battle: what its forces gain),
-  the best target (an enemy army it beats by at least EDGE: that value less SLOPE per movement
-  point still to go), threats (an enemy army that beats it and can reach the hex: what that
-  fight would cost), a pull toward its largest other army when it has no target alone (JOIN
-  per movement point), and a General left without an army within the pick-up range (ORPHAN).
-  A move is made when it gains at least MOVE_GAIN; the turn ends when none does.
-  Easy: distances in hexes, an enemy threatens the hexes within its movement points, and only
-  armies already in a hex fight together. Hard: distances by the cheapest path, an enemy
-  threatens the hexes it can reach next (`reach`), and its armies that have not moved and can
-  reach a hex this week count as joining a strike or an advance there (concentration).
+  the best target (an enemy army it beats by at least EDGE: that value x DECAY for each week's
+  march still to go; half for an army faster than it, half for one fighting another power,
+  to be awaited beside the battle), threats (enemy armies that beat it and can reach the hex:
+  what that fight would cost), a pull toward its largest other army when it has no target
+  (JOIN per movement point), and a General left without an army within the pick-up range
+  (ORPHAN). A move is made when it gains at least MOVE_GAIN; the turn ends when none does.
+  Easy: distances in hexes, an enemy stack threatens the hexes within its movement points, and
+  only armies already in a hex fight together. Hard: distances by the cheapest path, a power's
+  stacks threaten together the hexes they can reach next (`reach`), and its own armies that have
+  not moved and can reach a hex this week count as joining a strike or an advance there.
 - declare: fight where the fight's value is at least 0 (hard: with stratagems).
 - pickup: the General's move that adds most value (the battle its new army fights, else the fight
   with the nearest enemy army), less what its old army loses; none when nothing gains.
