@@ -83,6 +83,7 @@ def theme_file() -> Path:
 
 def user_data_dir() -> Path:
     """The platform's per-user data folder for this game (not created here)."""
+    # import seam: platformdirs (a few ms) only where saves go to the user data folder (an installed game)
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))

@@ -17,6 +17,7 @@ Knows no rule system: everything system-specific goes through `game.core.system.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import os
 import threading
 import weakref
@@ -24,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from game import paths
 from game.core.errors import GameFileError
@@ -39,7 +42,7 @@ from game.core.system import (
     migrate_state,
     state_version_of,
 )
-from game.io import saves
+from game.io import safe_read, saves
 from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
 
 ROOT = paths.data_root()
@@ -84,12 +87,6 @@ def find_scenario(ref: str, save_path: str | os.PathLike[str] | None = None) -> 
 def scenario_fingerprint(path: str | os.PathLike[str]) -> str:
     """A checksum of a scenario file together with the map and unit catalogue it names, so a save
     notices when any of them changed (16 hex digits of SHA-256)."""
-    import hashlib
-
-    import yaml
-
-    from game.io import safe_read
-
     p = Path(path)
     raw = safe_read.read_bytes(p, "scenario file")
     h = hashlib.sha256(raw)

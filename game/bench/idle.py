@@ -24,8 +24,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pygame
+
 from game import paths
 from game.bench.harness import Figure, child_env, real_display
+from game.shell.app import App, Settings
+from game.table import TABLE
 
 
 def measure(screen: str, mode: str, seconds: float) -> dict[str, Any]:
@@ -74,9 +78,6 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
 
 
 def _child(screen: str, mode: str, seconds: float) -> None:
-    from game.shell.app import App, Settings
-    from game.table import TABLE
-
     settings = Settings(blackout=screen != "map")
     app = App.for_scenario(TABLE, None, size=(1280, 800), headless=False, settings=settings)
     # let start-up settle (first frames, fonts, the map picture, the modules the loop imports once
@@ -84,8 +85,6 @@ def _child(screen: str, mode: str, seconds: float) -> None:
     for _ in range(10):
         app.step()
         app.render()
-        import pygame
-
         pygame.display.flip()
     app.warm_up()
     frames = [0]
@@ -96,7 +95,6 @@ def _child(screen: str, mode: str, seconds: float) -> None:
         return render()
 
     app.render = counting_render  # type: ignore[method-assign]
-    import pygame
 
     flips = [0]
     real_flip = pygame.display.flip

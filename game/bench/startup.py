@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from game import paths
-from game.bench.harness import Figure
+from game.bench.harness import Figure, real_display
 from game.shell.app import FRAMES_DRAWN
 
 ROOT = paths.data_root()
@@ -61,8 +61,6 @@ def _time(cmd: list[str], env: dict[str, str], mark: str | None = None) -> float
 
 
 def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figure]:
-    from game.bench.harness import real_display
-
     cache = tempfile.mkdtemp(prefix="ail-bench-pyc-")
     try:
         return _run(quick=quick, log=log, cache=cache, display=real_display())

@@ -16,6 +16,7 @@ from game.core.plugin import FileKinds, SystemClient, Table
 
 
 def scales_command() -> Callable[[Any], None]:
+    # import seam: the `scales` command loads only when it runs
     from game.bridge.cli.scales import register
 
     return register
@@ -24,6 +25,7 @@ def scales_command() -> Callable[[Any], None]:
 def campaign_client() -> SystemClient:
     """The campaign's window with the GM's Battle panel that fights a battle out at the tactical
     or the mass scale (game/bridge/client/fight.py)."""
+    # import seam: the GM's Battle panel and the campaign window load when a campaign opens in the window
     from game.bridge.client.fight import FightOut
     from game.systems.campaign.client import with_fight_out
 
@@ -31,6 +33,7 @@ def campaign_client() -> SystemClient:
 
 
 def campaign_links(table: Table, campaign_save: Path, record: Any) -> list[tuple[bool, str]]:
+    # import seam: the bridge's files (and the battle formats they read) load only to check a save's links
     from game.bridge.files import replay_links
 
     return replay_links(table, campaign_save, record)
@@ -41,6 +44,7 @@ def _sniff(data: Any) -> str:
 
 
 def _check(path: Path, kind: str) -> str:
+    # import seam: the bridge's files load only to check a translation rules file
     from game.bridge.files import load_scales_rules
 
     sr = load_scales_rules(path)

@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from game.core.system import RuleSystem
+from game.core.record import Record
+from game.core.system import Accepted, RuleSystem
 
 __all__ = ["Budget", "Decision", "GameOut", "Player", "PlayerFactory", "RandomPlayer", "RefusedCommand", "Timed", "choose",
            "parse_seat", "play_out", "wilson"]
@@ -161,9 +162,6 @@ def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, s
     `choose` (its view only), until the game is over, `max_commands`, or (when set) the system's
     clock (its summary's `round`: rounds, weeks, waves) passes `max_rounds`. A refused command
     raises RefusedCommand: a computer plays only commands the rules accept."""
-    from game.core.record import Record
-    from game.core.system import Accepted
-
     record = Record(system, initial)
     times: dict[str, list[float]] = {side: [] for side in seats}
     n = 0

@@ -5,6 +5,7 @@ save format (its models, checksums and YAML writer) before the first frame."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 
@@ -23,8 +24,6 @@ def clean_temp_files(directory: str | os.PathLike[str], *, older_than: float = 0
 
     `older_than` (seconds) spares younger ones: at start-up another copy of the game may be in the
     middle of writing a save into the same folder."""
-    import time
-
     removed: list[Path] = []
     d = Path(directory)
     if not d.is_dir():

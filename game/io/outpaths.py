@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.core.errors import GameFileError, UserError, cut
+from game.io.saves import atomic_write_text
 
 FALLBACK_DIR = "ail-unsaved"  # under the temporary folder
 
@@ -173,8 +174,6 @@ def write_text_or_keep(path: str | os.PathLike[str], text: str, what: str = "fil
                        backup: bool = True) -> Written:
     """Write `text` to `path`; if that fails, to `fallback_path(path)`. Raises OSError only when
     both fail (the caller then has nowhere left to put it)."""
-    from game.io.saves import atomic_write_text
-
     try:
         return Written(atomic_write_text(path, text, backup=backup))
     except OSError as exc:

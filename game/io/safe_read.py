@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from game.core.errors import GameFileError
+from game.core.errors import GameFileError, brief
 
 MiB = 1024 * 1024
 MAX_FILE_BYTES = 16 * MiB          # scenarios, catalogues, rules files, maps, tilesets, images checked
@@ -335,8 +335,6 @@ BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_y
 
 
 def _brief_key(key: Any) -> str:
-    from game.core.errors import brief
-
     return brief(key, 60)
 
 

@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from game.core.errors import GameFileError, brief
+from game.core.errors import GameFileError, brief, cut
 from game.core.system import validation_message
 from game.io import migrations, safe_read
 from game.io.leftovers import clean_temp_files as clean_temp_files  # (re-exported: part of the save API)
@@ -850,8 +850,6 @@ def write_crash_report(directory: str | os.PathLike[str], exc: BaseException, *,
 
 def _crash_text(exc: BaseException, when: _dt.datetime, emergency_save: Path | None,
                 emergency_error: str | None, context: Mapping[str, Any] | None) -> str:
-    from game.core.errors import cut
-
     try:
         what = cut(str(exc), 2000)
     except Exception:  # noqa: BLE001 - an exception whose str() fails

@@ -30,17 +30,21 @@ pytmx decodes the CSV/Base64 (gzip, zlib) layer data, zstandard the zstd-compres
 from __future__ import annotations
 
 import base64
+import binascii
 import functools
 import json
 import math
 import os
+import struct
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from pytmx import pytmx as _pytmx_impl  # noqa: E402
 
 from game import paths  # noqa: E402
@@ -49,6 +53,7 @@ from game.core.errors import GameFileError, cut  # noqa: E402
 from game.core.hexgrid import Hex, Stagger  # noqa: E402
 from game.core.hexlayout import HexLayout  # noqa: E402
 from game.io import safe_read  # noqa: E402
+from game.io.datafiles import read_yaml  # noqa: E402
 
 FLIP_H = 0x80000000
 FLIP_V = 0x40000000
@@ -671,6 +676,7 @@ INFINITE_HINT = ("infinite maps are not supported: in Tiled open Map > Map Prope
 
 def _unpack_zstd(text: str, path: Path, where: str) -> list[int]:
     try:
+        # import seam: zstandard's C codec (about 2 ms) only for a map whose layers are zstd-compressed
         import zstandard
     except ImportError:  # pragma: no cover - a dependency; only a broken install lacks it
         raise _err(path, where, "zstd-compressed tile data needs the 'zstandard' package; or in Tiled set "
@@ -778,8 +784,6 @@ def board_from_cells(md: MapData, terrain: Mapping[tuple[int, int], str], roads:
 def default_terrain_names() -> set[str]:
     """The terrain names of the default rules file (assets/rules/): what a map's tiles may say
     when the caller names no rules. Read as plain data: this module knows no rule system."""
-    from game.io.datafiles import read_yaml
-
     data = read_yaml(paths.default_rules(), "rules file").data
     terrain = data.get("terrain") if isinstance(data, dict) else None
     return {str(name) for name in terrain} if isinstance(terrain, dict) else set()
@@ -1141,10 +1145,6 @@ def check_map_pixels(layout: HexLayout, path: Path, hint: str = "use smaller til
 def check_layer_data(text: str, encoding: str, compression: str | None, cells: int, path: Path,
                      where: str) -> None:
     """A layer's data cannot hold (or inflate to) more than `cells` gids: checked before decoding."""
-    import base64
-    import binascii
-    import zlib
-
     if encoding == "csv":
         if len(text) > cells * 16 + 4096:
             raise _err(path, where, f"tile data is {len(text):,} characters, too long for {cells:,} cells")
@@ -1183,8 +1183,6 @@ def check_object_geometry(obj: Any, path: Path, where: str) -> None:
 
 def check_image(image: Path, origin: Path, where: str) -> None:
     """An image `play` can load: a regular file of a known format whose size is within bounds."""
-    import struct
-
     try:
         head = safe_read.read_bytes(image, "image", limit=safe_read.MAX_FILE_BYTES)[: 1 << 16]
     except GameFileError as exc:

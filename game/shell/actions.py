@@ -106,6 +106,7 @@ def quick_load_action(scene: GameScene) -> None:
 
 def open_load_menu(scene: GameScene) -> None:
     # the load menu reads the save format's headers: imported when it opens, not at start-up
+    # import seam: the load menu (and the save reader it lists saves with) loads when the player opens it
     from game.shell.scenes.load_menu import LoadMenuScene
 
     scene.app.push(LoadMenuScene(scene.app))
@@ -307,6 +308,7 @@ def recovery_for(opened: Path | None) -> Path | None:
         return None
     if opened is None:
         return candidates[0]
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.io import saves  # only when there is a game to resume
     from game.replay import scenario_ref
 
@@ -346,6 +348,7 @@ def offer_recovery(app: AppContext, opened: str | Path | None = None) -> bool:
         except OSError:
             pass
 
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.io import saves  # only when there is a game to resume
 
     try:

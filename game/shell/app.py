@@ -13,8 +13,10 @@ else goes to the top scene.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,8 +245,6 @@ class App:
         """The real loop. max_frames > 0 quits after that many drawn frames (start-up timing);
         max_seconds > 0 quits after that much wall time (the idle benchmark); full_rate draws at
         60 frames a second whatever happens (the benchmark's before-and-after baseline)."""
-        import time
-
         drawn = 0
         lively = self.AFTER_INPUT_FRAMES  # the first frames after start-up run at full rate
         started = time.perf_counter()
@@ -289,8 +289,6 @@ class App:
 
 def _icon() -> pygame.Surface:
     """The window icon: a gold hex with a dark rim (drawn, not loaded)."""
-    import math
-
     surf = pygame.Surface((32, 32), pygame.SRCALPHA)
     pts = [(16 + 14 * math.cos(math.radians(60 * i - 90)), 16 + 14 * math.sin(math.radians(60 * i - 90)))
            for i in range(6)]

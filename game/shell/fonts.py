@@ -10,13 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import pygame
+import pygame_gui
 
 
 def _noto(bold: bool, italic: bool = False) -> Path | None:
-    try:
-        import pygame_gui
-    except ImportError:  # pragma: no cover - pygame_gui is a dependency
-        return None
     data = Path(pygame_gui.__file__).parent / "data"
     style = ("Bold" if bold else "") + ("Italic" if italic else "") or "Regular"
     path = data / f"NotoSans-{style}.ttf"

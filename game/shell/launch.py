@@ -16,6 +16,8 @@ from pathlib import Path
 from game import paths
 from game.core.errors import GameFileError, UserError
 from game.core.plugin import SystemClient, Table
+from game.io.sniff import peek_system
+from game.render.tiles import prefetch
 from game.shell import savegame
 from game.shell.contracts import AppContext, SceneLike, is_game_scene
 from game.shell.session import Session, layout_of, session_for
@@ -33,8 +35,6 @@ def session_from_scenario(table: Table, loaded: object) -> Session:
 
 def open_game(table: Table, path: str | Path | None = None) -> Session:
     """The session `python -m game play PATH` opens (errors reach the command line as one line)."""
-    from game.io.sniff import peek_system
-
     p = Path(path) if path is not None else DEFAULT_SCENARIO
     if not paths.exists(p):  # (False, not an error, for a name too long to look up)
         raise UserError(f"{p}: no such file (expected a scenario .yaml or a save)")
@@ -43,8 +43,6 @@ def open_game(table: Table, path: str | Path | None = None) -> Session:
         plugin = table.plugin_named(peek_system(p, table.default))
         session = session_for(plugin, plugin.load(p))
     if session.map_data is not None:  # its tile sheets decode while the window opens
-        from game.render.tiles import prefetch
-
         prefetch(session.map_data)
     return session
 

@@ -22,6 +22,8 @@ import pygame
 from game.core.board import Board
 from game.core.hexgrid import Hex
 from game.core.hexlayout import HexLayout
+from game.io.tmx import check_map_pixels
+from game.render.tiles import MapRegions, render_map_picture
 from game.shell.draw import for_display
 from game.shell.toolkit.blits import blit
 
@@ -345,17 +347,12 @@ class TiledPicture:
     map is never drawn. `region` is None for maps the region painter cannot draw."""
 
     def __init__(self, map_data: Any) -> None:
-        from game.io.tmx import check_map_pixels
-        from game.render.tiles import MapRegions
-
         self.map_data = map_data
         self._regions = MapRegions(map_data) if MapRegions.supported(map_data) else None
         if self._regions is None:  # the whole map will be drawn at zoom 1: refused now if too large
             check_map_pixels(map_data.layout, map_data.path)
 
     def __call__(self) -> pygame.Surface:
-        from game.render.tiles import render_map_picture
-
         return render_map_picture(self.map_data, BACKGROUND)
 
     @property

@@ -26,8 +26,11 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+import pygame
 
 from game import paths
 from game.core.errors import GameFileError
@@ -112,13 +115,13 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
     sides = [str(s) for s in data.header.sides]
     if not session.seats.levels:
         return data  # everybody at the screen: the header says nothing (as older saves)
-    from dataclasses import replace
 
     return replace(data, header=data.header.model_copy(update={"seats": session.seats.record(sides)}))
 
 
 def _encode(system: RuleSystem, state: Any, steps: Sequence[Step], scenario: Path, seed: int, title: str,
             gm_mode: bool) -> saves.SaveData:
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.replay import make_save
 
     return make_save(system, state, steps, scenario_path=scenario, seed=seed, title=title, gm_mode=gm_mode)
@@ -127,6 +130,7 @@ def _encode(system: RuleSystem, state: Any, steps: Sequence[Step], scenario: Pat
 def write_checked(path: str | os.PathLike[str], data: saves.SaveData, *, backup: bool = True) -> Path:
     """Write a save atomically, only once its text reads back as the same save (the format's
     checksums): a save that comes out broken never replaces the file that was there."""
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.io import saves
 
     text = saves.dump_save(data)
@@ -197,6 +201,7 @@ class AutosaveWriter:
 
     def submit(self, folder: Path, encode: Callable[[], saves.SaveData], stem: str) -> None:
         """Encode (`encode()`), check and write one autosave in a thread of its own."""
+        # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
         from game.io import saves  # here, not in the writing thread
 
         def write() -> None:
@@ -278,6 +283,7 @@ def load_session(table: Table, path: Path) -> Session | None:
     if not is_save_file(Path(path)):
         return None
     clean_leftovers(Path(path).parent)
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.replay import load_game  # a save: the save format is needed now, not at every start
 
     loaded = load_game(table, path)
@@ -292,6 +298,7 @@ def load_session(table: Table, path: Path) -> Session | None:
 
 def load_for_replay(table: Table, path: str | os.PathLike[str]) -> tuple[Session, Any]:
     """A save's game for the replay view (verified on load): (session, its plugin's client or None)."""
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.replay import load_game
 
     loaded = load_game(table, path)
@@ -301,6 +308,7 @@ def load_for_replay(table: Table, path: str | os.PathLike[str]) -> tuple[Session
 
 def verify(table: Table, path: str | os.PathLike[str]) -> VerifyReport:
     """Replay a save's log from its scenario and compare every die and the final state."""
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.replay import verify_save
 
     return verify_save(table, path)
@@ -323,6 +331,7 @@ def emergency_save(app: AppContext) -> tuple[Path | None, str | None]:
     try:
         data = session_save(session, title=f"{game_title(session)} (emergency save)")
         path = saves_dir() / f"emergency-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.yaml"
+        # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
         from game.io import saves
         from game.io.outpaths import write_text_or_keep
 
@@ -354,6 +363,7 @@ def handle_crash(app: AppContext, exc: BaseException) -> Path | None:
         context = crash_context(app)
     except Exception:
         context = {"context": "unavailable"}
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.io import saves
 
     report = saves.write_crash_report(saves_dir(), exc, emergency_save=save_path,
@@ -386,8 +396,6 @@ def run_guarded(app: Runnable, **run_kwargs: Any) -> int:
         except Exception:  # the report itself failed: at least show the error
             traceback.print_exc()
         try:
-            import pygame
-
             pygame.quit()
         except Exception:
             pass

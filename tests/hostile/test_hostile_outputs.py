@@ -83,7 +83,7 @@ def test_a_write_that_fails_after_the_run_keeps_the_save_in_a_fallback_file(tmp_
             raise OSError(28, "No space left on device")
         return real(path, text, **kw)
 
-    monkeypatch.setattr(saves, "atomic_write_text", failing)
+    monkeypatch.setattr(outpaths, "atomic_write_text", failing)  # (where write_text_or_keep finds it)
     code, _out, err, _ = cli(capsys, "run", str(demo), "--commands", str(COMMANDS), "--out", str(target))
     assert code == 1 and "No space left on device" in err and "kept in" in err
     kept = Path(err.strip().rsplit("kept in ", 1)[1])

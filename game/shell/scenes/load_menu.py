@@ -23,6 +23,7 @@ from game.io.saves import SaveListing
 from game.shell import launch, savegame
 from game.shell.contracts import AppContext
 from game.shell.draw import shade
+from game.shell.launch import open_replay_file
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Span, Styled, styled
@@ -194,7 +195,6 @@ class LoadMenuScene(Scene):
         if self.on_replay is not None:
             self.on_replay(listing.path)
             return
-        from game.shell.launch import open_replay_file
 
         problem = open_replay_file(self.app, listing.path)
         if problem is not None:

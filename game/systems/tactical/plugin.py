@@ -24,30 +24,35 @@ NAME = "ail-tactical"
 
 @cache
 def rules() -> RuleSystem:
+    # import seam: the rules load when a game of this system opens, not at start-up
     from game.systems.tactical.rules.system import SYSTEM
 
     return SYSTEM
 
 
 def load(path: Path) -> Any:
+    # import seam: this system's file formats (models, YAML, maps) load when one of its files is read
     from game.systems.tactical.io.scenario import load_scenario
 
     return load_scenario(path)
 
 
 def setup_of(loaded: Any) -> Any:
+    # import seam: the rules load when a game of this system opens, not at start-up
     from game.systems.tactical.rules.system import TacticalSetup
 
     return TacticalSetup(loaded.setup, loaded.board)
 
 
 def client() -> SystemClient:
+    # import seam: this system's window loads when a game of it opens in the window
     from game.systems.tactical.client import plugin as window
 
     return window
 
 
 def odds_command() -> Callable[[Any], None]:
+    # import seam: this system's command loads only when that command runs
     from game.systems.tactical.cli.odds import register
 
     return register
@@ -58,12 +63,14 @@ def _sniff(data: Any) -> str:
 
 
 def check(path: Path, kind: str) -> str:
+    # import seam: this system's file formats (models, YAML, maps) load when one of its files is read
     from game.systems.tactical.io.check import check_tactical_file
 
     return check_tactical_file(path, kind)
 
 
 def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
+    # import seam: the picture's drawing code loads only for `render` and the window's pictures
     from game.systems.tactical.io.picture import picture as draw
 
     return draw(loaded, state, options)
@@ -71,6 +78,7 @@ def picture(loaded: Any, state: Any, options: PictureOptions) -> Any:
 
 def _player(level: str) -> Callable[[random.Random], Player]:
     def make(rng: random.Random) -> Player:
+        # import seam: the computer players load only when a seat is given to the computer
         from game.systems.tactical.ai import player
 
         made: Player = player(level, rng)

@@ -12,6 +12,7 @@ Every problem is a GameFileError naming the file, the line and field, and what w
 # from its string at import, about a quarter of this module's import time (start-up, issue 14).
 import hashlib
 import json
+import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,8 @@ from typing import Annotated, Any
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from game.core.errors import GameFileError
+from game import paths
+from game.core.errors import GameFileError, UserError
 from game.core.palette import palette_colour
 from game.io.datafiles import (
     ROOT,
@@ -32,6 +34,10 @@ from game.io.datafiles import (
     read_yaml,
     validate_model,
 )
+from game.io.outpaths import write_output
+from game.io.safe_read import read_text
+from game.io.tmx import ObjectLayer, TileLayer, load_map
+from game.systems.campaign.rules.commands import COMMAND_KINDS, parse_command
 from game.systems.campaign.rules.models import (
     ArmySetup,
     CampaignMap,
@@ -115,8 +121,6 @@ def load_campaign_catalogue(path: str | Path = DEFAULT_CATALOGUE) -> Catalogue:
 
 def load_campaign_map(path: str | Path) -> CampaignMap:
     """The island from a Tiled .tmx painted with the project's hex tileset."""
-    from game.io.tmx import TileLayer, load_map
-
     m = load_map(path, terrain_names={"clear", "woods", "dense_woods", "rough", "swamp", "water", "building",
                                       "rubble", "hill", "fortification", "bunker", "cliff", "road"})
     terrain: dict[Coord, str] = {}
@@ -130,7 +134,6 @@ def load_campaign_map(path: str | Path) -> CampaignMap:
             _, local = found
             terrain[(col, row)] = TILE_TERRAIN.get(local, "road" if local >= 16 else "plains")
     names: dict[Coord, str] = {}
-    from game.io.tmx import ObjectLayer
     for layer in m.layers:
         if isinstance(layer, ObjectLayer):
             for obj in layer.objects:
@@ -402,8 +405,6 @@ SALT_LEDGER = "campaign-salts-used.txt"
 def salt_ledger_path() -> Path:
     """Where `seal` remembers the salts it has used (their SHA-256, never the salts themselves):
     the saves folder (game.paths.saves_dir)."""
-    from game import paths
-
     return paths.saves_dir() / SALT_LEDGER
 
 
@@ -413,8 +414,6 @@ def _salt_digest(salt: str) -> str:
 
 def salt_used(salt: str) -> bool:
     """Has `seal` on this machine used this salt before?"""
-    from game.io.safe_read import read_text
-
     p = salt_ledger_path()
     try:
         text = read_text(p, "salt ledger")
@@ -425,8 +424,6 @@ def salt_used(salt: str) -> bool:
 
 def remember_salt(salt: str) -> None:
     """Add a salt to the ledger (best effort: a ledger that cannot be written is not an error)."""
-    import os
-
     p = salt_ledger_path()
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -451,9 +448,6 @@ def make_orders_file(campaign: str, week: int, player: str, orders: list[OrderEn
 
 def write_orders_file(path: str | Path, f: OrdersFile, *, inputs: tuple[str | Path, ...] = ()) -> None:
     """Write an order file (never through a symbolic link, never onto an input; game.io.outpaths)."""
-    from game.core.errors import UserError
-    from game.io.outpaths import write_output
-
     data = f.model_dump(mode="json")
     written = write_output(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "order file",
                            inputs=inputs, backup=False)
@@ -491,8 +485,6 @@ def check_fingerprint(f: OrdersFile, salt: str | None = None, expected: str | No
 def sniff_campaign(data: Any) -> str:
     """'campaign-scenario', 'campaign-rules', 'campaign-catalogue', 'campaign-orders',
     'campaign-commands' (a script of campaign commands) or ''."""
-    from game.systems.campaign.rules.commands import COMMAND_KINDS
-
     if isinstance(data, dict) and isinstance(data.get("commands"), list):
         data = data["commands"]
     if isinstance(data, list):
@@ -514,8 +506,6 @@ def sniff_campaign(data: Any) -> str:
 
 def read_script(path: str | Path) -> list[Any]:
     """A campaign command script: a YAML list of commands (hexes as [column, row])."""
-    from game.systems.campaign.rules.commands import parse_command
-
     doc = read_yaml(path, "command script")
     data = doc.data
     if isinstance(data, dict) and "commands" in data:

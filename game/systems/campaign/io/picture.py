@@ -10,7 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pygame
+
 from game.core.palette import rgb
+from game.io.datafiles import read_yaml
+from game.io.tmx import load_map
+from game.render import draw_grid, layer_margins, render_map_layer
+from game.render.picture import arrow, check_size, outlined_text, text
+from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules.state import PHASE_NAMES
 
 BATTLE_RING = (235, 40, 40)
 LEGEND_BG = (24, 26, 32)
@@ -24,23 +32,13 @@ def player_colours(setup: Any) -> dict[str, tuple[int, int, int]]:
 
 def _map_file(loaded: Any) -> Path:
     """The Tiled map the campaign scenario names (its `map:`, beside the scenario)."""
-    from game.io.datafiles import read_yaml
-
     data = read_yaml(loaded.path, "campaign scenario").data
     return Path(loaded.path).parent / str(data["map"])
 
 
 def picture(loaded: Any, state: Any, options: Any) -> Any:
     """loaded: a LoadedCampaign; state: a CampaignState, or None for the scenario as it starts."""
-    import pygame
-
-    from game.io.tmx import load_map
-    from game.render import draw_grid, layer_margins, render_map_layer
-    from game.render.picture import arrow, check_size, outlined_text, text
-
     if state is None:
-        from game.systems.campaign.rules import SYSTEM
-
         state = SYSTEM.initial_state(loaded.setup, loaded.seed)
     md = load_map(_map_file(loaded))
     width, height = md.layout.map_pixel_size
@@ -97,11 +95,6 @@ def picture(loaded: Any, state: Any, options: Any) -> Any:
 
 
 def _legend(surf: Any, state: Any, colours: dict[str, tuple[int, int, int]]) -> None:
-    import pygame
-
-    from game.render.picture import text
-    from game.systems.campaign.rules.state import PHASE_NAMES
-
     lines = [text(state.cs.name, 26, LEGEND_INK, True),
              text(f"Week {state.week}: {PHASE_NAMES.get(state.phase, state.phase)}", 22, LEGEND_INK)]
     rows = [(colours[p.id], text(p.name, 22, LEGEND_INK)) for p in state.cs.players if p.id in colours]

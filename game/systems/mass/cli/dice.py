@@ -10,14 +10,13 @@ import re
 from typing import Any
 
 from game.core.errors import UserError
+from game.core.rollkeep import Pool, at_least, contest_odds, distribution, lost_mass, mean
 
 MAX_DIGITS = 6  # a pool's numbers: 999999 dice is already far past any roll (the Ten Dice Rule caps it)
 _POOL = re.compile(r"^\s*(\d+)\s*k\s*(\d+)\s*([+-]\s*\d+)?\s*$", re.IGNORECASE)
 
 
 def parse_pool(text: str, *, explode: bool = True) -> Any:
-    from game.core.rollkeep import Pool
-
     m = _POOL.match(text)
     if not m:
         raise UserError(f"{text!r} is not a roll-and-keep pool: expected XkY or XkY+Z (e.g. 6k3, 10k10+4)")
@@ -46,8 +45,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.core.rollkeep import at_least, contest_odds, distribution, lost_mass, mean
-
     for cap in (args.raise_cap, args.vs_raise_cap):
         if cap is not None and cap < 0:
             raise UserError(f"a Raise cap is 0 or more, not {cap}")

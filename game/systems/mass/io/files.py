@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from game.core.errors import GameFileError
+from game.core.system import Reject
 from game.io.datafiles import (
     ROOT,
     YamlDoc,
@@ -31,6 +32,8 @@ from game.io.datafiles import (
     validate_model,
     validation_errors,
 )
+from game.io.tmx import load_map
+from game.systems.mass.rules.commands import parse_command
 from game.systems.mass.rules.models import (
     TERRAIN_KINDS,
     ForceSetup,
@@ -103,8 +106,6 @@ def load_mass_rules(path: str | Path = DEFAULT_MASS_RULES, overrides: dict[str, 
 
 def terrain_from_map(rules: MassRules, map_path: Path, hex_cr: tuple[int, int], battle: Path) -> tuple[str, str]:
     """(terrain kind, note) of the hex at Tiled's column,row of a shipped map."""
-    from game.io.tmx import load_map
-
     md = load_map(map_path)
     col, row = hex_cr
     h = md.board.stagger.to_hex(col, row)
@@ -194,9 +195,6 @@ class _Script(BaseModel):
 
 def load_mass_commands(path: str | Path) -> tuple[Path, list[Any]]:
     """(battle file, parsed commands) of a command script; a bad command names its index."""
-    from game.core.system import Reject
-    from game.systems.mass.rules.commands import parse_command
-
     p = Path(path)
     doc = read_yaml(p, "command script")
     _system_check(doc, p, "command script")

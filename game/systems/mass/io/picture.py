@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pygame
+
 from game.core.errors import UserError
 from game.core.palette import palette_colour, rgb
+from game.render.picture import check_size, text
+from game.systems.mass.rules.pools import level_name, size
+from game.systems.mass.rules.system import SYSTEM
 
 WIDTH = 1200
 # the mass battle's colours, shared by the picture and the board's screens (client/board.py, end.py)
@@ -35,8 +40,6 @@ def force_colours(setup: Any) -> dict[str, tuple[int, int, int]]:
 
 
 def _force_lines(s: Any, f: Any) -> list[tuple[str, tuple[int, int, int]]]:
-    from game.systems.mass.rules.pools import level_name
-
     out: list[tuple[str, tuple[int, int, int]]] = []
     for p in f.people.values():
         mark = "* " if p.id == f.commander else "  "
@@ -52,18 +55,11 @@ def _force_lines(s: Any, f: Any) -> list[tuple[str, tuple[int, int, int]]]:
 
 def picture(loaded: Any, state: Any, options: Any) -> Any:
     """loaded: a LoadedBattle; state: a MassState, or None for the battle as it starts."""
-    import pygame
-
-    from game.render.picture import check_size, text
-    from game.systems.mass.rules.pools import size
-
     if options.grid:
         raise UserError("--grid: a mass battle has no hex map (its picture is the battle board)")
     if not options.units:
         raise UserError("--no-units: a mass battle's picture is its forces; leave --no-units out")
     if state is None:
-        from game.systems.mass.rules.system import SYSTEM
-
         state = SYSTEM.initial_state(loaded.setup, loaded.seed)
     s = state
     colours = force_colours(s.setup)

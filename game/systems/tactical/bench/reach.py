@@ -29,6 +29,7 @@ def nx_graphs(state: GameState, unit_id: str, mode: Mode) -> tuple[Any, Any]:
     difficult terrain are left out). Terrain never changes, so a program using networkx would
     build these once per board and movement kind; the benchmark does not time building them.
     """
+    # import seam: networkx is a test extra (pyproject [test]), only for the reach bench's reference figure
     import networkx as nx
 
     unit = state.units[unit_id]
@@ -66,6 +67,7 @@ def nx_reach(state: GameState, unit_id: str, mode: Mode, graphs: tuple[Any, Any]
     through the weight function (None hides an edge), friends may be passed but not ended on, and
     the road bonus applies only to an all-road path from a road hex. `occupied` and `enemies`:
     the per-state memos (computed here when not given)."""
+    # import seam: networkx is a test extra (pyproject [test]), only for the reach bench's reference figure
     import networkx as nx
 
     unit = state.units[unit_id]

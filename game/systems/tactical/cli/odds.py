@@ -14,6 +14,7 @@ from typing import Any
 
 from game.core.errors import UserError
 from game.core.hexgrid import distance
+from game.systems.tactical.io.scenario import load_scenario
 from game.systems.tactical.rules.attack import (
     RESULTS,
     AttackSetup,
@@ -159,10 +160,6 @@ def describe(s: AttackSetup, odds: Odds) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.systems.tactical.io.scenario import (
-        load_scenario,  # loads maps and YAML: kept out of the import path of --help
-    )
-
     loaded = load_scenario(args.path)
     s = build_setup(loaded.setup, loaded.board, args)
     odds = outcome_distribution(s)

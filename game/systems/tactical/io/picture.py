@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.render import objective_hexes, render_picture, setup_counters, state_counters
+from game.render.picture import check_size
+
 
 def picture(loaded: Any, state: Any, options: Any) -> Any:
     """loaded: a LoadedScenario; state: a GameState, or None for the scenario as it starts."""
-    from game.render import objective_hexes, render_picture, setup_counters, state_counters
-    from game.render.picture import check_size
-
     md = loaded.map
     width, height = md.layout.map_pixel_size
     check_size(width, height, options)

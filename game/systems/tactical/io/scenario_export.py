@@ -20,6 +20,7 @@ from typing import Any
 
 from game.io.saves import _dump as saves_dump
 from game.io.saves import atomic_write_text
+from game.systems.tactical.io.scenario import load_scenario
 
 
 def _rel(target: Path, start: Path) -> str:
@@ -132,8 +133,6 @@ def export_scenario(state: Any, original: Any, out_path: str | os.PathLike[str],
 
 def export_session(session: Any, directory: str | os.PathLike[str], *, now: _dt.datetime | None = None) -> Path:
     """Export a client session's current set-up into `directory` under a fresh name."""
-    from game.systems.tactical.io.scenario import load_scenario
-
     if session.path is None:
         raise ValueError("this battle did not come from a scenario file")
     original = load_scenario(session.path)
