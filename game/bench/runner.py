@@ -14,7 +14,13 @@ from typing import Any
 
 import yaml
 
+from game.bench import idle, startup
 from game.bench.harness import Figure
+from game.systems.campaign.bench import campaign, equilibrium
+from game.systems.mass.bench import ai as mass_ai
+from game.systems.mass.bench import mass
+from game.systems.tactical.bench import ai as tactical_ai
+from game.systems.tactical.bench import bigmap, frame, maps, odds, reach, saves
 
 SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass", "campaign", "ai")
 
@@ -22,9 +28,6 @@ SECTIONS = ("idle", "maps", "frame", "reach", "odds", "saves", "startup", "mass"
 def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
             log: Callable[[str], None] = print) -> tuple[list[Figure], list[str]]:
     """(figures, errors). A section that crashes is reported as an error line, the rest still run."""
-    # import seam: the benchmark map's maker loads the tactical rules and map formats (about 0.25 s)
-    from game.systems.tactical.bench import bigmap
-
     figures: list[Figure] = []
     errors: list[str] = []
     with tempfile.TemporaryDirectory(prefix="ail-bench-") as tmp:
@@ -55,51 +58,29 @@ def run_all(sections: Sequence[str] = SECTIONS, *, quick: bool = False,
             t0 = time.perf_counter()
             try:
                 if name == "idle":
-                    # import seam: a section's module loads only when the section runs
-                    from game.bench import idle
                     figures += idle.run(quick=quick, log=log)
                 elif name == "maps":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.tactical.bench import maps
                     figures += maps.run(quick=quick, log=log)
                 elif name == "frame":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.tactical.bench import frame
                     figures += frame.run(need_battle(), quick=quick, log=log)
                 elif name == "reach":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.tactical.bench import reach
                     figures += reach.run(need_battle(), quick=quick, log=log, more=(need_crowded(),))
                 elif name == "odds":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.tactical.bench import odds
                     if rules is None:
                         rules, catalogue = bigmap.load_rules_and_catalogue()
                     assert catalogue is not None
                     figures += odds.run(rules, catalogue, quick=quick, log=log)
                 elif name == "saves":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.tactical.bench import saves
                     figures += saves.run(tmp, quick=quick, log=log)
                 elif name == "startup":
-                    # import seam: a section's module loads only when the section runs
-                    from game.bench import startup
                     figures += startup.run(quick=quick, log=log)
                 elif name == "mass":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.mass.bench import mass
                     figures += mass.run(quick=quick, log=log)
                 elif name == "ai":  # the computer players: decision times, the campaign equilibrium
-                    # import seam: the section's modules load only when the section runs
-                    from game.systems.campaign.bench import equilibrium
-                    from game.systems.mass.bench import ai as mass_ai
-                    from game.systems.tactical.bench import ai as tactical_ai
                     figures += tactical_ai.run(quick=quick, log=log)
                     figures += equilibrium.run(quick=quick, log=log)
                     figures += mass_ai.run(quick=quick, log=log)
                 elif name == "campaign":
-                    # import seam: a section's module loads only when the section runs
-                    from game.systems.campaign.bench import campaign
                     figures += campaign.run(quick=quick, log=log)
                 else:
                     raise ValueError(f"unknown section {name!r}")

@@ -94,12 +94,8 @@ class Dialogs:
         return f"Round {st.round}: {st.phase} phase."
 
     def initiative(self, st: Any, side: str) -> DialogScene:
-        # import seam: the initiative rules and the queries load with the first initiative dialog, not the first frame
-        from game.systems.tactical.rules import initiative as ini
-
-        # import seam: (as above)
-        from game.systems.tactical.rules.queries import initiative_roll
-
+        ini = ail.initiative  # (the facade loads the initiative rules with the first dialog, not the first frame)
+        initiative_roll = ail.queries.initiative_roll
         cdr = ini.commander(st, side)
         rows = Lines()
         choices: list[Choice] = []

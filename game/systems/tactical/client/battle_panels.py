@@ -17,6 +17,7 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+import game.systems.tactical.rules as ail  # (the attack rules load at the first preview, through the facade)
 from game.core.hexgrid import Hex
 from game.shell import draw, fonts
 from game.shell.toolkit.buttons import Button
@@ -481,38 +482,26 @@ def _hit_roll_text(state: Any, p: Any) -> str:
     weapon = getattr(p, "weapon", None)
     if attacker is None or weapon is None:
         return ""
-    # import seam: the attack rules load with the first attack preview, not with the first frame
-    from game.systems.tactical.rules.attack import hit_stat_and_skill
-
-    # import seam: (as above: the check rules come with the attack rules)
-    from game.systems.tactical.rules.check import die_for
-
     t = state.unit_type(attacker)
     w = next((x for x in t.weapons if x.name == weapon), None)
     if w is None:
         return ""
-    stat_name, stat, skill_name, skill = hit_stat_and_skill(t, w)
-    parts = [f"{stat_name} {stat}", f"{skill_name} {skill}", f"d{die_for(skill, state.setup.rules.check)}"]
+    stat_name, stat, skill_name, skill = ail.attack.hit_stat_and_skill(t, w)
+    parts = [f"{stat_name} {stat}", f"{skill_name} {skill}", f"d{ail.check.die_for(skill, state.setup.rules.check)}"]
     parts += [f"{words(m.label)} {text.signed(m.value)}" for m in getattr(p, "hit_modifiers", ())]
     return "Hit roll: " + " + ".join(parts)
 
 
 def _no_chance_reason(state: Any, p: Any) -> str:
     """Why an attack cannot hit, in words (the rules still allow it)."""
-    # import seam: the attack rules load with the first attack preview, not with the first frame
-    from game.systems.tactical.rules.attack import hit_stat_and_skill
-
-    # import seam: (as above: the check rules come with the attack rules)
-    from game.systems.tactical.rules.check import die_for
-
     ac, _ = _preview_parts(p)
     t = state.unit_type(p.attacker_id)
     w = next((x for x in t.weapons if x.name == p.weapon), None)
     if w is None or ac is None:
         return "no roll can meet the Accuracy Challenge."
-    _, stat, _, skill = hit_stat_and_skill(t, w)
-    best = stat + skill + die_for(skill, state.setup.rules.check) + sum(m.value for m in p.hit_modifiers)
+    _, stat, _, skill = ail.attack.hit_stat_and_skill(t, w)
+    best = stat + skill + ail.check.die_for(skill, state.setup.rules.check) + sum(m.value for m in p.hit_modifiers)
     if best < ac.total:
         return (f"the Accuracy Challenge {ac.total} is beyond the best possible roll {best} "
-                f"(rolling {die_for(skill, state.setup.rules.check)} on the die). The attack may still be made.")
+                f"(rolling {ail.check.die_for(skill, state.setup.rules.check)} on the die). The attack may still be made.")
     return "no roll can meet the Accuracy Challenge. The attack may still be made."

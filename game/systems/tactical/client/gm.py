@@ -36,6 +36,7 @@ from game.systems.tactical.client import text
 from game.systems.tactical.client.battle import TOP_H
 from game.systems.tactical.client.battle_keys import PAN_KEYS
 from game.systems.tactical.client.modes import SelectMode
+from game.systems.tactical.io.scenario_export import export_session
 from game.systems.tactical.rules.gm import (
     EditUnit,
     GiveAdvantage,
@@ -309,9 +310,6 @@ class GmScene(Scene):
         self.submit(EditUnit(unit_id=uid, **changes))
 
     def export(self) -> None:
-        # import seam: the scenario writer loads only when the GM exports a set-up
-        from game.systems.tactical.io.scenario_export import export_session
-
         try:
             path = export_session(self.session, savegame.saves_dir() / "scenarios")
         except Exception as exc:  # a failed export must never end the game

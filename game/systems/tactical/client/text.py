@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import game.systems.tactical.rules as ail  # its queries and descriptions load when first used (the facade)
 from game.core.hexgrid import Hex
 from game.shell.toolkit.richtext import Span, Styled
 from game.systems.tactical.rules.models import RulesData, UnitType
@@ -123,9 +124,6 @@ def signed(v: int) -> str:
 def unit_text(state: Any, unit_id: str, side_colour: Colour | None = None) -> Styled:
     """A unit's card: its name and side, strength, move, stats and skills, weapons, defences,
     stance and markers, what it has done this turn, the Advantage it may spend."""
-    # import seam: the rules' queries (the whole query stack) load with the first card, not with the first frame
-    from game.systems.tactical.rules.queries import stat_lines
-
     u = state.units[unit_id]
     t: UnitType = state.unit_type(unit_id)
     colour = rgb(side_colour) if side_colour else GOLD
@@ -135,7 +133,7 @@ def unit_text(state: Any, unit_id: str, side_colour: Colour | None = None) -> St
                 f"{'' if t.living else ' (vehicle)'}", DIM))
     if u.destroyed:
         out.add(bold("Annihilated" if u.annihilated else "Destroyed", BAD))
-    card = {sl.label: sl.text for sl in stat_lines(state, unit_id)}  # the rules' own numbers
+    card = {sl.label: sl.text for sl in ail.queries.stat_lines(state, unit_id)}  # the rules' own numbers
     out.add("Strength ", bold(card["strength"]), f" · durability {words(card['durability'])} · "
             f"morale {words(card['morale'])}")
     adren = (" · Adrenaline ", bold(card["adrenaline"])) if "adrenaline" in card else ()
@@ -240,9 +238,7 @@ def event_line(ev: Any, name: Any, sides: dict[str, str] | None = None,
                where: Callable[[Hex], str] | None = None) -> Line:
     """One log line. `sides` maps side ids to names (the rules' own lines use ids); `where`
     names a hex the way the hex panel does (Tiled column,row)."""
-    # import seam: the rules' descriptions load with the first event described, not with the first frame
-    from game.systems.tactical.rules.describe import SIDE_EVENTS, name_sides
-
+    SIDE_EVENTS, name_sides = ail.describe.SIDE_EVENTS, ail.describe.name_sides  # (loaded on first use, through the facade)
     kind = getattr(ev, "kind", "")
     if kind == "roll_made":
         return roll_line(ev, name)
