@@ -166,12 +166,12 @@ def test_loading_a_save_cleans_leftovers_in_its_folder(tmp_path, capsys):
 def test_play_cleans_leftovers_before_opening(tmp_path, monkeypatch):
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path))
     old = _leftover(tmp_path, ".x.yaml.1.tmp", 3600)
-    from game.shell import app as app_module
+    from game.cli import play as play_module
 
     def stop(*_a, **_k):
         raise SystemExit(0)
 
-    monkeypatch.setattr(app_module.App, "for_scenario", classmethod(stop))
+    monkeypatch.setattr(play_module, "App", stop)  # the window is never made: the clean-up comes before it
     from game.__main__ import main
 
     with pytest.raises(SystemExit):
