@@ -6,6 +6,7 @@ abandons the battle to the tables)."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,60 @@ def test_a_battle_left_midway_resumes_from_its_save_after_the_campaign_save_is_l
     press_button(app2, "Resume tactical battle")
     resumed = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
     assert resumed.session.system.name == "ail-tactical" and len(resumed.session.history) == 3
+
+
+def _open_battle(app: Any, scene: Any, scale: str) -> Any:
+    """The GM fights out B1 (tactical) or B2 (mass); the battle's scene once it is open."""
+    if scale == "mass":
+        key(app, pygame.K_b)  # B2
+    press_button(app, f"Fight: {scale}")
+    settle(app, 2)
+    return next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+
+
+@pytest.mark.parametrize(("scale", "computer", "person"),
+                         [("tactical", "jibril", "zones"), ("mass", "zenith", "resistance")])
+def test_a_battle_fought_out_is_played_by_the_computer_for_the_powers_the_computer_plays_in_the_campaign(
+        saves: Path, scale: str, computer: str, person: str) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    open_gm(app)
+    seats = scene.session.seats
+    seats.set(computer, "hard")
+    kept = dict(seats.levels)
+    battle = _open_battle(app, scene, scale)
+    bs = battle.session
+    sides = [str(s) for s in bs.system.summary(bs.state)["sides"]]
+    assert sorted(sides) == sorted([computer, person])
+    assert bs.seats.levels == {computer: "hard"}  # the power's own level; the person's side stays Human
+    assert bs.seats is not seats and seats.levels == kept  # the campaign's seats are not changed
+    bs.seats.set(person, "easy")  # nor by what the battle's own window does with its seats
+    assert seats.levels == kept
+
+
+def test_in_a_tactical_battle_fought_out_a_person_plays_a_computer_power_without_a_hand_off(saves: Path) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    open_gm(app)
+    scene.session.seats.set("jibril", "easy")
+    battle = _open_battle(app, scene, "tactical")
+    battle.thinker.seconds = 0.3
+    bs = battle.session
+    deadline = time.monotonic() + 60
+    while not any(bs.seats.why_of(step) for step in bs.history):  # the computer has played for Jibril
+        assert time.monotonic() < deadline, "the computer did not play Jibril's side in the battle"
+        top = app.scenes.top
+        assert top is not None and top.name != "handoff"  # one person at the screen: nothing to hide
+        side = battle.decision_side()
+        if top.name == "briefing":
+            key(app, pygame.K_RETURN)
+            continue
+        if side == "zones":  # the person, through the window
+            if top is not battle:
+                app.pop()
+            assert battle.submit(_pick("ail-tactical", bs.system.legal_commands(bs.view("zones"))))
+        app.step([])
+        time.sleep(0.005)
+    assert all(s.command.side == "jibril" for s in bs.history if bs.seats.why_of(s))

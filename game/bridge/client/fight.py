@@ -9,6 +9,13 @@ odds) and the three choices; the hand-over into the battle's own client; the way
     fight.resume(battle_id) / fight.abandon(battle_id)
     fight.came_back()               # the campaign scene is on top again: confirm the result
 
+A battle fought out is played by whoever plays its powers in the campaign: a power the computer
+plays in the campaign is played by the computer in the battle too (`carry_seats`: the battle's
+sides are the campaign's powers, by id; the level kept when the battle's rules offer it, else
+their strongest), on a copy, so the campaign's seats never change by it. [decision] Only a battle
+begun now takes them: a battle resumed from its save keeps the seats the save recorded (taken
+from the campaign when it began, or changed since in the battle's own window).
+
 Every number shown comes from the rules' and the bridge's queries (game.systems.campaign.rules.odds,
 game.bridge.files.forecast); the hand-over goes through the shell (game.shell.launch), never into
 another system's client package. It lives with the bridge (it knows all three scales); the
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +50,7 @@ from game.replay import load_game
 from game.shell import actions, launch, savegame
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffScene
+from game.shell.seats import Seats, hint_level
 from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, parse_command
 
 SCALES = ("tables", "tactical", "mass")
@@ -128,6 +137,21 @@ def working_html(steps: Any) -> str:
         else:
             out.append("&nbsp;&nbsp;" + html.escape(_tidy(step.strip())))
     return "<br>".join(out)
+
+
+def carry_seats(campaign: Seats, battle: Any, players: Mapping[str, Any]) -> Seats:
+    """The seats of a battle fought out (`battle`: its session) as the campaign's (`campaign`)
+    say: each of its sides (a campaign power's id at both scales) the campaign's computer plays
+    is played by the computer at the same level, or at the battle rules' strongest when they do
+    not offer that level (`players`: the battle system's computer players; none: all Human). A
+    new `Seats`: the campaign's are not touched."""
+    seats = Seats()
+    strongest = hint_level(players)
+    for side in (str(s) for s in battle.system.summary(battle.state).get("sides", ())):
+        level = campaign.level(side)
+        if level is not None and strongest is not None:
+            seats.set(side, level if level in players else strongest)
+    return seats
 
 
 class FightOut:
@@ -280,6 +304,8 @@ class FightOut:
         path = battle_save if battle_save.is_file() else scenario_of_save(battle_save)
         try:
             bs = launch.open_game(self.app.table, path)
+            if path != battle_save:  # begun now: its powers' seats as in the campaign (see the module)
+                bs.seats = carry_seats(self.session.seats, bs, self.app.table.plugin_named(bs.system.name).players)
             bs.return_to = self._back
             bs.return_label = "Campaign map"
             scene: Any = launch.scene_for(self.app, bs)
