@@ -102,7 +102,7 @@ class MassPlayer:
         if actions or hold is not None:
             return self._act(state, side, actions, hold, budget)
         pick = cmds[0]  # a roll or the Wave's end: the one step the rules wait for
-        return Decision(pick, choices.label(state, pick))
+        return Decision(pick, told(state, pick))
 
     def _appoint(self, state: MassState, side: str, appoints: list[c.Appoint]) -> Decision:
         """The individual with the best average pool for each Way (the preview's own entries)."""
@@ -159,7 +159,7 @@ class MassPlayer:
         if a.action in _BAD_ACTIONS:
             return _BAD_ACTIONS[a.action], a.action.replace("_", " ")
         odds = choices.preview(state, a)
-        title = choices.label(state, a)
+        title = told(state, a)
         if a.action == "duel":
             p = odds.win.get(side, 0.0)
             return DUEL_STAKE * (2 * p - 1) - (1.0 if a.void else 0.0), f"{title}: {p:.0%} to win"
@@ -173,6 +173,14 @@ class MassPlayer:
             gain = harm(state, odds, side) - base
             return gain - (0.5 if a.void else 0.0), f"{title}: the Wave's casualties shift by {gain:+.1f} in our favour"
         return 0.0, title
+
+
+def told(state: MassState, cmd: Any) -> str:
+    """A choice's label for a why line, without its force's name in front: the line and the board
+    name the force already ("Why (Akira's army, computer easy): Heavy Ground: ...")."""
+    text = choices.label(state, cmd)
+    f = state.forces.get(str(getattr(cmd, "force", "")))
+    return text[len(f.name) + 2:] if f is not None and text.startswith(f.name + ": ") else text
 
 
 def player(level: str, rng: random.Random) -> Any:
