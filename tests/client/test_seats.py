@@ -344,3 +344,25 @@ def test_one_person_against_the_computer_never_gets_the_handoff_screen_two_peopl
     assert not any("pass the screen" in t for t in toasts)
     tops, _ = _first_screens({}, 4)
     assert "handoff" in tops  # two people at one screen still pass it with the map hidden
+
+
+def test_the_person_cannot_end_the_computers_phase_its_end_button_is_greyed() -> None:
+    app = _app({"zone": "easy", "zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    deadline = time.monotonic() + 60
+    while session.state.phase not in ("movement", "attack") or session.state.pending is not None:
+        assert time.monotonic() < deadline
+        app.step([])
+        time.sleep(0.002)
+    scene.thinker.seconds = 60.0  # type: ignore[attr-defined]  # (the computer still thinking)
+    scene._toast = None  # (the computer's last toast gone: the hint line is the top bar's own)
+    scene.refresh_panels(force=True)
+    end = scene.panels.top_buttons["end"]
+    assert not end.is_enabled and end.text == "Computer playing"
+    side = session.state.active_side
+    assert scene.panels.shown("hint") == f"{session.state.side_name(side)} is playing: Computer (easy)."
+    played = len(session.history)
+    scene.end_phase()
+    assert len(session.history) == played and "played by the computer" in (scene.toast_text or "")

@@ -302,6 +302,9 @@ class BattleScene(Scene):
         side = st.active_side
         if side is None or st.pending is not None or st.phase not in ("movement", "attack"):
             return
+        if self.session.seats.is_computer(side):  # (E or the button while the computer plays)
+            self.toast(f"{st.side_name(side)} is played by the computer: it ends its own phases.")
+            return
         waiting = rq.can_act(st, side)
         if waiting and self.settings.confirm_end_phase:
             names = ", ".join(st.unit_name(u) for u in waiting[:6])

@@ -229,7 +229,10 @@ class Panels:
             self._set_text("log", self.log_box, log_text(session, st))
         # buttons
         enable(self.top_buttons["undo"], session.can_undo)
-        if st.phase in ("movement", "attack") and st.pending is None:
+        if st.phase in ("movement", "attack") and st.pending is None and session.seats.is_computer(st.active_side):
+            enable(self.top_buttons["end"], False)  # the computer ends its own phases
+            label = "Computer playing"
+        elif st.phase in ("movement", "attack") and st.pending is None:
             enable(self.top_buttons["end"], True)
             label = f"End {st.phase} (E)"
         else:
@@ -250,6 +253,9 @@ class Panels:
             return "The battle is over."
         if st.pending is not None:
             return f"Waiting for {st.side_name(st.pending.sides[0])} to answer."
+        seats = ctx.session.seats
+        if seats.is_computer(st.active_side):  # not the person's units to click: say who plays
+            return f"{st.side_name(st.active_side)} is playing: {seats.label(st.active_side)}."
         return ctx.mode.hint(ctx)
 
     def info_text(self, ctx: PanelContext) -> Styled:
