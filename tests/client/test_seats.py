@@ -265,7 +265,7 @@ def test_the_dice_log_shows_a_computer_commands_why_line_under_the_command_it_ex
             continue  # a sealed initiative choice: tested below
         log = scene.panels.shown("log")
         assert why in log.splitlines()  # shown at once, without waiting for another command
-        head, under = _why_then_what(log, why)
+        head, _ = _why_then_what(log, why)
         assert head == session.system.describe_command(step.before, step.command)
         assert why.startswith("Why (") and ", computer easy): " in why
         shown += 1
