@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import types
 from fractions import Fraction
 from pathlib import Path
@@ -15,6 +14,7 @@ import yaml
 from game.__main__ import main
 from game.core.board import Board
 from game.core.hexgrid import Hex, Stagger, hex_range
+from game.systems.tactical.cli import odds as odds_command
 from game.systems.tactical.rules.models import (
     BattleSetup,
     Catalogue,
@@ -57,12 +57,11 @@ def battle() -> tuple[BattleSetup, Board]:
 
 @pytest.fixture(autouse=True)
 def fake_loader(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stand in for game.systems.tactical.io.scenario.load_scenario: these tests are about the odds command."""
+    """Stand in for the scenario loader where the odds command uses it: these tests are about the
+    odds command (patched on the command's module, so nothing is left behind for other tests)."""
     setup, board = battle()
-    module = types.ModuleType("game.systems.tactical.io.scenario")
-    module.load_scenario = lambda path: types.SimpleNamespace(  # type: ignore[attr-defined]
-        setup=setup, board=board, map=None, seed=1, path=path)
-    monkeypatch.setitem(sys.modules, "game.systems.tactical.io.scenario", module)
+    monkeypatch.setattr(odds_command, "load_scenario", lambda path: types.SimpleNamespace(
+        setup=setup, board=board, map=None, seed=1, path=path))
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
