@@ -96,6 +96,8 @@ def scene_key(app: AppContext, event: pygame.event.Event) -> bool:
     top = app.scenes.top
     if top is None or claims(top.key_map(), event):
         return False
+    if top.typing() and not _HELP.matches(event):
+        return False  # the text box has the keyboard (the screen's own Esc lets go of it)
     if _HELP.matches(event):
         if top.name == "help":
             return False  # the help's own Close key

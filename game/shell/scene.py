@@ -68,6 +68,11 @@ class Scene:
         parts keep the frame rate up too. None by default."""
         return ()
 
+    def typing(self) -> bool:
+        """A text box of this screen has the keyboard: the shell leaves it every key it would
+        take on a game screen (Esc, the undo and GM keys), so typing never quits or undoes."""
+        return False
+
     def key_map(self) -> Sequence[Binding]:
         """The screen's own keys (`KEYS` unless a scene builds them): the F1 help lists them."""
         return self.KEYS

@@ -711,6 +711,10 @@ class CampaignScene(Scene):
         here = st.armies_at(c)
         self.selected = here[0].id if here else None
 
+    def typing(self) -> bool:
+        """The narrative post's text box has the keyboard (the shell leaves Esc to it)."""
+        return self.text_entry is not None and bool(self.text_entry.is_focused)
+
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
         if self.orders_panel is not None and self.orders_panel.handle(event):
@@ -752,7 +756,9 @@ class CampaignScene(Scene):
                 self.zoom_at(self._mouse, ZOOM_STEP ** max(-3, min(3, event.y)))
                 self.hover = self.hex_at(self._mouse)
         elif event.type == pygame.KEYDOWN:
-            if self.text_entry is not None and self.text_entry.is_focused:
+            if self.typing():
+                if event.key == pygame.K_ESCAPE:
+                    self.text_entry.unfocus()  # type: ignore[union-attr]  # Esc lets go of the text box
                 return
             view = self.map_view()
             arrows = {pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
