@@ -20,6 +20,7 @@ from game import paths  # noqa: E402
 from game.bridge.files import forecast  # noqa: E402
 from game.core.system import Accepted  # noqa: E402
 from game.replay import verify_save  # noqa: E402
+from game.shell.toolkit.richtext import Span, plain  # noqa: E402
 from game.systems.campaign.rules.odds import battle_odds  # noqa: E402
 from game.table import TABLE  # noqa: E402
 from tests.bridge.players import _pick  # noqa: E402
@@ -99,9 +100,11 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
     assert primary == ["Campaign map"]  # the way back is the default, not Quit
     press_button(app, "Campaign map")
     assert top_name(app) == "battle_return"
-    body = app.scenes.top.body_html  # type: ignore[union-attr]
+    pieces = app.scenes.top.body_html  # type: ignore[union-attr]
+    body = plain(pieces)
     assert "1. " not in body and "{" not in body  # sentences, not numbered lists or a printed mapping
-    assert "<b>Casualties</b>" in body and "<b>Who won</b>" in body
+    bold = {sp.text for line in pieces for sp in line if sp.bold}
+    assert {"Casualties", "Who won", "How it was worked out"} <= bold
     assert "wins a " in body or "A draw" in body
     press_button(app, "Apply the result")
     assert app.scenes.top is scene
@@ -153,8 +156,10 @@ def test_players_fight_a_battle_out_only_if_the_other_side_agrees_behind_the_han
     assert top_name(app) == "handoff"  # the screen goes to Jibril, the other side of B1
     key(app, pygame.K_SPACE)
     assert top_name(app) == "battle_proposal"
-    assert "<b>The Zones</b> proposes to fight battle B1 out" in app.scenes.top.body_html  # type: ignore[union-attr]
-    assert "By the tables (exact odds this week):" in app.scenes.top.body_html  # type: ignore[union-attr]
+    proposal = app.scenes.top.body_html  # type: ignore[union-attr]
+    assert "The Zones proposes to fight battle B1 out" in plain(proposal)
+    assert proposal[0][0] == Span("The Zones", bold=True)
+    assert "By the tables (exact odds this week):" in plain(proposal)
     press_button(app, answer)
     b1 = scene.state.battles["B1"]
     if answer == "Agree":

@@ -24,7 +24,6 @@ campaign's client knows it only as the `fight_out` it is handed (game/bridge/plu
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from game.shell import actions, launch, savegame
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.seats import Seats, hint_level
+from game.shell.toolkit.richtext import Span, styled
 from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, parse_command
 
 SCALES = ("tables", "tactical", "mass")
@@ -124,19 +124,22 @@ def result_sentences(state: Any, result: Any) -> list[str]:
     return out
 
 
-def working_html(steps: Any) -> str:
-    """The bridge's working steps under headings (not numbered lists), each line escaped."""
-    out: list[str] = []
+def working_text(steps: Any) -> list[Span | str]:
+    """The bridge's working steps under bold headings (not numbered lists), a line each, as
+    styled pieces (text, never markup)."""
+    out: list[Span | str] = []
+    heads: set[str] = set()
     for step in steps:
         m = re.match(r"(\d)\. (.*)", step)
         if m:
             head = _STEP_HEADS.get(m.group(1), "")
-            if head and f"<b>{head}</b>" not in out:
-                out.append(f"<b>{head}</b>")
-            out.append(html.escape(_tidy(m.group(2)[:1].upper() + m.group(2)[1:])))
+            if head and head not in heads:
+                heads.add(head)
+                out += ["\n" if out else "", Span(head, bold=True)]
+            out += ["\n" if out else "", _tidy(m.group(2)[:1].upper() + m.group(2)[1:])]
         else:
-            out.append("&nbsp;&nbsp;" + html.escape(_tidy(step.strip())))
-    return "<br>".join(out)
+            out += ["\n" if out else "", "\u00a0\u00a0" + _tidy(step.strip())]
+    return out
 
 
 def carry_seats(campaign: Seats, battle: Any, players: Mapping[str, Any]) -> Seats:
@@ -258,9 +261,9 @@ class FightOut:
         foe = next(p for p in b.sides if p != player)
         me, them = st.player_name(player), st.player_name(foe)
         my_colour, their_colour = rgb(st.cs.colour_of(player)), rgb(st.cs.colour_of(foe))
-        lines = "<br>".join(html.escape(text) for text, _size, _bold in self.lines(battle_id, foe)[1:])
-        body = (f"<b>{html.escape(me)}</b> proposes to fight battle {b.id} out as a <b>{scale}</b> battle "
-                f"instead of resolving it by the tables. It is fought out only if you agree.<br><br>{lines}")
+        lines = "\n".join(text for text, _size, _bold in self.lines(battle_id, foe)[1:])
+        body = styled(Span(me, bold=True), f" proposes to fight battle {b.id} out as a ", Span(scale, bold=True),
+                      f" battle instead of resolving it by the tables. It is fought out only if you agree.\n\n{lines}")
 
         def agree() -> None:
             self.choose(battle_id, scale, note=f"{me} proposed it, {them} agreed")
@@ -353,17 +356,17 @@ class FightOut:
 
     def confirm(self, battle_id: str, scale: str, camp: Path, battle_save: Path) -> DialogScene:
         result, text = self.translation(battle_id, battle_save)
-        body = html.escape(text).replace("\n", "<br>")
+        body = styled(text)
         if result is not None:
-            body = ("<br>".join(html.escape(s) for s in result_sentences(self.state, result))
-                    + "<br><br><b>How it was worked out</b><br>" + working_html(result.steps))
+            body = styled("\n".join(result_sentences(self.state, result)), "\n\n",
+                          Span("How it was worked out", bold=True), "\n", *working_text(result.steps))
             who = f" for {self.state.player_name(result.winner)}" if result.winner else ""
             title = f"Battle {battle_id}: {result.band_name}{who}"
             choices = [Choice("Apply the result", lambda: self.apply(result, scale, camp, battle_save),
                               pygame.K_RETURN, primary=True)]
         else:
             title = f"Battle {battle_id}: not over yet"
-            body = f"{body}<br><br>The battle is saved in {html.escape(str(battle_save))}; the campaign waits for it."
+            body = styled(f"{text}\n\nThe battle is saved in {battle_save}; the campaign waits for it.")
             choices = [Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_RETURN, primary=True)]
         choices += [Choice("Abandon (tables)", lambda: self.abandon(battle_id), pygame.K_a),
                     Choice("Later", None, pygame.K_ESCAPE)]
