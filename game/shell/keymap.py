@@ -5,7 +5,6 @@ pieces (every shell module may use it)."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,12 +55,3 @@ def help_pieces(groups: Sequence[tuple[str, Sequence[Binding]]]) -> Styled:
             if b.in_help:
                 pieces += ["\n", Span(b.label, bold=True), f": {b.what}"]
     return styled(*pieces)
-
-
-def help_html(groups: Sequence[tuple[str, Sequence[Binding]]]) -> str:
-    """The F1 help text: one line per binding, grouped."""
-    parts: list[str] = []
-    for title, bindings in groups:
-        lines = [f"<b>{html.escape(b.label)}</b>: {html.escape(b.what)}" for b in bindings if b.in_help]
-        parts.append(f"<b>{html.escape(title)}</b><br>" + "<br>".join(lines))
-    return "<br><br>".join(parts)

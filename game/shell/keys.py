@@ -15,9 +15,9 @@ import pygame
 
 from game.shell import actions
 from game.shell.contracts import AppContext, GameScene, SceneLike, is_game_scene, live_game
-from game.shell.keymap import Binding, claims, dispatch, help_html
+from game.shell.keymap import Binding, claims, dispatch
 
-__all__ = ["Binding", "dispatch", "help_html", "SHELL_KEYS", "GAME_KEYS", "UNDO_KEYS", "shell_key", "scene_key",
+__all__ = ["Binding", "dispatch", "SHELL_KEYS", "GAME_KEYS", "UNDO_KEYS", "shell_key", "scene_key",
            "shell_help_groups", "help_groups"]
 
 
