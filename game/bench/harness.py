@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from game.core.ai import Budget, Decision, Player
+from game.core.system import RuleSystem
+
 
 def median_time(fn: Callable[[], Any], repeats: int, *, warmup: int = 1) -> float:
     """Median wall time of `fn()` in seconds over `repeats` calls (after `warmup` untimed calls)."""
@@ -119,3 +122,34 @@ def child_env() -> dict[str, str]:
     if not real_display():
         env["SDL_VIDEODRIVER"] = "dummy"
     return env
+
+
+# ---------------------------------------------------------------- computer players' decision times
+
+@dataclass
+class Clocked:
+    """A player whose decisions' CPU time is kept (`choose` keeps their wall time)."""
+
+    inner: Player
+    cpu: list[float] = field(default_factory=list)
+
+    @property
+    def level(self) -> str:
+        return self.inner.level
+
+    def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
+        c0 = time.process_time()
+        decision = self.inner.decide(system, view, side, budget)
+        self.cpu.append(time.process_time() - c0)
+        return decision
+
+
+@dataclass
+class Times:
+    """One level's decisions over the games: wall and CPU seconds, and the random player's wall."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    random_wall: list[float] = field(default_factory=list)
+    games: int = 0
+    won: int = 0

@@ -16,48 +16,17 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from game import paths
-from game.bench.harness import Figure, ms
-from game.core.ai import Budget, Decision, Player, play_out
-from game.core.system import RuleSystem
+from game.bench.harness import Clocked, Figure, Times, ms
+from game.core.ai import play_out
 from game.systems.mass.plugin import PLUGIN
 
 GAMES = 20  # per level against random, and half as many against the other level; quick: 2 and 1
 MEDIAN_TARGET_MS = 200.0
 WORST_TARGET_MS = 2000.0
 _OTHER = {"hard": "easy", "easy": "hard"}
-
-
-@dataclass
-class Clocked:
-    """A player whose decisions' CPU time is kept (`choose` keeps their wall time)."""
-
-    inner: Player
-    cpu: list[float] = field(default_factory=list)
-
-    @property
-    def level(self) -> str:
-        return self.inner.level
-
-    def decide(self, system: RuleSystem, view: Any, side: str, budget: Budget) -> Decision:
-        c0 = time.process_time()
-        decision = self.inner.decide(system, view, side, budget)
-        self.cpu.append(time.process_time() - c0)
-        return decision
-
-
-@dataclass
-class Times:
-    """One level's decisions over the games: wall and CPU seconds, and the random player's wall."""
-
-    wall: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
-    random_wall: list[float] = field(default_factory=list)
-    games: int = 0
-    won: int = 0
 
 
 def decision_times(level: str, against_random: int, against_other: int) -> Times:
