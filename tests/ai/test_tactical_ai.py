@@ -12,15 +12,19 @@ import pytest
 
 from game.__main__ import main
 from game.core.ai import Budget, RandomPlayer, choose, play_out
+from game.core.hexgrid import distance, neighbours
 from game.replay import verify_save
 from game.systems.tactical.ai import (
+    CLOSING,
     KILL,
     ON_OBJECTIVE,
     WIN,
     Ctx,
     Memo,
+    best_shot,
     clearing_bonus,
     commands_of,
+    danger_at,
     kill_bonus,
     player,
     side_of_command,
@@ -278,3 +282,31 @@ def test_hard_weighs_an_attack_by_the_part_of_the_enemys_reply_it_cuts() -> None
             assert -1e-9 <= cut <= threat_of(ctx, target) + 1e-9
             cuts.append(cut)
     assert cuts and max(cuts) > 0.0
+
+
+def test_hard_counts_the_charge_of_an_enemy_that_must_move_before_it_can_strike() -> None:
+    """On the watched street the Shield Lancers (lances only, move 6) stand out of reach of the
+    militia band: hard weighs the danger of their charge at the band's hex by the exact odds of
+    a lance from beside it (CLOSING of it), easy only by what can strike from where it stands.
+    A hex beyond their move counts nothing from them."""
+    system = PLUGIN.system
+    view = system.view(_initial("demo-overwatch", 1), "garrison")
+    band, lancers = view.units["guard"], view.units["lancers"]
+    assert best_shot(Ctx(view, "garrison", True, Budget(60), Memo(), {}), view, "lancers", "guard") == 0.0
+    hard = Ctx(view, "garrison", True, Budget(60, work=4000), Memo(), {})
+    easy = Ctx(view, "garrison", False, Budget(60, work=4000), Memo(), {})
+    beside = next(h for h in neighbours(band.hex) if h in view.board and h not in view.occupied())
+    units = dict(view.units)
+    units["lancers"] = lancers.model_copy(update={"hex": beside, "moved": True})
+    lance = best_shot(hard, view.model_copy(update={"units": units}), "lancers", "guard")
+    assert lance > 1.0
+    assert danger_at(hard, view, "guard", band.hex) >= CLOSING * lance * 0.25
+    assert danger_at(hard, view, "guard", band.hex) > danger_at(easy, view, "guard", band.hex)
+    # the lancers alone (the troopers gone), beyond a move and a lance from the band: no danger
+    far = next(h for h in sorted(view.board.terrain, key=lambda h: -distance(h, band.hex)) if h not in view.occupied())
+    assert distance(far, band.hex) > 7
+    units = dict(view.units)
+    units["lancers"] = lancers.model_copy(update={"hex": far})
+    units["troopers"] = units["troopers"].model_copy(update={"strength": 0, "destroyed": True})
+    alone = view.model_copy(update={"units": units})
+    assert danger_at(Ctx(alone, "garrison", True, Budget(60), Memo(), {}), alone, "guard", band.hex) == 0.0

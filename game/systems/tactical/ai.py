@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from game.core.ai import Budget, Decision, RandomPlayer
-from game.core.hexgrid import Hex, distance
+from game.core.hexgrid import Hex, distance, line, neighbours
 from game.core.system import RuleSystem
 from game.systems.tactical.rules.attack import AttackImpossible
 from game.systems.tactical.rules.attacks import held_advantage, make_setup
@@ -80,6 +80,7 @@ HELD = 0.1             # one Leadership point a unit holds, spent (it could only
 WIN = 20.0             # destroying the last unit of a side an enemy must destroy: the battle
 KILL = 1.0             # destroying one unit of such a side, beyond its worth (grows to WIN / units
                        # left in the round that side must survive to)
+CLOSING = 0.8          # hard: an enemy's shot after it moves toward its target (terrain or fire may stop it)
 REPLY = 0.5            # hard: the enemy's reply an attack cuts (as DANGER weighs the shots it takes)
 GAIN = 0.02            # the least gain worth a command (below it the phase ends)
 
@@ -289,7 +290,7 @@ def _reach_of(state: GameState, u: UnitState) -> int:
 def danger_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
     """The shots the enemy can make at unit `uid` standing on `h` in its next turn: from where
     each enemy stands. Hard: each enemy unit shoots once in its reply turn, at the best target
-    it has (from where it stands, or, at 0.4 of its rough threat, from where it could move to):
+    it has (from where it stands, or, at CLOSING of it, after moving toward it: `_closing_shot`):
     a quarter of its shot at `uid`, plus what `uid` on `h` adds to its best shot at our other
     units (an enemy that has a better target elsewhere shoots there)."""
     key = ("danger", uid, h, state.units[uid].strength)
@@ -305,28 +306,49 @@ def danger_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
         return total
     total = 0.0
     for e in ctx.enemies():
-        if e.out_of_action or e.pinned and not ctx.hard:
+        if e.out_of_action or e.pinned:
             continue
         d = distance(e.hex, h)
         if d > _reach_of(state, e):
             continue
-        v = best_shot(ctx, state, e.id, uid, target_at=h)
-        if v == 0.0 and ctx.hard:
-            v = 0.4 * _rough_threat(state, e)  # it could move into range
-        total += v
+        total += best_shot(ctx, state, e.id, uid, target_at=h)
     ctx.place_memo[key] = total
     return total
 
 
 def _enemy_shot(ctx: Ctx, state: GameState, e: UnitState, uid: str, h: Hex) -> float:
     """Hard: the best shot enemy unit `e` could make in its reply turn at our unit `uid` on `h`:
-    from where it stands, or, when it may move, 0.4 of its rough threat if it could come in range."""
+    from where it stands, or, when it may move and could come in range, CLOSING of its shot after
+    moving toward `h` (exact odds from there)."""
     if not e.alive or e.out_of_action or distance(e.hex, h) > _reach_of(state, e):
         return 0.0
     v = best_shot(ctx, state, e.id, uid, target_at=h)
     if v == 0.0 and not e.pinned:
-        v = 0.4 * _rough_threat(state, e)
+        v = CLOSING * _closing_shot(ctx, state, e, uid, h)
     return v
+
+
+def _closing_shot(ctx: Ctx, state: GameState, e: UnitState, uid: str, h: Hex) -> float:
+    """Hard: the best shot enemy unit `e` could make at our unit `uid` on `h` after moving
+    toward it (its move along the line to `h`, stopping beside it): exact odds from there."""
+    key = ("closing", e.id, e.hex, e.strength, uid, h, state.units[uid].strength)
+    got = ctx.place_memo.get(key)
+    if got is not None:
+        return got
+    d = distance(e.hex, h)
+    steps = min(state.unit_type(e.id).move, d - 1)
+    path = line(e.hex, h)
+    stop = path[steps] if steps < len(path) else e.hex
+    occupied = state.occupied()
+    spots = [stop] + [n for n in neighbours(stop) if distance(n, h) == distance(stop, h)]
+    spot = next((x for x in spots if x in state.board and (x not in occupied or x == e.hex)), None)
+    value = 0.0
+    if spot is not None:
+        units = dict(state.units)
+        units[e.id] = e.model_copy(update={"hex": spot, "moved": True})
+        value = best_shot(ctx, state.model_copy(update={"units": units}), e.id, uid, target_at=h)
+    ctx.place_memo[key] = value
+    return value
 
 
 def _busy(ctx: Ctx, state: GameState, e: UnitState, uid: str) -> float:
@@ -356,11 +378,6 @@ def threat_of(ctx: Ctx, e: UnitState) -> float:
         got = ctx.place_memo[key] = max((_enemy_shot(ctx, state, e, u.id, u.hex) for u in view.live_units(ctx.side)),
                                         default=0.0)
     return got
-
-
-def _rough_threat(state: GameState, e: UnitState) -> float:
-    ut = state.unit_type(e.id)
-    return min(2.0, max((w.fp * w.damage for w in ut.weapons), default=0) / 6.0)
 
 
 def opportunity_at(ctx: Ctx, state: GameState, uid: str, h: Hex) -> float:
