@@ -9,6 +9,15 @@ the chosen one (`choices.preview`); the casualties of the last Wave; the log, wi
 dice, chains (10+10+3), kept dice in brackets, Raises and a luck line. When the battle is over,
 the lower half is the battle-over summary (`end.py`) with its buttons.
 
+Wresting command (battle-waves §7.3) is not a decision the battle waits for: any member of a force
+on the field may take its command whenever the rules allow, whoever's turn it is. So it is not in
+the list but beside the Apply button: "Wrest command (W)", enabled exactly when the rules
+(`wresting.wrest_choices`) accept a wrest by someone of a force commanded at this screen (a
+person's, not the computer's; while a sealed choice is at the screen, only that force's; none
+while the screen is being handed on). It opens the list of who may take command and why the
+others may not (`wrest.py`), then asks before the Act of Vice. Clicking the disabled button, or W,
+says why not.
+
 Hand-offs (docs/mass-battle.md, "Hand-offs"): only a secret decision (`choices.secret`: the
 sealed appointments) needs the screen passed with the board hidden, and only when it belongs to
 a force other than the one that last had the screen. Every other choice is made in turn at the
@@ -46,9 +55,12 @@ from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, is_seal
 from game.shell.session import session_for
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client import end
+from game.systems.mass.client.wrest import WrestScene
 from game.systems.mass.io.picture import BAD, BG, DIM, GOLD, GOOD, INK, PANEL, TRACK, force_colours
 from game.systems.mass.rules import choices
+from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.pools import level_index, level_name, size
+from game.systems.mass.rules.wresting import wrest_choices, wrest_label, wrest_refusal
 
 TROUGH = TRACK
 VOID = (160, 140, 230)
@@ -96,6 +108,8 @@ class MassBoardScene(Scene):
             Binding((pygame.K_PAGEUP, pygame.K_PAGEDOWN), "PageUp / PageDown", "a page of commands"),
             Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "apply the chosen command (or hand the "
                     "screen on when a sealed choice is next)"),
+            Binding((pygame.K_w,), "W", "wrest command: someone of a force at the screen takes its command from "
+                    "its leader (an Act of Vice; asks first)"),
             Binding((pygame.K_h,), "H", "hint: what the computer would choose for the force to decide, and why"),
             Binding((pygame.K_p,), "P", "players: who commands each force (Human, or the computer at a level); "
                     "once the battle has begun only the GM changes it"))
@@ -118,6 +132,9 @@ class MassBoardScene(Scene):
         self.handoffs = 0
         self.end_buttons: dict[Any, str] = {}
         self.summary_fits = True
+        self.wrest_button: Any = None
+        self.wrest_forces: list[str] = []  # the forces at the screen whose members may wrest command
+        self.wrest_why: str | None = None  # why nobody of them may now (None: someone may)
         # computer forces (game/shell/seats.py): their decisions and the hint's, in a thread
         self.players = app.table.plugin_named(session.system.name).players
         self.thinker = Thinker(self.players, session.seed)
@@ -156,22 +173,33 @@ class MassBoardScene(Scene):
         odds = pygame.Rect(cmds.right, track.bottom, w * 5 // 16 if w >= 1200 else w * 3 // 8, lower - 50)
         log = pygame.Rect(odds.right, track.bottom, w - odds.right, lower)
         button = pygame.Rect(odds.x + 10, odds.bottom + 6, odds.w - 20, 38)
+        # beside Apply, the Wrest command button (not while the screen waits to be handed on)
+        wrest = pygame.Rect(0, 0, 0, 0)
+        if not (self.handoff_to is not None and self.handoff_wait):
+            part = button.w * (2 if w >= 1200 else 3) // (5 if w >= 1200 else 7)  # its label whole at 960
+            wrest = pygame.Rect(button.right - part, button.y, part, button.h)
+            button.w -= wrest.w + 8
         # the battle-over summary: beside the log, or over it too in a small window
         summary = pygame.Rect(0, track.bottom, odds.right if w >= 1200 else w, lower)
         return {"top": top, "forces": forces, "track": track, "cmds": cmds, "odds": odds, "log": log,
-                "button": button, "summary": summary}
+                "button": button, "wrest": wrest, "summary": summary}
 
     def _build(self) -> None:
         self.ui.clear_and_reset()
         r = self._rects()
         self.end_buttons = {}
         self.apply_button: Any = None
+        self.wrest_button = None
         if self.over:
             for rect, (key, label) in zip(end.button_rects(r["summary"], len(self._end_labels())),
                                           self._end_labels(), strict=True):
                 self.end_buttons[Button(rect, label, self.ui)] = key
         else:
             self.apply_button = Button(r["button"], self._apply_label(), self.ui)
+            if r["wrest"].w:
+                self.wrest_button = Button(r["wrest"], "Wrest command (W)", self.ui)
+                if self.wrest_why is not None:
+                    self.wrest_button.disable()
 
     def _apply_label(self) -> str:
         if self.handoff_to is not None and self.handoff_wait:
@@ -205,6 +233,34 @@ class MassBoardScene(Scene):
         self.labels = [self._short(s, choices.label(s, c)) for c in self.legal]
         self.selected = min(self.selected, max(0, len(self.legal) - 1))
         self._preview()
+        self._refresh_wrest()
+
+    def _refresh_wrest(self) -> None:
+        """Who at the screen may wrest command now, from the rules (`wrest_choices`), or why not."""
+        s = self.session.state
+        seats: Seats = self.session.seats
+        self.wrest_forces = []
+        if self.over:
+            self.wrest_why = "the battle is over"
+            return
+        if self.handoff_to is not None:
+            self.wrest_why = "the screen is to be handed on first"
+            return
+        people = [fid for fid in s.order if not seats.is_computer(fid)]
+        if choices.secret(s) and self.viewer is not None:  # a sealed choice at the screen: only its force
+            people = [fid for fid in people if fid == self.viewer]
+        self.wrest_forces = [fid for fid in people if s.forces[fid].in_field]
+        if not self.wrest_forces:
+            self.wrest_why = "no force on the field is commanded at this screen"
+            return
+        if any(w.allowed for fid in self.wrest_forces for w in wrest_choices(s, fid)):
+            self.wrest_why = None
+            return
+        common = {wrest_refusal(s, fid) for fid in self.wrest_forces}
+        if len(common) == 1 and None not in common:
+            self.wrest_why = str(common.pop())
+        else:  # nobody able: each individual's reason
+            self.wrest_why = "; ".join(str(w.refusal) for fid in self.wrest_forces for w in wrest_choices(s, fid))
 
     def _short(self, s: Any, label: str) -> str:
         """A choice's label without its force's name: the list's heading says whose choice it is."""
@@ -275,6 +331,23 @@ class MassBoardScene(Scene):
         self._refresh()
         self._build()
 
+    # ------------------------------------------------------------------ wresting command
+    def wrest(self) -> None:
+        """W or the button: the list of who may take command (then a confirmation), or why nobody may."""
+        if self.over:
+            return
+        if self.wrest_why is not None:
+            self.message = f"Wrest command: not now - {self.wrest_why}"
+            self._say(self.message, BAD)
+            return
+        s = self.session.state
+        self.app.push(WrestScene(self.app, s, self.wrest_forces, {fid: colour_of(s, fid) for fid in s.order},
+                                 self._wrest_confirmed))
+
+    def _wrest_confirmed(self, cmd: c.WrestCommand) -> None:
+        if self._play(cmd):
+            self.last_said = ""
+
     # ------------------------------------------------------------------ input
     def choose(self, index: int) -> None:
         if not self.legal:
@@ -309,6 +382,8 @@ class MassBoardScene(Scene):
         sealed = is_sealed(self.system, before, cmd)
         if sealed:  # its content stays hidden from the next force
             self._say(f"> {before.forces[cmd.force].name} makes its sealed choice", GOLD)
+        elif isinstance(cmd, c.WrestCommand):
+            self._say("> " + wrest_label(before, cmd), GOLD)
         else:
             self._say("> " + choices.label(before, cmd), GOLD)
         new_cas: list[str] = []
@@ -464,6 +539,8 @@ class MassBoardScene(Scene):
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.apply_button:
                 self.apply_selected()
+            elif event.ui_element is self.wrest_button:
+                self.wrest()
             elif event.ui_element in self.end_buttons:
                 self._end_action(self.end_buttons[event.ui_element])
         elif event.type == pygame.KEYDOWN:
@@ -481,7 +558,12 @@ class MassBoardScene(Scene):
                 self.players_dialog()
             elif event.key == pygame.K_h and not self.over:
                 self.hint()
+            elif event.key == pygame.K_w and not (event.mod & pygame.KMOD_CTRL) and not self.over:
+                self.wrest()
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if self.wrest_button is not None and self.wrest_why is not None \
+                    and self.wrest_button.rect.collidepoint(event.pos):
+                self.wrest()  # the disabled button says why it is disabled
             for row in self.command_rows():
                 if row.rect.collidepoint(event.pos):
                     self.choose(row.index)
@@ -509,7 +591,7 @@ class MassBoardScene(Scene):
         box = self._rects()["cmds"].inflate(-8, -8)
         width = box.w - 20
         y = box.y + 28 + SAID_LINE * len(self._said_lines(width))
-        bottom = box.bottom - (22 if self.message else 6)
+        bottom = box.bottom - 6 - 15 * len(self._message_lines(width))
         rows: list[ChoiceRow] = []
         for i in range(self.scroll, len(self.legal)):
             lines = tuple(wrap_px(self.labels[i], CHOICE_SIZE, width))
@@ -519,6 +601,10 @@ class MassBoardScene(Scene):
             rows.append(ChoiceRow(i, lines, pygame.Rect(box.x + 4, y, box.w - 8, h)))
             y += h
         return rows
+
+    def _message_lines(self, width: int) -> list[str]:
+        """A refusal under the list, wrapped (at most two lines; the log has it whole)."""
+        return wrap_px(self.message, 12, width)[:2] if self.message else []
 
     def _said_lines(self, width: int) -> list[str]:
         """What the computer last played, wrapped over the list (at most three lines)."""
@@ -693,8 +779,9 @@ class MassBoardScene(Scene):
                 pygame.draw.rect(surface, (60, 56, 40), row.rect, border_radius=3)
             for k, line in enumerate(row.lines):
                 surface.blit(text(line, CHOICE_SIZE, GOLD if sel else INK), (row.rect.x + 6, row.rect.y + 1 + k * CHOICE_LINE))
-        if self.message:
-            surface.blit(text(wrap_px(self.message, 12, box.w - 20)[0], 12, BAD), (box.x + 10, box.bottom - 20))
+        lines = self._message_lines(box.w - 20)
+        for k, line in enumerate(lines):
+            surface.blit(text(line, 12, BAD), (box.x + 10, box.bottom - 5 - 15 * (len(lines) - k)))
 
     def _draw_odds(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         box = rect.inflate(-8, -8)
