@@ -3,12 +3,15 @@
 G on a player's screen never shows the GM view: it covers the map with this full screen, which
 asks for the GM's passphrase. The passphrase is set here the first time, and only while no orders
 are sealed (then the GM view shows nothing a player could not see); from then on only the
-passphrase opens it. It is kept for the window's life as a SHA-256 digest, never as text.
+passphrase opens it, for the whole campaign: setting it is the GM command `gm_lock`, which puts
+its salted, slow digest (rules/gm_lock.py, never the text) in the campaign's state, so every save
+and every load of the campaign keeps it. A save made before the GM's passphrase was kept in saves
+(or before one was set) has none: the passphrase is set here as before.
 """
 
 from __future__ import annotations
 
-import hashlib
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -19,30 +22,52 @@ from game.shell.fonts import font
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
-
-
-def digest(passphrase: str) -> str:
-    return hashlib.sha256(("campaign-gm:" + passphrase).encode("utf-8")).hexdigest()
+from game.systems.campaign.rules import gm_lock as scheme
+from game.systems.campaign.rules.gm_lock import GmLock
 
 
 class GmSeat:
-    """Whether and how the GM view may be opened (the passphrase's digest, once set)."""
+    """Whether and how the GM view may be opened: the campaign's lock (its passphrase's digest).
 
-    def __init__(self) -> None:
-        self.passphrase: str | None = None  # the digest
+    `lock_of()` reads the lock the campaign holds now (the scene: the session's state), `keep(lock)`
+    records a new one (the scene: the `gm_lock` command) and answers None or why it was refused.
+    Without them the seat keeps its lock itself (a seat of its own, for tests and tools).
+    `iterations`: the rounds of a lock set here (rules/gm_lock.py ITERATIONS; fewer in tests).
+    """
+
+    def __init__(self, lock_of: Callable[[], GmLock | None] | None = None,
+                 keep: Callable[[GmLock], str | None] | None = None,
+                 iterations: int = scheme.ITERATIONS) -> None:
+        self._own: GmLock | None = None
+        self._lock_of = lock_of
+        self._keep = keep
+        self.iterations = iterations
+
+    @property
+    def lock(self) -> GmLock | None:
+        return self._lock_of() if self._lock_of is not None else self._own
+
+    @property
+    def is_set(self) -> bool:
+        return self.lock is not None
 
     def can_set(self, anything_sealed: bool) -> bool:
-        return self.passphrase is None and not anything_sealed
+        return self.lock is None and not anything_sealed
 
     def set(self, passphrase: str) -> str | None:
         """None when set, else why not."""
-        if len(passphrase.strip()) < 3:
-            return "The passphrase needs at least 3 characters."
-        self.passphrase = digest(passphrase)
+        why = scheme.too_short(passphrase)
+        if why:
+            return why
+        lock = scheme.lock_of(passphrase, secrets.token_hex(scheme.SALT_BYTES), self.iterations)
+        if self._keep is not None:
+            return self._keep(lock)
+        self._own = lock
         return None
 
     def opens(self, passphrase: str) -> bool:
-        return self.passphrase is not None and digest(passphrase) == self.passphrase
+        lock = self.lock
+        return lock is not None and scheme.opens(lock, passphrase)
 
 
 class GmLockScene(Scene):
@@ -65,7 +90,7 @@ class GmLockScene(Scene):
 
     @property
     def mode(self) -> str:
-        if self.seat.passphrase is not None:
+        if self.seat.is_set:
             return "unlock"
         return "set" if self.seat.can_set(self.anything_sealed) else "closed"
 
@@ -134,7 +159,8 @@ class GmLockScene(Scene):
         w, h = surface.get_size()
         lines = {
             "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",
-                    "from then on only it opens the GM view, which shows every side's sealed orders."],
+                    "from then on only it opens the GM view, which shows every side's sealed orders.",
+                    "It holds for the whole campaign: its saves keep it (a salted digest, never the text)."],
             "unlock": ["The GM's seat", "The GM view shows every side's sealed orders.",
                        "Only the GM: type the passphrase. A player goes back with Esc."],
             "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed,",
@@ -143,15 +169,18 @@ class GmLockScene(Scene):
         if self.purpose == "seats":  # the players dialog: who plays each power is the GM's once play has begun
             lines = {
                 "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",
-                        "from then on only it changes who plays a power, and opens the GM view."],
+                        "from then on only it changes who plays a power, and opens the GM view.",
+                        "It holds for the whole campaign: its saves keep it (a salted digest, never the text)."],
                 "unlock": ["The GM's seat", "Once play has begun, only the GM changes who plays a power.",
                            "Only the GM: type the passphrase. A player goes back with Esc."],
                 "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed, so who plays",
                            "each power stays as it is until this week's orders are revealed."],
             }[self.mode]
-        y = h // 2 - 130
-        for i, text in enumerate(lines):
-            img = font(24 if i == 0 else 15, i == 0).render(text, True, (235, 225, 200) if i == 0 else (210, 210, 215))
+        images = [font(24 if i == 0 else 15, i == 0).render(text, True, (235, 225, 200) if i == 0 else (210, 210, 215))
+                  for i, text in enumerate(lines)]
+        tall = sum(img.get_height() + 8 for img in images) - 8
+        y = min(h // 2 - 130, h // 2 - 24 - tall)  # the text ends clear of the passphrase's box
+        for text, img in zip(lines, images, strict=True):
             surface.blit(img, (w // 2 - img.get_width() // 2, y))
             self.drawn_strings.append(text)
             y += img.get_height() + 8

@@ -50,12 +50,14 @@ from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
     GmBattleChoice,
+    GmSetLock,
     MoveArmy,
     NarrativeDone,
     Pickup,
     WritePost,
 )
 from game.systems.campaign.rules.engine import pending_declarations, reach
+from game.systems.campaign.rules.gm_lock import GmLock
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Coord
 from game.systems.campaign.rules.orders import battles_to_order
 from game.systems.campaign.rules.results import week_pages
@@ -170,7 +172,9 @@ class CampaignScene(Scene):
         self.message_ok = False  # the message is a confirmation (normal colour), not a refusal
         self.log: list[str] = []
         self.orders_panel: OrdersPanel | None = None  # the sealed-orders panel of the player at the screen
-        self.gm_seat = GmSeat()  # the GM view opens only with the GM's passphrase (gm_lock.py)
+        # the GM view opens only with the GM's passphrase (gm_lock.py), kept in the campaign's
+        # state as a salted digest once set (the `gm_lock` command): saves and loads keep it
+        self.gm_seat = GmSeat(lambda: self.session.state.gm_lock, self._keep_gm_lock)
         self.show_planner = True
         self.show_legend = True  # L hides the map's legend
         self.drawn_strings: list[str] = []
@@ -355,6 +359,13 @@ class CampaignScene(Scene):
             return
         sealed = any(b.orders for b in self.state.open_games())
         self.app.push(GmLockScene(self.app, self.gm_seat, sealed, self._gm_opened))
+
+    def _keep_gm_lock(self, lock: GmLock) -> str | None:
+        """The GM's seat set the passphrase: its digest goes into the campaign by the GM command
+        `gm_lock` (in the log and the state: every save keeps it). None, or why it was refused."""
+        if self.gm_do(GmSetLock(salt=lock.salt, iterations=lock.iterations, digest=lock.digest)):
+            return None
+        return self.message or "The GM's passphrase was refused."
 
     def _gm_opened(self) -> None:
         self.gm = True
@@ -566,7 +577,9 @@ class CampaignScene(Scene):
             return
         st = self.state
         sides = [(p, st.player_name(p)) for p in st.players]
-        rule = SeatRule(started=bool(self.session.history), gm=self.gm, unlock=self._gm_unlock)
+        # (the GM's passphrase set before the first move does not begin play)
+        started = any(getattr(s.command, "kind", "") != "gm_lock" for s in self.session.history)
+        rule = SeatRule(started=started, gm=self.gm, unlock=self._gm_unlock)
         self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players),
                                    self._seats_changed, rule))
 

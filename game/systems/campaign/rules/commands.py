@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from game.systems.campaign.rules.gm_lock import Digest, Iterations, Salt
 from game.systems.campaign.rules.models import Coord, Manoeuvre, Stratagem
 
 
@@ -158,16 +159,26 @@ class GmDiceSeed(Cmd):
     salts: dict[str, str]
 
 
+class GmSetLock(Cmd):
+    """The GM's passphrase, set once for the whole campaign while no orders are sealed, as its
+    salted slow digest (rules/gm_lock.py; never the passphrase itself)."""
+
+    kind: Literal["gm_lock"] = "gm_lock"
+    salt: Salt
+    iterations: Iterations
+    digest: Digest
+
+
 Command = Annotated[
     MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
     | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult | GmBattleChoice
-    | GmBattleAbandon | GmBattleDice | GmDiceSeed,
+    | GmBattleAbandon | GmBattleDice | GmDiceSeed | GmSetLock,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
                  "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result",
-                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice", "gm_dice_seed")
+                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice", "gm_dice_seed", "gm_lock")
 
 
 def parse_command(data: dict[str, Any]) -> Cmd:

@@ -34,6 +34,7 @@ from game.systems.campaign.rules.commands import (
     GmForceRolls,
     GmMoveArmy,
     GmSetGeneral,
+    GmSetLock,
     MoveArmy,
     NarrativeDone,
     Pickup,
@@ -55,6 +56,7 @@ from game.systems.campaign.rules.events import (
     TurnPassed,
     WeekEnded,
 )
+from game.systems.campaign.rules.gm_lock import GmLock
 from game.systems.campaign.rules.models import CampaignSetup, Coord
 from game.systems.campaign.rules.state import (
     ArmyState,
@@ -613,6 +615,19 @@ def _gm_dice(txn: CampaignTxn, cmd: GmBattleDice) -> None:
                          f"{b.id}: {why}") if cmd.dice else f"clears the GM's dice for {who} in battle {b.id}"))
 
 
+def _gm_lock(txn: CampaignTxn, cmd: GmSetLock) -> None:
+    """The GM's passphrase (rules/gm_lock.py): set once for the whole campaign, and only while no
+    orders are sealed (until then the GM view shows nothing a player could not see)."""
+    state = txn.state
+    if state.gm_lock is not None:
+        raise Reject("The GM's passphrase is already set: it holds for the whole campaign.")
+    if any(b.orders for b in state.open_games()):
+        raise Reject("Orders are sealed: the GM's passphrase may be set only while none are.")
+    lock = GmLock(salt=cmd.salt, iterations=cmd.iterations, digest=cmd.digest)
+    txn.state = state.model_copy(update={"gm_lock": lock})
+    txn.emit(GmDid(what="the GM's passphrase is set for the whole campaign (kept only as a salted digest)"))
+
+
 def _gm_result(txn: CampaignTxn, cmd: GmBattleResult) -> None:
     """An externally decided battle result (external.py); the week goes on as if the battle had
     been resolved: when it was the last one the phase waited for, the phase moves on."""
@@ -651,6 +666,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 HANDLERS["gm_dice_seed"] = dice_seed.seed_week  # the dice commitment protocol (issue 31)
+HANDLERS["gm_lock"] = _gm_lock  # the GM's passphrase, kept in the campaign's saves
 
 
 def _need_phase(state: CampaignState, phase: str) -> None:

@@ -141,6 +141,8 @@ def describe_command(state: CampaignState, command: Any) -> str:
         return (f"GM: {command.dice:+d} dice for {state.player_name(command.player)} in {command.battle} "
                 f"({command.reason})" if command.dice else
                 f"GM: clear the dice for {state.player_name(command.player)} in {command.battle}")
+    if k == "gm_lock":
+        return "GM: set the GM's passphrase"
     if k == "end_turn":
         return f"{state.player_name(active_player(state) or '')} ends the {state.phase} turn"
     return k.replace("_", " ")

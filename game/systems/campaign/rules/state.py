@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from game.systems.campaign.rules.gm_lock import GmLock
 from game.systems.campaign.rules.models import (
     CURRENT_READINGS,
     CampaignSetup,
@@ -131,6 +132,9 @@ class CampaignState(Frozen):
     # the readings of the rules this game follows (RulesData.readings): saves made before the
     # field existed were played under the first ones
     readings: int = 1
+    # the GM's passphrase as a salted slow digest (rules/gm_lock.py), once the GM has set it;
+    # written only then: saves made before it existed, or without one, are unchanged
+    gm_lock: GmLock | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CampaignState):
@@ -215,6 +219,8 @@ class CampaignState(Frozen):
         for a in out.get("armies", {}).values():
             if not a.get("spent"):
                 a.pop("spent", None)
+        if out.get("gm_lock") is None:
+            out.pop("gm_lock", None)
         return out
 
     @classmethod

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 from game.core.record import Step
-from game.core.system import Outcome
-from game.systems.campaign.rules import engine, queries
+from game.core.system import Outcome, StateDataError, validation_message
+from game.systems.campaign.rules import engine, gm_lock, queries
 from game.systems.campaign.rules.commands import Cmd, is_gm, parse_command
 from game.systems.campaign.rules.describe import event_text
 from game.systems.campaign.rules.events import DiceRolled, parse_event
@@ -48,7 +50,17 @@ class CampaignSystem:
         return state.to_dict()
 
     def state_from_data(self, data: Mapping[str, Any], setup: CampaignSetup) -> CampaignState:
-        return CampaignState.from_dict(dict(data), setup)
+        """The state of a save; a field that does not fit raises StateDataError naming it and what
+        was expected (a save's reader puts the file and line in front)."""
+        try:
+            return CampaignState.from_dict(dict(data), setup)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = tuple(x for x in first["loc"] if x != "setup")
+            message = validation_message(first)
+            if loc[:1] == ("gm_lock",):  # (the GM's passphrase: what the whole entry holds)
+                message += f"; the GM's passphrase entry holds {gm_lock.EXPECTED}"
+            raise StateDataError(loc, message) from None
 
     def parse_command(self, data: Mapping[str, Any]) -> Cmd:
         return parse_command(dict(data))
