@@ -200,3 +200,46 @@ def test_nobody_of_a_computers_force_is_offered_command_and_none_once_the_battle
     app.step(_key(pygame.K_w))
     assert app.scenes.top is scene
     assert not any(x.command.kind == "wrest_command" for x in session.history)
+
+
+def _crowded_battle(folder: Path, people: int) -> Path:
+    """A battle of two forces of `people` individuals each (the list must scroll at 960x600)."""
+    lines = ["system: mass-battle", "name: Crowded", "description: many individuals", "seed: 5",
+             "terrain: accessible", "forces:"]
+    for fid in ("red", "blue"):
+        lines += [f"  - id: {fid}", f"    name: {fid.title()} host", f"    commander: {fid}-0", "    individuals:"]
+        for k in range(people):
+            lines += [f"      - id: {fid}-{k}", f"        name: {fid.title()} captain number {k}",
+                      "        rings: {earth: 2, water: 2, fire: 2, air: 2, void: 2}",
+                      "        skills: {battle: 2}", "        status: 2"]
+        lines += ["    brutes:", "      - {armour: light, count: 100}"]
+    path = folder / "crowded.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_long_list_of_who_may_take_command_scrolls_inside_its_box_at_960x600(tmp_path: Path) -> None:
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    session = open_game(TABLE, _crowded_battle(tmp_path, 30))
+    scene = open_scene(app, session)
+    assert isinstance(scene, MassBoardScene)
+    app.push(scene)
+    app.step([])
+    app.step(_key(pygame.K_SPACE))  # Red's sealed appointment is at the screen: Red's individuals only
+    app.step(_key(pygame.K_w))
+    picker = app.scenes.top
+    assert isinstance(picker, WrestScene) and len(picker.choices) == 30
+    box = picker._box()
+    assert box.h <= 600 - 40
+    shown = [r.index for r in picker.rows() if r.index is not None]
+    assert 0 < len(shown) < 30  # not all fit: the rest are below
+    for _ in range(29):
+        app.step(_key(pygame.K_DOWN))
+        rows = picker.rows()
+        assert any(r.index == picker.selected for r in rows)  # the chosen row is always in sight
+        assert all(box.contains(r.rect) for r in rows)
+        assert all(r.rect.bottom <= picker.take_button.rect.top for r in rows)  # never under the buttons
+    assert picker.selected == 29 and picker.chosen_allowed()
+    app.step(_key(pygame.K_RETURN))
+    app.step(_key(pygame.K_y))
+    assert session.state.forces["red"].commander == "red-29"

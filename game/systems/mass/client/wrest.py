@@ -251,9 +251,10 @@ class WrestScene(Scene):
             for k, line in enumerate(r.lines):
                 surface.blit(text(line, ROW_SIZE, colour), (r.rect.x + 14, r.rect.y + 2 + k * ROW_LINE))
         shown = sum(1 for r in rows if r.index is not None)
-        hidden = len(self.choices) - shown
-        if hidden > 0:
-            note = f"{hidden} more below: Down or the wheel" if self.scroll == 0 else f"{hidden} more: the wheel"
+        above, below = self.scroll, len(self.choices) - self.scroll - shown
+        if above or below:
+            where = [f"{above} above"] * bool(above) + [f"{below} below"] * bool(below)
+            note = f"{' and '.join(where)}: Up / Down or the wheel"
             surface.blit(text(note, 11, DIM), (box.x + 16, box.bottom - 72))
         if not self.choices:
             surface.blit(text("Nobody at this screen may take command.", ROW_SIZE, DIM), (box.x + 16, y + 6))
