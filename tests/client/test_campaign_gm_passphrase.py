@@ -24,6 +24,7 @@ from game.io.saves import SaveError  # noqa: E402
 from game.shell import savegame  # noqa: E402
 from game.shell.app import App, Settings  # noqa: E402
 from game.shell.launch import open_game, scene_for  # noqa: E402
+from game.systems.campaign.client.gm_lock import GmSeat  # noqa: E402
 from game.systems.campaign.rules.gm_lock import ITERATIONS, opens  # noqa: E402
 from game.table import TABLE  # noqa: E402
 from tests.client.test_campaign_client import key, play_to_orders, through_handoff  # noqa: E402
@@ -262,3 +263,13 @@ def test_setting_the_passphrase_before_the_first_move_does_not_lock_the_players_
     assert dialog.name == "seats" and "only the GM changes who plays a side" not in dialog.body_text
     dialog.choose_label("Jibril: Human")
     assert scene.session.seats.level("jibril") is not None
+
+
+def test_a_seat_of_its_own_keeps_the_same_salted_digest_and_opens_only_with_its_passphrase() -> None:
+    seat = GmSeat(iterations=FAST)
+    assert seat.can_set(False) and not seat.can_set(True) and not seat.opens(PASSPHRASE)
+    assert seat.set("ab ") is not None and seat.lock is None  # too short
+    assert seat.set(PASSPHRASE) is None
+    assert seat.lock is not None and seat.lock.iterations == FAST and opens(seat.lock, PASSPHRASE)
+    assert not seat.can_set(False)
+    assert seat.opens(PASSPHRASE) and not seat.opens("owl and pine")
