@@ -25,7 +25,7 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -112,11 +112,16 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
                                            "so it cannot be saved")
     data = _encode(session.system, session.state, tuple(session.history), session.path, session.seed,
                    title or game_title(session), gm_mode)
-    sides = [str(s) for s in data.header.sides]
-    if not session.seats.levels:
-        return data  # everybody at the screen: the header says nothing (as older saves)
+    return with_seats(data, session.seats.levels)
 
-    return replace(data, header=data.header.model_copy(update={"seats": session.seats.record(sides)}))
+
+def with_seats(data: saves.SaveData, levels: Mapping[str, str]) -> saves.SaveData:
+    """The save with its header's record of who plays each side (`levels`: side -> computer level;
+    none: everybody at the screen, and the header says nothing, as older saves)."""
+    if not levels:
+        return data
+    sides = [str(s) for s in data.header.sides]
+    return replace(data, header=data.header.model_copy(update={"seats": Seats(dict(levels)).record(sides)}))
 
 
 def _encode(system: RuleSystem, state: Any, steps: Sequence[Step], scenario: Path, seed: int, title: str,
@@ -181,8 +186,9 @@ def autosave_if_new_round(session: Session) -> Path | None:
     session.autosaved_round = rnd
     snapshot = (session.system, session.state, tuple(session.history), session.path, session.seed,
                 titled(session, "autosave"), False)
+    levels = dict(session.seats.levels)  # who plays each side now, as every other save records it
     folder = saves_dir() / AUTOSAVE_DIR
-    AUTOSAVES.submit(folder, lambda: _encode(*snapshot), autosave_stem(session))
+    AUTOSAVES.submit(folder, lambda: with_seats(_encode(*snapshot), levels), autosave_stem(session))
     return folder
 
 

@@ -48,6 +48,28 @@ def test_the_autosave_at_a_new_round_is_encoded_and_written_by_a_background_thre
     assert report.commands == len(session.history) and report.final_checksum == header.state_checksum
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_autosave_records_who_plays_each_side_as_every_other_save_does(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game against the computer, restored from its autosave, is still against the computer:
+    the autosave's header keeps the seats (it once left them out: all Human after a restore)."""
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    session = game.session
+    sides = [str(s) for s in session.system.summary(session.state).get("sides", [])]
+    session.seats.set(sides[-1], "easy")
+    word, n = savegame.clock(session.system, session.state)
+    session.autosaved_round = n - 1
+    folder = savegame.autosave_if_new_round(session)
+    assert folder is not None and savegame.AUTOSAVES.wait(20.0)
+    assert savegame.AUTOSAVES.problems() == []
+    (path,) = savegame.AUTOSAVES.written[-1:]
+    expected = {side: "human" for side in sides} | {sides[-1]: "ai:easy"}
+    assert saves.read_header(path).seats == expected
+    assert savegame.session_save(session).header.seats == expected
+
+
 def test_the_autosave_snapshot_is_not_changed_by_play_after_it_started(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
