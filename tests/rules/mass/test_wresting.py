@@ -107,3 +107,9 @@ def test_a_force_off_the_field_may_not_wrest() -> None:
     assert wrest_refusal(s, "red") == "Red is no longer on the field (surrendered)"
     assert not any(w.allowed for w in wrest_choices(s, "red"))
     assert any(w.allowed for w in wrest_choices(s, "blue"))
+
+
+def test_the_log_and_the_replay_say_a_wrest_with_who_takes_command_from_whom() -> None:
+    s = start()
+    cmd = c.WrestCommand(force="red", person="red-mage")
+    assert SYSTEM.describe_command(s, cmd) == "Red: Red-Mage wrests command from Red-Cmd (an Act of Vice)"

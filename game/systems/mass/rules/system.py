@@ -9,8 +9,8 @@ from pydantic import BaseModel
 
 from game.core.record import Step
 from game.core.system import Outcome
-from game.systems.mass.rules import choices, engine, odds
-from game.systems.mass.rules.commands import Rolled, parse_command, parse_event
+from game.systems.mass.rules import choices, engine, odds, wresting
+from game.systems.mass.rules.commands import Rolled, WrestCommand, parse_command, parse_event
 from game.systems.mass.rules.models import MassSetup
 from game.systems.mass.rules.state import MassState, with_readings
 
@@ -163,6 +163,8 @@ def describe(state: MassState, cmd: Any) -> str:
                 f"{engine._name(state, cmd.honor)} argues Honor")
     if k in ("surrender", "cede"):
         return f"{fname}: {k} to {state.forces[cmd.to].name if cmd.to in state.forces else cmd.to}"
+    if k == "wrest_command" and isinstance(cmd, WrestCommand):
+        return wresting.wrest_label(state, cmd)
     if k == "name_commander":
         return f"{fname}: " + (f"{engine._name(state, cmd.person)} takes command" if cmd.person else "no commander")
     return f"{fname}: {k.replace('_', ' ')}" if fname else k.replace("_", " ")
