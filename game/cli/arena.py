@@ -10,6 +10,14 @@ the rules: a refused one stops the arena with exit status 1 (computer games are 
 Prints each player's wins, draws and losses with the win rate's 95 % confidence interval (Wilson),
 and each level's mean, median and worst decision time. `--save PATH` writes game `--save-game`
 (the first by default) as a save that `replay --verify` accepts.
+
+A game stopped before its end (`--max-rounds`: a campaign has no end of its own) whose summary
+has a `score` (side -> number, game.core.ai.game_summary; the campaign's: enemy units destroyed
+minus own units lost) is judged by it [decision]: the seat with the highest score wins; when
+several share the highest, it is a draw for them; every other seat loses. The game's line gives
+the scores, the results say that those games were judged by score and give each player's mean
+score, and, when the summary counts `battles_fought` (the campaign), the battles. A system
+without a score prints as before: such a game is "not over".
 """
 
 from __future__ import annotations
@@ -45,7 +53,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "that keeps a game reproducible on any machine")
     p.add_argument("--max-commands", type=int, default=20_000, help=argparse.SUPPRESS)
     p.add_argument("--max-rounds", type=int, default=None, metavar="N",
-                   help="stop each game after N of its rounds (weeks, waves): a campaign has no end of its own")
+                   help="stop each game after N of its rounds (weeks, waves): a campaign has no end of its own. "
+                        "A game stopped so is judged by its score when the rules keep one (the campaign: enemy "
+                        "units destroyed minus own units lost): the highest score wins")
     p.add_argument("--save", metavar="SAVE.yaml", default=None, help="write one game as a save")
     p.add_argument("--save-game", type=int, default=1, metavar="K", help="which game --save writes (default 1)")
     p.add_argument("--quiet", action="store_true", help="no line per game")
@@ -79,8 +89,12 @@ def run(args: argparse.Namespace) -> int:
         seat_level[side] = level
     # The players: seat i starts on sides[i] and moves one side along every game.
     labels = [f"P{i + 1} {seat_level[side]}" for i, side in enumerate(sides)]
-    stats: dict[str, dict[str, int]] = {lab: {"win": 0, "draw": 0, "loss": 0, "open": 0} for lab in labels}
+    stats: dict[str, dict[str, int]] = {lab: {"win": 0, "draw": 0, "loss": 0, "open": 0, "scored": 0}
+                                        for lab in labels}
     by_side: dict[str, dict[str, int]] = {lab: {} for lab in labels}
+    scores: dict[str, list[float]] = {lab: [] for lab in labels}
+    parts: dict[str, dict[str, list[float]]] = {lab: {} for lab in labels}  # units destroyed / lost
+    battles: list[int] = []
     times: dict[str, list[float]] = {}
     saved = None
     out = sys.stdout
@@ -101,27 +115,66 @@ def run(args: argparse.Namespace) -> int:
             return 1
         for side, ts in game.times.items():
             times.setdefault(_level(who[side]), []).extend(ts)
+        score = _score(game.summary, sides)
+        best = _best(score) if score is not None and not game.over else None
         for side, lab in who.items():
-            res = ("open" if not game.over else "draw" if game.winner is None
-                   else "win" if game.winner == side else "loss")
+            if best is not None:
+                res = ("loss" if side not in best else "win" if len(best) == 1 else "draw")
+                stats[lab]["scored"] += 1
+            else:
+                res = ("open" if not game.over else "draw" if game.winner is None
+                       else "win" if game.winner == side else "loss")
             stats[lab][res] += 1
             if res == "win":
                 by_side[lab][side] = by_side[lab].get(side, 0) + 1
+            if score is not None:
+                scores[lab].append(score[side])
+                for key in _PARTS:
+                    value = game.summary.get(key)
+                    if isinstance(value, dict) and isinstance(value.get(side), int | float):
+                        parts[lab].setdefault(key, []).append(float(value[side]))
+        fought = game.summary.get("battles_fought")
+        if isinstance(fought, int):
+            battles.append(fought)
         if not args.quiet:
-            end = f"winner {game.winner} ({who[game.winner]})" if game.winner else ("draw" if game.over else "not over")
-            print(f"game {g + 1} (seed {seed}): " + ", ".join(f"{s}={who[s]}" for s in sides)
-                  + f": {end} after {game.commands} commands", file=out)
+            end = (f"winner {game.winner} ({who[game.winner]})" if game.winner
+                   else ("draw" if game.over else "not over"))
+            line = (f"game {g + 1} (seed {seed}): " + ", ".join(f"{s}={who[s]}" for s in sides)
+                    + f": {end} after {game.commands} commands")
+            if isinstance(fought, int):
+                line += f"; {fought} battle{'' if fought == 1 else 's'}"
+            if score is not None:
+                line += "; scores: " + ", ".join(f"{s} {_num(score[s])}" for s in sides)
+            if best is not None:
+                line += (f": {who[best[0]]} ({best[0]}) wins by score" if len(best) == 1 else
+                         ": a draw by score between " + ", ".join(f"{who[s]} ({s})" for s in best))
+            print(line, file=out)
         if args.save and g + 1 == args.save_game:
             saved = (game, seed)
-    print("results:", file=out)
+    scored = max(st["scored"] for st in stats.values())
+    if scored:
+        print(f"results ({scored} game(s) not over, judged by score: the highest score wins, a tie at the top is "
+              f"a draw for those tied and a loss for the others):", file=out)
+    else:
+        print("results:", file=out)
     for lab in labels:
         st = stats[lab]
         lo, hi = wilson(st["win"], args.games)
         sided = ", ".join(f"{n} as {s}" for s, n in sorted(by_side[lab].items()))
         unfinished = f", {st['open']} not over" if st["open"] else ""
-        print(f"  {lab}: {st['win']} won, {st['draw']} drawn, {st['loss']} lost{unfinished} of {args.games}: "
-              f"win rate {st['win'] / args.games:.1%} (95% CI {lo:.1%}-{hi:.1%})" + (f"; wins {sided}" if sided else ""),
-              file=out)
+        of = f" of {args.games}" + (f" ({st['scored']} by score)" if st["scored"] else "")
+        mean = ""
+        if scores[lab]:
+            mean = f"; mean score {statistics.fmean(scores[lab]):+.2f}"
+            extra = [f"{_PARTS[key]} {statistics.fmean(vals):.2f}" for key, vals in parts[lab].items() if vals]
+            if extra:
+                mean += " (" + ", ".join(extra) + " a game)"
+        print(f"  {lab}: {st['win']} won, {st['draw']} drawn, {st['loss']} lost{unfinished}{of}: "
+              f"win rate {st['win'] / args.games:.1%} (95% CI {lo:.1%}-{hi:.1%})" + (f"; wins {sided}" if sided else "")
+              + mean, file=out)
+    if battles:
+        print(f"battles: {sum(battles)} in {len(battles)} game(s), {statistics.fmean(battles):.1f} a game "
+              f"(fewest {min(battles)}, most {max(battles)})", file=out)
     print("decision time:", file=out)
     for level, ts in sorted(times.items()):
         if ts:
@@ -134,6 +187,30 @@ def run(args: argparse.Namespace) -> int:
 
 def _level(label: str) -> str:
     return label.split(" ", 1)[1]
+
+
+# optional parts of a score a summary may give beside it (side -> number), printed as means
+_PARTS = {"units_destroyed": "destroyed", "units_lost": "lost"}
+
+
+def _score(summary: dict[str, Any], sides: list[str]) -> dict[str, float] | None:
+    """The summary's `score` entry when it scores every side with a number, else None."""
+    score = summary.get("score")
+    if not isinstance(score, dict) or not all(isinstance(score.get(s), int | float) for s in sides):
+        return None
+    return {s: score[s] for s in sides}
+
+
+def _best(score: dict[str, float]) -> list[str]:
+    """The sides with the highest score (several: a draw between them), in the sides' order."""
+    top = max(score.values())
+    return [s for s, v in score.items() if v == top]
+
+
+def _num(value: float) -> str:
+    """A score as the game line shows it: +3, -1, 0 (a fraction with two decimals)."""
+    text = f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}"
+    return "0" if value == 0 else text
 
 
 def _write(system: Any, game: Any, args: argparse.Namespace, seed: int) -> None:

@@ -24,14 +24,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from game.core.record import Record
 from game.core.system import Accepted, RuleSystem
 
 __all__ = ["Budget", "Decision", "GameOut", "Player", "PlayerFactory", "RandomPlayer", "RefusedCommand", "Timed", "choose",
-           "parse_seat", "play_out", "wilson"]
+           "game_summary", "parse_seat", "play_out", "wilson"]
 
 
 class Budget:
@@ -154,6 +154,22 @@ class GameOut:
     winner: str | None
     times: dict[str, list[float]]  # side -> seconds of each of its decisions
     commands: int
+    # the summary of its last state with what the system reads from its history (game_summary):
+    # e.g. the campaign's `score` and `battles_fought`
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def game_summary(system: RuleSystem, state: Any, steps: Sequence[Any]) -> dict[str, Any]:
+    """`system.summary(state)` of a game's last state, with the facts a system reads from the
+    game's history rather than its state: a system may offer `history_summary(state, steps)`
+    (optional; `steps` from the game's start to `state`), whose entries are added. The optional
+    entry the arena reads is `score` (side -> number: the higher, the better the side did), by
+    which it judges a game not over (docs/ai.md, "The arena")."""
+    summary = dict(system.summary(state))
+    extra = getattr(system, "history_summary", None)
+    if callable(extra):
+        summary.update(extra(state, steps))
+    return summary
 
 
 def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, seconds: float = 1.0,
@@ -183,9 +199,10 @@ def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, s
                                  f"{system.describe_command(record.state, timed.decision.command)!r}, "
                                  f"which the rules refused: {getattr(outcome, 'reason', outcome)}")
         n += 1
-    summary = system.summary(record.state)
+    summary = game_summary(system, record.state, record.steps)
     winner = summary.get("winner")
-    return GameOut(record, bool(summary.get("over")), winner if isinstance(winner, str) else None, times, n)
+    return GameOut(record, bool(summary.get("over")), winner if isinstance(winner, str) else None, times, n,
+                   summary)
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -14,6 +14,7 @@ from game.systems.campaign.rules.commands import Cmd, is_gm, parse_command
 from game.systems.campaign.rules.describe import event_text
 from game.systems.campaign.rules.events import DiceRolled, parse_event
 from game.systems.campaign.rules.models import CampaignSetup
+from game.systems.campaign.rules.score import tally
 from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState, with_readings
 
 # Plans made in plain sight that rolled nothing: a move and a General's pick-up move.
@@ -80,7 +81,14 @@ class CampaignSystem:
         return {"round": state.week, "phase": phase, "to_move": waiting[0] if waiting else None,
                 "over": state.phase == "ended", "sides": state.players,
                 "side_names": [state.player_name(p) for p in state.players],
-                "battles": len(state.open_games())}
+                "battles": len(state.open_games()), "battles_fought": len(state.battles)}
+
+    def history_summary(self, state: CampaignState, steps: Sequence[Step]) -> dict[str, Any]:
+        """What the state alone does not keep, read from the history from the campaign's start
+        to `state` (game.core.ai.game_summary): `score` (power -> enemy units destroyed - own
+        units lost, rules/score.py) and its two parts, `units_destroyed` and `units_lost`."""
+        t = tally(state, (e for step in steps for e in step.events))
+        return {"score": t.score, "units_destroyed": t.destroyed, "units_lost": t.lost}
 
     def undoable(self, step: Step) -> bool:
         if step.gm or self.rolls(step.events):
