@@ -136,7 +136,11 @@ class RuleSystem(Protocol):
     def summary(self, state: Any) -> dict[str, Any]:
         """Plain facts for a save header and the load menu: `round` (int: the system's own clock,
         see `clock_of`), `to_move` (side id or None), `phase` (text), `over` (bool), and anything
-        else the system wants shown."""
+        else the system wants shown.
+
+        Optional, outside this protocol: a system whose facts need the game's history and not only
+        its state may also offer `history_summary(state, steps) -> dict` (the campaign's `score`
+        per side, units destroyed and lost); `game.core.ai.game_summary` merges it for the arena."""
         ...
 
     def undoable(self, step: Step) -> bool:
