@@ -69,10 +69,10 @@ from game.systems.campaign.rules.engine import (
     reach,
 )
 from game.systems.campaign.rules.equilibrium import Strategy, equilibrium, payoff_matrix, solve, strategies
-from game.systems.campaign.rules.events import CasualtiesPlaced
 from game.systems.campaign.rules.hexes import adjacent, hex_distance
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, Coord
 from game.systems.campaign.rules.queries import legal_commands
+from game.systems.campaign.rules.score import pairs
 from game.systems.campaign.rules.state import ArmyState, CampaignState, hex_key
 
 LEVELS = ("random", "easy", "hard")
@@ -618,22 +618,10 @@ def player(level: str, rng: random.Random) -> Any:
 
 
 def exchange(steps: Any) -> dict[tuple[str, str], int]:
-    """(destroyer, victim) -> units destroyed, over a campaign's steps: a unit destroyed in a step
-    that placed casualties in a battle was destroyed by the other side of that battle. For the
-    arena's figure "units destroyed for each unit lost" (docs/ai.md)."""
-    out: dict[tuple[str, str], int] = {}
-    for step in steps:
-        before, after = step.before, step.after
-        owner = {uid: a.owner for a in after.armies.values() for uid in a.units}
-        for ev in step.events:
-            if not isinstance(ev, CasualtiesPlaced):
-                continue
-            b = after.battles.get(ev.battle)
-            if b is None:
-                continue
-            foe = b.sides[1] if b.sides[0] == ev.player else b.sides[0]
-            for uid, _ in ev.placed:
-                if uid in after.units and after.units[uid].destroyed and not before.units[uid].destroyed \
-                        and owner.get(uid, ev.player) == ev.player:
-                    out[(foe, ev.player)] = out.get((foe, ev.player), 0) + 1
-    return out
+    """(destroyer, victim) -> units destroyed in battle over a campaign's steps (rules/score.py
+    says what counts: the tables' casualties, a last stand's, a rout's extra casualty), for the
+    figure "units destroyed for each unit lost" (docs/ai.md)."""
+    steps = list(steps)
+    if not steps:
+        return {}
+    return pairs(steps[-1].after, (ev for step in steps for ev in step.events))

@@ -28,7 +28,7 @@ from typing import Any
 from game.systems.campaign.rules.events import CasualtiesPlaced, Routed
 from game.systems.campaign.rules.state import CampaignState
 
-__all__ = ["Tally", "tally"]
+__all__ = ["Tally", "pairs", "tally"]
 
 
 @dataclass(frozen=True)
@@ -46,21 +46,33 @@ class Tally:
         return {p: self.destroyed[p] - self.lost[p] for p in self.destroyed}
 
 
-def tally(state: CampaignState, events: Iterable[Any]) -> Tally:
-    """The tally of the campaign whose history from its start produced `events` (in order) and
-    ended in `state`."""
+def pairs(state: CampaignState, events: Iterable[Any]) -> dict[tuple[str, str], int]:
+    """(destroyer, victim) -> units destroyed in battle, over the history that produced `events`
+    and ended in `state` (what counts: the module's docstring; a unit lost in a battle whose
+    sides are not known counts in `tally` as lost, here not at all)."""
     sides = {b.id: b.sides for b in state.battles.values()}
-    destroyed = {p: 0 for p in state.players}
-    lost = {p: 0 for p in state.players}
+    out: dict[tuple[str, str], int] = {}
     for ev in events:
         if not isinstance(ev, CasualtiesPlaced | Routed) or not ev.destroyed:
             continue
-        n = len(ev.destroyed)
-        lost[ev.player] = lost.get(ev.player, 0) + n
         pair = sides.get(ev.battle)
         if pair is not None and ev.player in pair:
             foe = pair[1] if pair[0] == ev.player else pair[0]
-            destroyed[foe] = destroyed.get(foe, 0) + n
+            out[(foe, ev.player)] = out.get((foe, ev.player), 0) + len(ev.destroyed)
+    return out
+
+
+def tally(state: CampaignState, events: Iterable[Any]) -> Tally:
+    """The tally of the campaign whose history from its start produced `events` (in order) and
+    ended in `state`."""
+    events = list(events)
+    destroyed = {p: 0 for p in state.players}
+    lost = {p: 0 for p in state.players}
+    for ev in events:
+        if isinstance(ev, CasualtiesPlaced | Routed) and ev.destroyed:
+            lost[ev.player] = lost.get(ev.player, 0) + len(ev.destroyed)
+    for (foe, _), n in pairs(state, events).items():
+        destroyed[foe] = destroyed.get(foe, 0) + n
     for p in lost:
         destroyed.setdefault(p, 0)
     for p in destroyed:
