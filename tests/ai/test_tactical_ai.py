@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from game.__main__ import main
 from game.core.ai import Budget, RandomPlayer, choose, play_out
-from game.core.hexgrid import distance, neighbours
+from game.core.hexgrid import Hex, distance, line, neighbours
 from game.replay import verify_save
 from game.systems.tactical.ai import (
     CLOSING,
@@ -30,6 +32,7 @@ from game.systems.tactical.ai import (
     side_of_command,
     threat_cut,
     threat_of,
+    toward,
 )
 from game.systems.tactical.plugin import PLUGIN
 from game.systems.tactical.rules.commands import AssignLeadership, Attack
@@ -310,3 +313,13 @@ def test_hard_counts_the_charge_of_an_enemy_that_must_move_before_it_can_strike(
     units["troopers"] = units["troopers"].model_copy(update={"strength": 0, "destroyed": True})
     alone = view.model_copy(update={"units": units})
     assert danger_at(Ctx(alone, "garrison", True, Budget(60), Memo(), {}), alone, "guard", band.hex) == 0.0
+
+
+@given(st.integers(-30, 30), st.integers(-30, 30), st.integers(-30, 30), st.integers(-30, 30), st.integers(0, 12))
+def test_the_hex_an_enemy_closes_to_is_the_one_on_the_line_of_sight_line(aq: int, ar: int, bq: int, br: int,
+                                                                          steps: int) -> None:
+    a, b = Hex(aq, ar), Hex(bq, br)
+    if a == b:
+        return
+    steps = min(steps, distance(a, b))
+    assert toward(a, b, steps) == line(a, b)[steps]

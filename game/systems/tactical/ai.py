@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from game.core.ai import Budget, Decision, RandomPlayer
-from game.core.hexgrid import Hex, distance, line, neighbours
+from game.core.hexgrid import Hex, distance, hex_round, neighbours
 from game.core.system import RuleSystem
 from game.systems.tactical.rules.attack import AttackImpossible
 from game.systems.tactical.rules.attacks import held_advantage, make_setup
@@ -328,6 +328,13 @@ def _enemy_shot(ctx: Ctx, state: GameState, e: UnitState, uid: str, h: Hex) -> f
     return v
 
 
+def toward(a: Hex, b: Hex, steps: int) -> Hex:
+    """The hex `steps` along `hexgrid.line(a, b)` (its nudge included, so the same hex), worked
+    out alone: a decision asks it for every enemy and candidate hex."""
+    t = steps / distance(a, b)
+    return hex_round(a.q + 1e-6 + (b.q - a.q) * t, a.r + 2e-6 + (b.r - a.r) * t)
+
+
 def _closing_shot(ctx: Ctx, state: GameState, e: UnitState, uid: str, h: Hex) -> float:
     """Hard: the best shot enemy unit `e` could make at our unit `uid` on `h` after moving
     toward it (its move along the line to `h`, stopping beside it): exact odds from there."""
@@ -336,9 +343,7 @@ def _closing_shot(ctx: Ctx, state: GameState, e: UnitState, uid: str, h: Hex) ->
     if got is not None:
         return got
     d = distance(e.hex, h)
-    steps = min(state.unit_type(e.id).move, d - 1)
-    path = line(e.hex, h)
-    stop = path[steps] if steps < len(path) else e.hex
+    stop = toward(e.hex, h, min(state.unit_type(e.id).move, d - 1))
     occupied = state.occupied()
     spots = [stop] + [n for n in neighbours(stop) if distance(n, h) == distance(stop, h)]
     spot = next((x for x in spots if x in state.board and (x not in occupied or x == e.hex)), None)
