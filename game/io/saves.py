@@ -38,12 +38,21 @@ import tempfile
 import threading
 import traceback
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+)
+from pydantic_core import PydanticCustomError
 
 from game.core.errors import GameFileError, brief, cut
 from game.core.system import validation_message
@@ -119,6 +128,24 @@ class LogEntry(_Strict):
     gm: bool = False
     round: int = Field(0, ge=0)
     after: str = Field(description="checksum of the state right after this command")
+    why: str | None = Field(None, description="a computer seat's command: the why line the window showed for "
+                            "it (optional; older saves have none); not covered by any checksum")
+
+    @field_validator("why", mode="before")
+    @classmethod
+    def _why_is_a_line(cls, value: Any) -> Any:
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise PydanticCustomError(
+                "why_line", "expected the computer's why line as text (a quoted string, not empty), "
+                "got {got}; leave the entry out for a command without one", {"got": brief(value)})
+        return value
+
+    @model_serializer(mode="wrap")
+    def _without_no_why(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("why") is None:
+            data.pop("why", None)  # as the file has it: an entry without a why has no `why` key
+        return data
 
 
 @dataclass(frozen=True)
@@ -329,6 +356,8 @@ def log_line(entry: LogEntry) -> str:
 def _log_line(entry: LogEntry) -> str:
     data = {"command": entry.command, "rolls": entry.rolls, "gm": entry.gm, "round": entry.round,
             "after": entry.after}
+    if entry.why is not None:  # written only for a computer's command: other lines as before
+        data["why"] = entry.why
     if _json_exact(entry.command):
         text = _LOG_LINE.encode(data)
         if not _yaml_careful().search(text):
@@ -337,6 +366,21 @@ def _log_line(entry: LogEntry) -> str:
                      width=1 << 30, allow_unicode=True)
     # (a long or multi-line scalar may still break the line: continuation lines are indented)
     return "- " + text.strip().removesuffix("...").strip().replace("\n", "\n  ") + "\n"
+
+
+def with_whys(save: SaveData, whys: Mapping[int, str]) -> SaveData:
+    """The save with the why lines of its computer commands (`whys`: index in the log -> line),
+    each in its own log entry (`why`); the other entries and their lines are kept as they are."""
+    if not whys:
+        return save
+    log = list(save.log)
+    lines = list(save.log_lines) if save.log_lines is not None and len(save.log_lines) == len(log) else None
+    for i, line in sorted(whys.items()):
+        if 0 <= i < len(log):
+            log[i] = log[i].model_copy(update={"why": line})
+            if lines is not None:
+                lines[i] = _log_line(log[i])
+    return replace(save, log=tuple(log), log_lines=None if lines is None else tuple(lines))
 
 
 def _dump_log(log: Sequence[LogEntry]) -> str:

@@ -110,8 +110,9 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
     if session.path is None:
         raise GameFileError("<battle>", "", "this battle was not started from a scenario file, "
                                            "so it cannot be saved")
-    data = _encode(session.system, session.state, tuple(session.history), session.path, session.seed,
-                   title or game_title(session), gm_mode)
+    steps = tuple(session.history)
+    data = _encode(session.system, session.state, steps, session.path, session.seed,
+                   title or game_title(session), gm_mode, session.seats.by_place(steps))
     return with_seats(data, session.seats.levels)
 
 
@@ -125,11 +126,15 @@ def with_seats(data: saves.SaveData, levels: Mapping[str, str]) -> saves.SaveDat
 
 
 def _encode(system: RuleSystem, state: Any, steps: Sequence[Step], scenario: Path, seed: int, title: str,
-            gm_mode: bool) -> saves.SaveData:
+            gm_mode: bool, whys: Mapping[int, str] | None = None) -> saves.SaveData:
+    """The save of a history; `whys`: the computer's why lines by their place in it (Seats.by_place:
+    none still held back), each kept in its command's log entry."""
     # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
+    from game.io.saves import with_whys
     from game.replay import make_save
 
-    return make_save(system, state, steps, scenario_path=scenario, seed=seed, title=title, gm_mode=gm_mode)
+    data = make_save(system, state, steps, scenario_path=scenario, seed=seed, title=title, gm_mode=gm_mode)
+    return with_whys(data, whys or {})
 
 
 def write_checked(path: str | os.PathLike[str], data: saves.SaveData, *, backup: bool = True) -> Path:
@@ -184,8 +189,9 @@ def autosave_if_new_round(session: Session) -> Path | None:
     if rnd <= last or session.path is None:
         return None
     session.autosaved_round = rnd
-    snapshot = (session.system, session.state, tuple(session.history), session.path, session.seed,
-                titled(session, "autosave"), False)
+    steps = tuple(session.history)
+    snapshot = (session.system, session.state, steps, session.path, session.seed,
+                titled(session, "autosave"), False, session.seats.by_place(steps))  # the whys as they are now
     levels = dict(session.seats.levels)  # who plays each side now, as every other save records it
     folder = saves_dir() / AUTOSAVE_DIR
     AUTOSAVES.submit(folder, lambda: with_seats(_encode(*snapshot), levels), autosave_stem(session))
@@ -299,6 +305,8 @@ def load_session(table: Table, path: Path) -> Session | None:
     session.load_warnings = list(loaded.warnings)
     session.saved_steps = len(session.history)
     session.seats = Seats.from_record(loaded.header.seats)  # who played each seat (older saves: all Human)
+    # the computer's why lines, each by its command's place in the log (older saves: none)
+    session.seats.restore(session.history, {i: e.why for i, e in enumerate(loaded.save.log) if e.why is not None})
     return session
 
 

@@ -14,7 +14,10 @@ human's side) is asked the same way, under another key.
 Each computer decision says why in one line: the window shows it (a toast) and keeps it with the
 step its command made (`Seats.note_why`), so a game's log shows it under the command's own lines
 (`Seats.why_of`). The why of a sealed decision (orders, appointments, initiative choices) would
-tell what was chosen: it is held back until the seal is lifted (`Seats.unseal`).
+tell what was chosen: it is held back until the seal is lifted (`Seats.unseal`). A save keeps the
+why lines by their place in the history (`Seats.by_place`; a held one is left out), and a loaded
+game gets them back (`Seats.restore`); a step taken back (an undo, a history cut short) loses its
+why (`Seats.prune`, run by the session whenever its history gets shorter).
 
 Who may change a seat (`SeatRule`, the players dialog): anyone before play has begun; after,
 the GM only, who opens the system's GM lock where it has one (the campaign's passphrase) or says
@@ -41,7 +44,8 @@ PACE = 0.6  # seconds at least between two computer commands in a window without
 @dataclass
 class Seats:
     """side -> computer level; a side not named plays at the screen. With the why lines of the
-    computer's decisions, by the step each made (not saved: a loaded game's are gone)."""
+    computer's decisions, by the step each made (saved by their place in the history, except one
+    still held back: `by_place`, `restore`; dropped with their steps: `prune`)."""
 
     levels: dict[str, str] = field(default_factory=dict)
     whys: dict[int, tuple[Any, str]] = field(default_factory=dict, compare=False, repr=False)  # id(step) ->
@@ -84,6 +88,35 @@ class Seats:
         out = [self.whys[k][1] for k in self.held if k in self.whys]
         self.held.clear()
         return out
+
+    def by_place(self, steps: Sequence[Any]) -> dict[int, str]:
+        """The why lines of a history by the index of their step in `steps` (what a save keeps).
+        A why still held back is left out: it would tell what a sealed decision chose. [decision]"""
+        out: dict[int, str] = {}
+        if not self.whys:
+            return out
+        held = set(self.held)
+        for i, step in enumerate(steps):
+            kept = self.whys.get(id(step))
+            if kept is not None and kept[0] is step and id(step) not in held:
+                out[i] = kept[1]
+        return out
+
+    def restore(self, steps: Sequence[Any], lines: Mapping[int, str]) -> None:
+        """Give back the why lines a save kept (`lines`: index in `steps` -> line), none held."""
+        for i, line in lines.items():
+            if 0 <= i < len(steps):
+                self.note_why(steps[i], line)
+
+    def prune(self, steps: Sequence[Any]) -> None:
+        """Drop the why lines (and held-back marks) of every step no longer in `steps`: the steps
+        an undo took back or a cut of the history left behind."""
+        if not self.whys and not self.held:
+            return
+        alive = {id(step) for step in steps}
+        for key in [key for key in self.whys if key not in alive]:
+            del self.whys[key]
+        self.held[:] = [key for key in self.held if key in self.whys]
 
     def label(self, side: str) -> str:
         level = self.levels.get(side)

@@ -44,6 +44,26 @@ class Session:
     return_to: Callable[[Any], None] | None = None
     return_label: str = ""
     seats: Seats = field(default_factory=Seats)  # who plays each side: Human, or the computer at a level
+    _steps_seen: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # every way a history gets shorter (a player's undo, the GM's, a GM branch cutting it) goes
+        # through the record, which says so: the seats then drop the why lines of the steps gone
+        self._steps_seen = len(self.record.steps)
+        then = self.record.on_change
+        if then is None:
+            self.record.on_change = self._history_changed
+        else:
+            def both() -> None:
+                then()
+                self._history_changed()
+            self.record.on_change = both
+
+    def _history_changed(self) -> None:
+        steps = self.record.steps
+        if len(steps) < self._steps_seen:
+            self.seats.prune(steps)
+        self._steps_seen = len(steps)
 
     # ------------------------------------------------------------------ building
     @classmethod
