@@ -61,6 +61,11 @@ class Budget:
     def expired(self) -> bool:
         return self.used >= self.work or self.elapsed() >= self.seconds
 
+    def out_of_time(self) -> bool:
+        """The wall clock alone has run out (a stop that does not depend on the work counted, for
+        the parts of a search that never count any)."""
+        return self.elapsed() >= self.seconds
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -47,6 +47,15 @@ def test_budget_runs_out_on_work_or_on_time() -> None:
     assert slow.expired()  # the clock
 
 
+def test_out_of_time_is_the_clock_alone_not_the_work_spent() -> None:
+    ticks = iter([0.0, 0.1, 0.2, 5.0])
+    budget = Budget(1.0, work=3, clock=lambda: next(ticks))
+    budget.spend(3)
+    assert budget.expired() and not budget.out_of_time()  # 0.1 s: the work is spent, not the time
+    assert not budget.out_of_time()  # 0.2 s
+    assert budget.out_of_time()  # 5 s
+
+
 def test_budget_refuses_nonsense_limits() -> None:
     with pytest.raises(ValueError, match="more than 0 seconds"):
         Budget(0)

@@ -16,6 +16,7 @@ from game.__main__ import main
 from game.core.ai import Budget, RandomPlayer, choose, play_out
 from game.core.hexgrid import Hex, distance, line, neighbours
 from game.replay import verify_save
+from game.systems.tactical import ai as tactical_ai
 from game.systems.tactical.ai import (
     CLOSING,
     KILL,
@@ -323,3 +324,33 @@ def test_the_hex_an_enemy_closes_to_is_the_one_on_the_line_of_sight_line(aq: int
         return
     steps = min(steps, distance(a, b))
     assert toward(a, b, steps) == line(a, b)[steps]
+
+
+def test_a_hard_movement_decision_whose_time_is_up_stops_at_the_next_unit_and_plays_a_legal_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time running out mid-search stops the weighing at the next unit (the work limit stops
+    only the weighing of ends): the best move found so far is played, one the rules accept."""
+    system = PLUGIN.system
+    state = _initial("default", 5)
+    while not (state.phase == "movement" and state.pending is None):
+        side = system.to_move(state)[0]
+        state = system.apply(state, choose(system, state, side, player("easy", random.Random(1))).decision.command).state
+    side = system.to_move(state)[0]
+    places: list[str] = []
+    weigh = tactical_ai.place_value
+
+    def counted(ctx: Any, state: Any, uid: str, h: Any) -> float:
+        places.append(uid)
+        return weigh(ctx, state, uid, h)
+
+    monkeypatch.setattr(tactical_ai, "place_value", counted)
+    player("hard", random.Random(1)).decide(system, system.view(state, side), side, Budget(60.0, work=10_000))
+    weighed_in_full = len(set(places))
+    places.clear()
+    calls = iter(range(1_000_000))
+    budget = Budget(1.0, work=10_000, clock=lambda: 0.0 if next(calls) < 40 else 10.0)  # up after 40 looks
+    decision = player("hard", random.Random(1)).decide(system, system.view(state, side), side, budget)
+    assert budget.out_of_time()
+    assert side_of_command(state, decision.command) == side
+    assert system.apply(state, decision.command).accepted
+    assert weighed_in_full >= 5 and len(set(places)) < weighed_in_full

@@ -631,6 +631,8 @@ class TacticalPlayer:
             if isinstance(c, Move | Dash | Charge | SpecialMove | StuckStep):
                 by_unit.setdefault(c.unit_id, []).append(c)
         for uid, options in by_unit.items():
+            if ctx.budget.out_of_time() and best[1] is not end:
+                break  # the time is up: the best so far (the work limit stops only the weighing of ends)
             u = view.units[uid]
             here = place_value(ctx, view, uid, u.hex)
             # charges first (their own value), then the other moves by where they end
