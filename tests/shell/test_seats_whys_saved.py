@@ -95,11 +95,10 @@ def test_a_game_with_computer_seats_saved_and_loaded_keeps_each_why_line_on_its_
     assert back.seats.by_place(back.history) == whys
     assert all(back.seats.why_of(back.history[i]) == line for i, line in whys.items())
     assert savegame.verify(TABLE, path).commands == len(session.history)  # replay --verify: unchanged
-    if system != "mass":  # (the mass board's log starts at the load: it does not list the commands before it)
-        _, scene = _window(back)
-        shown = _shown_log(scene)
-        recent = [line for i, line in whys.items() if i >= len(back.history) - 80]  # (the dice log's last 80)
-        assert recent and all(line in shown for line in recent)
+    _, scene = _window(back)  # the window opened on the loaded game: its log shows them as before
+    shown = _shown_log(scene)
+    recent = [line for i, line in whys.items() if i >= len(back.history) - 80]  # (the dice log's last 80)
+    assert recent and all(line in shown for line in recent)
 
 
 def test_every_kind_of_window_save_keeps_the_why_lines_quick_autosave_recovery_and_emergency(tmp_path: Path) -> None:
@@ -198,6 +197,21 @@ def test_an_undo_drops_the_why_lines_of_the_steps_it_takes_back_the_players_the_
     assert session.undo()
     assert seats.why_of(undone) is None and id(undone) not in seats.whys
     assert seats.why_of(kept) == "why 0"
+
+
+def test_the_mass_board_opened_on_a_loaded_battle_lists_its_commands_with_each_why_under_its_own(
+        tmp_path: Path) -> None:
+    _, _, session = _played_by_computers("mass")
+    whys = session.seats.by_place(session.history)
+    back = load_session(TABLE, save_session(session, tmp_path / "mass.yaml"))
+    assert back is not None
+    _, scene = _window(back)
+    shown = _shown_log(scene)
+    heads = [n for n, line in enumerate(shown) if line.startswith("> ")]
+    assert len(heads) == len(back.history)  # one heading a command played before the save
+    for i, line in whys.items():
+        end = heads[i + 1] if i + 1 < len(heads) else len(shown)
+        assert line in shown[heads[i]:end], (i, line)  # within its own command's lines
 
 
 def test_seats_give_their_why_lines_by_place_without_the_held_ones_and_take_them_back() -> None:

@@ -148,6 +148,7 @@ class MassBoardScene(Scene):
         self._refresh()
         self._build()
         self._intro()
+        self._log_history()  # a loaded game: what was played before, with the computer's why lines
 
     # ------------------------------------------------------------------ set-up
     def _intro(self) -> None:
@@ -369,18 +370,10 @@ class MassBoardScene(Scene):
         if self._play(self.legal[self.selected]):
             self.last_said = ""
 
-    def _play(self, cmd: Any, why: str | None = None) -> bool:
-        """Apply a command through the session and log it with its events; `why`: a computer
-        force's why line, logged after them (a sealed choice's once every force has chosen)."""
-        before = self.session.state
-        ok, events, reason = self.session.apply(cmd)
-        if not ok:
-            self.message = reason or "refused"
-            self._say(f"refused: {reason}", BAD)
-            return False
-        self.message = ""
-        sealed = is_sealed(self.system, before, cmd)
-        if sealed:  # its content stays hidden from the next force
+    def _log_command(self, before: Any, cmd: Any, events: Any) -> list[str]:
+        """The log lines of a command played from `before` and its events (a sealed choice: only
+        that it was made); returns the casualties it told."""
+        if is_sealed(self.system, before, cmd):  # its content stays hidden from the next force
             self._say(f"> {before.forces[cmd.force].name} makes its sealed choice", GOLD)
         elif isinstance(cmd, c.WrestCommand):
             self._say("> " + wrest_label(before, cmd), GOLD)
@@ -399,6 +392,31 @@ class MassBoardScene(Scene):
             self._say(line, colour)
             if getattr(e, "what", "") in ("casualties", "wounds"):
                 new_cas.append(getattr(e, "text", line))
+        return new_cas
+
+    def _log_history(self) -> None:
+        """The commands played before the board opened (a loaded save's), as they were logged,
+        each with the computer's why line when the save kept one (Seats.why_of)."""
+        for step in self.session.history:
+            new_cas = self._log_command(step.before, step.command, step.events)
+            if new_cas and getattr(step.command, "kind", "") == "resolve_wave":
+                self.casualties = new_cas  # the last Wave's, as the board showed them
+            why = self.session.seats.why_of(step)
+            if why is not None:
+                self._say(why, DIM)
+
+    def _play(self, cmd: Any, why: str | None = None) -> bool:
+        """Apply a command through the session and log it with its events; `why`: a computer
+        force's why line, logged after them (a sealed choice's once every force has chosen)."""
+        before = self.session.state
+        ok, events, reason = self.session.apply(cmd)
+        if not ok:
+            self.message = reason or "refused"
+            self._say(f"refused: {reason}", BAD)
+            return False
+        self.message = ""
+        sealed = is_sealed(self.system, before, cmd)
+        new_cas = self._log_command(before, cmd, events)
         if new_cas and getattr(cmd, "kind", "") == "resolve_wave":
             self.casualties = new_cas
         seats: Seats = self.session.seats
