@@ -23,7 +23,7 @@ from game.shell.actions import offer_recovery
 from game.shell.app import App, Settings
 from game.shell.contracts import live_game
 from game.shell.savegame import clean_leftovers, run_guarded
-from game.shell.seats import Seats
+from game.shell.seats import THINK_LIMITS, THINK_SECONDS, Seats
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seat", action="append", default=[], metavar="SIDE=ai:LEVEL",
                    help="the computer plays this side at this level (as `arena`; repeat for more sides); "
                         "sides not named are played at the screen")
+    p.add_argument("--think", type=float, default=THINK_SECONDS, metavar="SECONDS",
+                   help=f"how long the computer may think over one decision (default {THINK_SECONDS:g}; "
+                        f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g}; the players dialog, P, changes it too)")
     p.add_argument("--frames", type=int, default=0,
                    help="quit after drawing this many frames (start-up timing, smoke tests)")
     p.set_defaults(func=run)
@@ -50,11 +53,14 @@ def run(args: argparse.Namespace) -> int:
         w, h = (int(x) for x in str(args.size).lower().split("x"))
     except ValueError:
         raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
+    low, high = THINK_LIMITS
+    if not low <= args.think <= high:
+        raise UserError(f"--think: the computer's thinking time must be {low:g} to {high:g} seconds, got {args.think:g}")
     frames = args.frames or int(os.environ.get("AIL_EXIT_AFTER_FRAMES", "0") or 0)
     clean_leftovers()  # temporary files of a save killed half-way, from an earlier session
 
     settings = Settings(animation="instant" if args.instant else "fast" if args.fast else "normal",
-                        blackout=not args.no_blackout)
+                        blackout=not args.no_blackout, think_seconds=args.think)
     path = args.path
     if path is not None and Path(path).suffix.lower() in (".tmx", ".tmj"):
         path = scenario_for_map(args.table, Path(path))

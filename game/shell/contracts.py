@@ -37,6 +37,7 @@ class Settings:
     ask_defensive: bool = True       # ask the defender about a defensive action
     confirm_end_phase: bool = True   # confirm ending a phase when units have not acted
     show_grid: bool = True
+    think_seconds: float = 1.0       # the time a computer seat may think over one decision (--think, P)
 
     def speed_factor(self) -> float:
         """Multiplier on animation time: 0 means instant."""

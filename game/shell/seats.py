@@ -35,7 +35,9 @@ from typing import Any
 from game.core.ai import Budget, PlayerFactory, Timed, choose, parse_seat
 
 HUMAN = "human"
-THINK_SECONDS = 1.0   # a computer seat's time budget in the window
+THINK_SECONDS = 1.0   # a computer seat's time budget in the window (Settings.think_seconds)
+THINK_CHOICES = (0.5, 1.0, 2.0, 5.0, 10.0)  # what the players dialog offers, in turn
+THINK_LIMITS = (0.1, 60.0)  # what `play --think` accepts
 THINK_WORK = 10_000
 PACE = 0.6  # seconds at least between two computer commands in a window without animations (campaign
             # map, mass board), so that the people watching can follow them (a test sets its scene's 0)
@@ -201,10 +203,12 @@ class _Job:
 
 class Thinker:
     """Asks computer players for decisions in a thread, one question at a time per slot ("turn"
-    for a computer seat, "hint" for the hint key)."""
+    for a computer seat, "hint" for the hint key). `seconds`: each decision's time budget, or
+    what gives it when a question is asked (the window's Settings.think_seconds, which the players
+    dialog and `play --think` change)."""
 
-    def __init__(self, players: Mapping[str, PlayerFactory], seed: int, *, seconds: float = THINK_SECONDS,
-                 work: int = THINK_WORK) -> None:
+    def __init__(self, players: Mapping[str, PlayerFactory], seed: int, *,
+                 seconds: float | Callable[[], float] = THINK_SECONDS, work: int = THINK_WORK) -> None:
         self.players = players
         self.seed = seed
         self.seconds = seconds
@@ -234,7 +238,7 @@ class Thinker:
                 return None  # a stale question still running: wait for it to finish first
             job = self._jobs[slot] = _Job(key, state)
             player = self._player(side, level)
-            budget = Budget(self.seconds, self.work)
+            budget = Budget(self.seconds() if callable(self.seconds) else self.seconds, self.work)
 
             def work(job: _Job = job) -> None:
                 try:

@@ -1,6 +1,7 @@
 """The players dialog, for every rule system: who plays each side (Human, or the computer at one of
 the levels its rules offer). A side's button (or its number key) moves it on to the next choice:
-Human, Computer easy, Computer hard, ... and back to Human; Done closes.
+Human, Computer easy, Computer hard, ... and back to Human; T (Think) moves the computer's thinking
+time a decision on (THINK_CHOICES, the window's Settings.think_seconds); Done closes.
 
 Who may change a seat is the same in every window (`SeatRule`, game/shell/seats.py): anyone
 before play has begun (a fresh game opens the dialog from its briefing); once it has, the GM
@@ -17,10 +18,10 @@ import pygame
 
 from game.shell.contracts import AppContext
 from game.shell.scenes.dialog import Choice, DialogScene
-from game.shell.seats import SeatRule, Seats
+from game.shell.seats import THINK_CHOICES, SeatRule, Seats
 from game.shell.toolkit.richtext import Span, styled
 
-__all__ = ["seats_dialog", "next_choice"]
+__all__ = ["seats_dialog", "next_choice", "next_think"]
 
 OPEN = SeatRule()
 
@@ -38,6 +39,12 @@ def short(name: str, most: int = 12) -> str:
         return name
     cut = name[:most + 1].rsplit(" ", 1)[0].rstrip()
     return cut if len(cut) >= most // 2 else name[:most - 1].rstrip() + "\u2026"
+
+
+def next_think(seconds: float) -> float:
+    """The thinking time after `seconds` in the dialog's round (THINK_CHOICES): the next one up,
+    from the longest back to the shortest."""
+    return next((c for c in THINK_CHOICES if c > seconds + 1e-9), THINK_CHOICES[0])
 
 
 def button_label(name: str, level: str | None) -> str:
@@ -62,9 +69,18 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
         seats.set(side, next_choice(seats.level(side), levels))
         again()
 
+    def think() -> None:
+        if why_not is not None:
+            again(refused=True)
+            return
+        app.settings.think_seconds = next_think(app.settings.think_seconds)
+        again()
+
     pieces: list[Span | str] = []
     for i, (sid, name) in enumerate(sides, 1):  # names are text, never markup: nothing to escape
         pieces += [Span(str(i), bold=True), f"  {name}: ", Span(seats.label(sid), bold=True), "\n"]
+    pieces += [Span("T", bold=True), "  The computer thinks up to ",
+               Span(f"{app.settings.think_seconds:g} s", bold=True), " a decision.\n"]
     if why_not is None:
         pieces += ["\nClick a side (or press its number) to change who plays it: Human, then "
                    f"{', '.join('Computer ' + lv for lv in levels)}. A computer side plays by itself and says why "
@@ -82,6 +98,7 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
             choices.append(Choice("GM: unlock (G)", lambda: unlock(lambda: again(unlocked=True)), pygame.K_g))
         else:
             choices.append(Choice("I am the GM (G)", lambda: again(unlocked=True), pygame.K_g))
+    choices.append(Choice(f"Think: {app.settings.think_seconds:g} s", think, pygame.K_t))
     choices.append(Choice("Done", on_done, pygame.K_RETURN, primary=True))
     width = min(max(app.screen.get_width() - 40, 520), 180 * len(choices) + 40)
     return DialogScene(app, "Players", body, choices, size=(width, 300),

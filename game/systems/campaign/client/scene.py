@@ -184,7 +184,7 @@ class CampaignScene(Scene):
         self.battle_shown = 0  # which open battle the GM's Battle panel shows (B: the next)
         # computer powers (game/shell/seats.py): their decisions and the hint's, in a thread
         self.players = app.table.plugin_named(session.system.name).players
-        self.thinker = Thinker(self.players, session.seed)
+        self.thinker = Thinker(self.players, session.seed, seconds=lambda: app.settings.think_seconds)
         self._hint_for: str | None = None  # the power a hint is being thought for
         self.thinking: str | None = None  # the computer power whose decision is awaited (the panel says so)
         self.pace = PACE  # seconds at least between two computer commands (the people follow them)

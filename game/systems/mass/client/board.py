@@ -137,7 +137,7 @@ class MassBoardScene(Scene):
         self.wrest_why: str | None = None  # why nobody of them may now (None: someone may)
         # computer forces (game/shell/seats.py): their decisions and the hint's, in a thread
         self.players = app.table.plugin_named(session.system.name).players
-        self.thinker = Thinker(self.players, session.seed)
+        self.thinker = Thinker(self.players, session.seed, seconds=lambda: app.settings.think_seconds)
         self._hint_for: str | None = None  # the force a hint is being thought for
         self.thinking: str | None = None  # the computer force whose decision is awaited
         self.last_said = ""  # what the computer last played, and why (over the list until a person plays)

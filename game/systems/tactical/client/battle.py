@@ -116,7 +116,7 @@ class BattleScene(Scene):
         self._toast: tuple[str, float] | None = None
         # computer seats (game/shell/seats.py): their decisions and the hint key's, in a thread
         self.players = app.table.plugin_named(session.system.name).players
-        self.thinker = Thinker(self.players, session.seed)
+        self.thinker = Thinker(self.players, session.seed, seconds=lambda: app.settings.think_seconds)
         self._hint_for: str | None = None     # the side a hint is being thought for
         self.ui = app.make_ui()
         self._build_ui()
