@@ -11,6 +11,7 @@ from game.replay import Record, initial_state_of, save_game
 from game.shell import launch
 from game.shell.app import App
 from game.shell.toolkit.richtext import Span, plain
+from game.systems.tactical.client.replay import ReplayScene
 from game.systems.tactical.io.scenario import load_scenario
 from game.systems.tactical.rules.commands import parse_command
 from game.systems.tactical.rules.system import SYSTEM
@@ -151,3 +152,20 @@ def test_replay_from_the_end_of_battle_summary_returns_to_it(tmp_path: Path, sav
     key(app, pygame.K_ESCAPE)
     settle(app)
     assert top_name(app) == "end"
+
+
+def test_the_replay_views_dice_log_shows_the_computers_why_lines_but_never_a_sealed_ones(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(played_overwatch(tmp_path / "ow.yaml"))
+    session = battle(app).session
+    steps = list(session.history)
+    session.seats.set("jibril", "easy")
+    session.seats.note_why(steps[2], "the odds it weighed")
+    session.seats.note_why(steps[3], "a sealed choice's reason", sealed=True)
+    view = ReplayScene(app, session, steps)  # as F3 opens it, while the game still holds one back
+    view.goto(4)
+    log = plain(view.view.log_text())
+    assert "the odds it weighed" in log and "a sealed choice's reason" not in log
+    view.goto(0)
+    assert view.display.seats is not session.seats and view.display.seats.held == []
+    assert session.seats.why_of(steps[2]) == "the odds it weighed" and len(session.seats.held) == 1

@@ -35,6 +35,7 @@ from game.shell import actions, savegame
 from game.shell.keys import dispatch
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.seats import Seats
 from game.shell.session import Session
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Styled
@@ -49,6 +50,15 @@ if TYPE_CHECKING:
 
 BAR_H = 132
 DRAG = 6  # pixels the pointer moves before a press is a drag, not a click
+
+
+def _shown(seats: Seats) -> Seats:
+    """The seats the replay's battle display is given: who played, and the why lines the game
+    has shown (its dice log prints them), without those still held back for a sealed choice (the
+    replay steps back and forth, so it could not keep them back) [decision]; a copy, so that
+    nothing done in the replay changes the game's."""
+    held = set(seats.held)
+    return Seats(dict(seats.levels), {k: v for k, v in seats.whys.items() if k not in held}, [])
 
 
 class ReplayScene(Scene):
@@ -73,7 +83,8 @@ class ReplayScene(Scene):
         self.display = Session(system=session.system, record=Record(session.system, self.initial),
                                    game_setup=session.game_setup, setup=session.setup, board=session.board,
                                    layout=session.layout, map_data=session.map_data, seed=session.seed,
-                                   path=session.path, loaded=session.loaded)
+                                   path=session.path, loaded=session.loaded,
+                                   seats=_shown(session.seats))
         self.view = BattleScene(app, self.display)
         self.view.viewer = None
         self.index = 0
