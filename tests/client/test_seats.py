@@ -366,3 +366,20 @@ def test_the_person_cannot_end_the_computers_phase_its_end_button_is_greyed() ->
     played = len(session.history)
     scene.end_phase()
     assert len(session.history) == played and "played by the computer" in (scene.toast_text or "")
+
+
+def test_restarting_the_battle_keeps_who_plays_each_side_but_none_of_the_old_games_why_lines() -> None:
+    app = _app({"zenith": "easy"})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    side = session.system.to_move(session.state)[0]
+    cmds = list(session.system.legal_commands(session.view(side)))
+    assert scene.submit(cmds[0])
+    session.seats.note_why(session.history[-1], "an old reason")
+    scene.restart()
+    fresh = live_game(app)
+    assert fresh is not None and fresh is not scene
+    assert fresh.session.seats.levels == {"zenith": "easy"}
+    assert fresh.session.seats.whys == {} and fresh.session.history == []
+    assert session.seats.why_of(session.history[-1]) == "an old reason"  # the old game's own, untouched

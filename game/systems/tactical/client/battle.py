@@ -53,7 +53,7 @@ from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffPolicy, HandoffScene
 from game.shell.scenes.seats import seats_dialog
-from game.shell.seats import SeatRule, Thinker, hint_level, levels_of, said, why_line
+from game.shell.seats import SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
 from game.shell.session import Session
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.shell.toolkit.richtext import Styled
@@ -493,7 +493,7 @@ class BattleScene(Scene):
         s = self.session
         fresh = Session.start(s.system, s.game_setup, s.seed, setup=s.setup, board=s.board, layout=s.layout,
                               map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description,
-                              seats=s.seats)
+                              seats=Seats(dict(s.seats.levels)))  # the same players, none of the old game's why lines
         self.app.replace(BattleScene(self.app, fresh))
 
     def warm_up(self) -> None:
