@@ -49,9 +49,9 @@ class Record:
         GM's when `gm` — a player's command made in GM mode — or when it is a GM command)."""
         outcome = self.system.apply(self.state, command)
         if isinstance(outcome, Accepted):
+            self.redo_stack.clear()  # before the step is pushed: whoever is told of it sees no redo left
             self._push(Step(self.state, command, tuple(outcome.events), outcome.state,
                             gm=gm or self.system.is_gm_command(command)))
-            self.redo_stack.clear()
         return outcome
 
     def rolled_dice(self, step: Step) -> bool:

@@ -120,6 +120,15 @@ class Seats:
             del self.whys[key]
         self.held[:] = [key for key in self.held if key in self.whys]
 
+    def carry(self, old: Any, new: Any) -> None:
+        """The why line of step `old` (undone) goes to step `new` (the same command redone), held
+        back still if it was."""
+        kept = self.whys.pop(id(old), None)
+        if kept is None or kept[0] is not old:
+            return
+        self.whys[id(new)] = (new, kept[1])
+        self.held[:] = [id(new) if key == id(old) else key for key in self.held]
+
     def label(self, side: str) -> str:
         level = self.levels.get(side)
         return "Human" if level is None else f"Computer ({level})"

@@ -45,6 +45,7 @@ class Session:
     return_label: str = ""
     seats: Seats = field(default_factory=Seats)  # who plays each side: Human, or the computer at a level
     _steps_seen: int = field(default=0, init=False, repr=False, compare=False)
+    _redo_top: Any = field(default=None, init=False, repr=False, compare=False)  # the step a redo would bring back
 
     def __post_init__(self) -> None:
         # every way a history gets shorter (a player's undo, the GM's, a GM branch cutting it) goes
@@ -60,9 +61,13 @@ class Session:
             self.record.on_change = both
 
     def _history_changed(self) -> None:
-        steps = self.record.steps
-        if len(steps) < self._steps_seen:
-            self.seats.prune(steps)
+        steps, redo = self.record.steps, self.record.redo_stack
+        top = self._redo_top
+        if len(steps) == self._steps_seen + 1 and top is not None and steps[-1].command is top.command:
+            self.seats.carry(top, steps[-1])  # a redone computer command keeps its why line
+        if len(steps) != self._steps_seen + 1 or top is not None:
+            self.seats.prune([*steps, *redo])  # the undone keep theirs while they may be redone
+        self._redo_top = redo[-1] if redo else None
         self._steps_seen = len(steps)
 
     # ------------------------------------------------------------------ building

@@ -171,7 +171,7 @@ def test_a_malformed_why_entry_is_refused_naming_the_file_its_line_the_entry_and
     assert "expected the computer's why line as text" in message and f"got {shown}" in message
 
 
-def test_an_undo_drops_the_why_lines_of_the_steps_it_takes_back_the_players_the_gms_and_a_cut() -> None:
+def test_an_undone_step_keeps_its_why_while_it_may_be_redone_and_the_redone_one_shows_it_a_cut_drops_it() -> None:
     session = open_game(TABLE, ROOT / "maps/demo-movement.yaml")
     seats = session.seats
     for n in range(4):
@@ -180,13 +180,18 @@ def test_an_undo_drops_the_why_lines_of_the_steps_it_takes_back_the_players_the_
         seats.note_why(session.history[-1], f"why {n}", sealed=n == 3)
     kept = session.history[0]
     assert len(seats.whys) == 4 and len(seats.held) == 1
-    session.record.undo(gm=True)  # the GM's undo (any step): its why and its held mark go
-    assert len(seats.whys) == 3 and seats.held == []
+    undone = session.record.undo(gm=True)  # the GM's undo (any step): redoable, so its why is kept
+    assert undone is not None and len(seats.whys) == 4 and len(seats.held) == 1
+    assert session.record.redo() is not None  # the same command again: a new step, the same why, still held
+    redone = session.history[-1]
+    assert redone is not undone and seats.why_of(redone) is None and seats.unseal() == ["why 3"]
+    assert seats.why_of(redone) == "why 3" and id(undone) not in seats.whys
     gone = session.history[-1]
-    session.record.truncate(1)  # a GM branch cuts the history back
+    session.record.truncate(1)  # a GM branch cuts the history back: not redoable, the whys go
     assert set(seats.whys) == {id(kept)} and seats.why_of(gone) is None
     assert seats.why_of(kept) == "why 0"
-    # a player's undo (what the rules allow: a command that rolled no dice)
+    # a player's undo (what the rules allow: a command that rolled no dice), then another command:
+    # the undone one can no longer be redone, and its why goes with it
     while True:
         legal = list(session.system.legal_commands(session.state))
         assert session.apply(legal[0])[0]
@@ -195,8 +200,10 @@ def test_an_undo_drops_the_why_lines_of_the_steps_it_takes_back_the_players_the_
             break
     undone = session.history[-1]
     assert session.undo()
-    assert seats.why_of(undone) is None and id(undone) not in seats.whys
-    assert seats.why_of(kept) == "why 0"
+    assert id(undone) in seats.whys
+    others = [c for c in session.system.legal_commands(session.state) if c != undone.command]
+    assert session.apply(others[0])[0]
+    assert id(undone) not in seats.whys and seats.why_of(kept) == "why 0"
 
 
 def test_the_mass_board_opened_on_a_loaded_battle_lists_its_commands_with_each_why_under_its_own(
