@@ -2,8 +2,10 @@
 computer (issue 32, docs/ai.md).
 
 Each seat is one of the levels the scenario's rule system offers (its Plugin.players); a side
-with no --seat plays at random. With two sides the seats swap sides every other game (with more,
-they rotate), so a scenario that favours one side favours each player equally often. Every
+with no --seat plays at random. With two sides the seats swap sides every other game; with more,
+game g seats them in the g-th of every order (`seating`), so that each player plays each side
+equally often and with every other player beside it, and a scenario that favours one side (or
+one pair of sides) favours each player equally often. Every
 decision goes through game.core.ai.choose (the side's view only) and every command is applied by
 the rules: a refused one stops the arena with exit status 1 (computer games are a soak test).
 
@@ -26,6 +28,8 @@ import argparse
 import random
 import statistics
 import sys
+from itertools import islice, permutations
+from math import factorial
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
           f"budget {args.seconds:g} s / {args.work} per decision", file=out)
     for g in range(args.games):
         seed = args.seed + g
-        shift = g % len(sides)
-        who = {sides[(i + shift) % len(sides)]: labels[i] for i in range(len(sides))}
+        who = seating(sides, labels, g)
         seats = {side: plugin.players[_level(who[side])](random.Random(f"{seed}:{side}:{who[side]}"))
                  for side in sides}
         initial = system.initial_state(setup, seed)
@@ -183,6 +186,17 @@ def run(args: argparse.Namespace) -> int:
     if saved is not None:
         _write(system, saved[0], args, saved[1])
     return 0
+
+
+def seating(sides: list[str], labels: list[str], game: int) -> dict[str, str]:
+    """side -> the player (label) seated there in game `game` (from 0): the game-th of all the
+    orders of the players over the sides, in turn (two sides: swapped every other game; four: 24
+    orders), so that over every run of that many games each player sits at each side equally often
+    and beside each other player in every arrangement. [decision] A rotation alone (the earlier
+    rule) kept two players given neighbouring sides neighbours for ever."""
+    orders = permutations(range(len(sides)))
+    order = next(islice(orders, game % factorial(len(sides)), None))
+    return {sides[order[i]]: labels[i] for i in range(len(sides))}
 
 
 def _level(label: str) -> str:

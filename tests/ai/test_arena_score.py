@@ -5,12 +5,14 @@ it; a system without a score (the tactical battle) keeps the arena's output as i
 from __future__ import annotations
 
 import re
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from game.__main__ import main
+from game.cli.arena import seating
 from game.core.ai import game_summary
 from game.core.record import Record
 from game.systems.campaign.plugin import PLUGIN
@@ -184,3 +186,15 @@ def test_a_tactical_arena_run_prints_as_before_without_scores(capsys: pytest.Cap
                             r"\(95% CI 0\.0%-65\.8%\)", ln)
     assert lines[6] == "decision time:"
     assert "score" not in out and "battles" not in out
+
+
+def test_the_arena_seats_every_order_in_turn_so_each_player_meets_each_side_and_each_neighbour() -> None:
+    sides, labels = ["a", "b", "c", "d"], ["P1 hard", "P2 hard", "P3 easy", "P4 easy"]
+    games = [seating(sides, labels, g) for g in range(24)]
+    assert len({tuple(sorted(who.items())) for who in games}) == 24  # every order once
+    for lab in labels:
+        assert all(sum(who[s] == lab for who in games) == 6 for s in sides)  # each side 6 times in 24
+    hard_pairs = {frozenset(s for s, lab in who.items() if lab.endswith("hard")) for who in games}
+    assert hard_pairs == {frozenset(p) for p in combinations(sides, 2)}  # the two hard seats on every pair
+    assert [seating(["x", "y"], ["P1", "P2"], g) for g in range(3)] == [
+        {"x": "P1", "y": "P2"}, {"x": "P2", "y": "P1"}, {"x": "P1", "y": "P2"}]  # two sides: swapped in turn
