@@ -16,8 +16,9 @@ step its command made (`Seats.note_why`), so a game's log shows it under the com
 (`Seats.why_of`). The why of a sealed decision (orders, appointments, initiative choices) would
 tell what was chosen: it is held back until the seal is lifted (`Seats.unseal`). A save keeps the
 why lines by their place in the history (`Seats.by_place`; a held one is left out), and a loaded
-game gets them back (`Seats.restore`); a step taken back (an undo, a history cut short) loses its
-why (`Seats.prune`, run by the session whenever its history gets shorter).
+game gets them back (`Seats.restore`); an undone step keeps its why while it may be redone, and the
+redone step takes it (`Seats.carry`); a step that can no longer come back loses it (`Seats.prune`;
+the session runs both whenever its history changes).
 
 Who may change a seat (`SeatRule`, the players dialog): anyone before play has begun; after,
 the GM only, who opens the system's GM lock where it has one (the campaign's passphrase) or says

@@ -48,8 +48,8 @@ class Session:
     _redo_top: Any = field(default=None, init=False, repr=False, compare=False)  # the step a redo would bring back
 
     def __post_init__(self) -> None:
-        # every way a history gets shorter (a player's undo, the GM's, a GM branch cutting it) goes
-        # through the record, which says so: the seats then drop the why lines of the steps gone
+        # every change of the history (a command, an undo or redo, a GM branch cutting it) goes
+        # through the record, which says so: the seats then move or drop the why lines it concerns
         self._steps_seen = len(self.record.steps)
         then = self.record.on_change
         if then is None:
