@@ -62,19 +62,19 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
     def again(*, unlocked: bool = unlocked, refused: bool = False) -> None:
         app.push(seats_dialog(app, seats, sides, levels, on_done, rule, unlocked=unlocked, refused=refused))
 
+    def change(what: Callable[[], None]) -> None:
+        """Make a change the rule allows now (else say it is refused), then show the dialog again."""
+        if why_not is None:
+            what()
+        again(refused=why_not is not None)
+
     def cycle(side: str) -> None:
-        if why_not is not None:
-            again(refused=True)
-            return
-        seats.set(side, next_choice(seats.level(side), levels))
-        again()
+        change(lambda: seats.set(side, next_choice(seats.level(side), levels)))
 
     def think() -> None:
-        if why_not is not None:
-            again(refused=True)
-            return
-        app.settings.think_seconds = next_think(app.settings.think_seconds)
-        again()
+        def longer() -> None:
+            app.settings.think_seconds = next_think(app.settings.think_seconds)
+        change(longer)
 
     pieces: list[Span | str] = []
     for i, (sid, name) in enumerate(sides, 1):  # names are text, never markup: nothing to escape
