@@ -118,6 +118,9 @@ class SaveHeader(_Strict):
     seats: dict[str, str] = Field(default_factory=dict, description="who played each side: 'human' or "
                                   "'ai:LEVEL' (a computer player); older saves and games with no computer "
                                   "seat have none")
+    why_checksum: str | None = Field(None, description="a checksum of the log's why lines (`whys_checksum`): "
+                                     "written only when an entry has one; saves without why lines, and saves "
+                                     "of the versions before it, have none")
 
 
 class LogEntry(_Strict):
@@ -129,7 +132,10 @@ class LogEntry(_Strict):
     round: int = Field(0, ge=0)
     after: str = Field(description="checksum of the state right after this command")
     why: str | None = Field(None, description="a computer seat's command: the why line the window showed for "
-                            "it (optional; older saves have none); not covered by any checksum")
+                            "it (optional; older saves have none); covered by `why_checksum` and the "
+                            "header's `why_checksum`")
+    why_checksum: str | None = Field(None, description="with `why`: the checksum of this entry's why line at its "
+                                     "place in the log (`why_line_checksum`); older saves have none")
 
     @field_validator("why", mode="before")
     @classmethod
@@ -143,8 +149,10 @@ class LogEntry(_Strict):
     @model_serializer(mode="wrap")
     def _without_no_why(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = handler(self)
-        if isinstance(data, dict) and data.get("why") is None:
-            data.pop("why", None)  # as the file has it: an entry without a why has no `why` key
+        if isinstance(data, dict):
+            for key in ("why", "why_checksum"):  # as the file has it: an entry without a why has neither key
+                if data.get(key) is None:
+                    data.pop(key, None)
         return data
 
 
@@ -221,6 +229,21 @@ def _checksum_of(text: str) -> str:
 def state_checksum(state: Mapping[str, Any]) -> str:
     """A short, stable fingerprint of a state dict (16 hex digits of SHA-256)."""
     return _checksum_of(canonical_json(state))
+
+
+def why_line_checksum(index: int, why: str) -> str:
+    """The checksum of one why line at its place in the log (`index`: the entry's, from 0), which
+    its entry carries (`why_checksum`): 16 hex digits of SHA-256 over the canonical JSON of
+    `[index, why]`."""
+    return _checksum_of(canonical_json([index, why]))
+
+
+def whys_checksum(log: Sequence[LogEntry]) -> str | None:
+    """The checksum of all the why lines of a log, which the header carries (`why_checksum`): 16
+    hex digits of SHA-256 over the canonical JSON list of `[index, why]` pairs, one for each entry
+    with a why, in the log's order; None when no entry has one (nothing is written then)."""
+    pairs = [[i, entry.why] for i, entry in enumerate(log) if entry.why is not None]
+    return _checksum_of(canonical_json(pairs)) if pairs else None
 
 
 class StateChecksums:
@@ -358,6 +381,8 @@ def _log_line(entry: LogEntry) -> str:
             "after": entry.after}
     if entry.why is not None:  # written only for a computer's command: other lines as before
         data["why"] = entry.why
+    if entry.why_checksum is not None:
+        data["why_checksum"] = entry.why_checksum
     if _json_exact(entry.command):
         text = _LOG_LINE.encode(data)
         if not _yaml_careful().search(text):
@@ -370,17 +395,27 @@ def _log_line(entry: LogEntry) -> str:
 
 def with_whys(save: SaveData, whys: Mapping[int, str]) -> SaveData:
     """The save with the why lines of its computer commands (`whys`: index in the log -> line),
-    each in its own log entry (`why`); the other entries and their lines are kept as they are."""
-    if not whys:
+    each in its own log entry (`why`) with its checksum (`why_checksum`), and the header's
+    checksum of them all (`why_checksum`); the other entries and their lines are kept as they are.
+    A line that is not text with something in it (empty, blanks only) is left out: a save holds no
+    empty why line. With no line to write, the save is returned as it is."""
+    put = {i: line for i, line in whys.items()
+           if 0 <= i < len(save.log) and isinstance(line, str) and line.strip()}
+    if not put:
         return save
     log = list(save.log)
     lines = list(save.log_lines) if save.log_lines is not None and len(save.log_lines) == len(log) else None
-    for i, line in sorted(whys.items()):
-        if 0 <= i < len(log):
-            log[i] = log[i].model_copy(update={"why": line})
+    for i, entry in enumerate(log):
+        why = put.get(i, entry.why)
+        if why is None:
+            continue
+        check = why_line_checksum(i, why)
+        if why != entry.why or check != entry.why_checksum:  # (a why it had already: checked too)
+            log[i] = entry.model_copy(update={"why": why, "why_checksum": check})
             if lines is not None:
                 lines[i] = _log_line(log[i])
-    return replace(save, log=tuple(log), log_lines=None if lines is None else tuple(lines))
+    header = save.header.model_copy(update={"why_checksum": whys_checksum(log)})
+    return replace(save, header=header, log=tuple(log), log_lines=None if lines is None else tuple(lines))
 
 
 def _dump_log(log: Sequence[LogEntry]) -> str:
@@ -467,6 +502,8 @@ def dump_save(save: SaveData) -> str:
     header = save.header.model_dump(mode="json")
     if not header.get("seats"):
         header.pop("seats", None)  # written only when a computer played: older readers' format unchanged
+    if header.get("why_checksum") is None:
+        header.pop("why_checksum", None)  # written only with why lines: a save without them as before
     return (
         preamble(save)
         + "--- # header\n" + _dump(header)
@@ -723,7 +760,48 @@ def parse_save(text: str, path: str | os.PathLike[str] = "<save>", *, verify_che
             raise docs.error(2, (len(entries) - 1, "after"),
                              "the log does not match the state: the last command leaves state "
                              f"{entries[-1].after}, the saved state is {header.state_checksum}")
+        _check_whys(docs, header, entries)
     return SaveData(header, state, tuple(entries), p, text)
+
+
+def _check_whys(docs: _Docs, header: SaveHeader, entries: Sequence[LogEntry]) -> None:
+    """The why lines against their checksums: each entry's, then the header's over them all.
+
+    [decision] A save whose header has no `why_checksum` and no entry one either was written
+    before the why lines had checksums (or has no why line): its why lines, if any, are taken as
+    they are. The messages never say "does not match its checksum": game.replay reads that phrase
+    as an edited state and replays the log to find the field."""
+    if header.why_checksum is None:
+        stray = next((i for i, e in enumerate(entries) if e.why_checksum is not None), None)
+        if stray is not None:
+            raise docs.error(2, (stray, "why_checksum"),
+                             "a why line's checksum, but the header has no why_checksum: one of them was "
+                             "edited by hand (the game writes both or neither)")
+        return
+    for i, entry in enumerate(entries):
+        if entry.why is None:
+            if entry.why_checksum is not None:
+                raise docs.error(2, (i, "why_checksum"),
+                                 "a why line's checksum without its why line: the entry's why was removed "
+                                 "by hand (the game writes both or neither)")
+            continue
+        expected = why_line_checksum(i, entry.why)
+        if entry.why_checksum is None:
+            raise docs.error(2, (i, "why"),
+                             "a why line without its why_checksum: it was added by hand (the game writes "
+                             "every why line with one)")
+        if entry.why_checksum != expected:
+            raise docs.error(2, (i, "why"),
+                             f"the why line was changed: the entry's why_checksum is {entry.why_checksum}, "
+                             f"the line as it stands gives {expected}; the why line of command {i + 1} was "
+                             "edited by hand or the file is damaged")
+    actual = whys_checksum(entries)
+    if actual != header.why_checksum:
+        held = sum(1 for e in entries if e.why is not None)
+        raise docs.error(0, ("why_checksum",),
+                         f"the log's why lines are not the ones saved: the header's why_checksum is "
+                         f"{header.why_checksum}, the {held} why line(s) of the log give {actual or 'none'}; "
+                         "a why line was removed or added by hand, or the file is damaged")
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
