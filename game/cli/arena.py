@@ -11,7 +11,10 @@ the rules: a refused one stops the arena with exit status 1 (computer games are 
 
 Prints each player's wins, draws and losses with the win rate's 95 % confidence interval (Wilson),
 and each level's mean, median and worst decision time. `--save PATH` writes game `--save-game`
-(the first by default) as a save that `replay --verify` accepts.
+(the first by default) as a save that `replay --verify` accepts, with each computer decision's
+why line in its command's log entry, worded as the window words it ("Why (side, computer
+level): ..."; game.shell.seats.why_line), so the replay view (F3) shows the reasons as it does for
+a game played in the window. A decision that gave no reason has no why line.
 
 A game stopped before its end (`--max-rounds`: a campaign has no end of its own) whose summary
 has a `score` (side -> number, game.core.ai.game_summary; the campaign's: enemy units destroyed
@@ -36,9 +39,10 @@ from typing import Any
 from game.core.ai import RefusedCommand, parse_seat, play_out, wilson
 from game.core.errors import UserError
 from game.io.outpaths import check_destination, write_text_or_keep
-from game.io.saves import dump_save
+from game.io.saves import dump_save, with_whys
 from game.io.sniff import peek_system
 from game.replay import make_save
+from game.shell.seats import why_line
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -153,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
                          ": a draw by score between " + ", ".join(f"{who[s]} ({s})" for s in best))
             print(line, file=out)
         if args.save and g + 1 == args.save_game:
-            saved = (game, seed)
+            saved = (game, seed, who)
     scored = max(st["scored"] for st in stats.values())
     if scored:
         print(f"results ({scored} game(s) not over, judged by score: the highest score wins, a tie at the top is "
@@ -184,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {level}: {len(ts)} decisions, mean {statistics.fmean(ts) * 1000:.1f} ms, median "
                   f"{statistics.median(ts) * 1000:.1f} ms, worst {max(ts) * 1000:.1f} ms", file=out)
     if saved is not None:
-        _write(system, saved[0], args, saved[1])
+        _write(system, saved[0], args, saved[1], saved[2])
     return 0
 
 
@@ -197,6 +201,23 @@ def seating(sides: list[str], labels: list[str], game: int) -> dict[str, str]:
     orders = permutations(range(len(sides)))
     order = next(islice(orders, game % factorial(len(sides)), None))
     return {sides[order[i]]: labels[i] for i in range(len(sides))}
+
+
+def _why_lines(system: Any, game: Any, who: dict[str, str]) -> dict[int, str]:
+    """The why lines of a game played out (GameOut.whys), by the place of their commands in its
+    history, worded as the window words them: the side that decided is the one whose move it was
+    before the command (as play_out asked it), named as the game's summary names it."""
+    summary = system.summary(game.record.state)
+    sides = [str(s) for s in summary.get("sides", ())]
+    names = [str(n) for n in summary.get("side_names", sides)]
+    name_of = dict(zip(sides, names, strict=False))
+    lines: dict[int, str] = {}
+    for i, why in sorted(game.whys.items()):
+        to_move = system.to_move(game.record.steps[i].before)
+        side = str(to_move[0]) if to_move else ""
+        if side in who:
+            lines[i] = why_line(_level(who[side]), name_of.get(side, side), why)
+    return lines
 
 
 def _level(label: str) -> str:
@@ -227,9 +248,10 @@ def _num(value: float) -> str:
     return "0" if value == 0 else text
 
 
-def _write(system: Any, game: Any, args: argparse.Namespace, seed: int) -> None:
+def _write(system: Any, game: Any, args: argparse.Namespace, seed: int, who: dict[str, str]) -> None:
     save = make_save(system, game.record.state, game.record.steps, scenario_path=args.scenario, seed=seed,
                      title=f"arena game {args.save_game}")
+    save = with_whys(save, _why_lines(system, game, who))
     written = write_text_or_keep(args.save, dump_save(save), "save")
     if written.failed:
         raise UserError(f"{written.failed}; the save was kept in {written.path}")

@@ -152,7 +152,8 @@ class RefusedCommand(AssertionError):
 
 @dataclass
 class GameOut:
-    """One game played out by computer seats: its history, how it ended, each decision's time."""
+    """One game played out by computer seats: its history, how it ended, each decision's time and
+    why it was made."""
 
     record: Any  # game.core.record.Record
     over: bool
@@ -162,6 +163,9 @@ class GameOut:
     # the summary of its last state with what the system reads from its history (game_summary):
     # e.g. the campaign's `score` and `battles_fought`
     summary: dict[str, Any] = field(default_factory=dict)
+    # the why of each decision (Decision.why) by the place of its command in the history
+    # (record.steps); a decision that gave none (empty, blanks only) has no entry
+    whys: dict[int, str] = field(default_factory=dict)
 
 
 def game_summary(system: RuleSystem, state: Any, steps: Sequence[Any]) -> dict[str, Any]:
@@ -182,9 +186,11 @@ def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, s
     """Play a game from `initial`, every side's decision asked of its seat's player through
     `choose` (its view only), until the game is over, `max_commands`, or (when set) the system's
     clock (its summary's `round`: rounds, weeks, waves) passes `max_rounds`. A refused command
-    raises RefusedCommand: a computer plays only commands the rules accept."""
+    raises RefusedCommand: a computer plays only commands the rules accept. Each decision's why
+    is kept by the place of its command in the history (`GameOut.whys`)."""
     record = Record(system, initial)
     times: dict[str, list[float]] = {side: [] for side in seats}
+    whys: dict[int, str] = {}
     n = 0
     while n < max_commands:
         to_move = system.to_move(record.state)
@@ -203,11 +209,14 @@ def play_out(system: RuleSystem, initial: Any, seats: Mapping[str, Player], *, s
             raise RefusedCommand(f"the {seats[side].level} player of {side} chose "
                                  f"{system.describe_command(record.state, timed.decision.command)!r}, "
                                  f"which the rules refused: {getattr(outcome, 'reason', outcome)}")
+        why = timed.decision.why
+        if isinstance(why, str) and why.strip():
+            whys[len(record.steps) - 1] = why
         n += 1
     summary = game_summary(system, record.state, record.steps)
     winner = summary.get("winner")
     return GameOut(record, bool(summary.get("over")), winner if isinstance(winner, str) else None, times, n,
-                   summary)
+                   summary, whys)
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
