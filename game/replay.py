@@ -9,7 +9,9 @@ through the system's `apply`.
   (undo, replay view, dice log) and to prove that the log and the saved state agree; the saved
   state is what the game resumes from.
 - `verify_save`: `python -m game replay SAVE --verify` — re-apply the log and name the first
-  command whose rolls or resulting state differ from what was recorded.
+  command whose rolls or resulting state differ from what was recorded. The computer's why lines
+  are not re-made by replaying: their checksums are checked when the save is read
+  (game.io.saves.parse_save), so an edited one is refused by loading and verifying alike.
 
 Knows no rule system: everything system-specific goes through `game.core.system.RuleSystem`.
 """
