@@ -44,7 +44,7 @@ from game.shell.session import Session, session_for
 
 if TYPE_CHECKING:
     from game.io import saves
-    from game.replay import VerifyReport
+    from game.replay import LoadedGame, VerifyReport
 
 # game.io.saves and game.replay (the save format, its models and checksums) are imported where a
 # save is made or read, not by the window's start: its first frame needs neither (issue 14).
@@ -304,10 +304,15 @@ def load_session(table: Table, path: Path) -> Session | None:
     session.save_path = Path(path)
     session.load_warnings = list(loaded.warnings)
     session.saved_steps = len(session.history)
-    session.seats = Seats.from_record(loaded.header.seats)  # who played each seat (older saves: all Human)
-    # the computer's why lines, each by its command's place in the log (older saves: none)
-    session.seats.restore(session.history, {i: e.why for i, e in enumerate(loaded.save.log) if e.why is not None})
+    _seat(session, loaded)
     return session
+
+
+def _seat(session: Session, loaded: LoadedGame) -> None:
+    """Who played each seat of a loaded save (older saves: all Human) and the computer's why
+    lines, each by its command's place in the log (older saves: none)."""
+    session.seats = Seats.from_record(loaded.header.seats)
+    session.seats.restore(session.history, {i: e.why for i, e in enumerate(loaded.save.log) if e.why is not None})
 
 
 def load_for_replay(table: Table, path: str | os.PathLike[str]) -> tuple[Session, Any]:
@@ -317,6 +322,7 @@ def load_for_replay(table: Table, path: str | os.PathLike[str]) -> tuple[Session
 
     loaded = load_game(table, path)
     session = session_for(loaded.plugin, loaded.scenario, record=loaded.record, seed=loaded.header.seed)
+    _seat(session, loaded)  # the replay's dice log shows the computer's why lines, as after a load
     return session, loaded.plugin.client() if loaded.plugin.client is not None else None
 
 

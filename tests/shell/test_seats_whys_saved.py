@@ -4,7 +4,9 @@
 Each computer command's why line is kept in its own log entry of the save (`why`, optional:
 older saves have none); a why still held back because its decision is sealed is not written
 (it would tell what was chosen); a malformed entry is refused naming the file, the line, the
-entry and what was expected; the checksums and `replay --verify` are unchanged by it."""
+entry and what was expected; the why lines have checksums of their own (tests/io/
+test_saves_why_checksum.py), and `replay --verify` checks the game as before. A save opened
+straight in the replay view shows them too."""
 
 from __future__ import annotations
 
@@ -234,3 +236,12 @@ def test_seats_give_their_why_lines_by_place_without_the_held_ones_and_take_them
     assert other.by_place(steps) == {0: "one", 2: "three"} and not other.held
     other.prune(steps[:1])
     assert other.by_place(steps) == {0: "one"} and len(other.whys) == 1
+
+
+def test_a_save_opened_straight_in_the_replay_view_has_its_seats_and_why_lines(tmp_path: Path) -> None:
+    _, _, session = _played_by_computers("tactical")
+    whys = session.seats.by_place(session.history)
+    path = save_session(session, tmp_path / "replay.yaml")
+    replayed, _client = savegame.load_for_replay(TABLE, path)
+    assert replayed.seats.by_place(replayed.history) == whys
+    assert replayed.seats.levels == session.seats.levels
