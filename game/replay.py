@@ -49,7 +49,11 @@ from game.io.saves import LogEntry, SaveData, SaveError, SaveHeader
 
 ROOT = paths.data_root()
 
-__all__ = ["LoadedGame", "Record", "ReplayMismatch", "Step", "VerifyReport", "command_label", "find_scenario",
+# Told of each command as it is replayed: its place in the log, the step, the rules, and the
+# computer's why line saved with it (None: none was saved).
+OnStep = Callable[[int, Step, RuleSystem, str | None], None]
+
+__all__ = ["LoadedGame", "OnStep", "Record", "ReplayMismatch", "Step", "VerifyReport", "command_label", "find_scenario",
            "initial_state_of", "load_game", "load_scenario_of", "make_save", "replay_log", "save_game",
            "scenario_fingerprint", "scenario_ref", "system_of", "verify_save"]
 
@@ -316,7 +320,7 @@ def _label(save: SaveData, i: int) -> str:
 
 
 def replay_log(save: SaveData, system: RuleSystem, initial: Any, saved: Any, *,
-               on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> Record:
+               on_step: OnStep | None = None) -> Record:
     """Re-apply the log of `save` from `initial`, checking every recorded roll and checksum.
 
     `saved` is the save's own state, read back (`_state_from`). Raises ReplayMismatch naming the
@@ -360,7 +364,7 @@ def replay_log(save: SaveData, system: RuleSystem, initial: Any, saved: Any, *,
                 raise ReplayMismatch(path, err.where,
                                      f"{_label(save, i)} leaves state {check}, the save recorded {entry.after}", i)
         if on_step is not None:
-            on_step(i, step, system)
+            on_step(i, step, system, entry.why)
     final = system.state_to_data(record.state)
     if final != saved_plain:
         diff = first_difference(saved_plain, final)
@@ -399,7 +403,7 @@ def load_scenario_of(table: Table, save: SaveData,
 
 
 def _replay(table: Table, save: SaveData, path: str | os.PathLike[str], *,
-            on_step: Callable[[int, Step, RuleSystem], None] | None = None) -> tuple[Plugin, Any, Any, Record, list[str]]:
+            on_step: OnStep | None = None) -> tuple[Plugin, Any, Any, Record, list[str]]:
     plugin = _plugin_of(table, save)
     scenario, warnings = load_scenario_of(table, save, path)
     state = _state_from(save, plugin, scenario)
@@ -463,7 +467,7 @@ class VerifyReport:
 
 
 def verify_save(table: Table, path: str | os.PathLike[str],
-                on_step: Callable[[int, Step, RuleSystem], None] | None = None, *,
+                on_step: OnStep | None = None, *,
                 follow_links: bool = False) -> VerifyReport:
     """Re-apply the whole log from the scenario's initial state; raise ReplayMismatch (naming the
     first bad command) or SaveError; return counts when everything matches bit for bit.

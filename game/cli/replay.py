@@ -41,10 +41,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     out = sys.stdout
 
-    def show(index: int, step: Step, system: RuleSystem) -> None:
+    def show(index: int, step: Step, system: RuleSystem, why: str | None) -> None:
         mark = "GM " if step.gm else ""
         rnd = system.summary(step.before).get("round", "?")
         print(f"[{index + 1}] round {rnd}: {mark}{system.describe_command(step.before, step.command)}", file=out)
+        if why is not None:  # a computer's command: the reason it gave, as the window showed it
+            print(f"      {why}", file=out)
         for event in step.events:
             print(f"      {system.describe_event(step.after, event)}", file=out)
 

@@ -99,3 +99,17 @@ def test_an_arena_save_with_sides_swapped_names_each_side_with_its_own_level(tmp
             assert entry.why is not None and entry.why.startswith("Why (Street Garrison, computer random): ")
         elif side == "jibril":
             assert entry.why is not None and entry.why.startswith("Why (Jibril Assault Group, computer easy): ")
+
+
+def test_the_text_replay_prints_each_computer_commands_why_line_under_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "arena.yaml"
+    assert main(["arena", str(SCENARIO), "--seat", "garrison=ai:easy", "--games", "1", "--seed", "3",
+                 "--work", "300", "--save", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    save = saves.load_save(path)
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for i, entry in enumerate(save.log):
+        at = next(k for k, line in enumerate(lines) if line.startswith(f"[{i + 1}] "))
+        assert lines[at + 1] == f"      {entry.why}"
