@@ -120,6 +120,9 @@ def undo_refusal(session: Session) -> str:
     record = session.record
     if not record.steps:
         return "Nothing to undo: no command has been played yet."
+    blocked = session.undo_blocked()
+    if blocked is not None:
+        return blocked
     if record.rolled_dice(record.steps[-1]):
         return "Not undone: the last command rolled dice (only a command that rolled no dice and revealed " \
                "nothing can be taken back)."

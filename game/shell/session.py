@@ -117,11 +117,39 @@ class Session:
 
     @property
     def can_undo(self) -> bool:
-        """A player's undo: what the rule system says may be taken back (no dice, nothing revealed)."""
-        return self.record.can_undo
+        """A player's undo: what the rule system says may be taken back (no dice, nothing
+        revealed), and only a move of a side played at the screen, on its own turn
+        (`undo_blocked`)."""
+        return self.record.can_undo and self.undo_blocked() is None
 
     def undo(self) -> bool:
+        if self.undo_blocked() is not None:
+            return False
         return self.record.undo() is not None
+
+    def undo_blocked(self) -> str | None:
+        """Why the computer seats forbid taking back the last command, or None [decision, docs/
+        playing.md]: while a computer side is to move (it is thinking over the position an undo
+        would change, and would play the same again), and when the last command was a computer's
+        (the players at the screen take back their own moves only; to take back the computer's,
+        the GM gives its seat to a person in the players dialog first)."""
+        levels = self.seats.levels
+        if not levels:
+            return None
+        summary = self.system.summary(self.state)
+        names = dict(zip(summary.get("sides", ()), summary.get("side_names", ()), strict=False))
+        busy = [s for s in self.system.to_move(self.state) if s in levels]
+        if busy:
+            return (f"Not undone: the computer is playing {names.get(busy[0], busy[0])}; take back a move on "
+                    "your own turn.")
+        steps = self.record.steps
+        if steps and not steps[-1].gm:
+            mover = self.system.to_move(steps[-1].before)
+            if mover and mover[0] in levels:
+                return (f"Not undone: the last command was the computer's ({names.get(mover[0], mover[0])}); "
+                        "only your own moves can be taken back (the GM may give its seat to a person in the "
+                        "players dialog, P, first).")
+        return None
 
 
 # --------------------------------------------------------------------------- building from files

@@ -9,6 +9,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game.shell import actions
 from tests.shell.harness import SYSTEMS, ctrl, open_game, play_to_undoable, to_map
 
 
@@ -68,3 +69,27 @@ def test_an_undo_the_rules_refuse_says_why_and_changes_nothing(
     assert problem and text.startswith("Not undone: ")
     assert ("rolled dice" in text) == record.rolled_dice(before[-1])
     assert session.history == before
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_computer_sides_move_is_not_taken_back_and_nothing_is_while_the_computer_is_to_move(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_to_undoable(game)
+    session = game.session
+    played = len(session.history)
+    mover = session.system.to_move(session.history[-1].before)[0]
+    assert session.can_undo  # every side at the screen: the player's own move may be taken back
+    session.seats.levels = {mover: "easy"}  # the computer made it
+    assert not session.can_undo
+    assert not session.undo() and len(session.history) == played
+    reason = actions.undo_refusal(session)
+    assert reason.startswith("Not undone:") and "computer" in reason
+    to_move = session.system.to_move(session.state)
+    session.seats.levels = {to_move[0]: "easy"}  # the computer is to move now (thinking over this position)
+    assert not session.can_undo and not session.undo() and len(session.history) == played
+    assert actions.undo_refusal(session).startswith("Not undone: the computer is playing ")
+    others = [s for s in session.system.summary(session.state).get("sides", ()) if s not in (mover, *to_move)]
+    session.seats.levels = {others[0]: "easy"} if others else {}  # a computer seat elsewhere: no matter
+    assert session.can_undo and session.undo() and len(session.history) == played - 1
