@@ -308,12 +308,60 @@ class Panels:
             _, odds = _preview_parts(pv[0])
             base = _preview_parts(pv[1])[1] if pv[1] is not None else None
             if odds is not None:
-                draw.bar_chart(chart, local, odds.results, base.results if base is not None else None)
+                compare = base.results if base is not None else None
+                if (local.h - 8) / len(draw.RESULT_LABELS) >= CHART_ROW_MIN:
+                    draw.bar_chart(chart, local, odds.results, compare)
+                else:  # too short for a row per result: two columns
+                    compact_chart(chart, local, odds.results, compare)
         self._chart = (chart_key, chart)
 
     def chart_pictures(self) -> list[tuple[pygame.Surface, pygame.Rect]]:
         """The odds chart's picture and where it goes (drawn over the toolkit's elements)."""
         return [(self._chart[1], self.chart_rect)] if self._chart is not None else []
+
+
+# The height a row of the one-column odds chart needs for its 12-point label to be read.
+CHART_ROW_MIN = 14
+
+
+def compact_chart(surface: pygame.Surface, rect: pygame.Rect, results: dict[str, Any],
+                  compare: dict[str, Any] | None = None) -> list[pygame.Rect]:
+    """The odds chart in two columns, for a side panel too short for a row per result: each
+    result's label, a short bar and its percentage, in the order of the one-column chart (down
+    the left column, then the right). `compare` (the odds without the Advantage chosen) is a white
+    tick on each bar, as in the one-column chart. Returns each row's rectangle (tests check that
+    none overlaps another)."""
+    pygame.draw.rect(surface, (16, 19, 23), rect)
+    pygame.draw.rect(surface, (59, 67, 76), rect, 1)
+    n = len(draw.RESULT_LABELS)
+    per_col = (n + 1) // 2
+    row_h = (rect.height - 8) // per_col
+    col_w = (rect.width - 12) // 2
+    labels = [fonts.text(label, 12, (210, 204, 190)) for _, label, _ in draw.RESULT_LABELS]
+    label_w = [max(img.get_width() for img in labels[c * per_col:(c + 1) * per_col]) for c in range(2)]
+    pct_w = fonts.text("100%", 12, (235, 230, 220), True).get_width()
+    rows: list[pygame.Rect] = []
+    for i, (key, _, colour) in enumerate(draw.RESULT_LABELS):
+        col, r = divmod(i, per_col)
+        cell = pygame.Rect(rect.x + 6 + col * (col_w + 4), rect.y + 4 + r * row_h, col_w - 4, row_h)
+        rows.append(cell)
+        p = float(results.get(key, 0))
+        img = labels[i]
+        surface.blit(img, (cell.x, cell.y + (row_h - img.get_height()) // 2))
+        pct = fonts.text(draw.percent(p), 12, (235, 230, 220), True)
+        surface.blit(pct, (cell.right - pct.get_width(), cell.y + (row_h - pct.get_height()) // 2))
+        bar_x = cell.x + label_w[col] + 6  # the bars of a column line up
+        bar_w = cell.right - pct_w - 6 - bar_x
+        if bar_w < 8:
+            continue  # no room for a bar beside this label: the percentage says it
+        bar = pygame.Rect(bar_x, cell.y + row_h // 2 - 3, bar_w, 6)
+        pygame.draw.rect(surface, (36, 40, 46), bar)
+        if p > 0:
+            pygame.draw.rect(surface, colour, (bar.x, bar.y, max(2, round(bar.w * p)), bar.h))
+        if compare is not None:
+            tx = bar.x + round(bar.w * float(compare.get(key, 0)))
+            pygame.draw.line(surface, (255, 255, 255), (tx, bar.y - 2), (tx, bar.bottom + 1), 1)
+    return rows
 
 
 def side_names(session: Session) -> dict[str, str]:
@@ -349,30 +397,35 @@ def _side_summary(st: Any) -> Styled:
 
 
 def _preview_text(st: Any, p: Any, base: Any) -> Styled:
-    """The attack preview: the target, the Accuracy Challenge in parts, the hit roll, the exact
-    chance to hit (and without the Advantage chosen), the expected loss and the rules' notes."""
+    """The attack preview, most important first (a short window shows only its first lines): the
+    target and the exact chance to hit (and without the Advantage chosen), why it is 0% when no
+    roll can hit, the Accuracy Challenge in parts, the hit roll, then the expected loss, the chance
+    with a defensive action and the rules' notes."""
     ac, odds = _preview_parts(p)
     out = Lines()
     target = getattr(p, "target_id", None)
-    if target:
-        out.add(bold(f"vs {words(st.unit_name(target))}"))
+    head: list[Piece] = [bold(f"vs {words(st.unit_name(target))}")] if target else []
+    if odds is not None:
+        head += [" · Hit chance " if head else "Hit chance ", bold(draw.percent(odds.hit_chance))]
+        if base is not None:
+            _, bodds = _preview_parts(base)
+            if bodds is not None:
+                head.append(f" (was {draw.percent(bodds.hit_chance)} without Advantage)")
+    if head:
+        out.add(*head)
+    if odds is not None and odds.hit_chance == 0:
+        why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
+        if why.startswith("no chance to hit") and ": " in why:
+            why = why.split(": ", 1)[1]  # "0% to hit:" says it already
+        out.add(ink("0% to hit:", BAD, bold=True), ink(f" {words(why)}; the attack may still be made.", BAD))
     if ac is not None:
         parts = " ".join(f"{words(m.label)} {text.signed(m.value) if i else m.value}" for i, m in enumerate(ac.parts))
         out.add("Accuracy Challenge ", bold(ac.total), f" = {parts}")
     hit = _hit_roll_text(st, p)
     if hit:
         out.add(hit)
-    if odds is not None and odds.hit_chance == 0:
-        why = getattr(p, "no_chance", None) or _no_chance_reason(st, p)  # the rules' own sentence
-        out.add(ink("0% to hit:", BAD, bold=True), ink(f" {words(why)}; the attack may still be made.", BAD))
     if odds is not None:
-        chance: list[Piece] = ["Hit chance ", bold(draw.percent(odds.hit_chance))]
-        if base is not None:
-            _, bodds = _preview_parts(base)
-            if bodds is not None:
-                chance.append(f" (was {draw.percent(bodds.hit_chance)} without Advantage)")
-        chance.append(f" · expected strength lost {float(odds.expected_strength_lost):.2f}")
-        out.add(*chance)
+        out.add(f"Expected strength lost {float(odds.expected_strength_lost):.2f}")
         da = getattr(p, "odds_if_defensive_action", None)
         if da is not None:
             out.add(ink(f"If the defender takes a defensive action: {draw.percent(da.hit_chance)} to hit", DIM))
@@ -504,10 +557,10 @@ def _no_chance_reason(state: Any, p: Any) -> str:
     t = state.unit_type(p.attacker_id)
     w = next((x for x in t.weapons if x.name == p.weapon), None)
     if w is None or ac is None:
-        return "no roll can meet the Accuracy Challenge."
+        return "no roll can meet the Accuracy Challenge"
     _, stat, _, skill = ail.attack.hit_stat_and_skill(t, w)
     best = stat + skill + ail.check.die_for(skill, state.setup.rules.check) + sum(m.value for m in p.hit_modifiers)
     if best < ac.total:
         return (f"the Accuracy Challenge {ac.total} is beyond the best possible roll {best} "
-                f"(rolling {ail.check.die_for(skill, state.setup.rules.check)} on the die). The attack may still be made.")
-    return "no roll can meet the Accuracy Challenge. The attack may still be made."
+                f"(rolling {ail.check.die_for(skill, state.setup.rules.check)} on the die)")
+    return "no roll can meet the Accuracy Challenge"

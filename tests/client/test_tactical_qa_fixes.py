@@ -1,0 +1,71 @@
+"""Fixes from a QA walkthrough of the tactical window: each test names the behaviour it protects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.shell import draw, fonts
+from game.systems.tactical.client import battle_panels
+from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session
+
+
+def _far_target_preview(size: tuple[int, int]) -> Any:
+    # bolt rifles at 12 hexes: no roll can hit (as the Hill Battery across the river)
+    session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (13, 2))],
+                           width=16, phase="attack")
+    app = make_app(session, size=size, blackout=False)
+    click_hex(app, session.state.units["r1"].hex)
+    hover_hex(app, session.state.units["m1"].hex)
+    return app, battle(app)
+
+
+def test_at_960x600_every_row_of_the_odds_chart_has_its_own_room(monkeypatch: Any) -> None:
+    drawn: list[list[pygame.Rect]] = []
+    real = battle_panels.compact_chart
+
+    def spy(*args: Any, **kwargs: Any) -> list[pygame.Rect]:
+        drawn.append(real(*args, **kwargs))
+        return drawn[-1]
+
+    monkeypatch.setattr(battle_panels, "compact_chart", spy)
+    app, scene = _far_target_preview((960, 600))
+    scene.panels.update_chart(scene.mode.preview(scene))
+    assert drawn, "a chart too short for a row per result is drawn in two columns"
+    rows = drawn[-1]
+    assert len(rows) == len(draw.RESULT_LABELS)
+    label_h = fonts.text("Out of action", 12, (0, 0, 0)).get_height()
+    assert all(r.h >= label_h - 2 for r in rows)
+    assert all(pygame.Rect((0, 0), scene.panels.chart_rect.size).contains(r) for r in rows)  # in the chart's picture
+    assert not any(a.colliderect(b) for i, a in enumerate(rows) for b in rows[i + 1:])
+
+
+def test_at_1280x800_the_odds_chart_keeps_one_row_per_result(monkeypatch: Any) -> None:
+    used: list[str] = []
+    real = draw.bar_chart
+
+    def compact(*args: Any, **kwargs: Any) -> list[pygame.Rect]:
+        used.append("compact")
+        return []
+
+    def rows(*args: Any, **kwargs: Any) -> None:
+        used.append("rows")
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(battle_panels, "compact_chart", compact)
+    monkeypatch.setattr(draw, "bar_chart", rows)
+    app, scene = _far_target_preview((1280, 800))
+    scene.panels.update_chart(scene.mode.preview(scene))
+    assert used == ["rows"]
+    assert (scene.panels.chart_rect.h - 8) / len(draw.RESULT_LABELS) >= battle_panels.CHART_ROW_MIN
+
+
+def test_the_attack_preview_gives_the_hit_chance_and_why_it_is_0_before_the_breakdown() -> None:
+    app, scene = _far_target_preview((960, 600))
+    lines = scene.panels.shown("info").splitlines()
+    assert lines[0].startswith("vs ") and "Hit chance 0%" in lines[0]
+    assert lines[1].startswith("0% to hit: the best possible roll is 17")
+    assert "no chance to hit" not in lines[1]  # said once, not twice
+    assert lines[1].count("may still be made") == 1
+    assert lines[2].startswith("Accuracy Challenge")
