@@ -90,10 +90,34 @@ def save_new_action(scene: GameScene) -> None:
 
 
 def quick_load_action(scene: GameScene) -> None:
+    """F9: load this scenario's quick save; first ask, when the game has moves since its last
+    save (they would be lost; "Load" keeps them in the recovery save) or the quick save was
+    played with other seats (the slot is one per scenario: it may be another game of it)."""
     path = savegame.quick_save_path(scene.session)
     if not path.exists():
         tell(scene, f"No quick save of this game yet: F5 saves it ({path.name}).", 4.0, problem=True)
         return
+    session = scene.session
+    note = savegame.quick_save_note(session, path)
+    lose = unsaved(session) and bool(session.history)
+    if not lose and "It was played with" not in note:
+        _quick_load(scene, path)
+        return
+    app = scene.app
+
+    def load() -> None:
+        if lose:
+            savegame.write_recovery(session)  # nothing is lost: the next start offers to resume it
+        _quick_load(scene, path)
+
+    lost = ("This game has moves since its last save: loading takes them off the screen (the recovery save "
+            "keeps them, and the next start offers it). ") if lose else ""
+    app.push(DialogScene(app, "Load the quick save?", f"{lost}{note}",
+                         [Choice("Load", load, primary=True), Choice("Keep playing", None)],
+                         cancel=Choice("Keep playing", None), name="quick_load_question"))
+
+
+def _quick_load(scene: GameScene, path: Path) -> None:
     app = scene.app
     problem = load_into(app, path)
     if problem is not None:

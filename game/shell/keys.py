@@ -47,7 +47,7 @@ def _toggle_fullscreen(app: AppContext) -> None:
 SHELL_KEYS: tuple[Binding, ...] = (
     Binding((pygame.K_F5,), "F5", "quick save (one slot per rule system and scenario)",
             _on_game(actions.quick_save_action), group="Saves"),
-    Binding((pygame.K_F9,), "F9", "quick load (this game's quick save)", _on_game(actions.quick_load_action),
+    Binding((pygame.K_F9,), "F9", "quick load (this game's quick save; asks first when play would be lost)", _on_game(actions.quick_load_action),
             group="Saves"),
     Binding((pygame.K_s,), "Ctrl+S", "save to a new file", _on_game(actions.save_new_action),
             ctrl=True, group="Saves"),

@@ -164,6 +164,32 @@ def quick_save(session: Session, *, gm_mode: bool = False) -> Path:
     return save_session(session, quick_save_path(session), title=titled(session, "quick save"), gm_mode=gm_mode)
 
 
+def quick_save_note(session: Session, path: Path) -> str:
+    """What the question before a quick load says of the quick save at `path`: its clock, when it
+    was saved, and who played its sides when that differs from this game's seats (the slot is one
+    per scenario, so it may hold another game of it). Empty if its header cannot be read (the load
+    then says why)."""
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
+    from game.io import saves
+
+    try:
+        header = saves.read_header(path)
+    except (GameFileError, OSError):
+        return ""
+    word, n = clock(session.system, session.state)
+    when = header.saved_at.replace("T", " ")[:16]
+    note = f"The quick save is at {word} {header.round}, saved {when}."
+    theirs = {side: seat for side, seat in header.seats.items() if seat != "human"}
+    ours = {side: f"ai:{level}" for side, level in session.seats.levels.items()}
+    if theirs != ours:
+        def who(seats: Mapping[str, str]) -> str:
+            named = [f"{saves.side_name(header, side)} by the computer ({seat.removeprefix('ai:')})"
+                     for side, seat in sorted(seats.items())]
+            return ", ".join(named) if named else "every side by people at the screen"
+        note += f" It was played with {who(theirs)}; this game has {who(ours)}."
+    return note
+
+
 def write_recovery(session: Session) -> Path | None:
     """Keep a game that was left as its system's recovery save (what the next start offers)."""
     if not session.history or session.path is None:

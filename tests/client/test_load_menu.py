@@ -76,10 +76,41 @@ def test_quick_save_then_quick_load_brings_the_game_back(tmp_path: Path, saves_d
     # play on: the car moves along the road
     battle(app).submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2], [2, 2]]}))
     assert battle(app).state != saved_state
-    key(app, pygame.K_F9)
+    key(app, pygame.K_F9)  # the move since the save would go: asked first
+    assert top_name(app) == "quick_load_question"
+    press_button(app, "Load")
     assert top_name(app) == "battle"
     assert battle(app).state == saved_state
     assert len(battle(app).session.history) == 4
+
+
+def test_quick_load_over_moves_since_the_last_save_asks_first_and_keeps_them_in_the_recovery_save(
+        tmp_path: Path, saves_dir: Path) -> None:
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    key(app, pygame.K_F5)
+    scene = battle(app)
+    scene.submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2], [2, 2]]}))
+    moved = scene.state
+    key(app, pygame.K_F9)
+    assert top_name(app) == "quick_load_question"
+    key(app, pygame.K_ESCAPE)  # Keep playing: nothing changes
+    assert battle(app) is scene and scene.state == moved
+    key(app, pygame.K_F9)
+    press_button(app, "Load")
+    assert battle(app) is not scene and len(battle(app).session.history) == 4
+    recovery = savegame.recovery_path(scene.session.system.name)
+    assert saves.read_header(recovery).commands == 5  # the move that was on the screen is kept
+
+
+def test_quick_load_of_a_game_played_with_other_seats_says_so_before_loading(tmp_path: Path, saves_dir: Path) -> None:
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    key(app, pygame.K_F5)  # a quick save of this game, every side at the screen
+    scene = battle(app)
+    scene.session.seats.levels = {"zenith": "easy"}  # now this game is one against the computer
+    key(app, pygame.K_F9)
+    assert top_name(app) == "quick_load_question"
+    text = str(app.scenes.top.body_html)
+    assert "every side by people at the screen" in text and "by the computer (easy)" in text
 
 
 def test_quick_save_twice_keeps_the_previous_as_backup(tmp_path: Path, saves_dir: Path) -> None:
