@@ -7,7 +7,11 @@ from typing import Any
 import pygame
 
 from game.shell import draw, fonts
+from game.shell.launch import open_game
 from game.systems.tactical.client import battle_panels
+from game.systems.tactical.client.modes import AttackMode
+from game.systems.tactical.rules.state import TurnSlot
+from game.table import TABLE
 from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session
 
 
@@ -69,3 +73,23 @@ def test_the_attack_preview_gives_the_hit_chance_and_why_it_is_0_before_the_brea
     assert "no chance to hit" not in lines[1]  # said once, not twice
     assert lines[1].count("may still be made") == 1
     assert lines[2].startswith("Accuracy Challenge")
+
+
+def _default_battle(size: tuple[int, int], phase: str = "attack") -> Any:
+    session = open_game(TABLE)
+    first = session.setup.sides[0].id
+    order = tuple(TurnSlot(side=s.id) for s in session.setup.sides)
+    session.state = session.state.model_copy(update={"phase": phase, "turn_order": order, "turn_index": 0,
+                                                     "pending": None})
+    app = make_app(session, size=size, blackout=False)
+    return app, battle(app), first
+
+
+def test_the_attack_hint_of_every_unit_and_weapon_of_the_default_map_fits_the_top_bar_at_960x600() -> None:
+    app, scene, _ = _default_battle((960, 600))
+    label = scene.panels.hint_label
+    st = scene.session.state
+    for u in st.live_units():
+        for w in st.unit_type(u.id).weapons:
+            hint = AttackMode(u.id, w.name).hint(scene)
+            assert label.font.size(hint)[0] <= label.rect.w - 8, hint

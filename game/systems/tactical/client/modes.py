@@ -547,7 +547,7 @@ class AttackMode(Mode):
     def hint(self, ctx: ModeContext) -> str:
         w = self._weapon(ctx)
         name = ctx.state.unit_name(self.unit_id)
-        return f"{name}: click a red target to attack with {w}, or pick a stance on the right."
+        return f"{name}: click a red target to attack with {w}, or pick a stance."  # fits 960 wide
 
     def fills(self, ctx: ModeContext) -> tuple[tuple[Any, ...], list[tuple[Hex, tuple[int, int, int], int]]]:
         w = self._weapon(ctx)
