@@ -8,11 +8,13 @@ import pygame
 
 from game.shell import draw, fonts
 from game.shell.launch import open_game
-from game.systems.tactical.client import battle_panels
+from game.shell.toolkit.richtext import plain
+from game.systems.tactical.client import battle_panels, rq
+from game.systems.tactical.client.battle import can_still_act
 from game.systems.tactical.client.modes import AttackMode
 from game.systems.tactical.rules.state import TurnSlot
 from game.table import TABLE
-from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session
+from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, settle, top_name
 
 
 def _far_target_preview(size: tuple[int, int]) -> Any:
@@ -93,3 +95,19 @@ def test_the_attack_hint_of_every_unit_and_weapon_of_the_default_map_fits_the_to
         for w in st.unit_type(u.id).weapons:
             hint = AttackMode(u.id, w.name).hint(scene)
             assert label.font.size(hint)[0] <= label.rect.w - 8, hint
+
+
+def test_the_end_phase_question_names_every_unit_that_can_still_act_or_says_how_many_more() -> None:
+    app, scene, side = _default_battle((960, 600), phase="movement")
+    waiting = rq.can_act(scene.session.state, side)
+    assert len(waiting) == 7
+    scene.end_phase()
+    settle(app)
+    assert top_name(app) == "confirm_end"
+    said = plain(app.scenes.top.body_html)
+    assert said.startswith("7 units can still act: ")
+    for uid in waiting:
+        assert scene.session.state.unit_name(uid) in said
+    assert can_still_act([f"U{i}" for i in range(12)]) == \
+        "12 units can still act: U0, U1, U2, U3, U4, U5, U6 and 5 more."
+    assert can_still_act(["Mill Band"]) == "1 unit can still act: Mill Band."

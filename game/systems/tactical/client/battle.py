@@ -307,10 +307,9 @@ class BattleScene(Scene):
             return
         waiting = rq.can_act(st, side)
         if waiting and self.settings.confirm_end_phase:
-            names = ", ".join(st.unit_name(u) for u in waiting[:6])
             self.app.push(DialogScene(
                 self.app, f"End the {st.phase} phase?",
-                (text.line(f"{len(waiting)} unit(s) can still act: {text.words(names)}."),),
+                (text.line(text.words(can_still_act([st.unit_name(u) for u in waiting]))),),
                 [Choice("Keep playing", None, pygame.K_ESCAPE),
                  Choice("End phase", lambda: self.submit(ail.EndPhase(side=side)), pygame.K_RETURN, primary=True)],
                 size=(480, 220), cancel=Choice("Keep playing"), name="confirm_end"))
@@ -693,3 +692,16 @@ class BattleScene(Scene):
 def _phase_mode(phase: str) -> str:
     return {"movement": "move", "attack": "attack"}.get(phase, "select")
 
+
+
+def can_still_act(names: list[str], limit: int = 8) -> str:
+    """The end-phase question's sentence: how many units can still act and their names, the
+    first `limit` of them and "and N more" for the rest (never a name dropped unsaid)."""
+    n = len(names)
+    shown = names if n <= limit else names[:limit - 1]
+    listed = ", ".join(shown)
+    if n > len(shown):
+        listed += f" and {n - len(shown)} more"
+    elif n > 1:
+        listed = ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"{n} unit{'' if n == 1 else 's'} can still act: {listed}."
