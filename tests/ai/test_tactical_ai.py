@@ -354,3 +354,30 @@ def test_a_hard_movement_decision_whose_time_is_up_stops_at_the_next_unit_and_pl
     assert side_of_command(state, decision.command) == side
     assert system.apply(state, decision.command).accepted
     assert weighed_in_full >= 5 and len(set(places)) < weighed_in_full
+
+
+def test_why_lines_name_units_and_hexes_and_an_attack_weighed_with_the_defensive_action_gives_both_odds() -> None:
+    system = PLUGIN.system
+    game = play_out(system, _initial("default", 3),
+                    {"zone": player("hard", random.Random(1)), "zenith": player("hard", random.Random(2))},
+                    work=800, max_commands=120)
+    seen = {"move": 0, "attack": 0, "answered": 0}
+    for i, step in enumerate(game.record.steps):
+        why, c, before = game.whys.get(i, ""), step.command, step.before
+        if isinstance(c, tactical_ai.Move | tactical_ai.Dash):
+            seen["move"] += 1
+            to = Hex(*c.path[-1])
+            assert why.startswith(f"{c.kind.replace('_', ' ')} {before.unit_name(c.unit_id)} to hex "), why
+            assert f"hex {before.board.offset_of(to)[0]},{before.board.offset_of(to)[1]}" in why
+            assert "improve its place" not in why
+        elif isinstance(c, Attack):
+            seen["attack"] += 1
+            assert why.startswith(f"attack {before.unit_name(c.target_id)} with {c.weapon}: "), why
+            if "if it takes the defensive action" in why:
+                seen["answered"] += 1
+                pv = attack_preview(before, c.attacker_id, c.target_id, c.weapon, c.advantage, c.advantage_kind)
+                assert isinstance(pv, AttackPreview) and pv.odds_if_defensive_action is not None
+                assert why.split(": ", 1)[1].startswith(
+                    f"{float(pv.odds.hit_chance):.0%} to hit, {float(pv.odds_if_defensive_action.hit_chance):.0%} "
+                    "if it takes the defensive action")
+    assert seen["move"] and seen["attack"] and seen["answered"], seen

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -49,6 +49,7 @@ from game.systems.tactical.rules.commands import (
     SpecialMove,
     StuckStep,
 )
+from game.systems.tactical.rules.common import hex_name
 from game.systems.tactical.rules.los import has_line_of_sight
 from game.systems.tactical.rules.odds import Odds, outcome_distribution
 from game.systems.tactical.rules.queries import (
@@ -205,6 +206,9 @@ class Ctx:
     budget: Budget
     memo: Memo
     place_memo: dict[Any, float]
+    # odds weighed as the defender taking the defensive action (hard, `_defender_answer`), by id
+    # -> the odds if it does not: the why line gives both (the chosen odds live as long as the decision)
+    answered: dict[int, Odds] = field(default_factory=dict)
 
     def enemies(self) -> list[UnitState]:
         return [u for u in self.view.live_units() if u.side != self.side]
@@ -524,6 +528,10 @@ def exposure_cost(ctx: Ctx, state: GameState, uid: str, path: Sequence[Hex], mod
 # --------------------------------------------------------------------------- the players
 
 
+def _hexes(n: int) -> str:
+    return f"{n} hex" if n == 1 else f"{n} hexes"
+
+
 def _end_of(c: BaseModel) -> Hex | None:
     if isinstance(c, Move | Dash):
         return Hex(*c.path[-1]) if c.path else None
@@ -626,6 +634,7 @@ class TacticalPlayer:
         view = ctx.view
         end = next(c for c in cmds if isinstance(c, EndPhase))
         best: tuple[float, BaseModel, str] = (GAIN, end, "nothing left worth moving for")
+        moved: tuple[str, Hex] | None = None  # the unit and end hex of the best move so far (for its why)
         by_unit: dict[str, list[BaseModel]] = {}
         for c in cmds:
             if isinstance(c, Move | Dash | Charge | SpecialMove | StuckStep):
@@ -649,8 +658,45 @@ class TacticalPlayer:
                     continue
                 gain = place_value(ctx, view, uid, end_hex) - here - cost
                 if gain > best[0]:
-                    best = (gain, c, f"{getattr(c, 'kind', 'move')} to improve its place by {gain:.2f}{why}")
+                    best = (gain, c, why)
+                    moved = (uid, end_hex)
+        if moved is not None and best[1] is not end and not isinstance(best[1], Charge):
+            return Decision(best[1], self._move_why(ctx, best[1], *moved, best[0], best[2]))
         return Decision(best[1], best[2])
+
+    def _move_why(self, ctx: Ctx, c: BaseModel, uid: str, to: Hex, gain: float, overwatch: str) -> str:
+        """The why of a move, in the terms of the evaluation (`place_value`): the objective it
+        nears, the attack it opens from there, the enemy fire there against here."""
+        view = ctx.view
+        u = view.units[uid]
+        parts: list[str] = []
+        for obj in view.setup.objectives:
+            if obj.kind == "hold" and obj.side == ctx.side and obj.hexes:
+                before = min(distance(u.hex, x) for x in obj.hexes)
+                after = min(distance(to, x) for x in obj.hexes)
+                if after == 0:
+                    parts.append("onto a hex it must hold")
+                elif after < before:
+                    parts.append(f"{_hexes(before - after)} nearer the hexes it must hold")
+                break
+        enemies = ctx.enemies()
+        if not parts and enemies and any(o.kind == "destroy_all" and o.side == ctx.side for o in view.setup.objectives):
+            before = min(distance(u.hex, e.hex) for e in enemies)
+            after = min(distance(to, e.hex) for e in enemies)
+            if after < before:
+                parts.append(f"closing on the enemy ({_hexes(after)} away)")
+        if not u.action_used and not u.out_of_action:
+            there = _moved(view, uid, to)
+            shots = [(best_shot(ctx, there, uid, e.id), e.id) for e in enemies]
+            shot, target = max(shots, default=(0.0, ""))
+            if shot >= 0.05:
+                parts.append(f"from there it can attack {view.unit_name(target)} (expected {shot:.1f})")
+        danger, now = danger_at(ctx, view, uid, to), danger_at(ctx, view, uid, u.hex)
+        if danger > 0.05 or now > 0.05:
+            parts.append(f"enemy fire there {danger:.1f}, here {now:.1f}")
+        reasons = "; ".join(parts) if parts else "a better place"
+        return (f"{getattr(c, 'kind', 'move').replace('_', ' ')} {view.unit_name(uid)} to {hex_name(view.board, to)}: "
+                f"{reasons} (worth {gain:.2f}){overwatch}")
 
     def _candidates(self, ctx: Ctx, uid: str, options: list[BaseModel]) -> list[tuple[BaseModel, Hex]]:
         """The moves worth weighing in full: per end hex its cheapest way there (a move before a
@@ -728,7 +774,7 @@ class TacticalPlayer:
         place = place_value(ctx, view, c.unit_id, end) - place_value(ctx, view, c.unit_id, u.hex)
         place -= OPPORTUNITY * opportunity_at(ctx, view, c.unit_id, end)  # the charge is its attack
         value = gain - risk + place - self._dash_cost(view, c.unit_id)
-        return value, (f"charge {view.unit_type(c.target_id).name}: {float(odds.hit_chance):.0%} to hit, "
+        return value, (f"charge {view.unit_name(c.target_id)}: {float(odds.hit_chance):.0%} to hit, "
                        f"expected {gain:.2f} against a risk of {risk:.2f}")
 
     # ---------------------------------------------------------------- attack phase
@@ -750,7 +796,10 @@ class TacticalPlayer:
             if handed is not None:
                 return handed
         for value, att, odds in scored[:1]:
-            why = (f"attack {view.unit_type(att.target_id).name} with {att.weapon}: {float(odds.hit_chance):.0%} to hit, "
+            plain = ctx.answered.get(id(odds))
+            hit = (f"{float(plain.hit_chance):.0%} to hit, {float(odds.hit_chance):.0%} if it takes the defensive "
+                   "action (weighed as taken)" if plain is not None else f"{float(odds.hit_chance):.0%} to hit")
+            why = (f"attack {view.unit_name(att.target_id)} with {att.weapon}: {hit}, "
                    f"{float(odds.results.get('destroyed', 0) + odds.results.get('annihilated', 0)):.0%} to destroy, "
                    f"expected {value:.2f}")
             if best is None or value > best[0]:
@@ -817,7 +866,7 @@ class TacticalPlayer:
         got = self._attack_value(then, att.model_copy(update={"advantage": 0, "advantage_kind": None}))
         if got is None or got[1].advantage_kind != "leadership":
             return None
-        return Decision(most, f"{most.points} Leadership point(s) to {ctx.view.unit_type(att.attacker_id).name} "
+        return Decision(most, f"{most.points} Leadership point(s) to {ctx.view.unit_name(att.attacker_id)} "
                               f"for its attack ({float(odds.hit_chance):.0%} to hit without them)")
 
     def _defender_answer(self, ctx: Ctx, target: UnitState, value: float, odds: Odds, with_da: Odds) -> tuple[float, Odds]:
@@ -828,6 +877,7 @@ class TacticalPlayer:
         da_value = (odds_value(with_da, target, kill_bonus(ctx.view, target) + self._clearing(ctx, target))
                     + REPLY * threat_cut(ctx, target, with_da))
         if da_value + action < value:
+            ctx.answered[id(with_da)] = odds
             return da_value + action, with_da
         return value, odds
 
