@@ -6,6 +6,7 @@ from typing import Any
 
 import pygame
 
+import game.systems.tactical.rules as ail
 from game.shell import draw, fonts
 from game.shell.launch import open_game
 from game.shell.toolkit.richtext import plain
@@ -111,3 +112,30 @@ def test_the_end_phase_question_names_every_unit_that_can_still_act_or_says_how_
     assert can_still_act([f"U{i}" for i in range(12)]) == \
         "12 units can still act: U0, U1, U2, U3, U4, U5, U6 and 5 more."
     assert can_still_act(["Mill Band"]) == "1 unit can still act: Mill Band."
+
+
+def _defensive_prompt(size: tuple[int, int], far: tuple[int, int]) -> Any:
+    # a rifle section attacks a militia band 3 hexes away in a corner of a big map; the view looks
+    # at the other corner when the question opens
+    c, r = far
+    session = make_session([("r1", "rifle_section", "blue", (c - 3, r)), ("m1", "militia_band", "red", (c, r))],
+                           width=40, height=30, phase="attack")
+    app = make_app(session, size=size, blackout=False)
+    scene = battle(app)
+    scene.camera.centre_on(*scene.layout.hex_center(session.board.hex_at(1, 1)))
+    scene.submit(ail.Attack(attacker_id="r1", target_id="m1", weapon="bolt rifles"))
+    settle(app)
+    assert top_name(app) == "defensive"
+    return app, scene, app.scenes.top
+
+
+def _on_screen_beside(scene: Any, dialog: Any, uid: str) -> bool:
+    x, y = scene.camera.world_to_screen(*scene.layout.hex_center(scene.session.state.units[uid].hex))
+    return scene.camera.contains_screen(x, y) and not dialog.rect.inflate(40, 40).collidepoint(x, y)
+
+
+def test_the_defensive_action_question_brings_the_attacked_unit_and_its_attacker_into_view() -> None:
+    for size, far in (((1280, 800), (30, 20)), ((960, 600), (30, 20)), ((1280, 800), (36, 27))):
+        app, scene, dialog = _defensive_prompt(size, far)
+        assert _on_screen_beside(scene, dialog, "m1"), (size, far)
+        assert _on_screen_beside(scene, dialog, "r1"), (size, far)

@@ -486,7 +486,38 @@ class BattleScene(Scene):
         elif p.kind == "turn_place":
             self.app.push(self.dialogs.turn_place(st, p))
         elif p.kind == "defensive_action":
-            self.app.push(self.dialogs.defensive(st, p))
+            dialog = self.dialogs.defensive(st, p)
+            self.app.push(dialog)
+            ids = [p.unit_id] + ([p.attack.attacker_id] if p.attack is not None else [])
+            self._frame_beside(dialog.rect, [st.units[i].hex for i in ids if i in st.units])
+
+    def _frame_beside(self, covered: pygame.Rect, hexes: list[Hex]) -> None:
+        """Scroll the map so the hexes (the first one above all: the unit attacked) show in the
+        largest part of the map view that the dialog `covered` leaves uncovered: all of them
+        when they fit there, else the first alone, else the first at the view's centre."""
+        if not hexes:
+            return
+        cam = self.camera
+        view = pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h)
+        box = covered.clip(view)
+        bands = [pygame.Rect(view.x, view.y, box.x - view.x, view.h),  # left of the dialog
+                 pygame.Rect(box.right, view.y, view.right - box.right, view.h),  # right of it
+                 pygame.Rect(view.x, view.y, view.w, box.y - view.y),  # above it
+                 pygame.Rect(view.x, box.bottom, view.w, view.bottom - box.bottom)]  # below it
+        bands.sort(key=lambda r: r.w * r.h if r.w > 0 and r.h > 0 else 0, reverse=True)
+        z, pad = cam.zoom, 48  # room round each counter (screen pixels)
+        points = [self.layout.hex_center(h) for h in hexes]
+        for group in (points, points[:1]):
+            xs, ys = [p[0] for p in group], [p[1] for p in group]
+            w, h = (max(xs) - min(xs)) * z + 2 * pad, (max(ys) - min(ys)) * z + 2 * pad
+            band = next((b for b in bands if b.w >= w and b.h >= h), None)
+            if band is not None:
+                cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+                cam.pos_x = cx - (band.centerx - cam.view_x) / z
+                cam.pos_y = cy - (band.centery - cam.view_y) / z
+                cam.clamp()  # (at the map's edge the clamp may leave them nearer the dialog)
+                return
+        cam.centre_on(*points[0])
 
     def restart(self) -> None:
         s = self.session
