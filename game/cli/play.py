@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--think", type=float, default=THINK_SECONDS, metavar="SECONDS",
                    help=f"how long the computer may think over one decision (default {THINK_SECONDS:g}; "
                         f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g}; the players dialog, P, changes it too)")
+    p.add_argument("--seed", default="fresh", metavar="N|scenario|fresh",
+                   help="the dice of a new game: fresh ones each time (default), the scenario file's own "
+                        "seed ('scenario': the same dice every time, as `run` and the demonstration scripts "
+                        "use), or seed N; a save goes on with its own")
     p.add_argument("--frames", type=int, default=0,
                    help="quit after drawing this many frames (start-up timing, smoke tests)")
     p.set_defaults(func=run)
@@ -66,16 +71,31 @@ def run(args: argparse.Namespace) -> int:
         path = scenario_for_map(args.table, Path(path))
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
-    app = open_window(args.table, path, (w, h), settings, seats=list(getattr(args, "seat", []) or []))
+    app = open_window(args.table, path, (w, h), settings, seats=list(getattr(args, "seat", []) or []),
+                      seed=new_game_seed(str(getattr(args, "seed", "scenario"))))
     return run_guarded(app, max_frames=frames)  # emergency save + crash report on a bug
 
 
+def new_game_seed(text: str) -> int | None:
+    """`--seed`: 'fresh' -> a seed nobody chose (so a new game, or the same scenario started again,
+    does not roll the dice of the last one) [decision]; 'scenario' -> None (the file's own seed);
+    a whole number -> that seed. UserError otherwise."""
+    if text == "fresh":
+        return secrets.randbelow(2 ** 32)
+    if text == "scenario":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise UserError(f"--seed: expected a whole number, 'scenario' or 'fresh', got {text!r}") from None
+
+
 def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False,
-                seats: list[str] | None = None) -> Any:
+                seats: list[str] | None = None, seed: int | None = None) -> Any:
     """The game window on `path`, `seats` (`--seat SIDE=ai:LEVEL`) given to the computer before
     its screen is made; when a game of that file was left unfinished (its system's recovery save,
     saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
-    session = launch.open_game(table, path)  # errors here reach the command line as one clear line
+    session = launch.open_game(table, path, seed=seed)  # errors here reach the command line as one clear line
     seat_session(table, session, seats or [])
     app = App(table, size=size, headless=headless, settings=settings)
     app.push(launch.scene_for(app, session))

@@ -33,15 +33,17 @@ def session_from_scenario(table: Table, loaded: object) -> Session:
     return session_for(table.plugin_of_loaded(loaded), loaded)
 
 
-def open_game(table: Table, path: str | Path | None = None) -> Session:
-    """The session `python -m game play PATH` opens (errors reach the command line as one line)."""
+def open_game(table: Table, path: str | Path | None = None, *, seed: int | None = None) -> Session:
+    """The session `python -m game play PATH` opens (errors reach the command line as one line).
+    A new game from a scenario is dealt its dice from `seed` (None: the scenario's own `seed:`);
+    a save goes on with its own."""
     p = Path(path) if path is not None else DEFAULT_SCENARIO
     if not paths.exists(p):  # (False, not an error, for a name too long to look up)
         raise UserError(f"{p}: no such file (expected a scenario .yaml or a save)")
     session = savegame.load_session(table, p)
     if session is None:
         plugin = table.plugin_named(peek_system(p, table.default))
-        session = session_for(plugin, plugin.load(p))
+        session = session_for(plugin, plugin.load(p), seed=seed)
     if session.map_data is not None:  # its tile sheets decode while the window opens
         prefetch(session.map_data)
     return session

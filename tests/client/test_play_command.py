@@ -70,3 +70,28 @@ def test_play_new_game_keeps_the_unfinished_one_aside_and_does_not_ask_again(tmp
     settle(again)
     assert getattr(again.scenes.top, "title", None) != "Resume your last game?"
     assert top_name(again) in ("battle", "briefing")  # the new game opens (on its briefing)
+
+
+def test_each_new_game_from_play_gets_fresh_dice_unless_a_seed_is_asked_for(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from game.cli.play import new_game_seed, open_window
+    from game.shell.app import Settings
+    from tests.client.clientfix import battle, settle
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    fresh = {new_game_seed("fresh") for _ in range(4)}
+    assert len(fresh) == 4  # a seed nobody chose, new each time (1 chance in 2**30 of a repeat)
+    assert new_game_seed("scenario") is None and new_game_seed("17") == 17
+    scenario_seed = TABLE.plugin_named("ail-tactical").load(ROOT / "maps" / "default.yaml").seed
+    for asked, expected in ((None, scenario_seed), (17, 17)):
+        app = open_window(TABLE, None, (1280, 800), Settings(animation="instant", blackout=False), headless=True,
+                          seed=asked)
+        settle(app)
+        assert battle(app).session.seed == expected
+        assert battle(app).session.state == TABLE.plugin_named("ail-tactical").system.initial_state(
+            battle(app).session.game_setup, expected)
+
+
+def test_play_with_a_bad_seed_says_what_is_expected(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "--seed", "lucky"]) == 1
+    err = capsys.readouterr().err
+    assert "--seed" in err and "'scenario' or 'fresh'" in err
