@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from game.core.errors import GameFileError
 from game.core.system import RuleSystem
+from game.io import saves
 from game.replay import Step, verify_save
 from game.shell.app import App
 from game.shell.launch import open_replay_file
@@ -33,13 +35,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--verify", action="store_true",
                    help="only check: print a one-line summary instead of the whole battle")
     p.add_argument("--view", action="store_true",
-                   help="open the replay view in a window (step with the arrow keys) after checking")
+                   help="open the replay view in a window (step with the arrow keys) after checking (the "
+                        "rule systems that have one: the tactical battle)")
     p.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)  # smoke tests: quit after N frames
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     out = sys.stdout
+    if args.view:
+        missing = _no_view(args.table, args.save)
+        if missing is not None:  # said before the replay, not after a whole game printed
+            print(f"error: {missing}", file=sys.stderr)
+            return 1
 
     def show(index: int, step: Step, system: RuleSystem, why: str | None) -> None:
         mark = "GM " if step.gm else ""
@@ -69,6 +77,21 @@ def run(args: argparse.Namespace) -> int:
     if args.view:
         return _view(args.table, args.save, args.frames)
     return 0
+
+
+def _no_view(table: Any, path: str) -> str | None:
+    """Why `--view` cannot open the save's replay view (its system's client has none), or None.
+    A save that cannot be read is left to the replay, which names the problem."""
+    try:
+        system = saves.read_header(path).system
+        plugin = table.plugin_named(system)
+    except (GameFileError, OSError, LookupError, ValueError):
+        return None
+    client = plugin.client() if plugin.client is not None else None
+    if getattr(client, "open_replay", None) is None:
+        return (f"{path}: the {plugin.system.title} has no replay view yet; `python -m game replay {path}` "
+                "prints the game command by command")
+    return None
 
 
 def _view(table: Any, path: str, frames: int) -> int:
