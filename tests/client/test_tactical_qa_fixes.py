@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pygame
@@ -15,7 +16,17 @@ from game.systems.tactical.client.battle import can_still_act
 from game.systems.tactical.client.modes import AttackMode
 from game.systems.tactical.rules.state import TurnSlot
 from game.table import TABLE
-from tests.client.clientfix import battle, click_hex, hover_hex, make_app, make_session, settle, top_name
+from tests.client.clientfix import (
+    battle,
+    click_hex,
+    hover_hex,
+    key,
+    make_app,
+    make_session,
+    press_button,
+    settle,
+    top_name,
+)
 
 
 def _far_target_preview(size: tuple[int, int]) -> Any:
@@ -139,3 +150,40 @@ def test_the_defensive_action_question_brings_the_attacked_unit_and_its_attacker
         app, scene, dialog = _defensive_prompt(size, far)
         assert _on_screen_beside(scene, dialog, "m1"), (size, far)
         assert _on_screen_beside(scene, dialog, "r1"), (size, far)
+
+
+def _initiative_dialog() -> Any:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))])
+    app = make_app(session, blackout=False)
+    assert top_name(app) == "initiative"
+    return app, app.scenes.top
+
+
+def test_h_in_the_initiative_dialog_thinks_a_hint_and_shows_it_in_the_dialog() -> None:
+    app, dialog = _initiative_dialog()
+    key(app, pygame.K_h)
+    assert top_name(app) == "initiative"
+    for _ in range(400):  # the computer thinks in a thread (at most a second)
+        if "Hint (" in dialog.body_text:
+            break
+        time.sleep(0.01)
+        settle(app, 1)
+    assert "Hint (" in dialog.body_text and "Why: " in dialog.body_text, dialog.body_text
+    assert dialog.body_text.startswith("Commander ")  # the question itself is still there
+
+
+def test_p_in_the_initiative_dialog_opens_the_players_dialog_then_the_question_again() -> None:
+    app, dialog = _initiative_dialog()
+    key(app, pygame.K_p)
+    assert top_name(app) == "seats"
+    press_button(app, "Done")
+    settle(app)
+    assert top_name(app) == "initiative"
+
+
+def test_the_initiative_dialog_help_lists_its_hint_players_and_number_keys() -> None:
+    app, dialog = _initiative_dialog()
+    key(app, pygame.K_F1)
+    assert top_name(app) == "help"
+    said = app.scenes.top.body_text
+    assert "H: hint" in said and "P: players" in said and "1-3: pick the button" in said

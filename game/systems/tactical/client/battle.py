@@ -59,7 +59,7 @@ from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.battle_actions import ActionButtons, unit_command
-from game.systems.tactical.client.battle_dialogs import Dialogs
+from game.systems.tactical.client.battle_dialogs import DecisionKeys, Dialogs
 from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.systems.tactical.client.battle_panels import Panels, log_text
@@ -118,6 +118,7 @@ class BattleScene(Scene):
         self.players = app.table.plugin_named(session.system.name).players
         self.thinker = Thinker(self.players, session.seed, seconds=lambda: app.settings.think_seconds)
         self._hint_for: str | None = None     # the side a hint is being thought for
+        self.hint_said: str | None = None  # the hint key's last message (a decision's dialog shows it)
         self.ui = app.make_ui()
         self._build_ui()
         self.map_view.centre_map()
@@ -422,10 +423,10 @@ class BattleScene(Scene):
         side = self.decision_side()
         level = hint_level(self.players)
         if side is None or level is None or self.session.seats.is_computer(side):
-            self.toast("No hint: it is not a person's move.")
+            self._say_hint("No hint: it is not a person's move.")
             return
         self._hint_for = side
-        self.toast("Thinking of a hint...", 3.0)
+        self._say_hint("Thinking of a hint...", 3.0)
 
     def _poll_hint(self) -> None:
         """The hint being thought, and the why lines held back while an initiative choice was
@@ -447,13 +448,18 @@ class BattleScene(Scene):
             timed = self.thinker.poll(self.session.system, self.session.state, side, level, slot="hint")
         except Exception as exc:
             self._hint_for = None
-            self.toast(f"No hint: the computer player failed ({exc}).")
+            self._say_hint(f"No hint: the computer player failed ({exc}).")
             return
         if timed is None:
             return
         self._hint_for = None
         what = self.session.system.describe_command(self.session.state, timed.decision.command)
-        self.toast(f"Hint ({level}): {what}. Why: {timed.decision.why}", 10.0)
+        self._say_hint(f"Hint ({level}): {what}. Why: {timed.decision.why}", 10.0)
+
+    def _say_hint(self, message: str, seconds: float = 4.0) -> None:
+        """A message of the hint key: a toast, and kept for a decision's dialog to show."""
+        self.hint_said = message
+        self.toast(message, seconds)
 
     def wants_frames(self) -> bool:
         return super().wants_frames() or self.thinker.busy() or self.thinker.busy("hint")
@@ -471,6 +477,19 @@ class BattleScene(Scene):
         if mine:
             self.camera.centre_on(sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine))
 
+    def _decision_keys(self) -> DecisionKeys:
+        """H and P for the dialog of a decision: the hint (shown in the dialog), and the players
+        dialog, after which the decision opens again (a side handed to the computer decides)."""
+        return DecisionKeys(hint=self.hint, said=lambda: self.hint_said,
+                            players=self._players_then_decision if self.players else None)
+
+    def _players_then_decision(self) -> None:
+        """P in a decision's dialog: close it, open the players dialog; when that closes, the
+        battle opens the decision again for a person, or its computer player decides."""
+        self.app.pop()
+        self._dialog_key = None
+        self.players_dialog()
+
     def _open_decision(self) -> None:
         st = self.state
         p = st.pending
@@ -481,10 +500,11 @@ class BattleScene(Scene):
         if key == self._dialog_key or self.app.scenes.top is not self:
             return
         self._dialog_key = key
+        self.hint_said = None  # a hint is for one decision
         if p.kind == "initiative_choice":
-            self.app.push(self.dialogs.initiative(st, p.sides[0]))
+            self.app.push(self.dialogs.initiative(st, p.sides[0], self._decision_keys()))
         elif p.kind == "turn_place":
-            self.app.push(self.dialogs.turn_place(st, p))
+            self.app.push(self.dialogs.turn_place(st, p, self._decision_keys()))
         elif p.kind == "defensive_action":
             dialog = self.dialogs.defensive(st, p)
             self.app.push(dialog)

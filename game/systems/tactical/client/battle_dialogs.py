@@ -10,6 +10,7 @@ dialog opens (BattleScene.sync) and passes the state on screen to each call."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +18,9 @@ import pygame
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
 from game.shell import actions, draw, keys
-from game.shell.keymap import help_pieces
+from game.shell.keymap import Binding, dispatch, help_pieces
 from game.shell.scenes.dialog import Choice, DialogScene
-from game.shell.toolkit.richtext import Styled
+from game.shell.toolkit.richtext import Content, Styled
 from game.systems.tactical.client import text
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, REPLAY_KEYS
 from game.systems.tactical.client.battle_panels import side_names, where
@@ -53,6 +54,61 @@ def help_text() -> Styled:
     """The F1 help, generated from the key maps (the battle's and the shell's)."""
     groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups()]
     return (*HELP_MOUSE, (), *help_pieces(groups), (), *HELP_COLOURS)
+
+
+@dataclass(frozen=True)
+class DecisionKeys:
+    """The battle's H and P keys for a dialog of a decision the rules wait for: `hint` asks the
+    computer what it would choose, `said` reads the hint's message so far (None: none asked),
+    `players` opens the players dialog (None: the rules have no computer players)."""
+    hint: Callable[[], None]
+    said: Callable[[], str | None]
+    players: Callable[[], None] | None = None
+
+
+class DecisionDialog(DialogScene):
+    """A dialog of a decision the rules wait for (the initiative choice, the turn place) that
+    takes the battle's H (hint, shown at the foot of the dialog once thought) and P (players)
+    keys, and lists them in its F1 help with the number keys that pick its buttons."""
+
+    def __init__(self, app: AppContext, title: str, body: Content, choices: list[Choice], decision: DecisionKeys,
+                 size: tuple[int, int], name: str) -> None:
+        self._body = body
+        self._decision = decision
+        self._hint_shown: str | None = None
+        own = [Binding((pygame.K_h,), "H", "hint: what the computer would choose here, and why (shown in this "
+                       "dialog)", lambda _: decision.hint())]
+        if decision.players is not None:
+            players = decision.players
+            own.append(Binding((pygame.K_p,), "P", "players: who plays each side (Human, or the computer at a "
+                               "level); this question opens again after", lambda _: players()))
+        if choices:
+            last = min(len(choices), 9)
+            own.append(Binding(tuple(pygame.K_1 + i for i in range(last)), "1" if last == 1 else f"1-{last}",
+                               "pick the button in that place, counting from the left"))
+        self._own: tuple[Binding, ...] = tuple(own)
+        super().__init__(app, title, body, choices, size=size, name=name)
+
+    def key_map(self) -> tuple[Binding, ...]:
+        return self._own
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and dispatch(self._own, event, self):
+            return
+        super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        said = self._decision.said()
+        if said != self._hint_shown:  # the hint asked (or its answer) joins the foot of the body
+            self._hint_shown = said
+            self.body_html = self._body if said is None else (*plain_lines(self._body), (), line(ink(said, GOLD)))
+            self.body.set_text(self.body_html)
+        super().update(dt)
+
+
+def plain_lines(body: Content) -> Styled:
+    """A dialog's body as lines of styled pieces (a plain string: one line of it)."""
+    return body if isinstance(body, tuple) else (line(body),)
 
 
 class Dialogs:
@@ -93,7 +149,7 @@ class Dialogs:
                     "defensive_action": "One of your units is under attack: answer, then pass the screen back."}.get(st.pending.kind, "")
         return f"Round {st.round}: {st.phase} phase."
 
-    def initiative(self, st: Any, side: str) -> DialogScene:
+    def initiative(self, st: Any, side: str, decision: DecisionKeys) -> DialogScene:
         ini = ail.initiative  # (the facade loads the initiative rules with the first dialog, not the first frame)
         initiative_roll = ail.queries.initiative_roll
         cdr = ini.commander(st, side)
@@ -121,10 +177,10 @@ class Dialogs:
             rows.add(ink(f"Banked Deception: +{adv} on this roll.", GOLD))
         body = (line("Commander ", bold(cdr.name), f" of {words(st.side_name(side))} picks one option:"), (),
                 *rows.text)
-        return DialogScene(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
-                           size=(760, 420), name="initiative")
+        return DecisionDialog(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
+                              decision, size=(760, 420), name="initiative")
 
-    def turn_place(self, st: Any, p: Any) -> DialogScene:
+    def turn_place(self, st: Any, p: Any, decision: DecisionKeys) -> DialogScene:
         side = p.sides[0]
         session = self._session
         last = session.history[-1].events if session.history else ()
@@ -138,8 +194,8 @@ class Dialogs:
                    for i in range(places)]
         body = (*rolls, (), line(f"{words(st.side_name(side))} won: choose its place in the turn order "
                                  f"({places} place{'' if places == 1 else 's'} to choose from)."))
-        return DialogScene(self._app, f"{st.side_name(side)} wins the initiative", body, choices,
-                           size=(720, 380), name="turn_place")
+        return DecisionDialog(self._app, f"{st.side_name(side)} wins the initiative", body, choices,
+                              decision, size=(720, 380), name="turn_place")
 
     def defensive(self, st: Any, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
         uid = p.unit_id
