@@ -198,3 +198,48 @@ def test_play_seat_gives_the_power_to_the_computer_before_the_screen_is_made_so_
     top = app.scenes.top
     assert top is not None and top.name == "handoff"
     assert top.side_name == "Resistance Fronts"  # type: ignore[attr-defined]  # not The Zones, whose turn it is
+
+
+@pytest.mark.parametrize("into_battles", [False, True])
+def test_the_hand_off_names_the_step_the_next_person_meets_once_the_computer_has_played(into_battles: bool) -> None:
+    """Jibril by the computer (hard), the Resistance too: after the first week's movement the
+    Zones and Jibril both declare at 23,26. The QA run (from the start): the hand-off said
+    "declare combat" to the Zones, then Jibril's declaration settled the hex while they looked
+    and they met the posts. Each hand-off's step is the one its person meets once the computer
+    is done, from the start and from a game opened at the declarations."""
+    from game.systems.campaign.rules.state import PHASE_NAMES
+
+    app, scene = _app({"jibril": "hard", "resistance": "easy"}, into_battles=into_battles)
+    session = scene.session  # type: ignore[attr-defined]
+    system = session.system
+    seats = session.seats
+    checked = 0
+    deadline = time.monotonic() + 90
+    while session.state.phase != "orders":
+        assert time.monotonic() < deadline, "the week did not reach the orders"
+        top = app.scenes.top
+        if top.name == "handoff":
+            detail = top.detail  # type: ignore[attr-defined]
+            person = next(p for p in POWERS if session.state.player_name(p) == top.side_name)  # type: ignore[attr-defined]
+            key(app, pygame.K_SPACE)
+            # the computer plays what it is waited for (the person looks at the screen meanwhile)
+            while any(seats.is_computer(p) for p in system.to_move(session.state)):
+                assert time.monotonic() < deadline, "the computer did not play"
+                app.step([])
+                time.sleep(0.001)
+            assert f": {PHASE_NAMES[session.state.phase]}." in detail, (detail, session.state.phase)
+            assert person in system.to_move(session.state), (detail, system.to_move(session.state))
+            checked += 1
+        elif top is scene and scene.my_move():  # type: ignore[attr-defined]
+            if session.state.phase == "narrative":
+                p = scene.viewer  # type: ignore[attr-defined]
+                if not any(x.player == p and x.week == session.state.week for x in session.state.posts):
+                    scene._main_action("post")  # type: ignore[attr-defined]
+                    continue
+                scene._main_action("done")  # type: ignore[attr-defined]
+                continue
+            key(app, pygame.K_RETURN)
+        else:
+            app.step([])
+            time.sleep(0.001)
+    assert checked >= 2

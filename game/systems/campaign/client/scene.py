@@ -136,6 +136,18 @@ class TablesOnly:
         return None
 
 
+class Lent:
+    """The screen lent to the other side of a battle to answer a proposal to fight it out: the
+    scene draws nothing of the proposer's while it is lent, and gives it back through a hand-off."""
+
+    def __init__(self, battle: str) -> None:
+        self.battle = battle
+        self.answered = False  # the question's dialog has closed
+        self.enters = 0  # times the map came back on top since the answer
+        self.fought = False  # the battle was fought out meanwhile (both sides were at the screen)
+        self.handed = False  # the map pushed a hand-off of its own since the answer
+
+
 class CampaignScene(Scene):
     name = "campaign"
     game_scene = True  # a live game: the shell's save / load / quit, undo / redo and F1 help act on it
@@ -195,6 +207,13 @@ class CampaignScene(Scene):
         self._drag_from: tuple[int, int] | None = None  # a right or middle drag moving the map
         self._dragging = False  # (the window draws every frame while it is True)
         self._terrain: tuple[Any, pygame.Surface] | None = None  # (view, map), its terrain picture
+        # after a hand-off the widgets take no hover (no highlight, no tooltip) until the pointer
+        # moves: it is where the last player left it, over what that player chose
+        self._pointer_left = False
+        # the screen is blank while the computer plays before the game's first hand-off (on_enter)
+        self._curtain = False
+        # the screen lent to the other side of a battle for its answer to a proposal (see lend_screen)
+        self._lent: Lent | None = None
         self._layout_geometry()
         self._log_history()
         self._build()
@@ -309,15 +328,25 @@ class CampaignScene(Scene):
         return seats.humans(self.state.players)
 
     def screen_player(self) -> str | None:
-        """Whose screen it is: the first person the rules wait for; while only computer powers
-        are awaited, the person already at it (else the first person; None: no person plays,
-        the GM watches everything)."""
+        """Whose screen it is: the first person the rules wait for; while a computer power is
+        awaited too, the person already at it keeps it until the computer has played (what the
+        computer plays may change what the next person does: a declaration by one side settles
+        the hex for both, and the hand-off names the step the next person will meet); while
+        only computer powers are awaited, the person already at it (else the first person;
+        None: no person plays, the GM watches everything)."""
         humans = self.humans()
         waiting: list[str] = self.system.to_move(self.state)
         person = next((p for p in waiting if p in humans), None)
+        computer = any(p not in humans for p in waiting)
+        if computer and self.viewer in humans:
+            return self.viewer
         if person is not None:
             return person
         return self.viewer if self.viewer in humans else (humans[0] if humans else None)
+
+    def _computer_awaited(self) -> bool:
+        seats: Seats = self.session.seats
+        return any(seats.is_computer(p) for p in self.system.to_move(self.state))
 
     def my_move(self) -> bool:
         """Whether the power at the screen is one the rules wait for (its buttons and clicks act)."""
@@ -458,13 +487,62 @@ class CampaignScene(Scene):
             # every later change of player: whoever opened it may not be the player to move
             self._opened = True
             if self.viewer is not None and self.app.settings.blackout and not self.gm and len(self.humans()) > 1:
-                self._push_handoff(self.viewer)
+                if self._computer_awaited() and self.viewer in self.system.to_move(self.state):
+                    # the computer plays first (a declaration of its may settle the person's, a post
+                    # end the posts): the hand-off then names the step the person meets
+                    self._curtain = True
+                else:
+                    self._push_handoff(self.viewer)
                 return
+        self._lent_on_enter()
         self.fight.came_back()  # back from a battle fought out: confirm its result
         self._build()
 
+    def lend_screen(self, battle_id: str, scale: str) -> None:
+        """The player at the screen proposes to fight `battle_id` out at `scale`: the other side
+        answers at this screen (the Battle panel asks it behind a hand-off). While it does, the
+        map and the side panel are not drawn (the proposer's orders are not sealed yet: nothing
+        of them may show under the question), and the screen comes back to the proposer through
+        a hand-off (`_give_back`)."""
+        assert self.viewer is not None
+        top = self.app.scenes.top
+        self.fight.propose(battle_id, self.viewer, scale, player_colour(self.state, self.viewer))
+        if self.app.scenes.top is not top:  # (the question is up)
+            self._lent = Lent(battle_id)
+            self.hover = None
+
+    def _proposal_open(self) -> bool:
+        return any(getattr(s, "name", "") == "battle_proposal" for s in self.app.scenes)
+
+    def _lent_on_enter(self) -> None:
+        """The map is on top again while it is lent: the question answered, or what came after
+        the answer (the hand-off back after a refusal, the battle fought out) gone."""
+        lent = self._lent
+        if lent is None or self._proposal_open():
+            return
+        if lent.answered:
+            lent.enters += 1
+        lent.answered = True
+        b = self.state.battles.get(lent.battle)
+        lent.fought = lent.fought or (b is not None and b.fought_as != "tables")
+
+    def _give_back(self) -> None:
+        """The screen, lent for an answer, goes back to the proposer: at once if the answer's own
+        hand-off (after a refusal) has already passed it back, else through a hand-off now (the
+        answer changed nothing, or the battle was fought out with both sides at the screen)."""
+        lent = self._lent
+        if lent is None or not lent.answered or self._proposal_open():
+            return
+        self._lent = None
+        if (lent.enters == 0 or lent.fought) and not lent.handed and self.viewer is not None:
+            self._push_handoff(self.viewer)
+
     def _push_handoff(self, player: str) -> None:
         st = self.state
+        if self._lent is not None and self._lent.answered:
+            self._lent.handed = True
+        self._pointer_left = True
+        self.hover = None
         self.app.push(HandoffScene(self.app, st.player_name(player), player_colour(st, player),
                                    f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}. "
                                    f"Pass the screen to {st.player_name(player)}."))
@@ -729,6 +807,8 @@ class CampaignScene(Scene):
         return self.text_entry is not None and bool(self.text_entry.is_focused)
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if self._lent is not None or self._curtain:
+            return  # (nothing of the viewer's is on screen: nothing of it may be played either)
         self.ui.process_events(event)
         if self.orders_panel is not None and self.orders_panel.handle(event):
             if self.orders_panel.picking is not None and 36 * self.scale < 22:
@@ -744,8 +824,7 @@ class CampaignScene(Scene):
             elif key.startswith("propose_"):
                 b = self._my_battle()
                 if b is not None and self.viewer is not None:
-                    self.fight.propose(b.id, self.viewer, key.removeprefix("propose_"),
-                                      player_colour(self.state, self.viewer))
+                    self.lend_screen(b.id, key.removeprefix("propose_"))
             else:
                 self._main_action(key)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -760,6 +839,7 @@ class CampaignScene(Scene):
             self._dragging = False
         elif event.type == pygame.MOUSEMOTION:
             self._mouse = event.pos
+            self._pointer_left = False
             if self._drag_from is not None:
                 self.pan(event.pos[0] - self._drag_from[0], event.pos[1] - self._drag_from[1])
                 self._drag_from = event.pos
@@ -813,12 +893,19 @@ class CampaignScene(Scene):
 
     def update(self, dt: float) -> None:
         self.fight.update()  # the way back from a battle fought out: its confirmation
+        if self.app.scenes.top is self:
+            self._give_back()  # (a lent screen: back to the proposer)
         if self.screen_player() != self.viewer:  # the seats changed (the dialog, --seat, a load)
             self._sync_viewer()
         if self.app.scenes.top is self:  # (a dialog, the hand-off or the results over the map: wait)
             self._computer_turn()
+        if self._curtain and not self._computer_awaited():
+            self._curtain = False  # the computer has played: the first hand-off (unless one is up)
+            if self.app.scenes.top is self and self.viewer is not None:
+                self._push_handoff(self.viewer)
         self._poll_hint()
-        self.ui.update(dt)
+        if not self._pointer_left:
+            self.ui.update(dt)
 
     def update_covered(self, dt: float) -> None:
         self._poll_hint()
@@ -847,6 +934,15 @@ class CampaignScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
         self.drawn_rects: list[tuple[str, pygame.Rect]] = []  # every text and where it landed (tests)
+        if self._lent is not None or self._curtain:  # nothing of the viewer's (see lend_screen, on_enter)
+            surface.fill((8, 9, 11))
+            if self._curtain:
+                waiting = ", ".join(self.state.player_name(p) for p in self.system.to_move(self.state)
+                                    if self.session.seats.is_computer(p))
+                text = f"The computer plays first: {waiting}."
+                w, h = surface.get_size()
+                self._text(surface, text, ((w - font(15).size(text)[0]) // 2, h // 2 - 10), 15, (200, 200, 210))
+            return
         st = self.seen
         m = st.cs.map
         r = max(2, int(36 * self.scale))
