@@ -187,3 +187,20 @@ def test_the_initiative_dialog_help_lists_its_hint_players_and_number_keys() -> 
     assert top_name(app) == "help"
     said = app.scenes.top.body_text
     assert "H: hint" in said and "P: players" in said and "1-3: pick the button" in said
+
+
+def test_the_dice_log_labels_of_an_attack_name_the_units_not_their_types() -> None:
+    app, scene, side = _default_battle((1280, 800))
+    session = scene.session
+    st = session.state
+    gun, band = "zone-gun", "zenith-militia-1"
+    assert st.unit_name(gun) == "Hill Battery" and st.unit_type(gun).name == "Field Gun"
+    scene.submit(ail.Attack(attacker_id=gun, target_id=band, weapon="field gun"))
+    if session.state.pending is not None:  # the band may answer with a defensive action: it does not
+        scene.submit(ail.DefensiveAction(unit_id=band, accept=False))
+    labels = [e.label for step in session.history[-2:] for e in step.events if e.kind == "roll_made"]
+    assert labels[0] == f"hit: Hill Battery field gun vs {st.unit_name(band)}"
+    assert all("Field Gun" not in lb and "Militia Band" not in lb for lb in labels)
+    log = [plain((ln,)) for ln in battle_panels.log_text(session, session.state)]
+    hit = next(ln for ln in log if f"hit: Hill Battery field gun vs {st.unit_name(band)}" in ln)
+    assert hit.startswith("hit: ")  # the label names the unit rolling: no second "Hill Battery" before it

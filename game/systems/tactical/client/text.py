@@ -222,7 +222,9 @@ def roll_line(ev: Any, name: Any) -> Line:
     forced: list[Piece] = [" ", ink("(GM)", FORCED)] if ev.forced else []
     parts.append([bold(f"d{ev.die_sides}={ev.die}"), *forced])
     parts += [[f"{words(label)} {signed(v)}"] for label, v in ev.modifiers]
-    who: list[Piece] = [ink(name(ev.unit_id), GOLD), " "] if ev.unit_id else []
+    roller = name(ev.unit_id) if ev.unit_id else None
+    # the unit rolling leads the line, unless the label names it ("hit: Hill Battery field gun vs ...")
+    who: list[Piece] = [ink(roller, GOLD), " "] if roller and roller not in ev.label else []
     pieces: list[Piece] = [*who, ink(ev.label, None, italic=True), ": ", *joined(" + ", parts), " = ",
                            bold(ev.total)]
     if ev.target is not None:

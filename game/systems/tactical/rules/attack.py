@@ -52,7 +52,10 @@ class AttackImpossible(ValueError):
 
 @dataclass(frozen=True)
 class Combatant:
-    """A unit as an attack sees it. `strength` is its current strength; `braced`: did not move this turn."""
+    """A unit as an attack sees it. `strength` is its current strength; `braced`: did not move this
+    turn. `called`: the unit's own name as players read it (GameState.unit_name), set for the
+    attacks the game rolls so their dice labels name the unit; empty (the odds, the tools): the
+    type's name."""
 
     unit_id: str
     unit_type: UnitType
@@ -60,10 +63,11 @@ class Combatant:
     strength: int
     stance: Stance = "none"
     braced: bool = False
+    called: str = ""
 
     @property
     def name(self) -> str:
-        return self.unit_type.name
+        return self.called or self.unit_type.name
 
 
 @dataclass(frozen=True)

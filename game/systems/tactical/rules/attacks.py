@@ -23,6 +23,7 @@ their `AttackSetup` from the game state and records every die they roll.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from game.core.hexgrid import Hex
@@ -259,6 +260,11 @@ def resolve(txn: Txn, setup: AttackSetup, mode: AttackMode,
     casualty_kind: the kind of the Advantage in `setup.casualty_advantage` (None: the target's
     standing order's kind); the points of the casualty rolls made are spent."""
     attacker_id, target_id = setup.attacker.unit_id, setup.target.unit_id
+    # the dice labels name the units as players read them ("hit: Hill Battery field gun vs Mill
+    # Band"), not their types: four Rifle Sections on a map are four different units
+    state = txn.state
+    setup = replace(setup, attacker=replace(setup.attacker, called=state.unit_name(attacker_id)),
+                    target=replace(setup.target, called=state.unit_name(target_id)))
     try:
         result = resolve_attack(setup, txn.roll)
     except AttackImpossible as exc:  # checked before; kept so a rules bug can't crash a game
