@@ -12,6 +12,7 @@ from game.__main__ import main
 from game.core.rollkeep import Pool, contest_odds, distribution
 from game.core.system import initial_state_for
 from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.models import CURRENT_READINGS
 from game.systems.mass.rules.odds import wave_wounds
 from game.systems.mass.rules.pools import wound_rolls
 from game.systems.mass.rules.state import MassState
@@ -197,7 +198,7 @@ def test_dice_vs_gives_each_roller_its_own_raise_cap_and_prints_both_sides(
 
 def test_a_battle_saved_before_these_readings_replays_under_the_first_ones() -> None:
     s = _phases(force("red"), force("blue"))
-    assert s.readings == 2 and s.rules.readings == 2
+    assert s.readings == CURRENT_READINGS and s.rules.readings == CURRENT_READINGS
     old_data = SYSTEM.state_to_data(s)
     del old_data["readings"]  # what a save made before the field existed holds
     old = SYSTEM.state_from_data(old_data, s.setup)

@@ -16,7 +16,7 @@ from game.systems.mass.rules import choices, odds
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.state import MassState
 from game.systems.mass.rules.system import SYSTEM
-from tests.rules.mass.massfix import force, person, setup
+from tests.rules.mass.massfix import force, person, rules, setup
 from tests.rules.mass.test_soak_and_teaching import ROOT
 
 BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
@@ -29,8 +29,12 @@ def _setup(rng: random.Random) -> tuple[object, int]:
                                      person(f"f{i}-d", tags=["shugenja"], rings={"earth": 1, "water": 2, "fire": 2,
                                                                                  "air": 2, "void": 1})],
                     brutes=[{"armour": "none", "count": rng.randint(10, 500)}]) for i in range(n)]
+    if rng.random() < 0.5:  # the first two forces allied (the oracle still tries a cede to every force)
+        forces[0]["allies"], forces[1]["allies"] = ["f1"], ["f0"]
     terrain = rng.choice(["accessible", "constricted", "suspended", "stalemated"])
-    return setup(*forces, terrain=terrain, prepared=rng.random() < 0.5), rng.randrange(10_000)
+    # now and then a battle begun before allies (readings 2: a cede to any force)
+    rules_ = rules(readings=2) if rng.random() < 0.2 else None
+    return setup(*forces, terrain=terrain, prepared=rng.random() < 0.5, rules_=rules_), rng.randrange(10_000)
 
 
 def _stir(s: MassState, rng: random.Random) -> MassState:

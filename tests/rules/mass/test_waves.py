@@ -303,7 +303,7 @@ def test_surrender_ends_the_battle_and_costs_the_commander_double() -> None:
 
 
 def test_a_force_that_cedes_to_the_victor_shares_the_victory() -> None:
-    s = start(setup(force("red"), force("blue"), force("green")))
+    s = start(setup(force("red", allies=["green"]), force("blue"), force("green", allies=["red"])))
     s = force_dice(s, 9, 9, 9, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
     s, _ = ok(s, c.RollWay(force="red", way="strategy"))
     s, _ = ok(s, c.Cede(force="green", to="red"))

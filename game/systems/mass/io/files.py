@@ -8,7 +8,7 @@ A battle file:
     prepared: true      # all four Ways assessed; false: the battle erupts, Strategy only
     terrain: constricted            # or: map: some.tmx  and  hex: [column, row]
     rules: {...}                    # optional overrides of assets/rules/mass-battle.yaml
-    forces: [{id, name, commander, individuals: [...], brutes: [...], morale: [...]}, ...]
+    forces: [{id, name, commander, individuals: [...], brutes: [...], morale: [...], allies: [...]}, ...]
 
 A command script: `{system: mass-battle, battle: <battle file>, commands: [...]}`.
 """
@@ -39,6 +39,7 @@ from game.systems.mass.rules.models import (
     ForceSetup,
     MassRules,
     MassSetup,
+    alliance_problems,
     combatants,
     qualifies,
 )
@@ -175,6 +176,10 @@ def load_battle(path: str | Path) -> LoadedBattle:
         kind, note = terrain_from_map(rules, (p.parent / bf.map).resolve(), bf.hex, p)
     else:
         raise GameFileError(str(p), "terrain", f"expected terrain: (one of {', '.join(TERRAIN_KINDS)}) or map + hex")
+    for i, j, problem in alliance_problems(bf.forces)[:1]:
+        loc = ("forces", i, "allies", j)
+        line = doc.line_of(loc)
+        raise GameFileError(str(p), format_loc(loc) if line is None else f"line {line}: {format_loc(loc)}", problem)
     try:
         setup = MassSetup(name=bf.name, description=bf.description, terrain=kind,
                           terrain_note=note, prepared=bf.prepared, forces=bf.forces, rules=rules)

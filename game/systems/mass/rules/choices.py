@@ -78,9 +78,9 @@ def legal_commands(s: MassState) -> list[BaseModel]:
         out.append(c.Hold(force=fid))
         out += _actions(s, f)
     if st not in ("duel_answer", "commander"):
-        others = [o.id for o in s.in_field() if o.id != fid]
-        out += [c.Surrender(force=fid, to=o) for o in others]
-        out += [c.Cede(force=fid, to=o) for o in others]
+        others = [o for o in s.in_field() if o.id != fid]
+        out += [c.Surrender(force=fid, to=o.id) for o in others if not engine.leave_refusal(s, f, o, cede=False)]
+        out += [c.Cede(force=fid, to=o.id) for o in others if not engine.leave_refusal(s, f, o, cede=True)]
     return out
 
 
@@ -221,7 +221,8 @@ def label(s: MassState, cmd: Any) -> str:
     if k == "surrender":
         return f"{fname}: surrender to {s.forces[cmd.to].name} (ends its battle as a defeat)"
     if k == "cede":
-        return f"{fname}: cede victory to the ally {s.forces[cmd.to].name}"
+        ally = "the ally " if s.setup.allied(cmd.force, cmd.to) else ""
+        return f"{fname}: cede victory to {ally}{s.forces[cmd.to].name}"
     if k == "roll_action_dice":
         return f"{fname}: roll the action dice (every commander's Water)"
     if k == "resolve_wave":

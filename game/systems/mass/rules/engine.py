@@ -24,7 +24,7 @@ from game.core.rollkeep import Pool, RolledPool, distribution, percentile, raise
 from game.core.system import possessive
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.commands import Happened, Rolled
-from game.systems.mass.rules.models import ADVANTAGE_KEYS, Division, MassSetup, PoolMod
+from game.systems.mass.rules.models import ADVANTAGE_KEYS, ALLIES_READING, Division, MassSetup, PoolMod
 from game.systems.mass.rules.pools import (
     Entry,
     can_fight,
@@ -895,6 +895,9 @@ def _leave(ctx: MassTxn, cmd: c.Surrender | c.Cede) -> None:
     to = _force(s, cmd.to)
     if to.id == f.id:
         raise Reject("a force cannot surrender or cede to itself")
+    why = leave_refusal(s, f, to, cede=isinstance(cmd, c.Cede))
+    if why:
+        raise Reject(why)
     if isinstance(cmd, c.Surrender):
         f.status = "surrendered"
         ctx.note("surrendered", f"{f.name} surrenders to {to.name}", f.id, to=to.id)
@@ -903,9 +906,27 @@ def _leave(ctx: MassTxn, cmd: c.Surrender | c.Cede) -> None:
         f.status = "ceded"
         f.ceded_to = to.id
         s.facts.append(f"{f.name} ceded victory to {to.name}")
-        ctx.note("ceded", f"{f.name} cedes victory to its ally {to.name}", f.id, to=to.id)
+        ally = "its ally " if s.setup.allied(f.id, to.id) else ""
+        ctx.note("ceded", f"{f.name} cedes victory to {ally}{to.name}", f.id, to=to.id)
     f.dice = []
     f.extra_actions = 0
+
+
+def leave_refusal(s: MassState, f: ForceState, to: ForceState, *, cede: bool) -> str:
+    """Why `f` may not cede victory (`cede`) or surrender to `to`, another force in the field; ""
+    when it may. A force cedes only to an ally and surrenders only to an enemy (the source: "to an
+    ally", "to the enemy"); the battle file names the allies. A battle begun before this reading
+    (MassState.readings) lets a force do either toward any other force, as it did then."""
+    if s.rules.readings < ALLIES_READING:
+        return ""
+    allied = s.setup.allied(f.id, to.id)
+    if cede and not allied:
+        return (f"{to.name} is not an ally of {f.name}: a force cedes victory only to an ally "
+                "(the battle file's allies); to an enemy it may surrender")
+    if not cede and allied:
+        return (f"{to.name} is an ally of {f.name}: a force surrenders only to an enemy; "
+                "to an ally it may cede victory")
+    return ""
 
 
 # --------------------------------------------------------------------------- GM

@@ -33,7 +33,10 @@ TRAIT_RING: dict[str, Ring] = {
 SKILLS: tuple[str, ...] = ("battle", "divination", "politics", "oratory", "kenjutsu", "iaijutsu", "spellcraft")
 
 
-CURRENT_READINGS = 2
+CURRENT_READINGS = 3
+# From this reading on a force cedes victory only to an ally and surrenders only to an enemy
+# (docs/mass-battle.md section 6); before it, to any other force in the field.
+ALLIES_READING = 3
 
 
 class _Model(BaseModel):
@@ -144,6 +147,13 @@ class ForceSetup(_Model):
     morale: list[MoraleEntry] = Field(default_factory=list)
     granted_status: float | None = Field(None, ge=0)
     colour: str = Field("", pattern=r"^(#[0-9a-fA-F]{6})?$")  # "#rrggbb"; "" = the palette's for its place
+    # the ids of the forces this one is allied with; every alliance is listed by both forces
+    # (`alliance_problems`). A force cedes victory only to an ally, surrenders only to an enemy.
+    allies: list[str] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _data(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return omit_unset(handler(self), {"allies": []})
 
     @model_validator(mode="after")
     def _commander_present(self) -> "ForceSetup":
@@ -260,7 +270,34 @@ class MassSetup(_Model):
         people = [i.id for f in self.forces for i in f.individuals]
         if len(set(people)) != len(people):
             raise ValueError("an individual id is used in two forces (ids must be unique in the battle)")
+        for i, j, problem in alliance_problems(self.forces)[:1]:
+            raise ValueError(f"forces[{i}].allies[{j}]: {problem}")
         return self
+
+    def allied(self, a: str, b: str) -> bool:
+        """Whether the forces `a` and `b` are allies (the battle file says so; never a force with itself)."""
+        return a != b and any(f.id == a and b in f.allies for f in self.forces)
+
+
+def alliance_problems(forces: list[ForceSetup]) -> list[tuple[int, int, str]]:
+    """What is wrong with the forces' `allies` lists: (force index, list index, what was expected),
+    in file order. An ally is another force of the battle, named once, and every alliance is
+    mutual: a force listed as an ally lists the first one among its own allies [decision]."""
+    ids = [f.id for f in forces]
+    out: list[tuple[int, int, str]] = []
+    for i, f in enumerate(forces):
+        for j, a in enumerate(f.allies):
+            if a == f.id:
+                out.append((i, j, f"force {f.id!r} lists itself as an ally; expected the id of another force"))
+            elif a not in ids:
+                out.append((i, j, f"no force {a!r} in this battle; expected one of "
+                                  f"{', '.join(x for x in ids if x != f.id)}"))
+            elif a in f.allies[:j]:
+                out.append((i, j, f"{a!r} is listed twice among the allies of force {f.id!r}; expected each ally once"))
+            elif f.id not in forces[ids.index(a)].allies:
+                out.append((i, j, f"force {a!r} does not list {f.id!r} among its allies; an alliance is "
+                                  f"mutual: expected allies: [{f.id}] (or more) in force {a!r} too"))
+    return out
 
 
 def combatants(setup: MassSetup) -> int:
