@@ -17,7 +17,9 @@ How a choice is weighed [decision]:
 - a challenge is accepted when the duel is won more often than lost, else fought as a
   skirmish (refusing is an Act of Vice);
 - it never flees, surrenders, cedes or wrests command (Acts of Vice or giving the battle away),
-  and names the fittest individual when its commander falls.
+  and names the fittest individual when its commander falls;
+- an ally's losses count as its own, and it never challenges an ally's individual nor contests
+  an ally's ground (the battle file's `allies`; the rules themselves allow both).
 easy weighs the Battle Actions of its commander; hard also weighs the Void actions of its
 individuals (duels and the rest, by the same odds), and the order of its actions by what is
 left: it keeps its dice (holds) when no action gains.
@@ -42,6 +44,7 @@ DUEL_STAKE = 12.0     # a duel's loser takes 2k2 Wounds and more per Raise
 GROUND_STAKE = 6.0    # the terrain bonus for a Wave
 RALLY_STAKE = 4.0     # Glory's Advantage next Wave
 _NEVER = frozenset({"surrender", "cede", "wrest_command"})
+_AGAINST_ALLY = -50.0  # a duel or Contentious Ground against an ally: never
 _BAD_ACTIONS = {"flee": -50.0, "entrapping_ground": -8.0, "focal_ground": -3.0, "encircled_ground": -0.5,
                 "bonus_effects": 0.0}
 
@@ -57,10 +60,13 @@ def commands_of(system: RuleSystem, view: MassState, side: str) -> list[Any]:
 
 def harm(state: MassState, odds: Odds, me: str) -> float:
     """The expected harm in the odds to the other forces minus the harm to `me` (see the module)."""
+    def ours(fid: str) -> bool:  # our force or an ally's: its losses are ours
+        return fid == me or state.setup.allied(me, fid)
+
     total = 0.0
     for key, dist in odds.percents.items():
         pct = sum(v * p for v, p in dist.items())
-        total += pct if key.split(":", 1)[0] != me else -pct
+        total += -pct if ours(key.split(":", 1)[0]) else pct
     for who, dist in odds.wounds.items():
         if ":" in who:  # Brutes are counted by percents
             continue
@@ -68,7 +74,7 @@ def harm(state: MassState, odds: Odds, me: str) -> float:
         if f is None:
             continue
         w = WOUND * sum(v * p for v, p in dist.items())
-        total += w if f.id != me else -w
+        total += -w if ours(f.id) else w
     return total
 
 
@@ -158,6 +164,10 @@ class MassPlayer:
     def _action_value(self, state: MassState, side: str, a: c.BattleAction, base: float) -> tuple[float, str]:
         if a.action in _BAD_ACTIONS:
             return _BAD_ACTIONS[a.action], a.action.replace("_", " ")
+        foe = state.force_of(a.enemy) if a.action == "duel" and a.enemy else None
+        other = foe.id if foe is not None else (a.target_force if a.action == "contentious_ground" else None)
+        if other is not None and state.setup.allied(side, other):
+            return _AGAINST_ALLY, f"{told(state, a)}: against an ally"
         odds = choices.preview(state, a)
         title = told(state, a)
         if a.action == "duel":
