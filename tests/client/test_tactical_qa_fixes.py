@@ -204,3 +204,18 @@ def test_the_dice_log_labels_of_an_attack_name_the_units_not_their_types() -> No
     log = [plain((ln,)) for ln in battle_panels.log_text(session, session.state)]
     hit = next(ln for ln in log if f"hit: Hill Battery field gun vs {st.unit_name(band)}" in ln)
     assert hit.startswith("hit: ")  # the label names the unit rolling: no second "Hill Battery" before it
+
+
+def test_the_replay_view_unit_panel_says_what_the_replay_does_not_tab_or_clicks() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    battle(app).submit(ail.EndPhase(side="blue"))
+    key(app, pygame.K_F3)
+    assert top_name(app) == "replay"
+    view = app.scenes.top.view  # type: ignore[union-attr]
+    said = view.panels.shown("unit")
+    assert said.startswith("Replay: hover a unit") and "Tab" not in said
+    key(app, pygame.K_ESCAPE)
+    assert top_name(app) == "battle"
+    assert battle(app).panels.shown("unit").startswith("No unit selected. Click a unit")  # the live game's own

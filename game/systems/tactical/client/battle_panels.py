@@ -82,6 +82,7 @@ class Panels:
         log_title, log_box: the dice log.
         actions_rect: the band the action buttons go in (battle_actions.ActionButtons).
         chart_rect: where the odds chart is drawn.
+        no_unit: what the unit card says with no unit selected (the replay view sets its own).
     Private: what each widget last showed (only changes are re-rendered), the layout's key, the
     chart picture."""
 
@@ -94,6 +95,8 @@ class Panels:
         self.top_buttons: dict[str, pygame_gui.elements.UIButton] = {}
         self.actions_rect = pygame.Rect(0, 0, 0, 0)
         self.chart_rect = pygame.Rect(0, 0, 0, 72)
+        # the unit card with nothing selected (the replay view says what its own screen does)
+        self.no_unit = "No unit selected. Click a unit to see it; Tab picks the next unit that can act."
 
     # ------------------------------------------------------------------ layout
     def build(self, ui: pygame_gui.UIManager, top: pygame.Rect, side: pygame.Rect) -> None:
@@ -215,8 +218,7 @@ class Panels:
                 self._card = (st, card, text.unit_text(st, ctx.selected, colour))
             shown = self._card[2]
         else:
-            shown = (line(ink("No unit selected. Click a unit to see it; Tab picks the next unit that can act.",
-                              DIM)), *_side_summary(st))
+            shown = (line(ink(self.no_unit, DIM)), *_side_summary(st))
         self._set_text("unit", self.unit_box, shown)
         # hover / preview
         self._set_text("info", self.info_box, self.info_text(ctx))

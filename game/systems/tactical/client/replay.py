@@ -87,6 +87,7 @@ class ReplayScene(Scene):
                                    seats=_shown(session.seats))
         self.view = BattleScene(app, self.display)
         self.view.viewer = None
+        self.view.panels.no_unit = "Replay: hover a unit to see it in the panel below."  # (no Tab, no turn)
         self.index = 0
         self.gm_tool: str | None = None   # "move": the GM's Move tool is on
         self.gm_unit: str | None = None   # the unit it moves
