@@ -117,7 +117,7 @@ def test_the_players_dialog_changes_seats_freely_before_play_and_only_with_the_g
     key(app, pygame.K_p)
     dialog = app.scenes.top
     assert dialog.name == "seats"
-    dialog.choose_label("The Zones: Human")  # type: ignore[attr-defined]
+    dialog.choose_label("Zones: Human")  # type: ignore[attr-defined]
     assert scene.session.seats.level("zones") == "easy"  # type: ignore[attr-defined]
     app.scenes.top.choose_label("Done")  # type: ignore[attr-defined]
     # play begins (The Zones, now a computer, ends its turn), then the seats are the GM's

@@ -114,3 +114,11 @@ def test_play_think_sets_the_windows_thinking_time(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(play, "run_guarded", lambda app, max_frames=0: 0)
     assert main(["play", "--think", "2.5"]) == 0
     assert opened[0].think_seconds == 2.5
+
+
+def test_a_side_button_in_the_players_dialog_drops_a_leading_the_so_it_fits_a_small_window() -> None:
+    from game.shell.scenes.seats import button_label
+
+    assert button_label("The Zones", None) == "Zones: Human"  # 16 characters overflowed at 960x600
+    assert button_label("Resistance Fronts", "easy") == "Resistance: easy"
+    assert button_label("Theodric's Host", "hard").startswith("Theodric")  # only the word "The"

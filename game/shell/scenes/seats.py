@@ -33,8 +33,10 @@ def next_choice(current: str | None, levels: Sequence[str]) -> str | None:
 
 
 def short(name: str, most: int = 12) -> str:
-    """A side's name on its button: whole when short, else cut at a word, or in one (with an
-    ellipsis) when that leaves too little (the body names it whole)."""
+    """A side's name on its button: without a leading "The", whole when short, else cut at a word,
+    or in one (with an ellipsis) when that leaves too little (the body names it whole)."""
+    if name.startswith("The ") and len(name) > 4:
+        name = name[4:]
     if len(name) <= most:
         return name
     cut = name[:most + 1].rsplit(" ", 1)[0].rstrip()
@@ -48,7 +50,7 @@ def next_think(seconds: float) -> float:
 
 
 def button_label(name: str, level: str | None) -> str:
-    """A side's button: its name and who plays it ("Jibril: hard", "The Zones: Human")."""
+    """A side's button: its name and who plays it ("Jibril: hard", "Zones: Human")."""
     return f"{short(name)}: {level or 'Human'}"
 
 
