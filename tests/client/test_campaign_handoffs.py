@@ -14,12 +14,18 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
+import pygame_gui  # noqa: E402
 import pytest  # noqa: E402
 
 from game import paths  # noqa: E402
+from game.shell.app import App, Settings  # noqa: E402
+from game.shell.launch import open_game, scene_for  # noqa: E402
+from game.systems.campaign.client.orders_panel import EQ_MIX_X  # noqa: E402
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES  # noqa: E402
+from game.table import TABLE  # noqa: E402
 from tests.client.clientfix import press_button, top_name  # noqa: E402
 from tests.client.test_campaign_client import _app as _campaign_app  # noqa: E402
-from tests.client.test_campaign_client import key, play_to_orders, through_handoff  # noqa: E402
+from tests.client.test_campaign_client import enter, key, move, play_to_orders, through_handoff  # noqa: E402
 
 
 @pytest.fixture()
@@ -30,6 +36,13 @@ def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _app() -> tuple[Any, Any]:
     return _campaign_app()
+
+
+def _sized(size: tuple[int, int]) -> tuple[Any, Any]:
+    app = App(TABLE, size=size, headless=True, settings=Settings(animation="instant"))
+    scene: Any = scene_for(app, open_game(TABLE, "maps/campaign/teaching.yaml"))
+    app.push(scene)
+    return app, scene
 
 
 def _frame(app: Any) -> str:
@@ -100,8 +113,6 @@ def test_when_an_agreed_battle_cannot_be_opened_the_screen_goes_back_through_a_h
 
 
 def _buttons(scene: Any) -> list[Any]:
-    import pygame_gui
-
     return [el for el in scene.ui.get_sprite_group().sprites() if isinstance(el, pygame_gui.elements.UIButton)]
 
 
@@ -129,3 +140,117 @@ def test_the_next_players_order_screen_shows_no_hover_left_by_the_pointer_of_the
     app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=shock.rect.center, rel=(1, 0), buttons=(0, 0, 0))])
     app.step([])
     assert any(b.hovered for b in _buttons(scene))
+
+
+def test_the_hint_names_the_vanguard_as_the_orders_panel_does_not_by_its_id(saves: Path) -> None:
+    # the QA run: "Hint (hard): Defend in B1, vanguard Zone Rifle Division (rifles.9)"
+    app, scene = _app()
+    _to_proposer(app, scene, "zones")
+    orders = scene.orders_panel.orders
+    text = scene._hint_text(orders)
+    assert orders.vanguard not in text
+    assert f"vanguard {scene.state.unit_type(orders.vanguard).name}" in text
+
+
+def _to_posts(app: Any, scene: Any) -> None:
+    """The first week, to the Zones' posts (each side declares with Enter)."""
+    enter(app)
+    enter(app)
+    move(app, scene, (29, 9), (28, 11))
+    enter(app)
+    move(app, scene, (24, 27), (21, 27))
+    enter(app)
+    through_handoff(app)
+    for _ in range(2):
+        enter(app)
+    through_handoff(app)
+    assert scene.state.phase == "narrative" and scene.viewer == "zones"
+
+
+def _mine(scene: Any, kind: str) -> list[Any]:
+    return [s.command for s in scene.session.history if s.command.kind == kind and s.command.player == "zones"]
+
+
+def test_enter_at_the_posts_is_done_posting_as_its_button_says_and_asks_first_while_a_general_is_unnamed(
+        saves: Path) -> None:
+    # the QA run: the button says "Done posting (Enter)" but the first Enter posted the default text;
+    # and Done posting with no post gave no warning although an unnamed General does not fight
+    app, scene = _app()
+    _to_posts(app, scene)
+    assert scene._unnamed_generals()  # (the Zones' General stands with B1's army)
+    key(app, pygame.K_RETURN)
+    assert top_name(app) == "done_posting" and not _mine(scene, "post") and not _mine(scene, "narrative_done")
+    assert "Colonel Brin (battle B1)" in app.scenes.top.body_text
+    key(app, pygame.K_ESCAPE)  # Back: nothing done
+    assert app.scenes.top is scene and not _mine(scene, "post") and not _mine(scene, "narrative_done")
+    press_button(app, "Done posting (Enter)")  # the button asks the same
+    assert top_name(app) == "done_posting"
+    key(app, pygame.K_RETURN)  # Post, then done
+    assert len(_mine(scene, "post")) == 1 and len(_mine(scene, "narrative_done")) == 1
+    assert _mine(scene, "post")[0].generals  # the General is named: he fights
+
+
+def test_enter_in_the_post_text_box_posts_it_and_the_next_enter_is_done_without_asking(saves: Path) -> None:
+    app, scene = _app()
+    _to_posts(app, scene)
+    press_button(app, "Post")  # (a click in the box would do: the button posts the same text)
+    assert len(_mine(scene, "post")) == 1 and not _mine(scene, "narrative_done")
+    assert not scene._unnamed_generals()
+    key(app, pygame.K_RETURN)
+    assert top_name(app) != "done_posting" and len(_mine(scene, "narrative_done")) == 1
+
+
+def test_done_without_a_post_is_a_choice_the_player_makes_knowingly(saves: Path) -> None:
+    app, scene = _app()
+    _to_posts(app, scene)
+    key(app, pygame.K_RETURN)
+    key(app, pygame.K_d)  # Done without
+    assert not _mine(scene, "post") and len(_mine(scene, "narrative_done")) == 1
+
+
+def test_enter_typed_in_the_post_text_box_posts_the_text(saves: Path) -> None:
+    app, scene = _app()
+    _to_posts(app, scene)
+    scene.text_entry.set_text("Brin holds the line.")
+    app.step([pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_FINISHED, ui_element=scene.text_entry,
+                                 text="Brin holds the line.")])
+    posts = _mine(scene, "post")
+    assert len(posts) == 1 and posts[0].text == "Brin holds the line." and not _mine(scene, "narrative_done")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (960, 600)])
+def test_the_planners_rows_and_columns_are_named_in_full_and_every_cell_fits_its_column(
+        saves: Path, size: tuple[int, int]) -> None:
+    # the QA run: the rows and columns were cut to "Withdra", "Skirmis", "Attac"
+    app, scene = _sized(size)
+    _to_proposer(app, scene, "zones")
+    app.render()
+    rects = dict(scene.drawn_rects)
+    rows = [f"{i} {MANOEUVRE_NAMES[m]}" for i, m in enumerate(MANOEUVRES, 1)]
+    assert all(r in rects for r in rows), [t for t, _ in scene.drawn_rects]
+    x0 = size[0] - 400 + 10
+    row_ys = {rects[r].y for r in rows}
+    cells = [(t, r) for t, r in scene.drawn_rects if r.y in row_ys and "/" in t]
+    assert len(cells) == 36
+    names_end = max(rects[r].right for r in rows)
+    assert all(names_end < r.left and r.right <= x0 + EQ_MIX_X for _t, r in cells)
+    by_row: dict[int, list[Any]] = {}
+    for _t, r in cells:
+        by_row.setdefault(r.y, []).append(r)
+    for rs in by_row.values():  # no cell overlaps the next
+        rs.sort(key=lambda r: r.x)
+        assert all(a.right < b.left for a, b in zip(rs, rs[1:], strict=False))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (960, 600)])
+def test_a_message_on_the_orders_screen_is_drawn_whole_above_the_buttons(saves: Path, size: tuple[int, int]) -> None:
+    # the QA run at 960x600: F3's refusal went under the Propose buttons
+    app, scene = _sized(size)
+    _to_proposer(app, scene, "zones")
+    text = "The Ascension Isle campaign has no replay view yet: its history is in the log and R shows the battles"
+    scene.toast(text)
+    app.render()
+    drawn = [(t, r) for t, r in scene.drawn_rects if t.strip() and t.strip() in text]
+    assert " ".join(t.strip() for t, _ in drawn) == text
+    assert all(r.bottom <= scene.widgets_top for _t, r in drawn)
+

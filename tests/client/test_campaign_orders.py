@@ -142,8 +142,9 @@ def test_the_planners_row_for_the_chosen_manoeuvre_is_computed_for_exactly_these
     app.render()
     p = plan(scene.seen, o.battle, "resistance", o.stratagems, o.vanguard)
     row = [c for c in p.cells if c.mine == "attack"]
-    shown = next(s for s in scene.drawn_strings if s.startswith(">"))
-    assert f"{round(100 * row[0].win):>4}/" in shown
+    mark_y = next(r.y for t, r in scene.drawn_rects if t == ">")  # the chosen row's marker
+    shown = [t for t, r in scene.drawn_rects if r.y == mark_y]  # (each cell is drawn on its own)
+    assert "5 Attack" in shown and any(t.startswith(f"{round(100 * row[0].win)}/") for t in shown)
     assert any("assumed to lead each manoeuvre with its strongest vanguard" in s or "strongest" in s
                for s in scene.drawn_strings) or any("best vanguard, no stratagems" in s for s in scene.drawn_strings)
 

@@ -82,9 +82,9 @@ def test_the_planner_shows_the_figures_equilibrium_gives_for_the_viewing_players
     _assert_figures_shown(scene, eq, full=True)
     # the columns line up with the planner's rows: the figure drawn on a row's line is that manoeuvre's
     summary = eq.manoeuvre_summary()
-    for m in MANOEUVRES:
-        name = MANOEUVRE_NAMES[m][:7]
-        ys = [r.y for t, r in scene.drawn_rects if t.strip().lstrip(">").strip().startswith(name) and "/" in t]
+    for i, m in enumerate(MANOEUVRES, 1):
+        name = f"{i} {MANOEUVRE_NAMES[m]}"  # (the row's name, as on the manoeuvre's button)
+        ys = [r.y for t, r in scene.drawn_rects if t == name]
         assert ys, name
         on_line = [t for t, r in scene.drawn_rects if r.y == ys[0]]
         chance, gives = summary.get(m, (None, None))

@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.shell.fonts import font
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.rules import orders as q
 from game.systems.campaign.rules.commands import GiveOrders
@@ -250,21 +251,31 @@ class OrdersPanel:
         p = self._plan[1]
         eq = self.equilibrium()
         summary = eq.manoeuvre_summary() if isinstance(eq, Equilibrium) else {}
-        y += sc._text(surface, "Planner: win% / lose% (mine down, theirs across)", (x, y), 12, bold=True)
-        heads = "".join(f"{MANOEUVRE_NAMES[t][:5]:>8}" for t in MANOEUVRES)
+        y += sc._text(surface, "Planner: win% / lose%, mine (rows) vs theirs (columns)", (x, y), 12, bold=True)
+        # each text at its own place (the font is not monospaced): the rows named in full as on the
+        # manoeuvre buttons, the columns by the same numbers, each cell right-aligned in its column
+        f = font(11)
+
+        def right(text: str, at: int, top: int, colour: tuple[int, int, int] = (225, 225, 225)) -> int:
+            return int(sc._text(surface, text, (x + at - f.size(text)[0], top), 11, colour))
+
+        sc._text(surface, "theirs:", (x + 10, y), 11, (170, 170, 180))
+        for i, _t in enumerate(MANOEUVRES):
+            right(str(i + 1), PLAN_CELLS_X + (i + 1) * PLAN_CELL_W, y)
         sc._text(surface, "mix", (x + EQ_MIX_X, y), 11, EQ_COLOUR)
-        sc._text(surface, "gives up", (x + EQ_GIVES_X, y), 11, EQ_COLOUR)
-        y += sc._text(surface, f"{'':>9}{heads}", (x, y), 11)
-        for mine in MANOEUVRES:
+        y += sc._text(surface, "gives up", (x + EQ_GIVES_X, y), 11, EQ_COLOUR)
+        for row_no, mine in enumerate(MANOEUVRES, 1):
             cells = [c for c in p.cells if c.mine == mine]
-            row = "".join(f"{round(100 * c.win):>4}/{round(100 * sum(v for k, v in c.chances.items() if k.startswith('lose'))):<3}"
-                          for c in cells)
-            mark = ">" if mine == o.manoeuvre else " "
             colour = (255, 240, 170) if mine == o.manoeuvre else (225, 225, 225)
+            if mine == o.manoeuvre:
+                sc._text(surface, ">", (x, y), 11, colour)
+            sc._text(surface, f"{row_no} {MANOEUVRE_NAMES[mine]}", (x + 10, y), 11, colour)
+            for i, c in enumerate(cells):
+                lose = round(100 * sum(v for k, v in c.chances.items() if k.startswith("lose")))
+                right(f"{round(100 * c.win)}/{lose}", PLAN_CELLS_X + (i + 1) * PLAN_CELL_W, y, colour)
             chance, gives = summary.get(mine, (None, None))
             sc._text(surface, mix_text(chance), (x + EQ_MIX_X, y), 11, EQ_COLOUR)
-            sc._text(surface, gives_text(gives), (x + EQ_GIVES_X, y), 11, EQ_COLOUR)
-            y += sc._text(surface, f"{mark}{MANOEUVRE_NAMES[mine][:7]:>8}{row}", (x, y), 11, colour)
+            y += sc._text(surface, gives_text(gives), (x + EQ_GIVES_X, y), 11, EQ_COLOUR)
         y += self._draw_equilibrium(surface, eq, x, y, bottom)
         lead = ("this vanguard where it may lead (else the best)" if self.vanguard_chosen
                 else "each manoeuvre's best vanguard")
@@ -310,8 +321,10 @@ class OrdersPanel:
         return h
 
 
-EQ_MIX_X = 282  # where the equilibrium's columns are drawn, from the panel's left edge
-EQ_GIVES_X = 318
+EQ_MIX_X = 290  # where the equilibrium's columns are drawn, from the panel's left edge
+EQ_GIVES_X = 324
+PLAN_CELLS_X = 88  # the planner's cells: right of the rows' names ("6 Shock Attack"), six columns
+PLAN_CELL_W = 32  # (a cell such as "100/0" is 28 pixels wide at 11 points)
 EQ_COLOUR = (170, 215, 255)
 PAYOFF_NOTE = (f"Zero-sum payoff: expected casualties inflicted minus taken, plus {BAND_WORTH:g} for each band of "
                "victory (minus for defeat). Mix: each manoeuvre's chance in the equilibrium; gives up: what it "

@@ -7,7 +7,8 @@ through the hand-off screen, and everything drawn comes from `system.view(state,
 toggles the GM's view of everything). Every string drawn is kept in `drawn_strings` (tests).
 
 Keys: click an army to select it, click a highlighted hex to move there (pick-up: click a friendly
-army); Enter = the phase's main action (narrative: post, then done); 1-6 pick a manoeuvre, V the next vanguard, S the next
+army); Enter = the phase's main action (narrative: done posting, asking first while a General of the
+player's is named in no post; Enter in the text box posts it); 1-6 pick a manoeuvre, V the next vanguard, S the next
 stratagem; E toggles the planner; R the history of the battles; G the GM view; P the players
 (who plays each power); H a hint.
 
@@ -39,6 +40,7 @@ from game.shell import actions
 from game.shell.fonts import font
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
+from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.scenes.seats import seats_dialog
 from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
@@ -46,6 +48,7 @@ from game.shell.toolkit.buttons import Button
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.orders_panel import OrdersPanel
 from game.systems.campaign.client.results import ResultsScene, pages_of, wrap
+from game.systems.campaign.rules import orders as orders_q
 from game.systems.campaign.rules.commands import (
     Declare,
     EndTurn,
@@ -91,9 +94,10 @@ _PHASE_HINTS = {
                 "move there. Enter ends your turn.",
     "pickup": "Each of your Generals may make one pick-up move to another of your armies within reach: "
               "click the army the General is with, then the army to join. Enter ends your turn.",
-    "narrative": "Write about your battle, then Post: the post names your Generals with the battle's armies. "
-                 "A General not named in a post this week does not fight (and allows no stratagem that needs "
-                 "a General). Then Done posting (Enter).",
+    "narrative": "Write about your battle, then Post (or Enter in the text box): the post names your Generals "
+                 "with the battle's armies. A General not named in a post this week does not fight (and allows "
+                 "no stratagem that needs a General). Then Done posting (Enter; it asks first while a General "
+                 "of yours is named in no post).",
     "declare": "An enemy army is in reach of a fight: Fight or Decline.",
     "orders": "H: the history of every battle so far.",
 }
@@ -704,10 +708,11 @@ class CampaignScene(Scene):
         """A command as a hint says it (orders in full: they are the power's own)."""
         st = self.state
         if getattr(cmd, "kind", "") == "orders":
+            # (units and stratagems by the names the orders panel shows, not their ids)
             parts = [f"{MANOEUVRE_NAMES.get(cmd.manoeuvre, cmd.manoeuvre)} in {cmd.battle}",
-                     f"vanguard {st.unit_name(cmd.vanguard)}"]
+                     f"vanguard {st.unit_type(cmd.vanguard).name}"]
             if cmd.stratagems:
-                parts.append("stratagems " + ", ".join(x.replace("_", " ") for x in cmd.stratagems))
+                parts.append("stratagems " + ", ".join(orders_q.title(x) for x in cmd.stratagems))
             return ", ".join(parts)
         return str(self.system.describe_command(st, cmd))
 
@@ -755,20 +760,63 @@ class CampaignScene(Scene):
                     self._do(Declare(player=p, hex=key_hex(k), fight=which != "decline"))
                     return
         elif phase == "narrative":
-            posted = any(x.player == p and x.week == st.week for x in st.posts)
-            if which == "post" or (which is None and not posted):
-                b = next((b for b in st.open_games() if p in b.sides), None)
-                if b is not None:
-                    present = {a.id for a in st.forces(b, p)}
-                    gens = tuple(g.id for g in st.generals.values() if g.owner == p and g.army in present)
-                    text = self.text_entry.get_text() if self.text_entry else "Onwards."
-                    self._do(WritePost(player=p, battle=b.id, text=text or "Onwards.", generals=gens))
-            else:
+            # Post (the button, or Enter in the text box) posts; Enter and Done posting are done,
+            # asking first while a General of the player's would miss a fight for want of a post
+            if which == "post":
+                self._post()
+            elif which == "done_anyway" or not self._unnamed_generals():
                 self._do(NarrativeDone(player=p))
+            else:
+                self._ask_done()
         elif phase == "orders":
             panel = self._panel_for_orders()
             if panel is not None and panel.picking is None:
                 self._do(panel.orders)
+
+    def _post(self) -> bool:
+        """Post the text box's text about the player's first battle, naming its Generals there."""
+        st, p = self.state, self.viewer
+        b = next((b for b in st.open_games() if p in b.sides), None)
+        if b is None or p is None:
+            return False
+        present = {a.id for a in st.forces(b, p)}
+        gens = tuple(g.id for g in st.generals.values() if g.owner == p and g.army in present)
+        text = self.text_entry.get_text() if self.text_entry else "Onwards."
+        return self._do(WritePost(player=p, battle=b.id, text=text or "Onwards.", generals=gens))
+
+    def _unnamed_generals(self) -> list[str]:
+        """The player's Generals with a battle's forces whom no post of theirs names this week
+        (the rules' `fighting_generals`: these would not fight), as "General (battle)"."""
+        st, p = self.state, self.viewer
+        out: list[str] = []
+        if p is None:
+            return out
+        for b in st.open_games():
+            if p not in b.sides:
+                continue
+            fighting = {g.id for g in st.fighting_generals(b, p)}
+            out += [f"{g.name} (battle {b.id})" for a in st.forces(b, p) for g in st.generals_of_army(a.id)
+                    if g.owner == p and g.id not in fighting]
+        return out
+
+    def _ask_done(self) -> None:
+        """Done posting while a General would miss the fight: post first, done anyway, or back."""
+        names = ", ".join(self._unnamed_generals())
+        body = (f"No post of yours names {names} this week. A General not named in a post does not fight "
+                "(and allows no stratagem that needs a General).\n\nPost, then done: posts the text in the "
+                "box, naming your Generals with the battle's armies.")
+
+        def post_then_done() -> None:
+            if self._post():
+                self._main_action("done_anyway")
+
+        w, h = self.app.screen.get_size()
+        self.app.push(DialogScene(self.app, "Done posting without naming your Generals?", body,
+                                  [Choice("Post, then done", post_then_done, pygame.K_RETURN, primary=True),
+                                   Choice("Done without", lambda: self._main_action("done_anyway"), pygame.K_d),
+                                   Choice("Back", None)],
+                                  size=(min(620, w - 40), min(300, h - 40)), cancel=Choice("Back", None),
+                                  name="done_posting"))
 
     def _my_battle(self) -> Any:
         st, p = self.seen, self.viewer
@@ -817,7 +865,10 @@ class CampaignScene(Scene):
                 self.zoom_at(self.hex_centre(b.hex), 26 / (36 * self.scale))
             self._build()
             return
-        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
+        if (event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.text_entry is not None
+                and event.ui_element is self.text_entry):
+            self._main_action("post")  # Enter in the text box posts it
+        elif event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
             key = self.buttons[event.ui_element]
             if key.startswith("fight_"):
                 self._fight(key)
@@ -1135,7 +1186,16 @@ class CampaignScene(Scene):
                         (x, y), 15, bold=True) + 4
         panel = self.orders_panel if (st.phase == "orders" and not self.gm) else None
         if panel is not None:
-            y = self._draw_orders(surface, st, x, y)
+            # the message (a refusal, a hint, the shell's toasts) stays above the buttons: the
+            # orders and the planner give up its room
+            room = 0
+            if self.message:
+                room = len(self._wrap(self.message, 13, False, PANEL_W - 24)) * font(13).get_height() + 4
+            y = self._draw_orders(surface, st, x, y, self.widgets_top - 4 - room)
+            if self.message:
+                self._para(surface, self.message, (x, self.widgets_top - 4 - room), 13,
+                           (228, 224, 214) if self.message_ok else (255, 120, 100))
+                y = self.widgets_top
         elif self.selected in st.armies:
             a = st.armies[self.selected]
             y += self._text(surface, f"{a.name} ({st.player_name(a.owner)}) at {a.hex[0]},{a.hex[1]}", (x, y), 14, bold=True)
@@ -1190,7 +1250,7 @@ class CampaignScene(Scene):
         for p in posts:
             y += self._para(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text}", (x, y), 12,
                             (200, 200, 250))
-        if self.message:
+        if self.message and panel is None:
             y += self._para(surface, self.message, (x, y), 13, (228, 224, 214) if self.message_ok else (255, 120, 100))
         bottom = h - 160
         # the newest log lines that fit above the buttons, each wrapped (never cut)
@@ -1220,7 +1280,7 @@ class CampaignScene(Scene):
                                 + state, (x, y), 12, (215, 215, 215))
         return y + 4
 
-    def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int) -> int:
+    def _draw_orders(self, surface: pygame.Surface, st: CampaignState, x: int, y: int, bottom: int) -> int:
         panel = self.orders_panel
         if panel is None:
             return y + self._para(surface, "Orders sealed; waiting for the others.", (x, y))
@@ -1228,4 +1288,4 @@ class CampaignScene(Scene):
         foe = b.sides[1] if b.sides[0] == panel.player else b.sides[0]
         self._text(surface, f"Orders for battle {b.id} at {b.hex[0]},{b.hex[1]} against {st.player_name(foe)}",
                    (x, 34), 13, bold=True)
-        return panel.draw(surface, x, self.widgets_top - 4)
+        return panel.draw(surface, x, bottom)
