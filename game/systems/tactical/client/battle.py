@@ -59,11 +59,12 @@ from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import rq, text
 from game.systems.tactical.client.battle_actions import ActionButtons, unit_command
-from game.systems.tactical.client.battle_dialogs import DecisionKeys, Dialogs
+from game.systems.tactical.client.battle_dialogs import Dialogs
 from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.systems.tactical.client.battle_panels import Panels, log_text
 from game.systems.tactical.client.context import Intent, Keep
+from game.systems.tactical.client.decision import DecisionKeys
 from game.systems.tactical.client.labels import MapLabels
 from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
 from game.systems.tactical.rules.system import warm_up as warm_up_rules

@@ -10,7 +10,6 @@ dialog opens (BattleScene.sync) and passes the state on screen to each call."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +17,13 @@ import pygame
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
 from game.shell import actions, draw, keys
-from game.shell.keymap import Binding, dispatch, help_pieces
+from game.shell.keymap import help_pieces
 from game.shell.scenes.dialog import Choice, DialogScene
-from game.shell.toolkit.richtext import Content, Styled
+from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import text
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, REPLAY_KEYS
 from game.systems.tactical.client.battle_panels import side_names, where
+from game.systems.tactical.client.decision import DecisionDialog, DecisionKeys
 from game.systems.tactical.client.text import DIM, GOLD, Colour, Lines, Piece, bold, ink, line, rgb, words
 from game.systems.tactical.client.widgets import casualty_label
 
@@ -54,61 +54,6 @@ def help_text() -> Styled:
     """The F1 help, generated from the key maps (the battle's and the shell's)."""
     groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups()]
     return (*HELP_MOUSE, (), *help_pieces(groups), (), *HELP_COLOURS)
-
-
-@dataclass(frozen=True)
-class DecisionKeys:
-    """The battle's H and P keys for a dialog of a decision the rules wait for: `hint` asks the
-    computer what it would choose, `said` reads the hint's message so far (None: none asked),
-    `players` opens the players dialog (None: the rules have no computer players)."""
-    hint: Callable[[], None]
-    said: Callable[[], str | None]
-    players: Callable[[], None] | None = None
-
-
-class DecisionDialog(DialogScene):
-    """A dialog of a decision the rules wait for (the initiative choice, the turn place) that
-    takes the battle's H (hint, shown at the foot of the dialog once thought) and P (players)
-    keys, and lists them in its F1 help with the number keys that pick its buttons."""
-
-    def __init__(self, app: AppContext, title: str, body: Content, choices: list[Choice], decision: DecisionKeys,
-                 size: tuple[int, int], name: str) -> None:
-        self._body = body
-        self._decision = decision
-        self._hint_shown: str | None = None
-        own = [Binding((pygame.K_h,), "H", "hint: what the computer would choose here, and why (shown in this "
-                       "dialog)", lambda _: decision.hint())]
-        if decision.players is not None:
-            players = decision.players
-            own.append(Binding((pygame.K_p,), "P", "players: who plays each side (Human, or the computer at a "
-                               "level); this question opens again after", lambda _: players()))
-        if choices:
-            last = min(len(choices), 9)
-            own.append(Binding(tuple(pygame.K_1 + i for i in range(last)), "1" if last == 1 else f"1-{last}",
-                               "pick the button in that place, counting from the left"))
-        self._own: tuple[Binding, ...] = tuple(own)
-        super().__init__(app, title, body, choices, size=size, name=name)
-
-    def key_map(self) -> tuple[Binding, ...]:
-        return self._own
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and dispatch(self._own, event, self):
-            return
-        super().handle_event(event)
-
-    def update(self, dt: float) -> None:
-        said = self._decision.said()
-        if said != self._hint_shown:  # the hint asked (or its answer) joins the foot of the body
-            self._hint_shown = said
-            self.body_html = self._body if said is None else (*plain_lines(self._body), (), line(ink(said, GOLD)))
-            self.body.set_text(self.body_html)
-        super().update(dt)
-
-
-def plain_lines(body: Content) -> Styled:
-    """A dialog's body as lines of styled pieces (a plain string: one line of it)."""
-    return body if isinstance(body, tuple) else (line(body),)
 
 
 class Dialogs:
