@@ -254,3 +254,17 @@ def test_a_message_on_the_orders_screen_is_drawn_whole_above_the_buttons(saves: 
     assert " ".join(t.strip() for t, _ in drawn) == text
     assert all(r.bottom <= scene.widgets_top for _t, r in drawn)
 
+
+
+def test_the_next_players_buttons_are_drawn_at_once_after_the_hand_off_before_the_pointer_moves(saves: Path) -> None:
+    # (the first way of keeping the hover off stopped the widgets being drawn until the pointer moved)
+    app, scene = _app()
+    _to_proposer(app, scene, "zones")
+    key(app, pygame.K_RETURN)  # sealed: the hand-off to the Resistance Fronts
+    key(app, pygame.K_SPACE)
+    app.step([])
+    app.render()
+    seal = next(b for b in _buttons(scene) if b.text == "Seal orders (Enter)")
+    assert seal.visible and seal.image.get_bounding_rect().w > 0
+    px = app.screen.get_at((seal.rect.x + 3, seal.rect.centery))
+    assert tuple(px)[:3] != (30, 32, 38)  # the button, not the bare side panel

@@ -955,8 +955,17 @@ class CampaignScene(Scene):
             if self.app.scenes.top is self and self.viewer is not None:
                 self._push_handoff(self.viewer)
         self._poll_hint()
-        if not self._pointer_left:
+        if self._pointer_left:
+            # (the manager reads the pointer in `_update_mouse_position`, "so we can mess with
+            # it": this frame it sees the pointer nowhere, so no widget is hovered)
+            self.ui._update_mouse_position = self._pointer_nowhere
             self.ui.update(dt)
+            del self.ui._update_mouse_position
+        else:
+            self.ui.update(dt)
+
+    def _pointer_nowhere(self) -> None:
+        self.ui.mouse_position = (-1, -1)
 
     def update_covered(self, dt: float) -> None:
         self._poll_hint()
