@@ -182,3 +182,19 @@ def test_the_toolkits_translations_live_on_the_i18n_search_path(manager: pygame_
     assert i18n is not None and isinstance(i18n.load_path, list)
     ThemedManager((640, 480), None, shared=manager)
     assert len(i18n.load_path) == len(set(i18n.load_path))  # no folder added twice
+
+
+def test_the_manager_still_reads_the_pointer_through_its_update_mouse_position_hook() -> None:
+    """manager.py: `update_pointer_away` shadows `UIManager._update_mouse_position` for one update
+    (and the hook sets `mouse_position`, which hovering reads)."""
+    from game.shell.toolkit.manager import ThemedManager
+
+    pygame.init()
+    pygame.display.set_mode((200, 100))
+    ui = ThemedManager((200, 100), None)
+    assert callable(getattr(pygame_gui.UIManager, "_update_mouse_position", None))
+    button = UIButton(pygame.Rect(0, 0, 200, 100), "x", manager=ui)
+    pygame.mouse.set_pos((100, 50))
+    ui.update_pointer_away(0.01)
+    assert ui.mouse_position == (-1, -1) and not button.hovered
+    assert "_update_mouse_position" not in vars(ui)  # the hook is the class's again after the update

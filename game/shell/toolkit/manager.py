@@ -2,10 +2,12 @@
 
 Each scene has its own pygame_gui manager; parsing the theme files again and starting a new
 resource loader for each dialog cost ~25 ms. `ThemedManager` takes the first manager's theme and
-its (already started) resource loader. It reaches into the toolkit in three places, each pinned by
+its (already started) resource loader. It reaches into the toolkit in four places, each pinned by
 a test in tests/shell/test_toolkit_contract.py: the `resource_loader` keyword and attribute of
-`UIManager`, the `create_new_theme` hook it overrides, and the global search path of the `i18n`
-package pygame_gui loads its translations with.
+`UIManager`, the `create_new_theme` hook it overrides, the global search path of the `i18n`
+package pygame_gui loads its translations with, and the `_update_mouse_position` hook through
+which `update_pointer_away` hides the pointer from one update (after a hand-off, no widget may
+show the previous player's hover or tooltip).
 """
 
 from __future__ import annotations
@@ -34,3 +36,17 @@ class ThemedManager(pygame_gui.UIManager):
         if self._shared is not None:
             return self._shared.get_theme()
         return super().create_new_theme(theme_path)
+
+    def update_pointer_away(self, dt: float) -> None:
+        """`update(dt)` as if the pointer were over none of the widgets (it has not moved since the
+        screen passed to another player): no widget is hovered and no tooltip opens. pygame_gui
+        reads the pointer in its `_update_mouse_position` hook ("so we can mess with it", its own
+        comment), shadowed here for the one update."""
+        def away() -> None:
+            self.mouse_position = (-1, -1)
+
+        self._update_mouse_position = away  # type: ignore[method-assign]
+        try:
+            self.update(dt)
+        finally:
+            del self._update_mouse_position

@@ -45,6 +45,7 @@ from game.shell.scenes.handoff import HandoffScene
 from game.shell.scenes.seats import seats_dialog
 from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
 from game.shell.toolkit.buttons import Button
+from game.shell.toolkit.manager import ThemedManager
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.orders_panel import OrdersPanel
 from game.systems.campaign.client.results import ResultsScene, pages_of, wrap
@@ -955,17 +956,10 @@ class CampaignScene(Scene):
             if self.app.scenes.top is self and self.viewer is not None:
                 self._push_handoff(self.viewer)
         self._poll_hint()
-        if self._pointer_left:
-            # (the manager reads the pointer in `_update_mouse_position`, "so we can mess with
-            # it": this frame it sees the pointer nowhere, so no widget is hovered)
-            self.ui._update_mouse_position = self._pointer_nowhere
-            self.ui.update(dt)
-            del self.ui._update_mouse_position
+        if self._pointer_left and isinstance(self.ui, ThemedManager):
+            self.ui.update_pointer_away(dt)  # no widget hovered until the pointer moves
         else:
             self.ui.update(dt)
-
-    def _pointer_nowhere(self) -> None:
-        self.ui.mouse_position = (-1, -1)
 
     def update_covered(self, dt: float) -> None:
         self._poll_hint()
