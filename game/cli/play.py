@@ -71,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
         path = scenario_for_map(args.table, Path(path))
         print(f"playing {args.path} with the default rules and catalogue; its scenario is {path} "
               "(edit it to change the sides, commanders or objectives)")
+    seed_text = str(getattr(args, "seed", "scenario"))
     app = open_window(args.table, path, (w, h), settings, seats=list(getattr(args, "seat", []) or []),
-                      seed=new_game_seed(str(getattr(args, "seed", "scenario"))))
+                      seed=new_game_seed(seed_text), fresh_dice=seed_text == "fresh")
     return run_guarded(app, max_frames=frames)  # emergency save + crash report on a bug
 
 
@@ -91,11 +92,13 @@ def new_game_seed(text: str) -> int | None:
 
 
 def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False,
-                seats: list[str] | None = None, seed: int | None = None) -> Any:
+                seats: list[str] | None = None, seed: int | None = None, fresh_dice: bool = False) -> Any:
     """The game window on `path`, `seats` (`--seat SIDE=ai:LEVEL`) given to the computer before
     its screen is made; when a game of that file was left unfinished (its system's recovery save,
     saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
     session = launch.open_game(table, path, seed=seed)  # errors here reach the command line as one clear line
+    if not session.history and session.save_path is None:
+        session.fresh_dice = fresh_dice  # a new game: its restart deals fresh dice too (a save keeps its own)
     seat_session(table, session, seats or [])
     app = App(table, size=size, headless=headless, settings=settings)
     app.push(launch.scene_for(app, session))

@@ -44,6 +44,7 @@ class Session:
     return_to: Callable[[Any], None] | None = None
     return_label: str = ""
     seats: Seats = field(default_factory=Seats)  # who plays each side: Human, or the computer at a level
+    fresh_dice: bool = False         # its dice were dealt from a fresh seed (`play`): a restart deals fresh ones too
     _steps_seen: int = field(default=0, init=False, repr=False, compare=False)
     _redo_top: Any = field(default=None, init=False, repr=False, compare=False)  # the step a redo would bring back
 

@@ -383,3 +383,19 @@ def test_restarting_the_battle_keeps_who_plays_each_side_but_none_of_the_old_gam
     assert fresh.session.seats.levels == {"zenith": "easy"}
     assert fresh.session.seats.whys == {} and fresh.session.history == []
     assert session.seats.why_of(session.history[-1]) == "an old reason"  # the old game's own, untouched
+
+
+def test_restarting_a_game_dealt_fresh_dice_deals_fresh_ones_again_and_a_fixed_seed_stays() -> None:
+    for fresh_dice in (True, False):
+        app = _app({"zenith": "easy"})
+        scene = live_game(app)
+        assert scene is not None
+        scene.session.fresh_dice = fresh_dice
+        seed = scene.session.seed
+        seeds = set()
+        for _ in range(3):
+            live_game(app).restart()  # type: ignore[union-attr]
+            again = live_game(app)
+            assert again is not None and again.session.fresh_dice is fresh_dice
+            seeds.add(again.session.seed)
+        assert (seed not in seeds and len(seeds) == 3) if fresh_dice else seeds == {seed}

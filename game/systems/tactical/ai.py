@@ -207,8 +207,9 @@ class Ctx:
     memo: Memo
     place_memo: dict[Any, float]
     # odds weighed as the defender taking the defensive action (hard, `_defender_answer`), by id
-    # -> the odds if it does not: the why line gives both (the chosen odds live as long as the decision)
-    answered: dict[int, Odds] = field(default_factory=dict)
+    # -> (those odds, the odds if it does not): the why line gives both. The odds are kept here, so
+    # that no other odds of the decision can take their id
+    answered: dict[int, tuple[Odds, Odds]] = field(default_factory=dict)
 
     def enemies(self) -> list[UnitState]:
         return [u for u in self.view.live_units() if u.side != self.side]
@@ -796,7 +797,8 @@ class TacticalPlayer:
             if handed is not None:
                 return handed
         for value, att, odds in scored[:1]:
-            plain = ctx.answered.get(id(odds))
+            answered = ctx.answered.get(id(odds))
+            plain = answered[1] if answered is not None and answered[0] is odds else None
             hit = (f"{float(plain.hit_chance):.0%} to hit, {float(odds.hit_chance):.0%} if it takes the defensive "
                    "action (weighed as taken)" if plain is not None else f"{float(odds.hit_chance):.0%} to hit")
             why = (f"attack {view.unit_name(att.target_id)} with {att.weapon}: {hit}, "
@@ -877,7 +879,7 @@ class TacticalPlayer:
         da_value = (odds_value(with_da, target, kill_bonus(ctx.view, target) + self._clearing(ctx, target))
                     + REPLY * threat_cut(ctx, target, with_da))
         if da_value + action < value:
-            ctx.answered[id(with_da)] = odds
+            ctx.answered[id(with_da)] = (with_da, odds)
             return da_value + action, with_da
         return value, odds
 

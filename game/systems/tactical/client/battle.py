@@ -35,6 +35,7 @@ reopen_end_summary, log_text, submit, unit_at, hex_at, and camera / layout / map
 
 from __future__ import annotations
 
+import secrets
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -296,8 +297,7 @@ class BattleScene(Scene):
             self.toast("Move taken back.", 2.0)
             self.after_change()
         else:
-            self.toast("Nothing to undo: only a command that rolled no dice and revealed nothing "
-                       "can be taken back.")
+            self.toast(actions.undo_refusal(self.session))  # (the same words as Ctrl+Z: why not)
 
     def end_phase(self) -> None:
         st = self.state
@@ -542,9 +542,12 @@ class BattleScene(Scene):
 
     def restart(self) -> None:
         s = self.session
-        fresh = Session.start(s.system, s.game_setup, s.seed, setup=s.setup, board=s.board, layout=s.layout,
+        # fresh dice when the game had them (`play`'s default), else the same seed (`--seed`)
+        seed = secrets.randbelow(2 ** 32) if s.fresh_dice else s.seed
+        fresh = Session.start(s.system, s.game_setup, seed, setup=s.setup, board=s.board, layout=s.layout,
                               map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description,
-                              seats=Seats(dict(s.seats.levels)))  # the same players, none of the old game's why lines
+                              seats=Seats(dict(s.seats.levels)),  # the same players, none of the old game's why lines
+                              fresh_dice=s.fresh_dice)
         self.app.replace(BattleScene(self.app, fresh))
 
     def warm_up(self) -> None:
