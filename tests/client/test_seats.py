@@ -399,3 +399,26 @@ def test_restarting_a_game_dealt_fresh_dice_deals_fresh_ones_again_and_a_fixed_s
             assert again is not None and again.session.fresh_dice is fresh_dice
             seeds.add(again.session.seed)
         assert (seed not in seeds and len(seeds) == 3) if fresh_dice else seeds == {seed}
+
+
+def test_a_hint_selects_the_unit_it_would_move_so_the_map_shows_it() -> None:
+    app = _app({})
+    scene = live_game(app)
+    assert scene is not None
+    session = scene.session
+    while session.state.phase != "movement" or session.state.pending is not None:
+        assert session.apply(session.system.legal_commands(session.state)[0])[0]  # initiative, turn place
+    scene.after_change()
+    deadline = time.monotonic() + 30
+    while app.scenes.top is not scene:  # briefing, hand-off
+        assert time.monotonic() < deadline
+        _close_dialogs(app)
+    scene.selected = None
+    scene.hint()
+    while not (scene.toast_text or "").startswith("Hint"):
+        assert time.monotonic() < deadline
+        app.step([])
+        time.sleep(0.005)
+    text = scene.toast_text or ""
+    assert scene.selected is not None, text  # the opening move of the default map moves a unit
+    assert text.startswith("Hint (hard): ") and scene.state.unit_name(scene.selected) in text.split(". Why:")[0]

@@ -454,8 +454,24 @@ class BattleScene(Scene):
         if timed is None:
             return
         self._hint_for = None
-        what = self.session.system.describe_command(self.session.state, timed.decision.command)
+        command = timed.decision.command
+        what = self.session.system.describe_command(self.session.state, command)
         self._say_hint(f"Hint ({level}): {what}. Why: {timed.decision.why}", 10.0)
+        self._select_hinted(command)  # (after the message: the panels it refreshes show it)
+
+    def _select_hinted(self, command: Any) -> None:
+        """The unit a hint moves or attacks with, selected (its moves and targets on the map) and
+        brought into view, as the player's own click would."""
+        st = self.state
+        uid = getattr(command, "unit_id", None) or getattr(command, "attacker_id", None)
+        if not isinstance(uid, str) or uid not in st.units or not self.is_mine(uid) \
+                or uid not in rq.can_act(st, st.active_side):
+            return
+        self.selected = uid
+        self.mode = unit_mode(self, uid)
+        self.forget_overlay()
+        self.camera.ensure_visible(*self.layout.hex_center(st.units[uid].hex))
+        self.refresh_panels()
 
     def _say_hint(self, message: str, seconds: float = 4.0) -> None:
         """A message of the hint key: a toast, and kept for a decision's dialog to show."""
