@@ -197,9 +197,8 @@ def test_pick_up_turns_with_no_choice_are_skipped_without_a_hand_off_and_the_log
     assert len([line for line in scene.log if "skipped, no General of theirs is in reach" in line]) == 4
 
 
-def test_esc_while_typing_a_post_lets_go_of_the_text_box_and_a_second_esc_asks_to_quit(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path))
-    app, scene = _app()
+def play_to_posts(app: App, scene) -> None:  # type: ignore[no-untyped-def]
+    """The first week, to the Zones' posts (each side declares with Enter)."""
     enter(app)
     enter(app)
     move(app, scene, (29, 9), (28, 11))
@@ -210,7 +209,14 @@ def test_esc_while_typing_a_post_lets_go_of_the_text_box_and_a_second_esc_asks_t
     for _ in range(2):
         enter(app)
     through_handoff(app)
-    assert scene.state.phase == "narrative" and scene.text_entry is not None  # type: ignore[attr-defined]
+    assert scene.state.phase == "narrative" and scene.viewer == "zones"
+
+
+def test_esc_while_typing_a_post_lets_go_of_the_text_box_and_a_second_esc_asks_to_quit(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path))
+    app, scene = _app()
+    play_to_posts(app, scene)
+    assert scene.text_entry is not None  # type: ignore[attr-defined]
     click(app, scene.text_entry.rect.center)  # type: ignore[attr-defined]
     assert scene.typing()  # type: ignore[attr-defined]
     key(app, pygame.K_ESCAPE)

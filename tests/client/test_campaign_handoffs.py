@@ -25,7 +25,7 @@ from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES  # no
 from game.table import TABLE  # noqa: E402
 from tests.client.clientfix import press_button, top_name  # noqa: E402
 from tests.client.test_campaign_client import _app as _campaign_app  # noqa: E402
-from tests.client.test_campaign_client import enter, key, move, play_to_orders, through_handoff  # noqa: E402
+from tests.client.test_campaign_client import key, play_to_orders, play_to_posts, through_handoff  # noqa: E402
 
 
 @pytest.fixture()
@@ -152,19 +152,6 @@ def test_the_hint_names_the_vanguard_as_the_orders_panel_does_not_by_its_id(save
     assert f"vanguard {scene.state.unit_type(orders.vanguard).name}" in text
 
 
-def _to_posts(app: Any, scene: Any) -> None:
-    """The first week, to the Zones' posts (each side declares with Enter)."""
-    enter(app)
-    enter(app)
-    move(app, scene, (29, 9), (28, 11))
-    enter(app)
-    move(app, scene, (24, 27), (21, 27))
-    enter(app)
-    through_handoff(app)
-    for _ in range(2):
-        enter(app)
-    through_handoff(app)
-    assert scene.state.phase == "narrative" and scene.viewer == "zones"
 
 
 def _mine(scene: Any, kind: str) -> list[Any]:
@@ -176,7 +163,7 @@ def test_enter_at_the_posts_is_done_posting_as_its_button_says_and_asks_first_wh
     # the QA run: the button says "Done posting (Enter)" but the first Enter posted the default text;
     # and Done posting with no post gave no warning although an unnamed General does not fight
     app, scene = _app()
-    _to_posts(app, scene)
+    play_to_posts(app, scene)
     assert scene._unnamed_generals()  # (the Zones' General stands with B1's army)
     key(app, pygame.K_RETURN)
     assert top_name(app) == "done_posting" and not _mine(scene, "post") and not _mine(scene, "narrative_done")
@@ -192,7 +179,7 @@ def test_enter_at_the_posts_is_done_posting_as_its_button_says_and_asks_first_wh
 
 def test_enter_in_the_post_text_box_posts_it_and_the_next_enter_is_done_without_asking(saves: Path) -> None:
     app, scene = _app()
-    _to_posts(app, scene)
+    play_to_posts(app, scene)
     press_button(app, "Post")  # (a click in the box would do: the button posts the same text)
     assert len(_mine(scene, "post")) == 1 and not _mine(scene, "narrative_done")
     assert not scene._unnamed_generals()
@@ -202,7 +189,7 @@ def test_enter_in_the_post_text_box_posts_it_and_the_next_enter_is_done_without_
 
 def test_done_without_a_post_is_a_choice_the_player_makes_knowingly(saves: Path) -> None:
     app, scene = _app()
-    _to_posts(app, scene)
+    play_to_posts(app, scene)
     key(app, pygame.K_RETURN)
     key(app, pygame.K_d)  # Done without
     assert not _mine(scene, "post") and len(_mine(scene, "narrative_done")) == 1
@@ -210,7 +197,7 @@ def test_done_without_a_post_is_a_choice_the_player_makes_knowingly(saves: Path)
 
 def test_enter_typed_in_the_post_text_box_posts_the_text(saves: Path) -> None:
     app, scene = _app()
-    _to_posts(app, scene)
+    play_to_posts(app, scene)
     scene.text_entry.set_text("Brin holds the line.")
     app.step([pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_FINISHED, ui_element=scene.text_entry,
                                  text="Brin holds the line.")])
