@@ -20,6 +20,7 @@ from game import paths  # noqa: E402
 from game.bridge.files import forecast  # noqa: E402
 from game.core.system import Accepted  # noqa: E402
 from game.replay import verify_save  # noqa: E402
+from game.shell.savegame import load_session  # noqa: E402
 from game.shell.toolkit.richtext import Span, plain  # noqa: E402
 from game.systems.campaign.rules.odds import battle_odds  # noqa: E402
 from game.table import TABLE  # noqa: E402
@@ -107,6 +108,8 @@ def test_a_battle_fought_out_hands_over_to_its_client_and_returns_with_the_resul
     assert {"Casualties", "Who won", "How it was worked out"} <= bold
     assert "wins a " in body or "A draw" in body
     press_button(app, "Apply the result")
+    assert top_name(app) == "handoff"  # the screen goes on to the power to move, not to whoever fought
+    through_handoff(app)
     assert app.scenes.top is scene
     assert scene.state.battles["B1"].over and "resolved outside the tables" in scene.state.battles["B1"].ended
     last = scene.session.history[-1].command
@@ -138,11 +141,46 @@ def test_leaving_a_mass_battle_midway_and_abandoning_it_gives_the_battle_back_to
     assert "not over yet" in app.scenes.top.title  # type: ignore[union-attr]
     b2 = scene.state.battles["B2"]
     assert (scene.session.save_path.parent / b2.battle_save).is_file()  # saved midway
-    press_button(app, "Abandon (tables)")
+    assert not scene.gm  # the GM view closed when the battle took the screen
+    press_button(app, "Abandon (tables)...")
+    # the GM's command: with a GM passphrase set (open_gm set it), only the passphrase goes on
+    lock = app.scenes.top
+    assert lock is not None and lock.name == "gm_lock" and not lock.submit("a player's guess")  # type: ignore[attr-defined]
+    assert scene.state.battles["B2"].fought_as == "mass"
+    assert lock.submit("gm-secret")  # type: ignore[attr-defined]
+    assert top_name(app) == "battle_return" and app.scenes.top.title == "Abandon battle B2?"  # type: ignore[union-attr]
+    press_button(app, "Abandon")
     assert scene.state.battles["B2"].fought_as == "tables"
+    saved = load_session(TABLE, scene.session.save_path)  # the campaign saved with it, as a result applied is
+    assert saved is not None and saved.state.battles["B2"].fought_as == "tables"
     assert scene.state.to_dict()["battles"] == before["battles"]  # nothing of the campaign lost
     kinds = [s.command.kind for s in scene.session.history[-2:]]
     assert kinds == ["gm_battle_choice", "gm_battle_abandon"]
+    assert top_name(app) == "handoff"  # then the screen goes on to the power to move
+
+
+def test_coming_back_from_a_battle_shows_nothing_of_the_next_powers_orders_and_hands_the_screen_on(
+        saves: Path) -> None:
+    """QA: after a battle fought out (the GM's Fight: mass, left midway), the way back's question
+    was drawn over the orders screen of the power to move next, and Later showed it whole."""
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    open_gm(app)
+    key(app, pygame.K_b)  # B2
+    press_button(app, "Fight: mass")
+    board = next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+    if top_name(app) == "handoff":
+        key(app, pygame.K_SPACE)
+    assert app.scenes.top is board
+    key(app, pygame.K_ESCAPE)  # back on the campaign map, the battle not over
+    assert top_name(app) == "battle_return"
+    app.render()
+    assert not [t for t in scene.drawn_strings if "battle orders" in t or "Vanguard" in t]  # nothing under it
+    press_button(app, "Later")
+    assert top_name(app) == "handoff"  # the screen is passed on before anything of the next power's shows
+    through_handoff(app)
+    assert app.scenes.top is scene and scene.viewer is not None
 
 
 @pytest.mark.parametrize("answer", ["Agree", "Refuse"])

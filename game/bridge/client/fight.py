@@ -51,6 +51,7 @@ from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.seats import Seats, hint_level
 from game.shell.toolkit.richtext import Span, styled
+from game.systems.campaign.client.gm_lock import GmLockScene
 from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, parse_command
 
 SCALES = ("tables", "tactical", "mass")
@@ -164,6 +165,7 @@ class FightOut:
         self.app = scene.app
         self.away: Away | None = None
         self.pending: tuple[str, str, Path, Path] | None = None  # a confirmation for the next frame
+        self.last_back: tuple[str, str, Path, Path] | None = None  # the last one shown (to ask it again)
         self._cache: dict[tuple[str, int, str | None], Any] = {}
 
     @property
@@ -291,7 +293,38 @@ class FightOut:
         return self._open(battle_id, b.fought_as, camp, battle_save)
 
     def abandon(self, battle_id: str) -> bool:
-        return bool(self.scene.gm_do(GmBattleAbandon(battle=battle_id, note="abandoned in the client")))
+        if not self.scene.gm_do(GmBattleAbandon(battle=battle_id, note="abandoned in the client")):
+            return False
+        back = self.last_back
+        if back is not None and back[0] == battle_id and self._save_campaign(back[2]):  # (as a result applied is)
+            self.scene.message = f"Battle {battle_id} goes back to the tables; campaign saved to {back[2].name}"
+        return True
+
+    def ask_abandon(self, battle_id: str) -> None:
+        """Abandon (tables) on the way back: setting a battle fought out aside is the GM's command,
+        so with a GM passphrase set, only the passphrase opens it (outside the GM view); and it is
+        asked first, naming what goes [decision, docs/scales.md]."""
+        def confirm() -> None:
+            self.app.push(DialogScene(
+                self.app, f"Abandon battle {battle_id}?",
+                styled("The battle fought so far is set aside and the tables resolve ", Span(battle_id, bold=True),
+                       " this week, as if it had never been fought out. Its save stays where it is. "
+                       "This is the GM's command (the log says so)."),
+                [Choice("Abandon", lambda: self.abandon(battle_id), primary=True),
+                 Choice("Keep the battle", lambda: self.confirm_again(battle_id), pygame.K_ESCAPE)],
+                cancel=Choice("Keep the battle", lambda: self.confirm_again(battle_id)), name="battle_return"))
+
+        seat = getattr(self.scene, "gm_seat", None)
+        if self.scene.gm or seat is None or not seat.is_set:
+            confirm()
+            return
+        self.app.push(GmLockScene(self.app, seat, True, confirm, purpose="abandon"))
+
+    def confirm_again(self, battle_id: str) -> None:
+        """Back to the question of the way back (the abandon not taken)."""
+        away = self.last_back
+        if away is not None and away[0] == battle_id:
+            self.pending = away
 
     def _save_campaign(self, camp: Path) -> bool:
         try:
@@ -316,6 +349,8 @@ class FightOut:
             self.scene.message = f"Cannot open the battle: {exc}"
             return False
         self.away = Away(battle_id, scale, camp, battle_save, bs, scene)
+        if self.scene.gm:  # the battle's players take the screen: nothing of the GM view waits under it
+            self.scene.close_gm()
         self.app.push(scene)
         scene.toast(f"Campaign battle {battle_id}: Ctrl+B goes back to the campaign map", 6.0)
         return True
@@ -368,7 +403,8 @@ class FightOut:
             title = f"Battle {battle_id}: not over yet"
             body = styled(f"{text}\n\nThe battle is saved in {battle_save}; the campaign waits for it.")
             choices = [Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_RETURN, primary=True)]
-        choices += [Choice("Abandon (tables)", lambda: self.abandon(battle_id), pygame.K_a),
+        self.last_back = (battle_id, scale, camp, battle_save)
+        choices += [Choice("Abandon (tables)...", lambda: self.ask_abandon(battle_id), pygame.K_a),
                     Choice("Later", None, pygame.K_ESCAPE)]
         if result is not None:
             choices.insert(1, Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_b))

@@ -79,7 +79,8 @@ class GmLockScene(Scene):
     def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None],
                  purpose: str = "view") -> None:
         super().__init__(app)
-        self.purpose = purpose  # "view": the GM view; "seats": changing who plays a power (the players dialog)
+        self.purpose = purpose  # "view": the GM view; "seats": changing who plays a power (the players
+        # dialog); "abandon": a battle fought out set aside for the tables
         self.seat = seat
         self.anything_sealed = anything_sealed
         self.on_open = on_open
@@ -105,6 +106,8 @@ class GmLockScene(Scene):
             self._fresh = True  # focused from the next frame: the G that opened it is not typed in
             if self.purpose == "seats":
                 label = "Set the passphrase and unlock" if self.mode == "set" else "Unlock the players"
+            elif self.purpose == "abandon":
+                label = "Unlock: abandon the battle"
             else:
                 label = "Set the passphrase and open" if self.mode == "set" else "Open the GM view"
             self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), f"{label} (Enter)", self.ui)
@@ -166,6 +169,9 @@ class GmLockScene(Scene):
             "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed,",
                        "so the GM view stays closed until this week's orders are revealed."],
         }[self.mode]
+        if self.purpose == "abandon":  # a battle fought out set aside for the tables (bridge/client/fight.py)
+            lines = ["The GM's seat", "Setting a battle fought out aside for the tables is the GM's command.",
+                     "Only the GM: type the passphrase. A player goes back with Esc."]
         if self.purpose == "seats":  # the players dialog: who plays each power is the GM's once play has begun
             lines = {
                 "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",

@@ -408,12 +408,17 @@ class CampaignScene(Scene):
 
     def leave_gm(self) -> None:
         """Leaving the GM view always hands the screen to the player the rules wait for."""
+        self.close_gm()
+        if self.viewer is not None and self.app.settings.blackout:
+            self._push_handoff(self.viewer)
+
+    def close_gm(self) -> None:
+        """The GM view closed, the screen not yet handed on: a battle fought out takes it, and
+        the way back from it hands it on (on_enter)."""
         self.gm = False
         self.selected = None
         self.orders_panel = None
         self._build()
-        if self.viewer is not None and self.app.settings.blackout:
-            self._push_handoff(self.viewer)
 
     def open_history(self) -> None:
         """H: every battle week so far (from the session's history: also after a load)."""
@@ -501,6 +506,15 @@ class CampaignScene(Scene):
                 return
         self._lent_on_enter()
         self.fight.came_back()  # back from a battle fought out: confirm its result
+        back = self.fight.pending
+        if back is not None and self.viewer is not None and self.app.settings.blackout and not self.gm \
+                and len(self.humans()) > 1:
+            # the people at the screen are the battle's sides, not always the power to move next: the
+            # map shows nothing of anyone's under the battle's question, then passes the screen on
+            # through a hand-off (as a lent screen gives it back)
+            self._lent = Lent(back[0])
+            self._lent.fought = True
+            self.hover = None
         self._build()
 
     def lend_screen(self, battle_id: str, scale: str) -> None:
@@ -517,7 +531,8 @@ class CampaignScene(Scene):
             self.hover = None
 
     def _proposal_open(self) -> bool:
-        return any(getattr(s, "name", "") == "battle_proposal" for s in self.app.scenes)
+        """A question about a battle fought out is up: the proposal, or its result on the way back."""
+        return any(getattr(s, "name", "") in ("battle_proposal", "battle_return") for s in self.app.scenes)
 
     def _lent_on_enter(self) -> None:
         """The map is on top again while it is lent: the question answered, or what came after
