@@ -212,6 +212,13 @@ def test_a_full_hotseat_game_through_the_window(monkeypatch) -> None:  # type: i
     end_body = app.scenes.top.body_text  # type: ignore[union-attr]
     assert "round limit" in end_body and "Blue" in end_body and "Red" in end_body
     press_button(app, "Restart")
+    # the battle as played was never saved: asked first (QA: a number key restarted it unasked)
+    assert top_name(app) == "restart_question" and battle(app) is scene
+    press_button(app, "Back")
+    settle(app)
+    assert top_name(app) == "end" and battle(app) is scene  # the summary again, the battle kept
+    press_button(app, "Restart")
+    press_button(app, "Restart")  # without saving
     fresh = battle(app)
     assert fresh is not scene and fresh.session.state.round == 1 and not fresh.session.history
     continue_handoff(app)
