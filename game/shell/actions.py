@@ -147,6 +147,8 @@ def undo_refusal(session: Session) -> str:
     blocked = session.undo_blocked()
     if blocked is not None:
         return blocked
+    if record.steps[-1].gm and not record.can_undo:
+        return "Not undone: the last command was the GM's; the GM takes it back with the GM tools (F2)."
     if record.rolled_dice(record.steps[-1]):
         return "Not undone: the last command rolled dice (only a command that rolled no dice and revealed " \
                "nothing can be taken back)."

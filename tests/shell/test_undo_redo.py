@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from game.shell import actions
+from game.systems.tactical.rules.commands import SetNextRoll
 from tests.shell.harness import SYSTEMS, ctrl, open_game, play_to_undoable, to_map
 
 
@@ -93,3 +94,17 @@ def test_a_computer_sides_move_is_not_taken_back_and_nothing_is_while_the_comput
     others = [s for s in session.system.summary(session.state).get("sides", ()) if s not in (mover, *to_move)]
     session.seats.levels = {others[0]: "easy"} if others else {}  # a computer seat elsewhere: no matter
     assert session.can_undo and session.undo() and len(session.history) == played - 1
+
+
+def test_a_players_undo_after_a_gm_command_says_it_is_the_gms_to_take_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    session = game.session
+    assert session.apply(SetNextRoll(values=(10,)), gm=True)[0]  # the GM fixes the next die
+    before = list(session.history)
+    if session.can_undo:
+        pytest.skip("the rules let a player take this GM command back")
+    assert actions.undo_refusal(session) == ("Not undone: the last command was the GM's; the GM takes it back "
+                                             "with the GM tools (F2).")
+    assert not session.undo() and session.history == before
