@@ -905,11 +905,29 @@ def list_saves(directory: str | os.PathLike[str], *, recursive: bool = True) -> 
         except OSError:
             continue
         try:
-            found.append(SaveListing(p, read_header(p), None, modified))
+            header = read_header(p)
+            if not _ends_with_marker(p):  # a good header, the rest cut short: not offered as a save
+                raise SaveError(str(p), "", f"the file ends early: the end marker '{END_MARKER}' after the log is "
+                                "missing; it was cut short while being written or copied")
+            found.append(SaveListing(p, header, None, modified))
         except SaveError as exc:
             found.append(SaveListing(p, None, exc.line(), modified))
     found.sort(key=lambda s: (-s.modified, str(s.path)))
     return found
+
+
+def _ends_with_marker(path: Path, tail: int = 512) -> bool:
+    """Whether the file's last line is the end marker, reading only its last `tail` bytes (the
+    load menu lists every save without reading them whole)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - tail))
+            text = fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return _has_end_marker(text)
 
 
 # --------------------------------------------------------------------------- autosave, crash report

@@ -124,6 +124,16 @@ def test_list_saves_shows_headers_and_the_reason_a_file_is_unreadable(tmp_path: 
     assert not listing["bad.yaml"].ok and "bad.yaml" in (listing["bad.yaml"].error or "")
 
 
+def test_list_saves_marks_a_save_cut_short_after_a_good_header_as_unreadable(tmp_path: Path) -> None:
+    saves.write_save(tmp_path / "good.yaml", _save())
+    text = (tmp_path / "good.yaml").read_text(encoding="utf-8")
+    (tmp_path / "half.yaml").write_text(text[: len(text) - 20], encoding="utf-8")  # QA: listed like a good save
+    listing = {p.path.name: p for p in saves.list_saves(tmp_path)}
+    assert listing["good.yaml"].ok
+    half = listing["half.yaml"]
+    assert not half.ok and "half.yaml" in (half.error or "") and "cut short" in (half.error or "")
+
+
 def test_clean_temp_files_removes_leftovers_of_an_interrupted_save(tmp_path: Path) -> None:
     saves.write_save(tmp_path / "game.yaml", _save())
     (tmp_path / ".game.yaml.abc.tmp").write_text("half a save", encoding="utf-8")
