@@ -119,11 +119,13 @@ def test_the_replay_of_a_save_not_being_played_says_how_to_branch_and_changes_no
     replay.goto(3)
     st = replay.display.state
     unit = next(u for u in st.units.values() if not u.destroyed)
-    key(app, pygame.K_m)
+    gm_button = next(b for b, k in replay.buttons.items() if k == "gm_move")
+    assert not gm_button.is_enabled  # no game to play on: the button says so by being off
+    key(app, pygame.K_m)  # said at once (QA: only after a unit and a hex were picked)
+    assert replay.gm_tool is None and "load it" in (replay.view.toast_text or "")
     click_at(app, _screen(replay, unit.hex))
-    assert replay.gm_unit == unit.id
+    assert replay.gm_unit is None
     click_at(app, _screen(replay, _free_neighbour(st, unit.hex)))
     assert top_name(app) == "replay"  # nothing asked, nothing cut
-    assert "load it" in (replay.view.toast_text or "")
     assert live.session.history == old_history and replay.display.state.units[unit.id].hex == unit.hex
     assert not list(saves_dir.glob("*-before-branch*.yaml"))

@@ -233,7 +233,8 @@ class ReplayScene(Scene):
         self.step_box.set_text(shown)
         for btn, key in self.buttons.items():
             enabled = {"first": self.index > 0, "back": self.index > 0, "prev_round": self.index > 0,
-                       "next": self.index < n, "next_round": self.index < n, "last": self.index < n}.get(key, True)
+                       "next": self.index < n, "next_round": self.index < n, "last": self.index < n,
+                       "gm_move": self.live_battle() is not None}.get(key, True)  # (a save's replay: no game to play on)
             if enabled:
                 btn.enable()  # type: ignore[no-untyped-call]
             else:
@@ -261,6 +262,10 @@ class ReplayScene(Scene):
                      and getattr(s, "session", None) is self.source), None)
 
     def toggle_gm_move(self) -> None:
+        if self.gm_tool != "move" and self.live_battle() is None:  # said now, not after a unit and a hex
+            self.view.toast("This is the replay of a save: load it (Ctrl+O), then press F3 there "
+                            "to play on from a past command.", 7.0)
+            return
         self.gm_tool = None if self.gm_tool == "move" else "move"
         self.gm_unit = None
         self.view.selected = None
