@@ -219,3 +219,18 @@ def test_the_replay_view_unit_panel_says_what_the_replay_does_not_tab_or_clicks(
     key(app, pygame.K_ESCAPE)
     assert top_name(app) == "battle"
     assert battle(app).panels.shown("unit").startswith("No unit selected. Click a unit")  # the live game's own
+
+
+def test_when_the_map_is_centred_on_a_side_the_hover_panel_follows_the_hex_under_the_still_pointer() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (38, 28))],
+                           width=40, height=30, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    blue = session.state.units["r1"].hex
+    scene._centre_on_side("blue")
+    settle(app)
+    hover_hex(app, blue)
+    assert scene.hover == blue
+    scene._centre_on_side("red")  # (what a new turn does: the camera jumps to the side's units)
+    settle(app)
+    assert scene.hover != blue and scene.hover == scene.hex_at(scene.mouse)  # QA: the panel kept the old hex

@@ -493,6 +493,7 @@ class BattleScene(Scene):
         mine = [self.layout.hex_center(u.hex) for u in self.state.live_units(side)]
         if mine:
             self.camera.centre_on(sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine))
+            self._panned = True  # the map moved under a still pointer: the hover panel follows (update)
 
     def _decision_keys(self) -> DecisionKeys:
         """H and P for the dialog of a decision: the hint (shown in the dialog), and the players
