@@ -137,19 +137,21 @@ class Session:
         levels = self.seats.levels
         if not levels:
             return None
-        summary = self.system.summary(self.state)
-        names = dict(zip(summary.get("sides", ()), summary.get("side_names", ()), strict=False))
+
+        def name(side: str) -> str:  # (the summary only for the message: the Undo button asks on every refresh)
+            summary = self.system.summary(self.state)
+            return str(dict(zip(summary.get("sides", ()), summary.get("side_names", ()), strict=False)).get(side, side))
+
         busy = [s for s in self.system.to_move(self.state) if s in levels]
         if busy:
-            return (f"Not undone: the computer is playing {names.get(busy[0], busy[0])}; take back a move on "
-                    "your own turn.")
+            return f"Not undone: the computer is playing {name(busy[0])}; take back a move on your own turn."
         steps = self.record.steps
         if steps and not steps[-1].gm:
             mover = self.system.to_move(steps[-1].before)
             if mover and mover[0] in levels:
-                return (f"Not undone: the last command was the computer's ({names.get(mover[0], mover[0])}); "
-                        "only your own moves can be taken back (the GM may give its seat to a person in the "
-                        "players dialog, P, first).")
+                return (f"Not undone: the last command was the computer's ({name(mover[0])}); only your own "
+                        "moves can be taken back (the GM may give its seat to a person in the players dialog, "
+                        "P, first).")
         return None
 
 
