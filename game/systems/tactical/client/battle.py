@@ -67,7 +67,7 @@ from game.systems.tactical.client.battle_panels import Panels, log_text
 from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.decision import DecisionKeys
 from game.systems.tactical.client.labels import MapLabels
-from game.systems.tactical.client.modes import Mode, SelectMode, unit_mode
+from game.systems.tactical.client.modes import AttackMode, Mode, MoveMode, SelectMode, hint_mark, unit_mode
 from game.systems.tactical.rules.system import warm_up as warm_up_rules
 
 if TYPE_CHECKING:
@@ -276,6 +276,8 @@ class BattleScene(Scene):
         st = self.state
         if self.selected and (self.selected not in st.units or st.units[self.selected].destroyed):
             self.selected = None
+        if self.mode.hinted is not None:
+            self.mode.hinted = None  # a hint's mark is for the position it was thought for
         # keep the acting unit selected in the right mode; otherwise back to selection
         uid = self.mode.unit_id
         if uid is not None and (st.active_side is None or not rq.unit_can_act(st, uid)):
@@ -461,14 +463,23 @@ class BattleScene(Scene):
 
     def _select_hinted(self, command: Any) -> None:
         """The unit a hint moves or attacks with, selected (its moves and targets on the map) and
-        brought into view, as the player's own click would."""
+        brought into view, as the player's own click would, and where the hint would act marked on
+        the map (the end of the move, the target, the unit itself for a stance) until the next
+        click or command."""
         st = self.state
         uid = getattr(command, "unit_id", None) or getattr(command, "attacker_id", None)
         if not isinstance(uid, str) or uid not in st.units or not self.is_mine(uid) \
                 or uid not in rq.can_act(st, st.active_side):
             return
         self.selected = uid
-        self.mode = unit_mode(self, uid)
+        kind = getattr(command, "kind", "")
+        if kind == "attack":  # the weapon and Advantage the hint spends: a click on the mark plays it
+            self.mode = AttackMode(uid, command.weapon, command.advantage, command.advantage_kind)
+        elif kind == "charge" and st.phase == "movement":
+            self.mode = MoveMode(uid, command.pay, command.advantage)
+        else:
+            self.mode = unit_mode(self, uid)
+        self.mode.hinted = hint_mark(st, command)  # where it acts, marked on the map
         self.forget_overlay()
         self.camera.ensure_visible(*self.layout.hex_center(st.units[uid].hex))
         self.refresh_panels()

@@ -37,6 +37,7 @@ from game.systems.tactical.client.widgets import hit_chance
 BACKGROUND = (14, 16, 19)
 PANEL_BG = (29, 33, 38)
 PANEL_EDGE = (59, 67, 76)
+HINT_COLOUR = (110, 220, 255)  # the hint key's mark: where its command acts
 # The kept picture of the map view reaches this far (screen pixels) beyond the view on every
 # side, so panning frames only blit another part of it (see _build_view_layer).
 VIEW_MARGIN = 192
@@ -565,6 +566,10 @@ class MapView:
             h = st.units[sel].hex
             draw.hex_outline(surface, self.layout, h, z, origin, (10, 10, 12), 6, 0.9)
             draw.hex_outline(surface, self.layout, h, z, origin, draw.SELECT_COLOUR, 3, 0.9)
+        hinted = ctx.mode.hinted
+        if hinted is not None:  # where the hint key's command acts
+            draw.hex_outline(surface, self.layout, hinted[0], z, origin, (10, 10, 12), 6, 0.78)
+            draw.hex_outline(surface, self.layout, hinted[0], z, origin, HINT_COLOUR, 3, 0.78)
 
     def _unit_places(self, ctx: MapContext) -> list[tuple[Any, float, float]]:
         """(unit, world x, world y) of every unit on the map, computed once per game state."""
@@ -606,6 +611,10 @@ class MapView:
                          z: float) -> None:
         if ctx.anim.busy or ctx.state.pending is not None:
             return
+        hinted = ctx.mode.hinted
+        if hinted is not None:  # below the hex: the mode's own label (a hit chance) goes above it
+            self.map_labels.add(hinted[1], self.layout.hex_center(hinted[0]), (0, self.layout.th * z * 0.5),
+                                HINT_COLOUR, 12, (10, 36, 48, 230))
         for item in ctx.mode.hex_labels(ctx):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])

@@ -52,6 +52,9 @@ class PathView:
 class Mode:
     name = "mode"
     unit_id: str | None = None
+    # a hint's mark (set on the mode the hint key selects): the hex where its command acts and
+    # what to write there; the next mode (a click, a command) has none
+    hinted: tuple[Hex, str] | None = None
 
     def hint(self, ctx: ModeContext) -> str:
         return ""
@@ -94,6 +97,26 @@ def advantage_pools(ctx: ModeContext, unit_id: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = rq.cached(ctx.state, ("pools", unit_id),
                                                  lambda: list(ail.spendable_advantage(ctx.state, unit_id)))
     return out
+
+
+def hint_mark(state: Any, command: Any) -> tuple[Hex, str] | None:
+    """Where a hint's command acts, and what to write there: the end of its move or dash, the
+    unit it attacks or charges, the unit's own hex for a stance (None: nothing on the map)."""
+    kind = getattr(command, "kind", "")
+    if kind in ("move", "dash"):
+        return (command.path[-1], f"Hint: {kind} here") if command.path else None
+    if kind == "move_then_dash":
+        path = command.dash_path or command.move_path
+        return (path[-1], "Hint: move and dash here") if path else None
+    if kind in ("special_move", "stuck_step"):
+        return command.to, "Hint: step here"
+    if kind in ("charge", "attack"):
+        target = state.units.get(command.target_id)
+        return None if target is None else (target.hex, f"Hint: {kind} with {command.weapon}")
+    if kind == "enter_stance":
+        unit = state.units.get(command.unit_id)
+        return None if unit is None else (unit.hex, f"Hint: {command.stance}")
+    return None
 
 
 def unit_mode(ctx: ModeContext, unit_id: str) -> Mode:

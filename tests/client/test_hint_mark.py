@@ -1,0 +1,73 @@
+"""The hint key marks on the map where its command would act (a QA look at 960x600: the toast
+named a hex, and the only path drawn was the one under the pointer)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pygame
+
+import game.systems.tactical.rules as ail
+from game.core.hexgrid import Hex
+from game.systems.tactical.client.modes import AttackMode, hint_mark
+from game.systems.tactical.rules.commands import MoveThenDash
+from tests.client.clientfix import battle, click_hex, key, make_app, make_session, settle
+
+
+def _hinted(app: Any) -> Any:
+    scene = battle(app)
+    key(app, pygame.K_h)
+    for _ in range(400):  # the computer thinks in a thread (at most a second)
+        if (scene.toast_text or "").startswith("Hint ("):
+            break
+        time.sleep(0.01)
+        settle(app, 1)
+    assert (scene.toast_text or "").startswith("Hint ("), scene.toast_text
+    settle(app, 2)
+    return scene
+
+
+def _labels(scene: Any) -> list[str]:
+    return [item.text for item in scene.map_labels.items]
+
+
+def test_hint_mark_names_the_hex_where_each_kind_of_command_acts() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2))])
+    st = session.state
+    path = (Hex(2, 2), Hex(3, 2), Hex(4, 3))
+    assert hint_mark(st, ail.Move(unit_id="r1", path=path)) == (Hex(4, 3), "Hint: move here")
+    assert hint_mark(st, ail.Dash(unit_id="r1", path=path)) == (Hex(4, 3), "Hint: dash here")
+    assert hint_mark(st, MoveThenDash(unit_id="r1", move_path=path[:2], dash_path=path[1:])) == \
+        (Hex(4, 3), "Hint: move and dash here")
+    assert hint_mark(st, ail.Attack(attacker_id="r1", target_id="m1", weapon="bolt rifles")) == \
+        (st.units["m1"].hex, "Hint: attack with bolt rifles")
+    assert hint_mark(st, ail.EnterStance(unit_id="r1", stance="guard")) == (st.units["r1"].hex, "Hint: guard")
+    assert hint_mark(st, ail.ChooseTurnPlace(side="blue", position=0)) is None
+
+
+def test_a_move_hint_marks_the_hex_it_moves_to_until_the_next_command() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (12, 8))],
+                           width=16, height=12, phase="movement")
+    app = make_app(session, blackout=False)
+    scene = _hinted(app)
+    mark = scene.mode.hinted
+    assert mark is not None and mark[1].startswith("Hint: "), scene.toast_text
+    assert mark[1] in _labels(scene)  # written on the map
+    click_hex(app, mark[0])  # the player follows it
+    settle(app, 30)
+    assert scene.mode.hinted is None and mark[1] not in _labels(scene)
+
+
+def test_an_attack_hint_selects_its_weapon_and_marks_its_target() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (5, 2))],
+                           phase="attack")
+    app = make_app(session, blackout=False)
+    scene = _hinted(app)
+    mark = scene.mode.hinted
+    if mark is None or "attack" not in mark[1]:  # (the computer may rather take a stance: then that)
+        assert mark is not None and mark[0] == session.state.units["r1"].hex, scene.toast_text
+        return
+    assert isinstance(scene.mode, AttackMode) and mark[0] == session.state.units["m1"].hex
+    assert mark[1] == f"Hint: attack with {scene.mode.weapon}"
+    assert mark[1] in _labels(scene)
