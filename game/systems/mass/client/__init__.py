@@ -1,9 +1,23 @@
-"""The mass-battle client: a battle board (not a hex map). `open_scene(app, session)` is what
-`game.table` hands the shell; `MassSession` is a small session for running a battle file on
-its own (tests, and until the shell's generic session opens mass battles)."""
+"""The mass-battle client: a battle board (not a hex map). `game.table` hands the shell this
+module:
+
+    open_scene(app, session) -> Scene                     # the battle board
+    open_replay(app, session, start=None, title="")      # the replay view (F3; replay.py)
+"""
 
 from __future__ import annotations
 
-from game.systems.mass.client.board import MassBoardScene, open_scene
+from typing import Any
 
-__all__ = ["MassBoardScene", "open_scene"]
+from game.systems.mass.client.board import MassBoardScene, open_scene
+from game.systems.mass.client.replay import MassReplayScene
+
+
+def open_replay(app: Any, session: Any, start: int | None = None, title: str = "") -> None:
+    """The replay view of `session`'s history (the live game's, or a save's; replay.py)."""
+    name = getattr(session.loaded, "name", "") or "Mass battle"
+    app.push(MassReplayScene(app, session, list(session.history), title=title or f"{name} (so far)",
+                             start=start))
+
+
+__all__ = ["MassBoardScene", "MassReplayScene", "open_replay", "open_scene"]

@@ -99,6 +99,59 @@ def colour_of(s: Any, fid: str) -> tuple[int, int, int]:
     return force_colours(s.setup)[fid]
 
 
+def command_label(system: Any, before: Any, cmd: Any, *, reveal: bool = False) -> str:
+    """A command's line in the log, as the board words it: a sealed choice only says that it was
+    made, unless `reveal` (the GM, or a replay after the rules announced it)."""
+    if is_sealed(system, before, cmd) and not reveal:
+        return f"{before.forces[cmd.force].name} makes its sealed choice"
+    if isinstance(cmd, c.WrestCommand):
+        return wrest_label(before, cmd)
+    if str(getattr(cmd, "kind", "")).startswith("gm_"):
+        return gm_label(before, cmd)
+    return str(choices.label(before, cmd))
+
+
+def gm_label(before: Any, cmd: Any) -> str:
+    """A GM command in words (its event then says what it did)."""
+    k = str(getattr(cmd, "kind", ""))
+    if k == "gm_force_rolls":
+        return f"GM: the next {len(cmd.values)} die/dice are set"
+    if k == "gm_set_person":
+        f = before.force_of(cmd.person)
+        name = f.people[cmd.person].name if f is not None else cmd.person
+        return f"GM: {name} is changed"
+    if k == "gm_set_brutes":
+        return f"GM: the Brutes of {before.forces[cmd.force].name if cmd.force in before.forces else cmd.force}"
+    if k == "gm_set_advantage":
+        name = before.forces[cmd.force].name if cmd.force in before.forces else cmd.force
+        return f"GM: {possessive(name)} {cmd.way} Advantage"
+    if k == "gm_honor":
+        return "GM: a change of Honor"
+    return "GM: " + k[3:].replace("_", " ")
+
+
+def command_lines(system: Any, before: Any, cmd: Any, events: Any, *,
+                  reveal: bool = False) -> tuple[list[tuple[str, tuple[int, int, int]]], list[str]]:
+    """The log lines of a command played from `before` with its events, each with its colour (a
+    sealed choice: only that it was made, unless `reveal`), and the casualties they told. The
+    board's log and the replay view's step panel both word a command this way."""
+    lines: list[tuple[str, tuple[int, int, int]]] = [("> " + command_label(system, before, cmd, reveal=reveal), GOLD)]
+    new_cas: list[str] = []
+    for e in events:
+        line = system.describe_event(before, e)
+        colour = INK
+        if getattr(e, "kind", "") == "rolled":
+            colour = (200, 200, 240)
+        elif getattr(e, "what", "") in ("way_won", "battle_end", "terrain"):
+            colour = GOOD
+        elif getattr(e, "what", "") in ("commander_lost", "obliterated", "defeated", "fled"):
+            colour = BAD
+        lines.append((line, colour))
+        if getattr(e, "what", "") in ("casualties", "wounds"):
+            new_cas.append(getattr(e, "text", line))
+    return lines, new_cas
+
+
 class MassBoardScene(Scene):
     name = "mass-board"
     game_scene = True  # a live game: the shell's save / load / quit, undo / redo and F1 help act on it
@@ -373,25 +426,9 @@ class MassBoardScene(Scene):
     def _log_command(self, before: Any, cmd: Any, events: Any) -> list[str]:
         """The log lines of a command played from `before` and its events (a sealed choice: only
         that it was made); returns the casualties it told."""
-        if is_sealed(self.system, before, cmd):  # its content stays hidden from the next force
-            self._say(f"> {before.forces[cmd.force].name} makes its sealed choice", GOLD)
-        elif isinstance(cmd, c.WrestCommand):
-            self._say("> " + wrest_label(before, cmd), GOLD)
-        else:
-            self._say("> " + choices.label(before, cmd), GOLD)
-        new_cas: list[str] = []
-        for e in events:
-            line = self.system.describe_event(before, e)
-            colour = INK
-            if getattr(e, "kind", "") == "rolled":
-                colour = (200, 200, 240)
-            elif getattr(e, "what", "") in ("way_won", "battle_end", "terrain"):
-                colour = GOOD
-            elif getattr(e, "what", "") in ("commander_lost", "obliterated", "defeated", "fled"):
-                colour = BAD
+        lines, new_cas = command_lines(self.system, before, cmd, events)
+        for line, colour in lines:
             self._say(line, colour)
-            if getattr(e, "what", "") in ("casualties", "wounds"):
-                new_cas.append(getattr(e, "text", line))
         return new_cas
 
     def _log_history(self) -> None:
@@ -405,11 +442,12 @@ class MassBoardScene(Scene):
             if why is not None:
                 self._say(why, DIM)
 
-    def _play(self, cmd: Any, why: str | None = None) -> bool:
+    def _play(self, cmd: Any, why: str | None = None, *, gm: bool = False) -> bool:
         """Apply a command through the session and log it with its events; `why`: a computer
-        force's why line, logged after them (a sealed choice's once every force has chosen)."""
+        force's why line, logged after them (a sealed choice's once every force has chosen);
+        `gm`: made in GM mode (gm.py: the record marks it the GM's)."""
         before = self.session.state
-        ok, events, reason = self.session.apply(cmd)
+        ok, events, reason = self.session.apply(cmd, gm=gm)
         if not ok:
             self.message = reason or "refused"
             self._say(f"refused: {reason}", BAD)
