@@ -3,6 +3,7 @@ module:
 
     open_scene(app, session) -> Scene                     # the battle board
     open_replay(app, session, start=None, title="")      # the replay view (F3; replay.py)
+    open_gm(app, board)                                   # GM mode (F2; gm.py)
 """
 
 from __future__ import annotations
@@ -10,14 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from game.systems.mass.client.board import MassBoardScene, open_scene
+from game.systems.mass.client.gm import MassGmScene, gm_active, open_gm
 from game.systems.mass.client.replay import MassReplayScene
 
 
 def open_replay(app: Any, session: Any, start: int | None = None, title: str = "") -> None:
-    """The replay view of `session`'s history (the live game's, or a save's; replay.py)."""
+    """The replay view of `session`'s history (the live game's, or a save's): from GM mode it
+    shows the sealed choices too (replay.py)."""
     name = getattr(session.loaded, "name", "") or "Mass battle"
     app.push(MassReplayScene(app, session, list(session.history), title=title or f"{name} (so far)",
-                             start=start))
+                             start=start, gm=gm_active(app)))
 
 
-__all__ = ["MassBoardScene", "MassReplayScene", "open_replay", "open_scene"]
+__all__ = ["MassBoardScene", "MassGmScene", "MassReplayScene", "open_gm", "open_replay", "open_scene"]

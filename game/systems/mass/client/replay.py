@@ -190,8 +190,9 @@ class MassReplayScene(Scene):
                                      reveal=self.revealed(self.index - 1))
             rolls = system.rolls(step.events)
             dice = f"dice: {', '.join(str(r) for r in rolls)}" if rolls else "no dice"
-            mark = "GM " if step.gm else ""
-            head = f"{self.index}. {mark}{lines[0][0][2:]}  ({dice})"
+            said = lines[0][0][2:]
+            mark = "GM " if step.gm and not said.startswith("GM") else ""  # (a player's command made in GM mode)
+            head = f"{self.index}. {mark}{said}  ({dice})"
             self.step_lines = [(head, GOLD), *lines[1:]]
         for btn, key in self.buttons.items():
             enabled = {"first": self.index > 0, "back": self.index > 0, "prev_wave": self.index > 0,
