@@ -71,3 +71,16 @@ def test_an_attack_hint_selects_its_weapon_and_marks_its_target() -> None:
     assert isinstance(scene.mode, AttackMode) and mark[0] == session.state.units["m1"].hex
     assert mark[1] == f"Hint: attack with {scene.mode.weapon}"
     assert mark[1] in _labels(scene)
+
+
+def test_a_hint_brings_its_mark_into_view_even_when_its_unit_and_target_are_far_apart() -> None:
+    session = make_session([("g1", "field_gun", "blue", (1, 2)), ("m1", "militia_band", "red", (13, 2))],
+                           width=30, phase="attack")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    cam, target = scene.camera, scene.layout.hex_center(session.state.units["m1"].hex)
+    cam.ensure_visible(*scene.layout.hex_center(session.state.units["g1"].hex))
+    assert not cam.contains_screen(*cam.world_to_screen(*target))  # 12 hexes: more than a 960 window shows
+    scene = _hinted(app)
+    assert scene.mode.hinted == (session.state.units["m1"].hex, "Hint: attack with field gun"), scene.toast_text
+    assert cam.contains_screen(*cam.world_to_screen(*target))

@@ -479,9 +479,13 @@ class BattleScene(Scene):
             self.mode = MoveMode(uid, command.pay, command.advantage)
         else:
             self.mode = unit_mode(self, uid)
-        self.mode.hinted = hint_mark(st, command)  # where it acts, marked on the map
+        self.mode.hinted = mark = hint_mark(st, command)  # where it acts, marked on the map
         self.forget_overlay()
+        # the unit, then the mark: both in view when they fit in it, else the mark (the target of
+        # a long shot; the unit's card shows the unit)
         self.camera.ensure_visible(*self.layout.hex_center(st.units[uid].hex))
+        if mark is not None:
+            self.camera.ensure_visible(*self.layout.hex_center(mark[0]))
         self.refresh_panels()
 
     def _say_hint(self, message: str, seconds: float = 4.0) -> None:
