@@ -680,6 +680,15 @@ class TacticalPlayer:
                 elif after < before:
                     parts.append(f"{_hexes(before - after)} nearer the hexes it must hold")
                 break
+        for obj in view.setup.objectives:  # the enemy's hexes to hold: standing there blocks them
+            if obj.kind == "hold" and obj.side != ctx.side and obj.hexes:
+                before = min(distance(u.hex, x) for x in obj.hexes)
+                after = min(distance(to, x) for x in obj.hexes)
+                if after == 0:
+                    parts.append(f"onto a hex {view.side_name(obj.side)} must hold, to block it")
+                elif after < before:
+                    parts.append(f"{_hexes(before - after)} nearer the hexes {view.side_name(obj.side)} must hold")
+                break
         enemies = ctx.enemies()
         if not parts and enemies and any(o.kind == "destroy_all" and o.side == ctx.side for o in view.setup.objectives):
             before = min(distance(u.hex, e.hex) for e in enemies)
