@@ -143,7 +143,9 @@ def test_queued_rolls_are_shown_while_pending_and_the_next_rolls_show_them() -> 
     assert gm.queue_text() == "Queued: 10, 10, 3, 7"
     last = session.history[-1]
     assert last.gm and last.command.kind == "gm_force_rolls" and last.command.values == (7,)
-    assert any("GM: the next 1 die/dice will show 7" in line for line, _ in board.log)
+    assert gm.message == "GM: the next 1 die/dice will show 7"  # the GM's panel says the faces
+    assert not any("will show" in line for line, _ in board.log)  # the board's log (the players') does not
+    assert board.log[-1][0].startswith("GM: the faces of the next 1 die/dice are the GM's")
     app.render()
     app.step(_key(pygame.K_F2))
     app.step(_key(pygame.K_RETURN))  # the next roll (Heaven)
@@ -223,10 +225,14 @@ def test_gm_commands_appear_in_the_replay_and_f3_in_gm_mode_shows_the_sealed_cho
     replay = app.scenes.top
     assert isinstance(replay, MassReplayScene) and replay.gm
     assert replay.step_lines[0][0].startswith("2. GM: the next 1 die/dice are set")
+    assert "GM: the next 1 die/dice will show 9" in [line for line, _ in replay.step_lines]  # the GM's eyes
     replay.goto(1)
     assert "reads Heaven" in replay.step_lines[0][0]
     app.step(_key(pygame.K_ESCAPE))
     assert app.scenes.top is gm
+    app.step(_key(pygame.K_F2))
+    players = MassReplayScene(app, session, list(session.history))
+    assert not any("will show" in line for line, _ in players.step_lines + players.view.log)
 
 
 def test_gm_mode_fits_a_960_by_600_window() -> None:

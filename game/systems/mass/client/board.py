@@ -130,15 +130,20 @@ def gm_label(before: Any, cmd: Any) -> str:
     return "GM: " + k[3:].replace("_", " ")
 
 
-def command_lines(system: Any, before: Any, cmd: Any, events: Any, *,
-                  reveal: bool = False) -> tuple[list[tuple[str, tuple[int, int, int]]], list[str]]:
+def command_lines(system: Any, before: Any, cmd: Any, events: Any, *, reveal: bool = False,
+                  gm_eyes: bool = False) -> tuple[list[tuple[str, tuple[int, int, int]]], list[str]]:
     """The log lines of a command played from `before` with its events, each with its colour (a
     sealed choice: only that it was made, unless `reveal`), and the casualties they told. The
-    board's log and the replay view's step panel both word a command this way."""
+    board's log and the replay view's step panel both word a command this way. The faces the GM
+    forced for the next rolls are the GM's (the rules' `view` hides the queue from every side):
+    only `gm_eyes` read them here; the rolls say "GM-forced" when they are made."""
     lines: list[tuple[str, tuple[int, int, int]]] = [("> " + command_label(system, before, cmd, reveal=reveal), GOLD)]
     new_cas: list[str] = []
+    forced = str(getattr(cmd, "kind", "")) == "gm_force_rolls" and not gm_eyes
     for e in events:
         line = system.describe_event(before, e)
+        if forced and getattr(e, "what", "") == "gm":
+            line = f"GM: the faces of the next {len(cmd.values)} die/dice are the GM's (the rolls say GM-forced)"
         colour = INK
         if getattr(e, "kind", "") == "rolled":
             colour = (200, 200, 240)

@@ -21,7 +21,8 @@ only when the game being replayed went on to announce it (a later command left t
 appointments), or to the GM (the replay opened from GM mode). So a replay opened in the middle
 of the sealed appointments tells nobody but the GM what the forces that chose already chose.
 The computer's why lines are shown as the game has shown them (one still held back for a sealed
-choice is not).
+choice is not). The faces the GM queued for the next rolls are shown only to the GM, as on the
+board (the rolls themselves say "GM-forced").
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ class MassReplayScene(Scene):
         v._intro()
         system = self.display.system
         for i, step in enumerate(self.steps[:self.index]):
-            lines, cas = command_lines(system, step.before, step.command, step.events, reveal=self.revealed(i))
+            lines, cas = command_lines(system, step.before, step.command, step.events, reveal=self.revealed(i), gm_eyes=self.gm)
             for line, colour in lines:
                 v._say(line, colour)
             if cas and getattr(step.command, "kind", "") == "resolve_wave":
@@ -187,7 +188,7 @@ class MassReplayScene(Scene):
             step = self.steps[self.index - 1]
             system = self.display.system
             lines, _ = command_lines(system, step.before, step.command, step.events,
-                                     reveal=self.revealed(self.index - 1))
+                                     reveal=self.revealed(self.index - 1), gm_eyes=self.gm)
             rolls = system.rolls(step.events)
             dice = f"dice: {', '.join(str(r) for r in rolls)}" if rolls else "no dice"
             said = lines[0][0][2:]
