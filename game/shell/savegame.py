@@ -285,6 +285,71 @@ def _autosave_name(folder: Path, data: saves.SaveData, stem: str) -> Path:
     return path
 
 
+# --------------------------------------------------------------------------- deleting (the load menu)
+
+DELETED_DIR = "deleted"  # sub-folder of the saves folder: deleted saves wait there, never listed
+
+
+def deleted_dir(folder: Path | None = None) -> Path:
+    """Where the load menu's Delete moves a save: `deleted/` in the saves folder (or in `folder`)."""
+    return (folder if folder is not None else saves_dir()) / DELETED_DIR
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    """`folder/name`, or with -2, -3 ... before its suffix when that is taken."""
+    target = folder / name
+    stem, suffix = Path(name).stem, Path(name).suffix
+    n = 1
+    while target.exists() or target.is_symlink():
+        n += 1
+        target = folder / f"{stem}-{n}{suffix}"
+    return target
+
+
+def _move_new(path: Path, target: Path) -> None:
+    """Move `path` to `target`, never replacing a file there: a hard link refuses an existing name
+    (where links work), else the name was checked just before (rename would replace it)."""
+    try:
+        os.link(path, target)
+    except FileExistsError:
+        raise
+    except OSError:  # no links here (another file system, a folder that has none): rename
+        if target.exists():
+            raise FileExistsError(17, "a file of that name is there", str(target)) from None
+        path.rename(target)
+        return
+    try:
+        path.unlink()
+    except OSError:
+        target.unlink()  # the save stays where it was, and only there
+        raise
+
+
+def delete_save(path: Path, folder: Path | None = None) -> Path:
+    """Delete a save the recoverable way: move it (and its `.bak`, when there is one) into
+    `deleted/` of the saves folder (`folder`, default the saves folder), made when needed; a name
+    already there gets -2, -3 ... so nothing is overwritten. Returns where it went. Raises OSError
+    (the file, the OS's reason) and then leaves the save where it was."""
+    target_dir = deleted_dir(folder)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    for _ in range(20):  # another copy of the game may take the free name in between
+        target = _free_name(target_dir, path.name)
+        try:
+            _move_new(path, target)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(17, "no free name in the deleted folder", str(target_dir))
+    backup = path.with_name(path.name + ".bak")
+    if backup.is_file():
+        try:
+            _move_new(backup, target.with_name(target.name + ".bak"))
+        except OSError:
+            pass  # the save itself is moved; its backup copy stays (it is never listed)
+    return target
+
+
 # --------------------------------------------------------------------------- save -> session
 
 

@@ -2,9 +2,19 @@
 
 Only headers are read to build the list (document 1 of each file), so it opens at once even with
 long games. Up/Down or a click selects, Enter or "Load" loads, R or "Replay" opens the replay
-view of the selected save, Esc closes. A save that cannot be read is listed with the reason;
-loading one that turns out broken shows the message (file, line, field) in the menu and the
-running game carries on untouched.
+view of the selected save, Delete (the key or the button) deletes it after asking, Esc closes.
+A save that cannot be read is listed with the reason; loading one that turns out broken shows the
+message (file, line, field) in the menu and the running game carries on untouched.
+
+Delete never erases: the question names the save (scenario, when it was saved, what kind of save)
+and where it goes, then the file moves into `deleted/` in the saves folder (savegame.delete_save),
+which is never listed here. The save the game being played was loaded from, and its quick save,
+are said to be the current game's in the question. A move the system refuses (a read-only folder)
+is reported in the menu with the file and the reason, and nothing moves.
+
+The shell's game keys (F2, F3, Ctrl+Z, Ctrl+Y, Ctrl+B) act on the game, not on a menu over it: here
+they say so (`take_shell_key`); F5 and Ctrl+S save and the list shows the new save; F9 loads the
+quick save, or says there is none.
 """
 
 from __future__ import annotations
@@ -21,14 +31,17 @@ from game.core.system import clock_of
 from game.io import saves
 from game.io.saves import SaveListing
 from game.shell import launch, savegame
-from game.shell.contracts import AppContext
+from game.shell.contracts import AppContext, game_scenes, live_game
 from game.shell.draw import shade
+from game.shell.keymap import Binding
 from game.shell.launch import open_replay_file
 from game.shell.scene import Scene
+from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Span, Styled, styled
 
 ROWS = 10
+DELETE_KEYS = (pygame.K_DELETE, pygame.K_BACKSPACE)
 
 
 def _when(listing: SaveListing) -> str:
@@ -71,6 +84,7 @@ def _clip(text: str, n: int) -> str:
 BAD = (255, 122, 106)
 GM = (255, 200, 87)
 QUIET = (156, 150, 138)
+DONE = (150, 214, 140)
 
 
 def details(listing: SaveListing, system: tuple[str, str] = ("", "round")) -> Styled:
@@ -91,19 +105,74 @@ def details(listing: SaveListing, system: tuple[str, str] = ("", "round")) -> St
                   "\n", Span(str(listing.path), colour=QUIET))
 
 
+def save_kind(listing: SaveListing, folder: Path) -> str:
+    """What kind of save a file is, for the Delete question: by where it is and its name."""
+    path = listing.path
+    try:
+        parts = path.relative_to(folder).parts
+    except ValueError:
+        parts = (path.name,)
+    stem = path.stem
+    if listing.header is None:
+        return "a file that cannot be read as a save"
+    if savegame.AUTOSAVE_DIR in parts[:-1] or stem.startswith("autosave-"):
+        return "an autosave (made at each new round, the last few kept)"
+    if stem.startswith("quicksave-"):
+        return "a quick save (F5; F9 loads it)"
+    if stem.startswith("recovery") and stem.endswith("-dismissed"):
+        return "a recovery save set aside at a start (a game left unfinished)"
+    if stem.startswith("recovery"):
+        return "a recovery save (a game left unfinished; the next start offers it)"
+    if stem.startswith("emergency-"):
+        return "an emergency save (written when the game crashed)"
+    if "-before-branch" in stem:
+        return "the save made before a GM branch in the replay view"
+    return "a save (Ctrl+S, or a file put in the saves folder)"
+
+
+def _same(a: Path | None, b: Path) -> bool:
+    if a is None:
+        return False
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def listed(folder: Path) -> list[SaveListing]:
+    """The saves the menu lists: every save in the folder and its sub-folders but `deleted/`."""
+    out = []
+    for listing in saves.list_saves(folder):
+        try:
+            parts = listing.path.relative_to(folder).parts
+        except ValueError:
+            parts = ()
+        if savegame.DELETED_DIR not in parts[:-1]:
+            out.append(listing)
+    return out
+
+
 class LoadMenuScene(Scene):
     overlay = True
     name = "load_menu"
+    KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "select a save (PageUp / PageDown: a page)"),
+            Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "load the selected save (or click it again)"),
+            Binding((pygame.K_r,), "R", "replay view of the selected save"),
+            Binding(DELETE_KEYS, "Delete", "delete the selected save (asks first; it moves to deleted/ in the saves "
+                    "folder, never erased)"),
+            Binding((pygame.K_ESCAPE,), "Esc", "close the menu"))
 
     def __init__(self, app: AppContext, folder: Path | None = None,
                  on_replay: Callable[[Path], None] | None = None) -> None:
         super().__init__(app)
         self.folder = folder or savegame.saves_dir()
         self.on_replay = on_replay
-        self.listings: list[SaveListing] = saves.list_saves(self.folder)
+        self.listings: list[SaveListing] = listed(self.folder)
         self.index = 0
         self.page = 0
-        self.message: str | None = None
+        self.message: str | None = None  # a problem (shown in the refusal colour after `heading`)
+        self.heading = "Not loaded"
+        self.note: str | None = None  # a confirmation ("Moved ... to ...")
         self.row_buttons: dict[object, int] = {}
         self.ui = app.make_ui()
         self._build()
@@ -137,25 +206,30 @@ class LoadMenuScene(Scene):
         details_top = top + ROWS * 32 + 6
         body = details(self.listings[self.index], self._system(self.listings[self.index])) if self.listings else ()
         if self.message:
-            body = styled(Span("Not loaded: ", bold=True, colour=BAD), Span(self.message, colour=BAD), "\n") + body
+            body = styled(Span(f"{self.heading}: ", bold=True, colour=BAD), Span(self.message, colour=BAD), "\n") + body
+        elif self.note:
+            body = styled(Span(self.note, colour=DONE), "\n") + body
         self.details = RichTextBox(body, pygame.Rect(12, details_top, bw - 24, bh - details_top - 60), self.ui,
                                    container=panel)
         pages = max(1, (len(self.listings) + ROWS - 1) // ROWS)
-        x_left = bw - 12 - 3 * 150 - 2 * 10
-        pygame_gui.elements.UILabel(pygame.Rect(12, bh - 50, x_left - 20, 38),
-                                    f"Page {self.page + 1}/{pages} · Up/Down · Enter load · R replay",
+        bwid, gap = 130, 10
+        x = bw - 12 - 4 * bwid - 3 * gap
+        pygame_gui.elements.UILabel(pygame.Rect(12, bh - 50, x - 20, 38),
+                                    f"Page {self.page + 1}/{pages} · Enter load · R replay · Del delete",
                                     self.ui, container=panel)
-        x = bw - 12 - 3 * 150 - 2 * 10
         self.load_button = Button(
-            pygame.Rect(x, bh - 50, 150, 38), "Load", self.ui, container=panel,
+            pygame.Rect(x, bh - 50, bwid, 38), "Load", self.ui, container=panel,
             object_id=pygame_gui.core.ObjectID(class_id="@primary"))
-        self.replay_button = Button(pygame.Rect(x + 160, bh - 50, 150, 38), "Replay",
-                                                          self.ui, container=panel)
-        self.close_button = Button(pygame.Rect(x + 320, bh - 50, 150, 38), "Close",
-                                                         self.ui, container=panel)
+        self.replay_button = Button(pygame.Rect(x + (bwid + gap), bh - 50, bwid, 38), "Replay",
+                                    self.ui, container=panel)
+        self.delete_button = Button(pygame.Rect(x + 2 * (bwid + gap), bh - 50, bwid, 38), "Delete",
+                                    self.ui, container=panel)
+        self.close_button = Button(pygame.Rect(x + 3 * (bwid + gap), bh - 50, bwid, 38), "Close",
+                                   self.ui, container=panel)
         if not self.listings:
             self.load_button.disable()  # type: ignore[no-untyped-call]
             self.replay_button.disable()  # type: ignore[no-untyped-call]
+            self.delete_button.disable()  # type: ignore[no-untyped-call]
 
     def _system(self, listing: SaveListing) -> tuple[str, str]:
         return system_words(self.app.table, listing.header.system) if listing.header is not None else ("", "round")
@@ -174,8 +248,23 @@ class LoadMenuScene(Scene):
             return
         self.index = max(0, min(len(self.listings) - 1, index))
         self.page = self.index // ROWS
-        self.message = None
+        self.message = self.note = None
         self._build()
+
+    def _problem(self, heading: str, text: str) -> None:
+        self.heading, self.message, self.note = heading, text, None
+        self._build()
+
+    def _done(self, text: str) -> None:
+        self.message, self.note = None, text
+        self._build()
+
+    def refresh(self, index: int | None = None) -> None:
+        """Read the folder again, keeping the selection at `index` (default: where it was)."""
+        self.listings = listed(self.folder)
+        want = self.index if index is None else index
+        self.index = max(0, min(len(self.listings) - 1, want))
+        self.page = self.index // ROWS
 
     def load_selected(self) -> bool:
         listing = self.selected
@@ -183,8 +272,7 @@ class LoadMenuScene(Scene):
             return False
         problem = launch.load_into(self.app, listing.path)
         if problem is not None:
-            self.message = problem
-            self._build()
+            self._problem("Not loaded", problem)
             return False
         return True  # load_into replaced the whole stack, this menu included
 
@@ -198,8 +286,112 @@ class LoadMenuScene(Scene):
 
         problem = open_replay_file(self.app, listing.path)
         if problem is not None:
-            self.message = problem
-            self._build()
+            self._problem("Not opened", problem)
+
+    def current_game_note(self, listing: SaveListing) -> str | None:
+        """Whether the save is the game being played now's: the save it was loaded from, or its
+        quick save slot (what F9 loads). None: neither."""
+        for scene in reversed(game_scenes(self.app)):
+            session = scene.session
+            if _same(session.save_path, listing.path):
+                return ("This is the save the game you are playing now was loaded from. The game goes on, "
+                        "but this file will no longer be in the list.")
+            if _same(savegame.quick_save_path(session), listing.path):
+                return "This is the quick save of the game you are playing now: after this, F9 finds none until F5."
+        return None
+
+    def ask_delete(self) -> None:
+        """Delete (the key or the button): ask first, naming the save and where it goes."""
+        listing = self.selected
+        if listing is None:
+            return
+        name = self._name(listing)
+        where = savegame.deleted_dir(self.folder)
+        h = listing.header
+        pieces: list[Span | str] = [Span(name, bold=True), "\n"]
+        if h is not None:
+            title, clock = self._system(listing)
+            pieces += [f"{h.title}\nScenario: {h.scenario}\n", f"{clock.capitalize()} {h.round}, saved ",
+                       Span(h.saved_at.replace("T", " ")[:16], bold=True), "\n"]
+        else:
+            pieces += [f"Last changed {_when(listing)}\n"]
+        pieces += ["What it is: ", Span(save_kind(listing, self.folder), bold=True), "\n"]
+        current = self.current_game_note(listing)
+        if current is not None:
+            pieces += [Span(current, bold=True, colour=GM), "\n"]
+        pieces += [f"It is not erased: it moves to {where}{'/'} (move it back to have it again)."]
+        app = self.app
+
+        def delete() -> None:
+            self.delete(listing)
+
+        title = "Delete the current game's save?" if current is not None else "Delete this save?"
+        w = min(760, app.screen.get_width() - 40)
+        app.push(DialogScene(app, title, styled(*pieces),
+                             [Choice("Delete", delete, pygame.K_RETURN, primary=True), Choice("Keep", None)],
+                             size=(w, 320 if current is None else 360), cancel=Choice("Keep", None),
+                             name="delete_question"))
+
+    def delete(self, listing: SaveListing) -> None:
+        """Move the save into deleted/ and show the list again (the selection stays in place: on
+        the save after it, or the last)."""
+        name = self._name(listing)
+        try:
+            moved = savegame.delete_save(listing.path, self.folder)
+        except OSError as exc:
+            self.refresh()
+            self._problem("Not deleted", f"{listing.path}: {exc.strerror or exc} ({exc}). Nothing was moved.")
+            return
+        at = self.listings.index(listing) if listing in self.listings else self.index
+        self.refresh(at)
+        self._done(f"Deleted {name}: moved to {moved} (move it back to have it again).")
+
+    def _name(self, listing: SaveListing) -> str:
+        try:
+            return listing.path.relative_to(self.folder).as_posix()
+        except ValueError:
+            return listing.path.name
+
+    # ------------------------------------------------------------------ the shell's keys here
+    def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
+        """A shell key pressed over the menu (game/shell/keys.py): the saves act and the list
+        shows what they wrote; F9 loads the quick save or says there is none; the keys that act on
+        the game's screen say to close the menu first. Ctrl+Q, F11 and F1 are the shell's (False)."""
+        label = binding.label
+        game = live_game(self.app)
+        if label in ("F5", "Ctrl+S"):
+            before = {(s.path, s.modified) for s in self.listings}
+            act()
+            self.listings = listed(self.folder)
+            new = [i for i, s in enumerate(self.listings) if (s.path, s.modified) not in before]
+            if new:
+                self.refresh(new[0])
+                self._done(f"Saved to {self._name(self.listings[new[0]])} ({label}).")
+            else:
+                self.refresh()
+                self._problem("Not saved", f"{label} wrote no save (the game's screen says why when the menu "
+                              "closes).")
+            return True
+        if label == "F9" and game is not None:
+            quick = savegame.quick_save_path(game.session)
+            if not quick.exists():
+                self._problem("Not loaded", f"no quick save of this game yet ({quick.name}): F5 makes one.")
+                return True
+            return False
+        if label == "Ctrl+O":
+            self._problem("Not here", "the load menu (Ctrl+O) is open already: Esc closes it.")
+            return True
+        if label in ("F2", "F3", "Ctrl+Z", "Ctrl+Y", "Ctrl+B"):
+            return "close the load menu first (Esc)"  # the shell says why (game/shell/keys.py), here
+        return False
+
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A message from the shell, shown above the selected save's details."""
+        if problem:
+            self._problem("Not here", text)
+        else:
+            self._done(text)
+        return True
 
     def close(self) -> None:
         self.app.pop()
@@ -218,6 +410,8 @@ class LoadMenuScene(Scene):
                 self.load_selected()
             elif el is self.replay_button:
                 self.replay_selected()
+            elif el is self.delete_button:
+                self.ask_delete()
             elif el is self.close_button:
                 self.close()
             return
@@ -240,6 +434,8 @@ class LoadMenuScene(Scene):
             self.load_selected()
         elif k == pygame.K_r:
             self.replay_selected()
+        elif k in DELETE_KEYS:
+            self.ask_delete()
 
     def update(self, dt: float) -> None:
         self.ui.update(dt)
