@@ -5,20 +5,30 @@ never name a key that does nothing.
 Shell keys work on whatever screen is up (a dialog, the hand-off, the replay view) and act on the
 live game on the stack, whatever its rule system. A system's own keys (select the next unit, end
 the phase...) are listed by its client (e.g. game/systems/tactical/client/battle.py `BATTLE_KEYS`).
+
+No shell key is refused in silence. A screen over the game may take a shell key itself with an
+optional `take_shell_key(binding, act) -> bool | str` (True: it acted, calling `act`, or said why
+not; a text: refused, with the screen's part of the reason; False: the shell's usual action):
+the hand-off screen refuses what would act on the hidden game (game/shell/scenes/handoff.py), the
+load menu refreshes its list after a save (game/shell/scenes/load_menu.py). The game keys (F2, F3,
+Ctrl+Z, Ctrl+Y) pressed on any other screen that is not the game's say where they work
+(`not_here`), on the highest screen drawn that shows messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import pygame
 
 from game.shell import actions
-from game.shell.contracts import AppContext, GameScene, SceneLike, is_game_scene, live_game
+from game.shell.contracts import AppContext, GameScene, SceneLike, is_game_scene, live_game, tell
 from game.shell.keymap import Binding, claims, dispatch
+from game.shell.scenes.dialog import Choice, DialogScene
 
 __all__ = ["Binding", "dispatch", "SHELL_KEYS", "GAME_KEYS", "UNDO_KEYS", "shell_key", "scene_key",
-           "shell_help_groups", "help_groups"]
+           "shell_help_groups", "help_groups", "not_here", "say"]
 
 
 # --------------------------------------------------------------------------- the shell's keys
@@ -86,8 +96,75 @@ _QUIT = Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsav
                 "from the campaign: back to the campaign map, as Ctrl+B", group="Window")
 
 
+# What each shell key does, in a few words, for the line that says where it works.
+SHORT = {"F5": "quick save", "F9": "quick load", "Ctrl+S": "saving", "Ctrl+O": "the load menu",
+         "Ctrl+B": "going back to the game this one was opened from", "F2": "GM mode", "F3": "the replay view",
+         "Ctrl+Z": "undo", "Ctrl+Y": "redo"}
+
+
+def not_here(binding: Binding, why: str) -> str:
+    """Why a shell key does nothing on this screen, what to do, and where it works: "Hand-off:
+    pass the screen first (Enter); GM mode (F2) works from the game's screen." `why` is the
+    screen's part. Names no side and nothing of the game, so a hidden side's screen may show it."""
+    what = SHORT.get(binding.label, binding.label)
+    return f"{why}; {what} ({binding.label}) works from the game's screen."
+
+
+def say(app: AppContext, text: str, seconds: float = 4.0) -> None:
+    """A refusal from the shell where the player looks: the highest screen drawn that shows
+    messages (its `notify`), the game's own message line when it is drawn, else a small dialog."""
+    for scene in reversed(app.scenes.visible()):
+        if is_game_scene(scene):
+            tell(scene, text, seconds, problem=True)
+            return
+        notify = getattr(scene, "notify", None)
+        if notify is not None and notify(text, seconds, True):
+            return
+    app.push(DialogScene(app, "Not here", text, [Choice("OK", None, pygame.K_RETURN, primary=True)],
+                         size=(560, 200), cancel=Choice("OK", None), name="not_here"))
+
+
+def _screen_takes(app: AppContext, binding: Binding, act: Callable[[], object]) -> bool:
+    """The screen on top takes the shell key itself, with its optional `take_shell_key(binding,
+    act)`: True, it acted (calling `act`) or said why not; a text, it refuses and that is its part
+    of the reason (`not_here`, said here); False, the shell's usual action."""
+    take = getattr(app.scenes.top, "take_shell_key", None)
+    if take is None:
+        return False
+    answer = take(binding, act)
+    if isinstance(answer, str):
+        say(app, not_here(binding, answer))
+        return True
+    return bool(answer)
+
+
 def shell_key(app: AppContext, event: pygame.event.Event) -> bool:
-    return dispatch(SHELL_KEYS, event, app)
+    for b in SHELL_KEYS:
+        if b.action is not None and b.matches(event):
+            act = partial(b.action, app)
+            if live_game(app) is not None and _screen_takes(app, b, act):
+                return True
+            return act() is not False
+    return False
+
+
+def _screen_name(top: SceneLike) -> str:
+    title = getattr(top, "title", None)
+    return title if isinstance(title, str) and title else "This screen"
+
+
+def _game_key_elsewhere(app: AppContext, top: SceneLike, event: pygame.event.Event) -> bool:
+    """F2, F3, Ctrl+Z or Ctrl+Y on a screen that is not the game's (a dialog, a menu, the
+    hand-off) and does not name the key itself: the screen takes it, or the shell says where it
+    works. False for any other key, or with no game on the stack."""
+    game = live_game(app)
+    binding = next((b for b in (*UNDO_KEYS, *GAME_KEYS) if b.matches(event)), None)
+    if game is None or binding is None or binding.action is None:
+        return False
+    if _screen_takes(app, binding, partial(binding.action, game)):
+        return True
+    say(app, not_here(binding, f"{_screen_name(top)}: close this first"))
+    return True
 
 
 def scene_key(app: AppContext, event: pygame.event.Event) -> bool:
@@ -104,7 +181,7 @@ def scene_key(app: AppContext, event: pygame.event.Event) -> bool:
         actions.show_help(app, help_groups(top))
         return True
     if not is_game_scene(top):
-        return False
+        return _game_key_elsewhere(app, top, event)
     if dispatch(UNDO_KEYS, event, top) or dispatch(GAME_KEYS, event, top):
         return True
     if _QUIT.matches(event):

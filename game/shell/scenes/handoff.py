@@ -5,6 +5,12 @@ Enter or Space, or a click on its button, continues (a stray key or click does n
 map); the click is consumed on release so it cannot fall through to the map. Esc asks whether
 to quit, as on a game screen (the question is drawn over the blank screen, so it shows nothing).
 
+The shell's keys that would act on the hidden game (F2 GM mode, F3 replay, Ctrl+Z / Ctrl+Y, F5,
+Ctrl+S, F9) are refused here with a line under the button that says so and names nothing of the
+game ("Hand-off: pass the screen first (Enter); GM mode (F2) works from the game's screen.");
+F1, Ctrl+O (the load menu, over the blank screen), Ctrl+Q, F11 and Ctrl+B (back to the campaign
+from a battle fought out; here it says when there is none) work.
+
 `HandoffPolicy` decides when the blackout is needed: once per change of the side at the screen,
 except the way back. When a side lends the screen in its own turn for another side's quick
 answer (a defensive-action question) and control then comes straight back to it in the same
@@ -19,13 +25,17 @@ from collections.abc import Callable
 import pygame
 import pygame_gui
 
-from game.shell import actions
-from game.shell.contracts import AppContext
+from game.shell import actions, fonts
+from game.shell.contracts import AppContext, live_game
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 
 CONTINUE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+# the shell's keys that act on the game behind the screen: refused here, with a word
+REFUSED = ("F2", "F3", "Ctrl+Z", "Ctrl+Y", "F5", "Ctrl+S", "F9")
+REFUSED_COLOUR = (255, 138, 112)
+MESSAGE_SIZE = 17
 
 
 class HandoffPolicy:
@@ -64,6 +74,8 @@ class HandoffScene(Scene):
         self.detail = detail
         self._on_continue = on_continue
         self._pressed = False
+        self.message: str | None = None  # why a shell key did nothing here (shown under the button)
+        self._message_left = 0.0
         self.ui = app.make_ui()
         self._build()
 
@@ -79,6 +91,32 @@ class HandoffScene(Scene):
         self.button = Button(
             pygame.Rect(w // 2 - 110, h // 2 + 20, 220, 44), "Continue (Enter)", self.ui,
             object_id=pygame_gui.core.ObjectID(class_id="@primary"))
+
+    def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
+        """A shell key (game/shell/keys.py): the ones that would act on the hidden game are refused
+        (the shell says so, here); Ctrl+B goes back to the game this one was opened from (a
+        campaign battle: the campaign map) or says here that there is none; the others (Ctrl+O,
+        Ctrl+Q, F11) are the shell's (False)."""
+        if binding.label in REFUSED:
+            return "Hand-off: pass the screen first (Enter)"
+        if binding.label == "Ctrl+B":
+            game = live_game(self.app)
+            if game is not None and game.session.return_to is None:
+                self.notify("Hand-off: this game was not opened from another one; Ctrl+B has none to go back to.",
+                            5.0, True)
+                return True
+        return False
+
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A word from the shell, under the button, for `seconds`."""
+        self.message, self._message_left = text, seconds
+        return True
+
+    def message_lines(self) -> list[str]:
+        """The message as drawn under the button, wrapped to the window."""
+        if not self.message:
+            return []
+        return fonts.wrap_px(self.message, MESSAGE_SIZE, self.app.screen.get_width() - 80, indent="")
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
@@ -103,6 +141,10 @@ class HandoffScene(Scene):
             self._pressed = False
 
     def update(self, dt: float) -> None:
+        if self.message is not None:
+            self._message_left -= dt
+            if self._message_left <= 0:
+                self.message = None
         self.ui.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -113,3 +155,8 @@ class HandoffScene(Scene):
         pygame.draw.rect(surface, self.colour, pygame.Rect(0, band.y, w, 4))
         pygame.draw.rect(surface, self.colour, pygame.Rect(0, band.bottom - 4, w, 4))
         self.ui.draw_ui(surface)
+        y = band.bottom + 18
+        for line in self.message_lines():
+            picture = fonts.text(line, MESSAGE_SIZE, REFUSED_COLOUR)
+            surface.blit(picture, ((w - picture.get_width()) // 2, y))
+            y += picture.get_height() + 2

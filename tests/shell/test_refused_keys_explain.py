@@ -1,0 +1,143 @@
+"""A shell key never does nothing in silence (QA: F2 on a hand-off screen did nothing and said
+nothing). On the hand-off screen, in the load menu and in the players (seats) dialog, every shell
+key either acts (a screen opens, a save is written and listed, the window changes) or leaves a
+visible message saying why not and where it works; on the hand-off the message names nothing of
+the game, and nothing is done to the hidden game. For every rule system and the race."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.shell import savegame
+from game.shell.keys import SHORT
+from game.shell.scenes.dialog import DialogScene
+from game.shell.scenes.handoff import REFUSED_COLOUR, HandoffScene
+from game.shell.scenes.load_menu import LoadMenuScene
+from tests.shell.harness import SYSTEMS, Game, key, open_game, play_some, to_map
+
+CTRL = pygame.KMOD_LCTRL
+# the shell's keys that act on the game (game/shell/keys.py): label, key, modifier
+GAME_ACTING = [("F2", pygame.K_F2, 0), ("F3", pygame.K_F3, 0), ("Ctrl+Z", pygame.K_z, CTRL),
+               ("Ctrl+Y", pygame.K_y, CTRL)]
+SAVING = [("F5", pygame.K_F5, 0), ("Ctrl+S", pygame.K_s, CTRL), ("F9", pygame.K_F9, 0)]
+BACK = ("Ctrl+B", pygame.K_b, CTRL)
+
+
+def _saves(tmp_path: Path) -> list[str]:
+    folder = tmp_path / "saves"
+    return sorted(p.name for p in folder.rglob("*.yaml")) if folder.exists() else []
+
+
+def _refused_colour_drawn(game: Game) -> bool:
+    surface = game.app.render()
+    w, h = surface.get_size()
+    area = pygame.Rect(0, h // 2 + 90, w, 80)
+    return any(surface.get_at((x, y))[:3] == REFUSED_COLOUR
+               for y in range(area.top, area.bottom, 2) for x in range(area.left, area.right, 3))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_shell_key_on_the_hand_off_screen_acts_or_says_why_not_and_shows_nothing_of_the_game(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    play_some(game)  # unsaved play: Ctrl+Q asks rather than quitting
+    handoff = HandoffScene(game.app, "The next side", (200, 200, 60))
+    game.app.push(handoff)
+    state, said, files = game.session.state, list(game.said), _saves(tmp_path)
+    for label, k, mod in [*GAME_ACTING, *SAVING]:
+        handoff.message = None
+        key(game, k, mod)
+        assert game.app.scenes.top is handoff, label
+        assert handoff.message is not None and f"({label})" in handoff.message, label
+        assert "pass the screen first" in handoff.message and handoff.message_lines()
+        assert _refused_colour_drawn(game), f"{label}: the message is not drawn"
+        # the same words whatever the game: nothing about the side whose view is hidden
+        assert handoff.message == f"Hand-off: pass the screen first (Enter); {SHORT[label]} ({label}) works " \
+                                  "from the game's screen."
+    assert game.session.state is state and game.said == said and _saves(tmp_path) == files  # nothing done behind
+    key(game, BACK[1], BACK[2])  # no game to go back to: said here
+    assert game.app.scenes.top is handoff and handoff.message is not None and "Ctrl+B" in handoff.message
+    assert "not opened from another one" in handoff.message and _refused_colour_drawn(game)
+    # the keys that do work here act, over the blank screen
+    key(game, pygame.K_F1)
+    assert game.top() == "help"
+    key(game, pygame.K_F1)
+    key(game, pygame.K_o, CTRL)
+    assert game.top() == "load_menu"
+    key(game, pygame.K_ESCAPE)
+    key(game, pygame.K_q, CTRL)
+    assert game.top() == "quit_dialog"
+    key(game, pygame.K_ESCAPE)
+    key(game, pygame.K_F11)
+    assert game.app.fullscreen
+    key(game, pygame.K_F11)
+    assert game.app.scenes.top is handoff and not game.app.fullscreen
+
+
+def _menu(game: Game) -> LoadMenuScene:
+    top = game.app.scenes.top
+    assert isinstance(top, LoadMenuScene), game.top()
+    return top
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_shell_key_in_the_load_menu_acts_or_says_why_not_in_the_menu(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    key(game, pygame.K_o, CTRL)
+    menu = _menu(game)
+    for label, k, mod in [*GAME_ACTING, BACK, ("Ctrl+O", pygame.K_o, CTRL)]:
+        menu.message = None
+        key(game, k, mod)
+        assert game.app.scenes.top is menu, label
+        assert menu.message is not None and label in menu.message, label
+    key(game, pygame.K_F9)  # no quick save yet: said in the menu
+    assert game.app.scenes.top is menu and menu.message is not None and "no quick save" in menu.message
+    key(game, pygame.K_F5)  # saves, and the list shows the quick save, selected
+    quick = savegame.quick_save_path(game.session)
+    assert quick.is_file() and menu.selected is not None and menu.selected.path == quick
+    assert menu.note is not None and quick.name in menu.note
+    key(game, pygame.K_s, CTRL)
+    assert menu.selected is not None and menu.selected.path != quick and menu.note is not None
+    assert menu.selected.path.name in menu.note and len(menu.listings) == 2
+    key(game, pygame.K_F9)  # a quick save now: it loads (or asks first)
+    assert game.top() != "load_menu"
+
+
+def _seats(game: Game) -> DialogScene:
+    key(game, pygame.K_p)
+    top = game.app.scenes.top
+    assert isinstance(top, DialogScene) and top.name == "seats", game.top()
+    return top
+
+
+@pytest.mark.parametrize("system", ["tactical", "campaign", "mass"])
+def test_every_shell_key_in_the_players_dialog_acts_or_says_why_not_over_the_game(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    dialog = _seats(game)
+    for label, k, mod in GAME_ACTING:
+        before = len(game.said)
+        key(game, k, mod)
+        assert game.app.scenes.top is dialog, label
+        assert len(game.said) == before + 1, f"{label} said nothing"
+        text, problem = game.last()
+        assert problem and f"({label})" in text and text.startswith("Players: close this first"), text
+        assert game.scene in game.app.scenes.visible()  # the message line is drawn under the dialog
+    key(game, pygame.K_F5)
+    assert savegame.quick_save_path(game.session).is_file() and "Saved to" in game.last()[0]
+    key(game, pygame.K_s, CTRL)
+    assert "Saved to" in game.last()[0]
+    key(game, pygame.K_b, CTRL)
+    assert "not opened from another" in game.last()[0]
+    key(game, pygame.K_o, CTRL)
+    assert game.top() == "load_menu"
