@@ -63,9 +63,13 @@ def test_opening_stepping_and_closing_the_replay_leaves_the_games_history_and_st
     redo = list(session.record.redo_stack)
     replay = _replay(app)
     for k in (pygame.K_HOME, pygame.K_RIGHT, pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_LEFT, pygame.K_END,
-              pygame.K_PAGEUP, pygame.K_2, pygame.K_d, pygame.K_a):
+              pygame.K_PAGEUP, pygame.K_2, pygame.K_d, pygame.K_a, pygame.K_RETURN, pygame.K_w, pygame.K_h):
         app.step(_key(k))
         app.render()
+    for row in board.command_rows()[:3]:  # where the board lists its choices: no click reaches it
+        app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=row.rect.center),
+                  pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=row.rect.center)])
+    assert [s.name for s in app.scenes][-1] == "replay"
     assert replay.index != len(steps)  # it did move
     app.step(_key(pygame.K_ESCAPE))
     assert app.scenes.top is board
