@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
 
 
-def _key(k: int) -> list[pygame.event.Event]:
-    return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0),
-            pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0)]
+def _key(k: int, mod: int = 0) -> list[pygame.event.Event]:
+    return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0),
+            pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0)]
 
 
 def _app(size: tuple[int, int] = (1280, 800)) -> tuple[App, MassBoardScene, Session]:
@@ -162,7 +162,19 @@ def test_replay_view_of_a_mass_save_opens_on_its_first_command(tmp_path: Path) -
     assert open_replay_file(other, path) is None
     replay = other.scenes.top
     assert isinstance(replay, MassReplayScene)
-    assert replay.index == 0 and len(replay.steps) == 20 and replay.title == "mass.yaml"
+    assert replay.index == 0 and len(replay.steps) == 20 and replay.game_title == "mass.yaml"
     other.step(_key(pygame.K_END))
     assert replay.display.state == session.state
     other.render()
+
+
+def test_the_game_keys_in_the_replay_say_to_close_it_first_and_change_nothing() -> None:
+    app, _, session = _app()
+    _play(app, session, 6)
+    steps = list(session.history)
+    _replay(app)
+    app.step(_key(pygame.K_z, pygame.KMOD_CTRL))
+    said = app.scenes.top
+    assert said is not None and said.name == "not_here"
+    assert str(getattr(said, "body_html", "")).startswith("The replay view: close this first")
+    assert list(session.history) == steps

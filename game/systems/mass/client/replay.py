@@ -79,7 +79,8 @@ class MassReplayScene(Scene):
         self.steps = list(steps)
         self.final = session.state
         self.initial = self.steps[0].before if self.steps else session.state
-        self.title = title or getattr(session.loaded, "name", "") or "Mass battle"
+        self.title = "The replay view"  # the screen's name (the shell's "close this first" says it)
+        self.game_title = title or getattr(session.loaded, "name", "") or "Mass battle"
         self.gm = gm
         system = session.system
         self.display = Session(system=system, record=Record(system, self.initial), game_setup=session.game_setup,
@@ -206,7 +207,7 @@ class MassReplayScene(Scene):
     def header(self) -> str:
         st = self.display.state
         phase = self.display.system.summary(st)["phase"]
-        return f"REPLAY{' (GM)' if self.gm else ''}: {self.title} · command {self.index}/{len(self.steps)} · " \
+        return f"REPLAY{' (GM)' if self.gm else ''}: {self.game_title} · command {self.index}/{len(self.steps)} · " \
                f"Wave {st.wave}, {phase}"
 
     # ------------------------------------------------------------------ layout
