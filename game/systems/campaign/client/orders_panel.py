@@ -237,12 +237,13 @@ class OrdersPanel:
                           (255, 255, 160), True)
         for n in self.notes:
             y += sc._para(surface, n, (x, y), 12, (255, 170, 120))
-        if not sc.show_planner:
-            return int(y + sc._text(surface, "Planner hidden (P shows it).", (x, y), 11, (170, 170, 180)))
         need = 14 * 9 + 16
+        sc.planner_fits = bottom - y >= need
+        if not sc.show_planner:
+            return int(y + sc._text(surface, "Planner hidden (E shows it).", (x, y), 11, (170, 170, 180)))
         if bottom - y < need:
-            return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window, or "
-                                         "press P).", (x, y), 11, (170, 170, 180)))
+            return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window; E "
+                                         "hides it).", (x, y), 11, (170, 170, 180)))
         # the vanguard the player picked, else each manoeuvre's best (the chosen row's is the best)
         picked = o.vanguard if self.vanguard_chosen else None
         key = (o.stratagems, picked, len(sc.session.history))

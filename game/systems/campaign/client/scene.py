@@ -9,8 +9,10 @@ toggles the GM's view of everything). Every string drawn is kept in `drawn_strin
 Keys: click an army to select it, click a highlighted hex to move there (pick-up: click a friendly
 army); Enter = the phase's main action (narrative: done posting, asking first while a General of the
 player's is named in no post; Enter in the text box posts it); 1-6 pick a manoeuvre, V the next vanguard, S the next
-stratagem; E toggles the planner; R the history of the battles; G the GM view; P the players
-(who plays each power); H a hint.
+stratagem; E toggles the planner (on the sealed-orders screen; elsewhere it says so); R the history
+of the battles; G the GM view; P the players (who plays each power); H a hint. In the GM view: N
+forces the next dice rolls (gm_rolls.py; the queue is in the panel), Ctrl+Z takes back the last GM
+command. F3 (the shell's) opens the replay (replay.py), behind the GM's seat as the GM view.
 
 Computer powers (game/shell/seats.py): a power the players dialog (P) or `play --seat` hands to
 the computer plays its own turns when the rules wait for it (moves, declarations, pick-ups,
@@ -47,6 +49,7 @@ from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, levels_
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.manager import ThemedManager
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
+from game.systems.campaign.client.gm_rolls import ForceRollsScene, command_text, queue_text, week_seed_step
 from game.systems.campaign.client.orders_panel import OrdersPanel
 from game.systems.campaign.client.results import ResultsScene, pages_of, wrap
 from game.systems.campaign.rules import orders as orders_q
@@ -173,7 +176,15 @@ class CampaignScene(Scene):
             Binding((pygame.K_l,), "L", "the map's legend on/off"),
             Binding(tuple(range(pygame.K_1, pygame.K_7)), "1-6", "orders: choose the manoeuvre"),
             Binding((pygame.K_v,), "V", "orders: the next vanguard"),
-            Binding((pygame.K_s,), "S", "orders: add the next stratagem that may be added (none left: clear)"))
+            Binding((pygame.K_s,), "S", "orders: add the next stratagem that may be added (none left: clear)"),
+            Binding((pygame.K_n,), "N", "GM view: force the next dice rolls (the queue of forced values is shown in "
+                    "the GM's panel)"))
+    # claimed only while the GM view is open (else the shell's undo for the players)
+    GM_UNDO = Binding((pygame.K_z,), "Ctrl+Z", "GM view: take back the last GM command (forced rolls included; "
+                      "Ctrl+Y plays it again); a player's command: the rules' undo as for the players", ctrl=True)
+
+    def key_map(self) -> tuple[Binding, ...]:
+        return (*self.KEYS, self.GM_UNDO) if self.gm else tuple(self.KEYS)
 
     def __init__(self, app: Any, session: Any, fight_out: Callable[[CampaignScene], Any] | None = None) -> None:
         super().__init__(app)
@@ -193,6 +204,7 @@ class CampaignScene(Scene):
         # state as a salted digest once set (the `gm_lock` command): saves and loads keep it
         self.gm_seat = GmSeat(lambda: self.session.state.gm_lock, self._keep_gm_lock)
         self.show_planner = True
+        self.planner_fits: bool | None = None  # the orders panel's last drawing had room for the planner
         self.show_legend = True  # L hides the map's legend
         self.drawn_strings: list[str] = []
         # the GM's Battle panel: fighting a battle out at another scale when the bridge is wired
@@ -239,8 +251,9 @@ class CampaignScene(Scene):
         return True
 
     def after_change(self) -> None:
-        """The shell's undo / redo changed the state: the map and the panel follow it."""
+        """The shell's undo / redo changed the state: the map, the panel and the log follow it."""
         self.orders_panel = None
+        self._log_history()
         self._sync_viewer()
 
     def _log_history(self) -> None:
@@ -426,6 +439,58 @@ class CampaignScene(Scene):
         self.app.push(ResultsScene(self.app, weeks, "History of the battles (Left / Right: pages)",
                                    start_at_week=weeks[-1].week if weeks else None))
 
+    def toggle_planner(self) -> None:
+        """E: the planner of the sealed-orders screen on or off, and a line saying so. Where the
+        planner is not on the screen (every other phase, the GM view) E used to turn it off or on
+        for the orders to come without a word; the line now says what changed and where it shows
+        (and, on a movement or pick-up turn, that Enter ends the turn: E ends the phase in the
+        tactical game)."""
+        self.show_planner = not self.show_planner
+        self.message_ok = True
+        if self._panel_for_orders() is None:
+            phase = self.state.phase
+            where = "in the GM view" if self.gm else f"in the {PHASE_NAMES.get(phase, phase)} phase"
+            self.message = (f"Planner {'on' if self.show_planner else 'off'} for the sealed-orders screen (step 5 "
+                            f"of the week; E turns it {'off' if self.show_planner else 'on'} again): there is no "
+                            f"planner {where}.")
+            if not self.gm and self.my_move() and phase in ("movement", "pickup"):
+                self.message += " Enter (or the End turn button) ends your turn."
+        elif self.show_planner:
+            self.message = "Planner shown (E hides it)."
+            if self.planner_fits is False:
+                self.message = ("Planner on, but this window is too short to show it with these orders: "
+                                "enlarge the window (E hides it).")
+                self.message_ok = False
+        else:
+            self.message = "Planner hidden (E shows it)."
+        self._build()
+
+    def force_rolls(self) -> None:
+        """N: the GM's forced rolls (gm_rolls.py), in the GM view only."""
+        if not self.gm:
+            self.message = ("Forcing the next rolls is the GM's: open the GM view first (G, with the GM's "
+                            "passphrase), then N.")
+            self.message_ok = False
+            return
+        self.app.push(ForceRollsScene(self.app, self))
+
+    def gm_undo(self) -> None:
+        """Ctrl+Z in the GM view: the last GM command taken back (a player's: the players' undo)."""
+        steps = self.session.history
+        if not steps or not steps[-1].gm:
+            actions.undo_action(self)
+            return
+        last = steps[-1]
+        if getattr(last.command, "kind", "") == "gm_lock":
+            self.message = "Not undone: the GM's passphrase holds for the whole campaign."
+            self.message_ok = False
+            return
+        what = command_text(self.system, last.before, last.command)
+        self.session.record.undo(gm=True)
+        self.after_change()
+        self.message = f"Taken back: {what} (Ctrl+Y plays it again)."
+        self.message_ok = True
+
     # ------------------------------------------------------------------ widgets
     def _build(self) -> None:
         self.ui.clear_and_reset()
@@ -467,12 +532,19 @@ class CampaignScene(Scene):
             row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
         else:
             row = []
-        self.widgets_top = y - (48 if row else 0)  # the panel's text stays above the buttons
-        if row:
-            bw = (PANEL_W - 20 - 10 * (len(row) - 1)) // len(row)
-            for i, (key, text) in enumerate(row):
-                b = Button(pygame.Rect(x + i * (bw + 10), y - 48, bw, 40), text, self.ui)
+        gm_row = [("gm_force", "GM: force next rolls (N)")] if self.gm else []
+        top = y
+        for r in (row, gm_row):  # stacked upwards above the phase's buttons
+            if not r:
+                continue
+            top -= 48
+            bw = (PANEL_W - 20 - 10 * (len(r) - 1)) // len(r)
+            for i, (key, text) in enumerate(r):
+                tip = ("The next dice the campaign rolls take the values typed (logged as a GM command; "
+                       "Ctrl+Z takes it back)") if key == "gm_force" else None
+                b = Button(pygame.Rect(x + i * (bw + 10), top, bw, 40), text, self.ui, tool_tip_text=tip)
                 self.buttons[b] = key
+        self.widgets_top = top  # the panel's text stays above the buttons
 
     def fight_battle(self) -> Any:
         """The open battle the GM's Battle panel shows (None: no battle is open)."""
@@ -886,7 +958,9 @@ class CampaignScene(Scene):
             self._main_action("post")  # Enter in the text box posts it
         elif event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
             key = self.buttons[event.ui_element]
-            if key.startswith("fight_"):
+            if key == "gm_force":
+                self.force_rolls()
+            elif key.startswith("fight_"):
                 self._fight(key)
             elif key.startswith("propose_"):
                 b = self._my_battle()
@@ -945,7 +1019,11 @@ class CampaignScene(Scene):
                 self.battle_shown += 1
                 self._build()
             elif event.key == pygame.K_e:
-                self.show_planner = not self.show_planner
+                self.toggle_planner()
+            elif event.key == pygame.K_n:
+                self.force_rolls()
+            elif event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL and self.gm:
+                self.gm_undo()
             elif event.key == pygame.K_p:
                 self.players_dialog()
             elif pygame.K_1 <= event.key <= pygame.K_6 and self.orders_panel is not None:
@@ -1013,6 +1091,22 @@ class CampaignScene(Scene):
                 self._text(surface, text, ((w - font(15).size(text)[0]) // 2, h // 2 - 10), 15, (200, 200, 210))
             return
         st = self.seen
+        self.draw_map(surface, st)
+        self._draw_panel(surface, st)
+        self.ui.draw_ui(surface)
+
+    def label_bounds(self) -> pygame.Rect:
+        """Where a town's name may be drawn: on the map as drawn, inside the map's view (clear of
+        the week's steps along its top and the controls along its bottom)."""
+        view = self.map_view()
+        inner = pygame.Rect(view.x + 2, view.y + 20, view.w - 4, view.h - 40)
+        mw, mh = self.layout.map_pixel_size
+        drawn = pygame.Rect(int(self.origin[0]), int(self.origin[1]), int(mw * self.scale), int(mh * self.scale))
+        return inner.clip(drawn) if inner.colliderect(drawn) else inner
+
+    def draw_map(self, surface: pygame.Surface, st: CampaignState) -> None:
+        """The map view: terrain, reach, battles, counters, town names, marks, the legend, the
+        hovered hex, the week's steps and the controls line (the replay draws it too)."""
         m = st.cs.map
         r = max(2, int(36 * self.scale))
         surface.blit(self._terrain_picture(m), (0, 0))
@@ -1047,19 +1141,25 @@ class CampaignScene(Scene):
                 self._text(surface, str(len(st.alive_units(a.id))), (rect.x + 3, rect.y + 1), 12, bold=True)
                 counters.append(rect)
                 self.counter_rects.append((a.id, rect))
-        # town names where they cover no counter and no other name (right, left, below, above)
+        # town names where they cover no counter and no other name (right, left, below, above), and
+        # inside the map as drawn: a name by an edge goes to the side that fits, else is moved in
         taken = list(counters)
         f = font(11)
+        bounds = self.label_bounds()
         for pos, name in m.names.items():
             x, y = self.hex_centre(pos)
             tw, th = f.size(name)
-            cands = [(x + half + 4, y - th // 2), (x - half - 4 - tw, y - th // 2),
-                     (x - tw // 2, y + half + 2), (x - tw // 2, y - half - 2 - th)]
-            spot = next((c for c in cands if pygame.Rect(int(c[0]), int(c[1]), tw, th).collidelist(taken) < 0),
-                        None)
-            if spot is None:
-                spot = (x - tw // 2, y + half + 2 + th)
-            rect = pygame.Rect(int(spot[0]), int(spot[1]), tw, th)
+            cands = [pygame.Rect(int(cx), int(cy), tw, th) for cx, cy in
+                     ((x + half + 4, y - th // 2), (x - half - 4 - tw, y - th // 2),
+                      (x - tw // 2, y + half + 2), (x - tw // 2, y - half - 2 - th))]
+            if bounds.collidepoint(int(x), int(y)):  # (a town out of the view keeps its place off it)
+                inside = [c for c in cands if bounds.contains(c)]
+                cands = inside + [c.clamp(bounds) for c in cands]
+            free = next((c for c in cands if c.collidelist(taken) < 0), None)
+            rect = free if free is not None else pygame.Rect(int(x - tw // 2), int(y + half + 2 + th), tw, th)
+            if free is None and bounds.collidepoint(int(x), int(y)):
+                rect = rect.clamp(bounds)
+            spot = (rect.x, rect.y)
             taken.append(rect)
             self.name_rects.append((name, rect))
             surface.fill((18, 20, 24), rect.inflate(4, 0))
@@ -1087,8 +1187,6 @@ class CampaignScene(Scene):
         strip = pygame.Rect(view.x, view.bottom - 20, view.w, 20)
         surface.fill((18, 20, 24), strip)
         self._text(surface, MAP_CONTROLS, (strip.x + 10, strip.y + 3), 11, (160, 160, 170))
-        self._draw_panel(surface, st)
-        self.ui.draw_ui(surface)
 
     def _draw_legend(self, surface: pygame.Surface, st: CampaignState) -> None:
         """The powers' colours and the terrains' movement costs, bottom left of the map (L hides it)."""
@@ -1202,6 +1300,12 @@ class CampaignScene(Scene):
             who = "every power played by the computer"  # (the GM watches the whole board)
         y += self._text(surface, f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}" + (f" · {who}" if who else ""),
                         (x, y), 15, bold=True) + 4
+        if self.gm:  # the GM's forced rolls still queued (gm_rolls.py), and whether the week is seeded
+            y += self._para(surface, queue_text(st), (x, y), 12, (224, 184, 100)) + 2
+            if week_seed_step(self.session.history, st) is not None:
+                y += self._para(surface, f"Week {st.week}'s dice are seeded (commitment protocol): forcing a "
+                                "roll now fails its verify-dice.", (x, y), 12, (255, 150, 110)) + 2
+            y += 4
         panel = self.orders_panel if (st.phase == "orders" and not self.gm) else None
         if panel is not None:
             # the message (a refusal, a hint, the shell's toasts) stays above the buttons: the

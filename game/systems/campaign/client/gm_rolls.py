@@ -1,0 +1,255 @@
+"""The GM's forced rolls in the campaign's GM view (N): the next dice the campaign rolls take the
+values the GM types, in order.
+
+The dialog reads die values (spaces or commas between them), checks each against the campaign's
+die (`rules.dice.sides`: 1 to 10 on the shipped d10) and refuses anything else with a sentence
+naming what was expected. The values go to the rules as the GM command `gm_force_rolls {values}`
+through the session (`scene.gm_do`), so they are logged, saved and replayed like every GM command
+and taken back with Ctrl+Z in the GM view; the GM view's panel lists the values still queued.
+
+The dice commitment protocol (docs/campaign.md "The dice"): a week whose dice were seeded by
+`gm_dice_seed` draws every die from the GM's secret and the players' salts; a forced roll after
+the seed breaks that, and `campaign verify-dice` reports it as a problem. The dialog says so when
+the week on the board is seeded and forces nothing until the GM confirms (a second dialog).
+Values forced *before* the seed are dropped by it (the rules' `seed_week`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.shell.fonts import font
+from game.shell.keymap import Binding
+from game.shell.scene import Scene
+from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.toolkit.buttons import Button
+from game.systems.campaign.client.results import wrap
+from game.systems.campaign.rules.commands import GmForceRolls
+from game.systems.campaign.rules.state import CampaignState
+
+MAX_VALUES = 500  # the rules take at most this many at a time (engine._gm_force)
+
+
+def die_sides(state: CampaignState) -> int:
+    return int(state.cs.rules.dice.sides)
+
+
+def expected(sides: int) -> str:
+    return f"whole numbers from 1 to {sides} (the campaign's d{sides}), separated by spaces or commas"
+
+
+def parse_values(text: str, sides: int) -> tuple[int, ...] | str:
+    """The die values typed, or why they are refused (naming what was expected)."""
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    if not words:
+        return f"Type at least one die value: {expected(sides)}."
+    if len(words) > MAX_VALUES:
+        return f"At most {MAX_VALUES} values at a time; {len(words)} were typed."
+    values: list[int] = []
+    for w in words:
+        if not re.fullmatch(r"[0-9]+", w):
+            return f"'{w[:20]}' is not a die value: expected {expected(sides)}."
+        v = int(w)
+        if not 1 <= v <= sides:
+            return f"{v} cannot be rolled on a d{sides}: expected {expected(sides)}."
+        values.append(v)
+    return tuple(values)
+
+
+def week_seed_step(history: Sequence[Any], state: CampaignState) -> Any:
+    """The step of the `gm_dice_seed` that seeded the dice of the week on the board (None: the
+    week's dice are not drawn by the commitment protocol)."""
+    for step in reversed(history):
+        if step.before.week != state.week:
+            break
+        if getattr(step.command, "kind", "") == "gm_dice_seed":
+            return step
+    return None
+
+
+def queue_text(state: CampaignState) -> str:
+    """The GM view's line on the forced rolls still queued."""
+    if not state.forced:
+        return "No rolls forced. N: force the next rolls."
+    shown = ", ".join(str(v) for v in state.forced[:24]) + (" ..." if len(state.forced) > 24 else "")
+    return (f"Next rolls forced ({len(state.forced)}): {shown}. The next dice rolled take them in order "
+            "(N: more; Ctrl+Z: take back).")
+
+
+def command_text(system: Any, state: CampaignState, command: Any) -> str:
+    """A command in words (the forced values and the dice seed named, which the rules' own
+    description leaves to the events)."""
+    kind = getattr(command, "kind", "")
+    if kind == "gm_force_rolls":
+        return "GM: force the next rolls " + ", ".join(str(v) for v in command.values)
+    if kind == "gm_dice_seed":
+        return f"GM: seed the dice of week {command.week} (commitment protocol)"
+    return str(system.describe_command(state, command))
+
+
+class ForceRollsScene(Scene):
+    """The dialog: type the values, Enter forces them (asking first on a seeded week)."""
+
+    overlay = True
+    name = "gm_force_rolls"
+    KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "force the values typed (asks first when "
+                    "the week's dice were seeded)"),
+            Binding((pygame.K_ESCAPE,), "Esc", "close without forcing anything"))
+
+    def __init__(self, app: Any, scene: Any, on_done: Callable[[], None] | None = None) -> None:
+        super().__init__(app)
+        self.scene = scene  # the campaign scene, its GM view open
+        self.on_done = on_done
+        self.message = ""
+        self.drawn_strings: list[str] = []
+        self.ui = app.make_ui()
+        self._build()
+
+    @property
+    def state(self) -> CampaignState:
+        s: CampaignState = self.scene.session.state
+        return s
+
+    def seed_step(self) -> Any:
+        return week_seed_step(self.scene.session.history, self.state)
+
+    def _box(self) -> pygame.Rect:
+        w, h = self.app.screen.get_size()
+        bw, bh = min(640, w - 40), min(360, h - 40)
+        return pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+
+    def _build(self) -> None:
+        self.ui.clear_and_reset()
+        box = self._box()
+        self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(box.x + 16, box.bottom - 104, box.w - 32, 34),
+                                                         self.ui)
+        self._fresh = True  # focused from the next frame: the N that opened it is not typed in
+        bw = (box.w - 42) // 2
+        label = "Force anyway... (Enter)" if self.seed_step() is not None else "Force them (Enter)"
+        self.ok = Button(pygame.Rect(box.x + 16, box.bottom - 56, bw, 40), label, self.ui)
+        self.cancel = Button(pygame.Rect(box.x + 26 + bw, box.bottom - 56, bw, 40), "Cancel (Esc)", self.ui)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.ui.set_window_resolution(size)
+        text = self.entry.get_text()
+        self._build()
+        self.entry.set_text(text)
+
+    def lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+        st = self.state
+        sides = die_sides(st)
+        out = [(f"Type the values of the next dice the campaign rolls: {expected(sides)}. Each is used, in "
+                "order, for the next die rolled (scouting, battle pools, casualties).", (215, 215, 220)),
+               (("Already queued: " + ", ".join(str(v) for v in st.forced) + "; these come after them.")
+                if st.forced else "No rolls are forced yet.", (200, 200, 250))]
+        seed = self.seed_step()
+        if seed is not None:
+            out.append((f"Warning: the dice of week {st.week} were seeded by the commitment protocol "
+                        f"(gm_dice_seed, commitment {seed.command.commitment[:20]}...). A roll forced now is not "
+                        f"drawn from the seed: `campaign verify-dice` for week {st.week} will then fail, and "
+                        "the players can see it did. You will be asked to confirm.", (255, 150, 110)))
+        elif st.phase == "orders":
+            out.append(("If the week's dice are then seeded by the commitment protocol, the seed drops the "
+                        "values still queued.", (180, 180, 190)))
+        return out
+
+    def submit(self, text: str) -> bool:
+        """The values typed: True when they were forced (after the confirmation on a seeded week
+        the confirmation's button forces them; False meanwhile)."""
+        values = parse_values(text, die_sides(self.state))
+        if isinstance(values, str):
+            self.message = values
+            return False
+        seed = self.seed_step()
+        if seed is not None:
+            self._confirm(values)
+            return False
+        return self.force(values)
+
+    def _confirm(self, values: tuple[int, ...]) -> None:
+        week = self.state.week
+        body = (f"The dice of week {week} were seeded by the commitment protocol. Forcing "
+                f"{', '.join(str(v) for v in values)} now puts a gm_force_rolls after the seed in the log: "
+                f"`python -m game campaign verify-dice` for week {week} will report it as a problem "
+                "(dice not drawn from the seed), and every player who runs it will see that.")
+        w, h = self.app.screen.get_size()
+        self.app.push(DialogScene(self.app, "Force rolls after the dice seed?", body,
+                                  [Choice("Force anyway", lambda: self.force(values), pygame.K_f),
+                                   Choice("Do not force", None, pygame.K_ESCAPE, primary=True)],
+                                  size=(min(600, w - 40), min(300, h - 40)), cancel=Choice("Do not force", None),
+                                  name="gm_force_after_seed"))
+
+    def force(self, values: tuple[int, ...]) -> bool:
+        """Apply `gm_force_rolls` through the session (logged, undoable in the GM view)."""
+        if not self.scene.gm_do(GmForceRolls(values=values)):
+            self.message = f"Refused: {self.scene.message}"
+            return False
+        self.scene.message = f"GM: forced the next rolls {', '.join(str(v) for v in values)}."
+        self.scene.message_ok = True
+        if self.app.scenes.top is self:  # (the confirmation has closed before its action runs)
+            self.app.pop()
+        if self.on_done is not None:
+            self.on_done()
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.ui.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is self.cancel:
+                self.app.pop()
+            elif event.ui_element is self.ok:
+                self.submit(self.entry.get_text())
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.entry:
+            self.submit(self.entry.get_text())
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) \
+                and not self.entry.is_focused:
+            self.submit(self.entry.get_text())
+
+    def typing(self) -> bool:
+        return bool(self.entry.is_focused)
+
+    def update(self, dt: float) -> None:
+        if self._fresh:
+            self._fresh = False
+            self.entry.set_text("")
+            self.entry.focus()  # type: ignore[no-untyped-call]
+        self.ui.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.drawn_strings = []
+        w, h = surface.get_size()
+        dim = pygame.Surface((w, h), pygame.SRCALPHA)
+        dim.fill((0, 0, 0, 150))
+        surface.blit(dim, (0, 0))
+        box = self._box()
+        pygame.draw.rect(surface, (30, 32, 38), box)
+        pygame.draw.rect(surface, (224, 184, 100), box, 2)
+        y = box.y + 12
+        y += self._line(surface, "GM: force the next rolls", (box.x + 16, y), 20, (235, 225, 200), True) + 8
+        msg = wrap(self.message, 13, False, box.w - 32)[:2] if self.message else []
+        room = box.bottom - 110 - 16 * len(msg)  # the message stays just above the entry
+        for text, colour in self.lines():
+            for part in wrap(text, 13, False, box.w - 32):
+                if y + 16 > room:
+                    break
+                y += self._line(surface, part, (box.x + 16, y), 13, colour)
+            y += 4
+        y = room + 2
+        for part in msg:
+            y += self._line(surface, part, (box.x + 16, y), 13, (255, 120, 100))
+        self.ui.draw_ui(surface)
+
+    def _line(self, surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
+              colour: tuple[int, int, int], bold: bool = False) -> int:
+        self.drawn_strings.append(text)
+        img = font(size, bold).render(text, True, colour)
+        surface.blit(img, pos)
+        return int(img.get_height())
+
