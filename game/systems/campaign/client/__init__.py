@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from game.systems.campaign.client.replay import open_replay
 from game.systems.campaign.client.scene import CampaignScene, TablesOnly
 
 
@@ -40,9 +41,12 @@ class WithFightOut:
     def open_gm(self, app: Any, scene: Any) -> None:
         open_gm(app, scene)
 
+    def open_replay(self, app: Any, session: Any, start: int | None = None, title: str = "") -> None:
+        open_replay(app, session, start, title)
+
 
 def with_fight_out(fight_out: Callable[[CampaignScene], Any]) -> WithFightOut:
     return WithFightOut(fight_out)
 
 
-__all__ = ["CampaignScene", "TablesOnly", "WithFightOut", "open_gm", "open_scene", "with_fight_out"]
+__all__ = ["CampaignScene", "TablesOnly", "WithFightOut", "open_gm", "open_replay", "open_scene", "with_fight_out"]

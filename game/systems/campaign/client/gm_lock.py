@@ -80,7 +80,7 @@ class GmLockScene(Scene):
                  purpose: str = "view") -> None:
         super().__init__(app)
         self.purpose = purpose  # "view": the GM view; "seats": changing who plays a power (the players
-        # dialog); "abandon": a battle fought out set aside for the tables
+        # dialog); "abandon": a battle fought out set aside for the tables; "replay": the replay (F3)
         self.seat = seat
         self.anything_sealed = anything_sealed
         self.on_open = on_open
@@ -108,6 +108,8 @@ class GmLockScene(Scene):
                 label = "Set the passphrase and unlock" if self.mode == "set" else "Unlock the players"
             elif self.purpose == "abandon":
                 label = "Unlock: abandon the battle"
+            elif self.purpose == "replay":
+                label = "Set the passphrase and open the replay" if self.mode == "set" else "Open the replay"
             else:
                 label = "Set the passphrase and open" if self.mode == "set" else "Open the GM view"
             self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), f"{label} (Enter)", self.ui)
@@ -172,6 +174,16 @@ class GmLockScene(Scene):
         if self.purpose == "abandon":  # a battle fought out set aside for the tables (bridge/client/fight.py)
             lines = ["The GM's seat", "Setting a battle fought out aside for the tables is the GM's command.",
                      "Only the GM: type the passphrase. A player goes back with Esc."]
+        if self.purpose == "replay":  # the replay view (replay.py): every command, sealed orders included
+            lines = {
+                "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",
+                        "from then on only it opens the replay and the GM view, which show every side's sealed",
+                        "orders. It holds for the whole campaign: its saves keep it (a salted digest, never the text)."],
+                "unlock": ["The GM's seat", "The replay shows every command of the campaign, every side's sealed",
+                           "orders among them. Only the GM: type the passphrase. A player goes back with Esc."],
+                "closed": ["The GM's seat", "No GM passphrase was set before orders were sealed, so the replay",
+                           "(like the GM view) stays closed until this week's orders are revealed."],
+            }[self.mode]
         if self.purpose == "seats":  # the players dialog: who plays each power is the GM's once play has begun
             lines = {
                 "set": ["The GM's seat", "No GM passphrase is set yet. The GM types one now (the players look away);",

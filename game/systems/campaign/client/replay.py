@@ -1,0 +1,349 @@
+"""The campaign's replay view (F3): the island as the GM sees it (every army, every side's sealed
+orders) at the state after N commands, stepped one command at a time or by phase and week, with
+a panel giving the step's command, its dice and its events in the words of the week's report.
+
+A replay shows every side's sealed orders, so it follows the GM view's policy exactly: it opens
+from the GM view, or behind the GM's seat (gm_lock.py: the GM's passphrase once one is set; none
+set and orders sealed: closed until the reveal; none set and nothing sealed: it is set there
+first), never from a player's screen without it (`open_replay`).
+
+The map is drawn by a campaign scene of its own that never gets a click or a key: the replay
+gives it a display session (a copy of the live one's beginning) whose history it sets to the
+first N commands of the live game's. Nothing here applies a command, to either session: closing
+(Esc) leaves the live game exactly as it was.
+
+Keys: Right / D / Space next command · Left / A previous · PageDown / PageUp next / previous phase
+· Down / Up next / previous week · 1-9 week N · Home / End first / last · wheel over the map: zoom,
+over the panel: scroll its lines · right-drag: move the map · Esc closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.core.record import Record
+from game.shell.fonts import font
+from game.shell.keymap import Binding, dispatch
+from game.shell.scene import Scene
+from game.shell.session import Session
+from game.shell.toolkit.buttons import Button
+from game.systems.campaign.client.gm_lock import GmLockScene
+from game.systems.campaign.client.gm_rolls import command_text
+from game.systems.campaign.client.results import wrap
+from game.systems.campaign.client.scene import PANEL_W, ZOOM_STEP, CampaignScene
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES
+from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState
+
+GOLD = (224, 184, 100)
+
+
+def _week_key(n: int) -> Binding:
+    return Binding((pygame.K_0 + n,), str(n), f"replay: week {n}", lambda r: r.jump_to_week(n), in_help=False)
+
+
+REPLAY_KEYS: tuple[Binding, ...] = (
+    Binding((pygame.K_RIGHT, pygame.K_d, pygame.K_SPACE), "Right / D / Space", "replay: one command forward",
+            lambda r: r.step_forward()),
+    Binding((pygame.K_LEFT, pygame.K_a), "Left / A", "replay: one command back", lambda r: r.step_back()),
+    Binding((pygame.K_PAGEDOWN,), "PageDown", "replay: the next phase", lambda r: r.next_phase()),
+    Binding((pygame.K_PAGEUP,), "PageUp", "replay: the start of this phase, or the phase before",
+            lambda r: r.previous_phase()),
+    Binding((pygame.K_DOWN,), "Down", "replay: the next week", lambda r: r.next_week()),
+    Binding((pygame.K_UP,), "Up", "replay: the start of this week, or the week before", lambda r: r.previous_week()),
+    Binding((pygame.K_HOME,), "Home", "replay: the start", lambda r: r.goto(0)),
+    Binding((pygame.K_END,), "End", "replay: the latest command", lambda r: r.goto(len(r.steps))),
+    Binding((pygame.K_PLUS, pygame.K_EQUALS, pygame.K_MINUS), "+ / -", "replay: zoom the map in / out (or the "
+            "wheel over the map; right-drag moves it)"),
+    Binding((pygame.K_ESCAPE,), "Esc", "replay: close (the game goes on as it was)", lambda r: r.close()),
+    Binding(tuple(pygame.K_0 + n for n in range(1, 10)), "1-9", "replay: jump to the start of that week"),
+    *(_week_key(n) for n in range(1, 10)),
+)
+
+
+def live_scene(app: Any, session: Any) -> CampaignScene | None:
+    """The campaign scene playing `session` (the live game)."""
+    return next((s for s in app.scenes if isinstance(s, CampaignScene) and s.session is session), None)
+
+
+def open_replay(app: Any, session: Any, start: int | None = None, title: str = "") -> None:
+    """F3: the replay of the live campaign, as the GM view opens: at once from the GM view, else
+    behind the GM's seat (the passphrase; closed while orders are sealed and none was set)."""
+    scene = live_scene(app, session)
+    if scene is None:  # (no campaign map of this session on the stack: nothing to check the GM's seat)
+        return
+
+    def show() -> None:
+        app.push(CampaignReplayScene(app, session, start=start, title=title))
+
+    if scene.gm:
+        show()
+        return
+    sealed = any(b.orders for b in scene.state.open_games())
+    app.push(GmLockScene(app, scene.gm_seat, sealed, show, purpose="replay"))
+
+
+class CampaignReplayScene(Scene):
+    overlay = False
+    name = "replay"
+    KEYS = REPLAY_KEYS
+
+    def __init__(self, app: Any, session: Any, *, start: int | None = None, title: str = "") -> None:
+        super().__init__(app)
+        self.source = session  # the live game's session: read, never changed
+        self.steps = list(session.history)
+        self.initial = session.record.initial
+        self.title = title or str(getattr(session.loaded, "name", "") or "the campaign")
+        self.display = Session(system=session.system, record=Record(session.system, self.initial),
+                               game_setup=session.game_setup, setup=session.setup, board=session.board,
+                               layout=session.layout, map_data=session.map_data, seed=session.seed,
+                               path=session.path, loaded=session.loaded)
+        self.view = CampaignScene(app, self.display)  # draws the map; never gets an event
+        self.view.gm = True  # the GM's all-seeing view
+        self.view.viewer = None
+        self.index = 0
+        self.scroll = 0  # panel lines scrolled past (the wheel over the panel)
+        self.note = ""  # a refused key's reason, shown once in the panel
+        self.drawn_strings: list[str] = []
+        self._drag_from: tuple[int, int] | None = None
+        self.ui = app.make_ui()
+        self._build()
+        self.goto(len(self.steps) if start is None else start)
+
+    # ------------------------------------------------------------------ positions
+    def state_at(self, index: int) -> CampaignState:
+        """The state after the first `index` commands."""
+        if index <= 0 or not self.steps:
+            s: CampaignState = self.initial
+            return s
+        after: CampaignState = self.steps[min(index, len(self.steps)) - 1].after
+        return after
+
+    def _starts(self, key: Any) -> list[int]:
+        """The positions where key(state) changes (0 included): the starts of phases or weeks."""
+        out = [0]
+        last = key(self.state_at(0))
+        for i in range(1, len(self.steps) + 1):
+            k = key(self.state_at(i))
+            if k != last:
+                out.append(i)
+            last = k
+        return out
+
+    def phase_starts(self) -> list[int]:
+        return self._starts(lambda st: (st.week, st.phase))
+
+    def week_starts(self) -> list[int]:
+        return self._starts(lambda st: st.week)
+
+    def goto(self, index: int) -> None:
+        self.note = ""
+        self.index = max(0, min(len(self.steps), index))
+        self.display.record.steps = list(self.steps[:self.index])
+        view = self.view
+        if view.selected is not None and view.selected not in self.display.state.armies:
+            view.selected = None
+        self.scroll = 0
+        self._refresh()
+
+    def step_forward(self) -> None:
+        self.goto(self.index + 1)
+
+    def step_back(self) -> None:
+        self.goto(self.index - 1)
+
+    def _later(self, starts: Sequence[int]) -> None:
+        self.goto(next((i for i in starts if i > self.index), len(self.steps)))
+
+    def _earlier(self, starts: Sequence[int]) -> None:
+        self.goto(max((i for i in starts if i < self.index), default=0))
+
+    def next_phase(self) -> None:
+        self._later(self.phase_starts())
+
+    def previous_phase(self) -> None:
+        self._earlier(self.phase_starts())
+
+    def next_week(self) -> None:
+        self._later(self.week_starts())
+
+    def previous_week(self) -> None:
+        self._earlier(self.week_starts())
+
+    def jump_to_week(self, week: int) -> bool:
+        at = next((i for i in self.week_starts() if self.state_at(i).week == week), None)
+        if at is None:
+            self.note = f"Week {week} is not in this game (it reaches week {self.state_at(len(self.steps)).week})."
+            return True
+        self.goto(at)
+        return True
+
+    def close(self) -> None:
+        self.app.pop()
+
+    # ------------------------------------------------------------------ the panel's text
+    def step_lines(self) -> list[tuple[str, int, tuple[int, int, int], bool]]:
+        """The step's command, its sealed orders (the GM's eye), its dice and its events, in the
+        words of the week's report (rules/describe.py, which the report prints)."""
+        if self.index == 0:
+            return [("The campaign as it began. Next > (Right arrow) plays the first command.", 13,
+                     (190, 190, 200), False)]
+        step = self.steps[self.index - 1]
+        system = self.display.system
+        gm = "GM command · " if step.gm else ""
+        out = [(f"{self.index}. {gm}{command_text(system, step.before, step.command)}", 14,
+                GOLD if step.gm else (240, 230, 190), True)]
+        cmd = step.command
+        if getattr(cmd, "kind", "") == "orders":  # sealed: the GM sees what they are
+            st = step.before
+            strs = ", ".join(s.replace("_", " ").title() for s in cmd.stratagems) or "no stratagems"
+            van = st.unit_name(cmd.vanguard) if cmd.vanguard in st.units else cmd.vanguard
+            aims = "".join(f"; {what} {c[0]},{c[1]}" for what, c in (("withdraw to", cmd.withdraw_to),
+                                                                     ("break through to", cmd.breakthrough_to))
+                           if c is not None)
+            out.append((f"Sealed orders: {MANOEUVRE_NAMES.get(cmd.manoeuvre, cmd.manoeuvre)}, vanguard {van}, "
+                        f"{strs}{aims}.", 13, (255, 200, 150), False))
+        rolls = system.rolls(step.events)
+        out.append((f"Dice ({len(rolls)}): " + ", ".join(str(d) for d in rolls) if rolls else "No dice rolled.",
+                    12, (170, 215, 255), False))
+        for e in step.events:
+            out.append((system.describe_event(step.before, e), 12, (225, 225, 225), False))
+        return out
+
+    # ------------------------------------------------------------------ widgets
+    def _panel(self) -> pygame.Rect:
+        w, h = self.app.screen.get_size()
+        return pygame.Rect(w - PANEL_W, 0, PANEL_W, h)
+
+    def _build(self) -> None:
+        self.ui.clear_and_reset()
+        p = self._panel()
+        self.buttons: dict[Any, str] = {}
+        rows = ((("first", "|< Start"), ("prev_week", "<< Week"), ("prev_phase", "< Phase"), ("back", "< Back")),
+                (("next", "Next >"), ("next_phase", "Phase >"), ("next_week", "Week >>"), ("last", "End >|")),
+                (("close", "Close (Esc)"),))
+        gap = 8
+        y = p.bottom - 10 - 3 * 38 - 2 * gap
+        self.buttons_top = y
+        for row in rows:
+            bw = (p.w - 20 - gap * (len(row) - 1)) // len(row)
+            for i, (key, label) in enumerate(row):
+                b = Button(pygame.Rect(p.x + 10 + i * (bw + gap), y, bw, 38), label, self.ui)
+                self.buttons[b] = key
+            y += 38 + gap
+
+    def _refresh(self) -> None:
+        n = len(self.steps)
+        for b, key in self.buttons.items():
+            on = {"first": self.index > 0, "prev_week": self.index > 0, "prev_phase": self.index > 0,
+                  "back": self.index > 0, "next": self.index < n, "next_phase": self.index < n,
+                  "next_week": self.index < n, "last": self.index < n}.get(key, True)
+            if on:
+                b.enable()
+            else:
+                b.disable()
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        self.view.on_resize(size)
+        self.ui.set_window_resolution(size)
+        self._build()
+        self._refresh()
+
+    # ------------------------------------------------------------------ events
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
+            {"first": lambda: self.goto(0), "prev_week": self.previous_week, "prev_phase": self.previous_phase,
+             "back": self.step_back, "next": self.step_forward, "next_phase": self.next_phase,
+             "next_week": self.next_week, "last": lambda: self.goto(len(self.steps)),
+             "close": self.close}[self.buttons[event.ui_element]]()
+            return
+        if self.ui.process_events(event):
+            return
+        view = self.view
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+                view.zoom_at(view.map_view().center, ZOOM_STEP)
+            elif event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+                view.zoom_at(view.map_view().center, 1 / ZOOM_STEP)
+            else:
+                dispatch(REPLAY_KEYS, event, self)
+        elif event.type == pygame.MOUSEWHEEL and event.y:
+            if view.map_view().collidepoint(view._mouse):
+                view.zoom_at(view._mouse, ZOOM_STEP ** max(-3, min(3, event.y)))
+                view.hover = view.hex_at(view._mouse)
+            else:
+                self.scroll = max(0, self.scroll - 3 * event.y)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (2, 3):
+            if view.map_view().collidepoint(event.pos):
+                self._drag_from = event.pos
+        elif event.type == pygame.MOUSEBUTTONUP and event.button in (2, 3):
+            self._drag_from = None
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and view.map_view().collidepoint(event.pos):
+            c = view.hex_at(event.pos)  # a click marks the army there; nothing is played
+            here = self.display.state.armies_at(c) if c is not None else []
+            view.selected = here[0].id if here else None
+        elif event.type == pygame.MOUSEMOTION:
+            view._mouse = event.pos
+            if self._drag_from is not None:
+                view.pan(event.pos[0] - self._drag_from[0], event.pos[1] - self._drag_from[1])
+                self._drag_from = event.pos
+            view.hover = view.hex_at(event.pos)
+
+    def wants_frames(self) -> bool:
+        return super().wants_frames() or self._drag_from is not None
+
+    def update(self, dt: float) -> None:
+        self.ui.update(dt)
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        view = self.view
+        view.drawn_strings = []
+        view.drawn_rects = []
+        st = self.display.state
+        view.draw_map(surface, self.display.system.view(st, None))
+        self.drawn_strings = list(view.drawn_strings)
+        p = self._panel()
+        pygame.draw.rect(surface, (30, 32, 38), p)
+        pygame.draw.rect(surface, GOLD, p, 2)
+        x, y = p.x + 10, 8
+        y += self._text(surface, f"REPLAY (GM view) · {self.title}", (x, y), 15, GOLD, True) + 2
+        y += self._text(surface, f"Command {self.index} of {len(self.steps)} · Week {st.week}: "
+                        f"{PHASE_NAMES.get(st.phase, st.phase)}", (x, y), 14, (235, 235, 235), True) + 2
+        y += self._text(surface, "Right/Left: a command · PgDn/PgUp: phase · Down/Up: week · Esc: close",
+                        (x, y), 11, (160, 160, 170)) + 8
+        if self.note:
+            y += self._para(surface, self.note, (x, y), 12, (255, 120, 100))
+        lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
+        for text, size, colour, bold in self.step_lines():
+            for i, part in enumerate(wrap(text, size, bold, PANEL_W - 24)):
+                lines.append((part if i == 0 else "    " + part, size, colour, bold))
+        bottom = self.buttons_top - 8
+        self.scroll = min(self.scroll, max(0, len(lines) - 1))
+        shown = lines[self.scroll:]
+        for k, (text, size, colour, bold) in enumerate(shown):
+            hgt = font(size, bold).get_height()
+            if y + hgt > bottom - (16 if k < len(shown) - 1 else 0):
+                left = len(shown) - k
+                self._text(surface, f"... {left} more line{'s' if left != 1 else ''}: the wheel over this panel "
+                           "scrolls", (x, bottom - 14), 11, (170, 170, 180))
+                break
+            y += self._text(surface, text, (x, y), size, colour, bold)
+        self.ui.draw_ui(surface)
+
+    def _text(self, surface: pygame.Surface, text: str, pos: tuple[int, int], size: int = 13,
+              colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
+        self.drawn_strings.append(text)
+        img = font(size, bold).render(text, True, colour)
+        surface.blit(img, pos)
+        return int(img.get_height())
+
+    def _para(self, surface: pygame.Surface, text: str, pos: tuple[int, int], size: int = 13,
+              colour: tuple[int, int, int] = (230, 230, 230)) -> int:
+        y = pos[1]
+        for i, part in enumerate(wrap(text, size, False, PANEL_W - 24)):
+            y += self._text(surface, part if i == 0 else "    " + part, (pos[0], y), size, colour)
+        return y - pos[1]

@@ -1,0 +1,218 @@
+"""The campaign's replay view (F3, game/systems/campaign/client/replay.py): the island as the GM
+sees it after N commands, stepped by command, phase and week, with the step's command, dice and
+events; behind the GM's seat exactly as the GM view (it shows every side's sealed orders), and
+never changing the live game."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+
+from game import paths  # noqa: E402
+from game.shell.app import App, Settings  # noqa: E402
+from game.shell.launch import open_game, scene_for  # noqa: E402
+from game.systems.campaign.client.replay import CampaignReplayScene  # noqa: E402
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES  # noqa: E402
+from game.table import TABLE  # noqa: E402
+from tests.client.test_campaign_client import key, past_reveal, play_to_orders, through_handoff  # noqa: E402
+
+TEACHING = "maps/campaign/teaching.yaml"
+PASSPHRASE = "owl and oak"
+
+
+@pytest.fixture(autouse=True)
+def _saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+
+
+def top(app: App) -> Any:
+    return app.scenes.top
+
+
+def _app(size: tuple[int, int] = (1280, 800)) -> tuple[App, Any]:
+    app = App(TABLE, size=size, headless=True, settings=Settings(animation="instant"))
+    scene: Any = scene_for(app, open_game(TABLE, TEACHING))
+    scene.gm_seat.iterations = 1_000
+    app.push(scene)
+    through_handoff(app)
+    return app, scene
+
+
+def _set_passphrase(app: App, scene: Any) -> None:
+    key(app, pygame.K_g)
+    lock = top(app)
+    assert lock is not None and lock.name == "gm_lock" and lock.mode == "set"
+    assert lock.submit(PASSPHRASE), lock.message
+    key(app, pygame.K_g)  # leave the GM view again
+    through_handoff(app)
+    assert not scene.gm
+
+
+def _zones_seal_withdraw(app: App, scene: Any) -> None:
+    play_to_orders(app, scene)
+    through_handoff(app)
+    assert scene.viewer == "zones"
+    key(app, pygame.K_1)  # Withdraw
+    key(app, pygame.K_RETURN)
+    through_handoff(app)
+    assert scene.viewer != "zones" and any(b.orders for b in scene.state.open_games())
+
+
+def _open_replay(app: App) -> CampaignReplayScene:
+    key(app, pygame.K_F3)
+    lock = top(app)
+    assert lock is not None and lock.name == "gm_lock" and lock.purpose == "replay"
+    assert lock.submit(PASSPHRASE), lock.message
+    app.render()
+    replay = top(app)
+    assert isinstance(replay, CampaignReplayScene)
+    return replay
+
+
+def _sealed_words() -> list[str]:
+    return [*MANOEUVRE_NAMES.values(), "Sealed orders:"]
+
+
+def test_opening_stepping_and_closing_the_replay_leaves_the_live_game_unchanged() -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    session = scene.session
+    steps_before = list(session.history)
+    state_before = session.state
+    viewer_before = scene.viewer
+    replay = _open_replay(app)
+    n = len(steps_before)
+    assert replay.index == n
+    for k in (pygame.K_LEFT, pygame.K_PAGEUP, pygame.K_UP, pygame.K_HOME, pygame.K_RIGHT, pygame.K_PAGEDOWN,
+              pygame.K_DOWN, pygame.K_1, pygame.K_END, pygame.K_LEFT):
+        key(app, k)
+    assert replay.index == n - 1
+    assert replay.display.state is steps_before[n - 2].after  # the display shows the state after N-1 commands
+    key(app, pygame.K_ESCAPE)
+    assert top(app) is scene
+    assert session.history == steps_before and all(a is b for a, b in zip(session.history, steps_before, strict=True))
+    assert session.state is state_before
+    assert not session.record.redo_stack
+    assert scene.viewer == viewer_before and not scene.gm
+
+
+def test_without_the_passphrase_f3_at_an_order_screen_opens_no_replay_and_shows_nothing_sealed() -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    assert scene.orders_panel is not None or scene.state.phase == "orders"
+    key(app, pygame.K_F3)
+    lock = top(app)
+    assert lock is not None and lock.name == "gm_lock" and lock.purpose == "replay"
+    app.render()
+    drawn = " ".join(lock.drawn_strings)
+    assert "replay" in drawn and not any(w in drawn for w in _sealed_words())
+    assert not lock.submit("not the passphrase")
+    assert lock.message == "That is not the GM's passphrase."
+    assert not any(isinstance(s, CampaignReplayScene) for s in app.scenes)
+    key(app, pygame.K_ESCAPE)
+    assert top(app) is scene and not scene.gm
+
+
+def test_with_orders_sealed_and_no_passphrase_set_the_replay_stays_closed() -> None:
+    app, scene = _app()
+    _zones_seal_withdraw(app, scene)
+    key(app, pygame.K_F3)
+    lock = top(app)
+    assert lock is not None and lock.purpose == "replay" and lock.mode == "closed" and lock.ok is None
+    assert not lock.submit("anything at all")
+    assert not any(isinstance(s, CampaignReplayScene) for s in app.scenes)
+
+
+def test_f3_on_the_hand_off_screen_opens_nothing() -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    key(app, pygame.K_RETURN)  # the next player's turn: the hand-off comes up... (Resistance seals)
+    assert top(app) is not None and top(app).name == "handoff"
+    key(app, pygame.K_F3)
+    assert top(app).name == "handoff"
+    assert not any(isinstance(s, CampaignReplayScene) or s.name == "gm_lock" for s in app.scenes)
+
+
+def test_from_the_gm_view_f3_opens_the_replay_at_once_with_every_sides_sealed_orders() -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    key(app, pygame.K_g)
+    assert top(app).submit(PASSPHRASE)
+    assert scene.gm
+    key(app, pygame.K_F3)
+    replay = top(app)
+    assert isinstance(replay, CampaignReplayScene)  # no second passphrase in the GM view
+    # the last command is the Zones' sealed orders: the GM's replay names them
+    app.render()
+    drawn = " ".join(replay.drawn_strings)
+    assert "seals orders" in drawn and "Sealed orders: Withdraw" in drawn
+    key(app, pygame.K_ESCAPE)
+    assert top(app) is scene and scene.gm
+
+
+def test_the_replay_jumps_by_phase_and_week_and_tells_each_steps_command_dice_and_events() -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    play_to_orders(app, scene)
+    for k in (pygame.K_1, pygame.K_5, pygame.K_2, pygame.K_3):
+        through_handoff(app)
+        key(app, k)
+        key(app, pygame.K_RETURN)
+    past_reveal(app)
+    through_handoff(app)
+    assert scene.state.week == 2
+    replay = _open_replay(app)
+    n = len(replay.steps)
+    key(app, pygame.K_HOME)
+    assert replay.index == 0 and replay.display.state.week == 1 and replay.display.state.phase == "movement"
+    key(app, pygame.K_PAGEDOWN)
+    assert replay.display.state.phase == "declare"  # one phase on
+    assert replay.state_at(replay.index - 1).phase == "movement"
+    key(app, pygame.K_DOWN)
+    assert replay.display.state.week == 2 and replay.state_at(replay.index - 1).week == 1  # the week's first
+    key(app, pygame.K_UP)
+    key(app, pygame.K_UP)
+    assert replay.index == 0
+    key(app, pygame.K_2)
+    week2 = replay.index
+    assert replay.display.state.week == 2
+    assert replay.state_at(week2 - 1).week == 1
+    # the step that began week 2 is the last sealed orders: the reveal and every battle's dice
+    step = replay.steps[replay.index - 1]
+    lines = [t for t, *_ in replay.step_lines()]
+    assert lines[0].startswith(f"{replay.index}. ") and "seals orders" in lines[0]
+    dice = scene.system.rolls(step.events)
+    assert dice and lines[2] == f"Dice ({len(dice)}): " + ", ".join(str(d) for d in dice)
+    words = [scene.system.describe_event(step.before, e) for e in step.events]
+    assert lines[3:] == words and any("successes" in w for w in words)
+    app.render()
+    assert any("more line" in s for s in replay.drawn_strings)  # too many for the panel: it says so
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=(1100, 300), rel=(0, 0), buttons=(0, 0, 0)),
+              pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, flipped=False)])  # the wheel over the panel
+    assert replay.scroll == 6
+    key(app, pygame.K_END)
+    assert replay.index == n
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (960, 600)])
+def test_the_replay_panel_and_its_buttons_fit_the_window(size: tuple[int, int]) -> None:
+    app, scene = _app(size)
+    _set_passphrase(app, scene)
+    replay = _open_replay(app)
+    app.render()
+    w, h = size
+    for b in replay.buttons:
+        r = b.rect
+        assert r.left >= w - 400 and r.right <= w and r.bottom <= h
