@@ -14,7 +14,6 @@ import pygame
 import pytest
 
 from game.io import saves
-from game.shell import savegame
 from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.load_menu import LoadMenuScene
 from tests.client.clientfix import key, press_button, top_name
@@ -161,7 +160,7 @@ def test_a_move_the_system_refuses_is_reported_naming_the_file_and_the_error_and
     def read_only(*args: object, **kwargs: object) -> None:  # what a read-only saves folder answers
         raise PermissionError(errno.EACCES, "Permission denied", str(args[0]))
 
-    monkeypatch.setattr(savegame.os, "link", read_only)
+    monkeypatch.setattr(os, "link", read_only)
     monkeypatch.setattr(Path, "rename", read_only)
     app = open_app(demo_save(tmp_path / "start.yaml"))
     ctrl(app, pygame.K_o)
@@ -175,8 +174,8 @@ def test_a_move_the_system_refuses_is_reported_naming_the_file_and_the_error_and
     assert not any((saves_dir / "deleted").glob("*.yaml"))
 
 
-def test_a_read_only_saves_folder_refuses_the_delete_with_the_os_error(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
-    """A real refusal of the OS (not a simulated one): `deleted` is a file, so the folder cannot be made."""
+def test_a_deleted_folder_that_cannot_be_made_refuses_the_delete_with_the_os_error(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    """A real refusal of the OS (not a simulated one): a file named `deleted` is in the way of the folder."""
     _three_saves(saves_dir)
     (saves_dir / "deleted").write_text("not a folder\n", encoding="utf-8")
     app = open_app(demo_save(tmp_path / "start.yaml"))

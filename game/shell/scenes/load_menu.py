@@ -329,7 +329,7 @@ class LoadMenuScene(Scene):
         w = min(760, app.screen.get_width() - 40)
         app.push(DialogScene(app, title, styled(*pieces),
                              [Choice("Delete", delete, pygame.K_RETURN, primary=True), Choice("Keep", None)],
-                             size=(w, 320 if current is None else 360), cancel=Choice("Keep", None),
+                             size=(w, 290 if current is None else 330), cancel=Choice("Keep", None),
                              name="delete_question"))
 
     def delete(self, listing: SaveListing) -> None:
@@ -340,7 +340,8 @@ class LoadMenuScene(Scene):
             moved = savegame.delete_save(listing.path, self.folder)
         except OSError as exc:
             self.refresh()
-            self._problem("Not deleted", f"{listing.path}: {exc.strerror or exc} ({exc}). Nothing was moved.")
+            other = f" ({exc.filename})" if exc.filename and Path(exc.filename) != listing.path else ""
+            self._problem("Not deleted", f"{listing.path}: {exc.strerror or exc}{other}. Nothing was moved.")
             return
         at = self.listings.index(listing) if listing in self.listings else self.index
         self.refresh(at)
