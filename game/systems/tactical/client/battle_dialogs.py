@@ -96,18 +96,32 @@ class Dialogs:
         return f"Round {st.round}: {st.phase} phase."
 
     def initiative(self, st: Any, side: str, decision: DecisionKeys) -> DialogScene:
+        """The initiative choice: each option's roll, what it gives, and its exact chance to win
+        whatever the other side chooses (the rules' `initiative_win_chances`: the least over its
+        choices, with two sides)."""
         ini = ail.initiative  # (the facade loads the initiative rules with the first dialog, not the first frame)
         initiative_roll = ail.queries.initiative_roll
         cdr = ini.commander(st, side)
         rows = Lines()
         choices: list[Choice] = []
         adv = st.sides[side].advantage.get("deception", 0)
-        for opt in ("tactics", "leadership", "deception"):
-            title, roll, gives = text.OPTION_TEXT[opt]
-            rows.add(bold(title), f" — {words(initiative_roll(st, side, opt).text)}").add(ink(gives, DIM))
-            choices.append(Choice(title, partial(self._submit, ail.ChooseInitiative(side=side, option=opt))))
         why_not = ini.personal_available(st, side)
         personal = ini.personal_stat_options(st, side) if why_not is None else []
+        least: dict[tuple[str, str | None], tuple[float, tuple[str, str | None]] | None] = {(opt, stat): _least(ail.queries.initiative_win_chances(st, side, opt, stat))
+                 for opt, stat in [("tactics", None), ("leadership", None), ("deception", None),
+                                   *(("personal", stat) for stat in personal)]}
+        against = {x[1] for x in least.values() if x is not None}
+        one = len(against) == 1  # the same choice of theirs is the worst for every option: named once
+
+        def wins(opt: str, stat: str | None = None) -> str:
+            x = least.get((opt, stat))
+            return "" if x is None else f"wins {round(100 * x[0])} %" + ("" if one else f" (against {_choice(x[1])})")
+        for opt in ("tactics", "leadership", "deception"):
+            title, roll, gives = text.OPTION_TEXT[opt]
+            chance = wins(opt)
+            rows.add(bold(title), f" — {words(initiative_roll(st, side, opt).text)}",
+                     ink(f"  · {chance}" if chance else "", GOLD)).add(ink(gives, DIM))
+            choices.append(Choice(title, partial(self._submit, ail.ChooseInitiative(side=side, option=opt))))
         if personal:
             title, roll, gives = text.OPTION_TEXT["personal"]
             rolls = []
@@ -115,12 +129,22 @@ class Dialogs:
                 rolls.append(words(initiative_roll(st, side, "personal", stat).text))
                 choices.append(Choice(f"Personal ({stat[:3].upper()})", partial(self._submit, ail.ChooseInitiative(
                     side=side, option="personal", personal_stat=stat))))
-            rows.add(bold(title), f" — {' | '.join(rolls)}").add(ink(gives, DIM))
+            rows.add(bold(title), f" — {' | '.join(rolls)}")
+            if against:
+                rows.add(ink(" · ".join(f"{stat[:3].upper()} {wins('personal', stat)}" for stat in personal), GOLD))
+            rows.add(ink(gives, DIM))
         elif ini.commander(st, side).unit is not None:
             # the commander's unit is gone: say why the Personal options are not offered
             rows.add(bold("Personal", DIM), ink(f" — not offered: {words(why_not or '')}.", DIM))
         if adv:
             rows.add(ink(f"Banked Deception: +{adv} on this roll.", GOLD))
+        if against:
+            other = next(s for s in st.sides if s != side)
+            theirs = (f" its strongest roll ({_choice(next(iter(against)))}: "
+                      f"{words(initiative_roll(st, other, *next(iter(against))).text)})") if one else \
+                " the choice of its that makes it least, in brackets"
+            rows.add().add(ink(f"Wins: the exact chance to win the initiative whatever {words(st.side_name(other))} "
+                               f"chooses (its choice is sealed): against{theirs}; ties roll again.", DIM))
         body = (line("Commander ", bold(cdr.name), f" of {words(st.side_name(side))} picks one option:"), (),
                 *rows.text)
         return DecisionDialog(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
@@ -289,3 +313,16 @@ def _loss_pieces(odds: Any, colour: Colour) -> list[Piece]:
     pinned = ooa + float(res.get("pinned", 0))
     return [ink(f"expected strength lost {float(odds.expected_strength_lost):.2f}, pinned or worse ", colour),
             ink(draw.percent(pinned), colour, bold=True), ink(f", out of action or worse {draw.percent(ooa)}", colour)]
+
+
+def _least(chances: dict[tuple[str, str | None], float] | None) -> tuple[float, tuple[str, str | None]] | None:
+    """(the least chance, the other side's choice that makes it); None with none to give."""
+    if not chances:
+        return None
+    choice, chance = min(chances.items(), key=lambda kv: (kv[1], kv[0][0], kv[0][1] or ""))
+    return chance, choice
+
+
+def _choice(choice: tuple[str, str | None]) -> str:
+    option, stat = choice
+    return f"Personal {stat}" if option == "personal" else option.capitalize()

@@ -655,3 +655,37 @@ def initiative_roll(state: GameState, side: str, option: str, personal_stat: str
     skill = int(cdr.skills.get(skill_name, 0))  # type: ignore[call-overload]
     return InitiativeRoll(stat_name, int(getattr(cdr.stats, stat_name)), skill_name, skill,
                           die_for(skill, state.setup.rules.check))
+
+
+def _initiative_totals(state: GameState, side: str, option: str, personal_stat: str | None) -> dict[int, float]:
+    """The initiative total of `side` with an option -> its chance: stat + skill + the side's
+    banked Deception Advantage (added to the roll, as `initiative._roll_all` adds it) + the die."""
+    r = initiative_roll(state, side, option, personal_stat)
+    base = r.stat + r.skill + state.sides[side].advantage.get("deception", 0)
+    return {base + face: 1.0 / r.die for face in range(1, r.die + 1)}
+
+
+def initiative_choices(state: GameState, side: str) -> list[tuple[str, str | None]]:
+    """(option, Personal stat or None) for every initiative roll `side` may choose now."""
+    out: list[tuple[str, str | None]] = [("tactics", None), ("leadership", None), ("deception", None)]
+    return out + [("personal", s) for s in initiative.personal_stat_options(state, side)]
+
+
+def initiative_win_chances(state: GameState, side: str, option: str,
+                           personal_stat: str | None = None) -> dict[tuple[str, str | None], float] | None:
+    """The exact chance that `side` wins the initiative with this option, against each roll the
+    other side may choose ((option, Personal stat or None) -> chance: its choice is sealed). Ties
+    are rolled again with the same rolls, so a win is P(higher) / P(not tied) (after 20 ties
+    running, which never matters at these odds, the side order decides). None unless exactly
+    two sides choose."""
+    others = [s for s in state.sides if s != side]
+    if len(others) != 1 or side not in state.sides:
+        return None
+    mine = _initiative_totals(state, side, option, personal_stat)
+    out: dict[tuple[str, str | None], float] = {}
+    for opt, stat in initiative_choices(state, others[0]):
+        theirs = _initiative_totals(state, others[0], opt, stat)
+        win = sum(p * q for a, p in mine.items() for b, q in theirs.items() if a > b)
+        lose = sum(p * q for a, p in mine.items() for b, q in theirs.items() if a < b)
+        out[(opt, stat)] = win / (win + lose) if win + lose > 0 else 0.5
+    return out
