@@ -216,3 +216,19 @@ def test_the_replay_panel_and_its_buttons_fit_the_window(size: tuple[int, int]) 
     for b in replay.buttons:
         r = b.rect
         assert r.left >= w - 400 and r.right <= w and r.bottom <= h
+
+
+def test_ctrl_z_f2_and_f3_in_the_replay_say_close_it_first_and_change_nothing() -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    steps_before = list(scene.session.history)
+    replay = _open_replay(app)
+    for k, mod in ((pygame.K_z, pygame.KMOD_CTRL), (pygame.K_F2, 0), (pygame.K_F3, 0)):
+        replay.note = ""
+        app.step([pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)])
+        app.render()
+        assert top(app) is replay
+        assert replay.note.startswith("The replay view: close it first (Esc)")
+        assert any(s.startswith("The replay view: close it first (Esc)") for s in replay.drawn_strings)
+    assert scene.session.history == steps_before and not scene.gm

@@ -139,6 +139,12 @@ class GmLockScene(Scene):
         self.on_open()
         return True
 
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A word from the shell (a game key pressed here: close this first) under the buttons;
+        it names nothing of the game, so the seat shows it to whoever is at the screen."""
+        self.message = text
+        return True
+
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)
         if event.type == pygame_gui.UI_BUTTON_PRESSED:

@@ -212,6 +212,11 @@ class ForceRollsScene(Scene):
                 and not self.entry.is_focused:
             self.submit(self.entry.get_text())
 
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A word from the shell (a game key pressed here) where the refusals are."""
+        self.message = text
+        return True
+
     def typing(self) -> bool:
         return bool(self.entry.is_focused)
 

@@ -96,7 +96,8 @@ class CampaignReplayScene(Scene):
         self.source = session  # the live game's session: read, never changed
         self.steps = list(session.history)
         self.initial = session.record.initial
-        self.title = title or str(getattr(session.loaded, "name", "") or "the campaign")
+        self.title = "The replay view"  # the screen's name
+        self.game_title = title or str(getattr(session.loaded, "name", "") or "the campaign")
         self.display = Session(system=session.system, record=Record(session.system, self.initial),
                                game_setup=session.game_setup, setup=session.setup, board=session.board,
                                layout=session.layout, map_data=session.map_data, seed=session.seed,
@@ -183,6 +184,19 @@ class CampaignReplayScene(Scene):
 
     def close(self) -> None:
         self.app.pop()
+
+    def take_shell_key(self, binding: Binding, act: Any) -> bool | str:
+        """The shell's game keys (F2, F3, Ctrl+Z, Ctrl+Y) act on the live game, not on the position
+        shown: refused here with the reason (game/shell/keys.py says it, in the panel); the other
+        shell keys (F5, Ctrl+S...) are the shell's."""
+        if binding.label in ("F2", "F3", "Ctrl+Z", "Ctrl+Y"):
+            return "The replay view: close it first (Esc)"
+        return False
+
+    def notify(self, text: str, seconds: float, problem: bool) -> bool:
+        """A word from the shell (a game key pressed here: close this first) in the panel."""
+        self.note = text
+        return True
 
     # ------------------------------------------------------------------ the panel's text
     def step_lines(self) -> list[tuple[str, int, tuple[int, int, int], bool]]:
@@ -310,7 +324,7 @@ class CampaignReplayScene(Scene):
         pygame.draw.rect(surface, (30, 32, 38), p)
         pygame.draw.rect(surface, GOLD, p, 2)
         x, y = p.x + 10, 8
-        y += self._text(surface, f"REPLAY (GM view) · {self.title}", (x, y), 15, GOLD, True) + 2
+        y += self._text(surface, f"REPLAY (GM view) · {self.game_title}", (x, y), 15, GOLD, True) + 2
         y += self._text(surface, f"Command {self.index} of {len(self.steps)} · Week {st.week}: "
                         f"{PHASE_NAMES.get(st.phase, st.phase)}", (x, y), 14, (235, 235, 235), True) + 2
         y += self._text(surface, "Right/Left: a command · PgDn/PgUp: phase · Down/Up: week · Esc: close",
