@@ -149,6 +149,8 @@ def shell_key(app: AppContext, event: pygame.event.Event) -> bool:
 
 
 def _screen_name(top: SceneLike) -> str:
+    """What the message calls the screen: its `title` when it has one as text (a dialog's,
+    "Players"; a replay view's, "The replay view"), else "This screen"."""
     title = getattr(top, "title", None)
     return title if isinstance(title, str) and title else "This screen"
 

@@ -141,3 +141,21 @@ def test_every_shell_key_in_the_players_dialog_acts_or_says_why_not_over_the_gam
     assert "not opened from another" in game.last()[0]
     key(game, pygame.K_o, CTRL)
     assert game.top() == "load_menu"
+
+
+@pytest.mark.parametrize("system", ["tactical", "mass"])
+def test_a_game_key_on_a_full_screen_without_a_message_line_says_why_in_a_small_dialog(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    key(game, pygame.K_F3)
+    replay = game.app.scenes.top
+    assert game.top() == "replay" and replay is not None and not replay.overlay
+    for label, k, mod in GAME_ACTING[:1] + GAME_ACTING[2:]:  # (F3 there is the replay's own key)
+        key(game, k, mod)
+        top = game.app.scenes.top
+        assert isinstance(top, DialogScene) and top.name == "not_here", (label, game.top())
+        assert top.body_text.endswith(f": close this first; {SHORT[label]} ({label}) works from the game's screen.")
+        key(game, pygame.K_RETURN)
+        assert game.app.scenes.top is replay
