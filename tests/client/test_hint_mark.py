@@ -84,3 +84,4 @@ def test_a_hint_brings_its_mark_into_view_even_when_its_unit_and_target_are_far_
     scene = _hinted(app)
     assert scene.mode.hinted == (session.state.units["m1"].hex, "Hint: attack with field gun"), scene.toast_text
     assert cam.contains_screen(*cam.world_to_screen(*target))
+

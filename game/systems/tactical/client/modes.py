@@ -99,6 +99,13 @@ def advantage_pools(ctx: ModeContext, unit_id: str) -> list[tuple[str, int]]:
     return out
 
 
+def _pilot(state: Any, unit_id: str) -> str:
+    """ " · pilot check 70 %" for a vehicle's dash or charge (the rules' exact chance; a failure
+    spends the dash), "" for a unit that dashes without one."""
+    chance = rq.cached(state, ("pilot_chance", unit_id), lambda: ail.queries.pilot_check_chance(state, unit_id))
+    return "" if chance is None else f" · pilot check {draw.percent(chance)}"
+
+
 def hint_mark(state: Any, command: Any) -> tuple[Hex, str] | None:
     """Where a hint's command acts, and what to write there: the end of its move or dash, the
     unit it attacks or charges, the unit's own hex for a stance (None: nothing on the map)."""
@@ -297,7 +304,7 @@ class MoveMode(Mode):
                 return None
             ex = rq.exposure(state, self.unit_id, path, "charge") if path else []
             return PathView([me.hex, *path], draw.TARGET_COLOUR,
-                            f"Charge {state.unit_name(enemy.id)}", ex, target=enemy.id)
+                            f"Charge {state.unit_name(enemy.id)}{_pilot(state, self.unit_id)}", ex, target=enemy.id)
         dest = self._dest(ctx, h)
         if dest is None:
             plan = self.combo(ctx, h)
@@ -305,7 +312,8 @@ class MoveMode(Mode):
                 return None
             c = plan.command
             return PathView([me.hex, *c.move_path, *c.dash_path], draw.DASH_COLOUR,
-                            f"Move {plan.move_cost} + dash {plan.dash_cost}", list(plan.exposures))
+                            f"Move {plan.move_cost} + dash {plan.dash_cost}{_pilot(state, self.unit_id)}",
+                            list(plan.exposures))
         kind, path, cost = dest
         ex = rq.exposure(state, self.unit_id, path, kind)
         colour = draw.MOVE_COLOUR if kind == "move" else draw.DASH_COLOUR
@@ -313,7 +321,8 @@ class MoveMode(Mode):
         road = ""
         if h in reach_roads(reach):
             road = f" (road bonus +{getattr(reach, 'road_allowance', 0) - getattr(reach, 'allowance', 0)})"
-        return PathView([me.hex, *path], colour, f"{kind.capitalize()} · cost {cost}{road}", ex)
+        pilot = _pilot(state, self.unit_id) if kind == "dash" else ""
+        return PathView([me.hex, *path], colour, f"{kind.capitalize()} · cost {cost}{road}{pilot}", ex)
 
     def preview(self, ctx: ModeContext) -> tuple[Any, Any] | None:
         view = self.path_view(ctx)

@@ -49,7 +49,7 @@ from game.systems.tactical.rules.base_queries import (
     memo,
     overwatch_exposure,
 )
-from game.systems.tactical.rules.check import Modifier, die_for
+from game.systems.tactical.rules.check import Modifier, die_for, success_chance
 from game.systems.tactical.rules.commands import (
     AssignLeadership,
     Attack,
@@ -689,3 +689,16 @@ def initiative_win_chances(state: GameState, side: str, option: str,
         lose = sum(p * q for a, p in mine.items() for b, q in theirs.items() if a < b)
         out[(opt, stat)] = win / (win + lose) if win + lose > 0 else 0.5
     return out
+
+
+def pilot_check_chance(state: GameState, unit_id: str, advantage: int = 0) -> float | None:
+    """The exact chance that a vehicle's pilot check to dash (or to charge) succeeds, with
+    `advantage` points spent on it, as `movement.pay_for_dash` rolls it: intellect + pilot +
+    Advantage + the die against the rules' pilot challenge; a failure spends the dash. None for a
+    unit that dashes without one (a living unit pays with Adrenaline or Leadership)."""
+    ut = state.unit_type(unit_id)
+    if ut.living:
+        return None
+    rules = state.setup.rules
+    skill = int(ut.skills.get("pilot", 0))
+    return success_chance(ut.stats.intellect + skill + advantage, rules.dash.pilot_ct, die_for(skill, rules.check))
