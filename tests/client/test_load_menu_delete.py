@@ -14,6 +14,7 @@ import pygame
 import pytest
 
 from game.io import saves
+from game.shell import fonts
 from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.load_menu import LoadMenuScene
 from tests.client.clientfix import key, press_button, top_name
@@ -186,3 +187,16 @@ def test_a_deleted_folder_that_cannot_be_made_refuses_the_delete_with_the_os_err
     assert menu.heading == "Not deleted" and menu.message is not None
     assert "a.yaml" in menu.message and "File exists" in menu.message
     assert (saves_dir / "a.yaml").is_file()
+
+
+def test_the_selected_rows_bold_text_is_cut_to_fit_its_button_not_drawn_past_its_edges(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    """(Seen while checking Delete under Xvfb: a long autosave name, selected, ran past both ends.)"""
+    (saves_dir / "autosave").mkdir(parents=True)
+    demo_save(saves_dir / "autosave" / "autosave-ail-tactical-demo-movement-r02-20261203-181607.yaml")
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    ctrl(app, pygame.K_o)
+    menu = _menu(app)
+    (row,) = [b for b, n in menu.row_buttons.items() if n == menu.index]
+    assert row.text.startswith("> autosave/") and row.text.endswith("...")  # type: ignore[attr-defined]
+    assert fonts.font(14, True).size(row.text)[0] <= row.rect.width - 16  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from game.core.plugin import Table
 from game.core.system import clock_of
 from game.io import saves
 from game.io.saves import SaveListing
-from game.shell import launch, savegame
+from game.shell import fonts, launch, savegame
 from game.shell.contracts import AppContext, game_scenes, live_game
 from game.shell.draw import shade
 from game.shell.keymap import Binding
@@ -79,6 +79,24 @@ def row_text(listing: SaveListing, folder: Path, clock: str = "round") -> str:
 
 def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+ROW_FONT = 14  # the theme's button text (the selected row's is bold: wider)
+
+
+def fit(text: str, width: int, bold: bool = False) -> str:
+    """`text` cut with "..." to fit `width` pixels in the rows' font."""
+    font = fonts.font(ROW_FONT, bold)
+    if font.size(text)[0] <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest cut that fits
+        mid = (lo + hi + 1) // 2
+        if font.size(text[:mid] + "...")[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "..."
 
 
 BAD = (255, 122, 106)
@@ -197,7 +215,8 @@ class LoadMenuScene(Scene):
         for i, listing in enumerate(self.listings[first:first + ROWS]):
             n = first + i
             clock = self._system(listing)[1]
-            text = ("> " if n == self.index else "") + _clip(row_text(listing, self.folder, clock), 118)
+            text = fit(("> " if n == self.index else "") + _clip(row_text(listing, self.folder, clock), 118),
+                       bw - 24 - 24, bold=n == self.index)
             oid = pygame_gui.core.ObjectID(class_id="@primary") if n == self.index else (
                 None if listing.ok else pygame_gui.core.ObjectID(class_id="@danger"))
             btn = Button(pygame.Rect(12, top + i * 32, bw - 24, 30), text, self.ui,
