@@ -381,3 +381,29 @@ def test_why_lines_name_units_and_hexes_and_an_attack_weighed_with_the_defensive
                     f"{float(pv.odds.hit_chance):.0%} to hit, {float(pv.odds_if_defensive_action.hit_chance):.0%} "
                     "if it takes the defensive action")
     assert seen["move"] and seen["attack"] and seen["answered"], seen
+
+
+def _vehicle_moves(game: Any) -> list[tuple[Any, str, Any]]:
+    """(command, why, state before) of every dash or charge a vehicle made in a played game."""
+    out = []
+    for i, step in enumerate(game.record.steps):
+        c = step.command
+        if isinstance(c, tactical_ai.Dash | tactical_ai.Charge) and not step.before.unit_type(c.unit_id).living:
+            out.append((c, game.whys.get(i, ""), step.before))
+    return out
+
+
+def test_a_vehicles_dash_is_weighed_by_the_exact_chance_of_its_pilot_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    system = PLUGIN.system
+    seats = {"zone": player("hard", random.Random(1)), "zenith": player("easy", random.Random(2))}
+    game = play_out(system, _initial("default", 3), seats, seconds=60, work=800, max_commands=60)
+    moves = _vehicle_moves(game)
+    assert moves  # the Resistance Car and the River Skiff dash up the road
+    for c, why, before in moves:
+        chance = tactical_ai.pilot_check_chance(before, c.unit_id)
+        assert chance is not None and f"pilot check {chance:.0%}" in why, why
+    real = tactical_ai.pilot_check_chance  # now a check that never passes: a vehicle never dashes
+    monkeypatch.setattr(tactical_ai, "pilot_check_chance", lambda view, uid: None if real(view, uid) is None else 0.0)
+    seats = {"zone": player("hard", random.Random(1)), "zenith": player("easy", random.Random(2))}
+    game = play_out(system, _initial("default", 3), seats, seconds=60, work=800, max_commands=60)
+    assert not _vehicle_moves(game)

@@ -60,6 +60,7 @@ from game.systems.tactical.rules.queries import (
     initiative_roll,
     legal_commands,
     overwatch_exposure,
+    pilot_check_chance,
 )
 from game.systems.tactical.rules.state import GameState, UnitState
 
@@ -657,7 +658,11 @@ class TacticalPlayer:
                 end_hex, cost, why = self._move_end(ctx, c)
                 if end_hex is None:
                     continue
-                gain = place_value(ctx, view, uid, end_hex) - here - cost
+                # a vehicle's dash happens only when its pilot check passes (else it stays: nothing
+                # gained, nothing drawn on the way)
+                sure, pilot = self._pilot(view, c)
+                gain = sure * (place_value(ctx, view, uid, end_hex) - here - cost)
+                why += pilot
                 if gain > best[0]:
                     best = (gain, c, why)
                     moved = (uid, end_hex)
@@ -757,6 +762,17 @@ class TacticalPlayer:
             return c.to, 0.1, ""
         return None, 0.0, ""
 
+    @staticmethod
+    def _pilot(view: GameState, c: BaseModel) -> tuple[float, str]:
+        """(the chance a dash or charge goes ahead: its vehicle's pilot check, the rules' exact
+        chance; 1 for anything else, and the words for its why)."""
+        if not isinstance(c, Dash | Charge):
+            return 1.0, ""
+        chance = pilot_check_chance(view, c.unit_id)
+        if chance is None:
+            return 1.0, ""
+        return chance, f"; pilot check {chance:.0%}"
+
     def _dash_cost(self, view: GameState, uid: str) -> float:
         u = view.units[uid]
         if view.unit_type(uid).living and u.leadership < 2:
@@ -783,9 +799,10 @@ class TacticalPlayer:
         end = c.path[-1] if c.path else u.hex
         place = place_value(ctx, view, c.unit_id, end) - place_value(ctx, view, c.unit_id, u.hex)
         place -= OPPORTUNITY * opportunity_at(ctx, view, c.unit_id, end)  # the charge is its attack
-        value = gain - risk + place - self._dash_cost(view, c.unit_id)
+        sure, pilot = self._pilot(view, c)  # a vehicle charges only when its pilot check passes
+        value = sure * (gain - risk + place) - self._dash_cost(view, c.unit_id)
         return value, (f"charge {view.unit_name(c.target_id)}: {float(odds.hit_chance):.0%} to hit, "
-                       f"expected {gain:.2f} against a risk of {risk:.2f}")
+                       f"expected {gain:.2f} against a risk of {risk:.2f}{pilot}")
 
     # ---------------------------------------------------------------- attack phase
     def _attack_phase(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
