@@ -12,7 +12,7 @@ not; a text: refused, with the screen's part of the reason; False: the shell's u
 the hand-off screen refuses what would act on the hidden game (game/shell/scenes/handoff.py), the
 load menu refreshes its list after a save (game/shell/scenes/load_menu.py). The game keys (F2, F3,
 Ctrl+Z, Ctrl+Y) pressed on any other screen that is not the game's say where they work
-(`not_here`), on the highest screen drawn that shows messages.
+(`not_here`): in the screen's own message line, or in a small dialog over it (`say`).
 """
 
 from __future__ import annotations
@@ -111,15 +111,17 @@ def not_here(binding: Binding, why: str) -> str:
 
 
 def say(app: AppContext, text: str, seconds: float = 4.0) -> None:
-    """A refusal from the shell where the player looks: the highest screen drawn that shows
-    messages (its `notify`), the game's own message line when it is drawn, else a small dialog."""
-    for scene in reversed(app.scenes.visible()):
-        if is_game_scene(scene):
-            tell(scene, text, seconds, problem=True)
-            return
-        notify = getattr(scene, "notify", None)
-        if notify is not None and notify(text, seconds, True):
-            return
+    """A refusal from the shell on the screen in front: in its own message line when it has one
+    (its `notify`, as the hand-off and the load menu do), else in a small dialog over it (Enter
+    or Esc closes it). Not on the game's message line under a dialog: the dialog may hide it
+    (the campaign's players dialog does)."""
+    top = app.scenes.top
+    if top is not None and is_game_scene(top):
+        tell(top, text, seconds, problem=True)
+        return
+    notify = getattr(top, "notify", None)
+    if notify is not None and notify(text, seconds, True):
+        return
     app.push(DialogScene(app, "Not here", text, [Choice("OK", None, pygame.K_RETURN, primary=True)],
                          size=(560, 200), cancel=Choice("OK", None), name="not_here"))
 
@@ -163,6 +165,12 @@ def _game_key_elsewhere(app: AppContext, top: SceneLike, event: pygame.event.Eve
     binding = next((b for b in (*UNDO_KEYS, *GAME_KEYS) if b.matches(event)), None)
     if game is None or binding is None or binding.action is None:
         return False
+    if top.name == "not_here":  # another such key while one is explained: one dialog, the newest words
+        app.pop()
+        below = app.scenes.top
+        if below is None or is_game_scene(below):
+            return False
+        top = below
     if _screen_takes(app, binding, partial(binding.action, game)):
         return True
     say(app, not_here(binding, f"{_screen_name(top)}: close this first"))

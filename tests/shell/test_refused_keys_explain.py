@@ -126,13 +126,21 @@ def test_every_shell_key_in_the_players_dialog_acts_or_says_why_not_over_the_gam
     to_map(game)
     dialog = _seats(game)
     for label, k, mod in GAME_ACTING:
-        before = len(game.said)
+        said = len(game.said)
         key(game, k, mod)
+        top = game.app.scenes.top
+        # in a small dialog over the players dialog (the game's message line may be hidden under it)
+        assert isinstance(top, DialogScene) and top.name == "not_here", (label, game.top())
+        assert top.body_text == f"Players: close this first; {SHORT[label]} ({label}) works from the game's screen."
+        assert len(game.said) == said  # nothing told to the game behind
+        key(game, pygame.K_RETURN)
         assert game.app.scenes.top is dialog, label
-        assert len(game.said) == before + 1, f"{label} said nothing"
-        text, problem = game.last()
-        assert problem and f"({label})" in text and text.startswith("Players: close this first"), text
-        assert game.scene in game.app.scenes.visible()  # the message line is drawn under the dialog
+    key(game, pygame.K_F2)
+    key(game, pygame.K_z, CTRL)  # a second key while the first is explained: one dialog, the newest words
+    names = [s.name for s in game.app.scenes]
+    assert names.count("not_here") == 1 and "undo (Ctrl+Z)" in game.app.scenes.top.body_text  # type: ignore[union-attr]
+    key(game, pygame.K_ESCAPE)
+    assert game.app.scenes.top is dialog
     key(game, pygame.K_F5)
     assert savegame.quick_save_path(game.session).is_file() and "Saved to" in game.last()[0]
     key(game, pygame.K_s, CTRL)
