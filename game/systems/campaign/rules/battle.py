@@ -383,7 +383,8 @@ def _casualties(state: CampaignState, w: Work, battle: BattleState, player: str,
     w.events.append(CasualtiesPlaced(battle=battle.id, player=player, count=count, rolled=rolled,
                                      mitigated=min(t.mitigation, rolled + t.extra), extra=t.extra,
                                      placed=tuple(merged.items()), destroyed=tuple(destroyed)))
-    lines.append(f"{state.player_name(player)} takes {count} casualties (rolled {rolled}, +{t.extra} extra, "
+    lines.append(f"{state.player_name(player)} takes {count} {'casualty' if count == 1 else 'casualties'} "
+                 f"(rolled {rolled}, +{t.extra} extra, "
                  f"-{t.mitigation} mitigated)" + (f"; destroyed: {', '.join(destroyed)}" if destroyed else ""))
     if t.rout:
         killed: list[str] = []

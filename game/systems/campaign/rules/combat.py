@@ -16,6 +16,7 @@ from game.systems.campaign.rules.models import (
     RulesData,
     Stat,
     UnitType,
+    display_name,
 )
 
 STAT_OF: dict[str, Stat] = {
@@ -78,7 +79,7 @@ def stratagem_refusal(rules: RulesData, name: str, manoeuvre: Manoeuvre, side: S
                       vanguard: str) -> str | None:
     """None when `side` may declare stratagem `name` with `manoeuvre`, else the reason (a sentence)."""
     spec = rules.stratagems[name]  # type: ignore[index]
-    title = name.replace("_", " ").title()
+    title = display_name(name)
     if spec.with_ != "any" and manoeuvre not in spec.with_:
         allowed = " or ".join(MANOEUVRE_NAMES[m] for m in spec.with_)
         return f"{title} goes with {allowed}, not {MANOEUVRE_NAMES[manoeuvre]}."

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from game.core.system import possessive
-from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES
+from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES, display_name
 from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState
 
 
@@ -41,7 +42,7 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "orders_sealed":
         return f"{pn(e.player)} seals orders for battle {e.battle}"
     if k == "orders_revealed":
-        s = ", ".join(x.replace("_", " ").title() for x in e.stratagems)
+        s = ", ".join(display_name(x) for x in e.stratagems)
         played = f" (plays as {MANOEUVRE_NAMES[e.plays_as]})" if e.plays_as != e.manoeuvre else ""
         return (f"{e.battle}: {pn(e.player)} ordered {MANOEUVRE_NAMES[e.manoeuvre]}{played}"
                 + (f" with {s}" if s else "") + f", vanguard {_unit(state, e.vanguard)}"
@@ -50,7 +51,7 @@ def event_text(state: CampaignState, e: Any) -> str:
         parts = "; ".join(f"{what}" for what, _ in e.parts)
         return f"{e.battle}: {pn(e.player)} rolls {e.dice} dice ({parts})"
     if k == "dice_rolled" and e.purpose.startswith("casualties"):
-        return f"{e.battle}: {e.purpose}: rolled {list(e.dice)}" + (" (forced by the GM)" if e.forced else "")
+        return f"{e.battle}: {e.purpose}: {_range_roll(e.purpose, e.dice)}" + (" (forced by the GM)" if e.forced else "")
     if k == "dice_rolled":
         return f"{e.battle}: {e.purpose}: {list(e.dice)} -> {e.successes} successes" + (
             f" ({e.forced} forced by the GM)" if e.forced else "")
@@ -59,7 +60,7 @@ def event_text(state: CampaignState, e: Any) -> str:
         return f"{e.battle}: {BAND_NAMES[e.band]}{who} (margin {e.margin}); " + "; ".join(e.rows)
     if k == "casualties_placed":
         placed = ", ".join(f"{_unit(state, u)} x{n}" for u, n in e.placed) or "none"
-        return (f"{e.battle}: {pn(e.player)} takes {e.count} casualties ({placed})"
+        return (f"{e.battle}: {pn(e.player)} takes {_casualties(e.count)} ({placed})"
                 + (f"; destroyed {', '.join(_unit(state, u) for u in e.destroyed)}" if e.destroyed else ""))
     if k == "routed":
         return f"{e.battle}: {pn(e.player)} routs; every unit takes one more casualty"
@@ -85,3 +86,20 @@ def event_text(state: CampaignState, e: Any) -> str:
 
 def _unit(state: CampaignState, uid: str) -> str:
     return state.unit_name(uid) if uid in state.units else uid
+
+
+_RANGE = re.compile(r"\((\d+)-(\d+)\)$")
+
+
+def _range_roll(purpose: str, dice: tuple[int, ...]) -> str:
+    """A casualty range roll in words: the die read as its place in the range, "rolled 2 on a d2:
+    1 (of 0-1)" (the die's face alone read as the count: a QA reader took [2] for 2 casualties)."""
+    m = _RANGE.search(purpose)
+    if m is None or len(dice) != 1:
+        return f"rolled {list(dice)}"
+    lo, hi = int(m.group(1)), int(m.group(2))
+    return f"rolled {dice[0]} on a d{hi - lo + 1}: {lo + dice[0] - 1} (of {lo}-{hi})"
+
+
+def _casualties(n: int) -> str:
+    return f"{n} casualty" if n == 1 else f"{n} casualties"

@@ -43,7 +43,7 @@ from game.systems.campaign.rules.combat import (
     orders_refusal,
     verdict,
 )
-from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Manoeuvre, RulesData
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Manoeuvre, RulesData, display_name
 from game.systems.campaign.rules.planner import Cell, best_vanguard, binomial, success_chance
 from game.systems.campaign.rules.state import CampaignState
 
@@ -64,7 +64,7 @@ class Strategy:
     def label(self) -> str:
         name = MANOEUVRE_NAMES[self.manoeuvre]
         if self.stratagems:
-            name += " + " + ", ".join(s.replace("_", " ").title() for s in self.stratagems)
+            name += " + " + ", ".join(display_name(s) for s in self.stratagems)
         return name
 
 

@@ -280,3 +280,13 @@ class CampaignSetup:
             if p.id == player:
                 return p.colour or palette_colour(i)
         return palette_colour(len(self.players))
+
+
+_SMALL_WORDS = frozenset({"the", "and", "of", "a", "an", "to", "in", "on"})
+
+
+def display_name(name: str) -> str:
+    """A stratagem's name for people, as the rules write it: "hold_the_line" -> "Hold the
+    Line", "hammer_and_anvil" -> "Hammer and Anvil"."""
+    words = name.split("_")
+    return " ".join(w if i and w in _SMALL_WORDS else w.capitalize() for i, w in enumerate(words))

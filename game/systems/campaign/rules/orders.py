@@ -25,6 +25,7 @@ from game.systems.campaign.rules.models import (
     Manoeuvre,
     RulesData,
     Stratagem,
+    display_name,
 )
 from game.systems.campaign.rules.planner import best_vanguard as _best
 from game.systems.campaign.rules.state import BattleState, CampaignState
@@ -41,8 +42,9 @@ _NEED_TEXT = {
 
 
 def title(name: str) -> str:
-    """A stratagem's or manoeuvre's name for people ("hold_the_line" -> "Hold The Line")."""
-    return MANOEUVRE_NAMES.get(name) or name.replace("_", " ").title()
+    """A stratagem's or manoeuvre's name for people, as the rules write it ("hold_the_line" ->
+    "Hold the Line")."""
+    return MANOEUVRE_NAMES.get(name) or display_name(name)
 
 
 @dataclass(frozen=True)

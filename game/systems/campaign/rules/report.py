@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.systems.campaign.rules.describe import event_text
-from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES
+from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES, display_name
 from game.systems.campaign.rules.state import CampaignState
 
 FORMATS = ("md", "bbcode")
@@ -114,7 +114,10 @@ class _Doc:
             t = clean(text).replace("\n", " ")
             fence = "``" if "`" in t else "`"
             return f"{fence} {t} {fence}" if fence == "``" else f"`{t}`"
-        return f"[i]{self.e(text)}[/i]"
+        # phpBB reads no tag inside [code] but its own end: the text is left as written (the
+        # checkable JSON copies and hashes as posted), only a "[/code" in it broken
+        t = " ".join(clean(text).replace("\t", " ").splitlines()).replace("[/code", f"[{_ZWSP}/code")
+        return f"[code]{t}[/code]"
 
     def bold(self, text: str) -> str:
         return f"**{text}**" if self.fmt == "md" else f"[b]{text}[/b]"
@@ -189,7 +192,7 @@ def week_report(before: CampaignState, events: Sequence[Any], week: int, fmt: st
             d.start_list()
             for e in revealed:
                 printed.add(id(e))
-                strat = ", ".join(s.replace("_", " ").title() for s in e.stratagems) or "no stratagems"
+                strat = ", ".join(display_name(s) for s in e.stratagems) or "no stratagems"
                 played = f", played as {MANOEUVRE_NAMES[e.plays_as]}" if e.plays_as != e.manoeuvre else ""
                 d.item(e_(f"{names.player_name(e.player)}: {MANOEUVRE_NAMES[e.manoeuvre]}{played}; {strat}; "
                           f"vanguard {names.unit_name(e.vanguard) if e.vanguard in names.units else e.vanguard}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.systems.campaign.rules.describe import event_text
-from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES
+from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES, display_name
 from game.systems.campaign.rules.state import CampaignState
 
 _RANGE = re.compile(r"\((\d+)-(\d+)\)$")  # "casualties on X (lo-hi)": the purpose battle.py writes
@@ -115,7 +115,7 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                         page = BattlePage(battle, week, b.hex if b else None, b.sides if b else ())
                         wp.battles.append(page)
             if k == "orders_revealed" and page is not None:
-                s = ", ".join(x.replace("_", " ").title() for x in e.stratagems) or "no stratagems"
+                s = ", ".join(display_name(x) for x in e.stratagems) or "no stratagems"
                 played = f", played as {MANOEUVRE_NAMES[e.plays_as]}" if e.plays_as != e.manoeuvre else ""
                 van = st.unit_type(e.vanguard).name if e.vanguard in st.units else e.vanguard
                 page.orders.append(f"{st.player_name(e.player)}: {MANOEUVRE_NAMES[e.manoeuvre]}{played}; "
