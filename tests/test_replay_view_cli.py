@@ -1,14 +1,18 @@
 """`python -m game replay SAVE --view` for a save whose rule system has no replay view says so at
-once, before printing the game, and the help says which systems have one."""
+once, before printing the game; every shipped system has one now, and the help names them."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from game import paths
 from game.__main__ import main
+from game.cli import replay as replay_cli
+from game.table import TABLE
 
 ROOT = paths.data_root()
 
@@ -20,14 +24,21 @@ def test_replay_view_of_a_system_without_one_says_so_before_replaying(
     assert main(["arena", str(ROOT / "maps" / "campaign" / "teaching.yaml"), "--games", "1", "--max-rounds", "1",
                  "--work", "200", "--save", str(path), "--quiet"]) == 0
     capsys.readouterr()
-    assert main(["replay", str(path), "--view"]) == 1
+    campaign = TABLE.plugin_named("campaign")
+    bare = TABLE.with_plugin(dataclasses.replace(campaign, client=lambda: object()))  # a client with no replay view
+    args = argparse.Namespace(table=bare, save=str(path), view=True, verify=False, frames=0)
+    assert replay_cli.run(args) == 1
     out, err = capsys.readouterr()
     assert out == ""  # nothing printed before the refusal
     assert "no replay view yet" in err and f"python -m game replay {path}" in err
     assert main(["replay", str(path)]) == 0  # the text replay still works
 
 
-def test_replay_help_says_which_systems_have_a_replay_view(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_shipped_rule_system_has_a_replay_view_and_the_help_names_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for plugin in TABLE:
+        assert plugin.client is not None and callable(getattr(plugin.client(), "open_replay", None)), plugin.name
     with pytest.raises(SystemExit):
         main(["replay", "--help"])
-    assert "the tactical battle" in " ".join(capsys.readouterr().out.split())
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(name in text for name in ("the tactical battle", "the campaign", "the mass battle")), text

@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="only check: print a one-line summary instead of the whole battle")
     p.add_argument("--view", action="store_true",
                    help="open the replay view in a window (step with the arrow keys) after checking (the "
-                        "rule systems that have one: the tactical battle)")
+                        "tactical battle, the campaign (the GM's: every side's orders, behind the GM's "
+                        "passphrase when one is set) and the mass battle)")
     p.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)  # smoke tests: quit after N frames
     p.set_defaults(func=run)
 
