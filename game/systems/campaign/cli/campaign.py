@@ -12,10 +12,15 @@
     campaign status SCENARIO GAME             which battles are open and whose orders are in
     campaign commit SCENARIO GAME --out SECRET   a fresh secret for the week's dice; post its commitment
     campaign import ... --secret SECRET       the week's dice drawn from the secret and every salt
-    campaign verify-dice SCENARIO GAME --week N [--commitment C] [--orders FILE...]
+    campaign verify-dice SCENARIO GAME --week N [--commitment C] [--orders FILE...] [--fingerprint P=F...]
+                                              exit 0: the dice check out; 1: a problem; 2: the commitment
+                                              or a player's salt not checked (nothing vouched for)
     campaign plan SCENARIO GAME --battle B --player P   the 36-cell planner in the current state
 
-GAME is a command script or a campaign save (the window's saves included).
+GAME is a command script or a campaign save (the window's saves included). A script with a command
+the rules refuse is refused by report, verify-dice, import, commit and seal --game (status, brief and
+plan show it without that command, after a warning). No command writes over an existing order file,
+draft, report or GM secret.
 """
 
 from __future__ import annotations
@@ -39,6 +44,15 @@ from game.io.outpaths import check_destination, write_output
 from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
 from game.io.sniff import sniff_kind
 from game.replay import load_game
+from game.systems.campaign.cli.trust import (
+    SECRET_KIND,
+    earlier_seed,
+    new_file,
+    read_order_file,
+    refuse_precious,
+    refuse_refusals,
+    warn_refusals,
+)
 from game.systems.campaign.io.files import (
     OrderEntry,
     canonical_orders,
@@ -47,7 +61,6 @@ from game.systems.campaign.io.files import (
     load_campaign,
     make_orders_file,
     parse_fingerprint,
-    read_orders_file,
     read_script,
     remember_salt,
     salt_problem,
@@ -171,9 +184,11 @@ class Game:
     from_save: bool
 
 
-def load_game_or_script(table: Any, scenario: str, game: str) -> Game:
+def load_game_or_script(table: Any, scenario: str, game: str, *, strict: bool = True) -> Game:
     """The campaign in `game`: a save (made in the window or by `run`; verified by replaying it)
-    or a command script applied to `scenario`. A save of another campaign or system is refused."""
+    or a command script applied to `scenario`. A save of another campaign or system is refused.
+    A script with a command the rules refuse is refused (`strict`, the trust commands) or shown
+    without it after a warning naming its line and the rules' reason."""
     if sniff_kind(game) == "save":
         g = load_game(table, game)
         if g.header.system != "campaign":
@@ -184,6 +199,10 @@ def load_game_or_script(table: Any, scenario: str, game: str) -> Game:
                                                 f"{loaded.name!r} ({scenario})")
         return Game(g.scenario, g.record, [], True)
     loaded, rec, refusals = replay(scenario, game)
+    if strict:
+        refuse_refusals(game, refusals)
+    else:
+        warn_refusals(game, refusals)
     return Game(loaded, rec, refusals, False)
 
 
@@ -255,12 +274,19 @@ def check_orders(game: Game, campaign: str, week: int, player: str, orders: list
 
 
 def _seal(args: argparse.Namespace) -> int:
+    inputs = tuple(x for x in (args.draft, args.scenario, args.game) if x)
+    new_file(args.out, "order file", "an order file holds the salt behind a fingerprint that may be posted "
+             "already", inputs=inputs)
     data, orders = _read_draft(args.draft)
     if (args.scenario is None) != (args.game is None):
         raise UserError("give both --scenario and --game to check the draft against the campaign")
     if args.scenario is not None:
         game = load_game_or_script(args.table, args.scenario, args.game)
         check_orders(game, str(data["campaign"]), int(data["week"]), str(data["player"]), orders, args.draft)
+    if not orders:
+        raise GameFileError(args.draft, "orders", f"no orders to seal: {data['player']} gives orders only in a "
+                                                  "battle of theirs fought on the tables; without one there is "
+                                                  "nothing to seal (and no salt the week's dice need)")
     if args.salt is not None:
         why = salt_problem(args.salt)
         if why is None and salt_used(args.salt):
@@ -268,7 +294,6 @@ def _seal(args: argparse.Namespace) -> int:
         if why:
             raise UserError(f"--salt: {why}; leave --salt out for a fresh random one")
     f = make_orders_file(str(data["campaign"]), int(data["week"]), str(data["player"]), orders, args.salt)
-    inputs = tuple(x for x in (args.draft, args.scenario, args.game) if x)
     write_orders_file(args.out, f, inputs=inputs)
     remember_salt(f.salt or "")
     checked = " (checked against the campaign)" if args.scenario else " (not checked against the campaign: " \
@@ -285,7 +310,7 @@ def _verify(args: argparse.Namespace) -> int:
             parse_fingerprint(args.fingerprint)
         except ValueError as exc:
             raise UserError(f"--fingerprint: {exc}") from None
-    f = read_orders_file(args.file)
+    f = read_order_file(args.file)
     if f.salt is None and args.salt is None:
         raise UserError(f"{args.file}: the file has no salt (a public copy); give the revealed one with --salt")
     ok = check_fingerprint(f, args.salt, args.fingerprint)
@@ -298,12 +323,11 @@ def _import(args: argparse.Namespace) -> int:
     inputs = (args.scenario, args.script, *args.files, args.secret)
     if args.out is not None:
         check_destination(args.out, "script", inputs=inputs)
+        refuse_precious(args.out, "script")
     game = load_game_or_script(args.table, args.scenario, args.script)
     if game.from_save:
         raise UserError(f"{args.script}: a save; import adds orders to a command script")
     rec = game.record
-    if game.refusals:
-        raise UserError(f"the script has {len(game.refusals)} refused commands; fix it first")
     secret = read_secret_file(args.secret, game) if args.secret is not None else None
     # first every file on its own against the campaign as it stands, then the good ones together
     checked: list[tuple[str, Any]] = []
@@ -311,7 +335,7 @@ def _import(args: argparse.Namespace) -> int:
     players: set[str] = set()
     for path in args.files:
         try:
-            f = read_orders_file(path)
+            f = read_order_file(path)
             if not check_fingerprint(f):
                 raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
             check_orders(game, f.campaign, f.week, f.player, f.orders, path)
@@ -328,8 +352,12 @@ def _import(args: argparse.Namespace) -> int:
         want = ordering_players(rec.state)
         if bad or players != want:
             missing = sorted(want - players)
-            raise UserError("the week's dice need the salt of every player giving orders"
-                            + (f" (missing: {', '.join(missing)})" if missing else "")
+            extra = sorted(players - want)
+            raise UserError("the week's dice need the salt of every player giving orders, and only theirs "
+                            f"({', '.join(sorted(want)) or 'nobody'})"
+                            + (f"; missing: {', '.join(missing)}" if missing else "")
+                            + (f"; not giving orders this week (no battle on the tables): {', '.join(extra)}: "
+                               "leave their files out" if extra else "")
                             + (f"; {bad} file(s) refused" if bad else "") + "; nothing imported")
         seed = GmDiceSeed(week=rec.state.week, commitment=secret["commitment"], secret=secret["secret"],
                           salts={f.player: f.salt or "" for _p, f in checked})
@@ -378,9 +406,6 @@ def _import(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- the dice commitment
 
 
-SECRET_KIND = "campaign-dice-secret"
-
-
 def read_secret_file(path: str, game: Game) -> dict[str, Any]:
     """The GM's secret file (`campaign commit`) for this campaign's current week, its commitment
     checked. GameFileError naming the field otherwise."""
@@ -398,6 +423,12 @@ def read_secret_file(path: str, game: Game) -> dict[str, Any]:
                                           f"{game.record.state.week}")
     if not isinstance(d["secret"], str) or commitment_of(d["secret"]) != d["commitment"]:
         raise GameFileError(path, "secret", "the secret does not match its commitment")
+    used = earlier_seed(game.record.steps, d["commitment"], d["secret"], game.record.state.week)
+    if used is not None:
+        raise GameFileError(path, "commitment", f"this secret already drew the dice of week {used} and its "
+                                                "report made it public: anyone could foresee this week's dice; "
+                                                "run campaign commit for a fresh secret and post its commitment "
+                                                "before any order is sealed")
     return {"secret": d["secret"], "commitment": d["commitment"]}
 
 
@@ -423,13 +454,18 @@ def _commit(args: argparse.Namespace) -> int:
 
 
 def _verify_dice(args: argparse.Namespace) -> int:
+    """Exit 0: every check done and passed; 1: a problem; 2: nothing wrong found, but something
+    (the commitment, a player's salt) was not checked, so the dice are not shown to check out."""
     game = load_game_or_script(args.table, args.scenario, args.script)
     name = game.loaded.name
-    steps = [s for s in game.record.steps if s.before.week == args.week]
-    if not steps:
+    all_steps = list(game.record.steps)
+    first = next((i for i, s in enumerate(all_steps) if s.before.week == args.week), None)
+    steps = [s for s in all_steps if s.before.week == args.week]
+    if first is None:
         raise UserError(f"{args.script} does not reach week {args.week}")
     problems: list[str] = []
     lines: list[str] = []
+    unchecked: list[str] = []
     seeds = [i for i, s in enumerate(steps) if s.command.kind == "gm_dice_seed"]
     if len(seeds) != 1:
         print(f"PROBLEM: week {args.week} has {len(seeds)} dice seeds (gm_dice_seed); its dice are "
@@ -443,48 +479,58 @@ def _verify_dice(args: argparse.Namespace) -> int:
             posted = parse_fingerprint(args.commitment)
         except ValueError as exc:
             raise UserError(f"--commitment: {str(exc).replace('fingerprint', 'commitment')}") from None
+    week_players = sorted(cmd.salts)
+    files, posts = _dice_witnesses(args, name, week_players)
     if commitment_of(cmd.secret) != cmd.commitment:
         problems.append("the revealed secret does not match the commitment in the seed")
+    used = earlier_seed(all_steps[:first], cmd.commitment, cmd.secret, args.week)
+    if used is not None:
+        problems.append(f"the seed's commitment {cmd.commitment} already drew the dice of week {used}, whose report "
+                        "revealed its secret: anyone, the GM first, could foresee this week's dice before the orders")
     if posted is None:
         lines.append(f"commitment {cmd.commitment}: compare it with the one the GM posted before the orders")
+        unchecked.append("the commitment: give --commitment with the one the GM posted before the orders")
     elif posted != cmd.commitment:
         problems.append(f"the seed's commitment {cmd.commitment} is not the posted {posted}: another secret "
                         "was used (a re-rolled week)")
     else:
         lines.append(f"the revealed secret matches the posted commitment {posted}")
-    files = {}
-    for path in args.orders:
-        f = read_orders_file(path)
-        files[f.player] = (path, f)
-    posts: dict[str, str] = {}
-    for item in args.fingerprint:
-        player, _, fp = item.partition("=")
-        try:
-            posts[player] = parse_fingerprint(fp)
-        except ValueError as exc:
-            raise UserError(f"--fingerprint {item[:80]}: {exc}") from None
     for player, salt in sorted(cmd.salts.items()):
         played = week_orders(steps, player)
         fp = fingerprint(played, salt, week=args.week, player=player, campaign=name)
+        if player not in files and player not in posts:
+            lines.append(f"{player}: the seed's salt and the orders played give {fp}: compare it with the "
+                         "one posted")
+            unchecked.append(f"the salt of {player}: give --orders with {player}'s order file or --fingerprint "
+                             f"{player}=POSTED")
         if player in files:
             path, f = files[player]
-            if f.salt != salt or f.fingerprint != fp:
+            if f.salt is None:  # a public copy: its fingerprint, as if posted
+                if f.fingerprint != fp:
+                    problems.append(f"{player}: the orders played with the seed's salt give {fp}, not the "
+                                    f"fingerprint {f.fingerprint} in {path}")
+                else:
+                    lines.append(f"{player}: the seed's salt and the orders played give the fingerprint in {path}")
+            elif f.salt != salt or f.fingerprint != fp:
                 problems.append(f"{player}: the salt in the seed is not the one sealed in {path} (or the orders "
                                 "played are not the file's)")
             else:
                 lines.append(f"{player}: the salt in the seed is the one sealed in {path}")
-        elif player in posts:
+        if player in posts:
             if posts[player] != fp:
                 problems.append(f"{player}: the orders played with the seed's salt give {fp}, not the posted "
                                 f"{posts[player]}")
             else:
                 lines.append(f"{player}: the seed's salt and the orders played give the posted fingerprint")
-        else:
-            lines.append(f"{player}: the seed's salt and the orders played give {fp}: compare it with the "
-                         "one posted")
-    for s in steps[at + 1:]:
-        if s.command.kind in ("gm_force_rolls", "gm_dice_seed"):
-            problems.append(f"a {s.command.kind} after the seed: dice not drawn from it")
+    for n, s in enumerate(all_steps[first + at + 1:first + len(steps)], start=first + at + 2):
+        kind = s.command.kind
+        if kind == "gm_lock":
+            lines.append(f"command {n}: gm_lock after the seed (the GM's passphrase: no die or result)")
+        elif kind.startswith("gm_"):
+            why = ("dice not drawn from it" if kind in ("gm_force_rolls", "gm_dice_seed") else
+                   "the GM knew the secret and every salt by then, so could choose it knowing every die")
+            problems.append(f"a {kind} after the seed (command {n}: {SYSTEM.describe_command(s.before, s.command)}): "
+                            f"{why}")
     want = Rng.from_seed(week_seed(name, args.week, cmd.secret, cmd.salts)).state
     if steps[at].after.rng != want:
         problems.append("the generator after the seed is not the one the secret and salts give")
@@ -495,8 +541,54 @@ def _verify_dice(args: argparse.Namespace) -> int:
         print(ln)
     for p in problems:
         print(f"PROBLEM: {p}")
-    print(f"-- week {args.week}: {'the dice check out' if not problems else f'{len(problems)} problem(s)'}")
-    return 1 if problems else 0
+    if problems:
+        print(f"-- week {args.week}: {len(problems)} problem(s)")
+        return 1
+    if unchecked:
+        for u in unchecked:
+            print(f"NOT CHECKED: {u}")
+        print(f"-- week {args.week}: NOT CHECKED ({len(unchecked)} left unchecked): nothing wrong found, but the "
+              "dice are vouched for only with the posted commitment and every player's salt checked")
+        return 2
+    print(f"-- week {args.week}: the dice check out")
+    return 0
+
+
+def _dice_witnesses(args: argparse.Namespace, name: str, players: list[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """verify-dice's --orders files and --fingerprint posts, by player: each for this campaign,
+    this week and one of the week's ordering players (named exactly), one of each per player."""
+    files: dict[str, Any] = {}
+    listed = ", ".join(players) or "none"
+    for path in args.orders:
+        f = read_order_file(path)
+        if f.salt is not None and not check_fingerprint(f):
+            raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
+        if f.campaign != name:
+            raise GameFileError(path, "campaign", f"orders for the campaign {f.campaign!r}, not {name!r}")
+        if f.week != args.week:
+            raise GameFileError(path, "week", f"orders for week {f.week}, not week {args.week}: give week "
+                                              f"{args.week}'s order files")
+        if f.player not in players:
+            raise GameFileError(path, "player", f"{f.player!r} gives no orders in week {args.week}; the players "
+                                                f"of the week are {listed}")
+        if f.player in files:
+            raise GameFileError(path, "player", f"a second order file of {f.player} (the first: {files[f.player][0]})")
+        files[f.player] = (path, f)
+    posts: dict[str, str] = {}
+    for item in args.fingerprint:
+        player, sep, fp = item.partition("=")
+        if not sep:
+            raise UserError(f"--fingerprint {item[:80]}: expected PLAYER=FINGERPRINT")
+        if player not in players:
+            raise UserError(f"--fingerprint {item[:80]}: no player {player[:40]!r} gives orders in week {args.week}; "
+                            f"the players of the week are {listed} (spelt exactly)")
+        if player in posts:
+            raise UserError(f"--fingerprint {item[:80]}: a second fingerprint of {player}")
+        try:
+            posts[player] = parse_fingerprint(fp)
+        except ValueError as exc:
+            raise UserError(f"--fingerprint {item[:80]}: {exc}") from None
+    return files, posts
 
 
 # --------------------------------------------------------------------------- reports and posts
@@ -517,15 +609,16 @@ def week_orders(steps: list[Any], player: str) -> list[dict[str, Any]]:
 def _report(args: argparse.Namespace) -> int:
     inputs = (args.scenario, args.script, *args.orders)
     if args.out is not None:
-        check_destination(args.out, "report", inputs=inputs)
+        new_file(args.out, "report", "the report is never written over another file", inputs=inputs)
     game = load_game_or_script(args.table, args.scenario, args.script)
     rec = game.record
     steps = [s for s in rec.steps if s.before.week == args.week]
     if not steps:
         raise UserError(f"{args.script} does not reach week {args.week}")
+    seeds = [s.command for s in steps if s.command.kind == "gm_dice_seed"]
     seals = {}
     for path in args.orders:
-        f = read_orders_file(path)
+        f = read_order_file(path)
         if f.salt is None or not check_fingerprint(f):
             raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
         if f.campaign != game.loaded.name:
@@ -538,6 +631,13 @@ def _report(args: argparse.Namespace) -> int:
         if canonical_orders(f.orders) != canonical_orders([OrderEntry(**o) for o in played]):
             raise GameFileError(path, "orders", f"not the orders {f.player} played in week {args.week} "
                                                 f"({len(played)} orders in {args.script})")
+        for seed in seeds:
+            used = seed.salts.get(f.player)
+            if used != f.salt:
+                raise GameFileError(path, "salt", f"{f.player} sealed the salt {f.salt}, but the week's dice seed "
+                                                  f"(gm_dice_seed in {args.script}) uses "
+                                                  + (f"the salt {used}" if used else "no salt of theirs")
+                                                  + ": the week's dice were not drawn from the sealed salt")
         seals[f.player] = Seal(f.player, f.fingerprint, f.salt, canonical_orders(f.orders))
     events = [e for s in steps for e in s.events]
     text = week_report(steps[0].before, events, args.week, args.format, seals, after=steps[-1].after,
@@ -555,7 +655,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    game = load_game_or_script(args.table, args.scenario, args.script)
+    game = load_game_or_script(args.table, args.scenario, args.script, strict=False)
     state = game.record.state
 
     def e(t: str) -> str:
@@ -596,7 +696,9 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _brief(args: argparse.Namespace) -> int:
-    game = load_game_or_script(args.table, args.scenario, args.script)
+    if args.draft is not None:
+        new_file(args.draft, "draft", "it may hold orders already edited", inputs=(args.scenario, args.script))
+    game = load_game_or_script(args.table, args.scenario, args.script, strict=False)
     full = game.record.state
     if args.player not in full.players:
         raise UserError(f"no player {args.player!r}; players are {', '.join(full.players)}")
@@ -658,7 +760,7 @@ def _brief(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    game = load_game_or_script(args.table, args.scenario, args.script)
+    game = load_game_or_script(args.table, args.scenario, args.script, strict=False)
     full = game.record.state
     if args.player not in full.players:
         raise UserError(f"no player {args.player!r}; players are {', '.join(full.players)}")

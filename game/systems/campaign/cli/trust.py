@@ -1,0 +1,150 @@
+"""Checks the play-by-post commands share (docs/campaign.md, "Play by post" and "The dice"): a
+game script with a refused command, files a command must not overwrite, what a file given as an
+order file really is, and a dice commitment used in an earlier week."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from game.core.errors import GameFileError, UserError
+from game.io.datafiles import read_yaml
+from game.io.outpaths import check_destination
+from game.systems.campaign.io.files import OrdersFile, read_orders_file
+
+SECRET_KIND = "campaign-dice-secret"
+ORDERS_KIND = "campaign-orders"
+
+
+# --------------------------------------------------------------------------- refused commands
+
+
+def script_line(script: str, index: int) -> int | None:
+    """The line of the command at `index` (0-based) in a command script, or None."""
+    try:
+        doc = read_yaml(script, "command script")
+    except GameFileError:
+        return None
+    loc: tuple[int | str, ...] = ("commands", index) if isinstance(doc.data, dict) else (index,)
+    return doc.line_of(loc)
+
+
+def refusal_text(script: str, refusals: list[Any]) -> tuple[str, str]:
+    """(where, what) of the first refused command of a script: its line and the rules' reason."""
+    n, cmd, why = refusals[0]
+    line = script_line(script, n - 1)
+    where = f"line {line}" if line else f"command {n}"
+    more = f" ({len(refusals)} commands refused in all)" if len(refusals) > 1 else ""
+    return where, f"command {n} ({getattr(cmd, 'kind', '?')}) is refused by the rules: {why}{more}"
+
+
+def refuse_refusals(script: str, refusals: list[Any]) -> None:
+    """A trust command (report, verify-dice, import, commit, seal --game) takes no script with a
+    refused command: what it shows would be a campaign the script does not describe."""
+    if refusals:
+        where, what = refusal_text(script, refusals)
+        raise GameFileError(script, where, f"{what}; fix the script first (python -m game campaign play "
+                                           "SCENARIO SCRIPT lists every refusal)")
+
+
+def warn_refusals(script: str, refusals: list[Any]) -> None:
+    """status, brief and plan show the campaign without the refused commands, and say so."""
+    if refusals:
+        where, what = refusal_text(script, refusals)
+        print(f"warning: {script}: {where}: {what}; shown without the refused commands, so not the "
+              "campaign the script describes", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- files never overwritten
+
+
+def free_name(path: str) -> str:
+    """A name beside `path` that does not exist yet: NAME-2.yaml, NAME-3.yaml, ..."""
+    p = Path(path)
+    n = 2
+    while True:
+        candidate = p.with_name(f"{p.stem}-{n}{p.suffix}")
+        if not os.path.lexists(candidate):
+            return str(candidate)
+        n += 1
+
+
+def new_file(path: str, what: str, why: str, *, inputs: tuple[str | None, ...] = ()) -> None:
+    """`path` is a fresh file the command may write (game.io.outpaths's checks first); an
+    existing file is refused, never overwritten."""
+    check_destination(path, what, inputs=inputs)
+    if os.path.lexists(path):
+        raise UserError(f"{path}: already exists; not overwriting it ({why}); name another file for the "
+                        f"{what}, e.g. {free_name(path)}, or move that one away first")
+
+
+def precious_kind(path: str) -> str:
+    """What an existing file is if it must never be replaced by another command's output: a GM's
+    dice secret, a sealed order file or a draft of orders; else ''."""
+    if not os.path.isfile(path):
+        return ""
+    try:
+        data = read_yaml(path, "file").data
+    except GameFileError:
+        return ""
+    if not isinstance(data, dict):
+        return ""
+    if data.get("kind") == SECRET_KIND:
+        return "a GM's dice secret file"
+    if data.get("kind") == ORDERS_KIND or ("fingerprint" in data and "orders" in data):
+        return "a sealed order file"
+    if {"player", "orders"} <= set(data):
+        return "a draft of orders"
+    return ""
+
+
+def refuse_precious(path: str, what: str) -> None:
+    kind = precious_kind(path)
+    if kind:
+        raise UserError(f"{path}: is {kind}; never overwritten by the {what}; name another file, e.g. "
+                        f"{free_name(path)}")
+
+
+# --------------------------------------------------------------------------- order files
+
+
+def read_order_file(path: str) -> OrdersFile:
+    """An order file made by `campaign seal`; another kind of file (a GM's secret, a draft, a
+    command script, a scenario) is refused saying what it is and what to give instead."""
+    doc = read_yaml(path, "order file")
+    d = doc.data
+    if isinstance(d, list) or (isinstance(d, dict) and isinstance(d.get("commands"), list)):
+        raise GameFileError(path, "", "a command script, not an order file; give the order files that "
+                                      "campaign seal wrote (campaign, week, player, orders, salt, fingerprint)")
+    if not isinstance(d, dict):
+        raise GameFileError(path, "", "not an order file; expected the mapping campaign seal writes (campaign, "
+                                      "week, player, orders, salt, fingerprint)")
+    kind = d.get("kind")
+    if kind == SECRET_KIND:
+        raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not an order file; keep it "
+                                          "private until the week's report and give the players' order files")
+    if kind not in (None, ORDERS_KIND):
+        raise GameFileError(path, "kind", f"kind is {str(kind)[:60]!r}, not an order file; expected the file "
+                                          f"campaign seal wrote (kind: {ORDERS_KIND})")
+    if kind is None and "fingerprint" not in d and "salt" not in d and "orders" in d:
+        raise GameFileError(path, "", "a draft of orders, not sealed (no salt, no fingerprint); seal it first: "
+                                      f"python -m game campaign seal {path} --out ORDER_FILE")
+    if kind is None and "armies" in d:
+        raise GameFileError(path, "", "a campaign scenario, not an order file")
+    return read_orders_file(path)
+
+
+# --------------------------------------------------------------------------- dice commitments
+
+
+def earlier_seed(steps: list[Any], commitment: str, secret: str, week: int) -> int | None:
+    """The week before `week` whose dice seed used this commitment (or secret), or None: a secret
+    is revealed in its week's report, so used again anyone knows that week's dice in advance."""
+    for s in steps:
+        c = s.command
+        if getattr(c, "kind", "") == "gm_dice_seed" and s.before.week < week and \
+                (c.commitment == commitment or c.secret == secret):
+            return int(s.before.week)
+    return None
