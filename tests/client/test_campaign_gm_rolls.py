@@ -199,3 +199,19 @@ def test_the_dialog_and_its_warning_fit_the_window(size: tuple[int, int]) -> Non
     assert pygame.Rect(0, 0, *size).contains(box)
     assert any("verify-dice" in s for s in dialog.drawn_strings)
     assert box.contains(dialog.ok.rect) and box.contains(dialog.entry.rect)
+
+
+def test_in_the_smallest_window_the_gm_panels_text_stays_above_its_buttons() -> None:
+    app, scene = _app((960, 600))
+    play_to_orders(app, scene)
+    through_handoff(app)
+    _gm_view(app, scene)
+    assert _dialog(app).submit("5")
+    app.render()
+    assert scene.fight_battle() is not None  # the Battle panel's lines fill the panel
+    panel_x = 960 - 400
+    drawn = [(t, r) for t, r in scene.drawn_rects if r.x >= panel_x]
+    assert any(t.startswith("GM: forced the next rolls 5.") for t, _ in drawn)  # the confirmation is shown
+    assert any(t.startswith("Next rolls forced (1): 5.") for t, _ in drawn)
+    for text, rect in drawn:
+        assert rect.bottom <= scene.widgets_top, (text, rect, scene.widgets_top)

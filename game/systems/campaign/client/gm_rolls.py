@@ -179,8 +179,8 @@ class ForceRollsScene(Scene):
                 "(dice not drawn from the seed), and every player who runs it will see that.")
         w, h = self.app.screen.get_size()
         self.app.push(DialogScene(self.app, "Force rolls after the dice seed?", body,
-                                  [Choice("Force anyway", lambda: self.force(values), pygame.K_f),
-                                   Choice("Do not force", None, pygame.K_ESCAPE, primary=True)],
+                                  [Choice("Force anyway (F)", lambda: self.force(values), pygame.K_f),
+                                   Choice("Do not force (Esc)", None, pygame.K_ESCAPE, primary=True)],
                                   size=(min(600, w - 40), min(300, h - 40)), cancel=Choice("Do not force", None),
                                   name="gm_force_after_seed"))
 

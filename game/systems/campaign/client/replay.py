@@ -327,8 +327,8 @@ class CampaignReplayScene(Scene):
         y += self._text(surface, f"REPLAY (GM view) · {self.game_title}", (x, y), 15, GOLD, True) + 2
         y += self._text(surface, f"Command {self.index} of {len(self.steps)} · Week {st.week}: "
                         f"{PHASE_NAMES.get(st.phase, st.phase)}", (x, y), 14, (235, 235, 235), True) + 2
-        y += self._text(surface, "Right/Left: a command · PgDn/PgUp: phase · Down/Up: week · Esc: close",
-                        (x, y), 11, (160, 160, 170)) + 8
+        y += self._para(surface, "Right/Left: a command · PgDn/PgUp: a phase · Down/Up: a week · 1-9: week N · "
+                        "Esc: close (the game goes on as it was)", (x, y), 11, (160, 160, 170)) + 8
         if self.note:
             y += self._para(surface, self.note, (x, y), 12, (255, 120, 100))
         lines: list[tuple[str, int, tuple[int, int, int], bool]] = []

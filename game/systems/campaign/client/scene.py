@@ -1305,6 +1305,9 @@ class CampaignScene(Scene):
             if week_seed_step(self.session.history, st) is not None:
                 y += self._para(surface, f"Week {st.week}'s dice are seeded (commitment protocol): forcing a "
                                 "roll now fails its verify-dice.", (x, y), 12, (255, 150, 110)) + 2
+            if self.message:  # (up here: the Battle panel's lines may fill the rest of a short window)
+                y += self._para(surface, self.message, (x, y), 13,
+                                (228, 224, 214) if self.message_ok else (255, 120, 100)) + 2
             y += 4
         panel = self.orders_panel if (st.phase == "orders" and not self.gm) else None
         if panel is not None:
@@ -1363,16 +1366,17 @@ class CampaignScene(Scene):
                 there = "; ".join(f"{a.name} ({st.player_name(a.owner)}, {len(st.alive_units(a.id))} units)"
                                   for a in st.armies_at(c))
                 y += self._para(surface, f"Declare combat at {c[0]},{c[1]}: {there}. Fight or decline?", (x, y))
-        for b in (st.open_games() if panel is None else []):
-            y += self._para(surface, f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: "
-                            + " vs ".join(st.player_name(p) for p in b.sides)
-                            + f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}",
-                            (x, y), 12)
-        posts = [p for p in st.posts if p.week == st.week][-3:] if panel is None else []
-        for p in posts:
-            y += self._para(surface, f"{st.player_name(p.player)} on {p.battle}: {p.text}", (x, y), 12,
-                            (200, 200, 250))
-        if self.message and panel is None:
+        limit = self.widgets_top - 4  # nothing drawn under the buttons
+        lines = [(f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: " + " vs ".join(st.player_name(p) for p in b.sides)
+                  + f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}",
+                  (230, 230, 230)) for b in (st.open_games() if panel is None else [])]
+        lines += [(f"{st.player_name(p.player)} on {p.battle}: {p.text}", (200, 200, 250))
+                  for p in ([p for p in st.posts if p.week == st.week][-3:] if panel is None else [])]
+        for text, colour in lines:
+            if y + len(self._wrap(text, 12, False, PANEL_W - 24)) * font(12).get_height() > limit:
+                break
+            y += self._para(surface, text, (x, y), 12, colour)
+        if self.message and panel is None and not self.gm:
             y += self._para(surface, self.message, (x, y), 13, (228, 224, 214) if self.message_ok else (255, 120, 100))
         bottom = h - 160
         # the newest log lines that fit above the buttons, each wrapped (never cut)
