@@ -322,3 +322,11 @@ def test_verify_dice_says_an_order_file_is_of_another_week(week1, tmp_path, caps
     files = [str(_sealed(tmp_path, p, 2, WEEK_ORDERS[2][p], SALTS[p][::-1])) for p in ("zones", "jibril")]
     code, text = _verify(capsys, week1["seeded"], "--commitment", COMMITMENT, "--orders", files[0])
     assert code == 1 and f"{files[0]}: week: orders for week 2, not week 1" in text, text
+
+
+def test_seal_given_a_gm_secret_as_its_draft_says_what_it_is(tmp_path, capsys):
+    secret = _secret_file(tmp_path / "gm-secret-week1.yaml")
+    out = tmp_path / "sealed.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "seal", str(secret), "--out", str(out))
+    assert code == 1 and not out.exists()
+    assert f"{secret}: kind: a GM's dice secret file (campaign commit), not a draft of orders" in err, err

@@ -224,6 +224,9 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
     data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
         raise GameFileError(path, "", "expected a draft: a mapping with campaign, week, player and orders")
+    if data.get("kind") == SECRET_KIND:
+        raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not a draft of orders; keep it "
+                                          "private until the week's report")
     for key in ("campaign", "week", "player", "orders"):
         if key not in data:
             raise GameFileError(path, key, "required field is missing (campaign, week, player, orders)")
