@@ -114,7 +114,7 @@ def test_verify_dice_without_every_players_salt_checked_never_says_the_dice_chec
     code, text = _verify(capsys, swapped, "--commitment", COMMITMENT)
     assert code == 2 and "the dice check out" not in text and "-- week 1: NOT CHECKED (4 left unchecked)" in text
     for p in PLAYERS:
-        assert f"NOT CHECKED: the salt of {p}: give --orders with {p}'s order file or --fingerprint {p}=POSTED" \
+        assert f"NOT CHECKED: the salt of {p}: give its order file with --orders, or --fingerprint {p}=POSTED" \
             in text
     # three of four checked: still not
     code, text = _verify(capsys, week1["seeded"], "--commitment", COMMITMENT, "--orders", *week1["files"][1:])

@@ -504,7 +504,7 @@ def _verify_dice(args: argparse.Namespace) -> int:
         if player not in files and player not in posts:
             lines.append(f"{player}: the seed's salt and the orders played give {fp}: compare it with the "
                          "one posted")
-            unchecked.append(f"the salt of {player}: give --orders with {player}'s order file or --fingerprint "
+            unchecked.append(f"the salt of {player}: give its order file with --orders, or --fingerprint "
                              f"{player}=POSTED")
         if player in files:
             path, f = files[player]
