@@ -20,7 +20,7 @@ import pygame
 from game.core.errors import GameFileError
 from game.core.system import Accepted
 from game.shell import savegame
-from game.shell.contracts import AppContext, GameScene, game_scenes, live_game, tell
+from game.shell.contracts import AppContext, GameScene, game_scenes, is_game_scene, live_game, tell
 from game.shell.keymap import Binding, help_pieces
 from game.shell.launch import client_of, load_into
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -51,6 +51,34 @@ def window_title(session: Session | None) -> str:
     return f"{APP_TITLE} - {savegame.game_title(session)} - {session.system.title}, {clock}"
 
 
+# --------------------------------------------------------------------------- refusals where they are seen
+
+
+def say(app: AppContext, text: str, seconds: float = 4.0, title: str = "Not here") -> None:
+    """A refusal from the shell on the screen in front: the game's message line when the game is
+    in front; else the screen's own message line when it has one (its `notify`: the hand-off, the
+    load menu); else a small dialog over it (Enter or Esc closes it). Never only on the game's
+    line under a dialog: the dialog may hide it (the campaign's players dialog does)."""
+    top = app.scenes.top
+    if top is not None and is_game_scene(top):
+        tell(top, text, seconds, problem=True)
+        return
+    notify = getattr(top, "notify", None)
+    if notify is not None and notify(text, seconds, True):
+        return
+    app.push(DialogScene(app, title, text, [Choice("OK", None, pygame.K_RETURN, primary=True)],
+                         size=(560, 200), cancel=Choice("OK", None), name="not_here"))
+
+
+def refuse(scene: GameScene, text: str, seconds: float) -> None:
+    """A shell key's refusal (not saved, no quick save, nowhere to go back to): on the game's
+    message line, and on the screen in front of it when there is one (a dialog, a menu: `say`)."""
+    tell(scene, text, seconds, problem=True)
+    top = scene.app.scenes.top
+    if top is not None and top is not scene and not is_game_scene(top):
+        say(scene.app, text, seconds, title="Not done")
+
+
 # --------------------------------------------------------------------------- saving and loading
 
 
@@ -58,7 +86,7 @@ def quick_save_action(scene: GameScene) -> None:
     try:
         path = savegame.quick_save(scene.session, gm_mode=_gm_active(scene.app))
     except (GameFileError, OSError) as exc:
-        tell(scene, f"Not saved: {exc}", 6.0, problem=True)
+        refuse(scene, f"Not saved: {exc}", 6.0)
         return
     mark_saved(scene.session)
     tell(scene, f"Saved to {path} (F9 loads it)", 3.0)
@@ -83,7 +111,7 @@ def save_new_action(scene: GameScene) -> None:
     try:
         path = savegame.save_session(scene.session, new_save_path(scene.session), gm_mode=_gm_active(scene.app))
     except (GameFileError, OSError) as exc:
-        tell(scene, f"Not saved: {exc}", 6.0, problem=True)
+        refuse(scene, f"Not saved: {exc}", 6.0)
         return
     mark_saved(scene.session)
     tell(scene, f"Saved to {path} (Ctrl+O lists every save)", 3.0)
@@ -95,7 +123,7 @@ def quick_load_action(scene: GameScene) -> None:
     played with other seats (the slot is one per scenario: it may be another game of it)."""
     path = savegame.quick_save_path(scene.session)
     if not path.exists():
-        tell(scene, f"No quick save of this game yet: F5 saves it ({path.name}).", 4.0, problem=True)
+        refuse(scene, f"No quick save of this game yet: F5 saves it ({path.name}).", 4.0)
         return
     session = scene.session
     note = savegame.quick_save_note(session, path)
@@ -121,7 +149,7 @@ def _quick_load(scene: GameScene, path: Path) -> None:
     app = scene.app
     problem = load_into(app, path)
     if problem is not None:
-        tell(scene, f"Not loaded: {problem}", 8.0, problem=True)
+        refuse(scene, f"Not loaded: {problem}", 8.0)
         return
     top = live_game(app)
     if top is not None and not top.session.load_warnings:  # (a warning about the scenario stays up instead)
@@ -250,7 +278,7 @@ def return_action(scene: GameScene) -> None:
     """Ctrl+B: back to the game this one was opened from (a campaign battle fought out)."""
     back = scene.session.return_to
     if back is None:
-        tell(scene, "This game was not opened from another one (Ctrl+B goes back to it)", 3.0, problem=True)
+        refuse(scene, "This game was not opened from another one (Ctrl+B goes back to it)", 3.0)
         return
     back(scene)
 

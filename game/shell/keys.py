@@ -12,7 +12,9 @@ not; a text: refused, with the screen's part of the reason; False: the shell's u
 the hand-off screen refuses what would act on the hidden game (game/shell/scenes/handoff.py), the
 load menu refreshes its list after a save (game/shell/scenes/load_menu.py). The game keys (F2, F3,
 Ctrl+Z, Ctrl+Y) pressed on any other screen that is not the game's say where they work
-(`not_here`): in the screen's own message line, or in a small dialog over it (`say`).
+(`not_here`): in the screen's own message line, or in a small dialog over it (actions.say). So
+do the refusals of the shell's own keys over another screen (actions.refuse: "No quick save of
+this game yet", "not opened from another one").
 """
 
 from __future__ import annotations
@@ -23,12 +25,11 @@ from functools import partial
 import pygame
 
 from game.shell import actions
-from game.shell.contracts import AppContext, GameScene, SceneLike, is_game_scene, live_game, tell
+from game.shell.contracts import AppContext, GameScene, SceneLike, is_game_scene, live_game
 from game.shell.keymap import Binding, claims, dispatch
-from game.shell.scenes.dialog import Choice, DialogScene
 
 __all__ = ["Binding", "dispatch", "SHELL_KEYS", "GAME_KEYS", "UNDO_KEYS", "shell_key", "scene_key",
-           "shell_help_groups", "help_groups", "not_here", "say"]
+           "shell_help_groups", "help_groups", "not_here"]
 
 
 # --------------------------------------------------------------------------- the shell's keys
@@ -110,22 +111,6 @@ def not_here(binding: Binding, why: str) -> str:
     return f"{why}; {what} ({binding.label}) works from the game's screen."
 
 
-def say(app: AppContext, text: str, seconds: float = 4.0) -> None:
-    """A refusal from the shell on the screen in front: in its own message line when it has one
-    (its `notify`, as the hand-off and the load menu do), else in a small dialog over it (Enter
-    or Esc closes it). Not on the game's message line under a dialog: the dialog may hide it
-    (the campaign's players dialog does)."""
-    top = app.scenes.top
-    if top is not None and is_game_scene(top):
-        tell(top, text, seconds, problem=True)
-        return
-    notify = getattr(top, "notify", None)
-    if notify is not None and notify(text, seconds, True):
-        return
-    app.push(DialogScene(app, "Not here", text, [Choice("OK", None, pygame.K_RETURN, primary=True)],
-                         size=(560, 200), cancel=Choice("OK", None), name="not_here"))
-
-
 def _screen_takes(app: AppContext, binding: Binding, act: Callable[[], object]) -> bool:
     """The screen on top takes the shell key itself, with its optional `take_shell_key(binding,
     act)`: True, it acted (calling `act`) or said why not; a text, it refuses and that is its part
@@ -135,7 +120,7 @@ def _screen_takes(app: AppContext, binding: Binding, act: Callable[[], object]) 
         return False
     answer = take(binding, act)
     if isinstance(answer, str):
-        say(app, not_here(binding, answer))
+        actions.say(app, not_here(binding, answer))
         return True
     return bool(answer)
 
@@ -173,7 +158,7 @@ def _game_key_elsewhere(app: AppContext, top: SceneLike, event: pygame.event.Eve
         top = below
     if _screen_takes(app, binding, partial(binding.action, game)):
         return True
-    say(app, not_here(binding, f"{_screen_name(top)}: close this first"))
+    actions.say(app, not_here(binding, f"{_screen_name(top)}: close this first"))
     return True
 
 

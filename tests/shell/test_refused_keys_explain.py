@@ -141,12 +141,20 @@ def test_every_shell_key_in_the_players_dialog_acts_or_says_why_not_over_the_gam
     assert names.count("not_here") == 1 and "undo (Ctrl+Z)" in game.app.scenes.top.body_text  # type: ignore[union-attr]
     key(game, pygame.K_ESCAPE)
     assert game.app.scenes.top is dialog
-    key(game, pygame.K_F5)
+    # the shell's own refusals are said over the dialog too, not only on the game's line under it
+    for k, mod, words in ((pygame.K_F9, 0, "No quick save of this game yet"),
+                          (pygame.K_b, CTRL, "This game was not opened from another one")):
+        key(game, k, mod)
+        top = game.app.scenes.top
+        assert isinstance(top, DialogScene) and top.title == "Not done" and words in top.body_text, game.top()
+        assert words in game.last()[0]
+        key(game, pygame.K_RETURN)
+        assert game.app.scenes.top is dialog
+    key(game, pygame.K_F5)  # these act, as on the map
     assert savegame.quick_save_path(game.session).is_file() and "Saved to" in game.last()[0]
+    assert game.app.scenes.top is dialog
     key(game, pygame.K_s, CTRL)
-    assert "Saved to" in game.last()[0]
-    key(game, pygame.K_b, CTRL)
-    assert "not opened from another" in game.last()[0]
+    assert "Saved to" in game.last()[0] and game.app.scenes.top is dialog
     key(game, pygame.K_o, CTRL)
     assert game.top() == "load_menu"
 
@@ -167,3 +175,21 @@ def test_a_game_key_on_a_full_screen_without_a_message_line_says_why_in_a_small_
         assert top.body_text.endswith(f": close this first; {SHORT[label]} ({label}) works from the game's screen.")
         key(game, pygame.K_RETURN)
         assert game.app.scenes.top is replay
+
+
+def test_a_quick_save_that_fails_from_the_load_menu_says_why_in_the_menu(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    to_map(game)
+    key(game, pygame.K_o, CTRL)
+    menu = _menu(game)
+
+    def refused(*args: object, **kwargs: object) -> Path:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "saves"))
+
+    monkeypatch.setattr(savegame, "quick_save", refused)
+    key(game, pygame.K_F5)
+    assert game.app.scenes.top is menu  # said in the menu, not in another dialog over it
+    assert menu.message is not None and menu.message.startswith("Not saved:") and "Permission denied" in menu.message
+    assert menu.note is None

@@ -225,7 +225,8 @@ class LoadMenuScene(Scene):
         details_top = top + ROWS * 32 + 6
         body = details(self.listings[self.index], self._system(self.listings[self.index])) if self.listings else ()
         if self.message:
-            body = styled(Span(f"{self.heading}: ", bold=True, colour=BAD), Span(self.message, colour=BAD), "\n") + body
+            head = (Span(f"{self.heading}: ", bold=True, colour=BAD),) if self.heading else ()
+            body = styled(*head, Span(self.message, colour=BAD), "\n") + body
         elif self.note:
             body = styled(Span(self.note, colour=DONE), "\n") + body
         self.details = RichTextBox(body, pygame.Rect(12, details_top, bw - 24, bh - details_top - 60), self.ui,
@@ -381,16 +382,16 @@ class LoadMenuScene(Scene):
         game = live_game(self.app)
         if label in ("F5", "Ctrl+S"):
             before = {(s.path, s.modified) for s in self.listings}
-            act()
+            self.message = None
+            act()  # a refusal ("Not saved: ...") comes back here (notify)
+            refused = self.message
             self.listings = listed(self.folder)
             new = [i for i, s in enumerate(self.listings) if (s.path, s.modified) not in before]
-            if new:
-                self.refresh(new[0])
+            self.refresh(new[0] if new else None)
+            if new and refused is None:
                 self._done(f"Saved to {self._name(self.listings[new[0]])} ({label}).")
             else:
-                self.refresh()
-                self._problem("Not saved", f"{label} wrote no save (the game's screen says why when the menu "
-                              "closes).")
+                self._problem("", refused or f"Not saved: {label} wrote no save.")
             return True
         if label == "F9" and game is not None:
             quick = savegame.quick_save_path(game.session)
@@ -402,13 +403,14 @@ class LoadMenuScene(Scene):
             self._problem("Not here", "the load menu (Ctrl+O) is open already: Esc closes it.")
             return True
         if label in ("F2", "F3", "Ctrl+Z", "Ctrl+Y", "Ctrl+B"):
-            return "close the load menu first (Esc)"  # the shell says why (game/shell/keys.py), here
+            return "Not here: close the load menu first (Esc)"  # the shell says why (game/shell/keys.py), here
         return False
 
     def notify(self, text: str, seconds: float, problem: bool) -> bool:
-        """A message from the shell, shown above the selected save's details."""
+        """A message from the shell, shown above the selected save's details (a refusal says
+        itself what was refused: "Not here: ...", "Not saved: ...")."""
         if problem:
-            self._problem("Not here", text)
+            self._problem("", text)
         else:
             self._done(text)
         return True
