@@ -231,7 +231,8 @@ def test_seal_never_overwrites_an_existing_order_file(week1, tmp_path, capsys):
                      "- {battle: B1, manoeuvre: block, vanguard: rifles.6}\n", encoding="utf-8")
     code, _o, err, _ = cli(capsys, "campaign", "seal", str(draft), "--out", str(sealed))
     assert code == 1 and sealed.read_text(encoding="utf-8") == before, err
-    assert f"{sealed}: already exists; not overwriting it" in err and "zones-week1-2.yaml" in err
+    assert f"{sealed}: already exists (a sealed order file); not overwriting it" in err
+    assert "zones-week1-2.yaml" in err
 
 
 def test_brief_never_overwrites_an_edited_draft(week1, tmp_path, capsys):
@@ -249,7 +250,8 @@ def test_report_out_never_overwrites_an_existing_file_such_as_a_gm_secret(week1,
     code, _o, err, _ = cli(capsys, "campaign", "report", S, str(week1["seeded"]), "--week", "1", "--out",
                            str(secret))
     assert code == 1 and secret.read_text(encoding="utf-8") == before
-    assert f"{secret}: already exists" in err and "gm-secret-week1-2.yaml" in err
+    assert f"{secret}: already exists (a GM's dice secret file); not overwriting it" in err
+    assert "gm-secret-week1-2.yaml" in err
 
 
 @pytest.mark.parametrize("victim", ["secret", "order"])

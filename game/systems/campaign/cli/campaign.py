@@ -612,7 +612,7 @@ def week_orders(steps: list[Any], player: str) -> list[dict[str, Any]]:
 def _report(args: argparse.Namespace) -> int:
     inputs = (args.scenario, args.script, *args.orders)
     if args.out is not None:
-        new_file(args.out, "report", "the report is never written over another file", inputs=inputs)
+        new_file(args.out, "report", "a report goes only to a new file", inputs=inputs)
     game = load_game_or_script(args.table, args.scenario, args.script)
     rec = game.record
     steps = [s for s in rec.steps if s.before.week == args.week]

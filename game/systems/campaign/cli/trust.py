@@ -76,8 +76,9 @@ def new_file(path: str, what: str, why: str, *, inputs: tuple[str | None, ...] =
     existing file is refused, never overwritten."""
     check_destination(path, what, inputs=inputs)
     if os.path.lexists(path):
-        raise UserError(f"{path}: already exists; not overwriting it ({why}); name another file for the "
-                        f"{what}, e.g. {free_name(path)}, or move that one away first")
+        kind = precious_kind(path)
+        raise UserError(f"{path}: already exists{f' ({kind})' if kind else ''}; not overwriting it ({why}); name "
+                        f"another file for the {what}, e.g. {free_name(path)}, or move that one away first")
 
 
 def precious_kind(path: str) -> str:
