@@ -332,3 +332,14 @@ def test_seal_given_a_gm_secret_as_its_draft_says_what_it_is(tmp_path, capsys):
     code, _o, err, _ = cli(capsys, "campaign", "seal", str(secret), "--out", str(out))
     assert code == 1 and not out.exists()
     assert f"{secret}: kind: a GM's dice secret file (campaign commit), not a draft of orders" in err, err
+
+
+def test_verify_dice_points_out_a_gm_command_of_the_orders_phase_placed_before_the_seed(week1, tmp_path, capsys):
+    lines = week1["seeded"].read_text(encoding="utf-8").splitlines()
+    at = next(i for i, ln in enumerate(lines) if "gm_dice_seed" in ln)
+    script = tmp_path / "before-seed.yaml"
+    script.write_text("\n".join(lines[:at] + ["- {kind: gm_battle_dice, battle: B1, player: jibril, dice: 3, "
+                                               "reason: a hero}"] + lines[at:]) + "\n", encoding="utf-8")
+    code, text = _verify(capsys, script, "--commitment", COMMITMENT, "--orders", *week1["files"])
+    assert "a gm_battle_dice in the orders phase before the seed" in text, text
+    assert "check it was posted before the orders were sealed" in text

@@ -525,6 +525,12 @@ def _verify_dice(args: argparse.Namespace) -> int:
                                 f"{posts[player]}")
             else:
                 lines.append(f"{player}: the seed's salt and the orders played give the posted fingerprint")
+    for n, s in enumerate(all_steps[first:first + at], start=first + 1):
+        if s.command.kind.startswith("gm_") and s.command.kind != "gm_lock" and s.before.phase == "orders":
+            lines.append(f"command {n}: a {s.command.kind} in the orders phase before the seed "
+                         f"({SYSTEM.describe_command(s.before, s.command)}): it can change this week's results; "
+                         "check it was posted before the orders were sealed (once the files came in, the GM "
+                         "knew every salt and the secret)")
     for n, s in enumerate(all_steps[first + at + 1:first + len(steps)], start=first + at + 2):
         kind = s.command.kind
         if kind == "gm_lock":
