@@ -26,7 +26,7 @@ import pygame
 import pygame_gui
 
 from game.shell import actions, fonts
-from game.shell.contracts import AppContext, live_game
+from game.shell.contracts import AppContext
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
@@ -94,18 +94,10 @@ class HandoffScene(Scene):
 
     def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
         """A shell key (game/shell/keys.py): the ones that would act on the hidden game are refused
-        (the shell says so, here); Ctrl+B goes back to the game this one was opened from (a
-        campaign battle: the campaign map) or says here that there is none; the others (Ctrl+O,
-        Ctrl+Q, F11) are the shell's (False)."""
-        if binding.label in REFUSED:
-            return "Hand-off: pass the screen first (Enter)"
-        if binding.label == "Ctrl+B":
-            game = live_game(self.app)
-            if game is not None and game.session.return_to is None:
-                self.notify("Hand-off: this game was not opened from another one; Ctrl+B has none to go back to.",
-                            5.0, True)
-                return True
-        return False
+        (the shell says so, here); the others are the shell's (False): Ctrl+O, Ctrl+Q, F11, and
+        Ctrl+B, back to the game this one was opened from (a campaign battle: the campaign map),
+        whose refusal when there is none the shell says here too (actions.refuse)."""
+        return "Hand-off: pass the screen first (Enter)" if binding.label in REFUSED else False
 
     def notify(self, text: str, seconds: float, problem: bool) -> bool:
         """A word from the shell, under the button, for `seconds`."""
