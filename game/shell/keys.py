@@ -200,11 +200,13 @@ def shell_help_groups() -> list[tuple[str, Sequence[Binding]]]:
 def help_groups(screen: SceneLike) -> list[tuple[str, Sequence[Binding]]]:
     """The F1 help of a screen: its own key map first, then what the shell adds on it (on a game
     screen the undo, replay, GM and quit keys; elsewhere the saves and window keys), leaving out
-    any key the screen's map handles itself. Generated from the key maps, so it cannot name a key
-    that does nothing there."""
+    any key the screen's map handles itself and the shell keys it refuses (`REFUSED_SHELL_KEYS`,
+    optional: labels). Generated from the key maps, so it cannot name a key that does nothing there."""
     own = list(screen.key_map())
     mine = "This screen" if not is_game_scene(screen) else f"This screen ({screen.session.system.title})"
     shell = (*UNDO_KEYS, *SHELL_KEYS, *GAME_KEYS, _HELP, _QUIT) if is_game_scene(screen) else (*SHELL_KEYS, _HELP)
+    refused = set(getattr(screen, "REFUSED_SHELL_KEYS", ()))  # what the screen only explains (the hand-off's F5)
+    shell = tuple(b for b in shell if b.label not in refused)
     groups: dict[str, list[Binding]] = {}
     if own:
         groups[mine] = [b for b in own if b.in_help]

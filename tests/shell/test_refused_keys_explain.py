@@ -193,3 +193,19 @@ def test_a_quick_save_that_fails_from_the_load_menu_says_why_in_the_menu(
     assert game.app.scenes.top is menu  # said in the menu, not in another dialog over it
     assert menu.message is not None and menu.message.startswith("Not saved:") and "Permission denied" in menu.message
     assert menu.note is None
+
+
+def test_the_help_on_the_hand_off_does_not_offer_the_keys_it_refuses(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    to_map(game)
+    game.app.push(HandoffScene(game.app, "The next side", (200, 200, 60)))
+    key(game, pygame.K_F1)
+    help_ = game.app.scenes.top
+    assert isinstance(help_, DialogScene) and help_.name == "help"
+    text = help_.body_text
+    for refused in ("F5:", "F9:", "Ctrl+S:"):
+        assert refused not in text
+    for offered in ("Ctrl+O:", "Ctrl+Q:", "F11:", "Enter or Space:"):
+        assert offered in text

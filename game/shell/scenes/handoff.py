@@ -63,6 +63,7 @@ class HandoffPolicy:
 class HandoffScene(Scene):
     overlay = False
     name = "handoff"
+    REFUSED_SHELL_KEYS = REFUSED  # (not in its F1 help: keys.help_groups)
     KEYS = (Binding(CONTINUE_KEYS, "Enter or Space", "show the map to the side named (or click Continue)"),
             Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play; the map stays hidden)"))
 

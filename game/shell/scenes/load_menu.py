@@ -173,6 +173,7 @@ def listed(folder: Path) -> list[SaveListing]:
 class LoadMenuScene(Scene):
     overlay = True
     name = "load_menu"
+    REFUSED_SHELL_KEYS = ("Ctrl+B",)  # (it only says to close the menu first: not in its F1 help)
     KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "select a save (PageUp / PageDown: a page)"),
             Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "load the selected save (or click it again)"),
             Binding((pygame.K_r,), "R", "replay view of the selected save"),
