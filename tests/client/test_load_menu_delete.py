@@ -200,3 +200,19 @@ def test_the_selected_rows_bold_text_is_cut_to_fit_its_button_not_drawn_past_its
     (row,) = [b for b, n in menu.row_buttons.items() if n == menu.index]
     assert row.text.startswith("> autosave/") and row.text.endswith("...")  # type: ignore[attr-defined]
     assert fonts.font(14, True).size(row.text)[0] <= row.rect.width - 16  # type: ignore[attr-defined]
+
+
+def test_a_file_that_cannot_be_read_is_deleted_the_same_way_and_the_question_says_it_cannot_be_read(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    saves_dir.mkdir(parents=True)
+    (saves_dir / "junk.yaml").write_text("--- # header\nformat: [\n", encoding="utf-8")
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    ctrl(app, pygame.K_o)
+    menu = _menu(app)
+    assert _names(menu) == ["junk.yaml"]
+    key(app, pygame.K_BACKSPACE)  # (the Delete key of some keyboards)
+    text = _question(app).body_text
+    assert "junk.yaml" in text and "Last changed" in text and "a file that cannot be read as a save" in text
+    press_button(app, "Delete")
+    assert (saves_dir / "deleted" / "junk.yaml").is_file() and menu.listings == []
+    assert menu.delete_button.is_enabled is False and menu.selected is None
