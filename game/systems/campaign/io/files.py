@@ -456,10 +456,12 @@ def write_orders_file(path: str | Path, f: OrdersFile, *, inputs: tuple[str | Pa
 
 
 def read_orders_file(path: str | Path) -> OrdersFile:
-    doc = read_yaml(path, "orders file")
-    f: OrdersFile = validate_model(OrdersFile, doc.data, doc, doc.path, what="orders file")
-    if f.kind != "campaign-orders":
-        raise GameFileError(str(doc.path), _where(doc, ("kind",)), f"kind is {f.kind!r}; expected 'campaign-orders'")
+    doc = read_yaml(path, "order file")
+    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    if kind is not None and kind != "campaign-orders":  # said before its fields are (another kind lacks them)
+        raise GameFileError(str(doc.path), _where(doc, ("kind",)),
+                            f"kind is {kind!r}, not a sealed order file (kind: campaign-orders)")
+    f: OrdersFile = validate_model(OrdersFile, doc.data, doc, doc.path, what="order file")
     return f
 
 
