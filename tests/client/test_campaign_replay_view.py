@@ -17,9 +17,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame  # noqa: E402
 
 from game import paths  # noqa: E402
+from game.shell import launch, savegame  # noqa: E402
 from game.shell.app import App, Settings  # noqa: E402
 from game.shell.launch import open_game, scene_for  # noqa: E402
 from game.systems.campaign.client.replay import CampaignReplayScene  # noqa: E402
+from game.systems.campaign.rules.commands import GmDiceSeed  # noqa: E402
+from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players  # noqa: E402
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES  # noqa: E402
 from game.table import TABLE  # noqa: E402
 from tests.client.test_campaign_client import key, past_reveal, play_to_orders, through_handoff  # noqa: E402
@@ -232,3 +235,130 @@ def test_ctrl_z_f2_and_f3_in_the_replay_say_close_it_first_and_change_nothing() 
         assert replay.note.startswith("The replay view: close it first (Esc)")
         assert any(s.startswith("The replay view: close it first (Esc)") for s in replay.drawn_strings)
     assert scene.session.history == steps_before and not scene.gm
+
+
+def _jibril_pressing_the_gm_keys(zones_key: int) -> list[list[str]]:
+    """Jibril at its order screen (the Zones' orders sealed with `zones_key`) presses F3, G, N, B
+    and Ctrl+Z: what each screen then draws."""
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    play_to_orders(app, scene)
+    for k in (zones_key, pygame.K_5, pygame.K_2):
+        through_handoff(app)
+        key(app, k)
+        key(app, pygame.K_RETURN)
+    through_handoff(app)
+    assert scene.viewer == "jibril" and scene.orders_panel is not None
+    frames: list[list[str]] = []
+    for k, mod in ((pygame.K_F3, 0), (pygame.K_g, 0), (pygame.K_n, 0), (pygame.K_b, 0), (pygame.K_z, pygame.KMOD_CTRL)):
+        app.step([pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)])
+        app.render()
+        shown = top(app)
+        assert not isinstance(shown, CampaignReplayScene) and not scene.gm
+        frames.append(list(shown.drawn_strings))
+        if shown is not scene:
+            key(app, pygame.K_ESCAPE)  # back from the GM's seat
+        assert top(app) is scene
+    return frames
+
+
+def test_a_player_at_an_order_screen_pressing_f3_or_the_gm_views_keys_sees_nothing_of_the_sealed_orders() -> None:
+    withdraw = _jibril_pressing_the_gm_keys(pygame.K_1)
+    block = _jibril_pressing_the_gm_keys(pygame.K_3)
+    assert withdraw == block  # every frame the same, whatever the Zones sealed
+    f3, g, n, b, _undo = withdraw
+    assert "The replay shows every command of the campaign, every side's sealed" in f3
+    assert "The GM view shows every side's sealed orders." in g
+    assert any("Forcing the next rolls is the GM's" in s for s in n)
+    assert any(s.startswith("B shows the next open battle in the GM's Battle panel") for s in b)
+
+
+def _saved(scene: Any, tmp_path: Path) -> Path:
+    path: Path = savegame.save_session(scene.session, tmp_path / "campaign-save.yaml")
+    return path
+
+
+def test_a_campaign_saves_replay_from_the_load_menu_asks_for_the_passphrase_the_save_keeps(tmp_path: Path) -> None:
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    path = _saved(scene, tmp_path)
+    # a player at the screen (the Resistance's orders) opens the load menu's Replay on that save
+    assert launch.open_replay_file(app, path) is None
+    lock = top(app)
+    assert lock.name == "gm_lock" and lock.purpose == "replay" and lock.mode == "unlock"
+    app.render()
+    assert not any(w in " ".join(lock.drawn_strings) for w in _sealed_words())
+    assert not lock.submit("a player's guess")
+    assert not any(isinstance(s, CampaignReplayScene) for s in app.scenes)
+    assert lock.submit(PASSPHRASE)
+    replay = top(app)
+    assert isinstance(replay, CampaignReplayScene) and replay.index == 0  # a save's replay starts at the start
+    key(app, pygame.K_END)
+    app.render()
+    assert any(s.startswith("Sealed orders: Withdraw") for s in replay.drawn_strings)
+    key(app, pygame.K_ESCAPE)
+    assert top(app) is scene and not scene.gm
+
+
+def test_a_campaign_save_with_orders_sealed_and_no_passphrase_keeps_its_replay_closed(tmp_path: Path) -> None:
+    app, scene = _app()
+    _zones_seal_withdraw(app, scene)
+    path = _saved(scene, tmp_path)
+    bare = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    assert launch.open_replay_file(bare, path) is None
+    lock = top(bare)
+    assert lock.name == "gm_lock" and lock.mode == "closed" and lock.ok is None
+    assert not lock.submit("anything")
+    assert not any(isinstance(s, CampaignReplayScene) for s in bare.scenes)
+
+
+def test_a_campaign_save_with_nothing_sealed_and_no_passphrase_opens_its_replay_at_once(tmp_path: Path) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)  # the week up to its orders: nothing sealed yet
+    path = _saved(scene, tmp_path)
+    bare = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    assert launch.open_replay_file(bare, path) is None
+    replay = top(bare)
+    assert isinstance(replay, CampaignReplayScene) and replay.index == 0
+    assert replay.game_title == "campaign-save.yaml"
+    key(bare, pygame.K_END)
+    assert replay.index == len(scene.session.history)
+
+
+def test_a_saves_replay_alone_in_the_window_stays_open_once_the_passphrase_is_given(tmp_path: Path) -> None:
+    """`python -m game replay SAVE --view`: the GM's seat is the only screen; the right passphrase
+    puts the replay in its place (the window used to close with the seat, the last screen)."""
+    app, scene = _app()
+    _set_passphrase(app, scene)
+    _zones_seal_withdraw(app, scene)
+    path = _saved(scene, tmp_path)
+    alone = App(TABLE, size=(1280, 800), headless=True, settings=Settings(animation="instant"))
+    alone.running = True
+    assert launch.open_replay_file(alone, path) is None
+    assert len(alone.scenes) == 1 and top(alone).name == "gm_lock"
+    assert top(alone).submit(PASSPHRASE)
+    assert alone.running and len(alone.scenes) == 1 and isinstance(top(alone), CampaignReplayScene)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (960, 600)])
+def test_every_line_of_the_replay_panel_fits_its_width_even_a_dice_seeds_long_digest(size: tuple[int, int]) -> None:
+    app, scene = _app(size)
+    play_to_orders(app, scene)
+    through_handoff(app)
+    st = scene.state
+    secret = "a secret"
+    ok, _e, why = scene.session.apply(GmDiceSeed(week=st.week, commitment=commitment_of(secret), secret=secret,
+                                                 salts={p: f"salt-{p}" for p in ordering_players(st)}))
+    assert ok, why
+    key(app, pygame.K_g)
+    assert top(app).submit(PASSPHRASE)
+    key(app, pygame.K_F3)
+    replay = top(app)
+    assert isinstance(replay, CampaignReplayScene)
+    key(app, pygame.K_LEFT)  # the seed's step (the passphrase's is the last)
+    app.render()
+    assert replay.steps[replay.index - 1].command.kind == "gm_dice_seed"
+    assert any("sha256:" in t for t, _ in replay.drawn_rects)  # the commitment, broken to fit
+    for text, rect in replay.drawn_rects:
+        assert rect.left >= size[0] - 400 and rect.right <= size[0] - 8, (text, rect)

@@ -77,8 +77,12 @@ class GmLockScene(Scene):
             Binding((pygame.K_ESCAPE,), "Esc", "back to the player's screen"))
 
     def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None],
-                 purpose: str = "view") -> None:
+                 purpose: str = "view", opens: Callable[[], Scene] | None = None) -> None:
+        """`on_open()` runs once the seat has closed on the right passphrase; `opens()`, when
+        given, is the screen the seat is replaced by then (the stack is never empty between the
+        two: a seat alone in the window, a save's replay from the command line, keeps it open)."""
         super().__init__(app)
+        self.opens = opens
         self.purpose = purpose  # "view": the GM view; "seats": changing who plays a power (the players
         # dialog); "abandon": a battle fought out set aside for the tables; "replay": the replay (F3)
         self.seat = seat
@@ -135,7 +139,10 @@ class GmLockScene(Scene):
                 return False
         else:
             return False
-        self.app.pop()
+        if self.opens is not None:
+            self.app.replace(self.opens())
+        else:
+            self.app.pop()
         self.on_open()
         return True
 

@@ -5,7 +5,9 @@ a panel giving the step's command, its dice and its events in the words of the w
 A replay shows every side's sealed orders, so it follows the GM view's policy exactly: it opens
 from the GM view, or behind the GM's seat (gm_lock.py: the GM's passphrase once one is set; none
 set and orders sealed: closed until the reveal; none set and nothing sealed: it is set there
-first), never from a player's screen without it (`open_replay`).
+first), never from a player's screen without it (`open_replay`). A save file's replay (the load
+menu's Replay, which a player may reach, and `python -m game replay SAVE --view`) asks for the
+passphrase the save keeps; a save without one opens only when nothing in it is sealed.
 
 The map is drawn by a campaign scene of its own that never gets a click or a key: the replay
 gives it a display session (a copy of the live one's beginning) whose history it sets to the
@@ -31,7 +33,7 @@ from game.shell.keymap import Binding, dispatch
 from game.shell.scene import Scene
 from game.shell.session import Session
 from game.shell.toolkit.buttons import Button
-from game.systems.campaign.client.gm_lock import GmLockScene
+from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.gm_rolls import command_text
 from game.systems.campaign.client.results import wrap
 from game.systems.campaign.client.scene import PANEL_W, ZOOM_STEP, CampaignScene
@@ -69,21 +71,56 @@ def live_scene(app: Any, session: Any) -> CampaignScene | None:
     return next((s for s in app.scenes if isinstance(s, CampaignScene) and s.session is session), None)
 
 
+def fold(text: str, size: int, bold: bool, width: int) -> list[str]:
+    """`text` wrapped at spaces (results.wrap), and a word too long for the width on its own (a
+    commitment's digest) broken where it reaches the edge: no line runs past the panel."""
+    f = font(size, bold)
+    out: list[str] = []
+    for i, line in enumerate(wrap(text, size, bold, width)):
+        room = width - (f.size("    ")[0] if i or out else 0)
+        while f.size(line)[0] > room and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and f.size(line[:cut])[0] > room:
+                cut -= 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line)
+    return out
+
+
+def _nothing() -> None:
+    return None
+
+
+def _kept_elsewhere(lock: Any) -> str:
+    return "A save's replay sets no passphrase: load the save to play it (Ctrl+O), then set one there."
+
+
 def open_replay(app: Any, session: Any, start: int | None = None, title: str = "") -> None:
-    """F3: the replay of the live campaign, as the GM view opens: at once from the GM view, else
-    behind the GM's seat (the passphrase; closed while orders are sealed and none was set)."""
+    """The replay of a campaign, as the GM view opens. F3 on the live game: at once from the GM
+    view, else behind the GM's seat (its passphrase; closed while orders are sealed and none was
+    set; set there first when none is and nothing is sealed). A save file's (the load menu's
+    Replay, `replay SAVE --view`): behind a GM's seat on the save's own passphrase; a save without
+    one opens at once when nothing in it is sealed (every order in it was revealed), and stays
+    closed when orders are sealed."""
     scene = live_scene(app, session)
-    if scene is None:  # (no campaign map of this session on the stack: nothing to check the GM's seat)
-        return
 
-    def show() -> None:
-        app.push(CampaignReplayScene(app, session, start=start, title=title))
+    def replay() -> CampaignReplayScene:
+        return CampaignReplayScene(app, session, start=start, title=title)
 
-    if scene.gm:
-        show()
+    state = session.state
+    sealed = any(b.orders for b in state.open_games())
+    if scene is not None:
+        if scene.gm:
+            app.push(replay())
+            return
+        app.push(GmLockScene(app, scene.gm_seat, sealed, _nothing, purpose="replay", opens=replay))
         return
-    sealed = any(b.orders for b in scene.state.open_games())
-    app.push(GmLockScene(app, scene.gm_seat, sealed, show, purpose="replay"))
+    seat = GmSeat(lambda: state.gm_lock, _kept_elsewhere)  # the save's lock, read only
+    if seat.lock is None and not sealed:
+        app.push(replay())
+        return
+    app.push(GmLockScene(app, seat, sealed, _nothing, purpose="replay", opens=replay))
 
 
 class CampaignReplayScene(Scene):
@@ -320,6 +357,7 @@ class CampaignReplayScene(Scene):
         st = self.display.state
         view.draw_map(surface, self.display.system.view(st, None))
         self.drawn_strings = list(view.drawn_strings)
+        self.drawn_rects: list[tuple[str, pygame.Rect]] = []  # the panel's texts and where they landed
         p = self._panel()
         pygame.draw.rect(surface, (30, 32, 38), p)
         pygame.draw.rect(surface, GOLD, p, 2)
@@ -333,7 +371,7 @@ class CampaignReplayScene(Scene):
             y += self._para(surface, self.note, (x, y), 12, (255, 120, 100))
         lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
         for text, size, colour, bold in self.step_lines():
-            for i, part in enumerate(wrap(text, size, bold, PANEL_W - 24)):
+            for i, part in enumerate(fold(text, size, bold, PANEL_W - 24)):
                 lines.append((part if i == 0 else "    " + part, size, colour, bold))
         bottom = self.buttons_top - 8
         self.scroll = min(self.scroll, max(0, len(lines) - 1))
@@ -352,12 +390,12 @@ class CampaignReplayScene(Scene):
               colour: tuple[int, int, int] = (230, 230, 230), bold: bool = False) -> int:
         self.drawn_strings.append(text)
         img = font(size, bold).render(text, True, colour)
-        surface.blit(img, pos)
+        self.drawn_rects.append((text, surface.blit(img, pos)))
         return int(img.get_height())
 
     def _para(self, surface: pygame.Surface, text: str, pos: tuple[int, int], size: int = 13,
               colour: tuple[int, int, int] = (230, 230, 230)) -> int:
         y = pos[1]
-        for i, part in enumerate(wrap(text, size, False, PANEL_W - 24)):
+        for i, part in enumerate(fold(text, size, False, PANEL_W - 24)):
             y += self._text(surface, part if i == 0 else "    " + part, (pos[0], y), size, colour)
         return y - pos[1]

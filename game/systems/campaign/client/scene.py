@@ -431,6 +431,7 @@ class CampaignScene(Scene):
         self.gm = False
         self.selected = None
         self.orders_panel = None
+        self.message = ""  # (the GM's last word is not left on the next player's screen)
         self._build()
 
     def open_history(self) -> None:
@@ -1016,6 +1017,11 @@ class CampaignScene(Scene):
             elif event.key == pygame.K_l:
                 self.show_legend = not self.show_legend
             elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
+                if not self.gm:  # (the Battle panel is the GM's: a player's B says so, and shows nothing)
+                    self.message = ("B shows the next open battle in the GM's Battle panel: it is the GM's, in the "
+                                    "GM view (G, with the GM's passphrase).")
+                    self.message_ok = False
+                    return
                 self.battle_shown += 1
                 self._build()
             elif event.key == pygame.K_e:
