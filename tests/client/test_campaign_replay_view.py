@@ -205,6 +205,10 @@ def test_the_replay_jumps_by_phase_and_week_and_tells_each_steps_command_dice_an
     app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=(1100, 300), rel=(0, 0), buttons=(0, 0, 0)),
               pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, flipped=False)])  # the wheel over the panel
     assert replay.scroll == 6
+    app.render()
+    assert lines[0] in replay.drawn_strings  # the command's line stays put
+    assert "(6 lines above: the wheel scrolls back)" in replay.drawn_strings
+    assert words[0] not in replay.drawn_strings  # the events scrolled under it
     key(app, pygame.K_END)
     assert replay.index == n
 

@@ -369,13 +369,20 @@ class CampaignReplayScene(Scene):
                         "Esc: close (the game goes on as it was)", (x, y), 11, (160, 160, 170)) + 8
         if self.note:
             y += self._para(surface, self.note, (x, y), 12, (255, 120, 100))
-        lines: list[tuple[str, int, tuple[int, int, int], bool]] = []
-        for text, size, colour, bold in self.step_lines():
-            for i, part in enumerate(fold(text, size, bold, PANEL_W - 24)):
-                lines.append((part if i == 0 else "    " + part, size, colour, bold))
+        Line = tuple[str, int, tuple[int, int, int], bool]
+
+        def folded(items: list[Line]) -> list[Line]:
+            return [(part if i == 0 else "    " + part, size, colour, bold) for text, size, colour, bold in items
+                    for i, part in enumerate(fold(text, size, bold, PANEL_W - 24))]
+
+        items = self.step_lines()
+        pinned = folded(items[:1])  # the command's own line stays put; the rest scrolls under it
+        rest = folded(items[1:])
         bottom = self.buttons_top - 8
-        self.scroll = min(self.scroll, max(0, len(lines) - 1))
-        shown = lines[self.scroll:]
+        self.scroll = min(self.scroll, max(0, len(rest) - 1))
+        above: list[Line] = [(f"({self.scroll} line{'s' if self.scroll != 1 else ''} above: the wheel scrolls back)",
+                              11, (170, 170, 180), False)] if self.scroll else []
+        shown = pinned + above + rest[self.scroll:]
         for k, (text, size, colour, bold) in enumerate(shown):
             hgt = font(size, bold).get_height()
             if y + hgt > bottom - (16 if k < len(shown) - 1 else 0):
