@@ -73,6 +73,7 @@ END_MARKER = "..."
 SAVE_SUFFIX = ".yaml"
 BACKUP_SUFFIX = ".bak"
 SCENARIOS_DIR = "scenarios"  # sub-folder of the saves folder holding exported scenarios
+DELETED_DIR = "deleted"  # where the load menu moves a deleted save (game/shell/savegame.py), never listed
 
 _PREAMBLE = (
     "# Ascension Isle: Legacy - {what}. Plain YAML, safe to read.\n"
@@ -898,8 +899,11 @@ def list_saves(directory: str | os.PathLike[str], *, recursive: bool = True) -> 
     for p in candidates:
         if p.name.startswith(".") or not p.is_file():
             continue
-        if SCENARIOS_DIR in p.relative_to(d).parts[:-1]:
+        folders = p.relative_to(d).parts[:-1]
+        if SCENARIOS_DIR in folders:
             continue  # set-ups exported from GM mode are scenarios, not saves
+        if DELETED_DIR in folders:
+            continue  # saves deleted from the load menu wait there, never offered
         try:
             modified = p.stat().st_mtime
         except OSError:

@@ -287,7 +287,7 @@ def _autosave_name(folder: Path, data: saves.SaveData, stem: str) -> Path:
 
 # --------------------------------------------------------------------------- deleting (the load menu)
 
-DELETED_DIR = "deleted"  # sub-folder of the saves folder: deleted saves wait there, never listed
+DELETED_DIR = "deleted"  # sub-folder of the saves folder: deleted saves wait there, never listed (= saves.DELETED_DIR)
 
 
 def deleted_dir(folder: Path | None = None) -> Path:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game import paths
 from game.io import saves
-from game.shell import fonts
+from game.shell import fonts, savegame
 from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.load_menu import LoadMenuScene
 from tests.client.clientfix import key, press_button, top_name
@@ -216,3 +217,14 @@ def test_a_file_that_cannot_be_read_is_deleted_the_same_way_and_the_question_say
     press_button(app, "Delete")
     assert (saves_dir / "deleted" / "junk.yaml").is_file() and menu.listings == []
     assert menu.delete_button.is_enabled is False and menu.selected is None
+
+
+def test_list_saves_itself_never_offers_a_save_in_the_deleted_folder(tmp_path: Path) -> None:
+    assert saves.DELETED_DIR == savegame.DELETED_DIR  # one folder, named in two layers
+    listed_before = {s.path.name for s in saves.list_saves(tmp_path)}
+    assert listed_before == set()
+    (tmp_path / savegame.DELETED_DIR).mkdir()
+    src = next(iter(paths.data_root().joinpath("tests", "fixtures", "saves").glob("*.yaml")))
+    (tmp_path / savegame.DELETED_DIR / "old.yaml").write_bytes(src.read_bytes())
+    (tmp_path / "kept.yaml").write_bytes(src.read_bytes())
+    assert {s.path.name for s in saves.list_saves(tmp_path)} == {"kept.yaml"}
