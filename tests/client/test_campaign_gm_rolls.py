@@ -215,3 +215,21 @@ def test_in_the_smallest_window_the_gm_panels_text_stays_above_its_buttons() -> 
     assert any(t.startswith("Next rolls forced (1): 5.") for t, _ in drawn)
     for text, rect in drawn:
         assert rect.bottom <= scene.widgets_top, (text, rect, scene.widgets_top)
+
+
+def test_ctrl_z_in_the_gm_view_keeps_the_passphrase_and_the_dice_seed_and_says_why() -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    _gm_view(app, scene)  # the passphrase set now: the last command
+    n = len(scene.session.history)
+    ctrl_z = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z, mod=pygame.KMOD_CTRL, unicode="", scancode=0)
+    app.step([ctrl_z])
+    app.render()
+    assert len(scene.session.history) == n and scene.state.gm_lock is not None
+    assert "Not undone: the GM's passphrase holds for the whole campaign." in _panel(scene)
+    _seed_the_week(scene)
+    app.step([ctrl_z])
+    app.render()
+    assert len(scene.session.history) == n + 1 and scene.session.history[-1].command.kind == "gm_dice_seed"
+    assert "Not undone: the week's dice seed stays" in _panel(scene)

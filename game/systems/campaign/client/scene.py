@@ -71,6 +71,14 @@ from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
 
 PANEL_W = 400
+# the GM commands Ctrl+Z takes back in the GM view, and why the others stay [decision]
+GM_UNDOABLE = ("gm_force_rolls", "gm_move_army", "gm_edit_unit", "gm_set_general", "gm_battle_dice")
+GM_KEPT = {"gm_lock": "the GM's passphrase holds for the whole campaign.",
+           "gm_dice_seed": "the week's dice seed stays (the commitment protocol's check, verify-dice, reads it).",
+           "gm_battle_choice": "how a battle is resolved goes with its battle save (fought out) or its dice "
+                               "(tables); abandon a battle fought out instead.",
+           "gm_battle_abandon": "a battle set aside for the tables stays so (its save is kept).",
+           "gm_battle_result": "a battle's result came from its battle fought out."}
 STEP_NAMES = {"movement": "Move", "declare": "Declare", "pickup": "Pick-up", "narrative": "Posts",
               "orders": "Sealed orders"}  # the week's steps along the top of the map
 ZOOM_STEP = 1.25   # one wheel notch or one +/- press
@@ -482,8 +490,10 @@ class CampaignScene(Scene):
             actions.undo_action(self)
             return
         last = steps[-1]
-        if getattr(last.command, "kind", "") == "gm_lock":
-            self.message = "Not undone: the GM's passphrase holds for the whole campaign."
+        kind = getattr(last.command, "kind", "")
+        if kind not in GM_UNDOABLE:
+            self.message = "Not undone: " + GM_KEPT.get(kind, "the window takes back only the GM's forced rolls, "
+                                                        "moves, unit and General edits and battle dice.")
             self.message_ok = False
             return
         what = command_text(self.system, last.before, last.command)
