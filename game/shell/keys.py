@@ -83,11 +83,11 @@ UNDO_KEYS: tuple[Binding, ...] = (
 
 # Keys the live game scene passes to the shell (they need the map on screen, so not from dialogs).
 GAME_KEYS: tuple[Binding, ...] = (
-    Binding((pygame.K_F3,), "F3", "replay view of this game: step through it command by command or round by round",
-            actions.open_replay_view, group="Replays and GM"),
-    Binding((pygame.K_F2,), "F2", "GM mode (edit anything, set the next roll, see every side, undo/redo "
-            "anything with Ctrl+Z / Ctrl+Y, save the set-up as a scenario)", actions.toggle_gm,
-            group="Replays and GM"),
+    Binding((pygame.K_F3,), "F3", "replay view of this game: step through it command by command, or by round, "
+            "Wave or week (the campaign's is the GM's)", actions.open_replay_view, group="Replays and GM"),
+    Binding((pygame.K_F2,), "F2", "GM mode: see every side and set the next rolls; in the tactical battle also "
+            "place, move and edit units and save the set-up as a scenario, in the mass battle set wounds, "
+            "Brutes and Advantage; undo/redo anything with Ctrl+Z / Ctrl+Y", actions.toggle_gm, group="Replays and GM"),
 )
 
 # What the shell does for a screen whose key map does not name the key: the help on any screen,

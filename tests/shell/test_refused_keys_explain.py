@@ -173,6 +173,7 @@ def test_a_game_key_on_a_full_screen_without_a_message_line_says_why_in_a_small_
         top = game.app.scenes.top
         assert isinstance(top, DialogScene) and top.name == "not_here", (label, game.top())
         assert top.body_text.endswith(f": close this first; {SHORT[label]} ({label}) works from the game's screen.")
+        assert top.body_text.startswith("The replay view: "), top.body_text  # the screen named, not the game
         key(game, pygame.K_RETURN)
         assert game.app.scenes.top is replay
 

@@ -79,7 +79,8 @@ class ReplayScene(Scene):
         self.steps = list(steps)
         self.final = session.state
         self.initial = self.steps[0].before if self.steps else session.state
-        self.title = title or session.setup.name
+        self.title = "The replay view"  # the screen's name (the shell's "close this first" says it)
+        self.game_title = title or session.setup.name
         self.display = Session(system=session.system, record=Record(session.system, self.initial),
                                    game_setup=session.game_setup, setup=session.setup, board=session.board,
                                    layout=session.layout, map_data=session.map_data, seed=session.seed,
@@ -212,7 +213,7 @@ class ReplayScene(Scene):
     def _refresh(self) -> None:
         st = self.display.state
         n = len(self.steps)
-        self.title_label.set_text(f"Replay: {self.title} · command {self.index}/{n} · round {st.round}")
+        self.title_label.set_text(f"Replay: {self.game_title} · command {self.index}/{n} · round {st.round}")
         if self.index == 0:
             shown: Styled = (text.line(text.ink("The battle as it started. Next > (Right arrow) plays the first "
                                                 "command.", text.DIM)),)
