@@ -188,8 +188,9 @@ class CampaignScene(Scene):
             Binding((pygame.K_n,), "N", "GM view: force the next dice rolls (the queue of forced values is shown in "
                     "the GM's panel)"))
     # claimed only while the GM view is open (else the shell's undo for the players)
-    GM_UNDO = Binding((pygame.K_z,), "Ctrl+Z", "GM view: take back the last GM command (forced rolls included; "
-                      "Ctrl+Y plays it again); a player's command: the rules' undo as for the players", ctrl=True)
+    GM_UNDO = Binding((pygame.K_z,), "Ctrl+Z", "GM view: take back the GM's last forced rolls, army move, unit, "
+                      "General or battle-dice edit (Ctrl+Y plays it again); a player's command: the rules' undo as "
+                      "for the players", ctrl=True)
 
     def key_map(self) -> tuple[Binding, ...]:
         return (*self.KEYS, self.GM_UNDO) if self.gm else tuple(self.KEYS)
