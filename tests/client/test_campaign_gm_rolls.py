@@ -182,6 +182,7 @@ def test_on_a_week_not_seeded_the_dialog_says_a_later_seed_drops_the_queue_and_a
     app.render()
     shown = " ".join(dialog.drawn_strings)
     assert "Warning" not in shown and "the seed drops the values still queued" in shown
+    assert "verify-dice` lists this command among the GM's commands before the seed" in shown
     assert dialog.submit("2")
     assert top(app) is scene and scene.state.forced == (2,)
 

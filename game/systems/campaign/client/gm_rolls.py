@@ -155,7 +155,8 @@ class ForceRollsScene(Scene):
                         "the players can see it did. You will be asked to confirm.", (255, 150, 110)))
         elif st.phase == "orders":
             out.append(("If the week's dice are then seeded by the commitment protocol, the seed drops the "
-                        "values still queued.", (180, 180, 190)))
+                        "values still queued, and `campaign verify-dice` lists this command among the GM's "
+                        "commands before the seed for the players to check.", (180, 180, 190)))
         return out
 
     def submit(self, text: str) -> bool:
