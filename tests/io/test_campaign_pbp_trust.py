@@ -343,3 +343,30 @@ def test_verify_dice_points_out_a_gm_command_of_the_orders_phase_placed_before_t
     code, text = _verify(capsys, script, "--commitment", COMMITMENT, "--orders", *week1["files"])
     assert "a gm_battle_dice in the orders phase before the seed" in text, text
     assert "check it was posted before the orders were sealed" in text
+
+
+def test_verify_dice_notes_the_result_of_a_battle_fought_out_as_its_own_saves_not_a_problem(tmp_path, capsys):
+    """A battle the GM chose before the seed to fight out at another scale ends by gm_battle_result,
+    after the seed: its result is its battle save's (`replay --verify` checks it), so it is said,
+    not counted a problem; the same result with no save behind it still is one."""
+    head = head_before_orders(tmp_path, 1)
+    text = head.read_text(encoding="utf-8")
+    head.write_text(text + "- {kind: gm_battle_choice, battle: B2, scale: tactical, save: battles/b2.yaml}\n",
+                    encoding="utf-8")
+    secret = _secret_file(tmp_path / "gm-secret-week1.yaml")
+    files = [_sealed(tmp_path, p, 1, WEEK_ORDERS[1][p], SALTS[p]) for p in ("zones", "jibril")]
+    seeded = tmp_path / "seeded.yaml"
+    assert main(["campaign", "import", S, str(head), *map(str, files), "--secret", str(secret),
+                 "--out", str(seeded)]) == 0
+    capsys.readouterr()
+    result = ("- {kind: gm_battle_result, battle: B2, winner: resistance, band: 1, source: {scale: tactical, "
+              "save: battles/b2.yaml, checksum: 'sha256:00'}}")
+    fought = tmp_path / "fought.yaml"
+    fought.write_text(seeded.read_text(encoding="utf-8") + result + "\n", encoding="utf-8")
+    code, out = _verify(capsys, fought, "--commitment", COMMITMENT, "--orders", *map(str, files))
+    assert code == 0 and "the result of battle B2, fought out at the tactical scale" in out, out
+    assert "PROBLEM" not in out and "the dice check out" in out
+    bare = tmp_path / "bare.yaml"
+    bare.write_text(seeded.read_text(encoding="utf-8") + result.split(", source:")[0] + "}\n", encoding="utf-8")
+    code, out = _verify(capsys, bare, "--commitment", COMMITMENT, "--orders", *map(str, files))
+    assert code == 1 and "PROBLEM: a gm_battle_result after the seed" in out, out

@@ -533,8 +533,17 @@ def _verify_dice(args: argparse.Namespace) -> int:
                          "knew every salt and the secret)")
     for n, s in enumerate(all_steps[first + at + 1:first + len(steps)], start=first + at + 2):
         kind = s.command.kind
+        source = getattr(s.command, "source", None)
         if kind == "gm_lock":
             lines.append(f"command {n}: gm_lock after the seed (the GM's passphrase: no die or result)")
+        elif kind == "gm_battle_result" and source is not None and \
+                getattr(s.before.battles.get(s.command.battle), "fought_as", "") == source.scale:
+            # a battle fought out at another scale: its result is its own save's, which `replay
+            # --verify` checks (docs/scales.md), not this week's dice (a choice to fight it out made
+            # after the seed is a gm_battle_choice after it: a problem of its own)
+            lines.append(f"command {n}: the result of battle {s.command.battle}, fought out at the {source.scale} "
+                         f"scale (its save {source.save}): not drawn from this week's dice; `python -m game "
+                         "replay --verify` checks it against that save")
         elif kind.startswith("gm_"):
             why = ("dice not drawn from it" if kind in ("gm_force_rolls", "gm_dice_seed") else
                    "the GM knew the secret and every salt by then, so could choose it knowing every die")
