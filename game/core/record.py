@@ -9,7 +9,7 @@ anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,3 +115,29 @@ class Record:
             starts.setdefault(round_of(step.before), i)
             starts.setdefault(round_of(step.after), i + 1)
         return starts
+
+    # ---------------------------------------------------------------- the replay views' jumps
+    # A period is a function of a state (a round, a Wave, a week and phase); it starts at 0 and at
+    # every position (a number of commands) where its value changes. Every system's replay view
+    # steps by these.
+    def period_starts(self, period: Callable[[Any], Hashable]) -> list[tuple[Hashable, int]]:
+        """(the period's value, the position it starts at), in order."""
+        out = [(period(self.state_at(0)), 0)]
+        for i in range(1, len(self.steps) + 1):
+            value = period(self.state_at(i))
+            if value != out[-1][0]:
+                out.append((value, i))
+        return out
+
+    def period_start(self, period: Callable[[Any], Hashable], value: Hashable) -> int | None:
+        """Where the period with this value first starts (None: the game never has it)."""
+        return next((i for v, i in self.period_starts(period) if v == value), None)
+
+    def next_start(self, index: int, period: Callable[[Any], Hashable]) -> int:
+        """The start of the next period after position `index` (the end when there is none)."""
+        return next((i for _, i in self.period_starts(period) if i > index), len(self.steps))
+
+    def previous_start(self, index: int, period: Callable[[Any], Hashable]) -> int:
+        """The start of this period when `index` is past it, else of the period before (0 at the
+        first)."""
+        return max((i for _, i in self.period_starts(period) if i < index), default=0)

@@ -21,7 +21,6 @@ over the panel: scroll its lines · right-drag: move the map · Esc closes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -123,6 +122,16 @@ def open_replay(app: Any, session: Any, start: int | None = None, title: str = "
     app.push(GmLockScene(app, seat, sealed, _nothing, purpose="replay", opens=replay))
 
 
+def _phase(state: CampaignState) -> tuple[int, str]:
+    """A period the replay view jumps by: the phase of a week."""
+    return state.week, state.phase
+
+
+def _week(state: CampaignState) -> int:
+    """A period the replay view jumps by: the week."""
+    return state.week
+
+
 class CampaignReplayScene(Scene):
     overlay = False
     name = "replay"
@@ -133,6 +142,7 @@ class CampaignReplayScene(Scene):
         self.source = session  # the live game's session: read, never changed
         self.steps = list(session.history)
         self.initial = session.record.initial
+        self.history = Record(session.system, self.initial, list(self.steps))  # where it steps and jumps
         self.title = "The replay view"  # the screen's name
         self.game_title = title or str(getattr(session.loaded, "name", "") or "the campaign")
         self.display = Session(system=session.system, record=Record(session.system, self.initial),
@@ -154,28 +164,14 @@ class CampaignReplayScene(Scene):
     # ------------------------------------------------------------------ positions
     def state_at(self, index: int) -> CampaignState:
         """The state after the first `index` commands."""
-        if index <= 0 or not self.steps:
-            s: CampaignState = self.initial
-            return s
-        after: CampaignState = self.steps[min(index, len(self.steps)) - 1].after
-        return after
-
-    def _starts(self, key: Any) -> list[int]:
-        """The positions where key(state) changes (0 included): the starts of phases or weeks."""
-        out = [0]
-        last = key(self.state_at(0))
-        for i in range(1, len(self.steps) + 1):
-            k = key(self.state_at(i))
-            if k != last:
-                out.append(i)
-            last = k
-        return out
+        state: CampaignState = self.history.state_at(index)
+        return state
 
     def phase_starts(self) -> list[int]:
-        return self._starts(lambda st: (st.week, st.phase))
+        return [i for _, i in self.history.period_starts(_phase)]
 
     def week_starts(self) -> list[int]:
-        return self._starts(lambda st: st.week)
+        return [i for _, i in self.history.period_starts(_week)]
 
     def goto(self, index: int) -> None:
         self.note = ""
@@ -193,26 +189,20 @@ class CampaignReplayScene(Scene):
     def step_back(self) -> None:
         self.goto(self.index - 1)
 
-    def _later(self, starts: Sequence[int]) -> None:
-        self.goto(next((i for i in starts if i > self.index), len(self.steps)))
-
-    def _earlier(self, starts: Sequence[int]) -> None:
-        self.goto(max((i for i in starts if i < self.index), default=0))
-
     def next_phase(self) -> None:
-        self._later(self.phase_starts())
+        self.goto(self.history.next_start(self.index, _phase))
 
     def previous_phase(self) -> None:
-        self._earlier(self.phase_starts())
+        self.goto(self.history.previous_start(self.index, _phase))
 
     def next_week(self) -> None:
-        self._later(self.week_starts())
+        self.goto(self.history.next_start(self.index, _week))
 
     def previous_week(self) -> None:
-        self._earlier(self.week_starts())
+        self.goto(self.history.previous_start(self.index, _week))
 
     def jump_to_week(self, week: int) -> bool:
-        at = next((i for i in self.week_starts() if self.state_at(i).week == week), None)
+        at = self.history.period_start(_week, week)
         if at is None:
             self.note = f"Week {week} is not in this game (it reaches week {self.state_at(len(self.steps)).week})."
             return True

@@ -53,6 +53,11 @@ def _goto(index: int) -> Any:
     return lambda scene: scene.goto(index)
 
 
+def _wave(state: Any) -> int:
+    """The period the replay view jumps by: the Wave."""
+    return int(state.wave)
+
+
 class MassReplayScene(Scene):
     overlay = False
     name = "replay"
@@ -77,8 +82,8 @@ class MassReplayScene(Scene):
         super().__init__(app)
         self.source = session
         self.steps = list(steps)
-        self.final = session.state
         self.initial = self.steps[0].before if self.steps else session.state
+        self.history = Record(session.system, self.initial, list(self.steps))  # where it steps and jumps
         self.title = "The replay view"  # the screen's name (the shell's "close this first" says it)
         self.game_title = title or getattr(session.loaded, "name", "") or "Mass battle"
         self.gm = gm
@@ -102,11 +107,7 @@ class MassReplayScene(Scene):
     # ------------------------------------------------------------------ positions
     def state_at(self, index: int) -> Any:
         """The state after the first `index` commands."""
-        if index <= 0:
-            return self.initial
-        if index >= len(self.steps):
-            return self.final
-        return self.steps[index - 1].after
+        return self.history.state_at(index)
 
     def revealed(self, i: int) -> bool:
         """Whether step `i` (0-based) may show what it chose: not sealed, or announced later in
@@ -118,11 +119,7 @@ class MassReplayScene(Scene):
 
     def wave_starts(self) -> dict[int, int]:
         """Wave -> the index of its first command (the last Wave: its start, or the end)."""
-        starts: dict[int, int] = {}
-        for i, step in enumerate(self.steps):
-            starts.setdefault(step.before.wave, i)
-        starts.setdefault(self.final.wave, len(self.steps))
-        return starts
+        return {int(w): i for w, i in self.history.period_starts(_wave)}  # type: ignore[call-overload]
 
     def goto(self, index: int) -> None:
         index = max(0, min(len(self.steps), index))
@@ -138,27 +135,18 @@ class MassReplayScene(Scene):
         self.goto(self.index - 1)
 
     def jump_to_wave(self, wave: int) -> bool:
-        starts = self.wave_starts()
-        if wave not in starts:
+        at = self.history.period_start(_wave, wave)
+        if at is None:
             self.view.message = f"This battle has no Wave {wave}."
             return False
-        self.goto(starts[wave])
+        self.goto(at)
         return True
 
     def next_wave(self) -> None:
-        wave = self.display.state.wave
-        later = sorted(i for w, i in self.wave_starts().items() if w > wave)
-        self.goto(later[0] if later else len(self.steps))
+        self.goto(self.history.next_start(self.index, _wave))
 
     def previous_wave(self) -> None:
-        starts = self.wave_starts()
-        wave = self.display.state.wave
-        here = starts.get(wave, 0)
-        if self.index > here:
-            self.goto(here)
-            return
-        earlier = sorted((i for w, i in starts.items() if w < wave), reverse=True)
-        self.goto(earlier[0] if earlier else 0)
+        self.goto(self.history.previous_start(self.index, _wave))
 
     def close(self) -> None:
         self.app.pop()

@@ -61,6 +61,11 @@ def _shown(seats: Seats) -> Seats:
     return Seats(dict(seats.levels), {k: v for k, v in seats.whys.items() if k not in held}, [])
 
 
+def _round(state: Any) -> int:
+    """The period the replay view jumps by: the round."""
+    return int(state.round)
+
+
 class ReplayScene(Scene):
     overlay = False
     name = "replay"
@@ -77,8 +82,8 @@ class ReplayScene(Scene):
         super().__init__(app)
         self.source = session  # the session whose history this is (the live game's, from F3)
         self.steps = list(steps)
-        self.final = session.state
         self.initial = self.steps[0].before if self.steps else session.state
+        self.history = Record(session.system, self.initial, list(self.steps))  # where it steps and jumps
         self.title = "The replay view"  # the screen's name (the shell's "close this first" says it)
         self.game_title = title or session.setup.name
         self.display = Session(system=session.system, record=Record(session.system, self.initial),
@@ -101,20 +106,11 @@ class ReplayScene(Scene):
     # ------------------------------------------------------------------ positions
     def state_at(self, index: int) -> Any:
         """The state after the first `index` commands (the step after it starts from there)."""
-        if index <= 0:
-            return self.initial
-        if index >= len(self.steps):
-            return self.final
-        return self.steps[index - 1].after
+        return self.history.state_at(index)
 
     def round_starts(self) -> dict[int, int]:
-        """Round -> index of its first command."""
-        starts: dict[int, int] = {}
-        for i, step in enumerate(self.steps):
-            starts.setdefault(step.before.round, i)
-        last_round = self.final.round
-        starts.setdefault(last_round, len(self.steps))
-        return starts
+        """Round -> index of its first command (the last round: its start, or the end)."""
+        return {int(r): i for r, i in self.history.period_starts(_round)}  # type: ignore[call-overload]
 
     def goto(self, index: int, *, animate: bool = False) -> None:
         index = max(0, min(len(self.steps), index))
@@ -137,26 +133,17 @@ class ReplayScene(Scene):
         self.goto(self.index - 1)
 
     def jump_to_round(self, round_no: int) -> bool:
-        starts = self.round_starts()
-        if round_no not in starts:
+        at = self.history.period_start(_round, round_no)
+        if at is None:
             return False
-        self.goto(starts[round_no])
+        self.goto(at)
         return True
 
     def next_round(self) -> None:
-        rnd = self.display.state.round
-        later = sorted(i for r, i in self.round_starts().items() if r > rnd)
-        self.goto(later[0] if later else len(self.steps))
+        self.goto(self.history.next_start(self.index, _round))
 
     def previous_round(self) -> None:
-        starts = self.round_starts()
-        rnd = self.display.state.round
-        here = starts.get(rnd, 0)
-        if self.index > here:
-            self.goto(here)
-            return
-        earlier = sorted((i for r, i in starts.items() if r < rnd), reverse=True)
-        self.goto(earlier[0] if earlier else 0)
+        self.goto(self.history.previous_start(self.index, _round))
 
     # ------------------------------------------------------------------ UI
     def _bar(self) -> pygame.Rect:
