@@ -153,17 +153,18 @@ def test_queued_rolls_are_shown_while_pending_and_the_next_rolls_show_them() -> 
     assert rolled and rolled[0].forced and list(rolled[0].dice[:3]) == [10, 10, 3]
 
 
-def test_a_die_face_outside_1_to_10_is_refused_with_the_rules_reason_and_nothing_is_played() -> None:
+def test_a_die_face_outside_1_to_10_is_refused_saying_what_was_expected_and_nothing_is_played() -> None:
     app, _, session = _app()
     gm = _gm(app, session)
     before = list(session.history)
     gm.dice_entry.set_text("4 11")
     _press(app, gm, "queue")
     assert list(session.history) == before and session.state.forced == []
-    assert gm.refused and gm.message == "Refused by the rules: forced dice are d10 faces 1..10, not [11]"
+    assert gm.refused and gm.message.startswith("11 cannot be rolled on a d10: expected whole numbers from 1 to 10 "
+                                                "(the mass battle's d10)"), gm.message
     gm.dice_entry.set_text("four")
     _press(app, gm, "queue")
-    assert gm.refused and gm.message == "a die: a whole number, not 'four'" and list(session.history) == before
+    assert gm.refused and gm.message.startswith("'four' is not a die value") and list(session.history) == before
 
 
 def test_an_individuals_wounds_set_in_the_dialog_are_a_logged_gm_command_the_gm_undoes() -> None:

@@ -16,13 +16,13 @@ Values forced *before* the seed are dropped by it (the rules' `seed_week`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pygame
 import pygame_gui
 
+from game.shell.dice_entry import expected_faces, parse_faces
 from game.shell.fonts import font
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
@@ -32,33 +32,19 @@ from game.systems.campaign.client.results import wrap
 from game.systems.campaign.rules.commands import GmForceRolls
 from game.systems.campaign.rules.state import CampaignState
 
-MAX_VALUES = 500  # the rules take at most this many at a time (engine._gm_force)
-
 
 def die_sides(state: CampaignState) -> int:
     return int(state.cs.rules.dice.sides)
 
 
 def expected(sides: int) -> str:
-    return f"whole numbers from 1 to {sides} (the campaign's d{sides}), separated by spaces or commas"
+    return expected_faces(sides, "the campaign's")
 
 
 def parse_values(text: str, sides: int) -> tuple[int, ...] | str:
-    """The die values typed, or why they are refused (naming what was expected)."""
-    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
-    if not words:
-        return f"Type at least one die value: {expected(sides)}."
-    if len(words) > MAX_VALUES:
-        return f"At most {MAX_VALUES} values at a time; {len(words)} were typed."
-    values: list[int] = []
-    for w in words:
-        if not re.fullmatch(r"[0-9]+", w):
-            return f"'{w[:20]}' is not a die value: expected {expected(sides)}."
-        v = int(w)
-        if not 1 <= v <= sides:
-            return f"{v} cannot be rolled on a d{sides}: expected {expected(sides)}."
-        values.append(v)
-    return tuple(values)
+    """The die values typed, or why they are refused (naming what was expected): the shell's
+    reading, as in every GM mode."""
+    return parse_faces(text, sides, "the campaign's")
 
 
 def week_seed_step(history: Sequence[Any], state: CampaignState) -> Any:

@@ -38,6 +38,7 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+from game.shell.dice_entry import parse_faces
 from game.shell.fonts import outlined, text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
@@ -304,11 +305,12 @@ def whole(label: str, raw: str, *, low: int | None = 0) -> int:
 
 
 def dice_of(raw: str) -> tuple[int, ...]:
-    """Die faces typed as "10 10 3" or "10, 10, 3" (the rules check that they are d10 faces)."""
-    parts = [p for p in raw.replace(",", " ").split() if p]
-    if not parts:
-        raise ValueError("type the die faces to queue, e.g. 10 10 3")
-    return tuple(whole("a die", p, low=None) for p in parts)
+    """Die faces typed as "10 10 3" or "10, 10, 3" (the shell's reading, as in every GM mode), or
+    ValueError saying what was expected."""
+    faces = parse_faces(raw, 10, "the mass battle's")
+    if isinstance(faces, str):
+        raise ValueError(faces)
+    return faces
 
 
 # --------------------------------------------------------------------------- GM mode
