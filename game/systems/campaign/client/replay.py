@@ -36,7 +36,7 @@ from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.gm_rolls import command_text
 from game.systems.campaign.client.results import wrap
 from game.systems.campaign.client.scene import PANEL_W, ZOOM_STEP, CampaignScene
-from game.systems.campaign.rules.models import MANOEUVRE_NAMES
+from game.systems.campaign.rules.models import MANOEUVRE_NAMES, display_name
 from game.systems.campaign.rules.state import PHASE_NAMES, CampaignState
 
 GOLD = (224, 184, 100)
@@ -240,7 +240,7 @@ class CampaignReplayScene(Scene):
         cmd = step.command
         if getattr(cmd, "kind", "") == "orders":  # sealed: the GM sees what they are
             st = step.before
-            strs = ", ".join(s.replace("_", " ").title() for s in cmd.stratagems) or "no stratagems"
+            strs = ", ".join(display_name(s) for s in cmd.stratagems) or "no stratagems"
             van = st.unit_name(cmd.vanguard) if cmd.vanguard in st.units else cmd.vanguard
             aims = "".join(f"; {what} {c[0]},{c[1]}" for what, c in (("withdraw to", cmd.withdraw_to),
                                                                      ("break through to", cmd.breakthrough_to))
