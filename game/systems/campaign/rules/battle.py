@@ -61,12 +61,14 @@ class Work:
                                              "generals": self.generals, "battles": self.battles})
 
     def roll(self, n: int, battle: str, player: str | None, purpose: str,
-             sides: int | None = None) -> tuple[tuple[int, ...], int]:
-        """n dice of the rules' kind (successes counted), or n dice of `sides` (a range roll)."""
+             sides: int | None = None, roller: Roller | None = None) -> tuple[tuple[int, ...], int]:
+        """n dice of the rules' kind (successes counted), or n dice of `sides` (a range roll);
+        `roller`: a generator of their own instead of the campaign's (a week's scouting seed)."""
         rules = self.state.cs.rules.dice
-        start = len(self.roller.dice)
-        dice = tuple(self.roller.roll(sides or rules.sides, purpose) for _ in range(n))
-        forced = sum(1 for d in self.roller.dice[start:] if d.forced)
+        r = self.roller if roller is None else roller
+        start = len(r.dice)
+        dice = tuple(r.roll(sides or rules.sides, purpose) for _ in range(n))
+        forced = sum(1 for d in r.dice[start:] if d.forced)
         succ = 0 if sides else sum(1 for d in dice if d >= rules.success_on)
         self.events.append(DiceRolled(battle=battle, player=player, purpose=purpose, dice=dice,
                                       successes=succ, forced=forced))

@@ -159,6 +159,17 @@ class GmDiceSeed(Cmd):
     salts: dict[str, str]
 
 
+class GmScoutingSeed(Cmd):
+    """The week's scouting dice drawn from the GM's second committed secret (rules/dice_seed.py,
+    docs/campaign.md "The dice"): given in the week's movement or declare phase, before its
+    battles start."""
+
+    kind: Literal["gm_scouting_seed"] = "gm_scouting_seed"
+    week: int
+    commitment: str
+    secret: str
+
+
 class GmSetLock(Cmd):
     """The GM's passphrase, set once for the whole campaign while no orders are sealed, as its
     salted slow digest (rules/gm_lock.py; never the passphrase itself)."""
@@ -172,13 +183,14 @@ class GmSetLock(Cmd):
 Command = Annotated[
     MoveArmy | EndTurn | Declare | Pickup | WritePost | NarrativeDone | GiveOrders
     | GmMoveArmy | GmEditUnit | GmForceRolls | GmSetGeneral | GmBattleResult | GmBattleChoice
-    | GmBattleAbandon | GmBattleDice | GmDiceSeed | GmSetLock,
+    | GmBattleAbandon | GmBattleDice | GmDiceSeed | GmSetLock | GmScoutingSeed,
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Command)
 COMMAND_KINDS = ("move_army", "end_turn", "declare", "pickup", "post", "narrative_done", "orders",
                  "gm_move_army", "gm_edit_unit", "gm_force_rolls", "gm_set_general", "gm_battle_result",
-                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice", "gm_dice_seed", "gm_lock")
+                 "gm_battle_choice", "gm_battle_abandon", "gm_battle_dice", "gm_dice_seed", "gm_lock",
+                 "gm_scouting_seed")
 
 
 def parse_command(data: dict[str, Any]) -> Cmd:

@@ -375,10 +375,12 @@ def _declare(txn: CampaignTxn, cmd: Declare) -> None:
                     w.armies[a.id] = a.model_copy(update={"held_back": True})
         w.events.append(BattleStarted(battle=bid, hex=c, sides=b.sides))
         scouting: dict[str, int] = {}
+        # a week with a scouting seed: the battle's own generator (dice_seed.py), not the campaign's
+        own = dice_seed.scouting_roller(state, c, {a.id: a.hex for a in w.armies.values() if a.battle == bid})
         for p in b.sides:
             dice = battle_mod.scouting_dice(state, b, p, w.armies)
             if dice:
-                _, s = w.roll(dice, bid, p, f"scouting roll of {state.player_name(p)}")
+                _, s = w.roll(dice, bid, p, f"scouting roll of {state.player_name(p)}", roller=own)
             else:
                 s = 0
             scouting[p] = s
@@ -521,7 +523,7 @@ def _end_week(txn: CampaignTxn) -> None:
     txn.emit(WeekEnded(week=state.week))
     txn.state = state.model_copy(update={"units": units, "armies": armies, "generals": generals,
                                          "week": state.week + 1, "phase": "movement", "turn": 0,
-                                         "narrative_done": (), "declarations": {}})
+                                         "narrative_done": (), "declarations": {}, "scouting_secret": None})
     txn.emit(PhaseBegan(week=txn.state.week, phase="movement"))
 
 
@@ -667,6 +669,7 @@ HANDLERS: dict[str, Handler] = {
 
 HANDLERS["gm_dice_seed"] = dice_seed.seed_week  # the dice commitment protocol (issue 31)
 HANDLERS["gm_lock"] = _gm_lock  # the GM's passphrase, kept in the campaign's saves
+HANDLERS["gm_scouting_seed"] = dice_seed.seed_scouting  # the scouting dice's commitment (docs/campaign.md)
 
 
 def _need_phase(state: CampaignState, phase: str) -> None:

@@ -135,6 +135,9 @@ class CampaignState(Frozen):
     # the GM's passphrase as a salted slow digest (rules/gm_lock.py), once the GM has set it;
     # written only then: saves made before it existed, or without one, are unchanged
     gm_lock: GmLock | None = None
+    # the week's scouting secret (gm_scouting_seed, rules/dice_seed.py) once the GM has given it;
+    # cleared at the week's end and written only while set: other saves are unchanged
+    scouting_secret: str | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CampaignState):
@@ -221,6 +224,8 @@ class CampaignState(Frozen):
                 a.pop("spent", None)
         if out.get("gm_lock") is None:
             out.pop("gm_lock", None)
+        if out.get("scouting_secret") is None:
+            out.pop("scouting_secret", None)
         return out
 
     @classmethod
