@@ -242,3 +242,21 @@ def test_gm_mode_fits_a_960_by_600_window() -> None:
     panel = gm.panel_rect()
     assert all(panel.contains(b.rect) for b in gm.buttons)
     app.render()
+
+
+def test_tab_moves_the_typing_through_every_field_of_a_gm_dialog_and_shift_tab_back() -> None:
+    app, _, session = _app()
+    gm = _gm(app, session)
+    _press(app, gm, "edit_person")
+    form = app.scenes.top
+    assert isinstance(form, FormScene) and len(form.entries) >= 3
+    keys = list(form.entries)
+    before = {k: e.get_text() for k, e in form.entries.items()}
+    for n, k in enumerate(keys[1:3], start=1):
+        app.step(_key(pygame.K_TAB))
+        assert [x for x in keys if form.entries[x].is_focused] == [k]  # one field has the caret
+        app.step([pygame.event.Event(pygame.TEXTINPUT, text=str(n))])
+    assert form.entries[keys[0]].get_text() == before[keys[0]]  # nothing typed into the first field
+    assert form.entries[keys[1]].get_text().endswith("1") and form.entries[keys[2]].get_text().endswith("2")
+    app.step(_key(pygame.K_TAB, pygame.KMOD_SHIFT))
+    assert [x for x in keys if form.entries[x].is_focused] == [keys[1]]

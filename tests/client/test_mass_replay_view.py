@@ -178,3 +178,19 @@ def test_the_game_keys_in_the_replay_say_to_close_it_first_and_change_nothing() 
     assert said is not None and said.name == "not_here"
     assert str(getattr(said, "body_html", "")).startswith("The replay view: close this first")
     assert list(session.history) == steps
+
+
+def test_a_board_key_or_a_wave_the_battle_never_reached_is_answered_in_the_replays_panel() -> None:
+    app, _, session = _app()
+    _play(app, session, 6)
+    steps = list(session.history)
+    replay = _replay(app)
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_w, mod=0, unicode="w", scancode=0)])
+    assert replay.note.startswith("The replay view plays nothing")
+    app.step(_key(pygame.K_RETURN))
+    assert replay.note.startswith("The replay view plays nothing")
+    app.step(_key(pygame.K_9))
+    assert replay.note.startswith("This battle has no Wave 9")
+    app.step(_key(pygame.K_RIGHT))
+    assert replay.note == ""  # said once, gone with the next key
+    assert list(session.history) == steps

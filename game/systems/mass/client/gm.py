@@ -231,7 +231,7 @@ class FormScene(Scene):
                          object_id=ObjectID(class_id="@primary"))
         self.cancel = Button(pygame.Rect(box.x + 26 + bw, box.bottom - 48, bw, 36), "Cancel (Esc)", self.ui)
         if self.fields:
-            self.entries[self.fields[0].key].focus()
+            self.ui.set_focus_set(self.entries[self.fields[0].key])  # (the manager's focus: one caret)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
@@ -262,7 +262,10 @@ class FormScene(Scene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:  # the next field
             keys = list(self.entries)
             now = next((i for i, k in enumerate(keys) if self.entries[k].is_focused), -1)
-            self.entries[keys[(now + 1) % len(keys)]].focus()
+            step = -1 if event.mod & pygame.KMOD_SHIFT else 1
+            # through the manager, which takes the focus from the field that had it (an entry's own
+            # focus() left it on the first field too: Tab wrote into it again)
+            self.ui.set_focus_set(self.entries[keys[(now + step) % len(keys)]])
             return
         self.ui.process_events(event)
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
@@ -381,8 +384,9 @@ class MassGmScene(Scene):
         left, right = self.columns()
         # the next rolls: a line of faces to queue, or one die at a click
         y = left.y + 40
-        self.dice_entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(left.x, y, left.w - 110, 32), self.ui,
-                                                              placeholder_text="e.g. 10 10 3")
+        # (no placeholder text: pygame_gui 0.6's placeholder came back mixed with what was typed after
+        # the box was emptied; the example is in the heading)
+        self.dice_entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(left.x, y, left.w - 110, 32), self.ui)
         self._button("queue", "Queue", pygame.Rect(left.right - 104, y, 104, 32),
                      tip="The next dice rolled show these faces, in order (after any already queued)")
         y += 38
@@ -637,7 +641,9 @@ class MassGmScene(Scene):
                      (box.x + 20 + banner.get_width(), box.y + 9))
         left, right = self.columns()
         s = self.state
-        surface.blit(text("The next rolls", 14, GOLD, True), (left.x, left.y))
+        head = text("The next rolls", 14, GOLD, True)
+        surface.blit(head, (left.x, left.y))
+        surface.blit(text("type faces, e.g. 10 10 3", 12, DIM), (left.x + head.get_width() + 8, left.y + 2))
         queue = bool(s.forced)
         surface.blit(text(wrap_px(self.queue_text(), 12, left.w, True)[0], 12, GM_GOLD if queue else DIM, queue),
                      (left.x, left.y + 20))

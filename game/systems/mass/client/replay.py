@@ -98,6 +98,7 @@ class MassReplayScene(Scene):
                                      default=-1)
         self.index = 0
         self.last_digit = 0  # the digit key just pressed (1-9: that Wave)
+        self.note = ""  # why the last key did nothing (shown in the panel until the next key)
         self.step_lines: list[tuple[str, tuple[int, int, int]]] = []
         self.buttons: dict[Any, str] = {}
         self.ui = app.make_ui()
@@ -137,7 +138,7 @@ class MassReplayScene(Scene):
     def jump_to_wave(self, wave: int) -> bool:
         at = self.history.period_start(_wave, wave)
         if at is None:
-            self.view.message = f"This battle has no Wave {wave}."
+            self.note = f"This battle has no Wave {wave} (it reaches Wave {self.state_at(len(self.steps)).wave})."
             return False
         self.goto(at)
         return True
@@ -241,10 +242,16 @@ class MassReplayScene(Scene):
             return
         if event.type == pygame.KEYDOWN:
             self.last_digit = event.key - pygame.K_0 if pygame.K_1 <= event.key <= pygame.K_9 else 0
+            self.note = ""
             for b in self.KEYS:
                 if b.matches(event) and b.action is not None:
                     b.action(self)
                     return
+            if event.unicode.strip():  # a board key (Enter, W, H...): said, not swallowed in silence
+                self.note = "The replay view plays nothing: step with Right / Left, Esc closes it and goes back " \
+                            "to the game."
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.note = "The replay view plays nothing: Esc closes it and goes back to the game."
 
     def update(self, dt: float) -> None:
         self.ui.update(dt)
@@ -275,6 +282,10 @@ class MassReplayScene(Scene):
         for chunk in wrap_px(keys, 12, width)[:2]:
             surface.blit(text(chunk, 12, DIM), (box.x + 10, y))
             y += 15
+        if self.note:  # a key it refused, said once
+            for chunk in wrap_px(self.note, 12, width)[:2]:
+                surface.blit(text(chunk, 12, (255, 150, 110)), (box.x + 10, y))
+                y += 15
         y += 6
         surface.blit(text("This command", 13, INK, True), (box.x + 10, y))
         y += 19
