@@ -99,17 +99,25 @@ def _gm_week(tmp_path: Path, capsys: Any) -> dict[str, Any]:
     from tests.hostile.campaignfix import order_file
     from tests.hostile.hostile import cli
 
-    head = head_before_orders(tmp_path, 1)
+    start = tmp_path / "start.yaml"  # week 1 before any move: the GM commits, both commitments posted
+    start.write_text("[]\n", encoding="utf-8")
     secret = tmp_path / "secret.yaml"
-    code, out, err, _ = cli(capsys, "campaign", "commit", str(SCENARIO), str(head), "--out", str(secret))
+    code, out, err, _ = cli(capsys, "campaign", "commit", str(SCENARIO), str(start), "--out", str(secret))
     assert code == 0, err
     commitment = out.split("before any order: ")[1].split()[0]
+    scouting = out.split("before any move of the week: ")[1].split()[0]
+    # the moves and declarations are in: the scouting seed goes before the first declaration
+    head = tmp_path / "head.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "import", str(SCENARIO), str(head_before_orders(tmp_path, 1)),
+                           "--scouting", str(secret), "--out", str(head))
+    assert code == 0, err
     files = [str(order_file(tmp_path, p)) for p in WEEK_ORDERS[1]]
     script = tmp_path / "seeded.yaml"
     code, _o, err, _ = cli(capsys, "campaign", "import", str(SCENARIO), str(head), *files, "--secret", str(secret),
                            "--out", str(script))
     assert code == 0, err
-    return {"head": head, "secret": secret, "commitment": commitment, "files": files, "script": script}
+    return {"head": head, "secret": secret, "commitment": commitment, "scouting": scouting, "files": files,
+            "script": script}
 
 
 def _verify(capsys: Any, script: Path, *extra: str) -> tuple[int, str]:
@@ -124,7 +132,8 @@ def test_a_week_committed_sealed_and_imported_verifies_and_its_report_reveals_th
     from tests.hostile.hostile import cli
 
     w = _gm_week(tmp_path, capsys)
-    code, text = _verify(capsys, w["script"], "--commitment", w["commitment"], "--orders", *w["files"])
+    code, text = _verify(capsys, w["script"], "--commitment", w["commitment"], "--scouting-commitment", w["scouting"],
+                         "--orders", *w["files"])
     assert code == 0 and "the dice check out" in text and "matches the posted commitment" in text, text
     code, report, _err, _ = cli(capsys, "campaign", "report", str(SCENARIO), str(w["script"]), "--week", "1")
     secret = [ln.split(": ", 1)[1] for ln in w["secret"].read_text().splitlines() if ln.startswith("secret:")][0]

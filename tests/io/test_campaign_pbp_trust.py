@@ -26,13 +26,26 @@ COMMITMENT = "sha256:" + hashlib.sha256(SECRET.encode()).hexdigest()
 SALTS = {"zones": "7c1e9a2f4b6d8e0a3c5f7b9d1e2a4c6f", "jibril": "3a8f2d6c9e1b4f7a0d3c6e9b2f5a8d1c",
          "resistance": "e4b7a1d9c3f6e2b8a5d1c7f4e9b3a6d2", "zenith": "5d9a3e7c1f8b4d2a6e0c9f3b7a1d5e8c"}
 PLAYERS = ("zones", "jibril", "resistance", "zenith")
+SCOUTING = "4e6a8c0b2d4f6e8a0c2e4a6b8d0f2e4c6a8b0d2f4e6c8a0b2d4f6e8c0a2b4d6f"
+SCOUTING_COMMITMENT = "sha256:" + hashlib.sha256(SCOUTING.encode()).hexdigest()
 
 
-def _secret_file(path: Path, week: int = 1, secret: str = SECRET) -> Path:
+def _secret_file(path: Path, week: int = 1, secret: str = SECRET, scouting: str | None = None) -> Path:
     commitment = "sha256:" + hashlib.sha256(secret.encode()).hexdigest()
-    path.write_text(f"kind: campaign-dice-secret\ncampaign: {NAME}\nweek: {week}\nsecret: {secret}\n"
-                    f"commitment: {commitment}\n", encoding="utf-8")
+    text = (f"kind: campaign-dice-secret\ncampaign: {NAME}\nweek: {week}\nsecret: {secret}\n"
+            f"commitment: {commitment}\n")
+    if scouting is not None:
+        text += (f"scouting_secret: {scouting}\n"
+                 f"scouting_commitment: sha256:{hashlib.sha256(scouting.encode()).hexdigest()}\n")
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+def _scouted(head: Path, secret: Path) -> Path:
+    """`head` with the week's scouting seed from `secret` put before its first declaration."""
+    out = head.with_name(head.stem + "-scouted.yaml")
+    assert main(["campaign", "import", S, str(head), "--scouting", str(secret), "--out", str(out)]) == 0
+    return out
 
 
 def _sealed(folder: Path, player: str, week: int, orders: list[OrderEntry], salt: str | None = None) -> Path:
@@ -46,8 +59,8 @@ def week1(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Week 1 of the teaching campaign played under the dice protocol with a fixed secret and
     fixed salts (the QA tester's game), and week 2 up to its orders."""
     folder = tmp_path_factory.mktemp("pbp")
-    head = head_before_orders(folder, 1)
-    secret = _secret_file(folder / "gm-secret-week1.yaml")
+    secret = _secret_file(folder / "gm-secret-week1.yaml", scouting=SCOUTING)
+    head = _scouted(head_before_orders(folder, 1), secret)
     files = [_sealed(folder, p, 1, WEEK_ORDERS[1][p], SALTS[p]) for p in PLAYERS]
     seeded = folder / "week1-seeded.yaml"
     assert main(["campaign", "import", S, str(head), *map(str, files), "--secret", str(secret),
@@ -112,7 +125,7 @@ def test_report_with_orders_refuses_a_seed_whose_salt_is_not_the_one_sealed(week
 def test_verify_dice_without_every_players_salt_checked_never_says_the_dice_check_out(week1, tmp_path, capsys):
     swapped = _with_salt(week1, tmp_path, "zones", SALTS["zones"][:-2] + "a1")
     code, text = _verify(capsys, swapped, "--commitment", COMMITMENT)
-    assert code == 2 and "the dice check out" not in text and "-- week 1: NOT CHECKED (4 left unchecked)" in text
+    assert code == 2 and "the dice check out" not in text and "-- week 1: NOT CHECKED (5 left unchecked)" in text
     for p in PLAYERS:
         assert f"NOT CHECKED: the salt of {p}: give its order file with --orders, or --fingerprint {p}=POSTED" \
             in text
@@ -122,8 +135,12 @@ def test_verify_dice_without_every_players_salt_checked_never_says_the_dice_chec
     # no posted commitment: not checked either
     code, text = _verify(capsys, week1["seeded"], "--orders", *week1["files"])
     assert code == 2 and "NOT CHECKED: the commitment" in text and "the dice check out" not in text
-    # everything given: they check out
+    # no posted scouting commitment: not checked either
     code, text = _verify(capsys, week1["seeded"], "--commitment", COMMITMENT, "--orders", *week1["files"])
+    assert code == 2 and "NOT CHECKED: the scouting commitment" in text and "the dice check out" not in text
+    # everything given: they check out
+    code, text = _verify(capsys, week1["seeded"], "--commitment", COMMITMENT, "--scouting-commitment",
+                         SCOUTING_COMMITMENT, "--orders", *week1["files"])
     assert code == 0 and "-- week 1: the dice check out" in text, text
 
 
@@ -349,11 +366,11 @@ def test_verify_dice_notes_the_result_of_a_battle_fought_out_as_its_own_saves_no
     """A battle the GM chose before the seed to fight out at another scale ends by gm_battle_result,
     after the seed: its result is its battle save's (`replay --verify` checks it), so it is said,
     not counted a problem; the same result with no save behind it still is one."""
-    head = head_before_orders(tmp_path, 1)
+    secret = _secret_file(tmp_path / "gm-secret-week1.yaml", scouting=SCOUTING)
+    head = _scouted(head_before_orders(tmp_path, 1), secret)
     text = head.read_text(encoding="utf-8")
     head.write_text(text + "- {kind: gm_battle_choice, battle: B2, scale: tactical, save: battles/b2.yaml}\n",
                     encoding="utf-8")
-    secret = _secret_file(tmp_path / "gm-secret-week1.yaml")
     files = [_sealed(tmp_path, p, 1, WEEK_ORDERS[1][p], SALTS[p]) for p in ("zones", "jibril")]
     seeded = tmp_path / "seeded.yaml"
     assert main(["campaign", "import", S, str(head), *map(str, files), "--secret", str(secret),
@@ -363,7 +380,8 @@ def test_verify_dice_notes_the_result_of_a_battle_fought_out_as_its_own_saves_no
               "save: battles/b2.yaml, checksum: 'sha256:00'}}")
     fought = tmp_path / "fought.yaml"
     fought.write_text(seeded.read_text(encoding="utf-8") + result + "\n", encoding="utf-8")
-    code, out = _verify(capsys, fought, "--commitment", COMMITMENT, "--orders", *map(str, files))
+    code, out = _verify(capsys, fought, "--commitment", COMMITMENT, "--scouting-commitment", SCOUTING_COMMITMENT,
+                        "--orders", *map(str, files))
     assert code == 0 and "the result of battle B2, fought out at the tactical scale" in out, out
     assert "PROBLEM" not in out and "the dice check out" in out
     bare = tmp_path / "bare.yaml"

@@ -10,11 +10,16 @@
     campaign import SCENARIO GAME FILE...     a verdict per order file; the good ones become orders
     campaign report SCENARIO GAME --week N [--format md|bbcode] [--orders FILE...] [--picture PNG]
     campaign status SCENARIO GAME             which battles are open and whose orders are in
-    campaign commit SCENARIO GAME --out SECRET   a fresh secret for the week's dice; post its commitment
+    campaign commit SCENARIO GAME --out SECRET   fresh secrets for the week's dice and scouting dice;
+                                              post both commitments before any move of the week
+    campaign import SCENARIO GAME --scouting SECRET --out GAME2
+                                              the week's scouting dice drawn from the scouting secret
+                                              (gm_scouting_seed put before the week's first declaration)
     campaign import ... --secret SECRET       the week's dice drawn from the secret and every salt
-    campaign verify-dice SCENARIO GAME --week N [--commitment C] [--orders FILE...] [--fingerprint P=F...]
-                                              exit 0: the dice check out; 1: a problem; 2: the commitment
-                                              or a player's salt not checked (nothing vouched for)
+    campaign verify-dice SCENARIO GAME --week N [--commitment C] [--scouting-commitment C]
+                         [--orders FILE...] [--fingerprint P=F...]
+                                              exit 0: the dice check out; 1: a problem; 2: a commitment,
+                                              a player's salt or the scouting dice not checked
     campaign plan SCENARIO GAME --battle B --player P   the 36-cell planner in the current state
 
 GAME is a command script or a campaign save (the window's saves included). A script with a command
@@ -47,10 +52,13 @@ from game.replay import load_game
 from game.systems.campaign.cli.trust import (
     SECRET_KIND,
     earlier_seed,
+    insert_command,
     new_file,
     read_order_file,
     refuse_precious,
     refuse_refusals,
+    script_line,
+    used_scouting,
     warn_refusals,
 )
 from game.systems.campaign.io.files import (
@@ -68,10 +76,10 @@ from game.systems.campaign.io.files import (
     write_orders_file,
 )
 from game.systems.campaign.rules import SYSTEM
-from game.systems.campaign.rules.battle import side_facts
+from game.systems.campaign.rules.battle import scouting_dice, side_facts
 from game.systems.campaign.rules.combat import orders_refusal
-from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed
-from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players, week_seed
+from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed, GmScoutingSeed, parse_command
+from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players, scouting_seed, week_seed
 from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
 from game.systems.campaign.rules.planner import plan
@@ -113,12 +121,16 @@ def register(subparsers: Any) -> None:
     im = sub.add_parser("import", help="check order files and append the good ones to a script as orders")
     im.add_argument("scenario")
     im.add_argument("script")
-    im.add_argument("files", nargs="+")
+    im.add_argument("files", nargs="*")
     im.add_argument("--out", default=None, help="write the extended script here (default: print the commands)")
     im.add_argument("--secret", default=None, metavar="SECRET_FILE",
                     help="draw the week's dice from this secret (campaign commit) and every file's salt")
+    im.add_argument("--scouting", default=None, metavar="SECRET_FILE",
+                    help="draw the week's scouting dice from this file's scouting secret (campaign commit): "
+                         "gm_scouting_seed goes before the week's first declaration")
     im.set_defaults(func=_import)
-    cm = sub.add_parser("commit", help="a fresh secret for the week's dice and the commitment to post")
+    cm = sub.add_parser("commit", help="fresh secrets for the week's dice and scouting dice, and the commitments "
+                                       "to post")
     cm.add_argument("scenario")
     cm.add_argument("script", metavar="GAME")
     cm.add_argument("--out", required=True, metavar="SECRET_FILE")
@@ -128,6 +140,8 @@ def register(subparsers: Any) -> None:
     vd.add_argument("script", metavar="GAME")
     vd.add_argument("--week", type=int, required=True)
     vd.add_argument("--commitment", default=None, help="the commitment the GM posted before the orders")
+    vd.add_argument("--scouting-commitment", default=None,
+                    help="the scouting commitment the GM posted before the week's first move")
     vd.add_argument("--orders", nargs="*", default=[], help="the week's order files")
     vd.add_argument("--fingerprint", nargs="*", default=[], metavar="PLAYER=FINGERPRINT",
                     help="the fingerprints the players posted")
@@ -323,13 +337,20 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    inputs = (args.scenario, args.script, *args.files, args.secret)
+    inputs = (args.scenario, args.script, *args.files, args.secret, args.scouting)
+    if not args.files and args.scouting is None:
+        raise UserError("name the order files to import (or give --scouting SECRET_FILE for the week's scouting seed)")
+    if args.scouting is not None and args.out is None:
+        raise UserError("--scouting puts the scouting seed inside the script: give --out for the new script")
     if args.out is not None:
         check_destination(args.out, "script", inputs=inputs)
         refuse_precious(args.out, "script")
     game = load_game_or_script(args.table, args.scenario, args.script)
     if game.from_save:
         raise UserError(f"{args.script}: a save; import adds orders to a command script")
+    old = read_text(args.script, "command script", limit=MAX_LARGE_FILE_BYTES).rstrip("\n")
+    if args.scouting is not None:
+        old, game = _add_scouting(args, game, old)
     rec = game.record
     secret = read_secret_file(args.secret, game) if args.secret is not None else None
     # first every file on its own against the campaign as it stands, then the good ones together
@@ -393,14 +414,14 @@ def _import(args: argparse.Namespace) -> int:
         print(f"ok {path}: {f.player}, {len(f.orders)} orders", file=sys.stderr)
     text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None, allow_unicode=True) if cmds else ""
     if args.out is not None:
-        old = read_text(args.script, "command script", limit=MAX_LARGE_FILE_BYTES).rstrip("\n")
         names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
-        written = write_output(args.out, old + f"\n# imported order files: {names}\n" + text, "script",
-                               inputs=inputs)
+        tail = f"\n# imported order files: {names}\n" + text if args.files else "\n"
+        written = write_output(args.out, old + tail, "script", inputs=inputs)
         if written.failed:
             raise UserError(f"{written.failed}; the script was kept in {written.path}")
-        print(f"wrote {args.out} ({sum(len(f.orders) for p, f in checked if p in good)} orders from {len(good)} "
-              f"files added, {bad} files refused); {SYSTEM.summary(rec.state)['phase']}")
+        added = (f"{sum(len(f.orders) for p, f in checked if p in good)} orders from {len(good)} files added, "
+                 f"{bad} files refused" if args.files else "the week's scouting seed added")
+        print(f"wrote {args.out} ({added}); {SYSTEM.summary(rec.state)['phase']}")
     else:
         print(text, end="")
     return 1 if bad else 0
@@ -409,9 +430,55 @@ def _import(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- the dice commitment
 
 
-def read_secret_file(path: str, game: Game) -> dict[str, Any]:
+def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str, Game]:
+    """The script's text and game with the week's `gm_scouting_seed` (from --scouting's secret
+    file) before the week's first declaration, or at the end while the week has none yet."""
+    rec = game.record
+    week = rec.state.week
+    sc = read_secret_file(args.scouting, game, scouting=True)
+    steps = list(rec.steps)
+    used = used_scouting(steps, sc["commitment"], sc["secret"])
+    if used is not None:
+        raise GameFileError(args.scouting, "scouting_commitment", f"already used for {used}, so public: anyone could "
+                                                                  "foresee the scouting dice; run campaign commit for "
+                                                                  "fresh secrets and post their commitments before any "
+                                                                  "move of a week")
+    mine = [i for i, s in enumerate(steps) if s.before.week == week]
+    if any(steps[i].command.kind in ("orders", "gm_dice_seed") for i in mine):
+        raise UserError(f"{args.script}: orders of week {week} are already in, given on the scouting dice the "
+                        "script rolled: too late for the week's scouting seed; nothing written")
+    at = next((i for i in mine if steps[i].command.kind == "declare"), len(steps))
+    seed = GmScoutingSeed(week=week, commitment=sc["commitment"], secret=sc["secret"])
+    commands = [s.command for s in steps]
+    commands.insert(at, seed)
+    new = Record(SYSTEM, rec.initial)
+    for n, cmd in enumerate(commands, start=1):
+        outcome = new.apply(cmd)
+        if isinstance(outcome, Rejection):
+            raise UserError(f"with the scouting seed before command {at + 1}, command {n} ({cmd.kind}) is refused: "
+                            f"{outcome.reason}; nothing written")
+    line = yaml.safe_dump(SYSTEM.command_to_data(seed), sort_keys=False, default_flow_style=True,
+                          width=10_000).strip()
+    out = insert_command(args.script, text, at, line)
+    data = yaml.safe_load(out)
+    data = data.get("commands") if isinstance(data, dict) else data
+    if not isinstance(data, list) or [parse_command(d) for d in data] != commands:
+        raise UserError(f"{args.script}: the scouting seed could not be put in its place; add this line before "
+                        f"command {at + 1} by hand: - {line}")
+    started = sorted({e.battle for s in steps[at:] for e in s.events if e.kind == "battle_started"})
+    where = (f"before command {at + 1} (line {script_line(args.script, at)}), the first declaration of week {week}"
+             if at < len(steps) else f"at the end, in the {new.state.phase} phase of week {week}")
+    print(f"ok the week's scouting dice: drawn from the scouting secret of {args.scouting} ({where})",
+          file=sys.stderr)
+    if started:
+        print(f"note: the scouting dice of {', '.join(started)} are no longer those rolled without the seed: post "
+              "them (campaign status) before any order is sealed", file=sys.stderr)
+    return out, Game(game.loaded, new, [], False)
+
+
+def read_secret_file(path: str, game: Game, *, scouting: bool = False) -> dict[str, Any]:
     """The GM's secret file (`campaign commit`) for this campaign's current week, its commitment
-    checked. GameFileError naming the field otherwise."""
+    (or, `scouting`, its scouting commitment) checked. GameFileError naming the field otherwise."""
     doc = read_yaml(path, "dice secret file")
     d = doc.data if isinstance(doc.data, dict) else {}
     if d.get("kind") != SECRET_KIND:
@@ -424,6 +491,18 @@ def read_secret_file(path: str, game: Game) -> dict[str, Any]:
     if d["week"] != game.record.state.week:
         raise GameFileError(path, "week", f"the secret of week {d['week']}, but the campaign is in week "
                                           f"{game.record.state.week}")
+    if scouting:
+        if "scouting_secret" not in d or "scouting_commitment" not in d:
+            raise GameFileError(path, "scouting_secret", "an older secret file with no scouting secret (campaign "
+                                                         "commit writes one since); run campaign commit for a new "
+                                                         "file and post both its commitments before any move of a "
+                                                         "week")
+        sec, com = d["scouting_secret"], d["scouting_commitment"]
+        if not isinstance(sec, str) or not sec or commitment_of(sec) != com:
+            raise GameFileError(path, "scouting_secret", "the scouting secret does not match its commitment")
+        if sec == d["secret"]:
+            raise GameFileError(path, "scouting_secret", "the scouting secret is the dice secret: they must differ")
+        return {"secret": sec, "commitment": com}
     if not isinstance(d["secret"], str) or commitment_of(d["secret"]) != d["commitment"]:
         raise GameFileError(path, "secret", "the secret does not match its commitment")
     used = earlier_seed(game.record.steps, d["commitment"], d["secret"], game.record.state.week)
@@ -444,15 +523,26 @@ def _commit(args: argparse.Namespace) -> int:
     if state.phase not in ("narrative", "orders", "declare", "pickup", "movement"):
         raise UserError(f"the campaign is {state.phase}; no week to commit to")
     secret = _secrets.token_hex(32)
+    scouting = _secrets.token_hex(32)
     data = {"kind": SECRET_KIND, "campaign": game.loaded.name, "week": state.week, "secret": secret,
-            "commitment": commitment_of(secret)}
-    written = write_output(args.out, "# Keep this file secret until the week's report; post only the "
-                           "commitment.\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+            "commitment": commitment_of(secret), "scouting_secret": scouting,
+            "scouting_commitment": commitment_of(scouting)}
+    written = write_output(args.out, "# Keep this file secret until the week's report; post only the two "
+                           "commitments.\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
                            "dice secret", inputs=(args.scenario, args.script), backup=False)
     if written.failed:
         raise UserError(f"{written.failed}; the secret was kept in {written.path}")
-    print(f"a fresh secret for week {state.week} of {game.loaded.name} is in {args.out} (keep it private)")
+    print(f"fresh secrets for week {state.week} of {game.loaded.name} are in {args.out} (keep it private)")
     print(f"post this commitment publicly before any order: {data['commitment']}")
+    print(f"post this scouting commitment with it, before any move of the week: {data['scouting_commitment']}")
+    week_steps = [s for s in game.record.steps if s.before.week == state.week]
+    if any(e.kind == "battle_started" for s in week_steps for e in s.events) or \
+            any(s.command.kind == "gm_scouting_seed" for s in week_steps):
+        print(f"note: week {state.week}'s battles have started (or its scouting dice are seeded): its scouting "
+              "secret is of no use (the scouting dice are rolled)")
+    elif any(s.command.kind == "move_army" for s in week_steps):
+        print(f"note: moves of week {state.week} are already made: a scouting commitment posted now comes after "
+              "them, so the players cannot tell it was not chosen for them (post it before the first move)")
     return 0
 
 
@@ -555,6 +645,7 @@ def _verify_dice(args: argparse.Namespace) -> int:
     else:
         lines.append(f"every die of week {args.week} after the seed follows from the secret and the "
                      f"{len(cmd.salts)} salts (replayed)")
+    _check_scouting(args, name, all_steps, first, len(steps), lines, problems, unchecked)
     for ln in lines:
         print(ln)
     for p in problems:
@@ -566,10 +657,99 @@ def _verify_dice(args: argparse.Namespace) -> int:
         for u in unchecked:
             print(f"NOT CHECKED: {u}")
         print(f"-- week {args.week}: NOT CHECKED ({len(unchecked)} left unchecked): nothing wrong found, but the "
-              "dice are vouched for only with the posted commitment and every player's salt checked")
+              "dice are vouched for only with the posted commitments, every player's salt and the scouting seed "
+              "checked")
         return 2
     print(f"-- week {args.week}: the dice check out")
     return 0
+
+
+def _check_scouting(args: argparse.Namespace, name: str, all_steps: list[Any], first: int, count: int,
+                    lines: list[str], problems: list[str], unchecked: list[str]) -> None:
+    """verify-dice's part for the week's scouting dice (docs/campaign.md, "The dice"): the
+    scouting seed against the posted scouting commitment, never used before, no GM command
+    between the week's first command and its battles' start but the seed, and every scouting
+    die replayed from the seed, each battle's hex and armies."""
+    week = args.week
+    steps = all_steps[first:first + count]
+    posted = None
+    if args.scouting_commitment is not None:
+        try:
+            posted = parse_fingerprint(args.scouting_commitment)
+        except ValueError as exc:
+            raise UserError(f"--scouting-commitment: {str(exc).replace('fingerprint', 'commitment')}") from None
+    starts = [i for i, s in enumerate(steps) if any(e.kind == "battle_started" for e in s.events)]
+    seeds = [i for i, s in enumerate(steps) if s.command.kind == "gm_scouting_seed"]
+    if not seeds:
+        if starts:
+            battles = sorted({e.battle for i in starts for e in steps[i].events if e.kind == "battle_started"})
+            unchecked.append(f"the scouting dice of {', '.join(battles)}: the week's battles started with no scouting "
+                             "seed (gm_scouting_seed), so they came from the campaign's generator, which the GM chose "
+                             "(week 1) or anyone could replay from the last week's revealed dice"
+                             + (f"; the posted scouting commitment {posted} was never used" if posted else ""))
+        else:
+            lines.append(f"no battle started in week {week}: no scouting dice")
+        return
+    at = seeds[0]
+    cmd = steps[at].command
+    if len(seeds) > 1:
+        problems.append(f"week {week} has {len(seeds)} scouting seeds (gm_scouting_seed)")
+    if commitment_of(cmd.secret) != cmd.commitment:
+        problems.append("the revealed scouting secret does not match the scouting commitment in its seed")
+    used = used_scouting(all_steps[:first + at], cmd.commitment, cmd.secret)
+    if used is not None:
+        problems.append(f"the scouting commitment {cmd.commitment} (or its secret) was already used for {used}, "
+                        "which made it public: anyone could foresee this week's scouting dice")
+    if posted is None:
+        lines.append(f"scouting commitment {cmd.commitment}: compare it with the one the GM posted before the "
+                     "week's first move")
+        unchecked.append("the scouting commitment: give --scouting-commitment with the one the GM posted before "
+                         "the week's first move")
+    elif posted != cmd.commitment:
+        problems.append(f"the scouting seed's commitment {cmd.commitment} is not the posted {posted}: another "
+                        "scouting secret was used")
+    else:
+        lines.append(f"the revealed scouting secret matches the posted scouting commitment {posted}")
+    end = starts[-1] if starts else at
+    for n, s in enumerate(steps[:end + 1], start=first + 1):
+        kind = s.command.kind
+        source = getattr(s.command, "source", None)
+        if kind == "gm_battle_result" and source is not None and \
+                getattr(s.before.battles.get(s.command.battle), "fought_as", "") == source.scale:
+            continue  # an earlier battle fought out at another scale: its result is its save's
+        if kind.startswith("gm_") and kind not in ("gm_lock", "gm_scouting_seed", "gm_force_rolls"):
+            problems.append(f"a {kind} before the week's battles started (command {n}: "
+                            f"{SYSTEM.describe_command(s.before, s.command)}): the GM knew the scouting secret, so "
+                            "could choose it knowing the scouting dice it gives")
+    rolls = 0
+    bad = []
+    for i in starts:
+        s = steps[i]
+        if s.after.rng != s.before.rng:
+            bad.append(f"command {first + i + 1} drew from the campaign's generator")
+        for b in (e for e in s.events if e.kind == "battle_started"):
+            battle = s.after.battles[b.battle]
+            armies = {a.id: a.hex for a in s.after.armies.values() if a.battle == b.battle}
+            rng = Rng.from_seed(scouting_seed(name, week, cmd.secret, b.hex, armies))
+            rolled = {e.player: e for e in s.events if e.kind == "dice_rolled" and e.battle == b.battle
+                      and e.purpose.startswith("scouting roll")}
+            for p in battle.sides:
+                n_dice = scouting_dice(s.after, battle, p, s.after.armies)
+                want = []
+                for _ in range(n_dice):
+                    v, rng = rng.roll(s.after.cs.rules.dice.sides)
+                    want.append(v)
+                got = rolled.get(p)
+                if tuple(want) != (tuple(got.dice) if got else ()) or (got is not None and got.forced):
+                    bad.append(f"{b.battle}, {p}: rolled {list(got.dice) if got else []}, the seed gives {want}")
+                rolls += 1 if n_dice else 0
+    if bad:
+        problems.append("scouting dice that do not follow from the scouting seed: " + "; ".join(bad))
+    elif starts:
+        lines.append(f"every scouting die of week {week} follows from the scouting secret and each battle's hex and "
+                     f"armies ({rolls} scouting rolls replayed)")
+    else:
+        lines.append(f"the scouting seed is in, but no battle started in week {week}")
 
 
 def _dice_witnesses(args: argparse.Namespace, name: str, players: list[str]) -> tuple[dict[str, Any], dict[str, str]]:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from game.core.errors import GameFileError, UserError
 from game.io.datafiles import read_yaml
 from game.io.outpaths import check_destination
@@ -142,10 +144,53 @@ def read_order_file(path: str) -> OrdersFile:
 
 def earlier_seed(steps: list[Any], commitment: str, secret: str, week: int) -> int | None:
     """The week before `week` whose dice seed used this commitment (or secret), or None: a secret
-    is revealed in its week's report, so used again anyone knows that week's dice in advance."""
+    is revealed in its week's report, so used again anyone knows that week's dice in advance. A
+    scouting seed's secret counts too, from its own week on (it is in the log before the orders)."""
     for s in steps:
         c = s.command
-        if getattr(c, "kind", "") == "gm_dice_seed" and s.before.week < week and \
-                (c.commitment == commitment or c.secret == secret):
+        kind = getattr(c, "kind", "")
+        if ((kind == "gm_dice_seed" and s.before.week < week) or (kind == "gm_scouting_seed" and s.before.week <= week)) \
+                and (c.commitment == commitment or c.secret == secret):
             return int(s.before.week)
     return None
+
+
+def used_scouting(steps: list[Any], commitment: str, secret: str) -> str | None:
+    """Where a scouting commitment (or its secret) was already used in `steps` (a dice seed or
+    a scouting seed: either secret is public once used), or None."""
+    for s in steps:
+        c = s.command
+        kind = getattr(c, "kind", "")
+        if kind in ("gm_dice_seed", "gm_scouting_seed") and (c.commitment == commitment or c.secret == secret):
+            what = "dice" if kind == "gm_dice_seed" else "scouting dice"
+            return f"the {what} of week {s.before.week}"
+    return None
+
+
+# --------------------------------------------------------------------------- a command put into a script
+
+
+def insert_command(script: str, text: str, index: int, line: str) -> str:
+    """`text` (a command script's text) with the one-line command `line` (a YAML flow mapping)
+    put before its command `index` (0-based; at the end when there is none). GameFileError when
+    that command does not start a line of its own as a block list item."""
+    doc = read_yaml(script, "command script")
+    root = doc.root
+    if isinstance(root, yaml.MappingNode):
+        root = next((v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "commands"), None)
+    items = root.value if isinstance(root, yaml.SequenceNode) else []
+    lines = text.split("\n")
+    if index >= len(items):
+        body = text.rstrip("\n")
+        indent = ""
+        if items:
+            last = items[-1].start_mark
+            indent = lines[last.line][:last.column]
+        return body + "\n" + (indent or "- ") + line + "\n"
+    mark = items[index].start_mark
+    prefix = lines[mark.line][:mark.column]
+    if prefix.strip() != "-":
+        raise GameFileError(script, f"line {mark.line + 1}", "the command there does not start a line of its own "
+                                                             "(- kind: ...); add the command by hand")
+    lines.insert(mark.line, prefix + line)
+    return "\n".join(lines)
