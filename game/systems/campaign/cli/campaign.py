@@ -460,9 +460,13 @@ def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str,
     line = yaml.safe_dump(SYSTEM.command_to_data(seed), sort_keys=False, default_flow_style=True,
                           width=10_000).strip()
     out = insert_command(args.script, text, at, line)
-    data = yaml.safe_load(out)
-    data = data.get("commands") if isinstance(data, dict) else data
-    if not isinstance(data, list) or [parse_command(d) for d in data] != commands:
+    try:
+        data = yaml.safe_load(out)
+        data = data.get("commands") if isinstance(data, dict) else data
+        same = isinstance(data, list) and [parse_command(d) for d in data] == commands
+    except (yaml.YAMLError, ValueError, TypeError):
+        same = False
+    if not same:
         raise UserError(f"{args.script}: the scouting seed could not be put in its place; add this line before "
                         f"command {at + 1} by hand: - {line}")
     started = sorted({e.battle for s in steps[at:] for e in s.events if e.kind == "battle_started"})

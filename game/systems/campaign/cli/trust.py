@@ -179,6 +179,12 @@ def insert_command(script: str, text: str, index: int, line: str) -> str:
     if isinstance(root, yaml.MappingNode):
         root = next((v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "commands"), None)
     items = root.value if isinstance(root, yaml.SequenceNode) else []
+    if isinstance(root, yaml.SequenceNode) and root.flow_style:
+        if items or doc.root is not root:
+            raise GameFileError(script, f"line {root.start_mark.line + 1}", "the commands are a flow list ([...]); "
+                                                                            "write one '- ' line per command, or add "
+                                                                            "the command by hand")
+        text = text[:root.start_mark.index] + text[root.end_mark.index:]  # `[]`: no command yet
     lines = text.split("\n")
     if index >= len(items):
         body = text.rstrip("\n")
