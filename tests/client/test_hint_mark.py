@@ -85,3 +85,49 @@ def test_a_hint_brings_its_mark_into_view_even_when_its_unit_and_target_are_far_
     assert scene.mode.hinted == (session.state.units["m1"].hex, "Hint: attack with field gun"), scene.toast_text
     assert cam.contains_screen(*cam.world_to_screen(*target))
 
+
+
+def _stance_hint(app: Any) -> Any:
+    """A hint in the attack phase whose command is a stance (the only target hopeless)."""
+    scene = _hinted(app)
+    command = scene._hint_command
+    assert command is not None and command.kind == "enter_stance", scene.toast_text
+    return scene
+
+
+def _far_app() -> Any:
+    session = make_session([("r1", "rifle_section", "blue", (1, 2)), ("m1", "militia_band", "red", (14, 8))],
+                           width=16, height=12, phase="attack")
+    return make_app(session, blackout=False), session
+
+
+def test_a_click_on_a_stance_hints_mark_plays_the_stance() -> None:
+    app, session = _far_app()
+    scene = _stance_hint(app)
+    mark = scene.mode.hinted
+    click_hex(app, mark[0])
+    settle(app, 5)
+    assert session.history and session.history[-1].command == scene._hint_command
+    assert scene.mode.hinted is None
+
+
+def test_a_click_away_from_the_mark_takes_the_mark_away_and_plays_nothing() -> None:
+    app, session = _far_app()
+    scene = _stance_hint(app)
+    click_hex(app, session.board.hex_at(8, 8))
+    settle(app, 2)
+    assert scene.mode.hinted is None and not session.history
+    assert not any(x.text.startswith("Hint") for x in scene.map_labels.items)
+
+
+def test_the_hints_label_is_placed_clear_of_the_other_labels_on_the_map() -> None:
+    session = make_session([("g1", "field_gun", "blue", (1, 2)), ("m1", "militia_band", "red", (6, 2)),
+                            ("m2", "militia_band", "red", (6, 3))], phase="attack")
+    app = make_app(session, blackout=False)
+    scene = _hinted(app)
+    app.render()
+    placed = scene.map_labels.placed
+    hint = [b for x, b in placed if x.text.startswith("Hint")]
+    others = [b for x, b in placed if not x.text.startswith("Hint")]
+    assert hint and others, [x.text for x, _ in placed]
+    assert not any(hint[0].colliderect(b) for b in others)

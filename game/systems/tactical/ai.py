@@ -58,6 +58,7 @@ from game.systems.tactical.rules.queries import (
     attack_preview,
     charge_preview,
     initiative_roll,
+    initiative_win_chances,
     legal_commands,
     overwatch_exposure,
     pilot_check_chance,
@@ -587,7 +588,12 @@ class TacticalPlayer:
             if best is None or key > best:
                 best, pick = key, c
         assert best is not None
-        return Decision(pick, f"{pick.option}: rolls {best[0]:.1f} on average")  # type: ignore[attr-defined]
+        assert isinstance(pick, ChooseInitiative)
+        bank = ctx.view.sides[ctx.side].advantage.get("deception", 0)  # (the same on every option)
+        chances = initiative_win_chances(ctx.view, ctx.side, pick.option, pick.personal_stat)
+        least = f"; wins at least {min(chances.values()):.0%} whatever the enemy chooses" if chances else ""
+        return Decision(pick, f"{pick.option}: rolls {best[0] + bank:.1f} on average"
+                              + (f" (with its banked Deception +{bank})" if bank else "") + least)
 
     def _turn_place(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
         """First: moving and shooting before the enemy does is worth more than seeing it move

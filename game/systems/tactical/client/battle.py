@@ -121,6 +121,7 @@ class BattleScene(Scene):
         self.thinker = Thinker(self.players, session.seed, seconds=lambda: app.settings.think_seconds)
         self._hint_for: str | None = None     # the side a hint is being thought for
         self.hint_said: str | None = None  # the hint key's last message (a decision's dialog shows it)
+        self._hint_command: Any = None  # the command of the hint marked on the map
         self.ui = app.make_ui()
         self._build_ui()
         self.map_view.centre_map()
@@ -278,6 +279,8 @@ class BattleScene(Scene):
             self.selected = None
         if self.mode.hinted is not None:
             self.mode.hinted = None  # a hint's mark is for the position it was thought for
+        if self._toast is not None and self._toast[0] == self.hint_said:
+            self._toast = None  # (its words too, on the top line: an undo brought them back)
         # keep the acting unit selected in the right mode; otherwise back to selection
         uid = self.mode.unit_id
         if uid is not None and (st.active_side is None or not rq.unit_can_act(st, uid)):
@@ -480,6 +483,7 @@ class BattleScene(Scene):
         else:
             self.mode = unit_mode(self, uid)
         self.mode.hinted = mark = hint_mark(st, command)  # where it acts, marked on the map
+        self._hint_command = command  # what a click on the mark plays
         self.forget_overlay()
         # the unit, then the mark: both in view when they fit in it, else the mark (the target of
         # a long shot; the unit's card shows the unit)
@@ -669,6 +673,13 @@ class BattleScene(Scene):
             return
         if self.viewer != self.decision_side():
             return
+        hinted, command = self.mode.hinted, self._hint_command
+        if hinted is not None:  # the next click takes the hint's mark away; a click on it plays the hint
+            self.mode.hinted = None
+            self.forget_overlay()
+            if h == hinted[0] and command is not None:
+                self.submit(command)
+                return
         self._use(self.mode.click(self, h), refresh=False)
         if self.selected is None and isinstance(self.mode, SelectMode):
             u = self.unit_at(h)

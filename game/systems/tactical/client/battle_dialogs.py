@@ -148,7 +148,7 @@ class Dialogs:
         body = (line("Commander ", bold(cdr.name), f" of {words(st.side_name(side))} picks one option:"), (),
                 *rows.text)
         return DecisionDialog(self._app, f"Round {st.round}: initiative — {st.side_name(side)}", body, choices,
-                              decision, size=(760, 420), name="initiative")
+                              decision, size=(760, 470), name="initiative")  # (470: fits 960 x 600 with a hint)
 
     def turn_place(self, st: Any, p: Any, decision: DecisionKeys) -> DialogScene:
         side = p.sides[0]
@@ -160,7 +160,8 @@ class Dialogs:
         places = max(1, len(p.ranking))  # one button per place the winner may take
         ordinal = ["first", "second", "third", "fourth", "fifth", "sixth"]
         choices = [Choice(f"Go {ordinal[i] if i < len(ordinal) else i + 1}",
-                          partial(self._submit, ail.ChooseTurnPlace(side=side, position=i)), primary=i == 0)
+                          partial(self._submit, ail.ChooseTurnPlace(side=side, position=i)),
+                          pygame.K_RETURN if i == 0 else None, primary=i == 0)  # Enter: the lit button
                    for i in range(places)]
         body = (*rolls, (), line(f"{words(st.side_name(side))} won: choose its place in the turn order "
                                  f"({places} place{'' if places == 1 else 's'} to choose from)."))

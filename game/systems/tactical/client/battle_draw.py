@@ -611,16 +611,16 @@ class MapView:
                          z: float) -> None:
         if ctx.anim.busy or ctx.state.pending is not None:
             return
-        hinted = ctx.mode.hinted
-        if hinted is not None:  # below the hex: the mode's own label (a hit chance) goes above it
-            self.map_labels.add(hinted[1], self.layout.hex_center(hinted[0]), (0, self.layout.th * z * 0.5),
-                                HINT_COLOUR, 12, (10, 36, 48, 230))
         for item in ctx.mode.hex_labels(ctx):
             h, label = item[0], item[1]
             live = len(item) < 3 or bool(item[2])
             self.map_labels.add(label, self.layout.hex_center(h), (0, -self.layout.th * z * 0.5),
                                 (255, 200, 190) if live else (170, 170, 176), 12,
                                 (70, 16, 12, 220) if live else (40, 40, 46, 220))
+        hinted = ctx.mode.hinted
+        if hinted is not None:  # under the hex, kept clear of every other label (a hit chance, a cost)
+            self.map_labels.add(hinted[1], self.layout.hex_center(hinted[0]), (0, self.layout.th * z * 0.5),
+                                HINT_COLOUR, 12, (10, 36, 48, 230), clear=True)
 
     @staticmethod
     def _path(ctx: MapContext) -> Any:

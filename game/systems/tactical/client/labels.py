@@ -47,6 +47,9 @@ class MapLabel:
     colour: Colour
     size: int
     bg: tuple[int, int, int, int] | None
+    # kept clear of the labels placed before it (moved down past them): the hint's mark, which
+    # would otherwise sit under a hit chance or a path's cost
+    clear: bool = False
 
 
 class MapLabels:
@@ -62,8 +65,8 @@ class MapLabels:
 
     def add(self, text: str, world: tuple[float, float], offset: tuple[float, float] = (0.0, 0.0),
             colour: Colour = (255, 255, 255), size: int = 14,
-            bg: tuple[int, int, int, int] | None = LABEL_BG) -> None:
-        self.items.append(MapLabel(text, world, offset, colour, size, bg))
+            bg: tuple[int, int, int, int] | None = LABEL_BG, *, clear: bool = False) -> None:
+        self.items.append(MapLabel(text, world, offset, colour, size, bg, clear))
 
     def box(self, label: MapLabel, camera: Camera, bounds: pygame.Rect) -> pygame.Rect:
         """Where the label (with its background box) goes on screen, inside `bounds`."""
@@ -77,10 +80,16 @@ class MapLabels:
         larger), at the place `box` gives; the boxes are kept, so a frame only blits."""
         bounds = view_rect(camera)
         self.placed = []
-        for label in self.items:
+        for label in sorted(self.items, key=lambda x: x.clear):  # (those kept clear of the rest: last)
             if not bounds.collidepoint(camera.world_to_screen(*label.world)):
                 continue  # its hex is out of the view: no label stranded at the edge
             box = self.box(label, camera, bounds)
+            if label.clear:  # below any label already there (at most a few steps)
+                for _ in range(4):
+                    hit = next((b for _, b in self.placed if b.colliderect(box)), None)
+                    if hit is None:
+                        break
+                    box = keep_inside(box.move(0, hit.bottom + 1 - box.y), bounds)
             if label.bg is not None:
                 surface.blit(self._panel(box.size, label.bg), box)
             img = fonts.text(label.text, label.size, label.colour, True)
