@@ -115,7 +115,7 @@ class Dialogs:
 
         def wins(opt: str, stat: str | None = None) -> str:
             x = least.get((opt, stat))
-            return "" if x is None else f"wins {round(100 * x[0])} %" + ("" if one else f" (against {_choice(x[1])})")
+            return "" if x is None else f"wins at least {round(100 * x[0])} %" + ("" if one else f" (against {_choice(x[1])})")
         for opt in ("tactics", "leadership", "deception"):
             title, roll, gives = text.OPTION_TEXT[opt]
             chance = wins(opt)
@@ -142,7 +142,7 @@ class Dialogs:
             other = next(s for s in st.sides if s != side)
             theirs = (f" its strongest roll ({_choice(next(iter(against)))}: "
                       f"{words(initiative_roll(st, other, *next(iter(against))).text)})") if one else \
-                " the choice of its that makes it least, in brackets"
+                " the choice named in brackets, the one that makes it least"
             rows.add().add(ink(f"Wins: the exact chance to win the initiative whatever {words(st.side_name(other))} "
                                f"chooses (its choice is sealed): against{theirs}; ties roll again.", DIM))
         body = (line("Commander ", bold(cdr.name), f" of {words(st.side_name(side))} picks one option:"), (),
