@@ -95,6 +95,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+class GmLockData(_Strict):
+    """The GM passphrase of a tactical or mass battle as its saves keep it (header `gm_lock`): a
+    salted, slow digest, never the passphrase (game/shell/gm_seat.py; docs/saves.md)."""
+
+    salt: str = Field(pattern=r"^[0-9a-f]{32}$", description="16 random bytes as hexadecimal digits")
+    iterations: int = Field(ge=1_000, le=20_000_000, description="PBKDF2-HMAC-SHA256 rounds")
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$", description="the digest as hexadecimal digits")
+
+
 class SaveHeader(_Strict):
     """Document 1: what the load menu lists without reading the rest of the file."""
 
@@ -122,6 +131,10 @@ class SaveHeader(_Strict):
     why_checksum: str | None = Field(None, description="a checksum of the log's why lines (`whys_checksum`): "
                                      "written only when an entry has one; saves without why lines, and saves "
                                      "of the versions before it, have none")
+    gm_lock: GmLockData | None = Field(None, description="the GM passphrase's digest (the shell's, for a "
+                                       "game without a lock of its own): written only when one is set")
+    gm_opened: tuple[int, ...] = Field((), description="the clock (round, wave) of every opening of GM mode "
+                                       "in the window, oldest first: written only when GM mode was opened")
 
 
 class LogEntry(_Strict):
@@ -505,6 +518,10 @@ def dump_save(save: SaveData) -> str:
         header.pop("seats", None)  # written only when a computer played: older readers' format unchanged
     if header.get("why_checksum") is None:
         header.pop("why_checksum", None)  # written only with why lines: a save without them as before
+    if header.get("gm_lock") is None:
+        header.pop("gm_lock", None)  # written only when a GM passphrase is set: other saves as before
+    if not header.get("gm_opened"):
+        header.pop("gm_opened", None)  # written only when GM mode was opened in the window
     return (
         preamble(save)
         + "--- # header\n" + _dump(header)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pygame
 
 from game import paths
+from game.core import gm_lock
 from game.core.errors import GameFileError
 from game.core.plugin import Table
 from game.core.record import Step
@@ -113,7 +114,23 @@ def session_save(session: Session, *, title: str = "", gm_mode: bool = False) ->
     steps = tuple(session.history)
     data = _encode(session.system, session.state, steps, session.path, session.seed,
                    title or game_title(session), gm_mode, session.seats.by_place(steps))
-    return with_seats(data, session.seats.levels)
+    return with_gm(with_seats(data, session.seats.levels), gm_lock.keeping(session))
+
+
+def with_gm(data: saves.SaveData, kept: gm_lock.GmKeeping) -> saves.SaveData:
+    """The save with the shell's GM passphrase (its digest) and GM mode's trace in its header, each
+    only when there is one: a game whose GM set no passphrase and never opened GM mode in the
+    window is saved as before (game/shell/gm_seat.py, docs/saves.md)."""
+    update: dict[str, Any] = {}
+    if kept.lock is not None:
+        lock = kept.lock
+        update["gm_lock"] = {"salt": lock.salt, "iterations": lock.iterations, "digest": lock.digest}
+    if kept.opened:
+        update["gm_opened"] = tuple(kept.opened)
+    if not update:
+        return data
+    header = type(data.header).model_validate({**data.header.model_dump(), **update})
+    return replace(data, header=header)
 
 
 def with_seats(data: saves.SaveData, levels: Mapping[str, str]) -> saves.SaveData:
@@ -219,8 +236,10 @@ def autosave_if_new_round(session: Session) -> Path | None:
     snapshot = (session.system, session.state, steps, session.path, session.seed,
                 titled(session, "autosave"), False, session.seats.by_place(steps))  # the whys as they are now
     levels = dict(session.seats.levels)  # who plays each side now, as every other save records it
+    kept = gm_lock.keeping(session)
+    gm = gm_lock.GmKeeping(kept.lock, list(kept.opened))  # the GM's lock and trace as they are now
     folder = saves_dir() / AUTOSAVE_DIR
-    AUTOSAVES.submit(folder, lambda: with_seats(_encode(*snapshot), levels), autosave_stem(session))
+    AUTOSAVES.submit(folder, lambda: with_gm(with_seats(_encode(*snapshot), levels), gm), autosave_stem(session))
     return folder
 
 
@@ -404,6 +423,10 @@ def _seat(session: Session, loaded: LoadedGame) -> None:
     lines, each by its command's place in the log (older saves: none)."""
     session.seats = Seats.from_record(loaded.header.seats)
     session.seats.restore(session.history, {i: e.why for i, e in enumerate(loaded.save.log) if e.why is not None})
+    kept = gm_lock.keeping(session)  # the GM's passphrase (its digest) and GM mode's trace, as saved
+    lock = loaded.header.gm_lock
+    kept.lock = gm_lock.Lock(lock.salt, lock.iterations, lock.digest) if lock is not None else None
+    kept.opened = list(loaded.header.gm_opened)
 
 
 def load_for_replay(table: Table, path: str | os.PathLike[str]) -> tuple[Session, Any]:

@@ -7,7 +7,13 @@ Who may change a seat is the same in every window (`SeatRule`, game/shell/seats.
 before play has begun (a fresh game opens the dialog from its briefing); once it has, the GM
 only. Then the dialog shows the seats, says why they are locked, and offers the GM's way in: the
 system's GM lock (the campaign's passphrase) or, where the system has none, the GM's word (a
-button). A side's button pressed while locked says so again rather than doing nothing."""
+button). A side's button pressed while locked says so again rather than doing nothing.
+
+In a game without a GM lock of its own (the tactical and the mass battle; not the campaign, nor a
+battle fought out from one, which have the campaign's), "GM passphrase..." (K) sets the GM
+passphrase F2 then asks for, or changes or clears it with the current one
+(game/shell/gm_seat.py); setting one once play has begun is the GM's, as the seats are. The body
+says whether one is set and when GM mode was opened in the game (its trace, kept in the saves)."""
 
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ from functools import partial
 
 import pygame
 
+from game.core import gm_lock
+from game.shell import gm_seat
 from game.shell.contracts import AppContext
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.seats import THINK_CHOICES, SeatRule, Seats
@@ -90,10 +98,31 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
     else:
         colour = (255, 138, 112) if refused else (255, 210, 122)
         pieces += ["\n", Span(f"{'Refused. ' if refused else ''}{why_not}", colour=colour)]
+    session = gm_seat.session_of_seats(app, seats)
+    kept = gm_lock.keeping(session) if session is not None else None
+    own_lock = kept is not None and rule.unlock is None and gm_seat.outer_seat(app) is None
+    if kept is not None and own_lock:
+        pieces += ["\n\n", Span("K", bold=True), "  GM passphrase: ",
+                   Span("set" if kept.is_set else "none", bold=True),
+                   " (F2 asks for it)." if kept.is_set else " (F2 asks \"I am the GM\" when two or more sides "
+                   "play at this screen)."]
+    if kept is not None and kept.opened and session is not None:
+        pieces += ["\n", Span(f"GM mode was opened in {gm_seat.opened_text(session.system, kept.opened)}.",
+                               colour=(224, 184, 100))]
     body = styled(*pieces)
     choices = [Choice(button_label(name, seats.level(sid)), partial(cycle, sid),
                       pygame.K_1 + i if i < 9 else None)
                for i, (sid, name) in enumerate(sides)]
+    if kept is not None and own_lock:
+        held = kept
+
+        def passphrase() -> None:
+            if not held.is_set and why_not is not None:
+                again(refused=True)  # none yet, play has begun: setting one is the GM's, as the seats are
+                return
+            app.push(gm_seat.PassphraseFormScene(app, held, on_done=again))
+
+        choices.append(Choice("GM passphrase... (K)", passphrase, pygame.K_k))
     if why_not is not None:
         if rule.unlock is not None:
             unlock = rule.unlock
