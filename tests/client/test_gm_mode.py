@@ -22,6 +22,8 @@ from tests.client.test_replay_view import played_overwatch
 
 def gm_on(app: App):  # type: ignore[no-untyped-def]
     key(app, pygame.K_F2)
+    if top_name(app) == "gm_ask":  # two sides at the screen behind the blackout: the GM says so first
+        key(app, pygame.K_g)
     assert top_name(app) == "gm"
     return app.scenes.top
 

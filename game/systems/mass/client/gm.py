@@ -21,11 +21,13 @@ included, as in the tactical GM mode. While GM mode is open the battle waits: th
 not play and no hand-off comes up; F2 or Esc leaves, F3 opens the replay view as the GM sees it
 (sealed choices shown).
 
-Who may open it [decision] (the same as who may change the seats on the board, SeatRule): before
-the battle has begun, anyone; once it has, only the GM. A mass battle has no GM passphrase of its
-own, so the GM says so ("I am the GM"), as in the board's players dialog. A battle fought out
-from a campaign whose GM passphrase is set (the campaign screen under it holds the GM's seat) asks
-for that passphrase instead.
+Who may open it [decision] (game/shell/gm_seat.py `open_gm_mode`): with a GM passphrase set in the
+players dialog (P, "GM passphrase..."), only the passphrase opens it; a battle fought out from a
+campaign whose GM passphrase is set (the campaign screen under it holds the GM's seat) asks for
+that one instead. Without a passphrase: once the battle has begun (as for the seats, SeatRule), or
+with two or more sides played at the screen, the GM says so ("I am the GM"); else (a GM at the
+table, before anything is played with one side at the screen) it opens at once. Every opening is
+said on the board's line ("GM mode opened in wave 1") and kept in the game's later saves.
 """
 
 from __future__ import annotations
@@ -40,9 +42,10 @@ from pygame_gui.core import ObjectID
 
 from game.shell.dice_entry import parse_faces
 from game.shell.fonts import outlined, text, wrap_px
+from game.shell.gm_seat import PassphraseScene as PassphraseScene  # (the mass client's name for it, kept)
+from game.shell.gm_seat import open_gm_mode, outer_seat
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
-from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.seats import SeatRule
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client.replay import MassReplayScene
@@ -66,116 +69,26 @@ def gm_active(app: Any) -> bool:
 
 def _campaign_seat(app: Any) -> Any:
     """The GM's seat of a campaign under this battle whose passphrase is set (a battle fought
-    out from the campaign), or None. Found by what it offers (`is_set`, `opens`), not by its
-    type: the mass client does not know the campaign's."""
-    for s in app.scenes:
-        seat = getattr(s, "gm_seat", None)
-        if seat is not None and getattr(seat, "is_set", False) and callable(getattr(seat, "opens", None)):
-            return seat
-    return None
+    out from the campaign), or None (game/shell/gm_seat.py `outer_seat`)."""
+    return outer_seat(app)
 
 
 def open_gm(app: App, board: Any) -> None:
-    """F2 on the board: GM mode, once whoever asks has shown they may (see the module)."""
+    """F2 on the board: GM mode, once whoever asks has shown they may (see the module); its
+    opening is said on the board's line and kept in the game's saves (game/shell/gm_seat.py)."""
     if gm_active(app):
         return
-    seat = _campaign_seat(app)
 
     def enter() -> None:
         app.push(MassGmScene(app, board))
 
-    if seat is not None:
-        app.push(PassphraseScene(app, seat.opens, enter))
-        return
-    why = SeatRule(started=bool(board.session.history)).why_not()
-    if why is None:
-        enter()
-        return
-    app.push(DialogScene(
-        app, "GM mode is the GM's",
-        "The battle has begun: GM mode changes it (wounds, Brutes, Advantage, the next dice) and "
-        "undoes anything. Only the GM opens it. A player goes back with Esc.",
-        [Choice("I am the GM (G)", enter, pygame.K_g, primary=True), Choice("Back (Esc)", None, pygame.K_ESCAPE)],
-        size=(560, 230), cancel=Choice("Back"), name="gm_ask"))
-
-
-# --------------------------------------------------------------------------- the passphrase
-
-
-class PassphraseScene(Scene):
-    """The campaign's GM passphrase, asked before GM mode opens on a battle fought out from it."""
-
-    overlay = False  # nothing of the board under it is drawn
-    name = "gm_lock"
-    KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "open GM mode with the passphrase typed"),
-            Binding((pygame.K_ESCAPE,), "Esc", "back to the battle"))
-
-    def __init__(self, app: Any, opens: Callable[[str], bool], on_open: Callable[[], None]) -> None:
-        super().__init__(app)
-        self.opens = opens
-        self.on_open = on_open
-        self.message = ""
-        self.ui = app.make_ui()
-        self._build()
-
-    def _build(self) -> None:
-        self.ui.clear_and_reset()
-        w, h = self.app.screen.get_size()
-        self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
-        self.entry.set_text_hidden(True)  # type: ignore[no-untyped-call]
-        self._fresh = True  # focused from the next frame: the F2 that opened it is not typed in
-        self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), "Open GM mode (Enter)", self.ui)
-        self.back = Button(pygame.Rect(w // 2 - 160, h // 2 + 84, 320, 40), "Back to the battle (Esc)", self.ui)
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        self.ui.set_window_resolution(size)
-        self._build()
-
-    def typing(self) -> bool:
-        return True  # the passphrase box has the keyboard (Esc is this screen's own)
-
-    def submit(self, passphrase: str) -> bool:
-        if not self.opens(passphrase):
-            self.message = "That is not the GM's passphrase."
-            self.entry.set_text("")
-            return False
-        self.app.pop()
-        self.on_open()
-        return True
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        self.ui.process_events(event)
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            if event.ui_element is self.back:
-                self.app.pop()
-            elif event.ui_element is self.ok:
-                self.submit(self.entry.get_text())
-        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
-            self.submit(self.entry.get_text())
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
-
-    def update(self, dt: float) -> None:
-        if self._fresh:
-            self._fresh = False
-            self.entry.set_text("")
-            self.entry.focus()  # type: ignore[no-untyped-call]
-        self.ui.update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        surface.fill((16, 16, 20))
-        w, h = surface.get_size()
-        lines = ["The GM's seat", "This battle is fought out from a campaign with a GM passphrase.",
-                 "GM mode changes the battle: only the GM types the passphrase. A player goes back with Esc."]
-        y = h // 2 - 130
-        for i, line in enumerate(lines):
-            img = text(line, 24 if i == 0 else 15, (235, 225, 200) if i == 0 else (210, 210, 215), i == 0)
-            surface.blit(img, (w // 2 - img.get_width() // 2, y))
-            y += img.get_height() + 8
-        if self.message:
-            img = text(self.message, 15, (255, 130, 110))
-            surface.blit(img, (w // 2 - img.get_width() // 2, h // 2 + 132))
-        self.ui.draw_ui(surface)
+    why = None
+    if SeatRule(started=bool(board.session.history)).why_not() is not None:
+        why = ("The battle has begun: GM mode shows every side's sealed choices (the appointments) and changes "
+               "the battle (wounds, Brutes, Advantage, the next dice), and undoes anything. Only the GM opens "
+               "it. A player goes back with Esc. (A GM passphrase, set in the players dialog, P, asks for it "
+               "here instead.)")
+    open_gm_mode(app, board, enter, why=why, what="the battle (wounds, Brutes, Advantage)")
 
 
 # --------------------------------------------------------------------------- a dialog of fields

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from game.core.record import Record
+from game.shell.gm_seat import open_gm_mode
 from game.shell.session import Session
 from game.systems.tactical.client.battle import BattleScene
 from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
@@ -33,10 +34,24 @@ def open_replay(app: App, session: Session, start: int | None = None, title: str
 
 
 def open_gm(app: App, battle: Any) -> None:
+    """F2 on the battle: GM mode, once whoever asks has shown they may (game/shell/gm_seat.py: the
+    GM passphrase when one is set, the campaign's under a battle fought out from one, the GM's word
+    when two or more sides are played at the screen behind the blackout); its opening is kept in
+    the game's saves and said in GM mode's panel (the battle's message line is its hint)."""
     # import seam: GM mode loads when first opened: with the rules' queries and GM commands, ~130 ms
     from game.systems.tactical.client.gm import GmScene
 
-    app.push(GmScene(app, battle))
+    opened: list[GmScene] = []
+
+    def enter() -> None:
+        opened.append(GmScene(app, battle))
+        app.push(opened[-1])
+
+    def say(text: str) -> None:
+        rest = opened[-1].message.removeprefix("GM mode: ")
+        opened[-1].say(f"{text}. {rest[:1].upper()}{rest[1:]}")
+
+    open_gm_mode(app, battle, enter, what="the battle (units, Advantage)", say=say)
 
 
 def tactical_session(setup: Any, board: Any, layout: Any, seed: int = 0, *, state: Any = None,
