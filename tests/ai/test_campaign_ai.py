@@ -35,7 +35,7 @@ def _hidden_changed(state: Any) -> Any:
     for bid, b in state.battles.items():
         battles[bid] = b  # the other powers' orders: the view strips them; the state keeps its own
     return state.model_copy(update={"rng": (state.rng * 31 + 17) % (2 ** 62) or 5, "forced": (1, 2, 3, 10),
-                                     "battles": battles})
+                                     "battles": battles, "scouting_secret": "a scouting secret the GM keeps"})
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])

@@ -19,6 +19,7 @@ from game.systems.campaign.io.files import load_campaign, read_script
 from game.systems.campaign.rules import SYSTEM
 from game.systems.campaign.rules.commands import parse_command
 from game.systems.campaign.rules.dice_seed import SCOUTING_SCHEME, commitment_of, scouting_seed
+from game.systems.campaign.rules.queries import view
 from tests.hostile.campaignfix import NAME, SCENARIO, SCRIPT
 
 SECRET = "9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddccbbaa99887766554433221100"
@@ -213,3 +214,11 @@ def test_the_teaching_script_replays_with_the_same_state_and_dice_as_before_the_
     assert hashlib.sha256(json.dumps(dice).encode()).hexdigest() == TEACHING_DICE_SHA
     assert hashlib.sha256(state.encode()).hexdigest() == TEACHING_STATE_SHA
     assert all("scouting_secret" not in s.after.to_dict() for s in rec.steps)
+
+
+
+def test_a_sides_view_never_holds_the_weeks_scouting_secret() -> None:
+    state = _play(stop=_first_declare()).state
+    seeded = state.model_copy(update={"scouting_secret": "kept by the GM"})
+    assert all(view(seeded, p).scouting_secret is None for p in seeded.players)
+    assert view(seeded, None).scouting_secret == "kept by the GM"  # the GM's

@@ -75,6 +75,7 @@ PANEL_W = 400
 GM_UNDOABLE = ("gm_force_rolls", "gm_move_army", "gm_edit_unit", "gm_set_general", "gm_battle_dice")
 GM_KEPT = {"gm_lock": "the GM's passphrase holds for the whole campaign.",
            "gm_dice_seed": "the week's dice seed stays (the commitment protocol's check, verify-dice, reads it).",
+           "gm_scouting_seed": "the week's scouting seed stays (verify-dice reads it).",
            "gm_battle_choice": "how a battle is resolved goes with its battle save (fought out) or its dice "
                                "(tables); abandon a battle fought out instead.",
            "gm_battle_abandon": "a battle set aside for the tables stays so (its save is kept).",

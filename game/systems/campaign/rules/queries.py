@@ -98,8 +98,8 @@ def orders_options(state: CampaignState, per_side: int = 40) -> list[GiveOrders]
 
 def view(state: CampaignState, side: str | None) -> CampaignState:
     """The state as `side` may see it: every other side's sealed orders removed, and nothing that
-    would tell the dice to come (the generator's state set to 0, the GM's forced rolls emptied).
-    None: all, for the GM."""
+    would tell the dice to come (the generator's state set to 0, the GM's forced rolls emptied,
+    the week's scouting secret removed). None: all, for the GM."""
     if side is None:
         return state
     battles = {}
@@ -107,7 +107,7 @@ def view(state: CampaignState, side: str | None) -> CampaignState:
         if any(p != side for p in b.orders):
             b = b.model_copy(update={"orders": {p: o for p, o in b.orders.items() if p == side}})
         battles[bid] = b
-    return state.model_copy(update={"battles": battles, "forced": (), "rng": 0})
+    return state.model_copy(update={"battles": battles, "forced": (), "rng": 0, "scouting_secret": None})
 
 
 def sealed_by(state: CampaignState) -> dict[str, list[str]]:
