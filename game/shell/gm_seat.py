@@ -109,7 +109,7 @@ def note_opened(scene: Any, say: Callable[[str], None] | None = None) -> None:
 
 
 def open_gm_mode(app: AppContext, scene: Any, enter: Callable[[], None], *, why: str | None = None,
-                 what: str = "the game", say: Callable[[str], None] | None = None) -> None:
+                 what: str = "the game and its next dice", say: Callable[[str], None] | None = None) -> None:
     """F2 on a game's screen: run `enter()` (push the system's GM mode) once whoever asks has
     shown they may: the campaign's passphrase under a battle fought out from it, else this game's
     passphrase when set, else the GM's word in a hotseat game or when the system gives `why`.
@@ -132,7 +132,7 @@ def open_gm_mode(app: AppContext, scene: Any, enter: Callable[[], None], *, why:
         return
     if why is None and hotseat(scene.session, app.settings):
         why = (f"Two or more sides are played at this screen. GM mode shows every side's sealed choices and "
-               f"changes {what} (the next dice among them). Only the GM opens it; a player goes back with Esc. "
+               f"changes {what}. Only the GM opens it; a player goes back with Esc. "
                "(A GM passphrase, set in the players dialog, P, asks for it here instead.)")
     if why is None:
         opened()
@@ -318,7 +318,7 @@ class PassphraseFormScene(Scene):
             return False
         why = too_short(new)
         if why is None and new != again:
-            why = "The two new passphrases differ: type it twice the same."
+            why = "The two passphrases typed differ: type the same one twice."
         if why is not None:
             self.message = why
             return False

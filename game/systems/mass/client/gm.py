@@ -88,7 +88,7 @@ def open_gm(app: App, board: Any) -> None:
                "the battle (wounds, Brutes, Advantage, the next dice), and undoes anything. Only the GM opens "
                "it. A player goes back with Esc. (A GM passphrase, set in the players dialog, P, asks for it "
                "here instead.)")
-    open_gm_mode(app, board, enter, why=why, what="the battle (wounds, Brutes, Advantage)")
+    open_gm_mode(app, board, enter, why=why, what="the battle (wounds, Brutes, Advantage, the next dice)")
 
 
 # --------------------------------------------------------------------------- a dialog of fields

@@ -51,7 +51,7 @@ def open_gm(app: App, battle: Any) -> None:
         rest = opened[-1].message.removeprefix("GM mode: ")
         opened[-1].say(f"{text}. {rest[:1].upper()}{rest[1:]}")
 
-    open_gm_mode(app, battle, enter, what="the battle (units, Advantage)", say=say)
+    open_gm_mode(app, battle, enter, what="the battle (units, Advantage, the next dice)", say=say)
 
 
 def tactical_session(setup: Any, board: Any, layout: Any, seed: int = 0, *, state: Any = None,
