@@ -167,7 +167,29 @@ def describe(state: MassState, cmd: Any) -> str:
         return wresting.wrest_label(state, cmd)
     if k == "name_commander":
         return f"{fname}: " + (f"{engine._name(state, cmd.person)} takes command" if cmd.person else "no commander")
+    if k.startswith("gm_"):
+        return "GM: " + _gm_words(state, cmd, k, fname)
     return f"{fname}: {k.replace('_', ' ')}" if fname else k.replace("_", " ")
+
+
+def _gm_words(state: MassState, cmd: Any, k: str, fname: str) -> str:
+    """A GM command in words. The faces of forced dice are not said: the log is every player's
+    (the GM's panel shows them)."""
+    if k == "gm_force_rolls":
+        n = len(cmd.values)
+        return f"sets the next {n} {'die' if n == 1 else 'dice'}"
+    who = engine._name(state, cmd.person) if getattr(cmd, "person", None) and state.force_of(cmd.person) else ""
+    if k == "gm_set_person":
+        parts = [f"{label} {v:g}" for label, v in (("Wounds", cmd.wounds), ("Void", cmd.void_left),
+                                                   ("status", cmd.status)) if v is not None]
+        return f"{who}: " + (", ".join(parts) or "unchanged")
+    if k == "gm_set_brutes":
+        return f"{fname}: {cmd.count} Brutes in {cmd.armour} armour"
+    if k == "gm_set_advantage":
+        return f"{fname}: Advantage of {engine.WAY_TITLE.get(cmd.way, cmd.way.capitalize())} {cmd.value}"
+    if k == "gm_honor":
+        return f"{who}: Honor {cmd.points:+d} ({cmd.reason})"
+    return k.removeprefix("gm_").replace("_", " ")
 
 
 SYSTEM = MassSystem()
