@@ -379,7 +379,7 @@ class MassGmScene(Scene):
         if step is None:
             self.say("Nothing to undo.")
             return
-        what = self.session.system.describe_command(step.before, step.command)
+        what = self.session.system.describe_command(step.before, step.command).removeprefix("GM: ")
         self.board.after_change()
         self.board._say(f"GM undo: {what}", GM_GOLD)
         self.say(f"Undone: {what}")
@@ -392,7 +392,7 @@ class MassGmScene(Scene):
         command = record.redo_stack[-1].command
         outcome = record.redo()
         if outcome is not None and outcome.accepted:
-            what = self.session.system.describe_command(record.steps[-1].before, command)
+            what = self.session.system.describe_command(record.steps[-1].before, command).removeprefix("GM: ")
             self.board.after_change()
             self.board._say(f"GM redo: {what}", GM_GOLD)
             self.say(f"Redone: {what}")
