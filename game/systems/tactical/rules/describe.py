@@ -74,6 +74,11 @@ def _who(state: GameState, d: Mapping[str, Any]) -> str:
 def describe(state: GameState, command: Any) -> str:
     d: Mapping[str, Any] = command if isinstance(command, Mapping) else command.model_dump(mode="json")
     kind = str(d.get("kind", "?"))
+    if kind == "enter_stance" and d.get("stance"):  # "Southern Lances takes overwatch with spell bolt"
+        weapon = f" with {d['weapon']}" if d.get("weapon") else ""
+        stance = {"overwatch": "takes overwatch", "guard": "stands guard",
+                  "defensive": "takes a defensive stance"}.get(str(d["stance"]), f"takes {d['stance']}")
+        return f"{_who(state, d)} {stance}{weapon}".strip()
     extra = ""
     target = d.get("target_id")
     if isinstance(target, str) and target:
