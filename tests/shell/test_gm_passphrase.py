@@ -104,3 +104,23 @@ def test_hotseat_is_two_or_more_sides_at_the_screen_and_the_trace_reads_by_the_c
     session.seats.levels = {sides[0]: "easy"}
     assert not hotseat(session)
     assert opened_text(session.system, [3, 3, 5]) == "round 3 (twice), round 5"
+
+
+def test_the_autosave_and_the_recovery_save_keep_the_passphrase_digest_too(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    session = savegame.load_session(TABLE, FIXTURES / "v4-demo-overwatch.yaml")
+    assert session is not None
+    kept = gm_lock.keeping(session)
+    kept.lock = gm_lock.lock_of("hedge and ditch", iterations=1_000)
+    kept.opened = [1]
+    session.autosaved_round = -1  # the next look sees a new round: an autosave is started
+    assert savegame.autosave_if_new_round(session) is not None
+    assert savegame.AUTOSAVES.wait(30) and not savegame.AUTOSAVES.problems()
+    (auto,) = sorted((tmp_path / "saves" / savegame.AUTOSAVE_DIR).glob("*.yaml"))
+    recovery = savegame.write_recovery(session)
+    assert recovery is not None
+    for path in (auto, recovery):
+        header = saves.read_header(path)
+        assert header.gm_lock is not None and header.gm_lock.digest == kept.lock.digest, path
+        assert header.gm_opened == (1,) and "hedge and ditch" not in path.read_text(encoding="utf-8")
