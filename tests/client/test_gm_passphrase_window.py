@@ -242,3 +242,22 @@ def test_a_gm_at_the_table_or_one_side_at_the_screen_opens_tactical_gm_mode_at_o
     battle(app).session.seats.levels = {"zenith": "easy"}  # one side at the screen, one by the computer
     key(app, pygame.K_F2)
     assert top_name(app) == "gm"
+
+
+def test_the_replays_gm_move_tool_asks_for_the_passphrase_before_anything_can_be_cut(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "s.yaml"))
+    _set_in_players_dialog(app, "owl and oak")
+    steps = list(battle(app).session.history)
+    key(app, pygame.K_F3)
+    replay = app.scenes.top
+    assert top_name(app) == "replay"
+    key(app, pygame.K_HOME)
+    key(app, pygame.K_m)  # the GM's Move tool
+    lock = app.scenes.top
+    assert isinstance(lock, PassphraseScene)
+    assert not lock.submit("owl and elm")
+    assert replay.gm_tool is None  # type: ignore[attr-defined]
+    assert lock.submit("owl and oak")
+    assert app.scenes.top is replay and replay.gm_tool == "move"  # type: ignore[attr-defined]
+    assert list(battle(app).session.history) == steps  # nothing cut until a unit is moved

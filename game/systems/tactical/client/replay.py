@@ -31,7 +31,7 @@ from game.core.errors import GameFileError
 from game.core.hexgrid import Hex
 from game.core.record import Record
 from game.core.system import Accepted
-from game.shell import actions, savegame
+from game.shell import actions, gm_seat, savegame
 from game.shell.keys import dispatch
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -42,6 +42,7 @@ from game.shell.toolkit.richtext import RichTextBox, Styled
 from game.systems.tactical.client import text
 from game.systems.tactical.client.battle import TOP_H, BattleScene
 from game.systems.tactical.client.battle_keys import REPLAY_KEYS
+from game.systems.tactical.client.gm import GmScene
 from game.systems.tactical.rules.events import board_where
 from game.systems.tactical.rules.gm import MoveUnitGM
 
@@ -97,6 +98,8 @@ class ReplayScene(Scene):
         self.index = 0
         self.gm_tool: str | None = None   # "move": the GM's Move tool is on
         self.gm_unit: str | None = None   # the unit it moves
+        self._gm_cleared = False  # the GM has shown they are (passphrase or word) for the Move tool
+        self.full_app = app  # (GM mode takes the window itself)
         self._press: tuple[int, int] | None = None
         self._dragged = False
         self.ui = app.make_ui()
@@ -249,10 +252,19 @@ class ReplayScene(Scene):
         return next((s for s in self.app.scenes if getattr(s, "game_scene", False)
                      and getattr(s, "session", None) is self.source), None)
 
+    def _gm_open(self) -> bool:
+        return any(getattr(s, "name", "") == "gm" for s in self.app.scenes)
+
     def toggle_gm_move(self) -> None:
-        if self.gm_tool != "move" and self.live_battle() is None:  # said now, not after a unit and a hex
+        battle = self.live_battle()
+        if self.gm_tool != "move" and battle is None:  # said now, not after a unit and a hex
             self.view.toast("This is the replay of a save: load it (Ctrl+O), then press F3 there "
                             "to play on from a past command.", 7.0)
+            return
+        if self.gm_tool != "move" and not self._gm_open() and not self._gm_cleared:
+            # the GM's tool: asked as GM mode is (the GM passphrase, or the GM's word in a hotseat
+            # game), before anything can be cut from the game
+            gm_seat.open_gm_mode(self.app, battle, self._gm_cleared_now)
             return
         self.gm_tool = None if self.gm_tool == "move" else "move"
         self.gm_unit = None
@@ -264,6 +276,12 @@ class ReplayScene(Scene):
                             "from this command.", 6.0)
         else:
             self.view.toast("GM Move tool off.", 2.0)
+
+    def _gm_cleared_now(self) -> None:
+        """Whoever asked has shown they are the GM: the Move tool goes on (and GM mode opens at the
+        branch without asking again)."""
+        self._gm_cleared = True
+        self.toggle_gm_move()
 
     def gm_click(self, h: Hex) -> None:
         """A click on the map with the GM's Move tool: pick the unit, then where it goes."""
@@ -336,8 +354,11 @@ class ReplayScene(Scene):
             battle.reopen_end_summary()  # the battle may end again later
         self.app.pop()  # the replay closes: the game is played on from here, in GM mode
         gm: Any = next((s for s in self.app.scenes if getattr(s, "name", "") == "gm"), None)
-        if gm is None:
-            actions.toggle_gm(battle)  # (first: the battle's own prompts wait while it is on)
+        if gm is None:  # (first: the battle's own prompts wait while it is on)
+            if self._gm_cleared:
+                self.app.push(GmScene(self.full_app, battle))  # (the GM was asked for when the tool went on)
+            else:
+                actions.toggle_gm(battle)
             gm = next((s for s in self.app.scenes if getattr(s, "name", "") == "gm"), None)
         battle.anim.skip()
         battle.after_change()
