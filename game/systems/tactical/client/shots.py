@@ -215,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # GM mode: the GM panel narrows the view; a unit moved by the GM lands on the clicked hex
     s.key(pygame.K_F2)
+    if getattr(s.app.scenes.top, "name", "") == "gm_ask":  # a hotseat game: the GM says so first
+        s.key(pygame.K_g)
     mover = next(u for u in s.session.state.live_units(side) if u.type_id == "rifle_section")
     s.click_hex(mover.hex)
     s.button("Move")
