@@ -261,3 +261,14 @@ def test_the_replays_gm_move_tool_asks_for_the_passphrase_before_anything_can_be
     assert lock.submit("owl and oak")
     assert app.scenes.top is replay and replay.gm_tool == "move"  # type: ignore[attr-defined]
     assert list(battle(app).session.history) == steps  # nothing cut until a unit is moved
+
+
+def test_restarting_a_battle_keeps_its_gm_passphrase(tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "s.yaml"))
+    _set_in_players_dialog(app, "owl and oak")
+    old = battle(app)
+    old.restart()  # type: ignore[attr-defined]
+    fresh = live_game(app)
+    assert fresh is not None and fresh is not old
+    kept = gm_lock.keeping(fresh.session)
+    assert kept.is_set and kept.opens("owl and oak") and kept.opened == []

@@ -43,6 +43,7 @@ import pygame
 import pygame_gui
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
+from game.core.gm_lock import keeping
 from game.core.hexgrid import Hex
 from game.core.hexlayout import HexLayout
 from game.shell import actions
@@ -584,6 +585,7 @@ class BattleScene(Scene):
                               map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description,
                               seats=Seats(dict(s.seats.levels)),  # the same players, none of the old game's why lines
                               fresh_dice=s.fresh_dice)
+        keeping(fresh).lock = keeping(s).lock  # the GM's passphrase goes on with the players
         self.app.replace(BattleScene(self.app, fresh))
 
     def warm_up(self) -> None:
