@@ -87,7 +87,8 @@ GAME_KEYS: tuple[Binding, ...] = (
             "Wave or week (the campaign's is the GM's)", actions.open_replay_view, group="Replays and GM"),
     Binding((pygame.K_F2,), "F2", "GM mode: see every side and set the next rolls; in the tactical battle also "
             "place, move and edit units and save the set-up as a scenario, in the mass battle set wounds, "
-            "Brutes and Advantage; undo/redo anything with Ctrl+Z / Ctrl+Y", actions.toggle_gm, group="Replays and GM"),
+            "Brutes and Advantage; undo/redo anything with Ctrl+Z / Ctrl+Y (asks for the GM's passphrase "
+            "when one is set in the players dialog, P)", actions.toggle_gm, group="Replays and GM"),
 )
 
 # What the shell does for a screen whose key map does not name the key: the help on any screen,
