@@ -78,8 +78,15 @@ def _fill(app: App, values: dict[str, str]) -> FormScene:
     return form
 
 
-def test_f2_before_the_battle_has_begun_opens_gm_mode_at_once_and_f2_leaves_it() -> None:
+def test_f2_in_a_hotseat_battle_asks_for_the_gm_first_then_opens_gm_mode_and_f2_leaves_it() -> None:
     app, board, session = _app()
+    while isinstance(app.scenes.top, HandoffScene):
+        app.step(_key(pygame.K_SPACE))
+    app.step(_key(pygame.K_F2))
+    asked = app.scenes.top
+    assert isinstance(asked, DialogScene) and asked.name == "gm_ask"  # two sides at this screen
+    app.step(_key(pygame.K_ESCAPE))
+    assert app.scenes.top is board and not session.history  # a player goes back: nothing opened
     gm = _gm(app, session)
     assert [s.name for s in app.scenes][-1] == "gm"
     app.render()
