@@ -18,7 +18,8 @@ from game.io import saves
 from game.shell import fonts, savegame
 from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.load_menu import LoadMenuScene
-from tests.client.clientfix import key, press_button, top_name
+from game.systems.tactical.rules.commands import parse_command
+from tests.client.clientfix import battle, key, press_button, top_name
 from tests.client.test_load_menu import ctrl, demo_save, open_app, saves_dir  # noqa: F401 - fixture
 
 
@@ -228,3 +229,25 @@ def test_list_saves_itself_never_offers_a_save_in_the_deleted_folder(tmp_path: P
     (tmp_path / savegame.DELETED_DIR / "old.yaml").write_bytes(src.read_bytes())
     (tmp_path / "kept.yaml").write_bytes(src.read_bytes())
     assert {s.path.name for s in saves.list_saves(tmp_path)} == {"kept.yaml"}
+
+
+def test_loading_from_the_menu_over_moves_since_the_last_save_asks_first_and_keeps_them_in_the_recovery_save(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    saves_dir.mkdir(parents=True, exist_ok=True)
+    demo_save(saves_dir / "other.yaml", commands=3)
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    scene = battle(app)
+    scene.submit(parse_command({"kind": "move", "unit_id": "car", "path": [[1, 2], [2, 2]]}))
+    moved = scene.state
+    ctrl(app, pygame.K_o)
+    key(app, pygame.K_RETURN)  # Load the selected save
+    assert top_name(app) == "load_question"
+    key(app, pygame.K_ESCAPE)  # Keep playing: nothing changes
+    assert battle(app) is scene and scene.state == moved
+    key(app, pygame.K_ESCAPE)  # (the menu)
+    ctrl(app, pygame.K_o)
+    key(app, pygame.K_RETURN)
+    press_button(app, "Load")
+    assert battle(app) is not scene and len(battle(app).session.history) == 3
+    recovery = savegame.recovery_path(scene.session.system.name)
+    assert saves.read_header(recovery).commands == 5  # the move that was on the screen is kept

@@ -288,9 +288,28 @@ class LoadMenuScene(Scene):
         self.page = self.index // ROWS
 
     def load_selected(self) -> bool:
+        """Load the selected save over the game being played; when that game has moves since its
+        last save, ask first (Load keeps them in the recovery save, as F9 does)."""
         listing = self.selected
         if listing is None:
             return False
+        live = live_game(self.app)
+        session = getattr(live, "session", None)
+        if session is not None and session.history and len(session.history) != (session.saved_steps or 0):
+            def load() -> None:
+                savegame.write_recovery(session)  # nothing is lost: the next start offers to resume it
+                self._load(listing)
+
+            self.app.push(DialogScene(
+                self.app, "Load over this game?",
+                f"The game being played has moves since its last save: loading {listing.path.name} takes them "
+                "off the screen (the recovery save keeps them, and the next start offers it).",
+                [Choice("Load", load, primary=True), Choice("Keep playing", None)],
+                cancel=Choice("Keep playing", None), name="load_question"))
+            return False
+        return self._load(listing)
+
+    def _load(self, listing: SaveListing) -> bool:
         problem = launch.load_into(self.app, listing.path)
         if problem is not None:
             self._problem("Not loaded", problem)
