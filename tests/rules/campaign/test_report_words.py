@@ -4,9 +4,11 @@ count, one casualty in the singular."""
 
 from __future__ import annotations
 
-from game.systems.campaign.rules.describe import _casualties, _range_roll
+from game.systems.campaign.rules.describe import _casualties, _range_roll, event_text
+from game.systems.campaign.rules.events import GmDid
 from game.systems.campaign.rules.models import STRATAGEMS, display_name
 from game.systems.campaign.rules.orders import title
+from tests.rules.campaign.test_scouting_seed import _first_declare, _play
 
 
 def test_stratagem_names_keep_their_small_words_in_lower_case() -> None:
@@ -24,3 +26,10 @@ def test_a_casualty_range_roll_reads_the_die_as_its_place_in_the_range() -> None
 
 def test_one_casualty_is_singular() -> None:
     assert (_casualties(1), _casualties(0), _casualties(3)) == ("1 casualty", "0 casualties", "3 casualties")
+
+
+def test_forced_rolls_are_said_without_their_faces_in_every_players_log() -> None:
+    state = _play(stop=_first_declare()).state
+    assert event_text(state, GmDid(what="forced the next rolls: [3, 7]")) == "GM: forced the next 2 rolls"
+    assert event_text(state, GmDid(what="forced the next rolls: [10]")) == "GM: forced the next 1 roll"
+    assert event_text(state, GmDid(what="edited z.1: x")) == "GM: edited z.1: x"

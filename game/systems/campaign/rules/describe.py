@@ -80,6 +80,10 @@ def event_text(state: CampaignState, e: Any) -> str:
         return (f"the {e.scale} battle for {e.battle} is abandoned" + (f" ({e.save})" if e.save else "")
                 + "; the tables resolve it" + (f": {e.note}" if e.note else ""))
     if k == "gm_did":
+        forced = _FORCED.match(e.what)
+        if forced is not None:  # every player's log: the faces of dice still to come are the GM's alone
+            n = len([v for v in forced.group(1).split(",") if v.strip()])
+            return f"GM: forced the next {n} {'roll' if n == 1 else 'rolls'}"
         return f"GM: {e.what}"
     return k
 
@@ -88,6 +92,7 @@ def _unit(state: CampaignState, uid: str) -> str:
     return state.unit_name(uid) if uid in state.units else uid
 
 
+_FORCED = re.compile(r"^forced the next rolls: \[(.*)\]$")
 _RANGE = re.compile(r"\((\d+)-(\d+)\)$")
 
 
