@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from game.systems.campaign.cli.campaign import replay
-from game.systems.campaign.io.files import read_script
+from game.systems.campaign.io.files import make_orders_file, read_script, write_orders_file
 from tests.hostile.campaignfix import NAME, SCENARIO, SCRIPT, WEEK_ORDERS, head_before_orders, order_file
 from tests.hostile.hostile import cli
 
@@ -54,12 +54,25 @@ def _scout(capsys: Any, script: Path, secret: Path, out: Path) -> tuple[int, str
     return code, err
 
 
+SALTS = {"zones": "7c1e9a2f4b6d8e0a3c5f7b9d1e2a4c6f", "jibril": "3a8f2d6c9e1b4f7a0d3c6e9b2f5a8d1c",
+         "resistance": "e4b7a1d9c3f6e2b8a5d1c7f4e9b3a6d2", "zenith": "5d9a3e7c1f8b4d2a6e0c9f3b7a1d5e8c"}
+
+
+def _fixed(tmp_path: Path, player: str) -> Path:
+    """The player's week-1 order file sealed with a fixed salt (a fresh one each run made the
+    week's dice, and a later week's test, differ from run to run)."""
+    p = tmp_path / f"{player}-week1.yaml"
+    write_orders_file(p, make_orders_file(NAME, 1, player, WEEK_ORDERS[1][player], SALTS[player]))
+    return p
+
+
 def _honest_week(tmp_path: Path, capsys: Any) -> dict[str, Any]:
     """Week 1 with both secrets: scouting seed before the declarations, dice seed before the orders."""
     secret = _secret_file(tmp_path / "gm-secret-week1.yaml")
     head = tmp_path / "head.yaml"
     assert _scout(capsys, head_before_orders(tmp_path, 1), secret, head)[0] == 0
-    files = [str(order_file(tmp_path, p)) for p in WEEK_ORDERS[1]]
+    # fixed salts: the week's dice (and so who is left for week 2) the same in every run
+    files = [str(_fixed(tmp_path, p)) for p in WEEK_ORDERS[1]]
     script = tmp_path / "week1.yaml"
     code, _o, err, _ = cli(capsys, "campaign", "import", S, str(head), *files, "--secret", str(secret),
                            "--out", str(script))
