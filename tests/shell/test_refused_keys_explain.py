@@ -210,3 +210,19 @@ def test_the_help_on_the_hand_off_does_not_offer_the_keys_it_refuses(tmp_path: P
         assert refused not in text
     for offered in ("Ctrl+O:", "Ctrl+Q:", "F11:", "Enter or Space:"):
         assert offered in text
+
+
+def test_a_games_letter_key_on_the_hand_off_screen_is_answered_and_does_nothing_behind_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("campaign", tmp_path)
+    to_map(game)
+    handoff = HandoffScene(game.app, "The next side", (200, 200, 60))
+    game.app.push(handoff)
+    state = game.session.state
+    for k, ch in ((pygame.K_g, "g"), (pygame.K_p, "p"), (pygame.K_e, "e")):
+        handoff.message = None
+        game.app.step([pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=ch, scancode=0)])
+        assert game.app.scenes.top is handoff
+        assert handoff.message == "Hand-off: the game's keys wait until the screen is passed (Enter)."
+    assert game.session.state is state

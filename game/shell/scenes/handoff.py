@@ -126,6 +126,9 @@ class HandoffScene(Scene):
             self._continue()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             actions.request_quit(self.app)
+        elif event.type == pygame.KEYDOWN and _typed(event):
+            # a game's key (G, P, H...): said, not swallowed in silence, and nothing of the game
+            self.notify("Hand-off: the game's keys wait until the screen is passed (Enter).", 4.0, False)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._pressed = self.button.rect.collidepoint(event.pos)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -153,3 +156,11 @@ class HandoffScene(Scene):
             picture = fonts.text(line, MESSAGE_SIZE, REFUSED_COLOUR)
             surface.blit(picture, ((w - picture.get_width()) // 2, y))
             y += picture.get_height() + 2
+
+
+def _typed(event: pygame.event.Event) -> bool:
+    """A key that types a character (G, P, 3...), not a shell key (Ctrl+..., F-keys): those the
+    shell answers itself."""
+    text = getattr(event, "unicode", "")
+    mods = getattr(event, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META)
+    return bool(text) and text.isprintable() and bool(text.strip()) and not mods
