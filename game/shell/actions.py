@@ -18,7 +18,7 @@ from pathlib import Path
 import pygame
 
 from game.core.errors import GameFileError
-from game.core.system import Accepted
+from game.core.system import Accepted, Step
 from game.shell import savegame
 from game.shell.contracts import AppContext, GameScene, game_scenes, is_game_scene, live_game, tell
 from game.shell.keymap import Binding, help_pieces
@@ -183,13 +183,20 @@ def undo_refusal(session: Session) -> str:
     return "Not undone: the rules keep the last command (it revealed something or ended a phase)."
 
 
+def _what(session: Session, step: Step) -> str:
+    """A command in the system's words, for the undo and redo messages."""
+    return session.system.describe_command(step.before, step.command)
+
+
 def undo_action(scene: GameScene) -> None:
     """Ctrl+Z in every rule system: take back what the system's `undoable` allows."""
     if not scene.session.undo():
         tell(scene, undo_refusal(scene.session), 4.0, problem=True)
         return
     scene.after_change()
-    tell(scene, "Move taken back (Ctrl+Y plays it again).", 2.5)
+    undone = scene.session.record.redo_stack
+    what = f": {_what(scene.session, undone[-1])}" if undone else ""
+    tell(scene, f"Taken back{what} (Ctrl+Y plays it again).", 2.5)
 
 
 def redo_action(scene: GameScene) -> None:
@@ -204,7 +211,7 @@ def redo_action(scene: GameScene) -> None:
         tell(scene, f"Not played again: {reason}" if reason else "Not played again.", 4.0, problem=True)
         return
     scene.after_change()
-    tell(scene, "Move played again.", 2.5)
+    tell(scene, f"Played again: {_what(scene.session, record.steps[-1])}.", 2.5)
 
 
 def show_help(app: AppContext, groups: Sequence[tuple[str, Sequence[Binding]]]) -> None:

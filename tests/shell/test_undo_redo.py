@@ -25,11 +25,13 @@ def test_ctrl_z_takes_back_what_the_rules_allow_and_ctrl_y_plays_it_again_with_t
     assert game.top() == game.scene.name
     ctrl(game, pygame.K_z)
     assert len(game.session.history) == played - 1
-    assert game.last() == ("Move taken back (Ctrl+Y plays it again).", False)
+    what = game.session.system.describe_command(game.session.record.redo_stack[-1].before,
+                                                game.session.record.redo_stack[-1].command)
+    assert game.last() == (f"Taken back: {what} (Ctrl+Y plays it again).", False)  # what, in the system's words
     ctrl(game, pygame.K_y)
     assert len(game.session.history) == played
     assert game.session.state == after  # the same command again, from the same state
-    assert game.last() == ("Move played again.", False)
+    assert game.last() == (f"Played again: {what}.", False)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
