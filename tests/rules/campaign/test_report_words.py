@@ -4,7 +4,7 @@ count, one casualty in the singular."""
 
 from __future__ import annotations
 
-from game.systems.campaign.rules.describe import _casualties, _range_roll, event_text
+from game.systems.campaign.rules.describe import _casualties, _range_roll, _successes, event_text
 from game.systems.campaign.rules.events import GmDid
 from game.systems.campaign.rules.models import STRATAGEMS, display_name
 from game.systems.campaign.rules.orders import title
@@ -24,8 +24,9 @@ def test_a_casualty_range_roll_reads_the_die_as_its_place_in_the_range() -> None
     assert _range_roll("casualties", (4,)) == "rolled [4]"
 
 
-def test_one_casualty_is_singular() -> None:
+def test_one_casualty_and_one_success_are_singular() -> None:
     assert (_casualties(1), _casualties(0), _casualties(3)) == ("1 casualty", "0 casualties", "3 casualties")
+    assert (_successes(1), _successes(2)) == ("1 success", "2 successes")
 
 
 def test_forced_rolls_are_said_without_their_faces_in_every_players_log() -> None:

@@ -53,7 +53,7 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "dice_rolled" and e.purpose.startswith("casualties"):
         return f"{e.battle}: {e.purpose}: {_range_roll(e.purpose, e.dice)}" + (" (forced by the GM)" if e.forced else "")
     if k == "dice_rolled":
-        return f"{e.battle}: {e.purpose}: {list(e.dice)} -> {e.successes} successes" + (
+        return f"{e.battle}: {e.purpose}: {list(e.dice)} -> {_successes(e.successes)}" + (
             f" ({e.forced} forced by the GM)" if e.forced else "")
     if k == "result_read":
         who = f" for {pn(e.winner)}" if e.winner else ""
@@ -108,3 +108,7 @@ def _range_roll(purpose: str, dice: tuple[int, ...]) -> str:
 
 def _casualties(n: int) -> str:
     return f"{n} casualty" if n == 1 else f"{n} casualties"
+
+
+def _successes(n: int) -> str:
+    return f"{n} success" if n == 1 else f"{n} successes"

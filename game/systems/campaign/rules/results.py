@@ -132,7 +132,7 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                 else:
                     forced = f" ({e.forced} set by the GM)" if e.forced else ""
                     page.dice.append(f"{e.purpose}: {' '.join(str(d) for d in e.dice) or 'no dice'}"
-                                     f" -> {e.successes} successes{forced}")
+                                     f" -> {e.successes} {'success' if e.successes == 1 else 'successes'}{forced}")
             elif k == "result_read" and page is not None:
                 who = f" for {st.player_name(e.winner)}" if e.winner else ""
                 tallies = ", ".join(f"{st.player_name(p)} {n}" for p, n in e.successes.items())
