@@ -251,3 +251,15 @@ def test_loading_from_the_menu_over_moves_since_the_last_save_asks_first_and_kee
     assert battle(app) is not scene and len(battle(app).session.history) == 3
     recovery = savegame.recovery_path(scene.session.system.name)
     assert saves.read_header(recovery).commands == 5  # the move that was on the screen is kept
+
+
+def test_with_no_saves_delete_replay_and_load_say_there_is_nothing_to_act_on(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    ctrl(app, pygame.K_o)
+    menu = app.scenes.top
+    assert isinstance(menu, LoadMenuScene) and not menu.listings
+    for k, what in ((pygame.K_DELETE, "delete"), (pygame.K_r, "replay"), (pygame.K_RETURN, "load")):
+        menu.message = None
+        key(app, k)
+        assert app.scenes.top is menu and menu.message == f"There is no save in {menu.folder} to {what}.", what

@@ -210,7 +210,7 @@ class LoadMenuScene(Scene):
         top = 44
         if not self.listings:
             pygame_gui.elements.UILabel(pygame.Rect(12, top, bw - 24, 28),
-                                        "No saves yet: F5 quick-saves the battle you are playing.",
+                                        "No saves yet: F5 quick-saves the game you are playing.",
                                         self.ui, container=panel)
         first = self.page * ROWS
         for i, listing in enumerate(self.listings[first:first + ROWS]):
@@ -287,11 +287,16 @@ class LoadMenuScene(Scene):
         self.index = max(0, min(len(self.listings) - 1, want))
         self.page = self.index // ROWS
 
+    def _nothing(self, what: str) -> None:
+        """A key with no save to act on: said (QA: Delete, R and Enter did nothing and said nothing)."""
+        self._problem(f"Nothing to {what}", f"There is no save in {self.folder} to {what}.")
+
     def load_selected(self) -> bool:
         """Load the selected save over the game being played; when that game has moves since its
         last save, ask first (Load keeps them in the recovery save, as F9 does)."""
         listing = self.selected
         if listing is None:
+            self._nothing("load")
             return False
         live = live_game(self.app)
         session = getattr(live, "session", None)
@@ -319,6 +324,7 @@ class LoadMenuScene(Scene):
     def replay_selected(self) -> None:
         listing = self.selected
         if listing is None:
+            self._nothing("replay")
             return
         if self.on_replay is not None:
             self.on_replay(listing.path)
@@ -344,6 +350,7 @@ class LoadMenuScene(Scene):
         """Delete (the key or the button): ask first, naming the save and where it goes."""
         listing = self.selected
         if listing is None:
+            self._nothing("delete")
             return
         name = self._name(listing)
         where = savegame.deleted_dir(self.folder)
