@@ -273,3 +273,19 @@ def test_a_seat_of_its_own_keeps_the_same_salted_digest_and_opens_only_with_its_
     assert seat.lock is not None and seat.lock.iterations == FAST and opens(seat.lock, PASSPHRASE)
     assert not seat.can_set(False)
     assert seat.opens(PASSPHRASE) and not seat.opens("owl and pine")
+
+
+def test_the_passphrase_is_set_only_when_typed_twice_the_same_in_the_gms_seat() -> None:
+    app, scene = _fresh()
+    lock = _gms_seat(app)
+    assert lock.mode == "set" and lock.again is not None  # two boxes
+    app.render()
+    assert any("then the same again below" in t for t in lock.drawn_strings)
+    lock.again.set_text(PASSPHRASE)
+    lock.entry.set_text(PASSPHRASE + "x")  # a typo in the second
+    assert not lock._submit_boxes()
+    assert not lock.seat.is_set and not scene.gm and "differ" in lock.message
+    assert lock.entry.get_text() == "" and lock.again.get_text() == ""
+    lock.again.set_text(PASSPHRASE)
+    lock.entry.set_text(PASSPHRASE)
+    assert lock._submit_boxes() and lock.seat.is_set and scene.gm

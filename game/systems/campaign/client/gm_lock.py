@@ -104,9 +104,15 @@ class GmLockScene(Scene):
         w, h = self.app.screen.get_size()
         self.entry: Any = None
         self.ok: Any = None
+        self.again: Any = None
         if self.mode != "closed":
             self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
             self.entry.set_text_hidden(True)
+            if self.mode == "set":  # it holds for the whole campaign: typed twice (QA: a typo locked the GM out)
+                # (`again`: the upper box, typed first; `entry`, below it: the same again)
+                self.again = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 52, 320, 34),
+                                                                 self.ui)
+                self.again.set_text_hidden(True)
             self._fresh = True  # focused from the next frame: the G that opened it is not typed in
             if self.purpose == "seats":
                 label = "Set the passphrase and unlock" if self.mode == "set" else "Unlock the players"
@@ -124,9 +130,18 @@ class GmLockScene(Scene):
         self.ui.set_window_resolution(size)
         self._build()
 
-    def submit(self, passphrase: str) -> bool:
-        """The passphrase typed: set it (first time) or check it; True when the GM view opens."""
+    def submit(self, passphrase: str, again: str | None = None) -> bool:
+        """The passphrase typed: set it (first time: `again`, the confirming box, must be the same;
+        None when called with no box, e.g. from a test) or check it; True when the GM view opens."""
         if self.mode == "set":
+            if again is not None and again != passphrase:
+                self.message = "The two passphrases typed differ: nothing is set. Type them again."
+                for box in (self.entry, self.again):
+                    if box is not None:
+                        box.set_text("")
+                if self.again is not None:
+                    self.ui.set_focus_set(self.again)  # typed again from the upper box
+                return False
             why = self.seat.set(passphrase)
             if why:
                 self.message = why
@@ -146,6 +161,12 @@ class GmLockScene(Scene):
         self.on_open()
         return True
 
+    def _submit_boxes(self) -> bool:
+        assert self.entry is not None
+        if self.again is not None:  # setting: the passphrase (below) and the same again (above)
+            return self.submit(self.again.get_text(), self.entry.get_text())
+        return self.submit(self.entry.get_text())
+
     def notify(self, text: str, seconds: float, problem: bool) -> bool:
         """A word from the shell (a game key pressed here: close this first) under the buttons;
         it names nothing of the game, so the seat shows it to whoever is at the screen."""
@@ -158,9 +179,12 @@ class GmLockScene(Scene):
             if event.ui_element is self.back:
                 self.app.pop()
             elif event.ui_element is self.ok and self.entry is not None:
-                self.submit(self.entry.get_text())
+                self._submit_boxes()
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.entry is not None:
-            self.submit(self.entry.get_text())
+            if event.ui_element is self.again and self.entry is not None:
+                self.ui.set_focus_set(self.entry)  # (typed first, above: then the box below)
+            else:
+                self._submit_boxes()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.pop()
 
@@ -168,7 +192,7 @@ class GmLockScene(Scene):
         if self.entry is not None and getattr(self, "_fresh", False):
             self._fresh = False
             self.entry.set_text("")
-            self.entry.focus()
+            self.ui.set_focus_set(self.again if self.again is not None else self.entry)
         self.ui.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -210,11 +234,17 @@ class GmLockScene(Scene):
         images = [font(24 if i == 0 else 15, i == 0).render(text, True, (235, 225, 200) if i == 0 else (210, 210, 215))
                   for i, text in enumerate(lines)]
         tall = sum(img.get_height() + 8 for img in images) - 8
-        y = min(h // 2 - 130, h // 2 - 24 - tall)  # the text ends clear of the passphrase's box
+        top = h // 2 - 24 - (42 if self.again is not None else 0)  # clear of the passphrase's box(es)
+        y = min(h // 2 - 130 - (42 if self.again is not None else 0), top - tall)
         for text, img in zip(lines, images, strict=True):
             surface.blit(img, (w // 2 - img.get_width() // 2, y))
             self.drawn_strings.append(text)
             y += img.get_height() + 8
+        if self.again is not None and not self.message:
+            hint = "Type it in the upper box, then the same again below (Enter)."
+            img = font(15).render(hint, True, (190, 190, 200))
+            surface.blit(img, (w // 2 - img.get_width() // 2, h // 2 + 132))
+            self.drawn_strings.append(hint)
         if self.message:
             img = font(15).render(self.message, True, (255, 130, 110))
             surface.blit(img, (w // 2 - img.get_width() // 2, h // 2 + 132))
