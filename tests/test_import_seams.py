@@ -62,7 +62,7 @@ SEAMS: tuple[Seam, ...] = (
     Seam("game.io.tmx", ("_unpack_zstd",), ("zstandard",), "zstandard's codec only for zstd-compressed map layers"),
     # the window: the save machinery and the load menu are not needed for the first frame
     Seam("game.shell.savegame", ("_encode", "write_checked", "AutosaveWriter.submit", "load_session", "load_for_replay",
-                                 "verify", "emergency_save", "handle_crash", "quick_save_note"),
+                                 "verify", "emergency_save", "handle_crash", "quick_save_note", "holds_another_game"),
          ("game.replay", "game.io.saves", "game.io.outpaths"), _SAVE_MACHINERY),
     Seam("game.shell.actions", ("recovery_for", "offer_recovery"), ("game.io.saves", "game.replay"), _SAVE_MACHINERY),
     Seam("game.shell.actions", ("open_load_menu",), ("game.shell.scenes.load_menu",),

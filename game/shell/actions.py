@@ -83,12 +83,19 @@ def refuse(scene: GameScene, text: str, seconds: float) -> None:
 
 
 def quick_save_action(scene: GameScene) -> None:
+    """F5: the quick save; when the slot (one per scenario) held another game of it, the message
+    says so and where that game went (the previous file is kept as a .bak)."""
+    other = savegame.holds_another_game(scene.session, savegame.quick_save_path(scene.session))
     try:
         path = savegame.quick_save(scene.session, gm_mode=_gm_active(scene.app))
     except (GameFileError, OSError) as exc:
         refuse(scene, f"Not saved: {exc}", 6.0)
         return
     mark_saved(scene.session)
+    if other:
+        tell(scene, f"Saved to {path} (F9 loads it). It replaced the quick save of another game of this "
+             f"scenario, kept as {path.name}.bak.", 6.0)
+        return
     tell(scene, f"Saved to {path} (F9 loads it)", 3.0)
 
 

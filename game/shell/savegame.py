@@ -181,6 +181,21 @@ def quick_save(session: Session, *, gm_mode: bool = False) -> Path:
     return save_session(session, quick_save_path(session), title=titled(session, "quick save"), gm_mode=gm_mode)
 
 
+def holds_another_game(session: Session, path: Path) -> bool:
+    """Whether the save at `path` is of another game than `session`'s (another seed: a new game
+    deals fresh dice), so that writing over it would replace another game's save. False when
+    there is none or its header cannot be read."""
+    # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
+    from game.io import saves
+
+    if not path.exists():
+        return False
+    try:
+        return saves.read_header(path).seed != session.seed
+    except (GameFileError, OSError):
+        return False
+
+
 def quick_save_note(session: Session, path: Path) -> str:
     """What the question before a quick load says of the quick save at `path`: its clock, when it
     was saved, and who played its sides when that differs from this game's seats (the slot is one

@@ -263,3 +263,19 @@ def test_with_no_saves_delete_replay_and_load_say_there_is_nothing_to_act_on(
         menu.message = None
         key(app, k)
         assert app.scenes.top is menu and menu.message == f"There is no save in {menu.folder} to {what}.", what
+
+
+def test_f5_over_another_games_quick_save_says_it_replaced_it_and_where_that_one_went(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    app = open_app(demo_save(tmp_path / "start.yaml"))
+    scene = battle(app)
+    key(app, pygame.K_F5)
+    assert "another game" not in (scene.toast_text or "")
+    key(app, pygame.K_F5)  # the same game again: nothing to say
+    assert "another game" not in (scene.toast_text or "")
+    scene.session.seed += 1  # (as a new game of the scenario: fresh dice)
+    key(app, pygame.K_F5)
+    path = savegame.quick_save_path(scene.session)
+    assert f"It replaced the quick save of another game of this scenario, kept as {path.name}.bak" in \
+        (scene.toast_text or ""), scene.toast_text
+    assert path.with_name(path.name + ".bak").exists()
