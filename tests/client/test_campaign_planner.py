@@ -22,7 +22,13 @@ import yaml  # noqa: E402
 from game.__main__ import main  # noqa: E402
 from game.shell.app import App, Settings  # noqa: E402
 from game.shell.launch import open_game, scene_for  # noqa: E402
-from game.systems.campaign.client.orders_panel import foe_mix_text, gives_text, mix_text, value_text  # noqa: E402
+from game.systems.campaign.client.orders_panel import (  # noqa: E402
+    SHORT_NAMES,
+    foe_mix_text,
+    gives_text,
+    mix_text,
+    value_text,
+)
 from game.systems.campaign.rules import SYSTEM  # noqa: E402
 from game.systems.campaign.rules.equilibrium import equilibrium  # noqa: E402
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES  # noqa: E402
@@ -185,3 +191,10 @@ def test_scipy_is_imported_only_when_the_planner_is_shown() -> None:
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[-4:-1] == ["start False", "hidden False", "shown True"], out.stdout
+
+
+
+def test_the_compact_mix_line_abbreviates_manoeuvres_as_abbreviations_not_cut_words() -> None:
+    assert set(SHORT_NAMES) == set(MANOEUVRE_NAMES)
+    for m, short in SHORT_NAMES.items():  # a cut word ("Attac", "Withd") read as a typo (QA)
+        assert short.endswith(".") or short in MANOEUVRE_NAMES[m].split(), (m, short)

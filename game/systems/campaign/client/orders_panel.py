@@ -351,4 +351,10 @@ def foe_mix_text(eq: Equilibrium, short: bool = False) -> str:
     for s, p in zip(eq.cols, eq.foe_mix, strict=True):
         by[s.manoeuvre] = by.get(s.manoeuvre, 0.0) + p
     shown = sorted(((m, p) for m, p in by.items() if round(p, 2) > 0), key=lambda mp: -mp[1])
-    return ", ".join(f"{MANOEUVRE_NAMES[m][:5] if short else MANOEUVRE_NAMES[m]} {p:.0%}" for m, p in shown)
+    return ", ".join(f"{SHORT_NAMES.get(m, MANOEUVRE_NAMES[m]) if short else MANOEUVRE_NAMES[m]} {p:.0%}"
+                     for m, p in shown)
+
+
+# the compact line's names (a 960 x 600 window): abbreviations that read as such, not cut words
+SHORT_NAMES = {"withdraw": "Wdr.", "defend": "Def.", "block": "Blk.", "skirmish": "Skir.", "attack": "Att.",
+               "shock_attack": "Shock"}
