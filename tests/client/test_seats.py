@@ -18,7 +18,7 @@ from game import paths
 from game.shell.app import App, Settings
 from game.shell.contracts import live_game
 from game.shell.savegame import load_session, save_session
-from game.shell.scenes.seats import seats_dialog
+from game.shell.scenes.seats import seats_dialog, short
 from game.shell.seats import SeatRule, Seats, Thinker
 from game.shell.toolkit.richtext import plain
 from game.table import TABLE
@@ -422,3 +422,9 @@ def test_a_hint_selects_the_unit_it_would_move_so_the_map_shows_it() -> None:
     text = scene.toast_text or ""
     assert scene.selected is not None, text  # the opening move of the default map moves a unit
     assert text.startswith("Hint (hard): ") and scene.state.unit_name(scene.selected) in text.split(". Why:")[0]
+
+
+def test_a_side_button_cuts_a_long_name_at_a_word_or_with_an_ellipsis_never_mid_word_in_silence() -> None:
+    assert short("Resistance Fronts", 12) == "Resistance"
+    assert short("Resistance Fronts", 6) == "Resis\u2026"  # (the first word itself too long: marked cut)
+    assert short("The Zones") == "Zones"

@@ -23,7 +23,7 @@ from functools import partial
 import pygame
 
 from game.core import gm_lock
-from game.shell import gm_seat
+from game.shell import fonts, gm_seat
 from game.shell.contracts import AppContext
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.seats import THINK_CHOICES, SeatRule, Seats
@@ -47,7 +47,11 @@ def short(name: str, most: int = 12) -> str:
         name = name[4:]
     if len(name) <= most:
         return name
-    cut = name[:most + 1].rsplit(" ", 1)[0].rstrip()
+    cut = ""
+    for word in name.split():  # whole words while they fit
+        if len(f"{cut} {word}".strip()) > most:
+            break
+        cut = f"{cut} {word}".strip()
     return cut if len(cut) >= most // 2 else name[:most - 1].rstrip() + "\u2026"
 
 
@@ -57,9 +61,19 @@ def next_think(seconds: float) -> float:
     return next((c for c in THINK_CHOICES if c > seconds + 1e-9), THINK_CHOICES[0])
 
 
-def button_label(name: str, level: str | None) -> str:
-    """A side's button: its name and who plays it ("Jibril: hard", "Zones: Human")."""
-    return f"{short(name)}: {level or 'Human'}"
+def _fitting_label(name: str, level: str | None, room: int) -> str:
+    """The longest `button_label` whose text fits `room` pixels (its name cut shorter as needed)."""
+    for most in range(12, 3, -1):
+        label = button_label(name, level, most)
+        if fonts.text(label, 14, (0, 0, 0)).get_width() <= room:
+            return label
+    return button_label(name, level, 3)
+
+
+def button_label(name: str, level: str | None, most: int = 12) -> str:
+    """A side's button: its name (at most `most` letters) and who plays it ("Jibril: hard",
+    "Zones: Human")."""
+    return f"{short(name, most)}: {level or 'Human'}"
 
 
 def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]], levels: Sequence[str],
@@ -110,7 +124,13 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
         pieces += ["\n", Span(f"GM mode was opened in {gm_seat.opened_text(session.system, kept.opened)}.",
                                colour=(224, 184, 100))]
     body = styled(*pieces)
-    choices = [Choice(button_label(name, seats.level(sid)), partial(cycle, sid),
+    # the buttons share the dialog's width (shell/scenes/dialog.py): a side's name is cut to what
+    # its button holds (QA: "esistance: Humar" at 960 x 600 with four powers)
+    extra = (1 if kept is not None and own_lock else 0) + (1 if why_not is not None else 0) + 2
+    n = len(sides) + extra
+    width = min(max(app.screen.get_width() - 40, 520), 180 * n + 40)
+    bwid = min(180, (min(width, app.screen.get_width() - 40) - 24 - 10 * (n - 1)) // max(1, n))
+    choices = [Choice(_fitting_label(name, seats.level(sid), bwid - 16), partial(cycle, sid),
                       pygame.K_1 + i if i < 9 else None)
                for i, (sid, name) in enumerate(sides)]
     if kept is not None and own_lock:
@@ -131,6 +151,5 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
             choices.append(Choice("I am the GM (G)", lambda: again(unlocked=True), pygame.K_g))
     choices.append(Choice(f"Think: {app.settings.think_seconds:g} s", think, pygame.K_t))
     choices.append(Choice("Done", on_done, pygame.K_RETURN, primary=True))
-    width = min(max(app.screen.get_width() - 40, 520), 180 * len(choices) + 40)
     return DialogScene(app, "Players", body, choices, size=(width, 300),
                        cancel=Choice("Done", on_done), name="seats")
