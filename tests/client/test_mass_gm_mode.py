@@ -18,38 +18,19 @@ from game.shell.scene import Scene
 from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.session import Session
-from game.systems.mass.client import MassBoardScene, MassGmScene, MassReplayScene, open_scene
+from game.systems.mass.client import MassGmScene, MassReplayScene, open_scene
 from game.systems.mass.client.gm import FormScene, PassphraseScene
 from game.systems.mass.rules.commands import Rolled
 from game.table import TABLE
+from tests.client.massfix import BATTLE
+from tests.client.massfix import board_app as _app
+from tests.client.massfix import key_events as _key
+from tests.client.massfix import play_first_choices as _play
 
 ROOT = Path(__file__).resolve().parents[2]
-BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
 
 
-def _key(k: int, mod: int = 0) -> list[pygame.event.Event]:
-    return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0),
-            pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0)]
 
-
-def _app(size: tuple[int, int] = (1280, 800)) -> tuple[App, MassBoardScene, Session]:
-    app = App(TABLE, size=size, headless=True, settings=Settings(animation="instant"))
-    session = open_game(TABLE, BATTLE)
-    scene = open_scene(app, session)
-    assert isinstance(scene, MassBoardScene)
-    app.push(scene)
-    app.step([])
-    return app, scene, session
-
-
-def _play(app: App, session: Session, commands: int) -> None:
-    for _ in range(10 * commands):
-        if len(session.history) >= commands:
-            return
-        if isinstance(app.scenes.top, HandoffScene):
-            app.step(_key(pygame.K_SPACE))
-        else:
-            app.step(_key(pygame.K_RETURN))
 
 
 def _press(app: App, gm: MassGmScene, key: str) -> None:
