@@ -6,7 +6,6 @@ commands are logged, undoable and replayed, with refusals said in the dialog."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pygame
@@ -26,11 +25,6 @@ from tests.client.massfix import BATTLE
 from tests.client.massfix import board_app as _app
 from tests.client.massfix import key_events as _key
 from tests.client.massfix import play_first_choices as _play
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-
 
 
 def _press(app: App, gm: MassGmScene, key: str) -> None:

@@ -20,11 +20,6 @@ from tests.client.massfix import board_app as _app
 from tests.client.massfix import key_events as _key
 from tests.client.massfix import play_first_choices as _play
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-
-
 
 def _replay(app: App) -> MassReplayScene:
     app.step(_key(pygame.K_F3))
