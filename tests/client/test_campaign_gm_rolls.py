@@ -7,7 +7,6 @@ will fail and forces nothing until the GM confirms."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,36 +16,15 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
-from game import paths  # noqa: E402
-from game.shell.app import App, Settings  # noqa: E402
-from game.shell.launch import open_game, scene_for  # noqa: E402
+from game.shell.app import App  # noqa: E402
 from game.systems.campaign.client.gm_rolls import ForceRollsScene, parse_values  # noqa: E402
 from game.systems.campaign.rules.commands import GmDiceSeed  # noqa: E402
 from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players  # noqa: E402
-from game.table import TABLE  # noqa: E402
+from tests.client.campaignfix import PASSPHRASE, top  # noqa: E402
+from tests.client.campaignfix import saves_in_tmp as _saves  # noqa: E402, F401 - autouse fixture
+from tests.client.campaignfix import teaching_app as _app  # noqa: E402
 from tests.client.clientfix import press_button  # noqa: E402
 from tests.client.test_campaign_client import key, play_to_orders, through_handoff  # noqa: E402
-
-TEACHING = "maps/campaign/teaching.yaml"
-PASSPHRASE = "owl and oak"
-
-
-@pytest.fixture(autouse=True)
-def _saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
-
-
-def top(app: App) -> Any:
-    return app.scenes.top
-
-
-def _app(size: tuple[int, int] = (1280, 800)) -> tuple[App, Any]:
-    app = App(TABLE, size=size, headless=True, settings=Settings(animation="instant"))
-    scene: Any = scene_for(app, open_game(TABLE, TEACHING))
-    scene.gm_seat.iterations = 1_000
-    app.push(scene)
-    through_handoff(app)
-    return app, scene
 
 
 def _gm_view(app: App, scene: Any) -> None:
