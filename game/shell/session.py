@@ -123,6 +123,23 @@ class Session:
         (`undo_blocked`)."""
         return self.record.can_undo and self.undo_blocked() is None
 
+    def gm_undo(self) -> str | None:
+        """The GM's undo, in every GM mode: anything, dice included (a redo rolls the very same
+        dice). What was taken back, in the system's words; None when there was nothing."""
+        step = self.record.undo(gm=True)
+        return None if step is None else str(self.system.describe_command(step.before, step.command))
+
+    def gm_redo(self) -> tuple[bool, str]:
+        """The GM's redo: (played again, what in the system's words) or (False, why not)."""
+        record = self.record
+        if not record.can_redo:
+            return False, "Nothing to redo."
+        command = record.redo_stack[-1].command
+        outcome = record.redo()
+        if outcome is not None and outcome.accepted:
+            return True, str(self.system.describe_command(record.steps[-1].before, command))
+        return False, f"Cannot redo: {getattr(outcome, 'reason', '')}"
+
     def undo(self) -> bool:
         if self.undo_blocked() is not None:
             return False

@@ -375,29 +375,24 @@ class MassGmScene(Scene):
         return why
 
     def undo(self) -> None:
-        step = self.session.record.undo(gm=True)
-        if step is None:
+        what = self.session.gm_undo()
+        if what is None:
             self.say("Nothing to undo.")
             return
-        what = self.session.system.describe_command(step.before, step.command).removeprefix("GM: ")
+        what = what.removeprefix("GM: ")
         self.board.after_change()
         self.board._say(f"GM undo: {what}", GM_GOLD)
         self.say(f"Undone: {what}")
 
     def redo(self) -> None:
-        record = self.session.record
-        if not record.can_redo:
-            self.say("Nothing to redo.")
+        played, what = self.session.gm_redo()
+        if not played:
+            self.say(what, refused=what != "Nothing to redo.")
             return
-        command = record.redo_stack[-1].command
-        outcome = record.redo()
-        if outcome is not None and outcome.accepted:
-            what = self.session.system.describe_command(record.steps[-1].before, command).removeprefix("GM: ")
-            self.board.after_change()
-            self.board._say(f"GM redo: {what}", GM_GOLD)
-            self.say(f"Redone: {what}")
-        else:
-            self.say(f"Cannot redo: {getattr(outcome, 'reason', '')}", refused=True)
+        what = what.removeprefix("GM: ")
+        self.board.after_change()
+        self.board._say(f"GM redo: {what}", GM_GOLD)
+        self.say(f"Redone: {what}")
 
     # ------------------------------------------------------------------ the dialogs
     def edit_person(self) -> None:

@@ -277,30 +277,22 @@ class GmScene(Scene):
 
     def undo(self) -> None:
         """The GM's undo: anything, dice included (the redo rolls the very same dice)."""
-        step = self.session.record.undo(gm=True)
-        if step is None:
+        what = self.session.gm_undo()
+        if what is None:
             self.say("Nothing to undo.")
             return
         self.battle.anim.skip()
         self.battle.after_change()
-        self.say(f"Undone: {self._describe(step.before, step.command)}")
+        self.say(f"Undone: {what}")
 
     def redo(self) -> None:
-        record = self.session.record
-        if not record.can_redo:
-            self.say("Nothing to redo.")
+        played, what = self.session.gm_redo()
+        if not played:
+            self.say(what)
             return
-        command = record.redo_stack[-1].command
-        outcome = record.redo()
-        if outcome is not None and outcome.accepted:
-            self.battle.anim.skip()
-            self.battle.after_change()
-            self.say(f"Redone: {self._describe(record.steps[-1].before, command)}")
-        else:
-            self.say(f"Cannot redo: {getattr(outcome, 'reason', '')}")
-
-    def _describe(self, state: Any, command: Any) -> str:
-        return str(self.session.system.describe_command(state, command))
+        self.battle.anim.skip()
+        self.battle.after_change()
+        self.say(f"Redone: {what}")
 
     def edit(self, **changes: Any) -> None:
         uid = self.selected
