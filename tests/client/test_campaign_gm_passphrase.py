@@ -281,11 +281,11 @@ def test_the_passphrase_is_set_only_when_typed_twice_the_same_in_the_gms_seat() 
     assert lock.mode == "set" and lock.again is not None  # two boxes
     app.render()
     assert any("then the same again below" in t for t in lock.drawn_strings)
-    lock.again.set_text(PASSPHRASE)
-    lock.entry.set_text(PASSPHRASE + "x")  # a typo in the second
+    lock.entry.set_text(PASSPHRASE)
+    lock.again.set_text(PASSPHRASE + "x")  # a typo in the second
     assert not lock._submit_boxes()
     assert not lock.seat.is_set and not scene.gm and "differ" in lock.message
     assert lock.entry.get_text() == "" and lock.again.get_text() == ""
-    lock.again.set_text(PASSPHRASE)
     lock.entry.set_text(PASSPHRASE)
+    lock.again.set_text(PASSPHRASE)
     assert lock._submit_boxes() and lock.seat.is_set and scene.gm

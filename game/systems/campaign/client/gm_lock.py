@@ -106,11 +106,13 @@ class GmLockScene(Scene):
         self.ok: Any = None
         self.again: Any = None
         if self.mode != "closed":
-            self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
+            # setting: it holds for the whole campaign, so it is typed twice (QA: a typo locked the GM
+            # out): `entry` (typed first) above, `again` below it
+            top = h // 2 - (52 if self.mode == "set" else 10)
+            self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, top, 320, 34), self.ui)
             self.entry.set_text_hidden(True)
-            if self.mode == "set":  # it holds for the whole campaign: typed twice (QA: a typo locked the GM out)
-                # (`again`: the upper box, typed first; `entry`, below it: the same again)
-                self.again = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 52, 320, 34),
+            if self.mode == "set":
+                self.again = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34),
                                                                  self.ui)
                 self.again.set_text_hidden(True)
             self._fresh = True  # focused from the next frame: the G that opened it is not typed in
@@ -139,8 +141,7 @@ class GmLockScene(Scene):
                 for box in (self.entry, self.again):
                     if box is not None:
                         box.set_text("")
-                if self.again is not None:
-                    self.ui.set_focus_set(self.again)  # typed again from the upper box
+                self.ui.set_focus_set(self.entry)  # typed again from the upper box
                 return False
             why = self.seat.set(passphrase)
             if why:
@@ -163,8 +164,8 @@ class GmLockScene(Scene):
 
     def _submit_boxes(self) -> bool:
         assert self.entry is not None
-        if self.again is not None:  # setting: the passphrase (below) and the same again (above)
-            return self.submit(self.again.get_text(), self.entry.get_text())
+        if self.again is not None:  # setting: the passphrase (above) and the same again (below)
+            return self.submit(self.entry.get_text(), self.again.get_text())
         return self.submit(self.entry.get_text())
 
     def notify(self, text: str, seconds: float, problem: bool) -> bool:
@@ -181,8 +182,8 @@ class GmLockScene(Scene):
             elif event.ui_element is self.ok and self.entry is not None:
                 self._submit_boxes()
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.entry is not None:
-            if event.ui_element is self.again and self.entry is not None:
-                self.ui.set_focus_set(self.entry)  # (typed first, above: then the box below)
+            if event.ui_element is self.entry and self.again is not None:
+                self.ui.set_focus_set(self.again)  # (the upper box typed: then the same below)
             else:
                 self._submit_boxes()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -192,7 +193,7 @@ class GmLockScene(Scene):
         if self.entry is not None and getattr(self, "_fresh", False):
             self._fresh = False
             self.entry.set_text("")
-            self.ui.set_focus_set(self.again if self.again is not None else self.entry)
+            self.ui.set_focus_set(self.entry)
         self.ui.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
