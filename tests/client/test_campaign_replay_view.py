@@ -189,6 +189,12 @@ def test_the_replay_jumps_by_phase_and_week_and_tells_each_steps_command_dice_an
     assert lines[0] in replay.drawn_strings  # the command's line stays put
     assert "(6 lines above: the wheel scrolls back)" in replay.drawn_strings
     assert words[0] not in replay.drawn_strings  # the events scrolled under it
+    for _ in range(30):  # far past the end: it stops with the last line at the foot of the panel
+        app.step([pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, flipped=False)])
+        app.render()
+    assert words[-1] in replay.drawn_strings and not any("more line" in t for t in replay.drawn_strings)
+    shown_words = [w for w in words if w in replay.drawn_strings]
+    assert len(shown_words) > 3  # a panel of lines, not one left alone
     key(app, pygame.K_END)
     assert replay.index == n
 

@@ -4,10 +4,12 @@ count, one casualty in the singular."""
 
 from __future__ import annotations
 
+from game.systems.campaign.rules.commands import parse_command
 from game.systems.campaign.rules.describe import _casualties, _range_roll, _successes, event_text
 from game.systems.campaign.rules.events import GmDid
 from game.systems.campaign.rules.models import STRATAGEMS, display_name
 from game.systems.campaign.rules.orders import title
+from game.systems.campaign.rules.queries import describe_command
 from tests.rules.campaign.test_scouting_seed import _first_declare, _play
 
 
@@ -34,3 +36,11 @@ def test_forced_rolls_are_said_without_their_faces_in_every_players_log() -> Non
     assert event_text(state, GmDid(what="forced the next rolls: [3, 7]")) == "GM: forced the next 2 rolls"
     assert event_text(state, GmDid(what="forced the next rolls: [10]")) == "GM: forced the next 1 roll"
     assert event_text(state, GmDid(what="edited z.1: x")) == "GM: edited z.1: x"
+
+
+def test_a_players_command_without_its_own_words_names_the_player() -> None:
+    state = _play(stop=_first_declare()).state
+    player = state.players[0]
+    name = state.player_name(player)
+    assert describe_command(state, parse_command({"kind": "narrative_done", "player": player})) == \
+        f"{name} has finished posting"

@@ -369,7 +369,16 @@ class CampaignReplayScene(Scene):
         pinned = folded(items[:1])  # the command's own line stays put; the rest scrolls under it
         rest = folded(items[1:])
         bottom = self.buttons_top - 8
-        self.scroll = min(self.scroll, max(0, len(rest) - 1))
+        # scrolled no further than the last line at the foot of the panel (QA: the wheel went on
+        # until one line was left)
+        room = bottom - y - sum(font(size, bold).get_height() for _, size, _, bold in pinned) - 30
+        fit, used = 0, 0
+        for _, size, _, bold in reversed(rest):
+            used += font(size, bold).get_height()
+            if used > room:
+                break
+            fit += 1
+        self.scroll = min(self.scroll, max(0, len(rest) - fit))
         above: list[Line] = [(f"({self.scroll} line{'s' if self.scroll != 1 else ''} above: the wheel scrolls back)",
                               11, (170, 170, 180), False)] if self.scroll else []
         shown = pinned + above + rest[self.scroll:]

@@ -145,6 +145,13 @@ def describe_command(state: CampaignState, command: Any) -> str:
         return "GM: set the GM's passphrase"
     if k == "end_turn":
         return f"{state.player_name(active_player(state) or '')} ends the {state.phase} turn"
+    player = getattr(command, "player", None)
+    if k == "narrative_done" and isinstance(player, str):
+        return f"{state.player_name(player)} has finished posting"
+    if k == "gm_scouting_seed":
+        return f"GM: seed the scouting dice of week {command.week} (commitment protocol)"
+    if isinstance(player, str) and player:  # who did it, then what (QA: "narrative done" named nobody)
+        return f"{state.player_name(player)}: {k.replace('_', ' ')}"
     return k.replace("_", " ")
 
 
