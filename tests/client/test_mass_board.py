@@ -5,38 +5,18 @@ the battle-over summary with its buttons."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pygame
 import pytest
 
-from game.shell.app import App, Settings
+from game.shell.app import App
 from game.shell.fonts import font
-from game.shell.launch import open_game
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.session import Session
-from game.systems.mass.client import MassBoardScene, open_scene
+from game.systems.mass.client import MassBoardScene
 from game.systems.mass.client import end as end_screen
 from game.systems.mass.client.board import CHOICE_SIZE, wrap_px
-from game.table import TABLE
-
-ROOT = Path(__file__).resolve().parents[2]
-BATTLE = ROOT / "maps" / "mass" / "borderland-valley.yaml"
-
-
-def _key(k: int) -> list[pygame.event.Event]:
-    return [pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0),
-            pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0)]
-
-
-def _app(size: tuple[int, int] = (1280, 800)) -> tuple[App, MassBoardScene, Session]:
-    app = App(TABLE, size=size, headless=True, settings=Settings(animation="instant"))
-    session = open_game(TABLE, BATTLE)
-    scene = open_scene(app, session)
-    assert isinstance(scene, MassBoardScene)
-    app.push(scene)
-    app.step([])
-    return app, scene, session
+from tests.client.massfix import board_app as _app
+from tests.client.massfix import key_events as _key
 
 
 def _quiet(scene: MassBoardScene) -> None:
