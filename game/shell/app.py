@@ -17,6 +17,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,7 +100,19 @@ class App:
             flags = pygame.FULLSCREEN
             size = (0, 0)
         self._windows += 1
-        return pygame.display.set_mode(size, flags)
+        if self.fullscreen:
+            return pygame.display.set_mode(size, flags)
+        with warnings.catch_warnings():
+            # Leaving fullscreen with SDL's software framebuffer (SDL_FRAMEBUFFER_ACCELERATION=0,
+            # set above), the first set_mode keeps the desktop's size and says so in a warning
+            # (seen under Xvfb with openbox, 2026-12-03: the 960x600 window came back 1280x800,
+            # half off the screen). Asked a second time, SDL gives the window its size back.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            screen = pygame.display.set_mode(size, flags)
+        if screen.get_size() != tuple(size):
+            pygame.event.pump()
+            screen = pygame.display.set_mode(size, flags)
+        return screen
 
     def make_ui(self) -> pygame_gui.UIManager:
         """A UI manager for one scene, with the project theme. The theme (its parsed colours,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pygame
 import pytest
 
@@ -356,3 +358,29 @@ def test_hovering_a_unit_on_overwatch_tints_its_danger_zone_by_range_and_line_of
     after_seen, after_behind = colour_at(seen), colour_at(behind)
     assert after_seen != before_seen and after_seen[0] > after_seen[1]  # tinted red
     assert after_behind == before_behind  # out of its sight: untouched
+
+
+def test_leaving_fullscreen_asks_again_when_sdl_keeps_the_desktop_size(app, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SDL's software framebuffer (the app sets SDL_FRAMEBUFFER_ACCELERATION=0) leaves the first
+    windowed set_mode after fullscreen at the desktop's size, with a RuntimeWarning: under Xvfb and
+    a window manager the 960x600 window came back 1280x800, partly off the screen. The app asks
+    again, and the window gets its own size back without the warning reaching the player."""
+    key(app, pygame.K_F11)
+    assert app.fullscreen
+    real = pygame.display.set_mode
+    asked: list[tuple[int, int]] = []
+
+    def stubborn(size, flags=0):  # type: ignore[no-untyped-def]
+        asked.append(tuple(size))
+        if len(asked) == 1:  # the desktop's size, as SDL answers the first time
+            warnings.warn("Requested window was forcibly resized by the OS.", RuntimeWarning, stacklevel=2)
+            return real((app.size[0] + 320, app.size[1] + 200), flags)
+        return real(size, flags)
+
+    monkeypatch.setattr(pygame.display, "set_mode", stubborn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the player's terminal shows no warning
+        key(app, pygame.K_F11)
+    assert not app.fullscreen
+    assert asked == [app.size, app.size]
+    assert app.screen.get_size() == app.size
