@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from game.core.record import Step
-from game.core.system import Outcome
+from game.core.system import Outcome, StateDataError, validation_message
 from game.systems.mass.rules import choices, engine, odds, wresting
 from game.systems.mass.rules.commands import Rolled, WrestCommand, parse_command, parse_event
 from game.systems.mass.rules.models import MassSetup
@@ -55,7 +55,16 @@ class MassSystem:
         return data
 
     def state_from_data(self, data: Mapping[str, Any], setup: MassSetup) -> MassState:
-        return MassState.model_validate({**dict(data), "setup": setup})
+        """The state of a save; a field that does not fit raises StateDataError naming it and what
+        was expected (a save's reader puts the file in front), as the other systems do. Until
+        2026-12-03 a hand-edited save (a person's wounds: 'lots') reached `validate` and `replay`
+        as a pydantic traceback."""
+        try:
+            return MassState.model_validate({**dict(data), "setup": setup})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = tuple(x for x in first["loc"] if x != "setup")
+            raise StateDataError(loc, validation_message(first)) from None
 
     def parse_command(self, data: Mapping[str, Any]) -> Any:
         return parse_command(dict(data))
