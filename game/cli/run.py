@@ -125,6 +125,15 @@ def run_commands(record: Record, commands: list[Any], out: TextIO, *, stop_on_re
     return rejected
 
 
+def save_title(scenario: Any, path: str | Path) -> str:
+    """The title of a save of `scenario` (what the load menu lists it by): the one a save from the
+    window gets (game.shell.savegame.game_title): the scenario's name, else its file's name. Without
+    it a `run --out` save of a campaign or a mass battle had an empty title (make_save falls back to
+    the system's summary, which only the tactical rules give a title)."""
+    name = getattr(getattr(scenario, "setup", None), "name", "") or getattr(scenario, "name", "")
+    return str(name or Path(path).stem)
+
+
 def run_command(args: argparse.Namespace) -> int:
     if args.out:  # before the work: a destination that cannot be written is said now
         check_destination(args.out, "save")
@@ -155,7 +164,8 @@ def run_command(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if args.out:
-        save = make_save(system, record.state, record.steps, scenario_path=args.scenario, seed=seed)
+        save = make_save(system, record.state, record.steps, scenario_path=args.scenario, seed=seed,
+                         title=save_title(scenario, args.scenario))
         written = write_text_or_keep(args.out, dump_save(save), "save")
         if written.failed:
             print(f"error: {written.failed}; the save was kept in {written.path}", file=sys.stderr)

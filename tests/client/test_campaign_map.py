@@ -89,16 +89,18 @@ def test_an_army_that_has_moved_shows_no_reach_and_a_click_selects_instead_of_re
     assert scene.message == ""  # nothing refused: the click only changes the selection
 
 
-def test_the_legend_and_the_hovered_hex_panel_move_off_the_counters_at_every_zoom() -> None:
+def test_the_hovered_hex_panel_moves_off_the_counters_and_the_legend_stays_below_the_map_at_every_zoom() -> None:
     app, scene = _open((960, 600))
     lowmarch = tuple(int(v) for v in scene.hex_centre((21, 27)))
+    legend = scene.legend_rect()
     for _ in range(8):
         move_mouse(app, lowmarch)
         app.render()
         counters = [r for _, r in scene.counter_rects]
         names = [r for _, r in scene.name_rects]
-        assert len(scene.boxes) == 2  # the legend and the hovered hex's panel
+        assert len(scene.boxes) == 1  # the hovered hex's panel (the legend is a band below the map view)
         for box in scene.boxes:
             assert box.collidelist(counters) < 0 and box.collidelist(names) < 0
-        assert not scene.boxes[0].colliderect(scene.boxes[1])
+            assert not box.colliderect(legend)
+        assert scene.legend_box == legend and not legend.colliderect(scene.map_view())
         scene.zoom_at(lowmarch, 1.25)

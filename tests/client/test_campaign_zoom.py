@@ -104,7 +104,7 @@ def test_a_resized_window_keeps_the_zoom_and_what_was_in_the_middle_of_the_map_v
     app.screen = pygame.display.set_mode((960, 600))
     scene.on_resize((960, 600))
     new = scene.map_view()
-    assert new.size == (960 - PANEL_W, 600)
+    assert new.size == (960 - PANEL_W, 600 - scene.legend_rect().h)  # (above the legend band)
     assert scene.zoom == zoom
     now = ((new.centerx - scene.origin[0]) / scene.scale, (new.centery - scene.origin[1]) / scene.scale)
     assert abs(now[0] - middle[0]) < 1e-6 and abs(now[1] - middle[1]) < 1e-6

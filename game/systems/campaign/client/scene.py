@@ -86,6 +86,7 @@ ZOOM_STEP = 1.25   # one wheel notch or one +/- press
 MAX_ZOOM = 8.0     # times the scale that shows the whole map
 PAN_STEP = 80      # pixels an arrow key moves the map
 KEEP_IN_VIEW = 80  # pixels of the map that stay in the view however far it is dragged
+LEGEND_ROW = 14    # the height of one line of the legend band at the map's foot
 MAP_CONTROLS = "Wheel or +/-: zoom · right-drag or arrows: move the map · Home: the whole map"
 TERRAIN_COLOURS = {
     "plains": (150, 170, 100), "road": (176, 160, 120), "town": (190, 150, 120), "fortress": (130, 120, 120),
@@ -231,6 +232,8 @@ class CampaignScene(Scene):
         self.ui = app.make_ui()
         self.zoom = 1.0  # 1: the whole map fits the view
         self._mouse = (0, 0)  # where the pointer was last seen (the wheel zooms around it)
+        self._pointer_seen = False  # the pointer has moved over this screen (so `_mouse` is where it is)
+        self._legend_cache: tuple[Any, tuple[int, int, int]] | None = None  # (key, the legend band's layout)
         self._drag_from: tuple[int, int] | None = None  # a right or middle drag moving the map
         self._dragging = False  # (the window draws every frame while it is True)
         self._terrain: tuple[Any, pygame.Surface] | None = None  # (view, map), its terrain picture
@@ -290,16 +293,77 @@ class CampaignScene(Scene):
         """The scale that shows the whole map, and the map shown whole (zoom 1)."""
         w, h = self.app.screen.get_size()
         self._size = (w, h)
+        view = self._map_view_for((w, h))
         mw, mh = self.layout.map_pixel_size
-        self.fit_scale = min((w - PANEL_W - 20) / mw, (h - 20) / mh)
+        self.fit_scale = min((view.w - 20) / mw, (view.h - 20) / mh)
         self.zoom = 1.0
         self.scale = self.fit_scale
         self.origin = (10.0, 10.0)
+        self._map_moved()
 
     def map_view(self) -> pygame.Rect:
-        """The part of the window the map is drawn in (left of the side panel)."""
+        """The part of the window the map is drawn in: left of the side panel, above the legend
+        band (when shown). The map is panned, picked and clipped inside it, so the legend never
+        covers a hex: a hex below the view's foot is off the view, as one past its edge."""
+        return self._map_view_for(self.app.screen.get_size())
+
+    def _map_view_for(self, size: tuple[int, int]) -> pygame.Rect:
+        w, h = size
+        return pygame.Rect(0, 0, max(1, w - PANEL_W), max(1, h - self._legend_height(size)))
+
+    def legend_rect(self) -> pygame.Rect:
+        """The legend band: the whole width of the map's part of the window, at its foot, fixed
+        on the screen whatever the map's zoom and position (empty while L hides the legend)."""
         w, h = self.app.screen.get_size()
-        return pygame.Rect(0, 0, max(1, w - PANEL_W), h)
+        bh = self._legend_height((w, h))
+        return pygame.Rect(0, h - bh, max(1, w - PANEL_W), bh)
+
+    def _legend_height(self, size: tuple[int, int]) -> int:
+        if not self.show_legend:
+            return 0
+        _cols, rows, _col_w = self._legend_layout(size[0])
+        return rows * LEGEND_ROW + 8
+
+    def _legend_entries(self, st: CampaignState) -> list[tuple[tuple[int, int, int], str]]:
+        """The legend's lines: each power's colour and armies, each terrain's colour and cost."""
+        entries: list[tuple[tuple[int, int, int], str]] = []
+        for p in st.players:
+            n = sum(1 for a in st.armies.values() if a.owner == p)
+            entries.append((player_colour(st, p), f"{st.player_name(p)}: {n} arm{'y' if n == 1 else 'ies'}"))
+        for t in sorted(set(st.cs.map.terrain.values())):
+            rule = st.cs.rules.terrain.get(t)
+            cost = "impassable" if rule is None or rule.cost is None else f"cost {rule.cost}"
+            entries.append((TERRAIN_COLOURS.get(t, (90, 90, 90)), f"{(rule.name if rule and rule.name else t)}: {cost}"))
+        return entries
+
+    def _legend_layout(self, width: int) -> tuple[int, int, int]:
+        """(columns, rows, column width) of the legend band for a window `width` wide: as many
+        columns as fit beside each other, each wide enough for its longest line with two-digit army
+        counts (so the band does not change size, nor the map move, when an army is lost)."""
+        st = self.session.state
+        key = (width, tuple(st.players))
+        kept = self._legend_cache
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        f = font(11)
+        texts = [f"{st.player_name(p)}: 00 armies" for p in st.players]
+        texts += [text for _, text in self._legend_entries(st)]
+        col_w = max(f.size(text)[0] for text in texts) + 24
+        n = len(texts) - len(st.players)  # (the entries: each power once, each terrain)
+        cols = max(1, min(n, (max(1, width - PANEL_W) - 8) // col_w))
+        rows = -(-n // cols)
+        self._legend_cache = (key, (cols, rows, col_w))
+        return cols, rows, col_w
+
+    def toggle_legend(self) -> None:
+        """L: the legend band on or off; the map view gives its room back or takes it (the whole
+        map is fitted to it again; a zoomed map stays where it was on the screen)."""
+        self.show_legend = not self.show_legend
+        if self.zoom == 1.0:
+            self._layout_geometry()  # (the whole map, fitted to the view as it is now)
+        else:
+            self._keep_in_view()
+            self._map_moved()
 
     def zoom_at(self, pos: tuple[float, float], factor: float) -> None:
         """Zoom by `factor` keeping the map point under `pos` where it is (between the whole map
@@ -313,11 +377,21 @@ class CampaignScene(Scene):
         self.scale = self.fit_scale * zoom
         self.origin = (pos[0] - mx * self.scale, pos[1] - my * self.scale)
         self._keep_in_view()
+        self._map_moved()
 
     def pan(self, dx: float, dy: float) -> None:
         """Move the map by (dx, dy) pixels on the screen (some of it always stays in view)."""
         self.origin = (self.origin[0] + dx, self.origin[1] + dy)
         self._keep_in_view()
+        self._map_moved()
+
+    def _map_moved(self) -> None:
+        """The map moved or zoomed under a pointer that stayed where it was (the arrow keys, +/-,
+        Home, a resize, L): the hovered hex is the one under the pointer now, as if it had moved
+        (its panel described the hex that was under it before). Before the pointer has moved over
+        this screen, or after a hand-off until it moves, there is none."""
+        if self._pointer_seen and not self._pointer_left:
+            self.hover = self.hex_at(self._mouse)
 
     def _keep_in_view(self) -> None:
         view = self.map_view()
@@ -655,7 +729,7 @@ class CampaignScene(Scene):
     def on_resize(self, size: tuple[int, int]) -> None:
         self.ui.set_window_resolution(size)
         # the same zoom, and the map point that was at the view's centre at the new one's
-        old = pygame.Rect(0, 0, max(1, self._size[0] - PANEL_W), self._size[1])
+        old = self._map_view_for(self._size)
         mx = (old.centerx - self.origin[0]) / self.scale
         my = (old.centery - self.origin[1]) / self.scale
         zoom = self.zoom
@@ -666,6 +740,7 @@ class CampaignScene(Scene):
             view = self.map_view()
             self.origin = (view.centerx - mx * self.scale, view.centery - my * self.scale)
             self._keep_in_view()
+        self._map_moved()
         self._build()
 
     # ------------------------------------------------------------------ acting
@@ -994,6 +1069,7 @@ class CampaignScene(Scene):
         elif event.type == pygame.MOUSEMOTION:
             self._mouse = event.pos
             self._pointer_left = False
+            self._pointer_seen = True
             if self._drag_from is not None:
                 self.pan(event.pos[0] - self._drag_from[0], event.pos[1] - self._drag_from[1])
                 self._drag_from = event.pos
@@ -1027,7 +1103,7 @@ class CampaignScene(Scene):
             elif event.key == pygame.K_h:
                 self.hint()
             elif event.key == pygame.K_l:
-                self.show_legend = not self.show_legend
+                self.toggle_legend()
             elif event.key == pygame.K_b and not (event.mod & pygame.KMOD_CTRL):
                 if not self.gm:  # (the Battle panel is the GM's: a player's B says so, and shows nothing)
                     self.message = ("B shows the next open battle in the GM's Battle panel: it is the GM's, in the "
@@ -1142,7 +1218,8 @@ class CampaignScene(Scene):
         counters: list[pygame.Rect] = []
         self.counter_rects: list[tuple[str, pygame.Rect]] = []  # where each army was drawn (tests)
         self.name_rects: list[tuple[str, pygame.Rect]] = []
-        self.boxes: list[pygame.Rect] = []  # the legend's and the hovered hex's boxes
+        self.boxes: list[pygame.Rect] = []  # the hovered hex's box
+        self.legend_box: pygame.Rect | None = None  # where the legend band was drawn (tests)
         stacks: dict[Coord, list[Any]] = {}
         for a in st.armies.values():
             stacks.setdefault(a.hex, []).append(a)
@@ -1207,26 +1284,21 @@ class CampaignScene(Scene):
         self._text(surface, MAP_CONTROLS, (strip.x + 10, strip.y + 3), 11, (160, 160, 170))
 
     def _draw_legend(self, surface: pygame.Surface, st: CampaignState) -> None:
-        """The powers' colours and the terrains' movement costs, bottom left of the map (L hides it)."""
+        """The powers' colours and the terrains' movement costs in a band at the foot of the map's
+        part of the window, below the map view (L hides it): fixed on the screen, never over a hex
+        (it used to be a box in a corner of the map, which jumped from corner to corner as the map
+        moved and, with every corner taken, covered counters and towns)."""
         if not self.show_legend:
             return
-        terrains = sorted({t for t in st.cs.map.terrain.values()})
-        entries: list[tuple[tuple[int, int, int], str]] = []
-        for p in st.players:
-            n = sum(1 for a in st.armies.values() if a.owner == p)
-            entries.append((player_colour(st, p), f"{st.player_name(p)}: {n} arm{'y' if n == 1 else 'ies'}"))
-        for t in terrains:
-            rule = st.cs.rules.terrain.get(t)
-            cost = "impassable" if rule is None or rule.cost is None else f"cost {rule.cost}"
-            entries.append((TERRAIN_COLOURS.get(t, (90, 90, 90)), f"{(rule.name if rule and rule.name else t)}: {cost}"))
-        f = font(11)
-        col_w = max(f.size(text)[0] for _, text in entries) + 24
-        rows = (len(entries) + 1) // 2
-        box = self._free_box(2 * col_w, rows * 14 + 6, ("bottomleft", "bottomright", "topright", "topleft"))
+        box = self.legend_rect()
+        self.legend_box = box
         surface.fill((18, 20, 24), box)
+        pygame.draw.line(surface, (60, 64, 72), box.topleft, (box.right - 1, box.top))
+        entries = self._legend_entries(st)
+        _cols, rows, col_w = self._legend_layout(surface.get_width())
         for i, (colour, text) in enumerate(entries):
-            x = box.x + 4 + (i // rows) * col_w
-            y = box.y + 3 + (i % rows) * 14
+            x = box.x + 8 + (i // rows) * col_w
+            y = box.y + 5 + (i % rows) * LEGEND_ROW
             pygame.draw.rect(surface, colour, pygame.Rect(x, y + 2, 10, 10))
             self._text(surface, text, (x + 14, y), 11, (220, 220, 220))
 
