@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.commands import Rolled
+from game.systems.mass.rules.engine import dead_at
 from game.systems.mass.rules.pools import level_name, wound_rolls
 from game.systems.mass.rules.system import SYSTEM
 from tests.rules.mass.massfix import force, force_dice, ok, person, refused, setup, start, texts, to_phases
@@ -316,9 +317,9 @@ def test_a_force_that_cedes_to_the_victor_shares_the_victory() -> None:
 def test_a_force_with_nobody_left_is_obliterated() -> None:
     s = _phases()
     s, _ = ok(s, c.GmSetBrutes(force="blue", armour="none", count=0))
-    s, _ = ok(s, c.GmSetPerson(person="blue-mage", wounds=999))
+    s, _ = ok(s, c.GmSetPerson(person="blue-mage", wounds=dead_at(s.rules, s.person("blue-mage"))))
     s = _end_phases(s)
-    s, _ = ok(s, c.GmSetPerson(person="blue-cmd", wounds=999))
+    s, _ = ok(s, c.GmSetPerson(person="blue-cmd", wounds=dead_at(s.rules, s.person("blue-cmd"))))
     s = force_dice(s, *([1] * 40))
     s, _ = ok(s, c.ResolveWave(force="red"))
     assert s.forces["blue"].status == "obliterated" and s.winner == "red"
@@ -342,5 +343,5 @@ def test_gm_commands_edit_and_force() -> None:
     assert (level_name(s.rules, p), p.void_left, p.stats.status) == ("Nicked", 0, 7)
     s, _ = ok(s, c.GmSetAdvantage(force="blue", way="heaven", value=4))
     assert s.forces["blue"].advantage["heaven"] == 4
-    assert "1..10" in refused(s, c.GmForceRolls(values=(11,)))
+    assert "1 to 10" in refused(s, c.GmForceRolls(values=(11,)))
     assert SYSTEM.is_gm_command(c.GmForceRolls(values=(1,)))

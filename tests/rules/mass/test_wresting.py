@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from game.core.system import Accepted
 from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.engine import dead_at
 from game.systems.mass.rules.state import MassState
 from game.systems.mass.rules.system import SYSTEM
 from game.systems.mass.rules.wresting import wrest_choices, wrest_effects, wrest_label, wrest_refusal
@@ -75,7 +76,7 @@ def test_a_duel_waiting_for_its_answer_or_a_commander_to_name_refuses_every_wres
 
 def test_only_a_member_able_to_fight_who_is_not_the_commander_may_wrest() -> None:
     s = start()
-    s, _ = ok(s, c.GmSetPerson(person="blue-mage", wounds=500))
+    s, _ = ok(s, c.GmSetPerson(person="blue-mage", wounds=dead_at(s.rules, s.person("blue-mage"))))
     red = {w.command.person: w for w in wrest_choices(s, "red")}
     blue = {w.command.person: w for w in wrest_choices(s, "blue")}
     assert red["red-mage"].allowed and red["red-mage"].name == "Red-Mage"

@@ -32,6 +32,7 @@ said on the board's line ("GM mode opened in wave 1") and kept in the game's lat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+from game.core.system import Rejection
 from game.shell.dice_entry import parse_faces
 from game.shell.fonts import outlined, text, wrap_px
 from game.shell.gm_seat import PassphraseScene as PassphraseScene  # (the mass client's name for it, kept)
@@ -51,6 +53,14 @@ from game.shell.toolkit.buttons import Button
 from game.systems.mass.client.replay import MassReplayScene
 from game.systems.mass.io.picture import BAD, DIM, GOLD, GOOD, INK, PANEL
 from game.systems.mass.rules import commands as c
+from game.systems.mass.rules.engine import (
+    MAX_BRUTES,
+    MAX_HONOR_CHANGE,
+    RING_MAX,
+    STATUS_MAX,
+    WAY_ADVANTAGE_MAX,
+    dead_at,
+)
 from game.systems.mass.rules.pools import level_name
 
 if TYPE_CHECKING:
@@ -209,14 +219,35 @@ class FormScene(Scene):
         self.ui.draw_ui(surface)
 
 
+def _said(raw: str) -> str:
+    """What was typed, as a message quotes it (a long entry cut short)."""
+    typed = raw.strip()
+    return repr(typed if len(typed) <= 24 else typed[:21] + "...")
+
+
 def whole(label: str, raw: str, *, low: int | None = 0) -> int:
-    """A field read as a whole number (at least `low`), or ValueError saying what is wrong."""
-    try:
-        v = int(raw.strip())
-    except ValueError:
-        raise ValueError(f"{label}: a whole number, not {raw.strip()!r}") from None
+    """A field read as a whole number (at least `low`), or ValueError saying what is wrong. The
+    rules say the rest of its range (engine.gm_range_problem), before anything is applied."""
+    typed = raw.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,24}", typed):  # (int() would read 4,300 digits before giving up)
+        raise ValueError(f"{label}: a whole number, not {_said(raw)}")
+    v = int(typed)
     if low is not None and v < low:
         raise ValueError(f"{label}: {low} or more, not {v}")
+    return v
+
+
+def number(label: str, raw: str) -> float:
+    """A field read as a number, decimals allowed (a status such as 2.5), 0 or more; or ValueError."""
+    typed = raw.strip()
+    try:
+        v = float(typed) if len(typed) <= 24 else float("nan")
+    except ValueError:
+        v = float("nan")
+    if v != v or v in (float("inf"), float("-inf")):  # NaN, or infinite
+        raise ValueError(f"{label}: a number, not {_said(raw)}")
+    if v < 0:
+        raise ValueError(f"{label}: 0 or more, not {v:g}")
     return v
 
 
@@ -399,18 +430,27 @@ class MassGmScene(Scene):
         fid, p = self.person()
 
         def ok(v: dict[str, str]) -> str | None:
-            def build() -> Any:
-                return c.GmSetPerson(person=p.id, wounds=whole("Wounds taken", v["wounds"]),
-                                     void_left=whole("Void points left", v["void"]),
-                                     status=float(whole("Status", v["status"])))
-            return self._make(build)
+            try:  # each field as typed; one left as it was is not sent (a value the battle reached stays)
+                wounds = whole("Wounds taken", v["wounds"])
+                void = whole("Void points left", v["void"])
+                status = number("Status", v["status"])
+            except ValueError as exc:
+                return str(exc)
+            if (wounds, void, status) == (p.wounds, p.void_left, p.stats.status):
+                return "Nothing changed: type a new value, or Cancel."
+            return self._make(lambda: c.GmSetPerson(
+                person=p.id, wounds=None if wounds == p.wounds else wounds,
+                void_left=None if void == p.void_left else void,
+                status=None if status == p.stats.status else status))
 
+        dead = dead_at(self.state.rules, p)
         self.app.push(FormScene(
             self.app, f"GM: {p.name} ({self.state.forces[fid].name})",
-            "Wounds taken (the wound level follows from them), Void points left, and status. Applied as one "
-            "GM command.",
-            [Field("wounds", "Wounds taken", str(p.wounds)), Field("void", "Void points left", str(p.void_left)),
-             Field("status", "Status", f"{p.stats.status:g}")], ok))
+            f"Wounds taken (the wound level follows from them; {dead} is dead), Void points left, and status. "
+            "Applied as one GM command.",
+            [Field("wounds", f"Wounds taken (0 to {dead})", str(p.wounds)),
+             Field("void", f"Void points left (0 to {p.stats.max_void_points})", str(p.void_left)),
+             Field("status", f"Status (0 to {STATUS_MAX:g})", f"{p.stats.status:g}")], ok))
 
     def edit_honor(self) -> None:
         fid, p = self.person()
@@ -422,7 +462,8 @@ class MassGmScene(Scene):
         self.app.push(FormScene(
             self.app, f"GM: Honor of {p.name}",
             "Honor changes only this way, with the reason, in the ledger (e.g. +1, or -2).",
-            [Field("points", "Honor change (+ or -)", ""), Field("reason", "Why", "")], ok))
+            [Field("points", f"Honor change (-{MAX_HONOR_CHANGE} to +{MAX_HONOR_CHANGE})", ""),
+             Field("reason", "Why", "")], ok))
 
     def edit_brutes(self) -> None:
         f = self.force()
@@ -439,7 +480,7 @@ class MassGmScene(Scene):
             self.app, f"GM: the Brutes of {f.name}",
             f"Now: {now}. Sets how many Brutes of one armour the force has (a new division if it had none).",
             [Field("armour", "Armour (none, light, heavy)", first.armour if first else "light"),
-             Field("count", "How many", str(first.count) if first else "0")], ok))
+             Field("count", f"How many (0 to {MAX_BRUTES:,})", str(first.count) if first else "0")], ok))
 
     def edit_advantage(self) -> None:
         f = self.force()
@@ -452,6 +493,14 @@ class MassGmScene(Scene):
             changed = [w for w in WAYS if wanted[w] != f.advantage.get(w, 0)]
             if not changed:
                 return "Nothing changed: type a new value in a Way, or Cancel."
+            # every Way's command tried on the rules first (apply changes no state): one refused,
+            # none is played
+            trial = self.state
+            for w in changed:
+                out = self.session.system.apply(trial, c.GmSetAdvantage(force=f.id, way=w, value=wanted[w]))
+                if isinstance(out, Rejection):
+                    return f"Refused by the rules: {out.reason}"
+                trial = out.state
             for w in changed:
                 why = self._make(lambda way=w: c.GmSetAdvantage(force=f.id, way=way, value=wanted[way]))  # type: ignore[misc]
                 if why is not None:
@@ -461,7 +510,8 @@ class MassGmScene(Scene):
         self.app.push(FormScene(
             self.app, f"GM: the Advantage of {f.name}",
             "The Advantage in each Way (a GM command for each Way changed).",
-            [Field(w, w.title(), str(f.advantage.get(w, 0))) for w in WAYS], ok))
+            [Field(w, f"{w.title()} (0 to {RING_MAX if w == 'terrain' else WAY_ADVANTAGE_MAX})",
+                   str(f.advantage.get(w, 0))) for w in WAYS], ok))
 
     # ------------------------------------------------------------------ events
     def press(self, key: str) -> None:

@@ -24,7 +24,14 @@ from game.core.rollkeep import Pool, RolledPool, distribution, percentile, raise
 from game.core.system import possessive
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.commands import Happened, Rolled
-from game.systems.mass.rules.models import ADVANTAGE_KEYS, ALLIES_READING, Division, MassSetup, PoolMod
+from game.systems.mass.rules.models import (
+    ADVANTAGE_KEYS,
+    ALLIES_READING,
+    Division,
+    MassRules,
+    MassSetup,
+    PoolMod,
+)
 from game.systems.mass.rules.pools import (
     Entry,
     can_fight,
@@ -931,10 +938,86 @@ def leave_refusal(s: MassState, f: ForceState, to: ForceState, *, cede: bool) ->
 
 # --------------------------------------------------------------------------- GM
 
+# What the GM may set (docs/mass-battle.md, GM mode): each value in the range the rules give it, or
+# the value it has now (a number the battle reached by itself is never refused when left as it is).
+RING_MAX = 10            # a ring's highest rank (models.Rings): the Raise cap, a terrain bonus
+WAY_ADVANTAGE_MAX = 1 + RING_MAX  # a Way won: 1, +1 per Raise (at most the roller's Void ring)
+STATUS_MAX = 10.0        # [L5R] Status in the Celestial Order runs 0 to 10
+MAX_BRUTES = 100_000     # [decision] one division: ten times the source's largest army (10,000)
+MAX_HONOR_CHANGE = 10    # [decision] one change of Honor: an Honor Rank's whole span [L5R 0 to 10]
+MAX_FORCED = 500         # die faces queued by one command (as the campaign's rules and the shell's box)
+
+
+def _num(v: float) -> str:
+    """A number as typed: 7, 2.5, 100000, 99999999 (never 1e+08)."""
+    return str(v) if isinstance(v, int) else str(int(v)) if v.is_integer() else f"{v:g}"
+
+
+def _out_of(label: str, value: float, low: float, high: float, now: float | None, why: str = "") -> str | None:
+    """Why `value` is refused for the field `label` (its range said), or None: in range, or unchanged."""
+    if low <= value <= high or (now is not None and value == now):
+        return None
+    return f"{label}: {_num(low)} to {_num(high)}{why}, not {_num(value)}"
+
+
+def dead_at(rules: MassRules, person: Person) -> int:
+    """The Wounds at which `person` is dead: one past the whole wound track (Earth x each level)."""
+    track: int = sum(lvl.earth_times for lvl in rules.wound_levels) * person.stats.rings.earth
+    return track + 1
+
+
+def gm_range_problem(s: MassState, cmd: Any) -> str | None:
+    """Why a GM command sets a value outside what the rules allow, naming the field and its range
+    (the same words in the window's GM dialogs and in a command script), or None."""
+    k = str(getattr(cmd, "kind", ""))
+    if k == "gm_force_rolls":
+        if not cmd.values:
+            return "Forced dice: give at least one die face (1 to 10)"
+        if len(cmd.values) > MAX_FORCED:
+            return f"Forced dice: 1 to {MAX_FORCED} faces at a time, not {len(cmd.values)}"
+        bad = [v for v in cmd.values if not 1 <= v <= 10]
+        return f"Forced dice: d10 faces 1 to 10, not {', '.join(map(str, bad))}" if bad else None
+    if k == "gm_set_person":
+        f = s.force_of(cmd.person)
+        if f is None:
+            return None  # (the handler names the unknown individual)
+        p = f.people[cmd.person]
+        dead = dead_at(s.rules, p)
+        checks = ((cmd.wounds, "Wounds taken", 0, dead, p.wounds,
+                   f" for {p.name} (Earth {p.stats.rings.earth}: {dead - 1} fill the wound track, {dead} is dead)"),
+                  (cmd.void_left, "Void points left", 0, p.stats.max_void_points, p.void_left,
+                   f" for {p.name} (their Void points)"),
+                  (cmd.status, "Status", 0, STATUS_MAX, p.stats.status, " (the Celestial Order)"))
+        for value, label, low, high, now, why in checks:
+            if value is not None:
+                problem = _out_of(label, value, low, high, now, why)
+                if problem:
+                    return problem
+        return None
+    if k == "gm_set_brutes":
+        force = s.forces.get(cmd.force)
+        count = next((d.count for d in force.brutes if d.armour == cmd.armour), None) if force else None
+        return _out_of(f"Brutes in {cmd.armour} armour", cmd.count, 0, MAX_BRUTES, count, " in one division")
+    if k == "gm_set_advantage":
+        force = s.forces.get(cmd.force)
+        held = force.advantage.get(cmd.way, 0) if force else None
+        if cmd.way == "terrain":
+            return _out_of("Terrain Advantage", cmd.value, 0, RING_MAX, held, " (a ring's rank)")
+        return _out_of(f"{WAY_TITLE[cmd.way]} Advantage", cmd.value, 0, WAY_ADVANTAGE_MAX, held,
+                       " (1 for the Way, +1 per Raise)")
+    if k == "gm_honor" and not -MAX_HONOR_CHANGE <= cmd.points <= MAX_HONOR_CHANGE:
+        return f"Honor change: -{MAX_HONOR_CHANGE} to +{MAX_HONOR_CHANGE} at a time, not {cmd.points:+d}"
+    return None
+
+
+def _gm_in_range(cmd: Any, s: MassState) -> None:
+    problem = gm_range_problem(s, cmd)
+    if problem:
+        raise Reject(problem)
+
+
 def _gm_force(ctx: MassTxn, cmd: c.GmForceRolls) -> None:
-    bad = [v for v in cmd.values if not 1 <= v <= 10]
-    if bad:
-        raise Reject(f"forced dice are d10 faces 1..10, not {bad}")
+    _gm_in_range(cmd, ctx.s)
     ctx.roller.set_forced([*ctx.roller.forced_left, *cmd.values])
     ctx.note("gm", f"GM: the next {len(cmd.values)} die/dice will show {', '.join(map(str, cmd.values))}")
 
@@ -944,6 +1027,7 @@ def _gm_person(ctx: MassTxn, cmd: c.GmSetPerson) -> None:
     f = s.force_of(cmd.person)
     if f is None:
         raise Reject(f"no individual {cmd.person!r}")
+    _gm_in_range(cmd, s)
     p = f.people[cmd.person]
     if cmd.wounds is not None:
         p.wounds = cmd.wounds
@@ -959,6 +1043,7 @@ def _gm_person(ctx: MassTxn, cmd: c.GmSetPerson) -> None:
 
 def _gm_brutes(ctx: MassTxn, cmd: c.GmSetBrutes) -> None:
     f = _force(ctx.s, cmd.force, field_only=False)
+    _gm_in_range(cmd, ctx.s)
     for d in f.brutes:
         if d.armour == cmd.armour:
             d.count = cmd.count
@@ -1004,6 +1089,7 @@ def _gm_honor(ctx: MassTxn, cmd: c.GmHonor) -> None:
         raise Reject("say why the Honor changes (the reason is logged in the ledger)")
     if cmd.points == 0:
         raise Reject("an Honor change of 0 changes nothing")
+    _gm_in_range(cmd, s)
     if cmd.points > 0 and p.traversable:
         raise Reject(f"{p.name} is on Traversable Ground: no Honor is gained this Wave")
     s.ledger.append(LedgerEntry(person=p.id, force=f.id, act="honor", why=why, glory=0, honor=cmd.points))
@@ -1012,6 +1098,7 @@ def _gm_honor(ctx: MassTxn, cmd: c.GmHonor) -> None:
 
 def _gm_advantage(ctx: MassTxn, cmd: c.GmSetAdvantage) -> None:
     f = _force(ctx.s, cmd.force, field_only=False)
+    _gm_in_range(cmd, ctx.s)
     f.advantage[cmd.way] = cmd.value
     ctx.note("gm", f"GM: {possessive(f.name)} {cmd.way} Advantage is now {cmd.value}", f.id)
 
