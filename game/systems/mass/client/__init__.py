@@ -4,6 +4,7 @@ module:
     open_scene(app, session) -> Scene                     # the battle board
     open_replay(app, session, start=None, title="")      # the replay view (F3; replay.py)
     open_gm(app, board)                                   # GM mode (F2; gm.py)
+    terminal_lines(system, step, reveal=, gm=)           # a step of `replay SAVE` as the replay view hides it
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from game.systems.mass.client.board import MassBoardScene, open_scene
 from game.systems.mass.client.gm import MassGmScene, gm_active, open_gm
-from game.systems.mass.client.replay import MassReplayScene
+from game.systems.mass.client.replay import MassReplayScene, terminal_lines
 
 
 def open_replay(app: Any, session: Any, start: int | None = None, title: str = "") -> None:
@@ -23,4 +24,4 @@ def open_replay(app: Any, session: Any, start: int | None = None, title: str = "
                              start=start, gm=gm_active(app)))
 
 
-__all__ = ["MassBoardScene", "MassGmScene", "MassReplayScene", "open_gm", "open_replay", "open_scene"]
+__all__ = ["MassBoardScene", "MassGmScene", "MassReplayScene", "open_gm", "open_replay", "open_scene", "terminal_lines"]

@@ -130,6 +130,14 @@ def gm_label(before: Any, cmd: Any) -> str:
     return "GM: " + k[3:].replace("_", " ")
 
 
+def event_line(system: Any, state: Any, cmd: Any, event: Any, *, gm_eyes: bool = False) -> str:
+    """An event of `cmd` in words, as a player may read it: the faces the GM forced for the next
+    rolls only to `gm_eyes` (the board's log, the replay view, `python -m game replay`)."""
+    if str(getattr(cmd, "kind", "")) == "gm_force_rolls" and not gm_eyes and getattr(event, "what", "") == "gm":
+        return f"GM: the faces of the next {len(cmd.values)} die/dice are the GM's (the rolls say GM-forced)"
+    return str(system.describe_event(state, event))
+
+
 def command_lines(system: Any, before: Any, cmd: Any, events: Any, *, reveal: bool = False,
                   gm_eyes: bool = False) -> tuple[list[tuple[str, tuple[int, int, int]]], list[str]]:
     """The log lines of a command played from `before` with its events, each with its colour (a
@@ -139,11 +147,8 @@ def command_lines(system: Any, before: Any, cmd: Any, events: Any, *, reveal: bo
     only `gm_eyes` read them here; the rolls say "GM-forced" when they are made."""
     lines: list[tuple[str, tuple[int, int, int]]] = [("> " + command_label(system, before, cmd, reveal=reveal), GOLD)]
     new_cas: list[str] = []
-    forced = str(getattr(cmd, "kind", "")) == "gm_force_rolls" and not gm_eyes
     for e in events:
-        line = system.describe_event(before, e)
-        if forced and getattr(e, "what", "") == "gm":
-            line = f"GM: the faces of the next {len(cmd.values)} die/dice are the GM's (the rolls say GM-forced)"
+        line = event_line(system, before, cmd, e, gm_eyes=gm_eyes)
         colour = INK
         if getattr(e, "kind", "") == "rolled":
             colour = (200, 200, 240)

@@ -41,12 +41,24 @@ from game.shell.scene import Scene
 from game.shell.seats import Seats, is_sealed
 from game.shell.session import Session
 from game.shell.toolkit.buttons import Button
-from game.systems.mass.client.board import MassBoardScene, command_lines
+from game.systems.mass.client.board import MassBoardScene, command_label, command_lines, event_line
 from game.systems.mass.io.picture import BG, DIM, GOLD, INK, PANEL
 
 GM_GOLD = (224, 184, 100)
 STEP_SIZE = 13
 STEP_LINE = 16
+
+
+def terminal_lines(system: Any, step: Any, *, reveal: bool, gm: bool) -> tuple[str, list[str]]:
+    """A step of `python -m game replay SAVE` (game/cli/replay.py) as this view shows it: the
+    command in the rules' words, a sealed choice only as made ("... makes its sealed choice")
+    unless `reveal` (announced later in the game, or the GM); its events, the faces the GM forced
+    for the next rolls only to the `gm`."""
+    if is_sealed(system, step.before, step.command) and not reveal:
+        said = command_label(system, step.before, step.command)
+    else:
+        said = str(system.describe_command(step.before, step.command))
+    return said, [event_line(system, step.after, step.command, e, gm_eyes=gm) for e in step.events]
 
 
 def _goto(index: int) -> Any:
