@@ -565,10 +565,36 @@ def _verify_dice(args: argparse.Namespace) -> int:
     unchecked: list[str] = []
     seeds = [i for i, s in enumerate(steps) if s.command.kind == "gm_dice_seed"]
     if len(seeds) != 1:
-        print(f"PROBLEM: week {args.week} has {len(seeds)} dice seeds (gm_dice_seed); its dice are "
-              + ("the GM's word, not drawn from a commitment" if not seeds else "not from one commitment"))
+        # (the scouting seed is checked all the same: a game refereed in the window seeds the
+        # scouting dice there, and the week's dice by the command line or not at all)
+        problems.append(f"week {args.week} has {len(seeds)} dice seeds (gm_dice_seed); its dice are "
+                        + ("the GM's word, not drawn from a commitment" if not seeds else "not from one commitment"))
+    else:
+        _check_dice_seed(args, name, all_steps, first, steps, seeds[0], lines, problems, unchecked)
+    _check_scouting(args, name, all_steps, first, len(steps), lines, problems, unchecked)
+    for ln in lines:
+        print(ln)
+    for p in problems:
+        print(f"PROBLEM: {p}")
+    if problems:
+        print(f"-- week {args.week}: {len(problems)} problem(s)")
         return 1
-    at = seeds[0]
+    if unchecked:
+        for u in unchecked:
+            print(f"NOT CHECKED: {u}")
+        print(f"-- week {args.week}: NOT CHECKED ({len(unchecked)} left unchecked): nothing wrong found, but the "
+              "dice are vouched for only with the posted commitments, every player's salt and the scouting seed "
+              "checked")
+        return 2
+    print(f"-- week {args.week}: the dice check out")
+    return 0
+
+
+def _check_dice_seed(args: argparse.Namespace, name: str, all_steps: list[Any], first: int, steps: list[Any],
+                     at: int, lines: list[str], problems: list[str], unchecked: list[str]) -> None:
+    """verify-dice's part for the week's dice seed (`gm_dice_seed`, command `at` of the week's
+    `steps`): the secret against the posted commitment, each salt against its player's order file
+    or posted fingerprint, the GM's commands around it, and the generator it gives."""
     cmd = steps[at].command
     posted = None
     if args.commitment is not None:
@@ -649,23 +675,6 @@ def _verify_dice(args: argparse.Namespace) -> int:
     else:
         lines.append(f"every die of week {args.week} after the seed follows from the secret and the "
                      f"{len(cmd.salts)} salts (replayed)")
-    _check_scouting(args, name, all_steps, first, len(steps), lines, problems, unchecked)
-    for ln in lines:
-        print(ln)
-    for p in problems:
-        print(f"PROBLEM: {p}")
-    if problems:
-        print(f"-- week {args.week}: {len(problems)} problem(s)")
-        return 1
-    if unchecked:
-        for u in unchecked:
-            print(f"NOT CHECKED: {u}")
-        print(f"-- week {args.week}: NOT CHECKED ({len(unchecked)} left unchecked): nothing wrong found, but the "
-              "dice are vouched for only with the posted commitments, every player's salt and the scouting seed "
-              "checked")
-        return 2
-    print(f"-- week {args.week}: the dice check out")
-    return 0
 
 
 def _check_scouting(args: argparse.Namespace, name: str, all_steps: list[Any], first: int, count: int,

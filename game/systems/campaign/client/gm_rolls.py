@@ -75,6 +75,8 @@ def command_text(system: Any, state: CampaignState, command: Any) -> str:
         return "GM: force the next rolls " + ", ".join(str(v) for v in command.values)
     if kind == "gm_dice_seed":
         return f"GM: seed the dice of week {command.week} (commitment protocol)"
+    if kind == "gm_scouting_seed":  # (its commitment, never its secret)
+        return f"GM: seed the scouting dice of week {command.week} (commitment {command.commitment[:19]}...)"
     return str(system.describe_command(state, command))
 
 

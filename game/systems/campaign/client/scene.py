@@ -11,8 +11,9 @@ army); Enter = the phase's main action (narrative: done posting, asking first wh
 player's is named in no post; Enter in the text box posts it); 1-6 pick a manoeuvre, V the next vanguard, S the next
 stratagem; E toggles the planner (on the sealed-orders screen; elsewhere it says so); R the history
 of the battles; G the GM view; P the players (who plays each power); H a hint. In the GM view: N
-forces the next dice rolls (gm_rolls.py; the queue is in the panel), Ctrl+Z takes back the last GM
-command. F3 (the shell's) opens the replay (replay.py), behind the GM's seat as the GM view.
+forces the next dice rolls (gm_rolls.py; the queue is in the panel), K sets the week's scouting seed
+(gm_scouting.py; the panel says whether the scouting dice are protected), Ctrl+Z takes back the last
+GM command. F3 (the shell's) opens the replay (replay.py), behind the GM's seat as the GM view.
 
 Computer powers (game/shell/seats.py): a power the players dialog (P) or `play --seat` hands to
 the computer plays its own turns when the rules wait for it (moves, declarations, pick-ups,
@@ -50,6 +51,7 @@ from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.manager import ThemedManager
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.gm_rolls import ForceRollsScene, command_text, queue_text, week_seed_step
+from game.systems.campaign.client.gm_scouting import ScoutingSeedScene, can_seed, log_line, status_lines
 from game.systems.campaign.client.orders_panel import OrdersPanel
 from game.systems.campaign.client.results import ResultsScene, pages_of, wrap
 from game.systems.campaign.rules import orders as orders_q
@@ -72,10 +74,11 @@ from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState
 
 PANEL_W = 400
 # the GM commands Ctrl+Z takes back in the GM view, and why the others stay [decision]
-GM_UNDOABLE = ("gm_force_rolls", "gm_move_army", "gm_edit_unit", "gm_set_general", "gm_battle_dice")
+# (the scouting seed only while it is the last command: nothing played since could have used it)
+GM_UNDOABLE = ("gm_force_rolls", "gm_move_army", "gm_edit_unit", "gm_set_general", "gm_battle_dice",
+               "gm_scouting_seed")
 GM_KEPT = {"gm_lock": "the GM's passphrase holds for the whole campaign.",
            "gm_dice_seed": "the week's dice seed stays (the commitment protocol's check, verify-dice, reads it).",
-           "gm_scouting_seed": "the week's scouting seed stays (verify-dice reads it).",
            "gm_battle_choice": "how a battle is resolved goes with its battle save (fought out) or its dice "
                                "(tables); abandon a battle fought out instead.",
            "gm_battle_abandon": "a battle set aside for the tables stays so (its save is kept).",
@@ -188,7 +191,9 @@ class CampaignScene(Scene):
             Binding((pygame.K_v,), "V", "orders: the next vanguard"),
             Binding((pygame.K_s,), "S", "orders: add the next stratagem that may be added (none left: clear)"),
             Binding((pygame.K_n,), "N", "GM view: force the next dice rolls (the queue of forced values is shown in "
-                    "the GM's panel)"))
+                    "the GM's panel)"),
+            Binding((pygame.K_k,), "K", "GM view: the scouting seed of the week (its scouting dice drawn from a secret "
+                    "of the GM's; the commitment to post is shown)"))
     # claimed only while the GM view is open (else the shell's undo for the players)
     GM_UNDO = Binding((pygame.K_z,), "Ctrl+Z", "GM view: take back the GM's last forced rolls, army move, unit, "
                       "General or battle-dice edit (Ctrl+Y plays it again); a player's command: the rules' undo as "
@@ -284,7 +289,7 @@ class CampaignScene(Scene):
                     self.log.append(why)
                     why = None
                 if e.kind not in ("orders_sealed", "turn_passed"):
-                    self.log.append(self.system.describe_event(step.before, e))
+                    self.log.append(self._event_line(step.command, step.before, e))
             if why is not None:
                 self.log.append(why)
         self.log = self.log[-400:]
@@ -559,6 +564,20 @@ class CampaignScene(Scene):
             return
         self.app.push(ForceRollsScene(self.app, self))
 
+    def scouting_seed(self) -> None:
+        """K: the week's scouting seed (gm_scouting.py), in the GM view only, while the rules take it."""
+        if not self.gm:
+            self.message = ("The scouting seed is the GM's: open the GM view first (G, with the GM's passphrase), "
+                            "then K.")
+            self.message_ok = False
+            return
+        st = self.session.state
+        if not can_seed(self.session.history, st):
+            self.message = "No scouting seed now: " + " ".join(t for t, _ in status_lines(self.session.history, st))
+            self.message_ok = False
+            return
+        self.app.push(ScoutingSeedScene(self.app, self))
+
     def gm_undo(self) -> None:
         """Ctrl+Z in the GM view: the last GM command taken back (a player's: the players' undo)."""
         steps = self.session.history
@@ -576,6 +595,8 @@ class CampaignScene(Scene):
         self.session.record.undo(gm=True)
         self.after_change()
         self.message = f"Taken back: {what} (Ctrl+Y plays it again)."
+        if kind == "gm_scouting_seed":
+            self.message += " The commitment posted for it no longer holds: post the new seed's."
         self.message_ok = True
 
     # ------------------------------------------------------------------ widgets
@@ -619,7 +640,7 @@ class CampaignScene(Scene):
             row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
         else:
             row = []
-        gm_row = [("gm_force", "GM: force next rolls (N)")] if self.gm else []
+        gm_row = [("gm_force", "GM: force next rolls (N)"), ("gm_scouting", "GM: scouting seed (K)")] if self.gm else []
         top = y
         for r in (row, gm_row):  # stacked upwards above the phase's buttons
             if not r:
@@ -627,8 +648,11 @@ class CampaignScene(Scene):
             top -= 48
             bw = (PANEL_W - 20 - 10 * (len(r) - 1)) // len(r)
             for i, (key, text) in enumerate(r):
-                tip = ("The next dice the campaign rolls take the values typed (logged as a GM command; "
-                       "Ctrl+Z takes it back)") if key == "gm_force" else None
+                tips = {"gm_force": "The next dice the campaign rolls take the values typed (logged as a GM "
+                                    "command; Ctrl+Z takes it back)",
+                        "gm_scouting": "The week's scouting dice drawn from a secret of yours: its commitment "
+                                       "to post before the first move (logged; Ctrl+Z takes it back)"}
+                tip = tips.get(key)
                 b = Button(pygame.Rect(x + i * (bw + 10), top, bw, 40), text, self.ui, tool_tip_text=tip)
                 self.buttons[b] = key
         self.widgets_top = top  # the panel's text stays above the buttons
@@ -748,6 +772,14 @@ class CampaignScene(Scene):
         """A GM command (the Battle panel's choices and results)."""
         return self._do(cmd, gm=True)
 
+    def _event_line(self, cmd: Any, before: CampaignState, e: Any) -> str:
+        """An event in the map's log, every player's: the rules' words, but a scouting seed named by
+        its commitment alone (the rules' line holds its secret, which would let the players foresee
+        the week's scouting dice)."""
+        if getattr(cmd, "kind", "") == "gm_scouting_seed" and e.kind == "gm_did":
+            return log_line(before, cmd)
+        return str(self.system.describe_event(before, e))
+
     def _do(self, cmd: Any, gm: bool = False, why: str | None = None, sealed: bool = False) -> bool:
         """Apply a command through the session; log its events. `why`: a computer power's why
         line, logged after them (`sealed`: orders, whose why waits for the reveal)."""
@@ -773,7 +805,7 @@ class CampaignScene(Scene):
             if e.kind in ("week_ended", "phase_began"):  # the why lines close the command's own lines
                 self.log += whys
                 whys = []
-            self.log.append(self.system.describe_event(before, e))
+            self.log.append(self._event_line(cmd, before, e))
         self.log += whys
         if any(e.kind in ("turn_passed", "phase_began") for e in events):
             self._skip_without_choice()
@@ -1048,6 +1080,8 @@ class CampaignScene(Scene):
             key = self.buttons[event.ui_element]
             if key == "gm_force":
                 self.force_rolls()
+            elif key == "gm_scouting":
+                self.scouting_seed()
             elif key.startswith("fight_"):
                 self._fight(key)
             elif key.startswith("propose_"):
@@ -1116,6 +1150,8 @@ class CampaignScene(Scene):
                 self.toggle_planner()
             elif event.key == pygame.K_n:
                 self.force_rolls()
+            elif event.key == pygame.K_k:
+                self.scouting_seed()
             elif event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL and self.gm:
                 self.gm_undo()
             elif event.key == pygame.K_p:
@@ -1395,6 +1431,9 @@ class CampaignScene(Scene):
             if week_seed_step(self.session.history, st) is not None:
                 y += self._para(surface, f"Week {st.week}'s dice are seeded (commitment protocol): forcing a "
                                 "roll now fails its verify-dice.", (x, y), 12, (255, 150, 110)) + 2
+            for text, colour in status_lines(self.session.history, self.session.state):  # the scouting dice
+                y += self._para(surface, text, (x, y), 12, colour)
+            y += 2
             if self.message:  # (up here: the Battle panel's lines may fill the rest of a short window)
                 y += self._para(surface, self.message, (x, y), 13,
                                 (228, 224, 214) if self.message_ok else (255, 120, 100)) + 2
