@@ -112,3 +112,13 @@ def test_brutes_and_honor_out_of_range_are_refused_in_their_dialogs() -> None:
     form = _fill(app, {"points": "50", "reason": "saved the daimyo"})
     assert form.message == "Refused by the rules: Honor change: -10 to +10 at a time, not +50"
     assert _as_was(session) == before
+
+
+def test_a_gm_value_the_rules_refuse_is_said_to_the_gm_only_not_in_the_players_log() -> None:
+    app, board, session = _app()
+    gm = _gm(app)
+    log = list(board.log)
+    _press(app, gm, "honor")
+    form = _fill(app, {"points": "50", "reason": "saved the daimyo"})
+    assert form.message.startswith("Refused by the rules: Honor change") and gm.refused
+    assert board.log == log  # the board's log (every player's) has no line for the GM's slip

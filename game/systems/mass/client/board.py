@@ -460,7 +460,8 @@ class MassBoardScene(Scene):
         ok, events, reason = self.session.apply(cmd, gm=gm)
         if not ok:
             self.message = reason or "refused"
-            self._say(f"refused: {reason}", BAD)
+            if not gm:  # (a GM command the rules refuse is said in GM mode's dialog and panel: the log is every player's)
+                self._say(f"refused: {reason}", BAD)
             return False
         self.message = ""
         sealed = is_sealed(self.system, before, cmd)
