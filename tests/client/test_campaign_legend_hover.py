@@ -150,3 +150,25 @@ def test_after_a_hand_off_a_key_pan_shows_no_hover_panel_until_the_pointer_moves
     assert scene.hover is None  # where the last player left the pointer: nothing described
     _motion(app, (pointer[0] + 1, pointer[1]))
     assert scene.hover == scene.hex_at((pointer[0] + 1, pointer[1]))
+
+
+@pytest.mark.parametrize("k", [pygame.K_PLUS, pygame.K_MINUS])
+def test_in_the_replay_view_the_hover_panel_follows_the_hex_under_the_pointer_after_plus_or_minus(k: int) -> None:
+    app, scene = _app((960, 600))
+    scene.gm_seat.iterations = 1_000
+    key(app, pygame.K_F3)
+    lock = app.scenes.top
+    assert lock is not None and lock.name == "gm_lock"
+    assert lock.submit("owl and oak"), lock.message  # type: ignore[attr-defined]
+    app.render()
+    replay: Any = app.scenes.top
+    assert replay.name == "replay"
+    view = replay.view
+    key(app, pygame.K_PLUS)
+    key(app, pygame.K_PLUS)
+    pointer = (view.map_view().x + 70, view.map_view().y + 90)
+    _motion(app, pointer)
+    before = view.hover
+    assert before == view.hex_at(pointer)
+    key(app, k)
+    assert view.hex_at(pointer) != before and view.hover == view.hex_at(pointer)

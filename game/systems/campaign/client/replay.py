@@ -328,6 +328,7 @@ class CampaignReplayScene(Scene):
             view.selected = here[0].id if here else None
         elif event.type == pygame.MOUSEMOTION:
             view._mouse = event.pos
+            view._pointer_seen = True  # (+/- then re-pick the hex under the pointer, as on the map)
             if self._drag_from is not None:
                 view.pan(event.pos[0] - self._drag_from[0], event.pos[1] - self._drag_from[1])
                 self._drag_from = event.pos
