@@ -173,9 +173,10 @@ class ScoutingSeedScene(Scene):
                 "seed they come from the campaign's generator, which anyone holding the save can replay. With "
                 "one they are drawn from this secret and each battle's hex and armies.", (215, 215, 220)),
                ("Post the commitment below to the players before the week's first move. The secret stays in the "
-                "GM view and the saves (players' screens and the log show only the commitment); it is public once "
-                "the battles have started, so `campaign verify-dice --scouting-commitment` can check every "
-                "scouting die.", (200, 200, 250))]
+                "GM view and in the saves made from now on (give no player one before the week's battles start); "
+                "players' screens and the log show only the commitment. It is public once the battles have "
+                "started, so `campaign verify-dice --scouting-commitment` can check every scouting die.",
+                (200, 200, 250))]
         out.append(("The box holds a fresh random secret; you may type your own instead (32 or more random "
                     "letters and digits: a short one could be found from its commitment).", DIM))
         if moves_made(history, st):
