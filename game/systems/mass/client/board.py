@@ -88,6 +88,12 @@ class ChoiceRow:
     rect: pygame.Rect
 
 
+def _reason(what: str, why: str) -> str:
+    """A computer's why without the choice's label in front (the log's why line names the choice,
+    the line over the list has just said it: three lines, the reason last, cut at 960 wide)."""
+    return why[len(what) + 2:] if why.startswith(what + ": ") else why
+
+
 def _without_name(label: str, name: str) -> str:
     """A choice's label without its force's name in front (the line names the force already)."""
     return label[len(name) + 2:] if label.startswith(name + ": ") else label
@@ -516,7 +522,7 @@ class MassBoardScene(Scene):
             self._to_person(force, "the rules refused its computer's command")
             return
         self.message = ""
-        self.last_said = said(level, name, what, why, sealed=sealed and choices.secret(self.session.state))
+        self.last_said = said(level, name, what, _reason(what, why), sealed=sealed and choices.secret(self.session.state))
         self._next_computer = time.monotonic() + self.pace
 
     def _to_person(self, force: str, why: str) -> None:
@@ -571,7 +577,8 @@ class MassBoardScene(Scene):
         self._hint_for = None
         cmd = timed.decision.command
         name = s.forces[force].name
-        self.last_said = f"Hint ({level}) for {name}: {_without_name(choices.label(s, cmd), name)}. Why: {timed.decision.why}"
+        what = _without_name(choices.label(s, cmd), name)
+        self.last_said = f"Hint ({level}) for {name}: {what}. Why: {_reason(what, timed.decision.why)}"
         self._say(self.last_said, SAID)
         if cmd in self.legal:  # the hinted choice is the one chosen in the list (Enter plays it)
             self.choose(self.legal.index(cmd))
@@ -809,9 +816,12 @@ class MassBoardScene(Scene):
             pygame.draw.rect(surface, (70, 64, 40) if now else (40, 43, 50), pygame.Rect(x, rect.y + 4, cell - 4, 60),
                              border_radius=4)
             surface.blit(text(str(ph), 13, GOLD if now else DIM, True), (x + 4, rect.y + 5))
+            past = s.stage == "phases" and ph < s.phase
             for i, fid in enumerate(s.order):
                 f = s.forces[fid]
-                count = sum(1 for d in f.dice if d == ph)
+                # a die held past its Phase is drawn once: as an outline in the Phase now, not
+                # also as a square in the Phase it has left
+                count = 0 if past else sum(1 for d in f.dice if d == ph)
                 held = sum(1 for d in f.dice if d < ph) if now else 0
                 for k in range(count + held):
                     sq = pygame.Rect(x + 20 + k * 13, rect.y + 8 + i * 14, 10, 10)
