@@ -2,20 +2,25 @@
 over the list that says what the computer played names its choice once, so its reason fits in the
 line's three rows at 960x600 (the why, as the log needs it, began with the choice again and the
 reason was cut off); a die held past its Phase is drawn once on the Phase track (it was a square
-in the Phase it left and an outline in the Phase now)."""
+in the Phase it left and an outline in the Phase now); a commander's line on a force card keeps every
+tag at 960x600 (the second tag was cut)."""
 
 from __future__ import annotations
 
 import time
 
 import pygame
+import pytest
 
+from game.shell import fonts
 from game.shell.app import App, Settings
 from game.shell.launch import open_game
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.seats import Seats
 from game.systems.mass.client import MassBoardScene, open_scene
+from game.systems.mass.client import board as board_module
 from game.systems.mass.client.board import colour_of
+from game.systems.mass.rules import commands as c
 from game.table import TABLE
 from tests.client.massfix import BATTLE, board_app
 from tests.client.massfix import key_events as _key
@@ -76,3 +81,21 @@ def test_a_die_held_past_its_phase_is_drawn_once_on_the_track_as_an_outline_in_t
 
     assert first_mark(die) != colour  # not a square in the Phase it has left
     assert first_mark_edge(s.phase) == colour  # drawn in the Phase now (an outline, after any die of its own)
+
+
+def test_a_commanders_line_on_a_force_card_keeps_every_tag_at_960_by_600(monkeypatch: pytest.MonkeyPatch) -> None:
+    app, board, session = board_app((960, 600))
+    ok, _, why = session.apply(c.WrestCommand(force="hida", person="hida-teishin"))
+    assert ok, why
+    board.after_change()
+    while isinstance(app.scenes.top, HandoffScene):  # (the hand-off before a sealed choice covers the board)
+        app.step(_key(pygame.K_SPACE))
+    drawn: list[str] = []
+
+    def spy(s: str, size: int, colour: tuple[int, int, int], bold: bool = False) -> pygame.Surface:
+        drawn.append(s)
+        return fonts.text(s, size, colour, bold)
+
+    monkeypatch.setattr(board_module, "text", spy)
+    app.render()
+    assert "* Kuni Taro (teishin) (shugenja)" in drawn  # the star, and the tag that says it casts spells

@@ -88,6 +88,18 @@ class ChoiceRow:
     rect: pygame.Rect
 
 
+def _fitted(label: str, width: int, sizes: tuple[int, ...] = (13, 12, 11)) -> tuple[str, int]:
+    """An individual's line on a force card in one row: the largest size at which it fits whole
+    (a commander's star with two tags, "* Kuni Taro (teishin) (shugenja)", is wider than the
+    card's name column at 960x600; its first row alone dropped the tag), else its first row at
+    the smallest."""
+    for pt in sizes:
+        rows = wrap_px(label, pt, width)
+        if len(rows) == 1:
+            return rows[0], pt
+    return wrap_px(label, sizes[-1], width)[0], sizes[-1]
+
+
 def _reason(what: str, why: str) -> str:
     """A computer's why without the choice's label in front (the log's why line names the choice,
     the line over the list has just said it: three lines, the reason last, cut at 960 wide)."""
@@ -743,9 +755,9 @@ class MassBoardScene(Scene):
         void_x = bar_x + bar_w + 8
         for p in f.people.values():
             mark = "* " if p.id == f.commander else ""
-            label = wrap_px(mark + choices.person_label(p), 13, name_w)[0]
+            label, pt = _fitted(mark + choices.person_label(p), name_w)
             gone = p.fled or level_name(s.rules, p) in ("Down", "Out", "Dead")
-            surface.blit(text(label, 13, BAD if gone else INK), (box.x + 10, y))
+            surface.blit(text(label, pt, BAD if gone else INK), (box.x + 10, y + (13 - pt) // 2))
             self._wound_bar(surface, pygame.Rect(bar_x, y + 2, bar_w, 13), s, p)
             self._void_pips(surface, pygame.Rect(void_x, y + 2, box.right - 10 - void_x, 13), p)
             y += 17
