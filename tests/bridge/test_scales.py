@@ -259,6 +259,9 @@ def test_a_campaign_week_with_one_tactical_and_one_mass_battle_continues_and_rep
     out = _run(["scales", "back", str(after_b1), "--battle", "B2", "--result", str(msave), "--apply", str(final)],
                capsys)
     assert "for Resistance Fronts" in out
+    # the saves written on the way back keep the campaign's title (the load menu lists them by it)
+    assert load_game(TABLE, after_b1).header.title == load_game(TABLE, camp).header.title != ""
+    assert load_game(TABLE, final).header.title == load_game(TABLE, camp).header.title
     # both battles are over, nobody had orders left to give: the week ended
     assert "week 2, movement phase" in out
     game = load_game(TABLE, final)

@@ -178,7 +178,10 @@ def _apply(game: Any, cmd: dict[str, Any], out: str) -> int:
     if isinstance(outcome, Rejection):
         return _fail(ValueError(f"the campaign refused the result: {outcome.reason}"))
     state = game.record.state
-    save = make_save(game.system, state, game.record.steps, scenario_path=game.scenario.path, seed=game.header.seed)
+    # the campaign save's own title (the load menu lists a save by it; it was left empty here)
+    title = game.header.title or str(getattr(getattr(game.scenario, "setup", None), "name", "") or "")
+    save = make_save(game.system, state, game.record.steps, scenario_path=game.scenario.path, seed=game.header.seed,
+                     title=title)
     written = write_text_or_keep(out, dump_save(save), "save")  # (checked by _back before the work)
     if written.failed:
         return _fail(ValueError(f"{written.failed}; the save was kept in {written.path}"))
