@@ -3,7 +3,8 @@ over the list that says what the computer played names its choice once, so its r
 line's three rows at 960x600 (the why, as the log needs it, began with the choice again and the
 reason was cut off); a die held past its Phase is drawn once on the Phase track (it was a square
 in the Phase it left and an outline in the Phase now); a commander's line on a force card keeps every
-tag at 960x600 (the second tag was cut)."""
+tag at 960x600 (the second tag was cut); F3 and F2 in GM mode work while the dice box has the caret
+(after queueing with Enter they did nothing until Esc)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ import pytest
 from game.shell import fonts
 from game.shell.app import App, Settings
 from game.shell.launch import open_game
+from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.seats import Seats
-from game.systems.mass.client import MassBoardScene, open_scene
+from game.systems.mass.client import MassBoardScene, MassGmScene, MassReplayScene, open_scene
 from game.systems.mass.client import board as board_module
 from game.systems.mass.client.board import colour_of
 from game.systems.mass.rules import commands as c
@@ -99,3 +101,27 @@ def test_a_commanders_line_on_a_force_card_keeps_every_tag_at_960_by_600(monkeyp
     monkeypatch.setattr(board_module, "text", spy)
     app.render()
     assert "* Kuni Taro (teishin) (shugenja)" in drawn  # the star, and the tag that says it casts spells
+
+
+def test_f3_and_f2_work_in_gm_mode_while_the_dice_box_has_the_caret() -> None:
+    app, _, session = board_app()
+    while isinstance(app.scenes.top, HandoffScene):
+        app.step(_key(pygame.K_SPACE))
+    app.step(_key(pygame.K_F2))
+    if isinstance(app.scenes.top, DialogScene):
+        app.step(_key(pygame.K_g))
+    gm = app.scenes.top
+    assert isinstance(gm, MassGmScene)
+    gm.ui.set_focus_set(gm.dice_entry)  # as a click in the box does
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="9")])
+    app.step(_key(pygame.K_RETURN))
+    app.step()  # (the toolkit's 'entry finished' comes on pygame's queue): queued; the box keeps the caret
+    assert session.state.forced == [9] and gm.dice_entry.is_focused
+    app.step(_key(pygame.K_F3))
+    replay = app.scenes.top
+    assert isinstance(replay, MassReplayScene) and replay.gm  # the GM's replay, at once
+    app.step(_key(pygame.K_ESCAPE))
+    assert app.scenes.top is gm
+    gm.ui.set_focus_set(gm.dice_entry)
+    app.step(_key(pygame.K_F2))
+    assert gm not in list(app.scenes)  # F2 left GM mode

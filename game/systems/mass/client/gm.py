@@ -556,7 +556,12 @@ class MassGmScene(Scene):
             if event.key == pygame.K_ESCAPE:
                 self.dice_entry.unfocus()  # type: ignore[no-untyped-call]
                 return
-            self.ui.process_events(event)
+            if event.key == pygame.K_F2:  # (F2 and F3 type nothing: they leave, and replay, with the caret too)
+                self.leave()
+            elif event.key == pygame.K_F3:
+                self.open_replay()
+            else:
+                self.ui.process_events(event)
             return
         if self.ui.process_events(event):
             return
