@@ -289,3 +289,19 @@ def test_the_passphrase_is_set_only_when_typed_twice_the_same_in_the_gms_seat() 
     lock.entry.set_text(PASSPHRASE)
     lock.again.set_text(PASSPHRASE)
     assert lock._submit_boxes() and lock.seat.is_set and scene.gm
+
+
+def test_tab_moves_between_the_two_passphrase_boxes_of_the_gms_seat() -> None:
+    """Seen under Xvfb: the GM typed the passphrase, pressed Tab for the box below, and the second
+    typing went on in the upper box. Tab goes to the other box, and back."""
+    app, _scene = _fresh()
+    lock = _gms_seat(app)
+    app.step([])  # (the seat focuses its upper box from the next frame)
+    assert lock.entry.is_focused and not lock.again.is_focused
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="a")])
+    key(app, pygame.K_TAB)
+    assert lock.again.is_focused and not lock.entry.is_focused
+    app.step([pygame.event.Event(pygame.TEXTINPUT, text="b")])
+    assert (lock.entry.get_text(), lock.again.get_text()) == ("a", "b")
+    key(app, pygame.K_TAB)
+    assert lock.entry.is_focused and not lock.again.is_focused

@@ -74,6 +74,7 @@ class GmLockScene(Scene):
     overlay = False  # nothing of the map under it is drawn
     name = "gm_lock"
     KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "open the GM view with the passphrase typed"),
+            Binding((pygame.K_TAB,), "Tab", "the other box (setting a passphrase: typed twice)"),
             Binding((pygame.K_ESCAPE,), "Esc", "back to the player's screen"))
 
     def __init__(self, app: Any, seat: GmSeat, anything_sealed: bool, on_open: Callable[[], None],
@@ -175,6 +176,10 @@ class GmLockScene(Scene):
         return True
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB and self.entry is not None \
+                and self.again is not None:  # the other box (it typed nothing before: seen under Xvfb)
+            self.ui.set_focus_set(self.entry if self.again.is_focused else self.again)
+            return
         self.ui.process_events(event)
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.back:
