@@ -1,9 +1,10 @@
 """The GM's commands set only values the rules allow (engine.gm_range_problem): Wounds up to the
 wound track's end (one past it is dead), Void points up to the individual's own, status 0 to 10,
 Brutes up to 100,000 a division, a Way's Advantage up to 1 + 10 Raises, the terrain's up to a ring's
-rank, an Honor change of at most 10 either way, 1 to 500 die faces at a time. A refusal names the
-field and its range and changes nothing; a value left as the battle made it is never refused; a
-command script (`python -m game run`) is refused in the same words."""
+rank, an Honor change of at most 10 either way (its reason at most 200 characters), 1 to 500 die
+faces at a time. A refusal names the field and its range and changes nothing; a value left as the
+battle made it is never refused; a command script (`python -m game run`) is refused in the same
+words."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[3]
                                                           "not 12"),
     (c.GmSetAdvantage(force="red", way="terrain", value=11), "Terrain Advantage: 0 to 10 (a ring's rank), not 11"),
     (c.GmHonor(person="red-cmd", points=-11, reason="fled the field"), "Honor change: -10 to +10 at a time, not -11"),
+    (c.GmHonor(person="red-cmd", points=1, reason="x" * 201), "Why: at most 200 characters (a line of the ledger), "
+                                                              "not 201"),
     (c.GmForceRolls(values=(1,) * 501), "Forced dice: 1 to 500 faces at a time, not 501"),
     (c.GmForceRolls(values=()), "Forced dice: give at least one die face (1 to 10)"),
     (c.GmForceRolls(values=(3, 11)), "Forced dice: d10 faces 1 to 10, not 11"),
@@ -48,6 +51,7 @@ def test_gm_values_at_the_ends_of_their_ranges_are_accepted() -> None:
     s, _ = ok(s, c.GmSetAdvantage(force="blue", way="heaven", value=11))
     s, _ = ok(s, c.GmSetAdvantage(force="blue", way="terrain", value=10))
     s, _ = ok(s, c.GmHonor(person="blue-cmd", points=10, reason="spared the village"))
+    s, _ = ok(s, c.GmHonor(person="blue-cmd", points=-10, reason="y" * 200))
     s, _ = ok(s, c.GmForceRolls(values=(10,) * 500))
     assert s.person("red-cmd").wounds == 58 and s.person("red-mage").stats.status == 2.5
 

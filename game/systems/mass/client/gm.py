@@ -56,6 +56,7 @@ from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.engine import (
     MAX_BRUTES,
     MAX_HONOR_CHANGE,
+    MAX_REASON,
     RING_MAX,
     STATUS_MAX,
     WAY_ADVANTAGE_MAX,
@@ -463,7 +464,7 @@ class MassGmScene(Scene):
             self.app, f"GM: Honor of {p.name}",
             "Honor changes only this way, with the reason, in the ledger (e.g. +1, or -2).",
             [Field("points", f"Honor change (-{MAX_HONOR_CHANGE} to +{MAX_HONOR_CHANGE})", ""),
-             Field("reason", "Why", "")], ok))
+             Field("reason", f"Why (at most {MAX_REASON} characters)", "")], ok))
 
     def edit_brutes(self) -> None:
         f = self.force()

@@ -946,6 +946,7 @@ STATUS_MAX = 10.0        # [L5R] Status in the Celestial Order runs 0 to 10
 MAX_BRUTES = 100_000     # [decision] one division: ten times the source's largest army (10,000)
 MAX_HONOR_CHANGE = 10    # [decision] one change of Honor: an Honor Rank's whole span [L5R 0 to 10]
 MAX_FORCED = 500         # die faces queued by one command (as the campaign's rules and the shell's box)
+MAX_REASON = 200         # [decision] characters of the reason for a change of Honor (a line of the ledger)
 
 
 def _num(v: float) -> str:
@@ -1007,6 +1008,8 @@ def gm_range_problem(s: MassState, cmd: Any) -> str | None:
                        " (1 for the Way, +1 per Raise)")
     if k == "gm_honor" and not -MAX_HONOR_CHANGE <= cmd.points <= MAX_HONOR_CHANGE:
         return f"Honor change: -{MAX_HONOR_CHANGE} to +{MAX_HONOR_CHANGE} at a time, not {cmd.points:+d}"
+    if k == "gm_honor" and len(cmd.reason.strip()) > MAX_REASON:
+        return f"Why: at most {MAX_REASON} characters (a line of the ledger), not {len(cmd.reason.strip())}"
     return None
 
 
