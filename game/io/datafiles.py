@@ -183,3 +183,34 @@ def has_path(data: Any, loc: Loc) -> bool:
         else:
             return False
     return True
+
+
+def control_character(text: str, allowed: str = "") -> str | None:
+    """The first control character of `text` (C0, DEL, C1; but those in `allowed`), or None."""
+    return next((c for c in text if (ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed), None)
+
+
+def refuse_control_characters(doc: YamlDoc, name_keys: Sequence[str], path: str | Path | None = None) -> None:
+    """Refuse, at its line, a string of the file holding a control character: in a name or an id
+    (a value under one of `name_keys`: what the window, `render` and `run` show, where a NUL cannot
+    be drawn and an escape sequence would reach the terminal), or anywhere else but the tabs and
+    line breaks of a text. `path`: the file to name (default: the document's own)."""
+
+    def walk(node: Any, loc: tuple[int | str, ...]) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, (*loc, str(key)))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, (*loc, i))
+        elif isinstance(node, str):
+            named = bool(loc) and loc[-1] in name_keys
+            bad = control_character(node, "" if named else "\t\n")
+            if bad is not None:
+                line = doc.line_of(loc)
+                where = format_loc(loc) if line is None else f"line {line}: {format_loc(loc)}"
+                raise GameFileError(str(doc.path if path is None else path), where,
+                                    f"a control character (U+{ord(bad):04X}) in "
+                                    f"{'a name' if named else 'the text'}; expected printable text")
+
+    walk(doc.data, ())

@@ -28,6 +28,7 @@ from game.io.datafiles import (
     ROOT,
     GameFileErrors,
     clean_loc,
+    control_character,
     deep_merge,
     describe_error,
     format_loc,
@@ -147,7 +148,7 @@ def load_campaign_map(path: str | Path) -> CampaignMap:
 def _plain_name(v: str) -> str:
     """A name shown on the map, in the window and in reports: no control character (a NUL or an
     escape sequence is not a name, and no screen can draw it)."""
-    bad = next((c for c in v if ord(c) < 32 or 127 <= ord(c) < 160), None)
+    bad = control_character(v)
     if bad is not None:
         raise ValueError(f"a control character (U+{ord(bad):04X}) in a name; expected printable text")
     return v

@@ -29,6 +29,7 @@ from game.io.datafiles import (
     deep_merge,
     format_loc,
     read_yaml,
+    refuse_control_characters,
     validate_model,
     validation_errors,
 )
@@ -125,40 +126,11 @@ def terrain_from_map(rules: MassRules, map_path: Path, hex_cr: tuple[int, int], 
 _NAME_KEYS = ("name", "id", "commander", "leader")  # (a battle's, a force's, an individual's)
 
 
-def _control_character(text: str, allowed: str = "") -> str | None:
-    """The first control character of `text` (C0, DEL, C1; but those in `allowed`), or None."""
-    return next((c for c in text if (ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed), None)
-
-
-def refuse_control_characters(doc: YamlDoc, path: Path) -> None:
-    """Refuse, at its line, a string of the file holding a control character: in a name or an id
-    (what the board, `render` and `run` show: a NUL cannot be drawn and an escape sequence would
-    reach the terminal), or anywhere else but the tabs and line breaks of a text."""
-
-    def walk(node: Any, loc: tuple[int | str, ...]) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                walk(value, (*loc, str(key)))
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                walk(value, (*loc, i))
-        elif isinstance(node, str):
-            named = bool(loc) and loc[-1] in _NAME_KEYS
-            bad = _control_character(node, "" if named else "\t\n")
-            if bad is not None:
-                line = doc.line_of(loc)
-                where = format_loc(loc) if line is None else f"line {line}: {format_loc(loc)}"
-                raise GameFileError(str(path), where, f"a control character (U+{ord(bad):04X}) in "
-                                    f"{'a name' if named else 'the text'}; expected printable text")
-
-    walk(doc.data, ())
-
-
 def load_battle(path: str | Path) -> LoadedBattle:
     p = Path(path)
     doc = read_yaml(p, "battle file")
     _system_check(doc, p, "battle file")
-    refuse_control_characters(doc, p)
+    refuse_control_characters(doc, _NAME_KEYS, p)
     bf = validate_model(_BattleFile, doc.data, doc, p, what="battle file")
     rules = load_mass_rules(overrides=bf.rules, where_overrides=p) if bf.rules else load_mass_rules()
     if bf.terrain is not None and bf.map is not None:

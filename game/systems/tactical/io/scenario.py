@@ -23,6 +23,7 @@ from game.io.datafiles import (
     YamlDoc,
     format_loc,
     read_yaml,
+    refuse_control_characters,
     validate_model,
 )
 from game.io.tmx import (
@@ -236,35 +237,10 @@ def _apply_terrain_map(md: MapData, sc: ScenarioFile, rules: RulesData, problems
 _NAME_KEYS = ("name", "id", "side")  # (the battle's, a side's, a commander's, a unit's)
 
 
-def _refuse_control_characters(doc: YamlDoc) -> None:
-    """Refuse, at its line, a string of the scenario holding a control character: in a name or an
-    id (what the window, `render` and `run` show: a NUL cannot be drawn and an escape sequence
-    would reach the terminal), or anywhere else but the tabs and line breaks of a text."""
-
-    def walk(node: Any, loc: tuple[int | str, ...]) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                walk(value, (*loc, str(key)))
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                walk(value, (*loc, i))
-        elif isinstance(node, str):
-            named = bool(loc) and loc[-1] in _NAME_KEYS
-            bad = next((c for c in node if (ord(c) < 32 or 127 <= ord(c) < 160) and (named or c not in "\t\n")),
-                       None)
-            if bad is not None:
-                line = doc.line_of(loc)
-                where = format_loc(loc) if line is None else f"line {line}: {format_loc(loc)}"
-                raise GameFileError(str(doc.path), where, f"a control character (U+{ord(bad):04X}) in "
-                                    f"{'a name' if named else 'the text'}; expected printable text")
-
-    walk(doc.data, ())
-
-
 def load_scenario(path: str | Path) -> LoadedScenario:
     """Read a scenario and everything it refers to; raise GameFileError on any problem."""
     doc = read_yaml(path, "scenario file")
-    _refuse_control_characters(doc)
+    refuse_control_characters(doc, _NAME_KEYS)
     sc = validate_model(ScenarioFile, doc.data, doc, doc.path, what="scenario")
     base = doc.path.parent
     problems = _Problems(doc)
