@@ -20,15 +20,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pygame
-import pygame_gui
 
 from game.shell.dice_entry import expected_faces, parse_faces
-from game.shell.fonts import font
 from game.shell.keymap import Binding
-from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.toolkit.buttons import Button
-from game.systems.campaign.client.results import wrap
+from game.systems.campaign.client.gm_dialog import GmEntryDialog
 from game.systems.campaign.rules.commands import GmForceRolls
 from game.systems.campaign.rules.state import CampaignState
 
@@ -80,53 +77,29 @@ def command_text(system: Any, state: CampaignState, command: Any) -> str:
     return str(system.describe_command(state, command))
 
 
-class ForceRollsScene(Scene):
+class ForceRollsScene(GmEntryDialog):
     """The dialog: type the values, Enter forces them (asking first on a seeded week)."""
 
-    overlay = True
     name = "gm_force_rolls"
     KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "force the values typed (asks first when "
                     "the week's dice were seeded)"),
             Binding((pygame.K_ESCAPE,), "Esc", "close without forcing anything"))
 
     def __init__(self, app: Any, scene: Any, on_done: Callable[[], None] | None = None) -> None:
-        super().__init__(app)
-        self.scene = scene  # the campaign scene, its GM view open
         self.on_done = on_done
-        self.message = ""
-        self.drawn_strings: list[str] = []
-        self.ui = app.make_ui()
-        self._build()
-
-    @property
-    def state(self) -> CampaignState:
-        s: CampaignState = self.scene.session.state
-        return s
+        super().__init__(app, scene)
 
     def seed_step(self) -> Any:
         return week_seed_step(self.scene.session.history, self.state)
 
-    def _box(self) -> pygame.Rect:
-        w, h = self.app.screen.get_size()
-        bw, bh = min(640, w - 40), min(360, h - 40)
-        return pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+    def title(self) -> str:
+        return "GM: force the next rolls"
 
-    def _build(self) -> None:
-        self.ui.clear_and_reset()
-        box = self._box()
-        self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(box.x + 16, box.bottom - 104, box.w - 32, 34),
-                                                         self.ui)
-        self._fresh = True  # focused from the next frame: the N that opened it is not typed in
+    def buttons(self, box: pygame.Rect) -> None:
         bw = (box.w - 42) // 2
         label = "Force anyway... (Enter)" if self.seed_step() is not None else "Force them (Enter)"
         self.ok = Button(pygame.Rect(box.x + 16, box.bottom - 56, bw, 40), label, self.ui)
         self.cancel = Button(pygame.Rect(box.x + 26 + bw, box.bottom - 56, bw, 40), "Cancel (Esc)", self.ui)
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        self.ui.set_window_resolution(size)
-        text = self.entry.get_text()
-        self._build()
-        self.entry.set_text(text)
 
     def lines(self) -> list[tuple[str, tuple[int, int, int]]]:
         st = self.state
@@ -146,6 +119,9 @@ class ForceRollsScene(Scene):
                         "values still queued, and `campaign verify-dice` lists this command among the GM's "
                         "commands before the seed for the players to check.", (180, 180, 190)))
         return out
+
+    def submit_typed(self) -> bool:
+        return self.submit(self.entry.get_text())
 
     def submit(self, text: str) -> bool:
         """The values typed: True when they were forced (after the confirmation on a seeded week
@@ -185,65 +161,3 @@ class ForceRollsScene(Scene):
         if self.on_done is not None:
             self.on_done()
         return True
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        self.ui.process_events(event)
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            if event.ui_element is self.cancel:
-                self.app.pop()
-            elif event.ui_element is self.ok:
-                self.submit(self.entry.get_text())
-        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.entry:
-            self.submit(self.entry.get_text())
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) \
-                and not self.entry.is_focused:
-            self.submit(self.entry.get_text())
-
-    def notify(self, text: str, seconds: float, problem: bool) -> bool:
-        """A word from the shell (a game key pressed here) where the refusals are."""
-        self.message = text
-        return True
-
-    def typing(self) -> bool:
-        return bool(self.entry.is_focused)
-
-    def update(self, dt: float) -> None:
-        if self._fresh:
-            self._fresh = False
-            self.entry.set_text("")
-            self.entry.focus()  # type: ignore[no-untyped-call]
-        self.ui.update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        self.drawn_strings = []
-        w, h = surface.get_size()
-        dim = pygame.Surface((w, h), pygame.SRCALPHA)
-        dim.fill((0, 0, 0, 150))
-        surface.blit(dim, (0, 0))
-        box = self._box()
-        pygame.draw.rect(surface, (30, 32, 38), box)
-        pygame.draw.rect(surface, (224, 184, 100), box, 2)
-        y = box.y + 12
-        y += self._line(surface, "GM: force the next rolls", (box.x + 16, y), 20, (235, 225, 200), True) + 8
-        msg = wrap(self.message, 13, False, box.w - 32)[:2] if self.message else []
-        room = box.bottom - 110 - 16 * len(msg)  # the message stays just above the entry
-        for text, colour in self.lines():
-            for part in wrap(text, 13, False, box.w - 32):
-                if y + 16 > room:
-                    break
-                y += self._line(surface, part, (box.x + 16, y), 13, colour)
-            y += 4
-        y = room + 2
-        for part in msg:
-            y += self._line(surface, part, (box.x + 16, y), 13, (255, 120, 100))
-        self.ui.draw_ui(surface)
-
-    def _line(self, surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
-              colour: tuple[int, int, int], bold: bool = False) -> int:
-        self.drawn_strings.append(text)
-        img = font(size, bold).render(text, True, colour)
-        surface.blit(img, pos)
-        return int(img.get_height())
-

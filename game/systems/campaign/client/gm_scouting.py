@@ -24,14 +24,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import pygame
-import pygame_gui
 
-from game.shell.fonts import font
 from game.shell.keymap import Binding
-from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.systems.campaign.cli.trust import used_scouting
-from game.systems.campaign.client.results import wrap
+from game.systems.campaign.client.gm_dialog import GmEntryDialog
 from game.systems.campaign.io.files import salt_problem
 from game.systems.campaign.rules.commands import GmScoutingSeed
 from game.systems.campaign.rules.dice_seed import commitment_of
@@ -118,50 +115,36 @@ def secret_problem(secret: str) -> str | None:
             "find it, then foresee the scouting dice). Generate gives a fresh random one.")
 
 
-class ScoutingSeedScene(Scene):
+class ScoutingSeedScene(GmEntryDialog):
     """The dialog: a secret (a fresh random one, or the GM's own), its commitment to post, and
     Enter seeds the week's scouting dice with it."""
 
-    overlay = True
     name = "gm_scouting_seed"
+    SIZE = (680, 440)
     KEYS = (Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "seed the week's scouting dice with this secret"),
             Binding((pygame.K_ESCAPE,), "Esc", "close without seeding anything"))
 
     def __init__(self, app: Any, scene: Any) -> None:
-        super().__init__(app)
-        self.scene = scene  # the campaign scene, its GM view open
-        self.message = ""
-        self.drawn_strings: list[str] = []
-        self.ui = app.make_ui()
-        self.secret = secrets.token_hex(32)
-        self._build()
+        self.secret = secrets.token_hex(32)  # the box's first text (a fresh random secret)
+        super().__init__(app, scene)
 
-    @property
-    def state(self) -> CampaignState:
-        s: CampaignState = self.scene.session.state
-        return s
+    def title(self) -> str:
+        return f"GM: the scouting seed of week {self.state.week}"
 
-    def _box(self) -> pygame.Rect:
-        w, h = self.app.screen.get_size()
-        bw, bh = min(680, w - 40), min(440, h - 40)
-        return pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
+    def first_text(self) -> str:
+        return self.secret
 
-    def _build(self) -> None:
-        self.ui.clear_and_reset()
-        box = self._box()
-        self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(box.x + 16, box.bottom - 104, box.w - 32, 34),
-                                                         self.ui)
-        self._fresh = True  # filled and focused from the next frame: the K that opened it is not typed in
+    def buttons(self, box: pygame.Rect) -> None:
         bw = (box.w - 52) // 3
         self.ok = Button(pygame.Rect(box.x + 16, box.bottom - 56, bw, 40), "Seed the scouting dice (Enter)", self.ui)
         self.generate = Button(pygame.Rect(box.x + 26 + bw, box.bottom - 56, bw, 40), "Generate a new secret",
                                self.ui, tool_tip_text="A fresh random secret (256 bits) in the box")
         self.cancel = Button(pygame.Rect(box.x + 36 + 2 * bw, box.bottom - 56, bw, 40), "Cancel (Esc)", self.ui)
 
-    def on_resize(self, size: tuple[int, int]) -> None:
-        self.ui.set_window_resolution(size)
-        self.secret = self.entry.get_text()
-        self._build()
+    def on_button(self, element: Any) -> None:
+        if element is self.generate:
+            self.entry.set_text(secrets.token_hex(32))
+            self.message = ""
 
     def typed(self) -> str:
         return str(self.entry.get_text()).strip()
@@ -184,9 +167,19 @@ class ScoutingSeedScene(Scene):
                         "the players cannot tell it was not chosen for them.", BAD))
         return out
 
+    def tail(self) -> list[tuple[str, tuple[int, int, int]]]:
+        commitment = self.commitment()
+        if not commitment:
+            return []
+        parts = split_commitment(commitment)
+        return [("Commitment to post: " + parts[0], GOOD), ("    " + parts[-1], GOOD)]
+
     def commitment(self) -> str:
         text = self.typed()
         return commitment_of(text) if text else ""
+
+    def submit_typed(self) -> bool:
+        return self.submit()
 
     def submit(self) -> bool:
         """Seed the week's scouting dice with the secret in the box: True when the rules took it."""
@@ -209,73 +202,3 @@ class ScoutingSeedScene(Scene):
         if self.app.scenes.top is self:
             self.app.pop()
         return True
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        self.ui.process_events(event)
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            if event.ui_element is self.cancel:
-                self.app.pop()
-            elif event.ui_element is self.ok:
-                self.submit()
-            elif event.ui_element is self.generate:
-                self.entry.set_text(secrets.token_hex(32))
-                self.message = ""
-        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.entry:
-            self.submit()
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) \
-                and not self.entry.is_focused:
-            self.submit()
-
-    def notify(self, text: str, seconds: float, problem: bool) -> bool:
-        """A word from the shell (a game key pressed here) where the refusals are."""
-        self.message = text
-        return True
-
-    def typing(self) -> bool:
-        return bool(self.entry.is_focused)
-
-    def update(self, dt: float) -> None:
-        if self._fresh:
-            self._fresh = False
-            self.entry.set_text(self.secret)
-            self.entry.focus()  # type: ignore[no-untyped-call]
-        self.ui.update(dt)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        self.drawn_strings = []
-        w, h = surface.get_size()
-        dim = pygame.Surface((w, h), pygame.SRCALPHA)
-        dim.fill((0, 0, 0, 150))
-        surface.blit(dim, (0, 0))
-        box = self._box()
-        pygame.draw.rect(surface, (30, 32, 38), box)
-        pygame.draw.rect(surface, (224, 184, 100), box, 2)
-        y = box.y + 12
-        y += self._line(surface, f"GM: the scouting seed of week {self.state.week}", (box.x + 16, y), 20,
-                        (235, 225, 200), True) + 8
-        msg = wrap(self.message, 13, False, box.w - 32)[:2] if self.message else []
-        commitment = self.commitment()
-        tail = ([("Commitment to post: " + split_commitment(commitment)[0], GOOD),
-                 ("    " + split_commitment(commitment)[-1], GOOD)] if commitment else [])
-        room = box.bottom - 110 - 16 * (len(msg) + len(tail))  # the commitment and message stay above the entry
-        for text, colour in self.lines():
-            for part in wrap(text, 13, False, box.w - 32):
-                if y + 16 > room:
-                    break
-                y += self._line(surface, part, (box.x + 16, y), 13, colour)
-            y += 4
-        y = room + 2
-        for text, colour in tail:
-            y += self._line(surface, text, (box.x + 16, y), 13, colour, True)
-        for part in msg:
-            y += self._line(surface, part, (box.x + 16, y), 13, (255, 120, 100))
-        self.ui.draw_ui(surface)
-
-    def _line(self, surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
-              colour: tuple[int, int, int], bold: bool = False) -> int:
-        self.drawn_strings.append(text)
-        img = font(size, bold).render(text, True, colour)
-        surface.blit(img, pos)
-        return int(img.get_height())
