@@ -4,6 +4,7 @@ view, the replay view and GM mode. The shell reaches it only through game/table.
     open_scene(app, session) -> Scene          # the battle
     open_replay(app, session, start=None, title="")
     open_gm(app, battle_scene)
+    terminal_lines(system, step, reveal=, gm=)           # a step of `replay SAVE` as the replay view hides it
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from game.core.record import Record
 from game.shell.gm_seat import open_gm_mode
 from game.shell.session import Session
 from game.systems.tactical.client.battle import BattleScene
+from game.systems.tactical.client.sealed import terminal_lines
 from game.systems.tactical.rules.system import SYSTEM, TacticalSetup
 
 if TYPE_CHECKING:
@@ -26,11 +28,14 @@ def open_scene(app: App, session: Session) -> Scene:
 
 
 def open_replay(app: App, session: Session, start: int | None = None, title: str = "") -> None:
+    """The replay view of `session`'s history (the live game's, or a save's): a sealed initiative
+    choice is shown once the game revealed it, or at once from GM mode (sealed.py)."""
     # import seam: the replay view loads when first opened (F3): it brings the rules' GM commands and events
     from game.systems.tactical.client.replay import ReplayScene
 
+    gm = any(getattr(s, "name", "") == "gm" for s in app.scenes)
     app.push(ReplayScene(app, session, list(session.history),
-                         title=title or f"{session.setup.name} (so far)", start=start))
+                         title=title or f"{session.setup.name} (so far)", start=start, gm=gm))
 
 
 def open_gm(app: App, battle: Any) -> None:
@@ -62,3 +67,6 @@ def tactical_session(setup: Any, board: Any, layout: Any, seed: int = 0, *, stat
     start = state if state is not None else SYSTEM.initial_state(game_setup, seed)
     return Session(system=SYSTEM, record=Record(SYSTEM, start), game_setup=game_setup, setup=setup, board=board,
                    layout=layout, map_data=map_data, seed=seed, path=path, description=description)
+
+
+__all__ = ["open_gm", "open_replay", "open_scene", "tactical_session", "terminal_lines"]

@@ -43,6 +43,7 @@ from game.systems.tactical.client import text
 from game.systems.tactical.client.battle import TOP_H, BattleScene
 from game.systems.tactical.client.battle_keys import REPLAY_KEYS
 from game.systems.tactical.client.gm import GmScene
+from game.systems.tactical.client.sealed import revealed, step_said
 from game.systems.tactical.rules.events import board_where
 from game.systems.tactical.rules.gm import MoveUnitGM
 
@@ -77,9 +78,10 @@ class ReplayScene(Scene):
         return (self.view,)
 
     def __init__(self, app: App, session: Session, steps: Sequence[Any], *, title: str = "",
-                 start: int | None = None) -> None:
+                 start: int | None = None, gm: bool = False) -> None:
         """`session`: the battle's context (setup, board, map); `steps`: its history, each with
-        `before`, `command` and `events`. The view opens on `start` (default: the last step)."""
+        `before`, `command` and `events`. The view opens on `start` (default: the last step).
+        `gm`: opened from GM mode (a sealed initiative choice is shown before the rolls reveal it)."""
         super().__init__(app)
         self.source = session  # the session whose history this is (the live game's, from F3)
         self.steps = list(steps)
@@ -87,6 +89,7 @@ class ReplayScene(Scene):
         self.history = Record(session.system, self.initial, list(self.steps))  # where it steps and jumps
         self.title = "The replay view"  # the screen's name (the shell's "close this first" says it)
         self.game_title = title or session.setup.name
+        self.gm = gm
         self.display = Session(system=session.system, record=Record(session.system, self.initial),
                                    game_setup=session.game_setup, setup=session.setup, board=session.board,
                                    layout=session.layout, map_data=session.map_data, seed=session.seed,
@@ -110,6 +113,11 @@ class ReplayScene(Scene):
     def state_at(self, index: int) -> Any:
         """The state after the first `index` commands (the step after it starts from there)."""
         return self.history.state_at(index)
+
+    def revealed(self, i: int) -> bool:
+        """Whether step `i` (0-based) may show what it chose: not a sealed initiative choice, or
+        one the game went on to reveal (the rolls), or the GM is watching (sealed.py)."""
+        return revealed(self.display.system, self.steps, i, gm=self.gm)
 
     def round_starts(self) -> dict[int, int]:
         """Round -> index of its first command (the last round: its start, or the end)."""
@@ -203,7 +211,7 @@ class ReplayScene(Scene):
     def _refresh(self) -> None:
         st = self.display.state
         n = len(self.steps)
-        self.title_label.set_text(f"Replay: {self.game_title} · command {self.index}/{n} · round {st.round}")
+        self.title_label.set_text(f"Replay{' (GM)' if self.gm else ''}: {self.game_title} · command {self.index}/{n} · round {st.round}")
         if self.index == 0:
             shown: Styled = (text.line(text.ink("The battle as it started. Next > (Right arrow) plays the first "
                                                 "command.", text.DIM)),)
@@ -213,8 +221,8 @@ class ReplayScene(Scene):
             rolls = system.rolls(step.events)
             dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
             gm: list[text.Piece] = [text.bold("GM", text.WARN), " "] if step.gm else []
-            head = text.line(text.bold(f"{self.index}."), " ", *gm,
-                             text.words(system.describe_command(step.before, step.command)) + dice)
+            said = step_said(system, step, reveal=self.revealed(self.index - 1))
+            head = text.line(text.bold(f"{self.index}."), " ", *gm, text.words(said) + dice)
             name = st.unit_name
             sides = {s.id: s.name for s in self.display.setup.sides}
             where = board_where(self.display.board)  # the map's column,row, as everywhere else

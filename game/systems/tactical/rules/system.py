@@ -100,6 +100,15 @@ class AILSystem:
                 update["sides"] = {**state.sides, **sealed}
         return state.model_copy(update=update)
 
+    def sealed(self, state: GameState, command: Any) -> bool:
+        """Whether what `command` chose stays hidden from the other sides for now (`view`): an
+        initiative option chosen while another side has still to choose (the rolls reveal them
+        all; the last side's choice is rolled at once). A replay words such a step without it."""
+        p = state.pending
+        side = getattr(command, "side", None)
+        return (str(getattr(command, "kind", "")) == "choose_initiative" and p is not None
+                and p.kind == "initiative_choice" and any(s != side for s in p.sides))
+
     def state_to_data(self, state: GameState) -> dict[str, Any]:
         return state.to_dict()
 
