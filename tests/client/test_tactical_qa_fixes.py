@@ -234,3 +234,16 @@ def test_when_the_map_is_centred_on_a_side_the_hover_panel_follows_the_hex_under
     scene._centre_on_side("red")  # (what a new turn does: the camera jumps to the side's units)
     settle(app)
     assert scene.hover != blue and scene.hover == scene.hex_at(scene.mouse)  # QA: the panel kept the old hex
+
+
+def test_after_ctrl_y_the_top_line_says_what_was_played_again_not_taken_back() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    click_hex(app, session.state.board.hex_at(3, 3))
+    key(app, pygame.K_z, pygame.KMOD_LCTRL)
+    assert scene.panels.hint_label.text.startswith("Taken back: move Rifle Section 1 to 3,3")
+    key(app, pygame.K_y, pygame.KMOD_LCTRL)
+    assert scene.panels.hint_label.text.startswith("Played again: move Rifle Section 1 to 3,3")

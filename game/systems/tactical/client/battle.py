@@ -193,8 +193,11 @@ class BattleScene(Scene):
         return self.map_view.unit_at(self, h)
 
     def toast(self, message: str, seconds: float = 4.0) -> None:
-        """Show a message over the map (and as the hint) for a few seconds."""
+        """Show a message over the map (and as the hint) for a few seconds: the top line says it
+        at once (a redo's "Played again", not the undo's "Taken back" before it)."""
         self._toast = (message, seconds)
+        if getattr(self.panels, "hint_label", None) is not None:
+            self.panels.refresh_hint(self)
 
     @property
     def toast_text(self) -> str | None:

@@ -189,6 +189,15 @@ class Panels:
             self._shown[key] = s
             label.set_text(s)
 
+    def refresh_hint(self, ctx: PanelContext) -> None:
+        """The top bar's second line alone (a toast just given shows at once, not at the next
+        refresh: after Ctrl+Y it said the undo's "Taken back" still)."""
+        hint = self.hint(ctx)
+        fit = (hint, self.hint_label.rect.w)  # the hint fitted to the label once, not every refresh
+        if self._fitted is None or self._fitted[0] != fit:
+            self._fitted = (fit, _fit_sentences(hint, self.hint_label))
+        self._set_label("hint", self.hint_label, self._fitted[1])
+
     def refresh(self, ctx: PanelContext, force: bool = False) -> None:
         """Bring the panels up to date (only what changed is re-rendered)."""
         st = ctx.state
@@ -205,11 +214,7 @@ class Panels:
             if slot is not None and slot.unit_id is not None:
                 status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
         self._set_label("status", self.status_label, status)
-        hint = self.hint(ctx)
-        fit = (hint, self.hint_label.rect.w)  # the hint fitted to the label once, not every refresh
-        if self._fitted is None or self._fitted[0] != fit:
-            self._fitted = (fit, _fit_sentences(hint, self.hint_label))
-        self._set_label("hint", self.hint_label, self._fitted[1])
+        self.refresh_hint(ctx)
         # selected unit
         if ctx.selected and ctx.selected in st.units:
             colour = ctx.side_colour(st.units[ctx.selected].side)
