@@ -131,3 +131,38 @@ def test_the_hints_label_is_placed_clear_of_the_other_labels_on_the_map() -> Non
     others = [b for x, b in placed if not x.text.startswith("Hint")]
     assert hint and others, [x.text for x, _ in placed]
     assert not any(hint[0].colliderect(b) for b in others)
+
+
+def _framed(command: Any, far: tuple[int, int]) -> tuple[Any, Any]:
+    """A move hint's framing at 960 x 600, the camera first on the far corner of the map."""
+    session = make_session([("r1", "rifle_section", "blue", (2, 4)), ("m1", "militia_band", "red", far)],
+                           width=30, height=14, phase="movement")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    scene.camera.centre_on(*scene.layout.hex_center(session.state.units["m1"].hex))
+    scene._select_hinted(command)
+    return scene, session.state
+
+
+def _on_screen(scene: Any, h: Hex) -> bool:
+    cam = scene.camera
+    return bool(cam.contains_screen(*cam.world_to_screen(*scene.layout.hex_center(h))))
+
+
+def test_at_960x600_a_move_and_dash_hint_shows_its_unit_and_its_target_hex_together() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 4))], width=30, height=14)
+    b = session.state.board
+    move = tuple(b.hex_at(c, 4) for c in range(3, 7))
+    dash = (move[-1], b.hex_at(7, 4), b.hex_at(8, 4))
+    scene, st = _framed(MoveThenDash(unit_id="r1", move_path=move, dash_path=dash), (27, 12))
+    assert scene.mode.hinted == (dash[-1], "Hint: move and dash here")
+    assert _on_screen(scene, st.units["r1"].hex) and _on_screen(scene, dash[-1])
+    assert all(_on_screen(scene, h) for h in (*move, *dash))
+
+
+def test_a_move_hint_too_long_for_the_view_shows_its_unit_and_the_start_of_its_path() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 4))], width=30, height=14)
+    b = session.state.board
+    path = tuple(b.hex_at(c, 4) for c in range(3, 20))  # (no rule allows it: the framing alone)
+    scene, st = _framed(ail.Move(unit_id="r1", path=path), (27, 12))
+    assert _on_screen(scene, st.units["r1"].hex) and _on_screen(scene, path[0]) and _on_screen(scene, path[3])

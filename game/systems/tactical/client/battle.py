@@ -489,12 +489,31 @@ class BattleScene(Scene):
         self.mode.hinted = mark = hint_mark(st, command)  # where it acts, marked on the map
         self._hint_command = command  # what a click on the mark plays
         self.forget_overlay()
-        # the unit, then the mark: both in view when they fit in it, else the mark (the target of
-        # a long shot; the unit's card shows the unit)
-        self.camera.ensure_visible(*self.layout.hex_center(st.units[uid].hex))
-        if mark is not None:
-            self.camera.ensure_visible(*self.layout.hex_center(mark[0]))
+        self._frame_hint(st.units[uid].hex, command, mark)
         self.refresh_panels()
+
+    def _frame_hint(self, at: Hex, command: Any, mark: tuple[Hex, str] | None) -> None:
+        """Bring a hint's unit and where it acts into view: the unit, the path it would take and
+        the mark, centred together when they fit in the map view; a path too long for it (a move
+        and dash in a 960 x 600 window): the unit and as much of the path from its start as fits;
+        a shot too long for it: the mark (the target; the unit's card shows the unit)."""
+        path = [*getattr(command, "path", ()), *getattr(command, "move_path", ()), *getattr(command, "dash_path", ())]
+        points: list[Hex] = [at]
+        for h in [*path, *([mark[0]] if mark is not None else [])]:
+            if h != points[-1]:
+                points.append(h)
+        cam, z, pad = self.camera, self.camera.zoom, 40  # room round each counter (screen pixels)
+        for n in range(len(points), 0 if path else len(points) - 1, -1):
+            centres = [self.layout.hex_center(h) for h in points[:n]]
+            xs, ys = [c[0] for c in centres], [c[1] for c in centres]
+            if (max(xs) - min(xs)) * z + 2 * pad <= cam.view_w and (max(ys) - min(ys)) * z + 2 * pad <= cam.view_h:
+                room = pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h).inflate(-pad, -pad)
+                if not all(room.collidepoint(cam.world_to_screen(*c)) for c in centres):
+                    cam.centre_on((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
+                return
+        cam.ensure_visible(*self.layout.hex_center(at))
+        if mark is not None:
+            cam.ensure_visible(*self.layout.hex_center(mark[0]))
 
     def _say_hint(self, message: str, seconds: float = 4.0) -> None:
         """A message of the hint key: a toast, and kept for a decision's dialog to show."""
