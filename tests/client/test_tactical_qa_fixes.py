@@ -247,3 +247,19 @@ def test_after_ctrl_y_the_top_line_says_what_was_played_again_not_taken_back() -
     assert scene.panels.hint_label.text.startswith("Taken back: move Rifle Section 1 to 3,3")
     key(app, pygame.K_y, pygame.KMOD_LCTRL)
     assert scene.panels.hint_label.text.startswith("Played again: move Rifle Section 1 to 3,3")
+
+
+def test_h_in_the_defensive_action_dialog_shows_the_computers_answer_in_the_dialog() -> None:
+    app, scene, dialog = _defensive_prompt((960, 600), (30, 20))
+    assert "H" in [b.label for b in dialog.key_map()]  # (listed in its F1 help)
+    key(app, pygame.K_h)
+    assert top_name(app) == "defensive"
+    for _ in range(400):  # the computer thinks in a thread (at most a second)
+        if "Hint (" in dialog.body_text:
+            break
+        time.sleep(0.01)
+        settle(app, 1)
+    assert "Hint (" in dialog.body_text and "Why: " in dialog.body_text, dialog.body_text
+    assert "defensive" in dialog.body_text.split("Hint (")[1]  # the answer it would give
+    assert dialog.body_text.startswith("Militia Band 1 is about to be attacked")  # the question is still there
+    assert dialog.rect.bottom <= 600

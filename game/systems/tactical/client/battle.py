@@ -566,7 +566,7 @@ class BattleScene(Scene):
         elif p.kind == "turn_place":
             self.app.push(self.dialogs.turn_place(st, p, self._decision_keys()))
         elif p.kind == "defensive_action":
-            dialog = self.dialogs.defensive(st, p)
+            dialog = self.dialogs.defensive(st, p, decision=self._decision_keys())
             self.app.push(dialog)
             ids = [p.unit_id] + ([p.attack.attacker_id] if p.attack is not None else [])
             self._frame_beside(dialog.rect, [st.units[i].hex for i in ids if i in st.units])

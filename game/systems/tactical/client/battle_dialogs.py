@@ -168,7 +168,10 @@ class Dialogs:
         return DecisionDialog(self._app, f"{st.side_name(side)} wins the initiative", body, choices,
                               decision, size=(720, 380), name="turn_place")
 
-    def defensive(self, st: Any, p: Any, casualty: tuple[int, str | None] | None = None) -> DialogScene:
+    def defensive(self, st: Any, p: Any, casualty: tuple[int, str | None] | None = None,
+                  decision: DecisionKeys | None = None) -> DialogScene:
+        """The defensive-action question; with `decision`, it takes H (the computer's answer in the
+        defender's place, at the foot of the dialog, as in the initiative dialog) and P."""
         uid = p.unit_id
         atk = p.attack
         options = ail.queries.casualty_options(st, uid)
@@ -223,9 +226,14 @@ class Dialogs:
         if len(options) > 1:
             nxt = options[(options.index(casualty) + 1) % len(options)]
             choices.append(Choice(f"Casualty: {casualty_label(*casualty)}",
-                                  lambda: self._app.push(self.defensive(st, p, nxt)), pygame.K_c))
-        return DialogScene(self._app, f"{st.side_name(p.sides[0])}: defensive action?", body.text, choices,
-                           size=(760, 420 if len(options) > 1 else 330), name="defensive")
+                                  lambda: self._app.push(self.defensive(st, p, nxt, decision)), pygame.K_c))
+        title = f"{st.side_name(p.sides[0])}: defensive action?"
+        size = (760, 420 if len(options) > 1 else 330)
+        if decision is None:
+            return DialogScene(self._app, title, body.text, choices, size=size, name="defensive")
+        # (room for the hint's lines at the foot: 480 still fits a 960 x 600 window)
+        return DecisionDialog(self._app, title, body.text, choices, decision, size=(760, size[1] + 60),
+                              name="defensive")
 
     def end(self, st: Any, game_scene: Any) -> DialogScene:
         """The end-of-battle summary; `game_scene`: the scene the shell's end choices act on."""

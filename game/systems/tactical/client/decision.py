@@ -1,5 +1,5 @@
 """The dialog of a decision the rules wait for in a battle (the initiative choice, the turn
-place): a shell dialog that also takes the battle's H (hint) and P (players) keys and lists them,
+place, the defensive action): a shell dialog that also takes the battle's H (hint) and P (players) keys and lists them,
 with the number keys that pick its buttons, in its F1 help. The battle's dialogs
 (battle_dialogs.py) build it; the battle scene (battle.py) gives it its keys as `DecisionKeys`."""
 
