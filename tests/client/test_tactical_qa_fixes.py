@@ -9,10 +9,11 @@ import pygame
 
 import game.systems.tactical.rules as ail
 from game.shell import draw, fonts
+from game.shell.app import App, Settings
 from game.shell.launch import open_game
 from game.shell.toolkit.richtext import plain
 from game.systems.tactical.client import battle_panels, rq
-from game.systems.tactical.client.battle import can_still_act
+from game.systems.tactical.client.battle import BattleScene, can_still_act
 from game.systems.tactical.client.modes import AttackMode
 from game.systems.tactical.rules.state import TurnSlot
 from game.table import TABLE
@@ -263,3 +264,25 @@ def test_h_in_the_defensive_action_dialog_shows_the_computers_answer_in_the_dial
     assert "defensive" in dialog.body_text.split("Hint (")[1]  # the answer it would give
     assert dialog.body_text.startswith("Militia Band 1 is about to be attacked")  # the question is still there
     assert dialog.rect.bottom <= 600
+
+
+def test_f1_on_the_opening_briefing_lists_its_keys_then_the_battles_then_the_shells() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))])
+    session.description = "Hold the ford."
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant", blackout=False))
+    app.scenes.push(BattleScene(app, session))
+    settle(app)
+    assert top_name(app) == "briefing"
+    key(app, pygame.K_F1)
+    assert top_name(app) == "help"
+    said = app.scenes.top.body_text
+    assert said.startswith("The briefing\nEnter or Esc: start the battle")
+    assert "P: players" in said
+    battle_part = said.split("The battle (on the map, once the briefing is closed)\n")[1]
+    for label in ("Tab or N: ", "E or Enter: ", "H: hint", "G: hex grid", "F3: replay view"):
+        assert label in battle_part, label
+    assert "\nSaves\nF5: quick save" in said
+    key(app, pygame.K_F1)  # closes the help: the briefing is still there, then starts the battle
+    assert top_name(app) == "briefing"
+    key(app, pygame.K_RETURN)
+    assert top_name(app) != "briefing"

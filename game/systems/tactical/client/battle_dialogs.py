@@ -18,7 +18,7 @@ import pygame
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
 from game.core.errors import GameFileError
 from game.shell import actions, draw, keys, savegame
-from game.shell.keymap import help_pieces
+from game.shell.keymap import Binding, dispatch, help_pieces
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import text
@@ -57,6 +57,39 @@ def help_text() -> Styled:
     return (*HELP_MOUSE, (), *help_pieces(groups), (), *HELP_COLOURS)
 
 
+class BriefingDialog(DialogScene):
+    """The opening briefing. Its F1 help lists its own keys, then the battle's (they work on the
+    map once the briefing is closed), then the shell's: the first screen of a battle names the
+    battle's keys, as the first screen of the campaign and of the mass battle name theirs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own = [Binding((pygame.K_RETURN, pygame.K_ESCAPE), "Enter or Esc", "start the battle (close the briefing)")]
+        if any(c.key == pygame.K_p for c in self.choices):
+            own.append(Binding((pygame.K_p,), "P", "players: who plays each side (Human, or the computer at a "
+                               "level); the briefing opens again after"))
+        own.append(Binding((pygame.K_F1,), "F1", "this help: the briefing's keys, the battle's, the shell's",
+                           lambda d: d.help()))
+        self._own: tuple[Binding, ...] = tuple(own)
+
+    def key_map(self) -> tuple[Binding, ...]:
+        return self._own
+
+    def help_groups(self) -> list[tuple[str, Any]]:
+        """This screen's keys, the battle's once the briefing is closed (not its F1: this one), the shell's."""
+        battle = [b for b in BATTLE_KEYS if b.label != "F1"]
+        mine, *shell = keys.help_groups(self)
+        return [("The briefing", mine[1]), ("The battle (on the map, once the briefing is closed)", battle), *shell]
+
+    def help(self) -> None:
+        actions.show_help(self.app, self.help_groups())
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and dispatch([b for b in self._own if b.action is not None], event, self):
+            return
+        super().handle_event(event)
+
+
 class Dialogs:
     """The dialogs of the battle scene. No public fields; it holds only what it was given."""
 
@@ -82,10 +115,10 @@ class Dialogs:
         for objective in ail.describe_objectives(st):
             out.add(ink(objective, GOLD))
         out.add().add(f"{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
-        return DialogScene(self._app, st.setup.name, out.text,
-                           [*([Choice("Players... (P)", players, pygame.K_p)] if players is not None else []),
-                            Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
-                           size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
+        return BriefingDialog(self._app, st.setup.name, out.text,
+                              [*([Choice("Players... (P)", players, pygame.K_p)] if players is not None else []),
+                               Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
+                              size=(760, 440), cancel=Choice("Start the battle"), name="briefing")
 
     def handoff_detail(self, st: Any) -> str:
         """What the hand-off screen says the next side is to do."""
