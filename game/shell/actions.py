@@ -288,6 +288,41 @@ def end_choices(scene: GameScene) -> list[Choice]:
             Choice("Replay", from_end(open_replay_view), pygame.K_p)]
 
 
+def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[], None] | None = None) -> None:
+    """Start the battle again from an end-of-game summary (a Restart, a New battle): a game with
+    moves since its last save is not thrown away without asking. "Save and restart" keeps it in a
+    new save first (a failed save says why and starts nothing); "Restart" starts again without it;
+    "Back" (Esc) returns to the summary (`back`: what shows it again, when it is a dialog)."""
+    session = scene.session
+    if not (unsaved(session) and session.history):
+        restart()
+        return
+
+    def back_to_summary() -> None:
+        if back is not None:
+            back()
+
+    def save_and_restart() -> None:
+        try:
+            path = savegame.save_session(session, new_save_path(session))
+        except (GameFileError, OSError) as exc:
+            back_to_summary()
+            tell(scene, f"Not saved: {exc}", 8.0, problem=True)
+            return
+        mark_saved(session)
+        print(f"saved to {path}")
+        restart()
+
+    scene.app.push(DialogScene(
+        scene.app, "Start the battle again?",
+        styled("The battle as played has moves since its last save. ", Span("Save and restart", bold=True),
+               " keeps it in a new save first; ", Span("Restart", bold=True), " starts again without it; ",
+               Span("Back", bold=True), " returns to the summary."),
+        [Choice("Save and restart", save_and_restart, primary=True), Choice("Restart", restart),
+         Choice("Back", back_to_summary, pygame.K_ESCAPE)],
+        size=(560, 240), cancel=Choice("Back", back_to_summary), name="restart_question"))
+
+
 def return_action(scene: GameScene) -> None:
     """Ctrl+B: back to the game this one was opened from (a campaign battle fought out)."""
     back = scene.session.return_to

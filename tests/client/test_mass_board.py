@@ -223,6 +223,9 @@ def test_new_battle_starts_the_same_battle_again_with_the_next_seed() -> None:
     app, scene, session = _app()
     _play_to_the_end(app, scene, session)
     scene._end_action("new")
+    ask = app.scenes.top  # the battle played has moves since its last save: asked first
+    assert ask is not None and ask.name == "restart_question"
+    ask.choose_label("Restart")  # type: ignore[attr-defined]
     fresh = next(s for s in app.scenes if isinstance(s, MassBoardScene))
     assert fresh is not scene and fresh.session.state.stage == "appoint"
     assert fresh.session.seed == session.seed + 1 and not fresh.session.history

@@ -1,7 +1,7 @@
 """GM mode of the mass battle (F2, game/systems/mass/client/gm.py), headless, driven by real key
-events and button presses: who may open it (anyone before the battle has begun, the GM's word
-after, a campaign's passphrase when there is one), the queue of forced dice shown while it waits
-and used by the next roll, and the dialogs for an individual, Brutes and Advantage, whose GM
+events and button presses: who may open it (the GM's word in a hotseat battle, a campaign's
+passphrase when there is one; one side at the screen: tests/client/test_mass_endings.py), the
+queue of forced dice shown while it waits and used by the next roll, and the dialogs for an individual, Brutes and Advantage, whose GM
 commands are logged, undoable and replayed, with refusals said in the dialog."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_f2_in_a_hotseat_battle_asks_for_the_gm_first_then_opens_gm_mode_and_f2_
     assert app.scenes.top is board and gm not in list(app.scenes)
 
 
-def test_once_the_battle_has_begun_only_the_gm_opens_gm_mode_and_esc_leaves_the_game_as_it_was() -> None:
+def test_in_a_hotseat_battle_once_it_has_begun_only_the_gm_opens_gm_mode_and_esc_leaves_the_game_as_it_was() -> None:
     app, board, session = _app()
     _play(app, session, 5)
     while isinstance(app.scenes.top, HandoffScene):

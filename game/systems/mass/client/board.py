@@ -4,10 +4,12 @@ Layout: a top bar (battle, ground, Wave, stage, whose decision); one card per fo
 and individuals with Wounds and Void as bars, Brute divisions, the Advantage of each Way and the
 total as bars); the Phase track 1-10 with each force's action dice and its legend; the choices
 the rules list as legal (`choices.legal_commands`), each labelled by what it does and wrapped to
-its box, never cut (click one, or Up/Down, then Enter or the Apply button); the exact odds of
-the chosen one (`choices.preview`); the casualties of the last Wave; the log, with each roll's
+its box, never cut (click one, or Up/Down, then Enter or the Apply button; a person's choice
+that ends the battle for their own force, `choices.ends_own_battle`, asks first); the exact odds
+of the chosen one (`choices.preview`); the casualties of the last Wave; the log, with each roll's
 dice, chains (10+10+3), kept dice in brackets, Raises and a luck line. When the battle is over,
-the lower half is the battle-over summary (`end.py`) with its buttons.
+the lower half is the battle-over summary (`end.py`) with its buttons (New battle with unsaved
+play asks first: the shell's `actions.ask_restart`).
 
 Wresting command (battle-waves §7.3) is not a decision the battle waits for: any member of a force
 on the field may take its command whenever the rules allow, whoever's turn it is. So it is not in
@@ -44,16 +46,19 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.core.gm_lock import keeping
 from game.core.system import possessive
 from game.shell import actions
 from game.shell.fonts import outlined, text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
+from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from game.shell.scenes.seats import seats_dialog
 from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, is_sealed, levels_of, said, why_line
 from game.shell.session import session_for
 from game.shell.toolkit.buttons import Button
+from game.shell.toolkit.richtext import Span, styled
 from game.systems.mass.client import end
 from game.systems.mass.client.wrest import WrestScene
 from game.systems.mass.io.picture import BAD, BG, DIM, GOLD, GOOD, INK, PANEL, TRACK, force_colours
@@ -73,6 +78,9 @@ TRACK_H = 86
 SAID = (150, 210, 250)  # the computer's last decision and the hint
 SAID_SIZE = 12
 SAID_LINE = 15
+# the confirming button of a command that ends the battle for its force, by its kind or action
+_ENDING_WORDS = {"surrender": "Surrender", "cede": "Cede victory", "flee": "Flee",
+                 "entrapping_ground": "Entrapping Ground", "name_commander": "Nobody commands"}
 
 
 def open_scene(app: Any, session: Any) -> Scene:
@@ -188,7 +196,8 @@ class MassBoardScene(Scene):
     KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "choose a command"),
             Binding((pygame.K_PAGEUP, pygame.K_PAGEDOWN), "PageUp / PageDown", "a page of commands"),
             Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "apply the chosen command (or hand the "
-                    "screen on when a sealed choice is next)"),
+                    "screen on when a sealed choice is next); one that ends the battle for your force "
+                    "(Surrender, Flee, ...) asks first"),
             Binding((pygame.K_w,), "W", "wrest command: someone of a force at the screen takes its command from "
                     "its leader (an Act of Vice; asks first)"),
             Binding((pygame.K_h,), "H", "hint: what the computer would choose for the force to decide, and why"),
@@ -448,8 +457,30 @@ class MassBoardScene(Scene):
             return
         if not self.legal:
             return
-        if self._play(self.legal[self.selected]):
+        cmd = self.legal[self.selected]
+        ends = choices.ends_own_battle(self.session.state, cmd)
+        if ends:  # it ends the battle for the person's own force and cannot be taken back: asked first
+            self.app.push(self._ending_dialog(cmd, ends))
+            return
+        self._play_person(cmd)
+
+    def _play_person(self, cmd: Any) -> None:
+        if self._play(cmd):
             self.last_said = ""
+
+    def _ending_dialog(self, cmd: Any, ends: str) -> DialogScene:
+        """The question before a command that ends the battle for the person's own force
+        (`choices.ends_own_battle`: Surrender, Cede, Flee, ...): what it does, "<it> (Y)" and
+        "Keep fighting (N)" (or Esc)."""
+        s = self.session.state
+        name = s.forces[cmd.force].name
+        what = _ENDING_WORDS.get(str(getattr(cmd, "action", "") or cmd.kind), "End the battle")
+        keep = Choice("Keep fighting (N)", None, pygame.K_n)
+        w, h = self.app.screen.get_size()
+        return DialogScene(self.app, f"End the battle for {name}?",
+                           styled(ends, "\n", Span("It cannot be taken back.", bold=True)),
+                           [Choice(f"{what} (Y)", lambda: self._play_person(cmd), pygame.K_y, primary=True), keep],
+                           size=(min(600, w - 40), min(220, h - 40)), cancel=keep, name="confirm_ending")
 
     def _log_command(self, before: Any, cmd: Any, events: Any) -> list[str]:
         """The log lines of a command played from `before` and its events (a sealed choice: only
@@ -610,14 +641,20 @@ class MassBoardScene(Scene):
             actions.request_quit(self.app)
 
     def new_battle(self) -> None:
-        """The same battle again from its set-up, with the next dice seed."""
+        """The same battle again from its set-up, with the next dice seed; with moves since the
+        last save, the shell asks first (Save and restart / Restart / Back: `actions.ask_restart`)."""
         loaded = self.session.loaded
         if loaded is None:
             self._say("This battle has no set-up file to start again from", BAD)
             return
+        actions.ask_restart(self, self._start_new_battle)  # unsaved play is not thrown away without asking
+
+    def _start_new_battle(self) -> None:
+        loaded = self.session.loaded
         plugin = self.app.table.plugin_of_loaded(loaded)
         fresh = session_for(plugin, loaded, seed=self.session.seed + 1)
         fresh.seats = Seats(dict(self.session.seats.levels))  # the same people and computers
+        keeping(fresh).lock = keeping(self.session).lock  # the GM's passphrase goes on with the players
         self.app.replace(MassBoardScene(self.app, fresh))
 
     def handle_event(self, event: pygame.event.Event) -> None:

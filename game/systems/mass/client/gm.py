@@ -24,9 +24,10 @@ not play and no hand-off comes up; F2 or Esc leaves, F3 opens the replay view as
 Who may open it [decision] (game/shell/gm_seat.py `open_gm_mode`): with a GM passphrase set in the
 players dialog (P, "GM passphrase..."), only the passphrase opens it; a battle fought out from a
 campaign whose GM passphrase is set (the campaign screen under it holds the GM's seat) asks for
-that one instead. Without a passphrase: once the battle has begun (as for the seats, SeatRule), or
-with two or more sides played at the screen, the GM says so ("I am the GM"); else (a GM at the
-table, before anything is played with one side at the screen) it opens at once. Every opening is
+that one instead. Without a passphrase, the shell's rule, as in the tactical battle: with two or
+more sides played at the screen behind the blackout (hotseat), the GM says so ("I am the GM");
+else (one side at the screen, against the computer, or the blackout off: a GM at the table) it
+opens at once, before or after the battle has begun. Every opening is
 said on the board's line ("GM mode opened in wave 1") and kept in the game's later saves.
 """
 
@@ -48,7 +49,6 @@ from game.shell.gm_seat import PassphraseScene as PassphraseScene  # (the mass c
 from game.shell.gm_seat import open_gm_mode, outer_seat
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
-from game.shell.seats import SeatRule
 from game.shell.toolkit.buttons import Button
 from game.systems.mass.client.replay import MassReplayScene
 from game.systems.mass.io.picture import BAD, DIM, GOLD, GOOD, INK, PANEL
@@ -93,13 +93,9 @@ def open_gm(app: App, board: Any) -> None:
     def enter() -> None:
         app.push(MassGmScene(app, board))
 
-    why = None
-    if SeatRule(started=bool(board.session.history)).why_not() is not None:
-        why = ("The battle has begun: GM mode shows every side's sealed choices (the appointments) and changes "
-               "the battle (wounds, Brutes, Advantage, the next dice), and undoes anything. Only the GM opens "
-               "it. A player goes back with Esc. (A GM passphrase, set in the players dialog, P, asks for it "
-               "here instead.)")
-    open_gm_mode(app, board, enter, why=why, what="the battle (wounds, Brutes, Advantage, the next dice)")
+    # the shell's rule, as in the tactical battle: the passphrase when set, the GM's word in a hotseat
+    # battle, else at once (one side at the screen, or the blackout off: a GM at the table)
+    open_gm_mode(app, board, enter, what="the battle (wounds, Brutes, Advantage, the next dice)")
 
 
 # --------------------------------------------------------------------------- a dialog of fields

@@ -164,6 +164,32 @@ def secret(s: MassState) -> bool:
     return s.stage == "appoint"
 
 
+def ends_own_battle(s: MassState, cmd: Any) -> str:
+    """What `cmd` does, in words, when it ends the battle for the force that gives it (it leaves
+    the field now, or withdraws at the Wave's end); "" when it does not. A client asks a person
+    before playing such a command: none of them can be taken back."""
+    k = str(getattr(cmd, "kind", ""))
+    f = s.forces.get(getattr(cmd, "force", ""))
+    if f is None:
+        return ""
+    if k == "surrender" and cmd.to in s.forces:
+        return (f"{f.name} surrenders to {s.forces[cmd.to].name}: its battle ends as a defeat, an Act of Vice "
+                "for everyone in it (double for the commander).")
+    if k == "cede" and cmd.to in s.forces:
+        to = s.forces[cmd.to].name
+        return f"{f.name} cedes victory to {to} and leaves the field: it shares {possessive(to)} victory if {to} wins."
+    if k == "name_commander" and cmd.person is None:
+        return f"Nobody takes command: {f.name} is defeated, an Act of Vice for everyone in it."
+    if isinstance(cmd, c.BattleAction) and not cmd.void:
+        if cmd.action == "flee" and cmd.target is None:
+            return (f"{f.name} flees the field: its battle ends, an Act of Vice for everyone in it; it still "
+                    "takes this Wave's casualties.")
+        if cmd.action == "entrapping_ground":
+            return (f"At the Wave's end {f.name} withdraws to open ground: unpursued, its battle ends "
+                    "undecided.")
+    return ""
+
+
 # --------------------------------------------------------------------------- labels
 
 def person_label(p: Person) -> str:
