@@ -286,3 +286,19 @@ def test_f1_on_the_opening_briefing_lists_its_keys_then_the_battles_then_the_she
     assert top_name(app) == "briefing"
     key(app, pygame.K_RETURN)
     assert top_name(app) != "briefing"
+
+
+def test_after_a_dialog_the_hover_is_where_the_pointer_is_not_the_hex_it_left_so_no_stale_attack_line() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (6, 3))],
+                           phase="attack")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    hover_hex(app, session.state.units["m1"].hex)
+    assert scene.map_view._path(scene) is not None  # the red line to the target
+    key(app, pygame.K_e)  # "End the attack phase?": the pointer goes to the dialog, off the map
+    assert top_name(app) == "confirm_end"
+    key(app, pygame.K_ESCAPE)  # Keep playing: the same unit, the same mode
+    assert top_name(app) == "battle" and isinstance(scene.mode, AttackMode)
+    # (the test's pointer is at the window's corner: over no hex)
+    assert scene.hover is None and scene.map_view._path(scene) is None

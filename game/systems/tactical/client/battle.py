@@ -123,6 +123,7 @@ class BattleScene(Scene):
         self._hint_for: str | None = None     # the side a hint is being thought for
         self.hint_said: str | None = None  # the hint key's last message (a decision's dialog shows it)
         self._hint_command: Any = None  # the command of the hint marked on the map
+        self._last_frame: int | None = None  # the app's frame of this scene's last update (on top)
         self.ui = app.make_ui()
         self._build_ui()
         self.map_view.centre_map()
@@ -744,7 +745,20 @@ class BattleScene(Scene):
             self.refresh_panels()
 
     # ================================================================== time
+    def _pointer_back(self) -> None:
+        """Back on top after another screen (a dialog, the hand-off, the help): the pointer moved
+        over that screen, not over the map, so the hovered hex is taken afresh from where the
+        pointer is now (none when it is not over the map view). The hover kept from before drew
+        its preview (a red attack line, a charge path) at a hex the pointer had left, into the
+        next round."""
+        self.mouse = pygame.mouse.get_pos() if pygame.mouse.get_focused() else (-1, -1)
+        self.update_hover()
+
     def update(self, dt: float) -> None:
+        frame = int(getattr(self.app, "frame", 0))  # (the App counts its frames; AppContext does not name it)
+        if self._last_frame is not None and frame > self._last_frame + 1:
+            self._pointer_back()
+        self._last_frame = frame
         if self._held:
             dx = sum(PAN_KEYS[k][0] for k in self._held if k in PAN_KEYS)
             dy = sum(PAN_KEYS[k][1] for k in self._held if k in PAN_KEYS)
