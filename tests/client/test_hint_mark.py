@@ -10,6 +10,7 @@ import pygame
 
 import game.systems.tactical.rules as ail
 from game.core.hexgrid import Hex
+from game.systems.tactical.client.labels import draw_toast, view_rect
 from game.systems.tactical.client.modes import AttackMode, hint_mark
 from game.systems.tactical.rules.commands import MoveThenDash
 from tests.client.clientfix import battle, click_hex, key, make_app, make_session, settle
@@ -166,3 +167,22 @@ def test_a_move_hint_too_long_for_the_view_shows_its_unit_and_the_start_of_its_p
     path = tuple(b.hex_at(c, 4) for c in range(3, 20))  # (no rule allows it: the framing alone)
     scene, st = _framed(ail.Move(unit_id="r1", path=path), (27, 12))
     assert _on_screen(scene, st.units["r1"].hex) and _on_screen(scene, path[0]) and _on_screen(scene, path[3])
+
+
+def test_a_move_hints_unit_and_target_hex_are_framed_above_the_hints_message_at_the_foot_of_the_view() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (6, 11)), ("m1", "militia_band", "red", (27, 1))],
+                           width=30, height=14, phase="movement")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    b = session.state.board
+    path = tuple(b.hex_at(6, r) for r in range(10, 4, -1))  # six hexes north
+    scene.camera.centre_on(*scene.layout.hex_center(session.state.units["m1"].hex))
+    scene.toast("Hint (hard): move Rifle Section 1 to 6,6. Why: move Rifle Section 1 to hex 6,6: 5 hexes nearer "
+                "the hexes it must hold; enemy fire there 0.3, here 0.0 (worth 1.71)", 10.0)
+    scene._select_hinted(ail.Move(unit_id="r1", path=path))
+    cam = scene.camera
+    box = draw_toast(pygame.Surface(app.screen.get_size()), scene.toast_text or "", view_rect(cam))
+    for h in (session.state.units["r1"].hex, path[-1]):
+        x, y = cam.world_to_screen(*scene.layout.hex_center(h))
+        half = scene.layout.th * cam.zoom / 2  # the whole hex, counter and all
+        assert cam.contains_screen(x, y - half) and y + half < box.top, (h, y, box)

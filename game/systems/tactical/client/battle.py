@@ -46,7 +46,7 @@ import game.systems.tactical.rules as ail  # (its names load when first used: st
 from game.core.gm_lock import keeping
 from game.core.hexgrid import Hex
 from game.core.hexlayout import HexLayout
-from game.shell import actions
+from game.shell import actions, fonts
 from game.shell.anim import AnimQueue
 from game.shell.camera import Camera
 from game.shell.keys import dispatch
@@ -67,7 +67,7 @@ from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.systems.tactical.client.battle_panels import Panels, log_text
 from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.decision import DecisionKeys
-from game.systems.tactical.client.labels import MapLabels
+from game.systems.tactical.client.labels import TOAST_SIZE, MapLabels, wrap
 from game.systems.tactical.client.modes import AttackMode, Mode, MoveMode, SelectMode, hint_mark, unit_mode
 from game.systems.tactical.rules.system import warm_up as warm_up_rules
 
@@ -495,26 +495,38 @@ class BattleScene(Scene):
 
     def _frame_hint(self, at: Hex, command: Any, mark: tuple[Hex, str] | None) -> None:
         """Bring a hint's unit and where it acts into view: the unit, the path it would take and
-        the mark, centred together when they fit in the map view; a path too long for it (a move
-        and dash in a 960 x 600 window): the unit and as much of the path from its start as fits;
-        a shot too long for it: the mark (the target; the unit's card shows the unit)."""
+        the mark, centred together above the hint's message at the foot of the view. When they
+        do not all fit there (a move and dash in a 960 x 600 window), the unit stays whole above
+        the message and the far end of its path gives way (the start of the path shows). A shot
+        too long for the whole view shows its mark (the target; the unit's card shows the unit)."""
         path = [*getattr(command, "path", ()), *getattr(command, "move_path", ()), *getattr(command, "dash_path", ())]
         points: list[Hex] = [at]
         for h in [*path, *([mark[0]] if mark is not None else [])]:
             if h != points[-1]:
                 points.append(h)
         cam, z, pad = self.camera, self.camera.zoom, 40  # room round each counter (screen pixels)
-        for n in range(len(points), 0 if path else len(points) - 1, -1):
-            centres = [self.layout.hex_center(h) for h in points[:n]]
-            xs, ys = [c[0] for c in centres], [c[1] for c in centres]
-            if (max(xs) - min(xs)) * z + 2 * pad <= cam.view_w and (max(ys) - min(ys)) * z + 2 * pad <= cam.view_h:
-                room = pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h).inflate(-pad, -pad)
-                if not all(room.collidepoint(cam.world_to_screen(*c)) for c in centres):
-                    cam.centre_on((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
-                return
-        cam.ensure_visible(*self.layout.hex_center(at))
-        if mark is not None:
-            cam.ensure_visible(*self.layout.hex_center(mark[0]))
+        centres = [self.layout.hex_center(h) for h in points]
+        xs, ys = [c[0] for c in centres], [c[1] for c in centres]
+        view = pygame.Rect(cam.view_x, cam.view_y, cam.view_w, cam.view_h)
+        if not path and ((max(xs) - min(xs)) * z + 2 * pad > view.w or (max(ys) - min(ys)) * z + 2 * pad > view.h):
+            cam.ensure_visible(*centres[0])
+            cam.ensure_visible(*centres[-1])
+            return
+        toast = self.toast_text
+        band = 0
+        if toast:  # the message is drawn over the foot of the view (labels.draw_toast): above it
+            lines = wrap(toast, TOAST_SIZE, max(60, view.w - 40))
+            band = len(lines) * fonts.text("Ag", TOAST_SIZE, (255, 255, 255), True).get_height() + 24
+        above = pygame.Rect(view.x, view.y, view.w, max(2 * pad + 1, view.h - band))
+        inner = above.inflate(-2 * pad, -2 * pad)
+        if all(inner.collidepoint(cam.world_to_screen(*c)) for c in centres):
+            return  # all in view already: the map stays where the player left it
+        cam.pos_x = (max(xs) + min(xs)) / 2 - (above.centerx - cam.view_x) / z
+        cam.pos_y = (max(ys) + min(ys)) / 2 - (above.centery - cam.view_y) / z
+        ux, uy = cam.world_to_screen(*centres[0])  # the unit inside, whatever gives way
+        cam.pos_x += (ux - min(max(ux, inner.left), inner.right)) / z
+        cam.pos_y += (uy - min(max(uy, inner.top), inner.bottom)) / z
+        cam.clamp()  # (at the map's edge the clamp may leave them off centre)
 
     def _say_hint(self, message: str, seconds: float = 4.0) -> None:
         """A message of the hint key: a toast, and kept for a decision's dialog to show."""

@@ -137,8 +137,11 @@ def wrap(text: str, size: int, width: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
+TOAST_SIZE = 15  # the toast's letters (the hint's framing keeps clear of its lines)
+
+
 def draw_toast(surface: pygame.Surface, text: str, bounds: pygame.Rect, colour: Colour = (255, 230, 200),
-               size: int = 15, bg: tuple[int, int, int, int] = (60, 20, 16, 230)) -> pygame.Rect:
+               size: int = TOAST_SIZE, bg: tuple[int, int, int, int] = (60, 20, 16, 230)) -> pygame.Rect:
     """A message at the bottom of the map's view, wrapped to the view's width (never cut at its
     sides). Returns the box it was drawn in."""
     lines = wrap(text, size, max(60, bounds.w - 40))
