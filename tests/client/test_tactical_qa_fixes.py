@@ -302,3 +302,19 @@ def test_after_a_dialog_the_hover_is_where_the_pointer_is_not_the_hex_it_left_so
     assert top_name(app) == "battle" and isinstance(scene.mode, AttackMode)
     # (the test's pointer is at the window's corner: over no hex)
     assert scene.hover is None and scene.map_view._path(scene) is None
+
+
+def test_under_the_defensive_action_question_the_map_shows_no_hit_chances_or_attack_line_of_the_hover_before() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (6, 3))],
+                           phase="attack")
+    app = make_app(session, blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    hover_hex(app, session.state.units["m1"].hex)
+    app.render()
+    assert any(item.text.endswith("% to hit") for item in scene.map_labels.items)  # the line's label
+    click_hex(app, session.state.units["m1"].hex)  # the attack: its target's side is asked first
+    assert top_name(app) == "defensive"
+    app.render()
+    shown = [item.text for item in scene.map_labels.items]
+    assert not any("%" in t for t in shown), shown

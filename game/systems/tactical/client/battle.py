@@ -803,6 +803,10 @@ class BattleScene(Scene):
     def update_covered(self, dt: float) -> None:
         self.ui.update(0.0)  # labels changed under a dialog redraw their text
         self._poll_hint()  # (the hint asked for a dialog's decision arrives under it)
+        # the map under a dialog is the battle as it is now: not the picture kept from before the
+        # command that opened it (the last hover's red attack line and hit chances stayed drawn
+        # under the defensive-action question and the next round's initiative dialog)
+        self.map_view.prepare(self, self.regions()[2])
 
     # ================================================================== drawing
     def draw(self, surface: pygame.Surface) -> None:
