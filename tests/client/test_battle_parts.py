@@ -63,7 +63,9 @@ def test_no_class_of_the_battle_modules_inherits_from_another_of_them() -> None:
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 bases = {ast.unparse(b) for b in node.bases}
-                assert bases <= {"Scene", "Protocol"}, f"{path.name}: {node.name} inherits {bases}"
+                # the shell's own screens may be built on (the briefing is the shell's dialog with its
+                # own keys); a class of these modules never inherits from another of them
+                assert bases <= {"Scene", "DialogScene", "Protocol"}, f"{path.name}: {node.name} inherits {bases}"
 
 
 @pytest.mark.parametrize("name", sorted(PARTS))
