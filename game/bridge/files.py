@@ -18,15 +18,15 @@ from game.bridge.mass import mass_plan
 from game.bridge.models import ScalesRules
 from game.bridge.sides import BridgeError, open_battle, terrain_of
 from game.bridge.tactical import Cells, tactical_origin
-from game.bridge.tiled import generate_tactical
-from game.core.errors import GameFileError, UserError
+from game.bridge.tiled import fresh_seed, generate_tactical, write_generated
+from game.core.errors import GameFileError
 from game.core.plugin import Table
 from game.io import safe_read
 from game.io.datafiles import read_yaml, validate_model
-from game.io.outpaths import linked_path, write_output
-from game.io.saves import file_checksum, read_header
+from game.io.outpaths import linked_path
+from game.io.saves import backup_path, file_checksum, read_header
 from game.io.tmx import load_map
-from game.replay import load_game
+from game.replay import find_scenario, load_game
 from game.systems.campaign.rules.odds import battle_odds
 from game.systems.mass.io.files import load_battle, load_mass_rules
 from game.systems.mass.rules.odds import contest
@@ -77,8 +77,14 @@ def load_state(table: Table, path: str | Path, system: str) -> Any:
     """(record, loaded game) of a save of the given system, verified by replaying its log."""
     game = load_game(table, path)
     if game.header.system != system:
-        raise GameFileError(str(path), "system", f"expected a {system} save, got a {game.header.system} save")
+        got = game.header.system
+        raise GameFileError(str(path), "system", f"expected a {system} save, got {_a(got)} {got} save")
     return game
+
+
+def _a(word: str) -> str:
+    """The article before a word: "an ail-tactical save", "a mass-battle save"."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _dump(data: Any) -> str:
@@ -86,10 +92,9 @@ def _dump(data: Any) -> str:
 
 
 def _write_generated(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> None:
-    """A generated battle file: never through a symbolic link, never onto an input (outpaths)."""
-    written = write_output(path, text, what, inputs=inputs, backup=False)
-    if written.failed:
-        raise UserError(f"{written.failed}; it was kept in {written.path}")
+    """A generated battle file: never through a symbolic link, never onto an input (outpaths);
+    the file it replaces (a GM may have edited it) is kept as `<name>.bak` (game.bridge.tiled)."""
+    write_generated(path, text, what, inputs)
 
 
 def write_mass(battle: dict[str, Any], out_dir: str | Path, stem: str, *,
@@ -106,20 +111,117 @@ def write_mass(battle: dict[str, Any], out_dir: str | Path, stem: str, *,
 
 
 def generate_battle(state: Any, battle_id: str, scale: str, out_dir: str | Path, stem: str,
-                    rules: ScalesRules | None = None, seed: int = 1) -> Path:
+                    rules: ScalesRules | None = None, seed: int = 1, *, dice_seed: int | None = None,
+                    link: CampaignBattle | None = None, inputs: tuple[str | Path, ...] = ()) -> Path:
     """Write the tactical scenario or mass battle file for an open campaign battle and load it
     back with its system's loader (it must load like a shipped one). Raises BridgeError or
-    GameFileError (one line)."""
+    GameFileError (one line). `seed`: the campaign's (the tactical ground: the same battle, the
+    same ground); `dice_seed`: the battle's dice (None: a fresh one nobody could know before,
+    `fresh_seed`); `link`: the campaign battle it is for (written as its `campaign:`). A file it
+    replaces is kept as `<name>.bak` (`replaced_by_generating` says which would be)."""
     rules = rules or load_scales_rules()
+    data = link.data() if link is not None else None
     if scale == "tactical":  # the ground generated from the campaign hex, beside the scenario
-        return generate_tactical(state, battle_id, rules, out_dir, stem, seed=seed).scenario
+        return generate_tactical(state, battle_id, rules, out_dir, stem, seed=seed, dice_seed=dice_seed,
+                                 link=data, inputs=inputs).scenario
     if scale == "mass":
-        mplan = mass_plan(state, battle_id, rules, mass_map_terrain(), seed=seed)
-        path = write_mass(mplan.battle, out_dir, stem)
+        mplan = mass_plan(state, battle_id, rules, mass_map_terrain(),
+                          seed=fresh_seed() if dice_seed is None else dice_seed)
+        battle = dict(mplan.battle)
+        if data is not None:
+            battle["campaign"] = data
+        path = write_mass(battle, out_dir, stem, inputs=inputs)
 
         load_battle(path)
         return path
     raise ValueError(f"a battle is fought out as a tactical or a mass battle, not {scale!r}")
+
+
+def generated_files(battle_file: str | Path, scale: str) -> tuple[Path, ...]:
+    """The files generating a battle file writes: the battle file, and a tactical one's map."""
+    p = Path(battle_file)
+    return (p, p.with_suffix(".tmx")) if scale == "tactical" else (p,)
+
+
+def replaced_by_generating(battle_file: str | Path, scale: str) -> list[Path]:
+    """The generated files already there, which writing the battle file again replaces (each is
+    kept as `<name>.bak`)."""
+    return [p for p in generated_files(battle_file, scale) if p.exists()]
+
+
+def backups_text(replaced: list[Path]) -> str:
+    """"the previous b.yaml is kept as b.yaml.bak" for the files a generation replaced ('' for none)."""
+    if not replaced:
+        return ""
+    return "the previous " + ", ".join(f"{p.name} is kept as {backup_path(p).name}" for p in replaced)
+
+
+# --------------------------------------------------------------------------- the link to the campaign
+
+
+def campaign_identity(scenario_checksum: str, seed: int) -> str:
+    """[decision] Which campaign a battle file was generated for: its scenario's checksum (the one
+    its saves' headers record) and its seed. Both stay when the campaign is saved again, to
+    another file or folder; another campaign (another scenario, or the same one begun with other
+    dice) has another."""
+    return f"{scenario_checksum}/{seed}"
+
+
+@dataclass(frozen=True)
+class CampaignBattle:
+    """The campaign battle a battle file is generated for (its `campaign:` mapping): the
+    campaign's identity (`campaign_identity`), the battle's id and the campaign week it is fought
+    in (a battle may go on into a second week under the same id)."""
+
+    campaign: str
+    battle: str
+    week: int
+
+    def data(self) -> dict[str, Any]:
+        return {"id": self.campaign, "battle": self.battle, "week": self.week}
+
+    def text(self) -> str:
+        return f"battle {self.battle} of week {self.week}"
+
+
+def link_of(campaign_header: Any, state: Any, battle_id: str) -> CampaignBattle:
+    """The campaign battle `battle_id` of a campaign whose save header (or anything with
+    `scenario_checksum` and `seed`) is `campaign_header`, in its state's current week."""
+    return CampaignBattle(campaign_identity(str(campaign_header.scenario_checksum), int(campaign_header.seed)),
+                          battle_id, int(state.week))
+
+
+def check_link(battle_save: str | Path, header: Any, expected: CampaignBattle) -> str | None:
+    """A battle save is evidence only for the campaign battle its battle file was generated for:
+    its battle file's `campaign:` must name `expected` (this campaign, this battle, this week).
+    GameFileError (one line naming the save and what was expected) when it names another; a
+    warning (the text) for a battle file written before battle files named their campaign battle
+    (it has no `campaign:`); None when it matches. The battle file is found as the save's loader
+    finds it (relative to the save first); one not found is left to the loader to report."""
+    where = str(battle_save)
+    if header.system not in SCALE_SYSTEMS.values():
+        return None  # (not a battle save: result_of says so)
+    found = find_scenario(str(header.scenario), battle_save)
+    if found is None:
+        return None
+    try:
+        data = read_yaml(found, "battle file").data
+    except GameFileError:
+        return None  # (the save's loader says what is wrong with it)
+    link = data.get("campaign") if isinstance(data, dict) else None
+    if link is None:
+        return (f"{where}: warning: its battle file {found.name} does not say which campaign battle it is for "
+                f"(written before battle files did); taken as {expected.text()}")
+    if not isinstance(link, dict):
+        raise GameFileError(where, "", f"its battle file {found.name} has a `campaign:` that is not a mapping")
+    theirs = f"battle {link.get('battle')} of week {link.get('week')}"
+    if str(link.get("id")) != expected.campaign:
+        raise GameFileError(where, "", f"a save of another campaign's battle ({theirs}, campaign "
+                                       f"{link.get('id')}); expected {expected.text()} of this campaign "
+                                       f"({expected.campaign})")
+    if str(link.get("battle")) != expected.battle or link.get("week") != expected.week:
+        raise GameFileError(where, "", f"a save of {theirs} of this campaign; expected {expected.text()}")
+    return None
 
 
 def battle_paths(campaign_save: str | Path, battle_id: str, scale: str) -> tuple[Path, Path]:
@@ -189,7 +291,8 @@ def forecast(state: Any, battle_id: str, rules: ScalesRules | None = None) -> Fo
 
 def _tactical_forecast(state: Any, battle_id: str, rules: ScalesRules, tmp: str) -> tuple[str, list[SideForecast]]:
     map_name = f"ground generated from the hex ({terrain_of(state, open_battle(state, battle_id))})"
-    loaded = load_scenario(generate_battle(state, battle_id, "tactical", tmp, "forecast-tactical", rules))
+    loaded = load_scenario(generate_battle(state, battle_id, "tactical", tmp, "forecast-tactical", rules,
+                                           dice_seed=1))
     setup = loaded.setup
     out = []
     for i, side in enumerate(setup.sides):
@@ -219,24 +322,49 @@ def _mass_forecast(state: Any, battle_id: str, rules: ScalesRules,
 # --------------------------------------------------------------------------- the way back
 
 
+def load_battle_save(table: Table, path: str | Path) -> Any:
+    """A battle save, verified by replaying its log (load_game). A battle file (a scenario or a
+    mass battle file, not played yet) given for it is named as such: GameFileError."""
+    try:
+        read_header(path)
+    except GameFileError:
+        try:
+            data = read_yaml(Path(path), "battle save").data
+        except GameFileError:
+            data = None
+        if isinstance(data, dict) and ("forces" in data or "sides" in data):
+            raise GameFileError(str(path), "", "this is a battle file, not a save: play it first (python -m "
+                                               f"game play {path}), then give the save it leaves") from None
+        raise
+    return load_game(table, path)
+
+
 def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) -> Any:
     """The CampaignResult of a finished battle save (tactical or mass; a LoadedGame) for a
-    campaign battle. Raises BridgeError when the battle is not over or not of this battle."""
+    campaign battle. Raises BridgeError (naming the save) when the battle is not over, not a
+    battle of a scale, or not of the scale the battle is being fought out at."""
     system = battle_game.header.system
     final = battle_game.state
     initial = battle_game.record.initial
+    where = str(getattr(battle_game, "path", "") or "the battle save")
+    b = state.battles.get(battle_id)
+    chosen = getattr(b, "fought_as", "tables")
+    scale = next((k for k, v in SCALE_SYSTEMS.items() if v == system), None)
+    if scale is None:
+        raise BridgeError(f"{where}: {_a(system)} {system} save is not a tactical or mass battle")
+    if chosen != "tables" and scale != chosen:
+        raise BridgeError(f"{where}: a {scale} battle save, but battle {battle_id} is being fought out as a "
+                          f"{chosen} battle")
     if system == "ail-tactical":
         if final.phase != "ended":
-            raise BridgeError(f"the tactical battle is not over (round {final.round}, {final.phase} phase)")
+            raise BridgeError(f"{where}: the tactical battle is not over (round {final.round}, {final.phase} phase)")
         losses = back.tactical_losses(tactical_origin(state, battle_id, rules), initial, final)
         return back.campaign_result(state, battle_id, rules, losses, final.winner, "tactical")
-    if system == "mass-battle":
-        if final.stage != "ended":
-            raise BridgeError(f"the mass battle is not over (Wave {final.wave}, {final.stage})")
-        mplan = mass_plan(state, battle_id, rules, mass_map_terrain())
-        losses = back.mass_losses(mplan.heads, mplan.armour, initial, final)
-        return back.campaign_result(state, battle_id, rules, losses, final.winner, "mass")
-    raise BridgeError(f"a {system} save is not a tactical or mass battle")
+    if final.stage != "ended":
+        raise BridgeError(f"{where}: the mass battle is not over (Wave {final.wave}, {final.stage})")
+    mplan = mass_plan(state, battle_id, rules, mass_map_terrain())
+    losses = back.mass_losses(mplan.heads, mplan.armour, initial, final)
+    return back.campaign_result(state, battle_id, rules, losses, final.winner, "mass")
 
 
 def source_of(battle_save: str | Path, campaign_save: str | Path, scale: str) -> dict[str, str]:
@@ -310,6 +438,19 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
     rules = rules or load_scales_rules()
     out: list[LinkCheck] = []
     steps = game.record.steps if hasattr(game, "record") else game.steps
+    camp_header = game.header if hasattr(game, "header") else read_header(campaign_save)
+
+    def linked(i: int, path: Path, header: Any, state: Any, battle_id: str) -> bool:
+        """The battle save's battle file names this campaign battle (check_link); False: refused."""
+        try:
+            warning = check_link(path, header, link_of(camp_header, state, battle_id))
+        except GameFileError as exc:
+            out.append(LinkCheck(False, f"command {i}: {exc.line()}"))
+            return False
+        if warning:
+            out.append(LinkCheck(True, f"command {i}: {warning}"))
+        return True
+
     for i, step in enumerate(steps, start=1):
         cmd = step.command
         kind = getattr(cmd, "kind", "")
@@ -327,7 +468,9 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
                                            f"battle; its save {cmd.save} is not written yet"))
                 continue
             try:
-                check_linked_save(campaign_save, path, cmd.scale, b)
+                header = check_linked_save(campaign_save, path, cmd.scale, b)
+                if not linked(i, path, header, game.state, cmd.battle):
+                    continue
                 bg = load_game(table, path)
             except GameFileError as exc:
                 out.append(LinkCheck(False, f"command {i}: the {cmd.scale} battle save of {cmd.battle}: {exc.line()}"))
@@ -350,9 +493,11 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
                                         f"(looked for {path})"))
             continue
         try:
-            check_linked_save(campaign_save, path, cmd.source.scale, step.before.battles[cmd.battle])
+            header = check_linked_save(campaign_save, path, cmd.source.scale, step.before.battles[cmd.battle])
         except (GameFileError, KeyError) as exc:
             out.append(LinkCheck(False, f"command {i}: {exc.line() if isinstance(exc, GameFileError) else exc}"))
+            continue
+        if not linked(i, path, header, step.before, cmd.battle):
             continue
         if file_checksum(path) != cmd.source.checksum:
             out.append(LinkCheck(False, f"command {i}: battle save {cmd.source.save} has changed since its result "

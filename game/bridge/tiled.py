@@ -12,6 +12,7 @@ refers to it, side by side.
 from __future__ import annotations
 
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,7 @@ class TacticalBattle:
     map: Path
     plan: TacticalPlan
     ground: Ground
+    replaced: tuple[Path, ...] = ()  # files that were there before: each kept as <name>.bak
 
 
 def battle_ground(state: Any, battle_id: str, rules: ScalesRules, seed: int) -> tuple[Ground, dict[str, str]]:
@@ -152,17 +154,39 @@ SCENARIO_HEADER = ("# A campaign battle as a tactical scenario (python -m game s
                    "# Its map, beside it, was generated from the campaign hex: edit it in Tiled before play.\n")
 
 
-def _write(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> None:
-    """A generated battle file: never through a symbolic link, never onto an input (outpaths)."""
-    written = write_output(path, text, what, inputs=inputs, backup=False)
+def write_generated(path: Path, text: str, what: str, inputs: tuple[str | Path, ...]) -> bool:
+    """A generated battle file: never through a symbolic link, never onto an input (outpaths).
+    [decision] The file it replaces, which a GM may have edited in Tiled or by hand, is kept as
+    `<name>.bak` (one copy); a file that already holds exactly this text is not written again (so
+    its .bak stays). True when the file was replaced (its old text is in the .bak)."""
+    try:
+        if path.is_file() and not path.is_symlink() and path.read_text(encoding="utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    existed = path.exists()
+    written = write_output(path, text, what, inputs=inputs, backup=True)
     if written.failed:
         raise UserError(f"{written.failed}; it was kept in {written.path}")
+    return existed
+
+
+def fresh_seed() -> int:
+    """[decision] The dice seed of a battle fought out: drawn from the operating system's secure
+    random source (`secrets`) when its battle file is written, so nobody could know it before (not
+    from the campaign's seed, whose dice are in the campaign's log). Kept in the battle file
+    (`seed:`) and so in the battle's saves, which replay every die from it."""
+    return secrets.randbelow(2**31 - 1) + 1
 
 
 def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: str | Path, stem: str, *,
-                      seed: int = 1, inputs: tuple[str | Path, ...] = ()) -> TacticalBattle:
+                      seed: int = 1, inputs: tuple[str | Path, ...] = (), dice_seed: int | None = None,
+                      link: dict[str, Any] | None = None) -> TacticalBattle:
     """Write `<stem>.tmx` (the ground) and `<stem>.yaml` (the scenario on it) in out_dir and load
-    the scenario back like a shipped one. BridgeError / GameFileError (one line) otherwise."""
+    the scenario back like a shipped one. BridgeError / GameFileError (one line) otherwise.
+    `seed`: the ground's (the campaign's seed: the same battle gets the same ground);
+    `dice_seed`: the battle's dice (None: a fresh one, `fresh_seed`); `link`: the campaign battle
+    it is for (`campaign:` in the scenario; game.bridge.files.campaign_link)."""
     trules = load_rules()
     impassable = {k for k, t in trules.terrain.items() if t.impassable}
     ground, props = battle_ground(state, battle_id, rules, seed)
@@ -177,12 +201,18 @@ def generate_tactical(state: Any, battle_id: str, rules: ScalesRules, out_dir: s
         ref = Path(os.path.relpath(tiles.source.resolve(), out.resolve())).as_posix()
     except ValueError:  # another drive: Tiled reads an absolute path too
         ref = tiles.source.resolve().as_posix()
-    _write(map_path, tmx_text(ground, tiles, ref, props), "tactical map", inputs)
-    plan = tactical_plan(state, battle_id, rules, cells_of_ground(ground, impassable), seed=seed,
-                         map_name=map_path.name)
+    replaced = []
+    if write_generated(map_path, tmx_text(ground, tiles, ref, props), "tactical map", inputs):
+        replaced.append(map_path)
+    plan = tactical_plan(state, battle_id, rules, cells_of_ground(ground, impassable),
+                         seed=fresh_seed() if dice_seed is None else dice_seed, map_name=map_path.name)
+    data = dict(plan.scenario)
+    if link is not None:
+        data["campaign"] = dict(link)
     path = out / f"{stem}.yaml"
-    _write(path, SCENARIO_HEADER + yaml.safe_dump(plan.scenario, sort_keys=False, allow_unicode=True, width=110),
-           "tactical scenario", inputs)
+    if write_generated(path, SCENARIO_HEADER + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110),
+                       "tactical scenario", inputs):
+        replaced.append(path)
 
     load_scenario(path)
-    return TacticalBattle(path, map_path, plan, ground)
+    return TacticalBattle(path, map_path, plan, ground, tuple(replaced))

@@ -92,6 +92,31 @@ def session_of_seats(app: AppContext, seats: Any) -> Session | None:
     return None
 
 
+def seat_unlock(app: AppContext, session: Session | None) -> Callable[[Callable[[], None]], None] | None:
+    """The GM's lock on the players dialog's seats once play has begun (`SeatRule.unlock`), for a
+    game that has none of its own: the campaign's passphrase under a battle fought out from it
+    (`outer_seat`), else this game's passphrase when set (its players dialog, K), as F2 asks; None
+    when neither is set (the GM then says so: "I am the GM"). `unlock(then)` runs `then` once the
+    passphrase is typed; a wrong one opens nothing."""
+    seat = outer_seat(app)
+    if seat is not None:
+        lines = ("The GM's seat", "This battle is fought out from a campaign with a GM passphrase.",
+                 "Only the GM changes who plays a side now: type the passphrase. A player goes back with Esc.")
+        opens: Callable[[str], bool] = seat.opens
+    else:
+        kept = keeping(session) if session is not None else None
+        if kept is None or not kept.is_set:
+            return None
+        lines = ("The GM's seat", "A GM passphrase is set for this game.",
+                 "Only the GM changes who plays a side now: type the passphrase. A player goes back with Esc.")
+        opens = kept.opens
+
+    def unlock(then: Callable[[], None]) -> None:
+        app.push(PassphraseScene(app, opens, then, lines=lines))
+
+    return unlock
+
+
 # --------------------------------------------------------------------------- F2: the gate
 
 

@@ -19,13 +19,18 @@ from typing import Any
 
 from game.bridge.files import (
     DEFAULT_SCALES,
+    backups_text,
+    check_link,
+    generate_battle,
+    link_of,
     linked_save,
+    load_battle_save,
     load_scales_rules,
     load_state,
     mass_map_terrain,
+    replaced_by_generating,
     source_of,
     verify_links,
-    write_mass,
 )
 from game.bridge.files import result_of as _result_of
 from game.bridge.mass import mass_plan
@@ -35,7 +40,7 @@ from game.core.errors import GameFileError
 from game.core.system import Rejection
 from game.io.outpaths import check_destination, check_folder, write_text_or_keep
 from game.io.saves import dump_save
-from game.replay import load_game, make_save
+from game.replay import make_save
 from game.systems.campaign.rules.commands import parse_command
 from game.systems.mass.io.files import load_battle
 from game.systems.tactical.io.scenario import load_scenario
@@ -52,7 +57,7 @@ def register(subparsers: Any) -> None:
         s.add_argument("--battle", required=True)
         s.add_argument("--out", required=True, metavar="DIR")
         s.add_argument("--rules", default=None, help="translation rules (default: assets/rules/scales.yaml)")
-        s.set_defaults(func=func)
+        s.set_defaults(func=_generating(func))
     b = sub.add_parser("back", help="the campaign result of a finished tactical or mass battle")
     b.add_argument("campaign", metavar="CAMPAIGN_SAVE")
     b.add_argument("--battle", required=True)
@@ -81,18 +86,48 @@ def _fail(exc: Exception) -> int:
     return 1
 
 
-def _out_folder(args: argparse.Namespace) -> None:
+def _out_folder(args: argparse.Namespace) -> bool:
+    """The --out folder is usable; True when it is not there yet (made by the writing)."""
+    made = not os.path.exists(args.out)
     check_folder(args.out, "battle file")
+    return made
+
+
+def _generating(func: Any) -> Any:
+    """`scales tactical|mass`: a --out folder made for the battle file is not left behind, empty,
+    when the work fails."""
+    def run(args: argparse.Namespace) -> int:
+        made = _out_folder(args)
+        ok = False
+        try:
+            code = int(func(args))
+            ok = code == 0
+            return code
+        finally:
+            if made and not ok:
+                try:
+                    os.rmdir(args.out)  # only when empty
+                except OSError:
+                    pass
+    return run
+
+
+def _said(path: Path, replaced: list[Path]) -> None:
+    print(f"  dice: a fresh seed drawn now from the system's secure random source (seed: in {path.name}); "
+          "nobody could know it before. Its campaign battle is named under campaign: in it")
+    if replaced:
+        print(f"  {backups_text(replaced)}")
 
 
 def _tactical(args: argparse.Namespace) -> int:
-    _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
     state = game.state
+    stem = f"battle-{args.battle}-tactical"
+    replaced = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "tactical")
     try:  # the ground generated from the campaign hex (a Tiled map), the scenario beside it
-        made = generate_tactical(state, args.battle, rules, args.out, f"battle-{args.battle}-tactical",
-                                 seed=game.header.seed, inputs=(args.campaign,))
+        made = generate_tactical(state, args.battle, rules, args.out, stem, seed=game.header.seed,
+                                 link=link_of(game.header, state, args.battle).data(), inputs=(args.campaign,))
     except BridgeError as exc:
         return _fail(exc)
     plan, path = made.plan, made.scenario
@@ -102,21 +137,25 @@ def _tactical(args: argparse.Namespace) -> int:
           f"units; {state.player_name(plan.defender)} defends")
     for army, (edge, why) in plan.edges.items():
         print(f"  {state.armies[army].name} deploys on the {edge} edge ({why})")
+    _said(path, replaced)
     print(f"play it: python -m game play {path}")
     return 0
 
 
 def _mass(args: argparse.Namespace) -> int:
-    _out_folder(args)
     rules = _rules(args)
     game = _campaign(args)
+    stem = f"battle-{args.battle}-mass"
+    replaced = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "mass")
     try:
-        plan = mass_plan(game.state, args.battle, rules, mass_map_terrain(), seed=game.header.seed)
+        plan = mass_plan(game.state, args.battle, rules, mass_map_terrain())
+        path = generate_battle(game.state, args.battle, "mass", args.out, stem, rules, seed=game.header.seed,
+                               link=link_of(game.header, game.state, args.battle), inputs=(args.campaign,))
     except BridgeError as exc:
         return _fail(exc)
-    path = write_mass(plan.battle, args.out, f"battle-{args.battle}-mass", inputs=(args.campaign,))
     loaded = load_battle(path)
     print(f"{path}: {loaded.name}; terrain {plan.terrain_kind}; {loaded.combatants} combatants; {loaded.note}")
+    _said(path, replaced)
     print(f"play it: python -m game play {path}")
     return 0
 
@@ -138,11 +177,16 @@ def _back(args: argparse.Namespace) -> int:
     rules = _rules(args)
     game = _campaign(args)
 
-    battle_game = load_game(args.table, args.result)
-    try:
+    battle_game = load_battle_save(args.table, args.result)
+    try:  # a save of this campaign battle only (its battle file names it), finished
+        warning = check_link(args.result, battle_game.header, link_of(game.header, game.state, args.battle))
         result = result_of(game.state, args.battle, rules, battle_game)
+    except GameFileError as exc:
+        return _fail(ValueError(exc.line()))
     except BridgeError as exc:
         return _fail(exc)
+    if warning:
+        print(warning, file=sys.stderr)
     print(f"Battle {args.battle}, fought out as a {result.scale} battle ({args.result}):")
     for line in result.steps:
         print(line)

@@ -24,28 +24,38 @@ campaign's client knows it only as the `fight_out` it is handed (game/bridge/plu
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pygame
 
 from game.bridge.files import (
+    SCALE_SYSTEMS,
+    CampaignBattle,
+    backups_text,
     battle_paths,
+    campaign_identity,
+    check_link,
     forecast,
     generate_battle,
     linked_save,
+    load_battle_save,
     load_scales_rules,
+    replaced_by_generating,
     result_of,
     scenario_of_save,
     source_of,
 )
 from game.bridge.sides import BridgeError
+from game.bridge.tiled import fresh_seed
 from game.core.errors import GameFileError
 from game.core.palette import rgb
-from game.replay import load_game
+from game.io.saves import read_header
+from game.replay import find_scenario, scenario_fingerprint
 from game.shell import actions, launch, savegame
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffScene
@@ -158,6 +168,70 @@ def carry_seats(campaign: Seats, battle: Any, players: Mapping[str, Any]) -> Sea
     return seats
 
 
+def write_battle_save(session: Any, path: Path) -> Path:
+    """The battle save the campaign links to, naming its battle file relative to itself when the
+    file sits beside it or below (`battles/`), so a saves folder moved or copied keeps working;
+    else as any save names its scenario (game.replay.scenario_ref)."""
+    data = savegame.session_save(session)
+    if session.path is not None:
+        rel = os.path.relpath(os.path.abspath(session.path), os.path.dirname(os.path.abspath(path)))
+        if ".." not in Path(rel).parts and not os.path.isabs(rel):
+            data = replace(data, header=data.header.model_copy(update={"scenario": Path(rel).as_posix()}))
+    return savegame.write_checked(path, data)
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a battle save out of the way of a new battle (never lost): `<name>-earlier.yaml`,
+    `-earlier-2` ...; the new name."""
+    stem = path.name.removesuffix(".yaml")
+    n = 1
+    new = path.with_name(f"{stem}-earlier.yaml")
+    while new.exists():
+        n += 1
+        new = path.with_name(f"{stem}-earlier-{n}.yaml")
+    os.replace(path, new)
+    return new
+
+
+@dataclass(frozen=True)
+class LaterSave:
+    path: Path
+    commands: int
+    clock: str
+    saved_at: str
+
+
+def later_saves(battle_file: Path, battle_save: Path, system: str) -> list[LaterSave]:
+    """Saves of this battle in the saves folder (a Save and quit, Ctrl+S, the quick save, an
+    autosave, a recovery save) written after the battle file and after the campaign's battle save:
+    play the campaign's battle save does not hold. Newest first."""
+    try:
+        since = max(p.stat().st_mtime for p in (battle_file, battle_save) if p.exists())
+    except ValueError:
+        since = 0.0
+    root = savegame.saves_dir()
+    found: list[tuple[float, LaterSave]] = []
+    for folder in (root, root / "recovery", root / "autosave"):
+        try:
+            names = sorted(folder.glob("*.yaml"))
+        except OSError:
+            continue
+        for f in names:
+            try:
+                st = f.stat()
+                if st.st_mtime <= since or f.resolve() == battle_save.resolve():
+                    continue
+                h = read_header(f)
+            except (GameFileError, OSError):
+                continue
+            where = find_scenario(str(h.scenario), f)
+            if h.system != system or where is None or where.resolve() != battle_file.resolve():
+                continue
+            found.append((st.st_mtime, LaterSave(f, h.commands, f"round {h.round}, {h.phase}" if h.phase
+                                                 else f"round {h.round}", h.saved_at)))
+    return [ls for _t, ls in sorted(found, key=lambda x: -x[0])]
+
+
 class FightOut:
     scales = SCALES
     def __init__(self, scene: Any) -> None:
@@ -167,6 +241,8 @@ class FightOut:
         self.pending: tuple[str, str, Path, Path] | None = None  # a confirmation for the next frame
         self.last_back: tuple[str, str, Path, Path] | None = None  # the last one shown (to ask it again)
         self._cache: dict[tuple[str, int, str | None], Any] = {}
+        self.said = ""  # what the last choice said (a new battle over an earlier one's files)
+        self.link_warning = ""  # the last translation's warning (an older battle file: no campaign link)
 
     @property
     def session(self) -> Any:
@@ -234,14 +310,23 @@ class FightOut:
     def _campaign_save(self) -> Path:
         return Path(self.session.save_path) if self.session.save_path else actions.new_save_path(self.session)
 
+    def link(self, battle_id: str) -> CampaignBattle:
+        """This campaign battle, as its battle file names it (game.bridge.files.CampaignBattle): the
+        campaign's scenario checksum and seed, the battle, this week."""
+        path = self.session.path
+        checksum = scenario_fingerprint(path) if path is not None else ""
+        return CampaignBattle(campaign_identity(checksum, int(self.session.seed)), battle_id, int(self.state.week))
+
     def choose(self, battle_id: str, scale: str, note: str = "") -> bool:
         if scale == "tables":
             return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables", note=note)))
         camp = self._campaign_save()
         battle_file, battle_save = battle_paths(camp, battle_id, scale)
+        replaced = replaced_by_generating(battle_file, scale)
         try:
             generate_battle(self.state, battle_id, scale, battle_file.parent, battle_file.stem,
-                            seed=int(self.session.seed))
+                            seed=int(self.session.seed), link=self.link(battle_id))
+            earlier = set_aside(battle_save) if battle_save.exists() else None
         except (BridgeError, GameFileError, OSError) as exc:
             self.scene.message = f"Cannot fight it out: {exc}"
             return False
@@ -250,6 +335,16 @@ class FightOut:
             return False
         if not self._save_campaign(camp):
             return False
+        said = []
+        if earlier is not None or replaced:  # a battle fought out before: this one begins afresh
+            said.append(f"A new {scale} battle {battle_id} begins, with fresh dice")
+            if earlier is not None:
+                said.append(f"the earlier battle save is kept as {earlier.name}")
+            if replaced:
+                said.append(backups_text(replaced))
+        self.said = "; ".join(said)
+        if self.said:
+            self.scene.message = self.said
         return self._open(battle_id, scale, camp, battle_save)
 
     def propose(self, battle_id: str, player: str, scale: str, colour: tuple[int, int, int]) -> None:
@@ -283,6 +378,9 @@ class FightOut:
                                    f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
 
     def resume(self, battle_id: str) -> bool:
+        """Reopen the battle fought out from its save (or its battle file, never saved). A later
+        save of it in the saves folder (a Save and quit inside the battle writes a new file there)
+        is offered first: the campaign's battle save does not hold that play."""
         b = self.state.battles[battle_id]
         camp = self._campaign_save()
         try:  # only inside the campaign save's folder, through no symbolic link (issue 34)
@@ -290,29 +388,88 @@ class FightOut:
         except GameFileError as exc:
             self.scene.message = f"Cannot open the battle: {exc.line()}"
             return False
+        later = later_saves(scenario_of_save(battle_save), battle_save, SCALE_SYSTEMS[b.fought_as])
+        if later:
+            self.ask_later(battle_id, b.fought_as, camp, battle_save, later[0])
+            return True
         return self._open(battle_id, b.fought_as, camp, battle_save)
 
-    def abandon(self, battle_id: str) -> bool:
+    def ask_later(self, battle_id: str, scale: str, camp: Path, battle_save: Path, later: LaterSave) -> DialogScene:
+        """A later save of the battle than the campaign's battle save: which to go on from."""
+        try:
+            h = read_header(battle_save)
+            mine = f"holds {h.commands} commands ({h.saved_at[:16].replace('T', ' ')})"
+        except (GameFileError, OSError):
+            mine = "has not been written yet"
+        body = styled("A later save of battle ", Span(battle_id, bold=True), " is in the saves folder: ",
+                      Span(later.path.name, bold=True),
+                      f" ({later.clock}, {later.commands} commands, saved {later.saved_at[:16].replace('T', ' ')}). "
+                      f"The campaign's battle save {battle_save.name} {mine}: the play since is only in the later "
+                      "save (a Save and quit inside the battle writes a new file).\n\n",
+                      Span("Go on from the later save", bold=True), ": its play is carried on, and the way back "
+                      "(Ctrl+B) writes it to the campaign's battle save. ",
+                      Span("Open the battle save", bold=True), ": the later save is left as it is.")
+        w, h_ = self.app.screen.get_size()
+        dialog = DialogScene(
+            self.app, f"Battle {battle_id}: a later save", body,
+            [Choice("Go on from the later save", lambda: self._open(battle_id, scale, camp, battle_save, later.path),
+                    pygame.K_RETURN, primary=True),
+             Choice("Open the battle save", lambda: self._open(battle_id, scale, camp, battle_save), pygame.K_o),
+             Choice("Back", None, pygame.K_ESCAPE)],
+            size=(min(760, w - 40), min(340, h_ - 40)), cancel=Choice("Back", None), name="battle_later")
+        self.app.push(dialog)
+        return dialog
+
+    def abandon(self, battle_id: str) -> None:
+        """The GM panel's "Abandon to tables": asked first, as on the way back (ask_abandon)."""
+        self.ask_abandon(battle_id, from_panel=True)
+
+    def abandon_now(self, battle_id: str) -> bool:
+        """Set the battle fought out aside (gm_battle_abandon) and save the campaign, as a result
+        applied is."""
         if not self.scene.gm_do(GmBattleAbandon(battle=battle_id, note="abandoned in the client")):
             return False
         back = self.last_back
-        if back is not None and back[0] == battle_id and self._save_campaign(back[2]):  # (as a result applied is)
-            self.scene.message = f"Battle {battle_id} goes back to the tables; campaign saved to {back[2].name}"
+        camp = back[2] if back is not None and back[0] == battle_id else self._campaign_save()
+        if self._save_campaign(camp):
+            self.scene.message = f"Battle {battle_id} goes back to the tables; campaign saved to {camp.name}"
         return True
 
-    def ask_abandon(self, battle_id: str) -> None:
-        """Abandon (tables) on the way back: setting a battle fought out aside is the GM's command,
-        so with a GM passphrase set, only the passphrase opens it (outside the GM view); and it is
-        asked first, naming what goes [decision, docs/scales.md]."""
+    def what_is_lost(self, battle_id: str) -> str:
+        """The battle fought so far, in words: its scale, where, and what its save holds."""
+        st = self.state
+        b = st.battles[battle_id]
+        where = st.cs.map.names.get(b.hex, f"{b.hex[0]},{b.hex[1]}")
+        head = f"the {b.fought_as} battle {battle_id} at {where}"
+        try:
+            path = linked_save(self._campaign_save(), b.battle_save, battle_id)
+            h = read_header(path)
+        except (GameFileError, OSError):
+            return f"{head} (not saved yet: whatever was played of it)"
+        return f"{head} as its save {path.name} holds it (round {h.round}, {h.commands} commands)"
+
+    def ask_abandon(self, battle_id: str, from_panel: bool = False) -> None:
+        """Abandon (tables) on the way back, or the GM panel's "Abandon to tables": setting a battle
+        fought out aside is the GM's command, so with a GM passphrase set, only the passphrase
+        opens it (outside the GM view); and it is asked first, naming what goes [decision,
+        docs/scales.md]."""
+        def keep() -> None:
+            if not from_panel:
+                self.confirm_again(battle_id)
+
         def confirm() -> None:
+            w, h = self.app.screen.get_size()
             self.app.push(DialogScene(
                 self.app, f"Abandon battle {battle_id}?",
-                styled("The battle fought so far is set aside and the tables resolve ", Span(battle_id, bold=True),
-                       " this week, as if it had never been fought out. Its save stays where it is. "
-                       "This is the GM's command (the log says so)."),
-                [Choice("Abandon", lambda: self.abandon(battle_id), primary=True),
-                 Choice("Keep the battle", lambda: self.confirm_again(battle_id), pygame.K_ESCAPE)],
-                cancel=Choice("Keep the battle", lambda: self.confirm_again(battle_id)), name="battle_return"))
+                styled("Lost: ", Span(self.what_is_lost(battle_id), bold=True), ". It no longer counts: the tables "
+                       "resolve ", Span(battle_id, bold=True), " this week, as if it had never been fought out, and "
+                       "its sides give orders. Its files stay where they are; fighting it out again begins a new "
+                       "battle with fresh dice. The campaign is saved with it. This is the GM's command (the log "
+                       "says so)."),
+                [Choice("Abandon", lambda: self.abandon_now(battle_id), primary=True),
+                 Choice("Keep the battle", keep, pygame.K_ESCAPE)],
+                size=(min(640, w - 40), min(300, h - 40)),
+                cancel=Choice("Keep the battle", keep), name="battle_return"))
 
         seat = getattr(self.scene, "gm_seat", None)
         if self.scene.gm or seat is None or not seat.is_set:
@@ -336,11 +493,13 @@ class FightOut:
         actions.mark_saved(self.session)
         return True
 
-    def _open(self, battle_id: str, scale: str, camp: Path, battle_save: Path) -> bool:
-        path = battle_save if battle_save.is_file() else scenario_of_save(battle_save)
-        try:
-            bs = launch.open_game(self.app.table, path)
-            if path != battle_save:  # begun now: its powers' seats as in the campaign (see the module)
+    def _open(self, battle_id: str, scale: str, camp: Path, battle_save: Path, later: Path | None = None) -> bool:
+        path = later or (battle_save if battle_save.is_file() else scenario_of_save(battle_save))
+        begun = path == scenario_of_save(battle_save)
+        try:  # begun from the battle file: fresh dice each time (never the dice of an attempt not kept)
+            bs = launch.open_game(self.app.table, path, seed=fresh_seed() if begun else None)
+            if begun:  # begun now: its powers' seats as in the campaign (see the module)
+                bs.fresh_dice = True  # and a restart of it deals fresh dice again (the shell's Restart)
                 bs.seats = carry_seats(self.session.seats, bs, self.app.table.plugin_named(bs.system.name).players)
             bs.return_to = self._back
             bs.return_label = "Campaign map"
@@ -352,7 +511,9 @@ class FightOut:
         if self.scene.gm:  # the battle's players take the screen: nothing of the GM view waits under it
             self.scene.close_gm()
         self.app.push(scene)
-        scene.toast(f"Campaign battle {battle_id}: Ctrl+B goes back to the campaign map", 6.0)
+        scene.toast(f"Campaign battle {battle_id}: Ctrl+B goes back to the campaign map"
+                    + (f". {self.said}" if self.said else ""), 6.0)
+        self.said = ""
         return True
 
     def _back(self, battle_scene: Any) -> None:
@@ -369,7 +530,7 @@ class FightOut:
             return
         self.away = None
         try:
-            savegame.save_session(away.session, away.battle_save)
+            write_battle_save(away.session, away.battle_save)
         except (GameFileError, OSError) as exc:
             self.scene.message = f"The battle was not saved: {exc}"
             return
@@ -382,10 +543,17 @@ class FightOut:
             self.confirm(*pending)
 
     def translation(self, battle_id: str, battle_save: Path) -> tuple[Any, str]:
-        """(the CampaignResult or None, the text: the steps or why there is no result yet)."""
+        """(the CampaignResult or None, the text: the steps or why there is no result yet). A
+        save of another campaign battle (its battle file names another campaign, battle or week)
+        gives no result; one whose battle file names none (older) gives it with `link_warning`."""
+        self.link_warning = ""
         try:
-            result = result_of(self.state, battle_id, load_scales_rules(), load_game(self.app.table, battle_save))
-        except (BridgeError, GameFileError) as exc:
+            bg = load_battle_save(self.app.table, battle_save)
+            self.link_warning = check_link(battle_save, bg.header, self.link(battle_id)) or ""
+            result = result_of(self.state, battle_id, load_scales_rules(), bg)
+        except GameFileError as exc:
+            return None, exc.line()
+        except BridgeError as exc:
             return None, str(exc)
         return result, "\n".join(result.steps)
 
@@ -394,6 +562,7 @@ class FightOut:
         body = styled(text)
         if result is not None:
             body = styled("\n".join(result_sentences(self.state, result)), "\n\n",
+                          *((Span(self.link_warning, colour=(255, 210, 122)), "\n\n") if self.link_warning else ()),
                           Span("How it was worked out", bold=True), "\n", *working_text(result.steps))
             who = f" for {self.state.player_name(result.winner)}" if result.winner else ""
             title = f"Battle {battle_id}: {result.band_name}{who}"

@@ -65,6 +65,7 @@ class _BattleFile(BaseModel):
     hex: tuple[int, int] | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     forces: list[ForceSetup] = Field(min_length=2)
+    campaign: dict[str, Any] | None = None  # the campaign battle it was generated for (game/bridge; docs/scales.md)
 
 
 @dataclass(frozen=True)

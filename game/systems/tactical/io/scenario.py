@@ -146,6 +146,7 @@ class ScenarioFile(_Strict):
     round_limit: int = Field(8, ge=1)
     seed: int = Field(0, ge=0)
     options: ScenarioOptions = ScenarioOptions()
+    campaign: dict[str, Any] | None = None  # the campaign battle it was generated for (game/bridge; docs/scales.md)
 
 
 @dataclass(frozen=True, eq=False)
