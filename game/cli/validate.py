@@ -66,7 +66,7 @@ def check_file(table: Table, path: Path) -> str:
         return (f"save of {game.system.title}, {clock_word(game.system).capitalize()} {summary.get('round')}, "
                 f"{len(game.record.steps)} commands")
     if kind in ("broken", "yaml"):
-        read_yaml(path, limit=MAX_LARGE_FILE_BYTES)  # raises the located syntax error or limit
+        read_yaml(path, "text file: " + KINDS, limit=MAX_LARGE_FILE_BYTES)  # the located syntax error or limit
     if kind == "commands":
         return f"command list, {len(read_commands(str(path)))} commands"
     raise UserError(f"{path}: not {KINDS}")

@@ -60,6 +60,7 @@ from game.systems.campaign.cli.trust import (
     script_line,
     used_scouting,
     warn_refusals,
+    what_found,
 )
 from game.systems.campaign.io.files import (
     OrderEntry,
@@ -79,6 +80,7 @@ from game.systems.campaign.rules import SYSTEM
 from game.systems.campaign.rules.battle import scouting_dice, side_facts
 from game.systems.campaign.rules.combat import orders_refusal
 from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed, GmScoutingSeed, parse_command
+from game.systems.campaign.rules.describe import event_text
 from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players, scouting_seed, week_seed
 from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
@@ -234,10 +236,11 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
-    doc = read_yaml(path, "draft orders")
+    doc = read_yaml(path, "YAML draft of orders")
     data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
-        raise GameFileError(path, "", "expected a draft: a mapping with campaign, week, player and orders")
+        raise GameFileError(path, "", "expected a draft: a mapping with campaign, week, player and orders; "
+                                      f"{what_found(doc.data)}")
     if data.get("kind") == SECRET_KIND:
         raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not a draft of orders; keep it "
                                           "private until the week's report")
@@ -248,11 +251,11 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
         raise GameFileError(path, "week", f"expected a week number, not {str(data['week'])[:40]!r}")
     for key in ("campaign", "player"):
         if not isinstance(data[key], (str, int)) or isinstance(data[key], bool):
-            raise GameFileError(path, key, "expected a name")
+            raise GameFileError(path, key, f"expected a name; {what_found(data[key])}")
         if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in str(data[key])):
             raise GameFileError(path, key, "a control character in a name; expected printable text")
     if not isinstance(data["orders"], list):
-        raise GameFileError(path, "orders", "expected a list of orders")
+        raise GameFileError(path, "orders", f"expected a list of orders; {what_found(data['orders'])}")
     orders = [validate_model(OrderEntry, o, doc, path, ("orders", i), what="order") for i, o in
               enumerate(data["orders"])]
     return data, orders
@@ -349,8 +352,9 @@ def _import(args: argparse.Namespace) -> int:
     if game.from_save:
         raise UserError(f"{args.script}: a save; import adds orders to a command script")
     old = read_text(args.script, "command script", limit=MAX_LARGE_FILE_BYTES).rstrip("\n")
+    rerolled: list[str] = []  # the battles whose scouting dice the seed changed (said once written)
     if args.scouting is not None:
-        old, game = _add_scouting(args, game, old)
+        old, game, rerolled = _add_scouting(args, game, old)
     rec = game.record
     secret = read_secret_file(args.secret, game) if args.secret is not None else None
     # first every file on its own against the campaign as it stands, then the good ones together
@@ -413,6 +417,14 @@ def _import(args: argparse.Namespace) -> int:
         good.append(path)
         print(f"ok {path}: {f.player}, {len(f.orders)} orders", file=sys.stderr)
     text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None, allow_unicode=True) if cmds else ""
+    if args.out is not None and args.files and not good:
+        # nothing to add: a new script would be the old one again (or, with --scouting, only half of
+        # what was asked), and a GM could take it for the week's orders
+        seeded = " (the scouting seed is not written either: run import --scouting alone for it)" \
+            if args.scouting is not None else ""
+        print(f"nothing written to {args.out}: every order file was refused ({bad} of {len(args.files)}){seeded}; "
+              f"{args.script} is unchanged", file=sys.stderr)
+        return 1
     if args.out is not None:
         names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
         tail = f"\n# imported order files: {names}\n" + text if args.files else "\n"
@@ -422,6 +434,10 @@ def _import(args: argparse.Namespace) -> int:
         added = (f"{sum(len(f.orders) for p, f in checked if p in good)} orders from {len(good)} files added, "
                  f"{bad} files refused" if args.files else "the week's scouting seed added")
         print(f"wrote {args.out} ({added}); {SYSTEM.summary(rec.state)['phase']}")
+        if rerolled:
+            print(f"note: the scouting dice of {', '.join(rerolled)} are no longer those rolled without the seed: "
+                  f"post them before any order is sealed (campaign status {args.scenario} {args.out} prints them "
+                  "with the scouting commitment)", file=sys.stderr)
     else:
         print(text, end="")
     return 1 if bad else 0
@@ -430,9 +446,10 @@ def _import(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- the dice commitment
 
 
-def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str, Game]:
+def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str, Game, list[str]]:
     """The script's text and game with the week's `gm_scouting_seed` (from --scouting's secret
-    file) before the week's first declaration, or at the end while the week has none yet."""
+    file) before the week's first declaration, or at the end while the week has none yet; and
+    the battles already begun, whose scouting dice the seed changes."""
     rec = game.record
     week = rec.state.week
     sc = read_secret_file(args.scouting, game, scouting=True)
@@ -474,17 +491,17 @@ def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str,
              if at < len(steps) else f"at the end, in the {new.state.phase} phase of week {week}")
     print(f"ok the week's scouting dice: drawn from the scouting secret of {args.scouting} ({where})",
           file=sys.stderr)
-    if started:
-        print(f"note: the scouting dice of {', '.join(started)} are no longer those rolled without the seed: post "
-              "them (campaign status) before any order is sealed", file=sys.stderr)
-    return out, Game(game.loaded, new, [], False)
+    return out, Game(game.loaded, new, [], False), started
 
 
 def read_secret_file(path: str, game: Game, *, scouting: bool = False) -> dict[str, Any]:
     """The GM's secret file (`campaign commit`) for this campaign's current week, its commitment
     (or, `scouting`, its scouting commitment) checked. GameFileError naming the field otherwise."""
-    doc = read_yaml(path, "dice secret file")
+    doc = read_yaml(path, "GM's dice secret file (YAML)")
     d = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(doc.data, dict):
+        raise GameFileError(path, "", f"expected the mapping campaign commit writes (kind: {SECRET_KIND}, campaign, "
+                                      f"week, secret, commitment...); {what_found(doc.data)}")
     if d.get("kind") != SECRET_KIND:
         raise GameFileError(path, "kind", f"expected kind: {SECRET_KIND} (a file made by campaign commit)")
     for key in ("campaign", "week", "secret", "commitment"):
@@ -902,8 +919,41 @@ def _status(args: argparse.Namespace) -> int:
     elif state.phase == "narrative":
         waiting = [p for p in state.players if p not in state.narrative_done]
         lines += ["", e("Story posts still to come from: " + ", ".join(state.player_name(p) for p in waiting))]
+    head = f"Scouting dice of week {state.week}"
+    lines += ["", f"### {e(head)}" if md else f"[b]{e(head)}[/b]", ""]
+    if not md:
+        lines.append("[list]")
+    lines += [("- " if md else "[*]") + e(t) for t in scouting_lines(game.record.steps, state)]
+    if not md:
+        lines.append("[/list]")
     print("\n".join(lines))
     return 0
+
+
+def scouting_lines(steps: list[Any], state: Any) -> list[str]:
+    """The week's scouting dice for the status post: the scouting seed's commitment (never its
+    secret: a seed given in the movement phase is still secret) or that there is none, then each
+    scouting roll of the battles begun this week in the rules' words, as `report` prints them."""
+    week = [s for s in steps if s.before.week == state.week]
+    seed = next((s.command for s in week if s.command.kind == "gm_scouting_seed"), None)
+    rolls = [event_text(s.before, ev) for s in week for ev in s.events
+             if ev.kind == "dice_rolled" and getattr(ev, "battle", None) and ev.purpose.startswith("scouting")]
+    started = any(ev.kind == "battle_started" for s in week for ev in s.events)
+    if seed is not None:
+        out = [f"drawn from the GM's scouting secret, commitment {seed.commitment} (compare it with the one posted "
+               "before the week's first move; verify-dice checks every die once the week is reported)"]
+    elif started:
+        out = ["no scouting seed this week: the scouting dice came from the campaign's generator (verify-dice: NOT "
+               "CHECKED)"]
+    else:
+        out = ["no scouting seed yet (the GM's campaign import --scouting puts it before the week's first "
+               "declaration)"]
+    if rolls:
+        out += rolls
+    elif not started:
+        out.append("no battle has begun this week: each battle's scouting dice are rolled as it begins (once "
+                   "the week's declarations are in)")
+    return out
 
 
 def _brief(args: argparse.Namespace) -> int:

@@ -113,17 +113,37 @@ def refuse_precious(path: str, what: str) -> None:
 # --------------------------------------------------------------------------- order files
 
 
+def what_found(data: Any) -> str:
+    """What a file (or a field) held instead of what was expected, for the refusal: "got a
+    list of 2 items", "got a string 'abc'", "got nothing (an empty file)"."""
+    if data is None:
+        return "got nothing (an empty file or value)"
+    if isinstance(data, bool):
+        return f"got {str(data).lower()}"
+    if isinstance(data, (int, float)):
+        return f"got a number, {data}"
+    if isinstance(data, str):
+        shown = data if len(data) <= 40 else data[:40] + "..."
+        return f"got a string {shown!r}"
+    if isinstance(data, list):
+        return f"got a list of {len(data)} item{'' if len(data) == 1 else 's'}"
+    if isinstance(data, dict):
+        return f"got a mapping of {len(data)} key{'' if len(data) == 1 else 's'}"
+    return f"got {type(data).__name__}"
+
+
+
 def read_order_file(path: str) -> OrdersFile:
     """An order file made by `campaign seal`; another kind of file (a GM's secret, a draft, a
     command script, a scenario) is refused saying what it is and what to give instead."""
-    doc = read_yaml(path, "order file")
+    doc = read_yaml(path, "sealed order file (YAML)")
     d = doc.data
     if isinstance(d, list) or (isinstance(d, dict) and isinstance(d.get("commands"), list)):
         raise GameFileError(path, "", "a command script, not an order file; give the order files that "
                                       "campaign seal wrote (campaign, week, player, orders, salt, fingerprint)")
     if not isinstance(d, dict):
         raise GameFileError(path, "", "not an order file; expected the mapping campaign seal writes (campaign, "
-                                      "week, player, orders, salt, fingerprint)")
+                                      f"week, player, orders, salt, fingerprint); {what_found(d)}")
     kind = d.get("kind")
     if kind == SECRET_KIND:
         raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not an order file; keep it "

@@ -46,6 +46,7 @@ class OrdersPanel:
         self.picking: str | None = None  # "withdraw" / "breakthrough": the next map click picks it
         self.notes: tuple[str, ...] = ()
         self.choices = q.choices(scene.seen, battle_id, player)
+        self.first = self.choices.orders  # the rules' first choice: anything else is the player's
         self.widgets: dict[Any, tuple[str, str]] = {}
         self.vanguard_list: Any = None
         self._van_labels: dict[str, str] = {}
@@ -68,6 +69,16 @@ class OrdersPanel:
             self.picking = None
         if self.picking == "breakthrough" and not self.choices.asks_breakthrough_hex:
             self.picking = None
+
+    def half_chosen(self) -> bool:
+        """The player changed the orders from the first choice, or is picking a hex: not sealed,
+        this would be lost (the map asks before quitting)."""
+        return self.picking is not None or self.orders != self.first
+
+    def refresh(self) -> None:
+        """The orders chosen so far, asked of the rules again (the state changed while they were
+        kept: an undo, the GM's commands): kept where they still go, the dropped parts said."""
+        self._remake(vanguard=self.orders.vanguard if self.vanguard_chosen else None)
 
     def set_manoeuvre(self, m: str) -> None:
         """A new manoeuvre keeps the vanguard the player chose if it may lead it (else the best)

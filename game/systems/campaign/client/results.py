@@ -4,7 +4,11 @@ with the table's range and the roll, the movement) and then the week's summary.
 
 The pages come from the rules' `week_pages` over the session's steps (their events), so the
 history reads the same after a save is loaded. The reveal is shown when the last order is sealed
-(everything on it is public from then on); H on the map opens the history at the newest week.
+(everything on it is public from then on); R on the map opens the history at the newest week.
+
+A week not ended yet (the week the campaign is in: its battles begun, their scouting dice rolled,
+the orders not revealed) has no summary: its last page says what there is so far, and each battle
+page not resolved yet says so (`under_way`).
 """
 
 from __future__ import annotations
@@ -39,9 +43,10 @@ class ResultsScene(Scene):
             Binding((pygame.K_ESCAPE,), "Esc", "back to the map"))
 
     def __init__(self, app: Any, weeks: list[WeekPage], title: str, start_at_week: int | None = None,
-                 on_close: Callable[[], None] | None = None) -> None:
+                 on_close: Callable[[], None] | None = None, under_way: int | None = None) -> None:
         super().__init__(app)
         self.weeks = weeks
+        self.under_way = under_way  # the week not ended yet (the campaign's current week), if any
         self.title = title
         self.on_close = on_close
         self.pages: list[tuple[WeekPage, Any]] = []
@@ -118,6 +123,9 @@ class ResultsScene(Scene):
             return [("No battle has been fought yet.", 15, False, (230, 230, 230))]
         week, page = self.pages[self.index]
         out: list[tuple[str, int, bool, tuple[int, int, int]]] = []
+        going = week.week == self.under_way
+        if page is None and going:
+            return so_far(week)
         if page is None:
             out.append((f"Week {week.week}: summary", 20, True, (240, 220, 160)))
             out += [(s, 15, False, (230, 230, 230)) for s in week.summary]
@@ -129,6 +137,9 @@ class ResultsScene(Scene):
                 out.append((head, 16, True, (200, 210, 240)))
             else:
                 out.append((text, 14, False, (230, 230, 230)))
+        if going and not page.result:
+            out.append(("Not resolved yet: the orders are revealed and the battle resolved once every side has "
+                        "sealed its orders (the week's reveal).", 14, False, (190, 190, 200)))
         return out
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -156,6 +167,19 @@ class ResultsScene(Scene):
               colour: tuple[int, int, int]) -> None:
         self.drawn_strings.append(text)
         surface.blit(font(size, bold).render(text, True, colour), pos)
+
+
+def so_far(week: WeekPage) -> list[tuple[str, int, bool, tuple[int, int, int]]]:
+    """The last page of a week not ended yet: what there is so far, never a summary (the rules'
+    summary counts the battles as fought)."""
+    resolved = [p for p in week.battles if p.result]
+    n = len(week.battles)
+    out = [(f"Week {week.week} so far (the week has not ended)", 20, True, (240, 220, 160)),
+           (f"{n} battle{'' if n == 1 else 's'} begun, {len(resolved)} resolved so far. Each battle is resolved "
+            "once every side has sealed its orders; the week's summary comes when the week ends.", 15, False,
+            (230, 230, 230))]
+    out += [(s, 15, False, (230, 230, 230)) for s in week.summary[1:] if s.startswith("Battle ")]
+    return out
 
 
 def wrap(text: str, size: int, bold: bool, width: int) -> list[str]:

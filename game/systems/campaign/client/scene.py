@@ -73,6 +73,7 @@ from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
 
 PANEL_W = 400
+POST_TEXT = "Our forces take the field."  # the post box's first text (not typed by anyone)
 # the GM commands Ctrl+Z takes back in the GM view, and why the others stay [decision]
 # (the scouting seed only while it is the last command: nothing played since could have used it)
 GM_UNDOABLE = ("gm_force_rolls", "gm_move_army", "gm_edit_unit", "gm_set_general", "gm_battle_dice",
@@ -116,7 +117,7 @@ _PHASE_HINTS = {
                  "no stratagem that needs a General). Then Done posting (Enter; it asks first while a General "
                  "of yours is named in no post).",
     "declare": "An enemy army is in reach of a fight: Fight or Decline.",
-    "orders": "H: the history of every battle so far.",
+    "orders": "R: the history of every battle so far.",
 }
 
 
@@ -199,8 +200,15 @@ class CampaignScene(Scene):
                       "General or battle-dice edit (Ctrl+Y plays it again); a player's command: the rules' undo as "
                       "for the players", ctrl=True)
 
+    # claimed only while something typed or chosen is not sent (else the shell's Esc: quit)
+    ESC = Binding((pygame.K_ESCAPE,), "Esc", "leave the post box (its text kept) or stop picking a hex (the orders "
+                  "kept); with a post typed or orders chosen and not sent, quitting asks first")
+
     def key_map(self) -> tuple[Binding, ...]:
-        return (*self.KEYS, self.GM_UNDO) if self.gm else tuple(self.KEYS)
+        keys = (*self.KEYS, self.GM_UNDO) if self.gm else tuple(self.KEYS)
+        if self.typing() or self.unsent() or (self.orders_panel is not None and self.orders_panel.picking):
+            keys += (self.ESC,)
+        return keys
 
     def __init__(self, app: Any, session: Any, fight_out: Callable[[CampaignScene], Any] | None = None) -> None:
         super().__init__(app)
@@ -249,6 +257,14 @@ class CampaignScene(Scene):
         self._curtain = False
         # the screen lent to the other side of a battle for its answer to a proposal (see lend_screen)
         self._lent: Lent | None = None
+        # what the players typed or chose and have not sent yet, kept while the panel and its
+        # widgets are rebuilt (a resize, E, the GM view, an undo, the computer playing): each
+        # power's story post typed in the box, and each power's orders being chosen, by (week,
+        # power, battle). Esc and Ctrl+Q ask before quitting while any is there (`unsent`)
+        self.text_entry: pygame_gui.elements.UITextEntryLine | None = None
+        self._post_box_for: str | None = None  # the power the post box was built for
+        self.post_drafts: dict[str, str] = {}
+        self.order_drafts: dict[tuple[int, str, str], OrdersPanel] = {}
         self._layout_geometry()
         self._log_history()
         self._build()
@@ -485,7 +501,17 @@ class CampaignScene(Scene):
             return None
         p = self.orders_panel
         if p is None or p.battle_id != owed[0].id or p.player != self.viewer:
-            self.orders_panel = OrdersPanel(self, owed[0].id, self.viewer)
+            # the orders this power was choosing for this battle, if any (kept through the GM view,
+            # an undo, a hand-off), brought up to date; else the rules' first choice
+            week = self.state.week
+            self.order_drafts = {k: v for k, v in self.order_drafts.items() if k[0] == week}
+            key = (week, self.viewer, owed[0].id)
+            p = self.order_drafts.get(key)
+            if p is None:
+                p = self.order_drafts[key] = OrdersPanel(self, owed[0].id, self.viewer)
+            else:
+                p.refresh()
+            self.orders_panel = p
         return self.orders_panel
 
     def open_gm(self) -> None:
@@ -524,10 +550,11 @@ class CampaignScene(Scene):
         self._build()
 
     def open_history(self) -> None:
-        """H: every battle week so far (from the session's history: also after a load)."""
+        """R: every battle week so far (from the session's history: also after a load)."""
         weeks = pages_of(self.session)
         self.app.push(ResultsScene(self.app, weeks, "History of the battles (Left / Right: pages)",
-                                   start_at_week=weeks[-1].week if weeks else None))
+                                   start_at_week=weeks[-1].week if weeks else None,
+                                   under_way=self.state.week))  # (a week ends as the next begins)
 
     def toggle_planner(self) -> None:
         """E: the planner of the sealed-orders screen on or off, and a line saying so. Where the
@@ -601,11 +628,14 @@ class CampaignScene(Scene):
 
     # ------------------------------------------------------------------ widgets
     def _build(self) -> None:
+        focused = self.typing()
+        self._keep_post_text()  # (the box is made afresh below: its text is not lost with it)
         self.ui.clear_and_reset()
         w, h = self.app.screen.get_size()
         x = w - PANEL_W + 10
         self.buttons: dict[Any, str] = {}
-        self.text_entry: pygame_gui.elements.UITextEntryLine | None = None
+        self.text_entry = None
+        was_for, self._post_box_for = self._post_box_for, None
         y = h - 50
         phase = self.state.phase if self.my_move() else ""  # (no buttons while others decide)
         labels: list[tuple[str, str]] = []
@@ -616,7 +646,10 @@ class CampaignScene(Scene):
         elif phase == "narrative":
             labels += [("post", "Post"), ("done", "Done posting (Enter)")]
             self.text_entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(x, y - 100, PANEL_W - 20, 32), self.ui)
-            self.text_entry.set_text("Our forces take the field.")
+            self.text_entry.set_text(self.post_drafts.get(self.viewer or "", POST_TEXT))
+            self._post_box_for = self.viewer
+            if focused and was_for == self.viewer:
+                self.text_entry.focus()  # type: ignore[no-untyped-call]  # (typing goes on where it was)
         elif phase == "orders" and self._panel_for_orders() is not None:
             labels.append(("seal", "Seal orders (Enter)"))
         panel = self._panel_for_orders()
@@ -656,6 +689,78 @@ class CampaignScene(Scene):
                 b = Button(pygame.Rect(x + i * (bw + 10), top, bw, 40), text, self.ui, tool_tip_text=tip)
                 self.buttons[b] = key
         self.widgets_top = top  # the panel's text stays above the buttons
+
+    def _keep_post_text(self) -> None:
+        """The post box's text, kept as its power's draft (the box is about to be made afresh)."""
+        if self.text_entry is not None and self._post_box_for is not None:
+            self.post_drafts[self._post_box_for] = self.text_entry.get_text()
+
+    def unsent(self) -> list[str]:
+        """What quitting now would throw away that is not in the game yet: each story post typed
+        and not posted, each power's orders chosen in part and not sealed (one line each, naming
+        the power, never what was typed or chosen). Empty: nothing."""
+        self._keep_post_text()
+        st = self.state
+        out: list[str] = []
+        for power, text in self.post_drafts.items():
+            if st.phase == "narrative" and power not in st.narrative_done and text.strip() \
+                    and text != POST_TEXT and power in st.players:
+                out.append(f"{st.player_name(power)}: a story post typed, not posted")
+        for (week, power, battle), panel in self.order_drafts.items():
+            b = st.battles.get(battle)
+            if week == st.week and st.phase == "orders" and b is not None and power not in b.orders \
+                    and panel.half_chosen():
+                out.append(f"{st.player_name(power)}: orders for battle {battle} chosen in part, not sealed")
+        return out
+
+    def escape(self) -> None:
+        """Esc on the map while something is typed or chosen and not sent (the shell's Esc quits
+        at once when there is no unsaved play): a hex being picked for the orders stops being
+        picked, the orders kept; else quitting asks first (the text box lets go of the keyboard
+        before: handle_event)."""
+        panel = self.orders_panel
+        if panel is not None and panel.picking is not None and not self.gm:
+            panel.picking = None
+            self.message = "Stopped picking the hex (the orders chosen so far are kept; Esc again asks before quitting)."
+            self.message_ok = True
+            self._build()
+            return
+        self._ask_before(self._shell_escape, "Quit")
+
+    def _shell_escape(self) -> None:
+        """What the shell's Esc does on a game screen: back to the game this one was opened from,
+        else quit (asking first when there is unsaved play)."""
+        if self.session.return_to is not None:
+            actions.return_action(self)
+        else:
+            actions.request_quit(self.app)
+
+    def _ask_before(self, then: Callable[[], object], verb: str) -> None:
+        """`then` at once when nothing typed or chosen would be lost; else a question first."""
+        lost = self.unsent()
+        if not lost:
+            then()
+            return
+        how = [h for h, there in (("a post: Post, or Enter in its box", any("post" in x for x in lost)),
+                                  ("orders: Seal orders", any("orders" in x for x in lost))) if there]
+        body = ("Not sent yet, and lost if you go on: " + "; ".join(lost) + ". Back to the game keeps "
+                f"{'it' if len(lost) == 1 else 'them'} ({'; '.join(how)}).")
+        w, h = self.app.screen.get_size()
+        self.app.push(DialogScene(self.app, f"{verb} without sending it?" if len(lost) == 1
+                                  else f"{verb} without sending them?", body,
+                                  [Choice("Back to the game", None, pygame.K_RETURN, primary=True),
+                                   Choice(f"{verb} anyway", then, pygame.K_q if verb == "Quit" else pygame.K_l)],
+                                  size=(min(620, w - 40), min(260, h - 40)), cancel=Choice("Back to the game", None),
+                                  name="unsent_question"))
+
+    def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
+        """The shell's keys that would throw away what is typed or chosen and not sent (Ctrl+Q
+        quits, F9 loads the quick save over the game): asked first (`unsent`); the others are the
+        shell's (False)."""
+        if binding.label in ("Ctrl+Q", "F9") and self.unsent():
+            self._ask_before(act, "Quit" if binding.label == "Ctrl+Q" else "Load")
+            return True
+        return False
 
     def fight_battle(self) -> Any:
         """The open battle the GM's Battle panel shows (None: no battle is open)."""
@@ -972,8 +1077,9 @@ class CampaignScene(Scene):
             # asking first while a General of the player's would miss a fight for want of a post
             if which == "post":
                 self._post()
-            elif which == "done_anyway" or not self._unnamed_generals():
-                self._do(NarrativeDone(player=p))
+            elif which == "done_anyway" or not (self._unnamed_generals() or self._typed_post()):
+                if self._do(NarrativeDone(player=p)):
+                    self.post_drafts.pop(p, None)  # (the player chose to be done without it)
             else:
                 self._ask_done()
         elif phase == "orders":
@@ -990,7 +1096,12 @@ class CampaignScene(Scene):
         present = {a.id for a in st.forces(b, p)}
         gens = tuple(g.id for g in st.generals.values() if g.owner == p and g.army in present)
         text = self.text_entry.get_text() if self.text_entry else "Onwards."
-        return self._do(WritePost(player=p, battle=b.id, text=text or "Onwards.", generals=gens))
+        if not self._do(WritePost(player=p, battle=b.id, text=text or "Onwards.", generals=gens)):
+            return False  # (refused: the text stays in the box)
+        self.post_drafts.pop(p, None)  # posted: the box starts afresh
+        if self.text_entry is not None and self._post_box_for == p:
+            self.text_entry.set_text(POST_TEXT)
+        return True
 
     def _unnamed_generals(self) -> list[str]:
         """The player's Generals with a battle's forces whom no post of theirs names this week
@@ -1007,19 +1118,33 @@ class CampaignScene(Scene):
                     if g.owner == p and g.id not in fighting]
         return out
 
+    def _typed_post(self) -> bool:
+        """The post box holds text the player typed (not the box's first text) and has not posted."""
+        self._keep_post_text()
+        text = self.post_drafts.get(self.viewer or "", "")
+        return bool(text.strip()) and text != POST_TEXT
+
     def _ask_done(self) -> None:
-        """Done posting while a General would miss the fight: post first, done anyway, or back."""
+        """Done posting while a General would miss the fight, or with a post typed and not posted:
+        post first, done anyway (the typed text dropped: the player chose it), or back."""
         names = ", ".join(self._unnamed_generals())
-        body = (f"No post of yours names {names} this week. A General not named in a post does not fight "
-                "(and allows no stratagem that needs a General).\n\nPost, then done: posts the text in the "
-                "box, naming your Generals with the battle's armies.")
+        if names:
+            body = (f"No post of yours names {names} this week. A General not named in a post does not fight "
+                    "(and allows no stratagem that needs a General).\n\nPost, then done: posts the text in the "
+                    "box, naming your Generals with the battle's armies."
+                    + (" Done without also drops the text typed in the box." if self._typed_post() else ""))
+            title = "Done posting without naming your Generals?"
+        else:
+            body = ("The text in the post box is not posted: Done without drops it.\n\nPost, then done: posts "
+                    "it, naming your Generals with the battle's armies.")
+            title = "Done posting without your typed post?"
 
         def post_then_done() -> None:
             if self._post():
                 self._main_action("done_anyway")
 
         w, h = self.app.screen.get_size()
-        self.app.push(DialogScene(self.app, "Done posting without naming your Generals?", body,
+        self.app.push(DialogScene(self.app, title, body,
                                   [Choice("Post, then done", post_then_done, pygame.K_RETURN, primary=True),
                                    Choice("Done without", lambda: self._main_action("done_anyway"), pygame.K_d),
                                    Choice("Back", None)],
@@ -1116,6 +1241,13 @@ class CampaignScene(Scene):
             if self.typing():
                 if event.key == pygame.K_ESCAPE:
                     self.text_entry.unfocus()  # type: ignore[union-attr]  # Esc lets go of the text box
+                    self._keep_post_text()
+                    if self.unsent():
+                        self.message = "Post not sent: its text is kept in the box (Esc again asks before quitting)."
+                        self.message_ok = True
+                return
+            if event.key == pygame.K_ESCAPE:
+                self.escape()
                 return
             view = self.map_view()
             arrows = {pygame.K_LEFT: (PAN_STEP, 0), pygame.K_RIGHT: (-PAN_STEP, 0),
