@@ -10,21 +10,23 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from game import paths
+from game.core.ai import parse_seat
 from game.core.errors import UserError
 from game.core.palette import palette_colour
 from game.io.tmx import load_map
 from game.shell import launch
 from game.shell.actions import offer_recovery
 from game.shell.app import App, Settings
-from game.shell.contracts import live_game
+from game.shell.contracts import live_game, tell
 from game.shell.savegame import clean_leftovers, run_guarded
-from game.shell.seats import THINK_LIMITS, THINK_SECONDS, Seats
+from game.shell.seats import THINK_LIMITS, THINK_SECONDS
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,8 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-blackout", action="store_true",
                    help="do not hide the map between sides (a GM at the table)")
     p.add_argument("--seat", action="append", default=[], metavar="SIDE=ai:LEVEL",
-                   help="the computer plays this side at this level (as `arena`; repeat for more sides); "
-                        "sides not named are played at the screen")
+                   help="the computer plays this side at this level (as `arena`; repeat for more sides), or "
+                        "SIDE=human: at the screen; sides not named are played at the screen (a save: as saved)")
     p.add_argument("--think", type=float, default=THINK_SECONDS, metavar="SECONDS",
                    help=f"how long the computer may think over one decision (default {THINK_SECONDS:g}; "
                         f"{THINK_LIMITS[0]:g} to {THINK_LIMITS[1]:g}; the players dialog, P, changes it too)")
@@ -94,16 +96,40 @@ def new_game_seed(text: str) -> int | None:
 def open_window(table: Any, path: str | Path | None, size: tuple[int, int], settings: Any, *, headless: bool = False,
                 seats: list[str] | None = None, seed: int | None = None, fresh_dice: bool = False) -> Any:
     """The game window on `path`, `seats` (`--seat SIDE=ai:LEVEL`) given to the computer before
-    its screen is made; when a game of that file was left unfinished (its system's recovery save,
-    saves/recovery-<system>.yaml), a dialog over it offers to resume that one."""
+    its screen is made; when a game of that file was left unfinished (a recovery save in
+    saves/recovery/), a dialog over it offers to resume that one, with the same `seats`."""
     session = launch.open_game(table, path, seed=seed)  # errors here reach the command line as one clear line
     if not session.history and session.save_path is None:
         session.fresh_dice = fresh_dice  # a new game: its restart deals fresh dice too (a save keeps its own)
     seat_session(table, session, seats or [])
     app = App(table, size=size, headless=headless, settings=settings)
     app.push(launch.scene_for(app, session))
-    offer_recovery(app, path)  # only a game of the file opened (any game when none was named)
+    # only a game of the file opened (any game when none was named); `--seat` applies to it too
+    offer_recovery(app, path, on_resume=lambda: seat_resumed(app, seats or []))
     return app
+
+
+def seat_resumed(app: Any, seat_args: list[str]) -> str | None:
+    """`--seat` on the game resumed from a recovery save at start-up (which came back with the
+    seats it was left with): applied, and said; or, when it cannot be (a game of another system
+    or with other sides, resumed when no file was named), said why not, on the screen and the
+    terminal. Returns what was said (None: no --seat)."""
+    if not seat_args:
+        return None
+    game = live_game(app)
+    try:
+        seat_computers(app, seat_args)
+    except UserError as exc:
+        text = f"--seat was not applied to the resumed game (it keeps the seats it was left with): {exc}"
+        problem = True
+    else:
+        text = f"Resumed with the seats of the command line: {', '.join(seat_args)}"
+        problem = False
+    print(text, file=sys.stderr if problem else sys.stdout, flush=True)
+    game = live_game(app) or game
+    if game is not None:
+        tell(game, text, 10.0, problem=problem)
+    return text
 
 
 def seat_session(table: Any, session: Any, seat_args: list[str]) -> None:
@@ -117,10 +143,11 @@ def seat_session(table: Any, session: Any, seat_args: list[str]) -> None:
     if not players:
         raise UserError(f"--seat: the {session.system.title} has no computer players")
     try:
-        chosen = Seats.from_args(seat_args, sides, list(players))
+        chosen = [parse_seat(text, sides, list(players), human=True) for text in seat_args]
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    session.seats.levels.update(chosen.levels)
+    for side, level in chosen:  # (SIDE=human gives back to the screen a side a save had the computer play)
+        session.seats.set(side, level)
 
 
 def seat_computers(app: Any, seat_args: list[str]) -> None:

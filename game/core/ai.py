@@ -128,18 +128,25 @@ class RandomPlayer:
         return Decision(self.rng.choice(by_kind[kind]), f"at random among {len(cmds)} commands")
 
 
-def parse_seat(text: str, sides: Sequence[str], levels: Sequence[str]) -> tuple[str, str]:
-    """A `--seat SIDE=ai:LEVEL` (or SIDE=LEVEL) argument -> (side, level); ValueError naming what
-    was expected."""
+def parse_seat(text: str, sides: Sequence[str], levels: Sequence[str], *, human: bool = False) -> tuple[str, str]:
+    """A `--seat SIDE=ai:LEVEL` (or SIDE=LEVEL; SIDE=human too when `human`: the window's `play`)
+    argument -> (side, level, or "human"); ValueError naming what was expected, in one line."""
     side, sep, rest = text.partition("=")
+    seat = "human or SIDE=ai:LEVEL" if human else "ai:LEVEL"
     if not sep or not side or not rest:
-        raise ValueError(f"--seat {text!r}: expected SIDE=ai:LEVEL (sides: {', '.join(sides)}; "
+        raise ValueError(f"--seat {text!r}: expected SIDE={seat} (sides: {', '.join(sides)}; "
                          f"levels: {', '.join(levels)})")
-    level = rest.removeprefix("ai:")
     if side not in sides:
         raise ValueError(f"--seat {text!r}: no side {side!r} in this game (sides: {', '.join(sides)})")
+    if human and rest == "human":
+        return side, rest
+    level = rest.removeprefix("ai:")
     if level not in levels:
-        raise ValueError(f"--seat {text!r}: no computer level {level!r} for this game (levels: {', '.join(levels)})")
+        if human:
+            raise ValueError(f"--seat {text!r}: expected {side}=human or {side}=ai:LEVEL (levels: {', '.join(levels)}), "
+                             f"got {rest!r}")
+        raise ValueError(f"--seat {text!r}: no computer level {level!r}: expected {side}=ai:LEVEL (levels: "
+                         f"{', '.join(levels)})")
     return side, level
 
 

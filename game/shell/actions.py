@@ -12,6 +12,8 @@ message's tone), `after_change()`
 from __future__ import annotations
 
 import datetime as _dt
+import signal
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -141,18 +143,26 @@ def quick_load_action(scene: GameScene) -> None:
     app = scene.app
 
     def load() -> None:
+        kept = None
         if lose:
-            savegame.write_recovery(session)  # nothing is lost: the next start offers to resume it
-        _quick_load(scene, path)
+            try:
+                kept = savegame.keep_recovery(session)  # nothing is lost: the next start offers to resume it
+            except (GameFileError, OSError) as exc:
+                refuse(scene, f"Not loaded: the moves since the last save could not be kept in a recovery save "
+                       f"({exc}); Ctrl+S saves them first.", 8.0)
+                return
+        _quick_load(scene, path, kept)
 
-    lost = ("This game has moves since its last save: loading takes them off the screen (the recovery save "
-            "keeps them, and the next start offers it). ") if lose else ""
+    lost = ("This game has moves since its last save: loading takes them off the screen (a recovery save of "
+            "its own keeps them, and the next start of this game offers it). ") if lose else ""
     app.push(DialogScene(app, "Load the quick save?", f"{lost}{note}",
                          [Choice("Load", load, primary=True), Choice("Keep playing", None)],
                          cancel=Choice("Keep playing", None), name="quick_load_question"))
 
 
-def _quick_load(scene: GameScene, path: Path) -> None:
+def _quick_load(scene: GameScene, path: Path, kept: Path | None = None) -> None:
+    """Load the quick save at `path`; `kept`: the recovery save the moves taken off the screen
+    went to (said with the load)."""
     app = scene.app
     problem = load_into(app, path)
     if problem is not None:
@@ -160,7 +170,8 @@ def _quick_load(scene: GameScene, path: Path) -> None:
         return
     top = live_game(app)
     if top is not None and not top.session.load_warnings:  # (a warning about the scenario stays up instead)
-        tell(top, f"Loaded {path}", 3.0)
+        left = f"; the moves left are kept in {kept.parent.name}/{kept.name} (Ctrl+O lists it)" if kept else ""
+        tell(top, f"Loaded {path}{left}", 6.0 if kept else 3.0)
 
 
 def open_load_menu(scene: GameScene) -> None:
@@ -335,13 +346,10 @@ def return_action(scene: GameScene) -> None:
 # --------------------------------------------------------------------------- quitting
 
 
-def recovery_path(system_name: str) -> Path:
-    return savegame.recovery_path(system_name)
-
-
 def write_recovery(app: AppContext) -> list[Path]:
-    """Keep every game on the stack that has unsaved play as its system's recovery save (what
-    the next start offers); a game saved since its last move needs none."""
+    """Keep every game on the stack that has unsaved play as a recovery save (a new file each
+    time, never written over another: savegame.keep_recovery), what the next start of its
+    scenario offers; a game saved since its last move needs none."""
     out: list[Path] = []
     for scene in game_scenes(app):
         if not unsaved(scene.session):
@@ -369,8 +377,9 @@ def request_quit(app: AppContext) -> bool:
         try:
             path = savegame.save_session(scene.session, new_save_path(scene.session))
         except (GameFileError, OSError) as exc:
-            tell(scene, f"Not saved: {exc} (the recovery save still has it)", 8.0, problem=True)
-            write_recovery(app)
+            kept = write_recovery(app)
+            still = f" (a recovery save has it: {kept[-1].name})" if kept else ""
+            tell(scene, f"Not saved: {exc}{still}", 8.0, problem=True)
             return
         mark_saved(scene.session)
         print(f"saved to {path}")
@@ -378,9 +387,9 @@ def request_quit(app: AppContext) -> bool:
 
     dialog = DialogScene(app, "Quit the game?",
                          styled(f"{what} has moves since the last save. ", Span("Save and quit", bold=True),
-                                " writes a new save; ", Span("Quit", bold=True), " keeps them only in the "
-                                "recovery save the next start offers to resume; ", Span("Keep playing", bold=True),
-                                " goes back to the game."),
+                                " writes a new save; ", Span("Quit", bold=True), " keeps them only in a "
+                                "recovery save the next start of this game offers to resume; ",
+                                Span("Keep playing", bold=True), " goes back to the game."),
                          [Choice("Save and quit", save_and_quit, primary=True),
                           Choice("Quit", lambda: quit_now(app)),
                           Choice("Keep playing", None)],
@@ -389,84 +398,146 @@ def request_quit(app: AppContext) -> bool:
     return True
 
 
-def quit_now(app: AppContext) -> None:
-    write_recovery(app)
+def quit_now(app: AppContext, *, anyway: bool = False) -> None:
+    """Close the window, each game with unsaved play kept first as a recovery save. When one
+    cannot be written (a full disk, a read-only saves folder) the window stays and says so:
+    Quit anyway loses those moves, Keep playing goes back (Ctrl+S may save elsewhere)."""
+    problems: list[str] = []
+    for scene in game_scenes(app):
+        if not unsaved(scene.session):
+            continue
+        try:
+            savegame.keep_recovery(scene.session)
+        except (GameFileError, OSError) as exc:
+            problems.append(f"{savegame.game_title(scene.session)}: {exc}")
+    if problems and not anyway:
+        app.push(DialogScene(
+            app, "Quit without keeping the game?",
+            styled("The recovery save could not be written (", "; ".join(problems), "). ",
+                   Span("Quit anyway", bold=True), " loses the moves since the last save; ",
+                   Span("Keep playing", bold=True), " goes back to the game."),
+            [Choice("Keep playing", None, primary=True), Choice("Quit anyway", lambda: quit_now(app, anyway=True))],
+            size=(620, 260), cancel=Choice("Keep playing", None), name="quit_unkept"))
+        return
     app.quit()
 
 
-def _recoveries() -> list[Path]:
-    """The recovery saves, newest first: one per rule system, and `recovery.yaml`, the one
-    recovery save of the versions before there was one per system."""
-    folder = savegame.saves_dir()
+def on_terminate(app: AppContext, signum: int) -> list[Path]:
+    """A terminate signal (SIGTERM, or SIGHUP: `kill`, a logout, a shutdown), taken in the frame
+    loop (App.step): every game with unsaved play is kept as a recovery save at once, since a
+    SIGKILL may follow; then the window quits as Ctrl+Q does (asking when there is unsaved play,
+    the play already kept), and at once on a second signal. Returns the recovery saves written."""
     try:
-        found = [p for p in (*folder.glob("recovery-*.yaml"), folder / "recovery.yaml")
-                 if p.is_file() and not p.stem.endswith("-dismissed")]
-    except OSError:
-        return []
-    return sorted(found, key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    kept = write_recovery(app)
+    for path in kept:
+        print(f"{name}: the game was kept in {path} (the next start offers to resume it)", file=sys.stderr, flush=True)
+    game = live_game(app)
+    if game is not None and kept:
+        tell(game, f"Asked to close ({name}): the moves since the last save are kept in {kept[-1].name}.", 10.0)
+    if any(s.name == "quit_dialog" for s in app.scenes):  # asked once already: a logout does not wait
+        quit_now(app, anyway=True)
+        return kept
+    request_quit(app)
+    return kept
 
 
-def recovery_for(opened: Path | None) -> Path | None:
-    """The recovery save to offer: of the scenario being opened (`opened`, the scenario a game
-    was started from), or the newest of any game when no file was named (None)."""
+def _recoveries() -> list[Path]:
+    """The recovery saves not set aside, newest first (savegame.recovery_paths)."""
+    return savegame.recovery_paths()
+
+
+def recovery_for(opened: Path | None) -> list[Path]:
+    """The recovery saves to offer, newest first: those of the scenario being opened (`opened`,
+    the scenario a game was started from), or when no file was named (None) the newest of any
+    game and the others of its scenario. Empty: none."""
     candidates = _recoveries()
     if not candidates:
-        return None
-    if opened is None:
-        return candidates[0]
+        return []
     # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.io import saves  # only when there is a game to resume
     from game.replay import scenario_ref
 
-    want = scenario_ref(opened)
-    for path in candidates:
+    def scenario(path: Path) -> str | None:
         try:
-            if saves.read_header(path).scenario == want:
-                return path
+            return saves.read_header(path).scenario
         except GameFileError:
-            continue
-    return None
+            return None
+
+    want = scenario_ref(opened) if opened is not None else scenario(candidates[0])
+    if opened is None and want is None:
+        return candidates[:1]  # (unreadable: offered alone, and the dialog says why)
+    return [p for p in candidates if scenario(p) == want]
 
 
-def offer_recovery(app: AppContext, opened: str | Path | None = None) -> bool:
+OTHERS_SHOWN = 4  # games left unfinished named in the offer besides the one it resumes
+
+
+def offer_recovery(app: AppContext, opened: str | Path | None = None,
+                   on_resume: Callable[[], object] | None = None) -> bool:
     """At start-up: when a game of the file being opened was left unfinished, offer to resume it,
-    naming it and when it was left (True when offered). `opened`: the file named on the command
-    line (None: none was, and a game of any file is offered)."""
+    naming it and when it was left, and naming the other games of it left unfinished (the load
+    menu opens them) (True when offered). `opened`: the file named on the command line (None:
+    none was, and a game of any file is offered). `on_resume`: run once it is resumed (`play
+    --seat`). "New game" sets them all aside: listed in the load menu, not offered again."""
     game = live_game(app)
     scenario: Path | None = None
     if opened is not None:
         scenario = game.session.path if game is not None and game.session.path is not None else Path(opened)
-    path = recovery_for(scenario)
-    if path is None:
+    found = recovery_for(scenario)
+    if not found:
         return False
-    found = path
+    newest, others = found[0], found[1:]
 
     def resume() -> None:
-        problem = load_into(app, found)
+        problem = load_into(app, newest)
         if problem is not None:
             top = live_game(app)
             if top is not None:
                 tell(top, f"Not resumed: {problem}", 8.0, problem=True)
+            return
+        if on_resume is not None:
+            on_resume()
 
-    def discard() -> None:
-        try:
-            found.replace(found.with_name(f"{found.stem}-dismissed.yaml"))
-        except OSError:
-            pass
+    def set_aside() -> None:
+        for path in found:
+            try:
+                savegame.dismiss_recovery(path)
+            except OSError:
+                continue  # (still offered next time: nothing is lost)
+
+    def load_menu() -> None:
+        top = live_game(app)
+        if top is not None:
+            open_load_menu(top)
 
     # import seam: the save machinery (game.replay, game.io.saves) loads at the first save or load, not at start-up
     from game.io import saves  # only when there is a game to resume
 
-    try:
-        header = saves.read_header(found)
-        when = header.saved_at.replace("T", " ")[:16]
-        what: tuple[Span | str, ...] = (Span(header.title, bold=True), f", left on {when}")
-    except GameFileError as exc:
-        what = (f"(it cannot be read: {exc.message})",)
-    app.push(DialogScene(app, "Resume your last game?",
-                         styled("A game was left unfinished: ", *what, ".\nResume it, or start the one you "
-                                f"opened (the old one is kept as {found.stem}-dismissed.yaml)."),
-                         [Choice("Resume", resume, primary=True), Choice("New game", discard)],
-                         cancel=Choice("New game", discard)))
-    return True
+    def named(path: Path) -> tuple[Span | str, ...]:
+        try:
+            header = saves.read_header(path)
+        except GameFileError as exc:
+            return (f"{path.name} (it cannot be read: {exc.message})",)
+        return (Span(header.title, bold=True), f", left on {header.saved_at.replace('T', ' ')[:16]}")
 
+    where = savegame.recovery_dir()
+    body: list[Span | str] = ["A game was left unfinished: ", *named(newest), "."]
+    if others:
+        body += [f"\nAlso left unfinished ({len(others)}; the load menu opens them):"]
+        for path in others[:OTHERS_SHOWN]:
+            body += ["\n  - ", *named(path)]
+        if len(others) > OTHERS_SHOWN:
+            body += [f"\n  - and {len(others) - OTHERS_SHOWN} more"]
+    body += ["\nResume it, or start the one you opened: ", Span("New game", bold=True),
+             f" keeps {'them' if others else 'it'} in the load menu ({where.name}/, set aside: not offered again)."]
+    choices = [Choice("Resume", resume, primary=True)]
+    if others:
+        choices.append(Choice("Load menu", load_menu, pygame.K_o))
+    choices.append(Choice("New game", set_aside))
+    app.push(DialogScene(app, "Resume your last game?", styled(*body), choices,
+                         size=(680, 300 + 22 * min(len(others), OTHERS_SHOWN + 1)),
+                         cancel=Choice("New game", set_aside)))
+    return True

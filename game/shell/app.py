@@ -7,14 +7,16 @@
     surface = app.render()
 
 Handled here: window close (asks first when there is unsaved play: game/shell/actions.py),
-resize, and the shell's keys (game/shell/keys.py: saves, load menu, quit, fullscreen). Everything
-else goes to the top scene.
+a terminate signal (SIGTERM, SIGHUP: the unsaved play is kept as a recovery save first, then the
+same question: `terminate`), resize, and the shell's keys (game/shell/keys.py: saves, load menu,
+quit, fullscreen). Everything else goes to the top scene.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import signal
 import sys
 import time
 import warnings
@@ -80,6 +82,7 @@ class App:
         self.frame = 0
         self.clock = pygame.time.Clock()
         self._ui_first: pygame_gui.UIManager | None = None  # the first scene manager: its theme is shared
+        self.terminating: list[int] = []  # terminate signals received, not yet taken by the frame loop
 
     # ------------------------------------------------------------------ construction helpers
     @classmethod
@@ -146,6 +149,36 @@ class App:
         recovery save that the next start offers to resume)."""
         actions.request_quit(self)
 
+    # ------------------------------------------------------------------ terminate signals
+    TERMINATE_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+    def terminate(self, signum: int, frame: Any = None) -> None:
+        """The handler of a terminate signal (SIGTERM, SIGHUP: `kill`, a logout, a shutdown;
+        SDL alone turned it into a plain close, which only asked and kept nothing). It only notes
+        the signal: the next frame (`step`, within IDLE_MS when idle) keeps the unsaved play as a
+        recovery save, then quits as the window's close does (actions.on_terminate). Nothing
+        else happens in the handler: it may run in the middle of a command."""
+        self.terminating.append(signum)
+
+    def catch_terminate(self) -> dict[int, Any]:
+        """Take the terminate signals (only in the main thread: Python's rule). Returns the
+        handlers they had, for `release_terminate`."""
+        before: dict[int, Any] = {}
+        for sig in self.TERMINATE_SIGNALS:
+            try:
+                before[sig] = signal.signal(sig, self.terminate)
+            except (ValueError, OSError):  # not the main thread, or a signal this system refuses
+                continue
+        return before
+
+    @staticmethod
+    def release_terminate(before: dict[int, Any]) -> None:
+        for sig, handler in before.items():
+            try:
+                signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+            except (ValueError, OSError, TypeError):
+                continue
+
     # ------------------------------------------------------------------ frames
     def resize(self, size: tuple[int, int]) -> None:
         size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
@@ -165,6 +198,8 @@ class App:
     def step(self, events: Iterable[pygame.event.Event] | None = None, dt: float = 1 / 60) -> None:
         """Handle a batch of events (default: everything in pygame's queue, including the UI
         toolkit's own events posted during the previous step), then advance time by dt seconds."""
+        while self.terminating:
+            actions.on_terminate(self, self.terminating.pop(0))
         for event in (pygame.event.get() if events is None else events):
             if event.type == pygame.QUIT:
                 self.request_quit()
@@ -258,6 +293,15 @@ class App:
         """The real loop. max_frames > 0 quits after that many drawn frames (start-up timing);
         max_seconds > 0 quits after that much wall time (the idle benchmark); full_rate draws at
         60 frames a second whatever happens (the benchmark's before-and-after baseline)."""
+        caught = self.catch_terminate()
+        try:
+            self._loop(max_frames, max_seconds, full_rate)
+        finally:
+            self.release_terminate(caught)
+        pygame.quit()
+        return 0
+
+    def _loop(self, max_frames: int, max_seconds: float, full_rate: bool) -> None:
         drawn = 0
         lively = self.AFTER_INPUT_FRAMES  # the first frames after start-up run at full rate
         started = time.perf_counter()
@@ -296,8 +340,6 @@ class App:
                 self.warm_up()
             if max_seconds and now - started >= max_seconds:
                 break
-        pygame.quit()
-        return 0
 
 
 def _icon() -> pygame.Surface:

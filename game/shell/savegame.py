@@ -4,7 +4,11 @@ here reaches back up to the window: it is given a `Session` (and the table, to l
 
 - Slots per game: the quick save and the autosaves are per rule system and scenario
   (`quicksave-<system>-<scenario>.yaml`, `autosave/autosave-<system>-<scenario>-r..`), so F5 in a
-  mass battle never replaces the campaign's quick save; the recovery save is per rule system.
+  mass battle never replaces the campaign's quick save.
+- Recovery saves (a game left with moves since its last save: quitting, a load over it, a
+  terminate signal) are never written over: each is a new file in `recovery/`, named after its
+  system, scenario and clock, and the newest few of each game are kept there (older ones move
+  to `deleted/`, never erased).
 - Every write is checked before it replaces anything: the text is read back (the save format's
   own checksums) and written atomically, the previous file kept as `.bak`; a save that cannot be
   made or read back leaves the file that was there untouched.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import sys
 import threading
 import traceback
@@ -77,9 +82,82 @@ def autosave_stem(session: Session) -> str:
     return f"autosave-{slot_name(session)}"
 
 
-def recovery_path(system_name: str) -> Path:
-    """The recovery save of one rule system (the game left when the window closed)."""
-    return saves_dir() / f"recovery-{_word(system_name)}.yaml"
+RECOVERY_DIR = "recovery"  # sub-folder of the saves folder: the games left with unsaved play
+RECOVERY_KEEP = 5  # recovery saves kept per game (system and scenario); older ones move to deleted/
+DISMISSED = "-dismissed"  # a recovery save set aside by "New game" at a start: listed, not offered again
+
+
+def recovery_dir() -> Path:
+    return saves_dir() / RECOVERY_DIR
+
+
+def recovery_stem(session: Session) -> str:
+    """`recovery-<system>-<scenario>`: what a game's recovery saves are named after."""
+    return f"recovery-{slot_name(session)}"
+
+
+def legacy_recovery_paths() -> list[Path]:
+    """The recovery saves of older versions, in the saves folder itself: `recovery-<system>.yaml`
+    (one per rule system) and `recovery.yaml` (one in all). Still offered, never written."""
+    folder = saves_dir()
+    try:
+        found = [*folder.glob("recovery-*.yaml"), folder / "recovery.yaml"]
+        return [p for p in found if p.is_file() and not p.stem.endswith(DISMISSED)]
+    except OSError:
+        return []
+
+
+def recovery_paths() -> list[Path]:
+    """Every recovery save not set aside, newest first: those in `recovery/`, then the older
+    versions' (legacy_recovery_paths)."""
+    try:
+        found = [p for p in recovery_dir().glob("recovery-*.yaml") if p.is_file() and DISMISSED not in p.stem]
+    except OSError:
+        found = []
+
+    def age(p: Path) -> tuple[float, str]:
+        try:
+            return (p.stat().st_mtime, p.name)
+        except OSError:
+            return (0.0, p.name)
+    return sorted(found + legacy_recovery_paths(), key=age, reverse=True)
+
+
+def _recovery_name(session: Session, folder: Path) -> Path:
+    """`<stem>-<clock><n>-<date>.yaml` (`-r02-`, `-week03-`), never one that exists."""
+    word, n_clock = clock(session.system, session.state)
+    when = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = f"{recovery_stem(session)}-{word[0] if word == 'round' else word}{n_clock:02d}-{when}"
+    path = folder / f"{base}.yaml"
+    n = 1
+    while path.exists() or path.is_symlink():
+        n += 1
+        path = folder / f"{base}-{n}.yaml"
+    return path
+
+
+def _of_stem(path: Path, stem: str) -> bool:
+    """Whether a file in recovery/ is one of the game `stem`'s (not of a scenario whose name
+    only begins like this one's: `<stem>-<clock><n>-<date>...`)."""
+    rest = path.stem.removeprefix(stem + "-")
+    return rest != path.stem and re.match(r"[a-z]+\d+-\d{8}-\d{6}(-|$)", rest) is not None
+
+
+def _rotate_recoveries(folder: Path, stem: str, keep: int = RECOVERY_KEEP) -> list[Path]:
+    """Keep the newest `keep` recovery saves of the game `stem` (set aside or not); move the
+    older ones into deleted/ (never erased). Returns where they went; never raises."""
+    try:
+        mine = [p for p in folder.glob(f"{stem}-*.yaml") if p.is_file() and _of_stem(p, stem)]
+        mine.sort(key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    except OSError:
+        return []
+    moved = []
+    for old in mine[keep:]:
+        try:
+            moved.append(delete_save(old))
+        except OSError:
+            continue
+    return moved
 
 
 def clock(system: RuleSystem, state: Any) -> tuple[str, int]:
@@ -222,15 +300,48 @@ def quick_save_note(session: Session, path: Path) -> str:
     return note
 
 
-def write_recovery(session: Session) -> Path | None:
-    """Keep a game that was left as its system's recovery save (what the next start offers)."""
+def keep_recovery(session: Session) -> Path | None:
+    """Keep a game that is being left with its play (quitting, a load over it, a terminate
+    signal) as a recovery save: a new file in `recovery/` every time, never written over another
+    (the next start of its scenario offers it). The same play left twice is written once. None
+    when there is nothing to keep (no command played, no scenario file); raises GameFileError or
+    OSError when it cannot be written (then nothing was)."""
     if not session.history or session.path is None:
         return None
+    steps = session.history
+    kept = session.recovered
+    if kept is not None and kept[0] == len(steps) and kept[1] is steps[-1] and kept[2].is_file():
+        return kept[2]  # this very play is in it already
+    data = session_save(session, title=titled(session, "left unfinished"))
+    folder = recovery_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = write_checked(_recovery_name(session, folder), data, backup=False)
+    session.recovered = (len(steps), steps[-1], path)
+    _rotate_recoveries(folder, recovery_stem(session))
+    return path
+
+
+def write_recovery(session: Session) -> Path | None:
+    """`keep_recovery` for the ways out that cannot stop (the window closing): None when it
+    could not be written."""
     try:
-        return write_checked(recovery_path(session.system.name), session_save(
-            session, title=titled(session, "left unfinished")), backup=False)
+        return keep_recovery(session)
     except (GameFileError, OSError):
         return None
+
+
+def dismiss_recovery(path: Path) -> Path:
+    """Set a recovery save aside ("New game" at a start): renamed `<name>-dismissed.yaml` where it
+    is (-2, -3 ... when taken), so it is listed in the load menu but not offered again. Raises
+    OSError (then it stays as it was)."""
+    for _ in range(20):
+        target = _free_name(path.parent, f"{path.stem}{DISMISSED}{path.suffix}")
+        try:
+            _move_new(path, target)
+            return target
+        except FileExistsError:
+            continue
+    raise FileExistsError(17, "no free name to set the recovery save aside", str(path))
 
 
 def autosave_if_new_round(session: Session) -> Path | None:

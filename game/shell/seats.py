@@ -141,10 +141,10 @@ class Seats:
 
     @classmethod
     def from_args(cls, args: Sequence[str], sides: Sequence[str], levels: Sequence[str]) -> Seats:
-        """`--seat SIDE=ai:LEVEL` arguments (ValueError naming what was expected)."""
+        """`--seat SIDE=ai:LEVEL` (or SIDE=human) arguments (ValueError naming what was expected)."""
         seats = cls()
         for text in args:
-            side, level = parse_seat(text, sides, levels)
+            side, level = parse_seat(text, sides, levels, human=True)
             seats.set(side, level)
         return seats
 

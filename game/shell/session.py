@@ -45,6 +45,9 @@ class Session:
     return_label: str = ""
     seats: Seats = field(default_factory=Seats)  # who plays each side: Human, or the computer at a level
     fresh_dice: bool = False         # its dice were dealt from a fresh seed (`play`): a restart deals fresh ones too
+    # the recovery save last written of this game (savegame.write_recovery): (commands, last step, file),
+    # so that leaving the same play twice (a terminate signal, then Quit) writes it once
+    recovered: tuple[int, Any, Path] | None = field(default=None, repr=False, compare=False)
     _steps_seen: int = field(default=0, init=False, repr=False, compare=False)
     _redo_top: Any = field(default=None, init=False, repr=False, compare=False)  # the step a redo would bring back
 

@@ -98,7 +98,8 @@ def test_quick_load_over_moves_since_the_last_save_asks_first_and_keeps_them_in_
     key(app, pygame.K_F9)
     press_button(app, "Load")
     assert battle(app) is not scene and len(battle(app).session.history) == 4
-    recovery = savegame.recovery_path(scene.session.system.name)
+    (recovery,) = savegame.recovery_paths()  # a recovery save of its own, in recovery/
+    assert recovery.parent == savegame.recovery_dir()
     assert saves.read_header(recovery).commands == 5  # the move that was on the screen is kept
 
 

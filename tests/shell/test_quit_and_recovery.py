@@ -1,7 +1,8 @@
 """Issue 28 item 3: quitting never discards play. Esc (where the screen leaves it to the shell),
-Ctrl+Q and the window's close all ask when there is unsaved play; the game left is kept as its
-system's recovery save; the next start offers to resume only a game of the file being opened (any
-game when no file is named), naming it and when it was left. For every system and the race."""
+Ctrl+Q and the window's close all ask when there is unsaved play; the game left is kept as a
+recovery save of its own (saves/recovery/, never written over another); the next start offers to
+resume only a game of the file being opened (any game when no file is named), naming it and when it
+was left. For every system and the race."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ from game.shell import actions, savegame
 from game.shell.scenes.dialog import DialogScene
 from game.shell.scenes.handoff import HandoffScene
 from tests.shell.harness import SYSTEMS, ctrl, key, open_game, play_some, step, to_map
+
+
+def _recoveries() -> list[Path]:
+    """Every recovery save written (set aside or not), by name."""
+    folder = savegame.recovery_dir()
+    return sorted(folder.glob("recovery-*.yaml")) if folder.is_dir() else []
 
 
 def _quit_dialog(game: object) -> DialogScene:
@@ -38,7 +45,7 @@ def test_ctrl_q_with_unsaved_play_asks_and_keep_playing_goes_back_to_the_game(
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_closing_the_window_with_unsaved_play_asks_and_quit_keeps_the_game_as_its_systems_recovery_save(
+def test_closing_the_window_with_unsaved_play_asks_and_quit_keeps_the_game_as_a_recovery_save_of_its_own(
         system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
     game = open_game(system, tmp_path)
@@ -47,8 +54,8 @@ def test_closing_the_window_with_unsaved_play_asks_and_quit_keeps_the_game_as_it
     step(game.app, pygame.event.Event(pygame.QUIT))
     _quit_dialog(game).choose_label("Quit")
     assert not game.app.running
-    recovery = savegame.recovery_path(game.session.system.name)
-    assert recovery.name == f"recovery-{game.session.system.name}.yaml"
+    (recovery,) = _recoveries()
+    assert recovery.name.startswith(f"recovery-{savegame.slot_name(game.session)}-")
     header = saves.read_header(recovery)
     assert header.system == game.session.system.name and header.commands == played
     assert "left unfinished" in header.title and game.session.system.title in header.title
@@ -74,7 +81,7 @@ def test_quitting_a_game_with_no_unsaved_play_does_not_ask(system: str, tmp_path
     key(game, pygame.K_F5)  # saved: nothing is lost by quitting
     ctrl(game, pygame.K_q)
     assert not game.app.running
-    assert not savegame.recovery_path(game.session.system.name).exists()  # and nothing to offer next time
+    assert _recoveries() == []  # and nothing to offer next time
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -85,7 +92,8 @@ def test_the_next_start_offers_to_resume_a_game_of_the_file_opened_naming_it_and
     play_some(game)
     played = len(game.session.history)
     actions.quit_now(game.app)
-    header = saves.read_header(savegame.recovery_path(game.session.system.name))
+    (recovery,) = _recoveries()
+    header = saves.read_header(recovery)
 
     again = open_game(system, tmp_path)
     assert actions.offer_recovery(again.app, again.session.path)
@@ -123,23 +131,24 @@ def test_new_game_sets_the_recovery_save_aside_and_it_is_not_offered_again(
     assert actions.offer_recovery(again.app, again.session.path)
     top = again.app.scenes.top
     assert isinstance(top, DialogScene)
+    (left,) = _recoveries()
     top.choose_label("New game")
-    assert not savegame.recovery_path("race").exists()
-    assert (savegame.saves_dir() / "recovery-race-dismissed.yaml").is_file()
+    assert savegame.recovery_paths() == []
+    assert _recoveries() == [left.with_name(f"{left.stem}-dismissed.yaml")]  # listed in the load menu, not offered
     third = open_game("race", tmp_path)
     assert not actions.offer_recovery(third.app, third.session.path)
 
 
-def test_each_system_keeps_its_own_recovery_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_game_keeps_its_own_recovery_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
     for system in SYSTEMS:
         game = open_game(system, tmp_path)
         to_map(game)
         play_some(game)
         actions.quit_now(game.app)
-    kept = sorted(p.name for p in savegame.saves_dir().glob("recovery-*.yaml"))
-    assert kept == ["recovery-ail-tactical.yaml", "recovery-campaign.yaml", "recovery-mass-battle.yaml",
-                    "recovery-race.yaml"]
+    kept = sorted(p.name.rsplit("-", 3)[0] for p in _recoveries())  # (-<clock>-<date>-<time>)
+    assert kept == ["recovery-ail-tactical-demo-movement", "recovery-campaign-teaching",
+                    "recovery-mass-battle-borderland-valley", "recovery-race-race"]
 
 
 def test_esc_in_the_tactical_battle_cancels_a_choice_first_then_asks_before_quitting(
@@ -163,7 +172,8 @@ def test_the_one_recovery_save_of_older_versions_is_still_offered(tmp_path: Path
     game = open_game("race", tmp_path)
     play_some(game)
     actions.quit_now(game.app)
-    savegame.recovery_path("race").rename(savegame.saves_dir() / "recovery.yaml")
+    (left,) = _recoveries()
+    left.rename(savegame.saves_dir() / "recovery.yaml")
     again = open_game("race", tmp_path)
     assert actions.offer_recovery(again.app, again.session.path)
     top = again.app.scenes.top

@@ -26,12 +26,14 @@ from pathlib import Path
 import pygame
 import pygame_gui
 
+from game.core.errors import GameFileError
 from game.core.plugin import Table
 from game.core.system import clock_of
 from game.io import saves
 from game.io.saves import SaveListing
+from game.io.sniff import sniff_kind
 from game.shell import fonts, launch, savegame
-from game.shell.contracts import AppContext, game_scenes, live_game
+from game.shell.contracts import AppContext, game_scenes, live_game, tell
 from game.shell.draw import shade
 from game.shell.keymap import Binding
 from game.shell.launch import open_replay_file
@@ -137,7 +139,7 @@ def save_kind(listing: SaveListing, folder: Path) -> str:
         return "an autosave (made at each new round, the last few kept)"
     if stem.startswith("quicksave-"):
         return "a quick save (F5; F9 loads it)"
-    if stem.startswith("recovery") and stem.endswith("-dismissed"):
+    if stem.startswith("recovery") and "-dismissed" in stem:
         return "a recovery save set aside at a start (a game left unfinished)"
     if stem.startswith("recovery"):
         return "a recovery save (a game left unfinished; the next start offers it)"
@@ -157,16 +159,31 @@ def _same(a: Path | None, b: Path) -> bool:
         return False
 
 
-def listed(folder: Path) -> list[SaveListing]:
-    """The saves the menu lists: every save in the folder and its sub-folders but `deleted/`."""
+SETUP_KINDS = ("yaml", "commands", "save", "broken", "")  # sniff_kind's answers that are no set-up file
+
+
+def is_setup_file(path: Path, table: Table | None = None) -> bool:
+    """Whether a file whose header cannot be read is a set-up file, not a save: a scenario, a
+    campaign's battle file made to fight a battle out (`battles/<campaign>-B1-tactical.yaml`), a
+    mass battle file, a map... (game.io.sniff). Such a file is not listed: it is not a broken save,
+    and deleting it would break what uses it."""
+    return sniff_kind(path, table.sniff if table is not None else None) not in SETUP_KINDS
+
+
+def listed(folder: Path, table: Table | None = None) -> list[SaveListing]:
+    """The saves the menu lists: every save in the folder and its sub-folders but `deleted/`, and
+    no set-up file (is_setup_file: a file that cannot be read as a save is looked at again)."""
     out = []
     for listing in saves.list_saves(folder):
         try:
             parts = listing.path.relative_to(folder).parts
         except ValueError:
             parts = ()
-        if savegame.DELETED_DIR not in parts[:-1]:
-            out.append(listing)
+        if savegame.DELETED_DIR in parts[:-1]:
+            continue
+        if listing.header is None and is_setup_file(listing.path, table):
+            continue
+        out.append(listing)
     return out
 
 
@@ -186,7 +203,7 @@ class LoadMenuScene(Scene):
         super().__init__(app)
         self.folder = folder or savegame.saves_dir()
         self.on_replay = on_replay
-        self.listings: list[SaveListing] = listed(self.folder)
+        self.listings: list[SaveListing] = listed(self.folder, self.app.table)
         self.index = 0
         self.page = 0
         self.message: str | None = None  # a problem (shown in the refusal colour after `heading`)
@@ -282,7 +299,7 @@ class LoadMenuScene(Scene):
 
     def refresh(self, index: int | None = None) -> None:
         """Read the folder again, keeping the selection at `index` (default: where it was)."""
-        self.listings = listed(self.folder)
+        self.listings = listed(self.folder, self.app.table)
         want = self.index if index is None else index
         self.index = max(0, min(len(self.listings) - 1, want))
         self.page = self.index // ROWS
@@ -302,13 +319,22 @@ class LoadMenuScene(Scene):
         session = getattr(live, "session", None)
         if session is not None and session.history and len(session.history) != (session.saved_steps or 0):
             def load() -> None:
-                savegame.write_recovery(session)  # nothing is lost: the next start offers to resume it
-                self._load(listing)
+                try:
+                    kept = savegame.keep_recovery(session)  # nothing is lost: the next start offers to resume it
+                except (GameFileError, OSError) as exc:
+                    self._problem("Not loaded", f"the moves since the last save could not be kept in a recovery "
+                                  f"save ({exc}); F5 or Ctrl+S saves them first.")
+                    return
+                if self._load(listing) and kept is not None:
+                    top = live_game(self.app)
+                    if top is not None:
+                        tell(top, f"Loaded {listing.path.name}; the moves left are kept in "
+                             f"{kept.parent.name}/{kept.name} (Ctrl+O lists it)", 6.0)
 
             self.app.push(DialogScene(
                 self.app, "Load over this game?",
                 f"The game being played has moves since its last save: loading {listing.path.name} takes them "
-                "off the screen (the recovery save keeps them, and the next start offers it).",
+                "off the screen (a recovery save of its own keeps them, and the next start of this game offers it).",
                 [Choice("Load", load, primary=True), Choice("Keep playing", None)],
                 cancel=Choice("Keep playing", None), name="load_question"))
             return False
@@ -412,7 +438,7 @@ class LoadMenuScene(Scene):
             self.message = None
             act()  # a refusal ("Not saved: ...") comes back here (notify)
             refused = self.message
-            self.listings = listed(self.folder)
+            self.listings = listed(self.folder, self.app.table)
             new = [i for i, s in enumerate(self.listings) if (s.path, s.modified) not in before]
             self.refresh(new[0] if new else None)
             if new and refused is None:
