@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pygame
 import yaml
 
 from game import paths
@@ -35,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                    "With no PATH, the default scenario maps/default.yaml.")
     p.add_argument("path", nargs="?", help="scenario .yaml, a save file, or a Tiled map .tmx whose object "
                                            "layer places the units")
-    p.add_argument("--size", default="1280x800", help="window size WxH (default 1280x800)")
+    p.add_argument("--size", default=None,
+                   help="window size WxH (default 1280x800, or smaller to fit a smaller screen; at least 960x600)")
     p.add_argument("--fast", action="store_true", help="fast animations")
     p.add_argument("--instant", action="store_true", help="no animations")
     p.add_argument("--no-blackout", action="store_true",
@@ -56,10 +58,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        w, h = (int(x) for x in str(args.size).lower().split("x"))
-    except ValueError:
-        raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
+    if args.size is None:
+        w, h = fitted_size(desktop_size())
+    else:
+        try:
+            w, h = (int(x) for x in str(args.size).lower().split("x"))
+        except ValueError:
+            raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
     low, high = THINK_LIMITS
     if not low <= args.think <= high:
         raise UserError(f"--think: the computer's thinking time must be {low:g} to {high:g} seconds, got {args.think:g}")
@@ -77,6 +82,32 @@ def run(args: argparse.Namespace) -> int:
     app = open_window(args.table, path, (w, h), settings, seats=list(getattr(args, "seat", []) or []),
                       seed=new_game_seed(seed_text), fresh_dice=seed_text == "fresh")
     return run_guarded(app, max_frames=frames)  # emergency save + crash report on a bug
+
+
+WINDOW = (1280, 800)  # the window the screens are laid out for
+SMALLEST = (960, 600)  # the smallest window every screen is checked at
+FRAME = (40, 110)  # kept free of the screen: window borders and title bar, a task bar or panel
+
+
+def desktop_size() -> tuple[int, int] | None:
+    """The size of the first screen, or None when there is no real one (SDL's dummy driver:
+    tests, `render`) or SDL cannot tell."""
+    pygame.display.init()
+    if pygame.display.get_driver() in ("dummy", "offscreen"):
+        return None
+    sizes = pygame.display.get_desktop_sizes()
+    return tuple(sizes[0]) if sizes else None  # type: ignore[return-value]
+
+
+def fitted_size(desktop: tuple[int, int] | None) -> tuple[int, int]:
+    """The window's size when `--size` is not given [decision]: 1280x800, made smaller to fit a
+    screen that cannot show it whole with its title bar and a task bar (a 1366x768 laptop gets
+    1280x658, so the buttons along the bottom are not hidden below the screen), but never
+    smaller than 960x600 (the smallest size the screens are laid out for)."""
+    if desktop is None:
+        return WINDOW
+    return (max(SMALLEST[0], min(WINDOW[0], desktop[0] - FRAME[0])),
+            max(SMALLEST[1], min(WINDOW[1], desktop[1] - FRAME[1])))
 
 
 def new_game_seed(text: str) -> int | None:
