@@ -6,8 +6,9 @@ time a decision on (THINK_CHOICES, the window's Settings.think_seconds); Done cl
 Who may change a seat is the same in every window (`SeatRule`, game/shell/seats.py): anyone
 before play has begun (a fresh game opens the dialog from its briefing); once it has, the GM
 only. Then the dialog shows the seats, says why they are locked, and offers the GM's way in: the
-system's GM lock (the campaign's passphrase) or, where the system has none, the GM's word (a
-button). A side's button pressed while locked says so again rather than doing nothing.
+system's GM lock (the campaign's passphrase); where the system has none, the shell's
+(gm_seat.seat_unlock: the campaign's passphrase under a battle fought out from it, else the game's
+own when set); else the GM's word (a button). A side's button pressed while locked says so again rather than doing nothing.
 
 In a game without a GM lock of its own (the tactical and the mass battle; not the campaign, nor a
 battle fought out from one, which have the campaign's), "GM passphrase..." (K) sets the GM
@@ -18,6 +19,7 @@ says whether one is set and when GM mode was opened in the game (its trace, kept
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 
 import pygame
@@ -80,8 +82,14 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
                  on_done: Callable[[], None] | None = None, rule: SeatRule = OPEN, *,
                  unlocked: bool = False, refused: bool = False) -> DialogScene:
     """The dialog over the game: `sides` as (id, name); `levels` the computer levels to offer;
-    `rule` who may change them now; `unlocked`: the GM has opened the lock in this dialog."""
-    why_not = None if unlocked else rule.why_not()
+    `rule` who may change them now; `unlocked`: the GM has opened the lock in this dialog. A rule
+    without a GM lock of its system's gets the shell's (gm_seat.seat_unlock: the campaign's
+    passphrase under a battle fought out from it, else this game's own when set), so every
+    system's dialog asks the same passphrase F2 asks."""
+    session = gm_seat.session_of_seats(app, seats)
+    own_lock = rule.unlock is None and gm_seat.outer_seat(app) is None  # (K: this game's own passphrase)
+    locked = rule if rule.unlock is not None else replace(rule, unlock=gm_seat.seat_unlock(app, session))
+    why_not = None if unlocked else locked.why_not()
 
     def again(*, unlocked: bool = unlocked, refused: bool = False) -> None:
         app.push(seats_dialog(app, seats, sides, levels, on_done, rule, unlocked=unlocked, refused=refused))
@@ -112,9 +120,8 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
     else:
         colour = (255, 138, 112) if refused else (255, 210, 122)
         pieces += ["\n", Span(f"{'Refused. ' if refused else ''}{why_not}", colour=colour)]
-    session = gm_seat.session_of_seats(app, seats)
     kept = gm_lock.keeping(session) if session is not None else None
-    own_lock = kept is not None and rule.unlock is None and gm_seat.outer_seat(app) is None
+    own_lock = own_lock and kept is not None
     if kept is not None and own_lock:
         pieces += ["\n\n", Span("K", bold=True), "  GM passphrase: ",
                    Span("set" if kept.is_set else "none", bold=True),
@@ -144,8 +151,8 @@ def seats_dialog(app: AppContext, seats: Seats, sides: Sequence[tuple[str, str]]
 
         choices.append(Choice("GM passphrase... (K)", passphrase, pygame.K_k))
     if why_not is not None:
-        if rule.unlock is not None:
-            unlock = rule.unlock
+        if locked.unlock is not None:
+            unlock = locked.unlock
             choices.append(Choice("GM: unlock (G)", lambda: unlock(lambda: again(unlocked=True)), pygame.K_g))
         else:
             choices.append(Choice("I am the GM (G)", lambda: again(unlocked=True), pygame.K_g))

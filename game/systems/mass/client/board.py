@@ -582,7 +582,7 @@ class MassBoardScene(Scene):
             return
         s = self.session.state
         sides = [(fid, s.forces[fid].name) for fid in s.order]
-        rule = SeatRule(started=bool(self.session.history))  # then the GM's (no GM lock in this window)
+        rule = SeatRule(started=bool(self.session.history))  # then the GM's (the shell adds the GM passphrase: scenes/seats.py)
         self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players),
                                    self._seats_changed, rule))
 

@@ -421,7 +421,7 @@ class BattleScene(Scene):
             self.toast("These rules have no computer players.")
             return
         sides = [(s.id, self.state.side_name(s.id)) for s in self.session.setup.sides]
-        rule = SeatRule(started=bool(self.session.history))  # then the GM's (no GM lock in this window)
+        rule = SeatRule(started=bool(self.session.history))  # then the GM's (the shell adds the GM passphrase: scenes/seats.py)
         self.app.push(seats_dialog(self.app, self.session.seats, sides, levels_of(self.players), rule=rule))
 
     def _players_then_briefing(self) -> None:
