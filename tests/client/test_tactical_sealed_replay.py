@@ -82,7 +82,7 @@ def test_once_the_rolls_revealed_them_the_replay_shows_each_choice_at_its_own_st
     view = _replay_of(_save(tmp_path / "rolled.yaml", JIBRIL, RESISTANCE))
     key(view.app, pygame.K_RIGHT)
     shown = _shown(view)
-    assert "choose initiative Jibril Ridge Garrison leadership" in shown and "sealed" not in shown
+    assert "Jibril Ridge Garrison picks leadership for the initiative" in shown and "sealed" not in shown
 
 
 def test_the_replay_opened_from_gm_mode_shows_the_sealed_choice(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_the_replay_opened_from_gm_mode_shows_the_sealed_choice(tmp_path: Path) 
     assert isinstance(view, ReplayScene) and view.gm
     view.goto(1)
     shown = _shown(view)
-    assert "choose initiative Jibril Ridge Garrison leadership" in shown and "Replay (GM)" in shown
+    assert "Jibril Ridge Garrison picks leadership for the initiative" in shown and "Replay (GM)" in shown
     key(app, pygame.K_ESCAPE)
     assert top_name(app) == "gm"
 
@@ -124,14 +124,14 @@ def test_the_terminal_replay_hides_a_sealed_initiative_choice_until_the_rolls_re
     assert code == 0
     assert f"[1] round 1: {SEALED}" in out and "leadership" not in out
     code, out = _terminal(capsys, str(_save(tmp_path / "rolled.yaml", JIBRIL, RESISTANCE)))
-    assert code == 0 and "[1] round 1: choose initiative Jibril Ridge Garrison leadership" in out
+    assert code == 0 and "[1] round 1: Jibril Ridge Garrison picks leadership for the initiative" in out
 
 
 def test_the_terminal_replays_gm_flag_shows_it_behind_the_gm_passphrase(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     path = _save(tmp_path / "quick.yaml", JIBRIL)
     code, out = _terminal(capsys, str(path), "--gm")
-    assert code == 0 and "[1] round 1: choose initiative Jibril Ridge Garrison leadership" in out
+    assert code == 0 and "[1] round 1: Jibril Ridge Garrison picks leadership for the initiative" in out
     locked = with_gm(saves.load_save(path), gm_lock.GmKeeping(gm_lock.lock_of("crane wing", iterations=1_000)))
     saves.write_save(path, locked, backup=False)
     monkeypatch.setattr("getpass.getpass", lambda prompt="": "tiger claw")
@@ -139,4 +139,4 @@ def test_the_terminal_replays_gm_flag_shows_it_behind_the_gm_passphrase(
     assert code == 1 and out == ""
     monkeypatch.setattr("getpass.getpass", lambda prompt="": "crane wing")
     code, out = _terminal(capsys, str(path), "--gm")
-    assert code == 0 and "choose initiative Jibril Ridge Garrison leadership" in out
+    assert code == 0 and "Jibril Ridge Garrison picks leadership for the initiative" in out

@@ -71,6 +71,10 @@ def _who(state: GameState, d: Mapping[str, Any]) -> str:
     return ""
 
 
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
 def describe(state: GameState, command: Any) -> str:
     d: Mapping[str, Any] = command if isinstance(command, Mapping) else command.model_dump(mode="json")
     kind = str(d.get("kind", "?"))
@@ -79,6 +83,15 @@ def describe(state: GameState, command: Any) -> str:
         stance = {"overwatch": "takes overwatch", "guard": "stands guard",
                   "defensive": "takes a defensive stance"}.get(str(d["stance"]), f"takes {d['stance']}")
         return f"{_who(state, d)} {stance}{weapon}".strip()
+    if kind == "choose_initiative" and d.get("option"):  # "Zenith Town Militia picks leadership for the initiative"
+        stat = f" ({d['personal_stat']})" if d.get("personal_stat") else ""
+        return f"{_who(state, d)} picks {str(d['option']).replace('_', ' ')}{stat} for the initiative".strip()
+    if kind == "choose_turn_place" and isinstance(d.get("position"), int):
+        return f"{_who(state, d)} takes the {_ordinal(d['position'] + 1)} place in the turn order".strip()
+    if kind == "assign_leadership" and d.get("points"):
+        points = int(d["points"])
+        return (f"{state.side_name(str(d.get('side', '')))} gives {points} Leadership Advantage "
+                f"point{'s' if points != 1 else ''} to {_who(state, d)}").strip()
     extra = ""
     target = d.get("target_id")
     if isinstance(target, str) and target:
