@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser(
         "arena", help="computer against computer: win rates with confidence intervals, decision times",
         description="Play games between computer players (sides swapped every other game) and print "
-                    "win rates with 95%% confidence intervals and decision times.")
+                    "win rates with 95% confidence intervals and decision times.")
     p.add_argument("scenario", help="a set-up file of any rule system (e.g. maps/default.yaml)")
     p.add_argument("--seat", action="append", default=[], metavar="SIDE=ai:LEVEL",
                    help="who plays a side at the start (levels: random, easy, hard; default random)")
