@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pygame
 
+from game.core import gm_lock
 from game.core.errors import GameFileError
 from game.core.system import Accepted, Step
 from game.shell import savegame
@@ -26,6 +27,7 @@ from game.shell.contracts import AppContext, GameScene, game_scenes, is_game_sce
 from game.shell.keymap import Binding, help_pieces
 from game.shell.launch import client_of, load_into
 from game.shell.scenes.dialog import Choice, DialogScene
+from game.shell.seats import Seats
 from game.shell.session import Session
 from game.shell.toolkit.richtext import Span, styled
 
@@ -299,11 +301,24 @@ def end_choices(scene: GameScene) -> list[Choice]:
             Choice("Replay", from_end(open_replay_view), pygame.K_p)]
 
 
+def restarted(old: Session, fresh: Session) -> Session:
+    """`fresh`, the battle begun again (a Restart, a New battle) in place of `old`, given what goes
+    on with the players: who plays each side (none of the old game's why lines), the GM's
+    passphrase, and the way back to the game it was opened from (a campaign battle fought out:
+    Ctrl+B and the end summary still go back, and carry the new battle's play)."""
+    fresh.seats = Seats(dict(old.seats.levels))
+    gm_lock.keeping(fresh).lock = gm_lock.keeping(old).lock
+    fresh.return_to, fresh.return_label = old.return_to, old.return_label
+    return fresh
+
+
 def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[], None] | None = None) -> None:
     """Start the battle again from an end-of-game summary (a Restart, a New battle): a game with
     moves since its last save is not thrown away without asking. "Save and restart" keeps it in a
     new save first (a failed save says why and starts nothing); "Restart" starts again without it;
-    "Back" (Esc) returns to the summary (`back`: what shows it again, when it is a dialog)."""
+    "Back" (Esc) returns to the summary (`back`: what shows it again, when it is a dialog), which
+    offers the way back when there is one. A battle opened from another game says that the one
+    begun again goes back there too (`restarted` keeps the way)."""
     session = scene.session
     if not (unsaved(session) and session.history):
         restart()
@@ -324,14 +339,18 @@ def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[]
         print(f"saved to {path}")
         restart()
 
+    way: tuple[Span | str, ...] = ()
+    if session.return_to is not None:
+        way = (" The battle begun again goes back to the ", Span(session.return_label or "game it was opened from",
+                                                                 bold=True), " as this one does (Ctrl+B).")
     scene.app.push(DialogScene(
         scene.app, "Start the battle again?",
         styled("The battle as played has moves since its last save. ", Span("Save and restart", bold=True),
                " keeps it in a new save first; ", Span("Restart", bold=True), " starts again without it; ",
-               Span("Back", bold=True), " returns to the summary."),
+               Span("Back", bold=True), " returns to the summary.", *way),
         [Choice("Save and restart", save_and_restart, primary=True), Choice("Restart", restart),
          Choice("Back", back_to_summary, pygame.K_ESCAPE)],
-        size=(560, 240), cancel=Choice("Back", back_to_summary), name="restart_question"))
+        size=(560, 260 if way else 240), cancel=Choice("Back", back_to_summary), name="restart_question"))
 
 
 def return_action(scene: GameScene) -> None:

@@ -517,7 +517,12 @@ class FightOut:
         return True
 
     def _back(self, battle_scene: Any) -> None:
-        """The battle's return hook: uncover the campaign map (came_back does the rest)."""
+        """The battle's return hook: uncover the campaign map (came_back does the rest). The battle
+        coming back may be one begun again (a Restart, a New battle keep the hook: actions.restarted):
+        its play is what goes to the battle save."""
+        away = self.away
+        if away is not None and getattr(battle_scene, "session", None) is not None:
+            away.session, away.scene = battle_scene.session, battle_scene
         while self.app.scenes.top is not None and self.app.scenes.top is not self.scene:
             self.app.scenes.pop()
 

@@ -46,7 +46,6 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from game.core.gm_lock import keeping
 from game.core.system import possessive
 from game.shell import actions
 from game.shell.fonts import outlined, text, wrap_px
@@ -653,9 +652,8 @@ class MassBoardScene(Scene):
         loaded = self.session.loaded
         plugin = self.app.table.plugin_of_loaded(loaded)
         fresh = session_for(plugin, loaded, seed=self.session.seed + 1)
-        fresh.seats = Seats(dict(self.session.seats.levels))  # the same people and computers
-        keeping(fresh).lock = keeping(self.session).lock  # the GM's passphrase goes on with the players
-        self.app.replace(MassBoardScene(self.app, fresh))
+        # the same people and computers, the GM's passphrase, the way back to a campaign it came from
+        self.app.replace(MassBoardScene(self.app, actions.restarted(self.session, fresh)))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.ui.process_events(event)

@@ -43,7 +43,6 @@ import pygame
 import pygame_gui
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
-from game.core.gm_lock import keeping
 from game.core.hexgrid import Hex
 from game.core.hexlayout import HexLayout
 from game.shell import actions, fonts
@@ -55,7 +54,7 @@ from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.scenes.handoff import HandoffPolicy, HandoffScene
 from game.shell.scenes.seats import seats_dialog
-from game.shell.seats import SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
+from game.shell.seats import SeatRule, Thinker, hint_level, levels_of, said, why_line
 from game.shell.session import Session
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.shell.toolkit.richtext import Styled
@@ -618,10 +617,9 @@ class BattleScene(Scene):
         seed = secrets.randbelow(2 ** 32) if s.fresh_dice else s.seed
         fresh = Session.start(s.system, s.game_setup, seed, setup=s.setup, board=s.board, layout=s.layout,
                               map_data=s.map_data, path=s.path, loaded=s.loaded, description=s.description,
-                              seats=Seats(dict(s.seats.levels)),  # the same players, none of the old game's why lines
                               fresh_dice=s.fresh_dice)
-        keeping(fresh).lock = keeping(s).lock  # the GM's passphrase goes on with the players
-        self.app.replace(BattleScene(self.app, fresh))
+        # the same players and GM passphrase, and the way back to a campaign it was fought out from
+        self.app.replace(BattleScene(self.app, actions.restarted(s, fresh)))
 
     def warm_up(self) -> None:
         """The rules' engine, queries and descriptions: the first frame needed none of them."""

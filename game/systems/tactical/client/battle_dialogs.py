@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
-from game.core.errors import GameFileError
-from game.shell import actions, draw, keys, savegame
+from game.shell import actions, draw, keys
 from game.shell.keymap import Binding, dispatch, help_pieces
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.toolkit.richtext import Styled
@@ -286,35 +285,9 @@ class Dialogs:
         return DialogScene(self._app, title, lines.text, choices, size=(560, 320), name="end")
 
     def ask_restart(self, game_scene: Any) -> None:
-        """Restart from the end summary: a battle with moves since its last save is not thrown away
-        without asking (Save and restart / Restart / Back to the summary)."""
-        session = game_scene.session
-        if not (actions.unsaved(session) and session.history):
-            self._restart()
-            return
-
-        def save_and_restart() -> None:
-            try:
-                path = savegame.save_session(session, actions.new_save_path(session))
-            except (GameFileError, OSError) as exc:
-                game_scene.reopen_end_summary()
-                game_scene.toast(f"Not saved: {exc}", 8.0)
-                return
-            actions.mark_saved(session)
-            print(f"saved to {path}")
-            self._restart()
-
-        def back() -> None:
-            game_scene.reopen_end_summary()  # the summary again (the scene shows it when on top)
-
-        self._app.push(DialogScene(
-            self._app, "Start the battle again?",
-            (line("The battle as played has moves since its last save. ", bold("Save and restart"),
-                  " keeps it in a new save first; ", bold("Restart"), " starts again without it; ",
-                  bold("Back"), " returns to the summary."),),
-            [Choice("Save and restart", save_and_restart, primary=True), Choice("Restart", self._restart),
-             Choice("Back", back, pygame.K_ESCAPE)],
-            size=(560, 240), cancel=Choice("Back", back), name="restart_question"))
+        """Restart from the end summary: the shell's question (actions.ask_restart: a battle with
+        moves since its last save is not thrown away without asking; Back shows the summary again)."""
+        actions.ask_restart(game_scene, self._restart, game_scene.reopen_end_summary)
 
     def options(self) -> None:
         st = self._settings
