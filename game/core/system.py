@@ -183,6 +183,11 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """A count with its noun in the right number for a line a player reads: "1 die", "4 dice"."""
+    return f"{n} {one if n == 1 else many}"
+
+
 # --------------------------------------------------------------------------- replaying under older readings
 
 

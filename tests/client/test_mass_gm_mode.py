@@ -125,9 +125,9 @@ def test_queued_rolls_are_shown_while_pending_and_the_next_rolls_show_them() -> 
     assert gm.queue_text() == "Queued: 10, 10, 3, 7"
     last = session.history[-1]
     assert last.gm and last.command.kind == "gm_force_rolls" and last.command.values == (7,)
-    assert gm.message == "GM: the next 1 die/dice will show 7"  # the GM's panel says the faces
+    assert gm.message == "GM: the next die will show 7"  # the GM's panel says the faces
     assert not any("will show" in line for line, _ in board.log)  # the board's log (the players') does not
-    assert board.log[-1][0].startswith("GM: the faces of the next 1 die/dice are the GM's")
+    assert board.log[-1][0].startswith("GM: the face of the next die is the GM's")
     app.render()
     app.step(_key(pygame.K_F2))
     app.step(_key(pygame.K_RETURN))  # the next roll (Heaven)
@@ -207,8 +207,8 @@ def test_gm_commands_appear_in_the_replay_and_f3_in_gm_mode_shows_the_sealed_cho
     app.step(_key(pygame.K_F3))
     replay = app.scenes.top
     assert isinstance(replay, MassReplayScene) and replay.gm
-    assert replay.step_lines[0][0].startswith("2. GM: the next 1 die/dice are set")
-    assert "GM: the next 1 die/dice will show 9" in [line for line, _ in replay.step_lines]  # the GM's eyes
+    assert replay.step_lines[0][0].startswith("2. GM: the next die is set")
+    assert "GM: the next die will show 9" in [line for line, _ in replay.step_lines]  # the GM's eyes
     replay.goto(1)
     assert "reads Heaven" in replay.step_lines[0][0]
     app.step(_key(pygame.K_ESCAPE))

@@ -76,7 +76,7 @@ def test_the_faces_the_gm_queued_are_printed_only_to_the_gm(tmp_path: Path, caps
     forced = _save(tmp_path, "forced", [HIDA, AKIRA, {"kind": "gm_force_rolls", "values": "[7, 3, 9]"}], capsys)
     code, out, _ = _replay(capsys, str(forced))
     assert code == 0 and "[3] round 1: GM: sets the next 3 dice" in out and "GM GM" not in out
-    assert "will show" not in out and "the faces of the next 3 die/dice are the GM's" in out
+    assert "will show" not in out and "the faces of the next 3 dice are the GM's" in out
     code, out, _ = _replay(capsys, str(forced), "--gm")
-    assert "GM: the next 3 die/dice will show 7, 3, 9" in out
+    assert "GM: the next 3 dice will show 7, 3, 9" in out
 

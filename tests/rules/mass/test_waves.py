@@ -55,6 +55,16 @@ def test_a_held_die_is_used_in_a_later_phase() -> None:
     assert s.forces["red"].dice == [6, 6]
 
 
+def test_a_hold_counts_its_dice_in_words_one_die_or_several_dice() -> None:
+    s = _phases(red=[2, 6, 6], blue=[6, 6, 6])
+    s, ev = ok(s, c.Hold(force="red"))  # phase 2: one die (the 2) is waiting
+    assert any(t.endswith("holds 1 action die past Phase 2") for t in texts(ev))
+    s = _phases(red=[1, 1, 6], blue=[6, 6, 6])
+    s, ev = ok(s, c.Hold(force="red"))
+    assert any(t.endswith("holds 2 action dice past Phase 1") for t in texts(ev))
+    assert not any("die(s)" in t or "die/dice" in t for t in texts(ev))
+
+
 def test_a_commander_targets_each_individual_or_force_once_per_wave_except_on_accessible_ground() -> None:
     s = _phases(red=[1, 1, 1])
     s, _ = ok(s, A(force="red", action="dispersive_ground", target_force="blue"))

@@ -140,7 +140,7 @@ def gm_label(before: Any, cmd: Any) -> str:
     """A GM command in words (its event then says what it did)."""
     k = str(getattr(cmd, "kind", ""))
     if k == "gm_force_rolls":
-        return f"GM: the next {len(cmd.values)} die/dice are set"
+        return "GM: the next die is set" if len(cmd.values) == 1 else f"GM: the next {len(cmd.values)} dice are set"
     if k == "gm_set_person":
         f = before.force_of(cmd.person)
         name = f.people[cmd.person].name if f is not None else cmd.person
@@ -159,7 +159,9 @@ def event_line(system: Any, state: Any, cmd: Any, event: Any, *, gm_eyes: bool =
     """An event of `cmd` in words, as a player may read it: the faces the GM forced for the next
     rolls only to `gm_eyes` (the board's log, the replay view, `python -m game replay`)."""
     if str(getattr(cmd, "kind", "")) == "gm_force_rolls" and not gm_eyes and getattr(event, "what", "") == "gm":
-        return f"GM: the faces of the next {len(cmd.values)} die/dice are the GM's (the rolls say GM-forced)"
+        n = len(cmd.values)
+        faces = "the face of the next die is" if n == 1 else f"the faces of the next {n} dice are"
+        return f"GM: {faces} the GM's (the rolls say GM-forced)"
     return str(system.describe_event(state, event))
 
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from game.core.kernel import Accepted, Outcome, dispatch
 from game.core.roller import Roller
 from game.core.rollkeep import ContestOdds, Pool, distribution, mean
-from game.core.system import possessive
+from game.core.system import counted, possessive
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules import engine, odds
 from game.systems.mass.rules.pools import (
@@ -284,7 +284,7 @@ def preview(s: MassState, cmd: Any) -> odds.Odds:
         f = s.forces[cmd.force]
         left = [d for d in f.dice if d <= s.phase]
         return odds.Odds("Hold", (f"{f.name} takes no more actions in Phase {s.phase}"
-                                  + (f"; its {len(left)} die/dice wait for a later Phase" if left else ""),
+                                  + (f"; its {counted(len(left), 'die waits', 'dice wait')} for a later Phase" if left else ""),
                                   "nothing is rolled"))
     if k == "roll_action_dice":
         lines = []

@@ -21,7 +21,7 @@ from game.core.dice import Rng
 from game.core.kernel import Accepted, Outcome, Reject, Txn, dispatch
 from game.core.roller import Roller
 from game.core.rollkeep import Pool, RolledPool, distribution, percentile, raises_of, roll_pool
-from game.core.system import possessive
+from game.core.system import counted, possessive
 from game.systems.mass.rules import commands as c
 from game.systems.mass.rules.commands import Happened, Rolled
 from game.systems.mass.rules.models import (
@@ -387,7 +387,7 @@ def _hold(ctx: MassTxn, cmd: c.Hold) -> None:
     f = _must_move(s, cmd.force)
     f.passed = True
     left = [d for d in f.dice if d <= s.phase]
-    ctx.note("hold", f"{f.name} holds {len(left)} action die(s) past Phase {s.phase}" if left
+    ctx.note("hold", f"{f.name} holds {counted(len(left), 'action die', 'action dice')} past Phase {s.phase}" if left
              else f"{f.name} takes no more actions in Phase {s.phase}", f.id)
 
 
@@ -1022,7 +1022,7 @@ def _gm_in_range(cmd: Any, s: MassState) -> None:
 def _gm_force(ctx: MassTxn, cmd: c.GmForceRolls) -> None:
     _gm_in_range(cmd, ctx.s)
     ctx.roller.set_forced([*ctx.roller.forced_left, *cmd.values])
-    ctx.note("gm", f"GM: the next {len(cmd.values)} die/dice will show {', '.join(map(str, cmd.values))}")
+    ctx.note("gm", f"GM: the next {'die' if len(cmd.values) == 1 else f'{len(cmd.values)} dice'} will show {', '.join(map(str, cmd.values))}")
 
 
 def _gm_person(ctx: MassTxn, cmd: c.GmSetPerson) -> None:
