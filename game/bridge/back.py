@@ -153,6 +153,11 @@ def campaign_result(state: CampaignState, battle_id: str, rules: ScalesRules, lo
         steps.append(f"2. winner {state.player_name(winner)}; decisiveness = loser's share lost - winner's = "
                      f"{side_share[loser]:.0%} - {side_share[winner]:.0%} = {dec} points -> "
                      f"{BAND_NAMES[band]} (thresholds {dict(rules.back.bands)})")
+        if dec < rules.back.bands[BAND_ORDER[0]]:
+            why = ("lost the larger share but won the battle" if dec < 0 else
+                   "won the battle; both sides lost the same share" if dec == 0 else
+                   "won the battle by fewer points than the lowest threshold")
+            steps.append(f"   {state.player_name(winner)} {why}: a winner wins at least a {BAND_NAMES[1]}")
         need = state.cs.rules.bands.legendary_general_level
         wside = defender if defender.player == winner else attacker
         if band == 4 and wside.general_level < need:

@@ -96,6 +96,21 @@ def _tidy(step: str) -> str:
     return re.sub(r"\{([^{}]*)\}", pairs, step)
 
 
+def decisiveness_words(state: Any, result: Any) -> str:
+    """The decisiveness of a won battle in words (docs/scales.md "Back to the campaign": the loser's
+    share of its forces lost minus the winner's, in percentage points). The winner is the battle's
+    own (its objectives, its victor), so the winner may have lost as large a share as the loser
+    (0) or a larger one (below 0): it still wins, at the lowest band the points reach."""
+    w, lo = state.player_name(result.winner), state.player_name(result.loser)
+    n = abs(result.decisiveness)
+    points = f"{n} percentage point{'' if n == 1 else 's'}"
+    if result.decisiveness > 0:
+        return f"{lo} lost {points} more of its forces than {w}"
+    if result.decisiveness == 0:
+        return f"{w} won the battle; both sides lost the same share of their forces"
+    return f"{w} won the battle though it lost {points} more of its forces than {lo}"
+
+
 def result_sentences(state: Any, result: Any) -> list[str]:
     """The translated result as sentences: who won and how, each side's casualties and losses
     (units of a kind counted together), where the loser's armies go."""
@@ -104,8 +119,7 @@ def result_sentences(state: Any, result: Any) -> list[str]:
         out.append("A draw: neither side wins, and nobody moves.")
     else:
         out.append(f"{state.player_name(result.winner)} wins a {result.band_name} over "
-                   f"{state.player_name(result.loser)} (the loser lost {result.decisiveness} percentage "
-                   "points more of its forces).")
+                   f"{state.player_name(result.loser)} ({decisiveness_words(state, result)}).")
     b = state.battles[result.battle]
     for player in b.sides:
         hit: dict[str, int] = {}
