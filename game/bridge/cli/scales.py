@@ -154,7 +154,8 @@ def _mass(args: argparse.Namespace) -> int:
     except BridgeError as exc:
         return _fail(exc)
     loaded = load_battle(path)
-    print(f"{path}: {loaded.name}; terrain {plan.terrain_kind}; {loaded.combatants} combatants; {loaded.note}")
+    # the note names the combatants' count itself ("6002 combatants: a battle ..."), so it is said once
+    print(f"{path}: {loaded.name}; terrain {plan.terrain_kind}; {loaded.note}")
     _said(path, replaced)
     print(f"play it: python -m game play {path}")
     return 0
