@@ -85,7 +85,7 @@ from game.systems.campaign.rules.dice_seed import commitment_of, ordering_player
 from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
 from game.systems.campaign.rules.planner import plan
-from game.systems.campaign.rules.queries import orders_options, sealed_by
+from game.systems.campaign.rules.queries import orders_options, sealed_by, waiting_for
 from game.systems.campaign.rules.report import Seal, escape, week_report
 from game.systems.campaign.rules.state import PHASE_NAMES
 
@@ -911,14 +911,15 @@ def _status(args: argparse.Namespace) -> int:
         lines.append(("- " if md else "[*]") + "no battle is open")
     if not md:
         lines.append("[/list]")
+    # who still owes orders or a story post: the rules' own query, the one that ends the phase
+    waiting = waiting_for(state)
     if state.phase == "orders":
-        waiting = sorted({p for b in opened if b.fought_as == "tables" for p in b.sides
-                          if p not in sealed.get(b.id, [])}, key=state.player_name)
-        lines += ["", e("Orders still to come from: " + (", ".join(state.player_name(p) for p in waiting) or
+        lines += ["", e("Orders still to come from: " + (", ".join(state.player_name(p) for p in
+                                                                    sorted(waiting, key=state.player_name)) or
                                                           "nobody; the GM can resolve the week"))]
     elif state.phase == "narrative":
-        waiting = [p for p in state.players if p not in state.narrative_done]
-        lines += ["", e("Story posts still to come from: " + ", ".join(state.player_name(p) for p in waiting))]
+        lines += ["", e("Story posts still to come from: " + (", ".join(state.player_name(p) for p in waiting) or
+                                                               "nobody"))]
     head = f"Scouting dice of week {state.week}"
     lines += ["", f"### {e(head)}" if md else f"[b]{e(head)}[/b]", ""]
     if not md:
