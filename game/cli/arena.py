@@ -38,6 +38,7 @@ from typing import Any
 
 from game.core.ai import RefusedCommand, parse_seat, play_out, wilson
 from game.core.errors import UserError
+from game.core.system import counted
 from game.io.outpaths import check_destination, write_text_or_keep
 from game.io.saves import dump_save, with_whys
 from game.io.sniff import peek_system
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0 or args.work < 1:
         raise UserError("--seconds must be more than 0 and --work at least 1")
     if not 1 <= args.save_game <= args.games:
-        raise UserError(f"--save-game must name one of the {args.games} game(s), got {args.save_game}")
+        raise UserError(f"--save-game must name one of the {counted(args.games, 'game', 'games')}, got {args.save_game}")
     if args.save:
         check_destination(args.save, "save")
     table = args.table
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     times: dict[str, list[float]] = {}
     saved = None
     out = sys.stdout
-    print(f"arena: {Path(args.scenario).name} ({system.title}), {args.games} game(s) from seed {args.seed}; "
+    print(f"arena: {Path(args.scenario).name} ({system.title}), {counted(args.games, 'game', 'games')} from seed {args.seed}; "
           f"budget {args.seconds:g} s / {args.work} per decision", file=out)
     for g in range(args.games):
         seed = args.seed + g
@@ -160,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
             saved = (game, seed, who)
     scored = max(st["scored"] for st in stats.values())
     if scored:
-        print(f"results ({scored} game(s) not over, judged by score: the highest score wins, a tie at the top is "
+        print(f"results ({counted(scored, 'game', 'games')} not over, judged by score: the highest score wins, a tie at the top is "
               f"a draw for those tied and a loss for the others):", file=out)
     else:
         print("results:", file=out)
@@ -180,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
               f"win rate {st['win'] / args.games:.1%} (95% CI {lo:.1%}-{hi:.1%})" + (f"; wins {sided}" if sided else "")
               + mean, file=out)
     if battles:
-        print(f"battles: {sum(battles)} in {len(battles)} game(s), {statistics.fmean(battles):.1f} a game "
+        print(f"battles: {sum(battles)} in {counted(len(battles), 'game', 'games')}, {statistics.fmean(battles):.1f} a game "
               f"(fewest {min(battles)}, most {max(battles)})", file=out)
     print("decision time:", file=out)
     for level, ts in sorted(times.items()):

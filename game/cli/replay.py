@@ -28,7 +28,7 @@ from typing import Any
 
 from game.core import gm_lock
 from game.core.errors import GameFileError
-from game.core.system import RuleSystem
+from game.core.system import RuleSystem, counted
 from game.io import saves
 from game.replay import Step, verify_save
 from game.shell.app import App
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {'linked' if ok else 'PROBLEM'}: {line}", file=out)
     bad = [line for ok, line in report.links if not ok]
     if bad:
-        print(f"{args.save}: {len(bad)} linked save(s) do not check out", file=sys.stderr)
+        print(f"{args.save}: {counted(len(bad), 'linked save does', 'linked saves do')} not check out", file=sys.stderr)
         return 1
     if args.view:
         return _view(args.table, args.save, args.frames)

@@ -18,7 +18,7 @@ import yaml
 
 from game.core.errors import GameFileError, brief
 from game.core.record import Record
-from game.core.system import Accepted, clock_of
+from game.core.system import Accepted, clock_of, counted
 from game.io import safe_read
 from game.io.outpaths import check_destination, write_text_or_keep
 from game.io.saves import dump_save
@@ -92,7 +92,7 @@ def read_commands(path: str, board: Any = None, system: Any = None) -> list[Any]
             raise GameFileError(path, "coordinates", f"expected axial or col_row, got {brief(coordinates)}")
         extra = sorted(set(data) - {"commands", "coordinates"})
         if extra:
-            raise GameFileError(path, "", f"unknown key(s) {', '.join(map(str, extra))}; expected commands "
+            raise GameFileError(path, "", f"unknown {'key' if len(extra) == 1 else 'keys'} {', '.join(map(str, extra))}; expected commands "
                                           "and optionally coordinates")
         data = data["commands"]
     if not isinstance(data, list):
@@ -157,7 +157,7 @@ def run_command(args: argparse.Namespace) -> int:
             # the side's name, as everywhere a person reads (the id only when the system names none)
             names = dict(zip(summary.get("sides") or [], summary.get("side_names") or [], strict=False))
             ending = f", winner {names.get(summary['winner'], summary['winner'])}"
-        print(f"-- {len(record.steps)} command(s) accepted, {rejected} rejected; {clock_of(system)} {summary.get('round')}, "
+        print(f"-- {counted(len(record.steps), 'command', 'commands')} accepted, {rejected} rejected; {clock_of(system)} {summary.get('round')}, "
               f"phase {summary.get('phase')}" + ending)
         sys.stdout.flush()
     except BrokenPipeError:  # output piped into `head` and closed: not an error

@@ -16,6 +16,7 @@ from game import paths
 from game.cli.run import read_commands
 from game.core.errors import GameFileError, UserError
 from game.core.plugin import Table
+from game.core.system import counted
 from game.io.datafiles import problems_of, read_yaml
 from game.io.safe_read import MAX_LARGE_FILE_BYTES
 from game.io.sniff import sniff_kind
@@ -96,6 +97,6 @@ def run(args: argparse.Namespace) -> int:
     if checked == 0:
         raise UserError("nothing to check: no .tmx, .tsx or .yaml files found")
     if bad:
-        print(f"{bad} of {checked} file(s) have problems", file=sys.stderr)
+        print(f"{bad} of {counted(checked, 'file', 'files')} {'has' if bad == 1 else 'have'} problems", file=sys.stderr)
         return 1
     return 0

@@ -55,7 +55,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from game.core.errors import GameFileError, brief, cut
-from game.core.system import validation_message
+from game.core.system import counted, validation_message
 from game.io import migrations, safe_read
 from game.io.leftovers import clean_temp_files as clean_temp_files  # (re-exported: part of the save API)
 from game.io.leftovers import unlink_quietly as _unlink_quietly
@@ -818,7 +818,7 @@ def _check_whys(docs: _Docs, header: SaveHeader, entries: Sequence[LogEntry]) ->
         held = sum(1 for e in entries if e.why is not None)
         raise docs.error(0, ("why_checksum",),
                          f"the log's why lines are not the ones saved: the header's why_checksum is "
-                         f"{header.why_checksum}, the {held} why line(s) of the log give {actual or 'none'}; "
+                         f"{header.why_checksum}, the {counted(held, 'why line', 'why lines')} of the log give {actual or 'none'}; "
                          "a why line was removed or added by hand, or the file is damaged")
 
 

@@ -57,5 +57,5 @@ def test_once_the_week_has_ended_the_history_shows_its_summary() -> None:
     through_handoff(app)
     key(app, pygame.K_r)
     text = " ".join(s for page in _pages(app) for s in page)
-    assert "Week 1: summary" in text and "Week 1: 2 battle(s) fought" in text
+    assert "Week 1: summary" in text and "Week 1: 2 battles fought" in text
     assert "so far" not in text and "Not resolved yet" not in text

@@ -197,7 +197,7 @@ def test_a_why_line_removed_is_refused(tmp_path: Path) -> None:
     message = _refused(path)
     header_row = next(n for n, ln in enumerate(lines) if ln.startswith("why_checksum:"))
     assert f"line {header_row + 1}: why_checksum: the log's why lines are not the ones saved" in message
-    assert "the 2 why line(s) of the log give" in message and "removed or added by hand" in message
+    assert "the 2 why lines of the log give" in message and "removed or added by hand" in message
 
 
 def test_every_why_line_removed_is_refused_by_the_header(tmp_path: Path) -> None:
@@ -221,7 +221,7 @@ def test_a_why_line_added_is_refused(tmp_path: Path) -> None:
     entry["why_checksum"] = saves.why_line_checksum(2, str(entry["why"]))  # with its own checksum made up
     _put(path, lines, 2, entry)
     assert "why_checksum: the log's why lines are not the ones saved" in _refused(path)
-    assert "the 4 why line(s)" in _refused(path)
+    assert "the 4 why lines" in _refused(path)
 
 
 def test_a_why_line_moved_to_another_command_is_refused_at_its_new_place(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_tactical_charging_a_unit_of_ones_own_side_writes_the_chargers_possessiv
 def test_tactical_leadership_line_names_the_side_not_its_id_with_the_possessive(side_name, owns):
     st = _tactical_named(make_state(TWO), blue=side_name)
     line = describe_event(st, LeadershipAssigned(side="blue", unit_id="r1", points=2))
-    assert line.startswith(f"{owns} commander hands 2 Leadership point(s) to ")
+    assert line.startswith(f"{owns} commander hands 2 Leadership points to ")
     assert "blue" not in line and "s's" not in line
 
 

@@ -18,7 +18,7 @@ def test_advantage_named_with_an_overwatch_stance_is_held_until_the_shot():
                              advantage_kind="leadership"))
     r1 = out.state.units["r1"]
     assert (r1.stance_advantage, r1.stance_advantage_kind, r1.leadership) == (2, "leadership", 2)  # not spent yet
-    assert "holds 2 Leadership point(s), not 3" in no(st, EnterStance(
+    assert "holds 2 Leadership points, not 3" in no(st, EnterStance(
         unit_id="r1", stance="overwatch", weapon="bolt rifles", advantage=3, advantage_kind="leadership"))
     assert "no roll" in no(st, EnterStance(unit_id="r1", stance="defensive", advantage=1,
                                            advantage_kind="leadership"))

@@ -49,7 +49,7 @@ from typing import Any
 import scipy.optimize  # noqa: F401
 
 from game.core.ai import Budget, Decision, RandomPlayer
-from game.core.system import RuleSystem
+from game.core.system import RuleSystem, counted
 from game.systems.campaign.rules.battle import side_facts
 from game.systems.campaign.rules.combat import SideFacts, UnitFacts
 from game.systems.campaign.rules.commands import (
@@ -569,7 +569,7 @@ class CampaignPlayer:
                 text = (f"{state.player_name(side)} stands {mood} at {b.hex[0]},{b.hex[1]} against "
                         f"{state.player_name(foe)}, week {state.week}.")
                 post = c.model_copy(update={"text": text})
-                return Decision(post, f"posts about {c.battle}, with {len(c.generals)} General(s) named")
+                return Decision(post, f"posts about {c.battle}, with {counted(len(c.generals), 'General', 'Generals')} named")
         done = next(c for c in cmds if isinstance(c, NarrativeDone))
         return Decision(done, "every battle has its post")
 

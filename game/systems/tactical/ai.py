@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from game.core.ai import Budget, Decision, RandomPlayer
 from game.core.hexgrid import Hex, distance, hex_round, neighbours
-from game.core.system import RuleSystem
+from game.core.system import RuleSystem, counted
 from game.systems.tactical.rules.attack import AttackImpossible
 from game.systems.tactical.rules.attacks import held_advantage, make_setup
 from game.systems.tactical.rules.commands import (
@@ -525,7 +525,7 @@ def exposure_cost(ctx: Ctx, state: GameState, uid: str, path: Sequence[Hex], mod
     hit = 1.0
     for s in shots:
         hit *= 1.0 - float(s.odds.hit_chance)
-    return cost, f"; overwatch: {len(shots)} shot(s), {1 - hit:.0%} chance of a hit"
+    return cost, f"; overwatch: {counted(len(shots), 'shot', 'shots')}, {1 - hit:.0%} chance of a hit"
 
 
 # --------------------------------------------------------------------------- the players
@@ -900,7 +900,7 @@ class TacticalPlayer:
         got = self._attack_value(then, att.model_copy(update={"advantage": 0, "advantage_kind": None}))
         if got is None or got[1].advantage_kind != "leadership":
             return None
-        return Decision(most, f"{most.points} Leadership point(s) to {ctx.view.unit_name(att.attacker_id)} "
+        return Decision(most, f"{counted(most.points, 'Leadership point', 'Leadership points')} to {ctx.view.unit_name(att.attacker_id)} "
                               f"for its attack ({float(odds.hit_chance):.0%} to hit without them)")
 
     def _defender_answer(self, ctx: Ctx, target: UnitState, value: float, odds: Odds, with_da: Odds) -> tuple[float, Odds]:
@@ -966,11 +966,11 @@ class TacticalPlayer:
                 return 0.0, "overwatch: no enemy can come into its field of fire"
             shot = max((shot_value(ctx, view, u.id, e.id, w.name, overwatch=True) or 0.0) for e in near)
             v = 0.45 * max(shot, 0.3) if own_attack < GAIN else 0.3 * shot
-            return v, f"overwatch with {w.name}: {len(near)} enemy unit(s) may come into its fire"
+            return v, f"overwatch with {w.name}: {counted(len(near), 'enemy unit', 'enemy units')} may come into its fire"
         if c.stance == "guard":
             near = [e for e in ctx.enemies() if distance(e.hex, u.hex) <= view.unit_type(e.id).move + 1]
             v = 0.25 * len(near) if near else 0.0
-            return min(v, 0.6), f"guard: {len(near)} enemy unit(s) may charge it"
+            return min(v, 0.6), f"guard: {counted(len(near), 'enemy unit', 'enemy units')} may charge it"
         danger = danger_at(ctx, view, u.id, u.hex)
         return 0.25 * danger, f"defensive stance: it stands in danger worth {danger:.2f}"
 

@@ -187,9 +187,9 @@ def test_dice_vs_gives_each_roller_its_own_raise_cap_and_prints_both_sides(
     assert main(["dice", "6k3", "--vs", "5k3", "--raise-cap", "2", "--vs-raise-cap", "1", "--no-table"]) == 0
     out = capsys.readouterr().out
     want = contest_odds([distribution(Pool.of(6, 3)), distribution(Pool.of(5, 3))], [2, 1])
-    assert f"6k3 wins {want.win[0]:.4f} (at most 2 Raise(s))" in out
-    assert f"5k3 wins {want.win[1]:.4f} (at most 1 Raise(s))" in out
-    assert "with 2 Raise(s)" in out.split("5k3 wins")[0] and "with 2 Raise(s)" not in out.split("5k3 wins")[1]
+    assert f"6k3 wins {want.win[0]:.4f} (at most 2 Raises)" in out
+    assert f"5k3 wins {want.win[1]:.4f} (at most 1 Raise)" in out
+    assert "with 2 Raises" in out.split("5k3 wins")[0] and "with 2 Raises" not in out.split("5k3 wins")[1]
     assert main(["dice", "6k3", "--vs", "5k3", "--vs-raise-cap", "-1"]) == 1
     assert "a Raise cap is 0 or more" in capsys.readouterr().err
 

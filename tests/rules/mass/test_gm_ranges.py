@@ -77,4 +77,4 @@ def test_a_command_script_with_an_absurd_gm_value_is_refused_in_the_same_words(
     out = capsys.readouterr().out
     assert ("[1] gm_set_person: REJECTED: Wounds taken: 0 to 77 for Hida Jo (Earth 4: 76 fill the wound track, "
             "77 is dead), not 99999999") in out
-    assert "1 command(s) accepted, 1 rejected" in out
+    assert "1 command accepted, 1 rejected" in out

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.core.system import counted
 from game.systems.campaign.rules.describe import event_text
 from game.systems.campaign.rules.models import BAND_NAMES, MANOEUVRE_NAMES, display_name
 from game.systems.campaign.rules.state import CampaignState
@@ -156,10 +157,10 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
     for wp in out:
         if wp.battles:
             ended = sum(1 for p in wp.battles if any(m.startswith("Battle ") for m in p.movement))
-            wp.summary.insert(0, f"Week {wp.week}: {len(wp.battles)} battle(s) fought, {ended} ended.")
+            wp.summary.insert(0, f"Week {wp.week}: {counted(len(wp.battles), 'battle', 'battles')} fought, {ended} ended.")
             for i, p in enumerate(wp.battles):
                 if p.result:
-                    sides = "; ".join(f"{after_names.get(pl, pl)} took {n}, lost {p.lost.get(pl, 0)} unit(s)"
+                    sides = "; ".join(f"{after_names.get(pl, pl)} took {n}, lost {counted(p.lost.get(pl, 0), 'unit', 'units')}"
                                       for pl, n in p.taken.items())
                     moves = " " + " ".join(p.movement) if p.movement else ""
                     wp.summary.insert(1 + i, f"Battle {p.battle}: {p.result[0]}. {sides}.{moves}")

@@ -21,6 +21,7 @@ from typing import Any
 from game import paths
 from game.bench.harness import Clocked, Figure, Times, ms
 from game.core.ai import play_out
+from game.core.system import counted
 from game.systems.mass.plugin import PLUGIN
 
 GAMES = 20  # per level against random, and half as many against the other level; quick: 2 and 1
@@ -60,7 +61,7 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
         t0 = time.perf_counter()
         t = decision_times(level, against_random, against_other)
         if not t.wall:
-            raise RuntimeError(f"the {level} commander made no decision in {t.games} game(s)")
+            raise RuntimeError(f"the {level} commander made no decision in {counted(t.games, 'game', 'games')}")
         med, worst = statistics.median(t.wall), max(t.wall)
         log(f"  mass {level}: {len(t.wall)} decisions in {t.games} games ({against_random} against random, "
             f"{against_other} against {_OTHER[level]}; {t.won} won) in {time.perf_counter() - t0:.1f} s: "

@@ -11,6 +11,7 @@ from typing import Any
 
 from game.core.errors import UserError
 from game.core.rollkeep import Pool, at_least, contest_odds, distribution, lost_mass, mean
+from game.core.system import counted
 
 MAX_DIGITS = 6  # a pool's numbers: 999999 dice is already far past any roll (the Ten Dice Rule caps it)
 _POOL = re.compile(r"^\s*(\d+)\s*k\s*(\d+)\s*([+-]\s*\d+)?\s*$", re.IGNORECASE)
@@ -61,9 +62,9 @@ def run(args: argparse.Namespace) -> int:
         co = contest_odds([dist, distribution(other)], caps)
         print(f"  against {other.text()} (ties re-rolled):")
         for i, (name, cap) in enumerate(((pool.text(), caps[0]), (other.text(), caps[1]))):
-            print(f"    {name} wins {co.win[i]:.4f} (at most {cap} Raise(s))")
+            print(f"    {name} wins {co.win[i]:.4f} (at most {counted(cap, 'Raise', 'Raises')})")
             for r, pr in co.raises[i].items():
-                print(f"      with {r} Raise(s): {pr:.4f}")
+                print(f"      with {counted(r, 'Raise', 'Raises')}: {pr:.4f}")
     if not args.no_table:
         print("  total  P(=)     P(>=)")
         acc = 1.0

@@ -46,7 +46,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from game.core.system import possessive
+from game.core.system import counted, possessive
 from game.shell import actions
 from game.shell.fonts import outlined, text, wrap_px
 from game.shell.keymap import Binding
@@ -930,7 +930,7 @@ class MassBoardScene(Scene):
             if y + sz + 4 > box.bottom - (4 if k == len(lines) - 1 else 18):
                 # what does not fit is said, not silently dropped (the window is too small for it)
                 left = sum(1 for x in lines[k:] if x[0])
-                surface.blit(text(f"... {left} more line(s): a larger window shows them", 11, DIM), (box.x + 10, y))
+                surface.blit(text(f"... {counted(left, 'more line', 'more lines')}: a larger window shows them", 11, DIM), (box.x + 10, y))
                 break
             surface.blit(text(chunk, sz, colour, bold), (box.x + 10, y))
             y += sz + 3

@@ -35,6 +35,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from game.core.record import Record
+from game.core.system import counted
 from game.shell.fonts import text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
@@ -308,7 +309,7 @@ class MassReplayScene(Scene):
         for k, (chunk, colour) in enumerate(chunks):
             if y + STEP_LINE > bottom and k < len(chunks) - 1:
                 more = len(chunks) - k
-                surface.blit(text(f"... {more} more line(s): the log on the right has them all", 11, DIM),
+                surface.blit(text(f"... {counted(more, 'more line', 'more lines')}: the log on the right has them all", 11, DIM),
                              (box.x + 10, y))
                 break
             surface.blit(text(chunk, STEP_SIZE, colour), (box.x + 10, y))

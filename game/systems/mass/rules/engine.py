@@ -289,7 +289,7 @@ def _roll_way(ctx: MassTxn, cmd: c.RollWay) -> None:
         win, raises, _ = _contest(ctx, entries, title)
         gain = 1 + raises
         s.forces[win.force].advantage[way] = gain
-        ctx.note("way_won", f"{title}: {s.forces[win.force].name} wins with {raises} Raise(s): "
+        ctx.note("way_won", f"{title}: {s.forces[win.force].name} wins with {counted(raises, 'Raise', 'Raises')}: "
                  f"+{gain} Advantage", win.force, way=way, advantage=gain, raises=raises)
         if way == "strategy":
             _terrain_bonus(ctx, win.force)
@@ -540,10 +540,10 @@ def _e_bonus(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) ->
     limit = actor.stats.rings.void
     facts = [x.strip() for x in cmd.facts if x.strip()]
     if len(facts) > limit:
-        raise Reject(f"Bonus Effects: {actor.name} may establish at most {limit} fact(s) (Void {limit})")
+        raise Reject(f"Bonus Effects: {actor.name} may establish at most {counted(limit, 'fact', 'facts')} (Void {limit})")
     for x in facts:
         ctx.s.facts.append(f"Wave {ctx.s.wave}, {actor.name}: {x}")
-    ctx.note("facts", f"{actor.name} establishes {len(facts)} of {limit} fact(s) for the GM"
+    ctx.note("facts", f"{actor.name} establishes {len(facts)} of {counted(limit, 'fact', 'facts')} for the GM"
              + (": " + "; ".join(facts) if facts else ""), f.id, facts=facts)
 
 
@@ -591,7 +591,7 @@ def _answer_duel(ctx: MassTxn, cmd: c.AnswerDuel) -> None:
     w = s.rules.duel_wounds
     pr = s.rules.duel_per_raise
     pool = Pool.of(w.rolled + pr.rolled * raises, w.kept + pr.kept * raises, explode=s.rules.wounds_explode)
-    ctx.note("duel_won", f"{_name(s, win.person)} wins the duel with {raises} Raise(s)", win.force,
+    ctx.note("duel_won", f"{_name(s, win.person)} wins the duel with {counted(raises, 'Raise', 'Raises')}", win.force,
              winner=win.person, raises=raises)
     r = ctx.roll_pool(lp.id, lf.id, "duel Wounds", pool)
     _wound(ctx, lf, lp, _less_carapace(ctx, lf, lp.name, r.total, lp.stats.carapace), "duel")
@@ -638,7 +638,7 @@ def _e_rally(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) ->
     if r.total >= tn:
         raises = raises_of(r.total - tn, entry.cap, s.rules.raise_step)
         f.rally_next = 1 + raises
-        ctx.note("rally", f"Rallying Cry succeeds ({r.total} against {tn}, {raises} Raise(s)): {f.name} takes "
+        ctx.note("rally", f"Rallying Cry succeeds ({r.total} against {tn}, {counted(raises, 'Raise', 'Raises')}): {f.name} takes "
                  f"Glory's Advantage ({1 + raises}) next Wave", f.id, raises=raises, tn=tn)
     else:
         ctx.note("rally", f"Rallying Cry fails ({r.total} against {tn})", f.id, tn=tn)
@@ -692,7 +692,7 @@ def _e_encircled(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction
     lost_o, lost_f = len(o.dice) + o.extra_actions, len(f.dice) + f.extra_actions
     o.dice, o.extra_actions = [], 0
     f.dice, f.extra_actions = [], 0
-    ctx.note("encircled", f"{o.name} loses {lost_o} action(s) and {f.name} {lost_f}", f.id)
+    ctx.note("encircled", f"{o.name} loses {counted(lost_o, 'action', 'actions')} and {f.name} {lost_f}", f.id)
 
 
 def _e_entrapping(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
@@ -1038,7 +1038,7 @@ def _gm_person(ctx: MassTxn, cmd: c.GmSetPerson) -> None:
         p.void_left = cmd.void_left
     if cmd.status is not None:
         p.stats = p.stats.model_copy(update={"status": cmd.status})
-    ctx.note("gm", f"GM: {p.name} now {level_name(s.rules, p)}, {p.void_left} Void point(s), status "
+    ctx.note("gm", f"GM: {p.name} now {level_name(s.rules, p)}, {counted(p.void_left, 'Void point', 'Void points')}, status "
              f"{p.stats.status:g}", f.id)
     if f.in_field:
         _check_commander(ctx, f)

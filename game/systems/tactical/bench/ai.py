@@ -20,6 +20,7 @@ from typing import Any
 from game import paths
 from game.bench.harness import Clocked, Figure, Times, ms
 from game.core.ai import play_out
+from game.core.system import counted
 from game.systems.tactical.plugin import PLUGIN
 
 GAMES = 6  # per level; quick: 1, cut short
@@ -57,7 +58,7 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> list[Figu
         t0 = time.perf_counter()
         t = decision_times(level, games, max_commands=QUICK_COMMANDS if quick else 20_000)
         if not t.wall:
-            raise RuntimeError(f"the {level} player made no decision in {games} game(s)")
+            raise RuntimeError(f"the {level} player made no decision in {counted(games, 'game', 'games')}")
         med, worst = statistics.median(t.wall), max(t.wall)
         log(f"  tactical {level}: {len(t.wall)} decisions in {t.games} games ({t.won} won against random) "
             f"in {time.perf_counter() - t0:.1f} s: median {ms(med):.1f} ms, worst {ms(worst):.0f} ms "

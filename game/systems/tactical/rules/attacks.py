@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import Literal
 
 from game.core.hexgrid import Hex
-from game.core.system import possessive
+from game.core.system import counted, possessive
 from game.systems.tactical.rules.attack import (
     AttackImpossible,
     AttackResult,
@@ -197,17 +197,17 @@ def check_advantage(state: GameState, unit: UnitState, points: int, kind: Advant
     if kind == "command":
         have = state.sides[unit.side].advantage.get("command", 0)
         if have < points:
-            raise Reject(f"{side} has {have} Command Advantage point(s), not {points}")
+            raise Reject(f"{side} has {counted(have, 'Command Advantage point', 'Command Advantage points')}, not {points}")
     elif kind == "leadership":
         if unit.leadership < points:
-            raise Reject(f"{who} holds {unit.leadership} Leadership point(s), not {points} "
+            raise Reject(f"{who} holds {counted(unit.leadership, 'Leadership point', 'Leadership points')}, not {points} "
                          "(the commander hands them out first)")
     else:
         if commander_unit(state, unit.side) != unit.id:
             raise Reject(f"Personal Advantage is for the commander's own unit only, not {who}")
         have = state.sides[unit.side].advantage.get("personal", 0)
         if have < points:
-            raise Reject(f"{side} has {have} Personal Advantage point(s), not {points}")
+            raise Reject(f"{side} has {counted(have, 'Personal Advantage point', 'Personal Advantage points')}, not {points}")
 
 
 def spend_advantage(txn: Txn, unit_id: str, points: int, kind: AdvantageKind | None, on: str) -> None:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from game.core.board import Board
 from game.core.hexgrid import Hex
-from game.core.system import possessive
+from game.core.system import counted, possessive
 
 Namer = Callable[[str], str]
 # Names a hex for the player: the map's "col,row" (see `board_where`). Without a board, events
@@ -171,7 +171,7 @@ class LeadershipAssigned(EventBase):
     def text(self, name: Namer = _same) -> str:
         # the side by id, as in every side event's line; `describe_event` (and the client's log)
         # puts the side's name in its place, possessive and all ("The Zones' commander")
-        return f"{possessive(self.side)} commander hands {self.points} Leadership point(s) to {name(self.unit_id)}"
+        return f"{possessive(self.side)} commander hands {counted(self.points, 'Leadership point', 'Leadership points')} to {name(self.unit_id)}"
 
 
 class RollMade(EventBase):
@@ -309,7 +309,7 @@ class AttackResolved(EventBase):
     def text(self, name: Namer = _same) -> str:
         if self.result == "no_hit":
             return f"{name(self.attacker_id)} misses {name(self.target_id)}"
-        return (f"{name(self.attacker_id)} → {name(self.target_id)}: {self.hits} hit(s), "
+        return (f"{name(self.attacker_id)} → {name(self.target_id)}: {counted(self.hits, 'hit', 'hits')}, "
                 f"damage {self.damages or '-'}, strength lost {self.strength_lost}, result {self.result}")
 
 

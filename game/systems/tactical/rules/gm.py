@@ -23,6 +23,7 @@ exist on the board, known unit types and sides.
 from typing import Any, Literal
 
 from game.core.hexgrid import Hex
+from game.core.system import counted
 from game.systems.tactical.rules.commands import (
     GM_COMMANDS,
     GM_PREFIX,
@@ -255,7 +256,7 @@ def _advantage(txn: Txn, cmd: GiveAdvantage) -> None:
             raise Reject(f"{state.unit_name(unit.id)} is not on side {cmd.side}")
         left = unit.leadership + cmd.points
         if left < 0:
-            raise Reject(f"{state.unit_name(unit.id)} holds only {unit.leadership} Leadership point(s)")
+            raise Reject(f"{state.unit_name(unit.id)} holds only {counted(unit.leadership, 'Leadership point', 'Leadership points')}")
         txn.change_unit(unit.id, leadership=left)
         where = f"to {{unit}} (now {left})"
     else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from game.core.system import possessive
+from game.core.system import counted, possessive
 from game.systems.tactical.rules.check import Modifier, roll_check
 from game.systems.tactical.rules.commands import AssignLeadership, ChooseInitiative, ChooseTurnPlace
 from game.systems.tactical.rules.common import commander_unit, known_side, name, not_ended, not_waiting
@@ -241,7 +241,7 @@ def handle_assign_leadership(txn: Txn, cmd: AssignLeadership) -> None:
                      f"{possessive(st.side_name(cmd.side))} own turn")
     pool = st.sides[cmd.side].advantage.get("leadership", 0)
     if pool < cmd.points:
-        raise Reject(f"{st.side_name(cmd.side)} has {pool} Leadership Advantage point(s), not {cmd.points}")
+        raise Reject(f"{st.side_name(cmd.side)} has {counted(pool, 'Leadership Advantage point', 'Leadership Advantage points')}, not {cmd.points}")
     sides = dict(st.sides)
     adv = dict(sides[cmd.side].advantage)
     adv["leadership"] = pool - cmd.points

@@ -24,7 +24,7 @@ from typing import Literal, cast
 
 from game.core.board import Board
 from game.core.hexgrid import DIRECTIONS, Hex, distance, neighbours
-from game.core.system import possessive
+from game.core.system import counted, possessive
 from game.systems.tactical.rules import overwatch
 from game.systems.tactical.rules.attacks import check_advantage, declare_or_offer, spend_advantage
 from game.systems.tactical.rules.check import Modifier, roll_check
@@ -880,7 +880,7 @@ def dash_payment(state: GameState, unit: UnitState, pay: DashPay | None) -> Dash
     if pay == "adrenaline" and unit.adrenaline < rules.adrenaline_cost:
         raise Reject(f"{who} has no Adrenaline left to dash")
     if pay == "leadership" and unit.leadership < rules.leadership_per_adrenaline:
-        raise Reject(f"{who} has {unit.leadership} Leadership point(s); a dash needs "
+        raise Reject(f"{who} has {counted(unit.leadership, 'Leadership point', 'Leadership points')}; a dash needs "
                      f"{rules.leadership_per_adrenaline}")
     return pay
 
