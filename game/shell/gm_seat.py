@@ -3,12 +3,16 @@ has no GM lock of its own (the tactical battle, the mass battle; the campaign ke
 state, game/systems/campaign/rules/gm_lock.py, and a battle fought out from a campaign asks for
 the campaign's: `outer_seat`).
 
-- The passphrase is set, changed or cleared in the players dialog (P, "GM passphrase...",
+- The passphrase is set, changed or cleared in the players dialog (P, "GM passphrase... (K)",
   `PassphraseFormScene`); changing or clearing it takes the current one first. The game keeps
-  only a salted, deliberately slow digest of it (`Lock`: PBKDF2-HMAC-SHA256 of the passphrase in
-  Unicode's composed form, a random 16-byte salt of the game's own, `ITERATIONS` rounds: the
-  campaign's scheme, written again here because the shell imports no rule system), and every save
-  of the game keeps that digest in its header (`gm_lock`, written only when set: docs/saves.md).
+  only a salted, deliberately slow digest of it (game/core/gm_lock.py: `Lock`, PBKDF2-HMAC-SHA256
+  of the passphrase in Unicode's composed form, a random 16-byte salt of the game's own,
+  `ITERATIONS` rounds: the campaign's scheme, written again in the core because neither the core
+  nor the shell imports a rule system; `keeping(game)` holds it), and every save of the game
+  keeps that digest in its header (`gm_lock`, written only when set: docs/saves.md).
+- Once play has begun, the players dialog changes a side's seat only behind the same lock
+  (`seat_unlock`, the dialog's `SeatRule.unlock`): the campaign's passphrase under a battle
+  fought out from it, else this game's when set, else the GM's word ("I am the GM").
 - F2 (`open_gm_mode`, called by each system's `open_gm`): with the passphrase set, GM mode opens
   only behind `PassphraseScene`, which draws nothing of the game; a wrong passphrase opens nothing
   and says so. Without one, a game with two or more sides played at the screen (hotseat), or a
