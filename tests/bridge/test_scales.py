@@ -311,7 +311,7 @@ def test_verify_replays_the_campaign_and_each_linked_battle_save_and_catches_a_c
     assert "result: crushing victory for The Zones" in out
     out = _run(["scales", "verify", str(after)], capsys)
     assert "B1 <- saves/b1.yaml: replays, unchanged, translates to the same result" in out
-    assert "-- 1 linked battle save(s), 0 problem(s)" in out
+    assert "-- 1 linked battle save, 0 problems" in out
     tsave.write_text(tsave.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert main(["scales", "verify", str(after)]) == 1
     assert "has changed since its result was applied" in capsys.readouterr().out

@@ -37,7 +37,7 @@ from game.bridge.mass import mass_plan
 from game.bridge.sides import BridgeError
 from game.bridge.tiled import generate_tactical
 from game.core.errors import GameFileError
-from game.core.system import Rejection
+from game.core.system import Rejection, counted
 from game.io.outpaths import check_destination, check_folder, write_text_or_keep
 from game.io.saves import dump_save
 from game.replay import make_save
@@ -214,7 +214,7 @@ def _verify(args: argparse.Namespace) -> int:
         print(c.text)
     problems = sum(1 for c in checks if not c.ok)
     linked = sum(1 for c in checks if "<-" in c.text or not c.ok)
-    print(f"-- {linked} linked battle save(s), {problems} problem(s)")
+    print(f"-- {counted(linked, 'linked battle save', 'linked battle saves')}, {counted(problems, 'problem', 'problems')}")
     return 1 if problems else 0
 
 

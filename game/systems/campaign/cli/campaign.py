@@ -43,7 +43,7 @@ import yaml
 from game.core.dice import Rng
 from game.core.errors import GameFileError, UserError
 from game.core.record import Record
-from game.core.system import Rejection
+from game.core.system import Rejection, counted
 from game.io.datafiles import read_yaml, validate_model
 from game.io.outpaths import check_destination, write_output
 from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
@@ -386,7 +386,7 @@ def _import(args: argparse.Namespace) -> int:
                             + (f"; missing: {', '.join(missing)}" if missing else "")
                             + (f"; not giving orders this week (no battle on the tables): {', '.join(extra)}: "
                                "leave their files out" if extra else "")
-                            + (f"; {bad} file(s) refused" if bad else "") + "; nothing imported")
+                            + (f"; {counted(bad, 'file', 'files')} refused" if bad else "") + "; nothing imported")
         seed = GmDiceSeed(week=rec.state.week, commitment=secret["commitment"], secret=secret["secret"],
                           salts={f.player: f.salt or "" for _p, f in checked})
         outcome = rec.apply(seed)
@@ -594,7 +594,7 @@ def _verify_dice(args: argparse.Namespace) -> int:
     for p in problems:
         print(f"PROBLEM: {p}")
     if problems:
-        print(f"-- week {args.week}: {len(problems)} problem(s)")
+        print(f"-- week {args.week}: {counted(len(problems), 'problem', 'problems')}")
         return 1
     if unchecked:
         for u in unchecked:
