@@ -54,6 +54,7 @@ from game.bridge.sides import BridgeError
 from game.bridge.tiled import fresh_seed
 from game.core.errors import GameFileError
 from game.core.palette import rgb
+from game.core.system import counted
 from game.io.saves import read_header
 from game.replay import find_scenario, scenario_fingerprint
 from game.shell import actions, launch, savegame
@@ -103,7 +104,7 @@ def decisiveness_words(state: Any, result: Any) -> str:
     (0) or a larger one (below 0): it still wins, at the lowest band the points reach."""
     w, lo = state.player_name(result.winner), state.player_name(result.loser)
     n = abs(result.decisiveness)
-    points = f"{n} percentage point{'' if n == 1 else 's'}"
+    points = counted(n, "percentage point", "percentage points")
     if result.decisiveness > 0:
         return f"{lo} lost {points} more of its forces than {w}"
     if result.decisiveness == 0:
