@@ -138,9 +138,14 @@ def shell_key(app: AppContext, event: pygame.event.Event) -> bool:
 
 def _screen_name(top: SceneLike) -> str:
     """What the message calls the screen: its `title` when it has one as text (a dialog's,
-    "Players"; a replay view's, "The replay view"), else "This screen"."""
+    "Players"; a replay view's, "The replay view"), else "This screen". A title that ends a
+    sentence ("The Zones wins!") is quoted, so the words after it still read: '"The Zones
+    wins!": close this first', not 'The Zones wins!: close this first'."""
     title = getattr(top, "title", None)
-    return title if isinstance(title, str) and title else "This screen"
+    if not isinstance(title, str) or not title.strip():
+        return "This screen"
+    title = title.strip()
+    return f'"{title}"' if title[-1] in ".!?:;" else title
 
 
 def _game_key_elsewhere(app: AppContext, top: SceneLike, event: pygame.event.Event) -> bool:

@@ -226,3 +226,13 @@ def test_a_games_letter_key_on_the_hand_off_screen_is_answered_and_does_nothing_
         assert game.app.scenes.top is handoff
         assert handoff.message == "Hand-off: the game's keys wait until the screen is passed (Enter)."
     assert game.session.state is state
+
+
+def test_a_screen_title_that_ends_a_sentence_is_quoted_in_close_this_first() -> None:
+    from types import SimpleNamespace
+
+    from game.shell.keys import _screen_name
+    assert _screen_name(SimpleNamespace(title="The Zones wins!")) == '"The Zones wins!"'
+    assert _screen_name(SimpleNamespace(title="Players")) == "Players"
+    assert _screen_name(SimpleNamespace(title="  ")) == "This screen"
+    assert _screen_name(SimpleNamespace()) == "This screen"
