@@ -42,3 +42,45 @@ def test_every_shipped_rule_system_has_a_replay_view_and_the_help_names_them(
         main(["replay", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert all(name in text for name in ("the tactical battle", "the campaign", "the mass battle")), text
+
+
+def test_the_replay_view_alone_names_the_replayed_game_in_the_window_title(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import pygame
+
+    from game.shell.app import App
+    from game.shell.launch import open_replay_file
+
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    path = tmp_path / "teaching.yaml"
+    assert main(["arena", str(ROOT / "maps" / "campaign" / "teaching.yaml"), "--games", "1", "--max-rounds", "1",
+                 "--work", "200", "--save", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    app = App(TABLE, headless=True)
+    assert open_replay_file(app, path) is None
+    app._show_title()
+    assert pygame.display.get_caption()[0].endswith("- replay of teaching.yaml")
+
+
+def test_the_replay_view_window_fits_a_small_screen_as_play_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.shell.app import App
+
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    path = tmp_path / "teaching.yaml"
+    assert main(["arena", str(ROOT / "maps" / "campaign" / "teaching.yaml"), "--games", "1", "--max-rounds", "1",
+                 "--work", "200", "--save", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    sizes: list[tuple[int, int]] = []
+
+    class Seen(App):
+        def __post_init__(self) -> None:
+            sizes.append(self.size)
+            super().__post_init__()
+
+    monkeypatch.setattr(replay_cli, "App", Seen)
+    monkeypatch.setattr(replay_cli, "desktop_size", lambda: (1366, 768))  # a laptop's screen
+    assert replay_cli._view(TABLE, str(path), frames=2) == 0
+    assert sizes == [(1280, 658)]  # not 1280x800, whose bottom buttons a 768-high screen hides

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from game.cli.play import desktop_size, fitted_size
 from game.core import gm_lock
 from game.core.errors import GameFileError
 from game.core.system import RuleSystem, counted
@@ -179,7 +180,7 @@ def _no_view(table: Any, path: str) -> str | None:
 
 def _view(table: Any, path: str, frames: int) -> int:
     """The replay view alone in a window, from the first command; Esc closes it."""
-    app = App(table)
+    app = App(table, size=fitted_size(desktop_size()))  # (the window fits the screen, as `play`'s does)
     problem = open_replay_file(app, Path(path))
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)

@@ -230,6 +230,11 @@ class App:
             return  # the same game in the same state: the same title (its summary is not asked again)
         self._title_of = seen
         title = actions.window_title(game.session if game is not None else None)
+        if game is None:  # a replay view alone (`replay --view`, a replay file from the menu): its game named
+            shown = next((getattr(s, "game_title", "") for s in reversed(list(self.scenes))
+                          if s.name == "replay"), "")
+            if shown:
+                title = f"{title} - replay of {shown}"
         if title != self._title:
             self._title = title
             pygame.display.set_caption(title)
