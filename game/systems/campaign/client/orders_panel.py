@@ -230,7 +230,6 @@ class OrdersPanel:
     def draw(self, surface: pygame.Surface, x: int, bottom: int) -> int:
         """The vanguard's heading, the orders in words and the planner (as room allows)."""
         sc = self.scene
-        st = sc.seen
         o = self.orders
         sc._text(surface, "Vanguard (units that may lead it; best first chosen):", (x, self.list_label_y), 12,
                  (200, 200, 210))
@@ -248,13 +247,40 @@ class OrdersPanel:
                           (255, 255, 160), True)
         for n in self.notes:
             y += sc._para(surface, n, (x, y), 12, (255, 170, 120))
-        need = 14 * 9 + 16
-        sc.planner_fits = bottom - y >= need
+        sc.planner_fits = bottom - y >= PLANNER_NEED
         if not sc.show_planner:
             return int(y + sc._text(surface, "Planner hidden (E shows it).", (x, y), 11, (170, 170, 180)))
-        if bottom - y < need:
-            return int(y) + int(sc._para(surface, "Planner: no room at this window size (enlarge the window; E "
-                                         "hides it).", (x, y), 11, (170, 170, 180)))
+        if bottom - y < PLANNER_NEED:  # a short window: the planner over the map, clear of the battle's hex
+            box = self.planner_box()
+            pygame.draw.rect(surface, (22, 25, 32), box)
+            pygame.draw.rect(surface, EQ_COLOUR, box, 1)
+            self._draw_planner(surface, box.x + 8, box.y + 6, box.bottom - 4)
+            return int(y) + int(sc._para(surface, "Planner: over the map (no room for it here at this window "
+                                         "size; E hides it).", (x, y), 11, (170, 170, 180)))
+        return self._draw_planner(surface, x, y, bottom)
+
+    def planner_box(self) -> pygame.Rect:
+        """Where the planner is drawn over the map when the panel has no room for it [decision]:
+        the panel's width, along the map view's foot (above its line of controls), or along its top (below the week's steps)
+        when the battle's hex would be under it at the foot."""
+        sc = self.scene
+        view = sc.map_view()
+        w = min(view.w - 12, PLANNER_BOX[0])
+        h = min(view.h - 46, PLANNER_BOX[1])
+        box = pygame.Rect(view.x + 6, view.bottom - h - 22, w, h)  # (above the map's line of controls)
+        bx, by = sc.hex_centre(sc.seen.battles[self.battle_id].hex)
+        reach = int(3 * 36 * sc.scale)  # the battle's hex and the hexes beside it (picked for a Withdraw)
+        if box.inflate(2 * reach, 2 * reach).collidepoint(bx, by):
+            box.y = view.y + 24
+        return box
+
+    def _draw_planner(self, surface: pygame.Surface, x: int, y: int, bottom: int) -> int:
+        """The planner's table (win% / lose% of each pair of manoeuvres), the equilibrium's mix and
+        what each manoeuvre gives up, its value and the note on the rows, from `y`, above `bottom`.
+        Returns the y under it."""
+        sc = self.scene
+        st = sc.seen
+        o = self.orders
         # the vanguard the player picked, else each manoeuvre's best (the chosen row's is the best)
         picked = o.vanguard if self.vanguard_chosen else None
         key = (o.stratagems, picked, len(sc.session.history))
@@ -333,6 +359,8 @@ class OrdersPanel:
         return h
 
 
+PLANNER_NEED = 14 * 9 + 16  # the panel's height the planner needs below the orders (else: over the map)
+PLANNER_BOX = (396, 14 * 12 + 12)  # the planner's box over the map: its table, value and notes
 EQ_MIX_X = 290  # where the equilibrium's columns are drawn, from the panel's left edge
 EQ_GIVES_X = 324
 PLAN_CELLS_X = 88  # the planner's cells: right of the rows' names ("6 Shock Attack"), six columns
