@@ -360,7 +360,7 @@ class OrdersPanel:
 
 
 PLANNER_NEED = 14 * 9 + 16  # the panel's height the planner needs below the orders (else: over the map)
-PLANNER_BOX = (396, 14 * 12 + 12)  # the planner's box over the map: its table, value and notes
+PLANNER_BOX = (396, 14 * 14 + 12)  # the planner's box over the map: its table, value and notes
 EQ_MIX_X = 290  # where the equilibrium's columns are drawn, from the panel's left edge
 EQ_GIVES_X = 324
 PLAN_CELLS_X = 88  # the planner's cells: right of the rows' names ("6 Shock Attack"), six columns
