@@ -23,7 +23,15 @@ from game.core import gm_lock
 from game.core.errors import GameFileError
 from game.core.system import Accepted, Step
 from game.shell import savegame
-from game.shell.contracts import AppContext, GameScene, game_scenes, is_game_scene, live_game, tell
+from game.shell.contracts import (
+    AppContext,
+    GameScene,
+    game_scenes,
+    is_game_scene,
+    live_game,
+    tell,
+    unsent_lines,
+)
 from game.shell.keymap import Binding, help_pieces
 from game.shell.launch import client_of, load_into
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -379,11 +387,35 @@ def write_recovery(app: AppContext) -> list[Path]:
     return out
 
 
-def request_quit(app: AppContext) -> bool:
-    """Esc on a game screen, the window's close button, Ctrl+Q, Options -> Quit: ask first when
-    there is unsaved play."""
+def ask_unsent(app: AppContext, lost: Sequence[str], then: Callable[[], object], verb: str = "Quit") -> None:
+    """Before `then` (`verb`: "Quit", "Load") throws away what is typed or chosen and not sent
+    (`lost`: the lines of contracts.unsent_lines): a question naming it. "Back to the game"
+    (Enter, Esc) keeps it; "<verb> anyway" goes on."""
+    it = "it" if len(lost) == 1 else "them"
+    w, h = app.screen.get_size()
+    app.push(DialogScene(app, f"{verb} without sending {it}?",
+                         f"Not sent yet, and lost if you {verb.lower()}: {'; '.join(lost)}. Back to the game keeps {it}.",
+                         [Choice("Back to the game", None, pygame.K_RETURN, primary=True),
+                          Choice(f"{verb} anyway", then, pygame.K_q if verb == "Quit" else pygame.K_l)],
+                         size=(min(620, w - 40), min(260, h - 40)), cancel=Choice("Back to the game", None),
+                         name="unsent_question"))
+
+
+def request_quit(app: AppContext, *, ask_unsent_first: bool = True) -> bool:
+    """Esc on a game screen or the hand-off, the window's close button, Ctrl+Q, Options -> Quit:
+    first, when a scene on the stack holds something typed or chosen and not sent (its optional
+    `unsent`: contracts.HoldsUnsent), ask before it is thrown away ("Back to the game" keeps it);
+    then ask when there is unsaved play. `ask_unsent_first=False`: not the first question (a
+    terminate signal does not wait on it: `on_terminate`; the question's "Quit anyway")."""
     if any(s.name == "quit_dialog" for s in app.scenes):
         return True
+    if ask_unsent_first:
+        if any(s.name == "unsent_question" for s in app.scenes):
+            return True
+        lost = unsent_lines(app)
+        if lost:
+            ask_unsent(app, lost, lambda: request_quit(app, ask_unsent_first=False))
+            return True
     scenes = game_scenes(app)
     if not any(unsaved(s.session) and s.session.history for s in scenes):
         quit_now(app)
@@ -404,14 +436,20 @@ def request_quit(app: AppContext) -> bool:
         print(f"saved to {path}")
         quit_now(app)
 
+    # (past the question about them, or a terminate signal that does not wait on it: said again,
+    # since no save keeps them)
+    lost = unsent_lines(app)
+    it = "it" if len(lost) == 1 else "them"
+    not_kept = (f"\nNot sent, and in no save (Keep playing keeps {it}): " + "; ".join(lost) + ".",) if lost else ()
     dialog = DialogScene(app, "Quit the game?",
                          styled(f"{what} has moves since the last save. ", Span("Save and quit", bold=True),
                                 " writes a new save; ", Span("Quit", bold=True), " keeps them only in a "
                                 "recovery save the next start of this game offers to resume; ",
-                                Span("Keep playing", bold=True), " goes back to the game."),
+                                Span("Keep playing", bold=True), " goes back to the game.", *not_kept),
                          [Choice("Save and quit", save_and_quit, primary=True),
                           Choice("Quit", lambda: quit_now(app)),
                           Choice("Keep playing", None)],
+                         size=(600, 340) if not_kept else (520, 300),
                          cancel=Choice("Keep playing", None), name="quit_dialog")
     app.push(dialog)
     return True
@@ -445,7 +483,9 @@ def on_terminate(app: AppContext, signum: int) -> list[Path]:
     """A terminate signal (SIGTERM, or SIGHUP: `kill`, a logout, a shutdown), taken in the frame
     loop (App.step): every game with unsaved play is kept as a recovery save at once, since a
     SIGKILL may follow; then the window quits as Ctrl+Q does (asking when there is unsaved play,
-    the play already kept), and at once on a second signal. Returns the recovery saves written."""
+    the play already kept), and at once on a second signal. What is typed or chosen and not sent
+    (a scene's `unsent`) is in no save: it does not hold the quit up, and is named on stderr as
+    lost. Returns the recovery saves written."""
     try:
         name = signal.Signals(signum).name
     except ValueError:
@@ -453,13 +493,16 @@ def on_terminate(app: AppContext, signum: int) -> list[Path]:
     kept = write_recovery(app)
     for path in kept:
         print(f"{name}: the game was kept in {path} (the next start offers to resume it)", file=sys.stderr, flush=True)
+    lost = unsent_lines(app)  # in no save: a terminate signal does not wait on the question for them
+    if lost:
+        print(f"{name}: not sent, and not kept: {'; '.join(lost)}", file=sys.stderr, flush=True)
     game = live_game(app)
     if game is not None and kept:
         tell(game, f"Asked to close ({name}): the moves since the last save are kept in {kept[-1].name}.", 10.0)
     if any(s.name == "quit_dialog" for s in app.scenes):  # asked once already: a logout does not wait
         quit_now(app, anyway=True)
         return kept
-    request_quit(app)
+    request_quit(app, ask_unsent_first=False)
     return kept
 
 

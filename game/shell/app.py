@@ -145,8 +145,9 @@ class App:
         self.running = False
 
     def request_quit(self) -> None:
-        """The window's close button: ask first when a game has unsaved play (and always keep a
-        recovery save that the next start offers to resume)."""
+        """The window's close button: ask first when a scene holds something typed and not sent
+        (its `unsent`), then when a game has unsaved play (and always keep a recovery save that the
+        next start offers to resume): actions.request_quit."""
         actions.request_quit(self)
 
     # ------------------------------------------------------------------ terminate signals

@@ -10,6 +10,11 @@ so that nothing below the App imports it (no import loop, TYPE_CHECKING imports 
 of a screen that plays a live game, whatever its rule system; `Scene` (game/shell/scene.py)
 gives every scene the optional parts (`after_change`, `key_map`), so a system's scene needs only
 `game_scene = True`, a `session` and `toast`.
+
+`HoldsUnsent` is the optional hook by which any scene on the stack says what quitting would throw
+away that is in no save (a story post typed and not posted, orders chosen in part): the shell
+asks every scene before the window closes (`unsent_lines`; actions.request_quit), so no path to
+quitting (Esc, Ctrl+Q, the window's close button, from the hand-off or a dialog) loses it unasked.
 """
 
 from __future__ import annotations
@@ -120,6 +125,21 @@ class GameScene(SceneLike, Protocol):
     def after_change(self) -> None:
         """The session's state changed under the screen (an undo, a redo): show it afresh."""
         ...
+
+
+@runtime_checkable
+class HoldsUnsent(Protocol):
+    """A scene holding what the players typed or chose and have not sent (optional: most do not)."""
+
+    def unsent(self) -> list[str]:
+        """One line for each thing quitting now would throw away, for the question the shell
+        asks (naming whose it is and what it is, not what was typed). Empty: nothing."""
+        ...
+
+
+def unsent_lines(app: AppContext) -> list[str]:
+    """What every scene on the stack holds unsent (`HoldsUnsent`), bottom first."""
+    return [line for s in app.scenes if isinstance(s, HoldsUnsent) for line in s.unsent()]
 
 
 def tell(scene: GameScene, text: str, seconds: float = 3.0, *, problem: bool = False) -> None:

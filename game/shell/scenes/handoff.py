@@ -3,7 +3,9 @@
 It is a full (non-overlay) scene, so nothing under it is drawn while it is up. Only a deliberate
 Enter or Space, or a click on its button, continues (a stray key or click does not reveal the
 map); the click is consumed on release so it cannot fall through to the map. Esc asks whether
-to quit, as on a game screen (the question is drawn over the blank screen, so it shows nothing).
+to quit, as on a game screen (the question is drawn over the blank screen, so it shows nothing of
+the map): first, when a scene under it holds something typed and not sent (a story post, orders
+chosen in part), naming it, then about unsaved play (actions.request_quit). So does Ctrl+Q.
 
 The shell's keys that would act on the hidden game (F2 GM mode, F3 replay, Ctrl+Z / Ctrl+Y, F5,
 Ctrl+S, F9) are refused here with a line under the button that says so and names nothing of the
@@ -65,7 +67,8 @@ class HandoffScene(Scene):
     name = "handoff"
     REFUSED_SHELL_KEYS = REFUSED  # (not in its F1 help: keys.help_groups)
     KEYS = (Binding(CONTINUE_KEYS, "Enter or Space", "show the map to the side named (or click Continue)"),
-            Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play; the map stays hidden)"))
+            Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play or something typed and not sent; "
+                    "the map stays hidden)"))
 
     def __init__(self, app: AppContext, side_name: str, colour: tuple[int, int, int],
                  detail: str = "", on_continue: Callable[[], None] | None = None) -> None:

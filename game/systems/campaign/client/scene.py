@@ -698,19 +698,21 @@ class CampaignScene(Scene):
     def unsent(self) -> list[str]:
         """What quitting now would throw away that is not in the game yet: each story post typed
         and not posted, each power's orders chosen in part and not sealed (one line each, naming
-        the power, never what was typed or chosen). Empty: nothing."""
+        the power, never what was typed or chosen, and how to send it). Empty: nothing. The shell
+        asks it before any quit (contracts.HoldsUnsent), from whatever screen is on top."""
         self._keep_post_text()
         st = self.state
         out: list[str] = []
         for power, text in self.post_drafts.items():
             if st.phase == "narrative" and power not in st.narrative_done and text.strip() \
                     and text != POST_TEXT and power in st.players:
-                out.append(f"{st.player_name(power)}: a story post typed, not posted")
+                out.append(f"{st.player_name(power)}: a story post typed, not posted (Post, or Enter in its box, sends it)")
         for (week, power, battle), panel in self.order_drafts.items():
             b = st.battles.get(battle)
             if week == st.week and st.phase == "orders" and b is not None and power not in b.orders \
                     and panel.half_chosen():
-                out.append(f"{st.player_name(power)}: orders for battle {battle} chosen in part, not sealed")
+                out.append(f"{st.player_name(power)}: orders for battle {battle} chosen in part, not sealed "
+                           "(Seal orders sends them)")
         return out
 
     def escape(self) -> None:
@@ -725,40 +727,32 @@ class CampaignScene(Scene):
             self.message_ok = True
             self._build()
             return
-        self._ask_before(self._shell_escape, "Quit")
+        self._shell_escape()
 
     def _shell_escape(self) -> None:
-        """What the shell's Esc does on a game screen: back to the game this one was opened from,
-        else quit (asking first when there is unsaved play)."""
+        """What the shell's Esc does on a game screen: back to the game this one was opened from
+        (asking first when something would be lost: `_ask_before`), else quit, which the shell
+        asks about (what every scene holds `unsent`, then unsaved play: actions.request_quit)."""
         if self.session.return_to is not None:
-            actions.return_action(self)
+            self._ask_before(lambda: actions.return_action(self), "Leave")
         else:
             actions.request_quit(self.app)
 
     def _ask_before(self, then: Callable[[], object], verb: str) -> None:
-        """`then` at once when nothing typed or chosen would be lost; else a question first."""
+        """`then` at once when nothing typed or chosen would be lost; else the shell's question
+        first (actions.ask_unsent)."""
         lost = self.unsent()
         if not lost:
             then()
             return
-        how = [h for h, there in (("a post: Post, or Enter in its box", any("post" in x for x in lost)),
-                                  ("orders: Seal orders", any("orders" in x for x in lost))) if there]
-        body = ("Not sent yet, and lost if you go on: " + "; ".join(lost) + ". Back to the game keeps "
-                f"{'it' if len(lost) == 1 else 'them'} ({'; '.join(how)}).")
-        w, h = self.app.screen.get_size()
-        self.app.push(DialogScene(self.app, f"{verb} without sending it?" if len(lost) == 1
-                                  else f"{verb} without sending them?", body,
-                                  [Choice("Back to the game", None, pygame.K_RETURN, primary=True),
-                                   Choice(f"{verb} anyway", then, pygame.K_q if verb == "Quit" else pygame.K_l)],
-                                  size=(min(620, w - 40), min(260, h - 40)), cancel=Choice("Back to the game", None),
-                                  name="unsent_question"))
+        actions.ask_unsent(self.app, lost, then, verb)
 
     def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
-        """The shell's keys that would throw away what is typed or chosen and not sent (Ctrl+Q
-        quits, F9 loads the quick save over the game): asked first (`unsent`); the others are the
-        shell's (False)."""
-        if binding.label in ("Ctrl+Q", "F9") and self.unsent():
-            self._ask_before(act, "Quit" if binding.label == "Ctrl+Q" else "Load")
+        """F9 would load the quick save over what is typed or chosen and not sent: asked first
+        (`unsent`). The others are the shell's (False); Ctrl+Q's question is the shell's, which
+        asks every scene on the stack (actions.request_quit)."""
+        if binding.label == "F9" and self.unsent():
+            self._ask_before(act, "Load")
             return True
         return False
 
