@@ -77,6 +77,10 @@ TRACK_H = 86
 SAID = (150, 210, 250)  # the computer's last decision and the hint
 SAID_SIZE = 12
 SAID_LINE = 15
+MORE_SIZE = 11  # the "3 more below" marker of a list that does not all fit
+MORE_LINE = 15
+NOTICE_SIZE = 11  # the shell's last message beside the battle-over buttons (the log out of sight)
+NOTICE_W = 300
 # the confirming button of a command that ends the battle for its force, by its kind or action
 _ENDING_WORDS = {"surrender": "Surrender", "cede": "Cede victory", "flee": "Flee",
                  "entrapping_ground": "Entrapping Ground", "name_commander": "Nobody commands"}
@@ -93,6 +97,17 @@ class ChoiceRow:
     index: int
     lines: tuple[str, ...]
     rect: pygame.Rect
+
+
+@dataclass(frozen=True)
+class ListView:
+    """The choices in sight (`rows`), how many are out of sight above and below them, and the
+    list's whole area (markers and the scroll cue included)."""
+
+    rows: list[ChoiceRow]
+    above: int
+    below: int
+    area: pygame.Rect
 
 
 def _fitted(label: str, width: int, sizes: tuple[int, ...] = (13, 12, 11)) -> tuple[str, int]:
@@ -222,6 +237,9 @@ class MassBoardScene(Scene):
         self.handoff_wait = False
         self.handoffs = 0
         self.end_buttons: dict[Any, str] = {}
+        # the shell's last message (saved to ..., not saved: ...), shown beside the battle-over
+        # buttons when the summary covers the log
+        self.notice: tuple[str, tuple[int, int, int]] | None = None
         self.summary_fits = True
         self.wrest_button: Any = None
         self.wrest_forces: list[str] = []  # the forces at the screen whose members may wrest command
@@ -283,7 +301,8 @@ class MassBoardScene(Scene):
         self.apply_button: Any = None
         self.wrest_button = None
         if self.over:
-            for rect, (key, label) in zip(end.button_rects(r["summary"], len(self._end_labels())),
+            reserve = NOTICE_W if self._log_covered() else 0  # room beside them for the shell's messages
+            for rect, (key, label) in zip(end.button_rects(r["summary"], len(self._end_labels()), reserve),
                                           self._end_labels(), strict=True):
                 self.end_buttons[Button(rect, label, self.ui)] = key
         else:
@@ -373,11 +392,25 @@ class MassBoardScene(Scene):
     def toast(self, text: str, seconds: float = 3.0) -> None:
         """A message from the shell (saved, loaded, refused): into the log, where it stays."""
         self._say(text, (255, 200, 120))
+        self.notice = (text, (255, 200, 120))
 
     def notify(self, text: str, seconds: float, problem: bool) -> bool:
         """A shell message in its tone: a confirmation in the log's normal colour, a problem as a refusal."""
         self._say(text, BAD if problem else INK)
+        self.notice = (text, BAD if problem else INK)
         return True
+
+    def _log_covered(self) -> bool:
+        """The battle is over and its summary lies over the log (a small window)."""
+        r = self._rects()
+        return self.over and r["summary"].colliderect(r["log"])
+
+    def notice_rect(self) -> pygame.Rect:
+        """Where the shell's last message is drawn while the summary covers the log: beside the
+        summary's buttons (a save's place, a refusal: read there, not in a log out of sight)."""
+        box = self._rects()["summary"].inflate(-8, -8)
+        last = max((b.rect.right for b in self.end_buttons), default=box.x)
+        return pygame.Rect(last + 12, box.bottom - end.BUTTON_H - 8, box.right - 12 - (last + 12), end.BUTTON_H + 4)
 
     def after_change(self) -> None:
         """The shell's undo / redo changed the state: the board's lists follow it."""
@@ -532,7 +565,8 @@ class MassBoardScene(Scene):
         self._plan_handoff(rolled=bool(self.system.rolls(events)))
         self._refresh()
         if self.over:
-            self._say("The battle is over: the summary is below (save, a new battle, or quit).", GOLD)
+            self._say("The battle is over: its summary is on the board, with Save, New battle and Quit.", GOLD)
+            self.notice = None  # (beside the summary's buttons: only what is said from now on)
         self._build()
         actions.after_change(self)  # the autosave at each new Wave
         return True
@@ -622,7 +656,10 @@ class MassBoardScene(Scene):
         cmd = timed.decision.command
         name = s.forces[force].name
         what = _without_name(choices.label(s, cmd), name)
-        self.last_said = f"Hint ({level}) for {name}: {what}. Why: {_reason(what, timed.decision.why)}"
+        why = _reason(what, timed.decision.why)
+        # a why that only says the choice again ("roll Heaven ... Why: roll Heaven ...") is left out
+        because = "" if why.strip().rstrip(".").lower() == what.strip().rstrip(".").lower() else f" Why: {why}"
+        self.last_said = f"Hint ({level}) for {name}: {what}.{because}"
         self._say(self.last_said, SAID)
         if cmd in self.legal:  # the hinted choice is the one chosen in the list (Enter plays it)
             self.choose(self.legal.index(cmd))
@@ -691,7 +728,7 @@ class MassBoardScene(Scene):
                 if row.rect.collidepoint(event.pos):
                     self.choose(row.index)
         elif event.type == pygame.MOUSEWHEEL and self.legal:
-            self.scroll = max(0, min(len(self.legal) - 1, self.scroll - event.y))
+            self.scroll = max(0, min(self._last_scroll(), self.scroll - event.y))
 
     def update(self, dt: float) -> None:
         if self.handoff_to is not None and not self.handoff_wait and self.app.scenes.top is self:
@@ -709,21 +746,48 @@ class MassBoardScene(Scene):
     # ------------------------------------------------------------------ the choices' layout
     def command_rows(self) -> list[ChoiceRow]:
         """The choices drawn from `scroll` on, each wrapped to the box (never cut)."""
+        return self.list_view().rows
+
+    def list_view(self) -> ListView:
+        """The choices drawn from `scroll` on, and how many lie above and below them: when some are
+        out of sight, a marker line says so at the top or bottom of the list ("3 more below")."""
         if self.over:
-            return []
+            return ListView([], 0, 0, pygame.Rect(0, 0, 0, 0))
         box = self._rects()["cmds"].inflate(-8, -8)
         width = box.w - 20
-        y = box.y + 28 + SAID_LINE * len(self._said_lines(width))
+        top = box.y + 28 + SAID_LINE * len(self._said_lines(width))
         bottom = box.bottom - 6 - 15 * len(self._message_lines(width))
+        y = top + (MORE_LINE if self.scroll > 0 else 0)
+        rows = self._rows_from(self.scroll, y, bottom)
+        if self.scroll + len(rows) < len(self.legal):  # some below: their marker takes the last line
+            rows = self._rows_from(self.scroll, y, bottom - MORE_LINE)
+        below = len(self.legal) - self.scroll - len(rows)
+        return ListView(rows, self.scroll, below, pygame.Rect(box.x, top, box.w, bottom - top))
+
+    def _rows_from(self, first: int, y: int, bottom: int) -> list[ChoiceRow]:
+        """The choices from `first` on that fit between `y` and `bottom` (always at least one)."""
+        box = self._rects()["cmds"].inflate(-8, -8)
         rows: list[ChoiceRow] = []
-        for i in range(self.scroll, len(self.legal)):
-            lines = tuple(wrap_px(self.labels[i], CHOICE_SIZE, width))
+        for i in range(first, len(self.legal)):
+            lines = tuple(wrap_px(self.labels[i], CHOICE_SIZE, box.w - 20))
             h = CHOICE_LINE * len(lines) + 3
             if y + h > bottom and rows:
                 break
             rows.append(ChoiceRow(i, lines, pygame.Rect(box.x + 4, y, box.w - 8, h)))
             y += h
         return rows
+
+    def _last_scroll(self) -> int:
+        """The furthest the list scrolls: its last choice at the bottom, no empty space under it."""
+        scroll, self.scroll = self.scroll, 0
+        try:
+            for first in range(len(self.legal)):
+                self.scroll = first
+                if self.list_view().below == 0:
+                    return first
+            return max(0, len(self.legal) - 1)
+        finally:
+            self.scroll = scroll
 
     def _message_lines(self, width: int) -> list[str]:
         """A refusal under the list, wrapped (at most two lines; the log has it whole)."""
@@ -748,6 +812,8 @@ class MassBoardScene(Scene):
             self._draw_odds(surface, r["odds"])
         if not (self.over and r["summary"].colliderect(r["log"])):
             self._draw_log(surface, r["log"])
+        elif self.notice is not None:
+            self._draw_notice(surface)
         self.ui.draw_ui(surface)
 
     def _draw_top(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:
@@ -835,7 +901,9 @@ class MassBoardScene(Scene):
         pygame.draw.rect(surface, colour, pygame.Rect(rect.x, rect.y, max(2, int(rect.w * frac)), rect.h),
                          border_radius=3)
         lvl = "fled" if p.fled else level_name(s.rules, p)
-        label = outlined(f"{lvl} {p.wounds}/{track}", 11, INK, False)  # readable on the bar and off it
+        # past the end of the track (the dead): the Wounds taken, not an impossible "57/38"
+        words = f"{lvl} {p.wounds}/{track}" if p.wounds <= track else f"{lvl}, {counted(p.wounds, 'Wound', 'Wounds')}"
+        label = outlined(words, 11, INK, False)  # readable on the bar and off it
         surface.blit(label, (rect.x + 3, rect.y - 1))
 
     def _void_pips(self, surface: pygame.Surface, rect: pygame.Rect, p: Any) -> None:
@@ -899,15 +967,47 @@ class MassBoardScene(Scene):
         surface.blit(text(wrap_px(head, 14, box.w - 20, True)[0], 14, GOLD, True), (box.x + 10, box.y + 6))
         for k, line in enumerate(self._said_lines(box.w - 20)):
             surface.blit(text(line, SAID_SIZE, SAID), (box.x + 10, box.y + 26 + k * SAID_LINE))
-        for row in self.command_rows():
+        view = self.list_view()
+        for row in view.rows:
             sel = row.index == self.selected
             if sel:
                 pygame.draw.rect(surface, (60, 56, 40), row.rect, border_radius=3)
             for k, line in enumerate(row.lines):
                 surface.blit(text(line, CHOICE_SIZE, GOLD if sel else INK), (row.rect.x + 6, row.rect.y + 1 + k * CHOICE_LINE))
+        self._draw_more(surface, view)
         lines = self._message_lines(box.w - 20)
         for k, line in enumerate(lines):
             surface.blit(text(line, 12, BAD), (box.x + 10, box.bottom - 5 - 15 * (len(lines) - k)))
+
+    def _draw_more(self, surface: pygame.Surface, view: ListView) -> None:
+        """When the list does not all fit: a marker line above and below the choices in sight
+        ("2 more above", "5 more below", each with a small arrow) and, down the list's right edge,
+        a scroll cue: a thin trough with the part in sight lit."""
+        if not (view.above or view.below):
+            return
+        area = view.area
+        marks = []
+        if view.above:
+            n = counted(view.above, "more choice", "more choices")
+            marks.append((area.y, -1, (f"{n} above: Up / PageUp or the wheel", f"{n} above")))
+        if view.below:
+            last = view.rows[-1].rect.bottom if view.rows else area.y
+            n = counted(view.below, "more choice", "more choices")
+            marks.append((last + 1, 1, (f"{n} below: Down / PageDown or the wheel", f"{n} below")))
+        for y, way, words in marks:
+            # the keys too when they fit on the line, else the count alone (never cut)
+            label = next((w for w in words if len(wrap_px(w, MORE_SIZE, area.w - 44)) == 1), words[-1])
+            x, mid = area.x + 14, y + MORE_LINE // 2
+            tip, base = (mid - 4, mid + 3) if way < 0 else (mid + 4, mid - 3)
+            pygame.draw.polygon(surface, GOLD, [(x - 5, base), (x + 5, base), (x, tip)])
+            surface.blit(text(label, MORE_SIZE, GOLD), (x + 10, y))
+        trough = pygame.Rect(area.right - 7, area.y + 2, 3, area.h - 4)
+        total = len(self.legal)
+        pygame.draw.rect(surface, TROUGH, trough, border_radius=1)
+        lit_top = trough.y + trough.h * view.above // total
+        lit_h = max(6, trough.h * len(view.rows) // total)
+        pygame.draw.rect(surface, DIM, pygame.Rect(trough.x, min(lit_top, trough.bottom - lit_h), trough.w, lit_h),
+                         border_radius=1)
 
     def _draw_odds(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         box = rect.inflate(-8, -8)
@@ -934,6 +1034,21 @@ class MassBoardScene(Scene):
                 break
             surface.blit(text(chunk, sz, colour, bold), (box.x + 10, y))
             y += sz + 3
+
+    def _draw_notice(self, surface: pygame.Surface) -> None:
+        """The shell's last message beside the battle-over buttons, wrapped to their height."""
+        if self.notice is None:
+            return
+        words, colour = self.notice
+        area = self.notice_rect()
+        lines = wrap_px(words, NOTICE_SIZE, area.w)
+        most = max(1, area.h // (NOTICE_SIZE + 2))
+        if len(lines) > most:  # (never cut silently: the last line that fits says so)
+            lines = lines[:most - 1] + [wrap_px(lines[most - 1].strip() + " ...", NOTICE_SIZE, area.w)[0]]
+        y = area.y + (area.h - len(lines) * (NOTICE_SIZE + 2)) // 2
+        for line in lines:
+            surface.blit(text(line, NOTICE_SIZE, colour), (area.x, y))
+            y += NOTICE_SIZE + 2
 
     def _draw_log(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         box = rect.inflate(-8, -8)

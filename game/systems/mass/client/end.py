@@ -65,9 +65,10 @@ def summary(session: Any) -> Summary:
     return out
 
 
-def button_rects(rect: pygame.Rect, n: int) -> list[pygame.Rect]:
+def button_rects(rect: pygame.Rect, n: int, reserve: int = 0) -> list[pygame.Rect]:
+    """The summary's `n` buttons in a row along its bottom, leaving `reserve` pixels on the right."""
     gap = 10
-    w = min(200, (rect.w - 24 - gap * (n - 1)) // max(1, n))
+    w = min(200, (rect.w - 24 - reserve - gap * (n - 1)) // max(1, n))
     y = rect.bottom - BUTTON_H - 10
     return [pygame.Rect(rect.x + 12 + k * (w + gap), y, w, BUTTON_H) for k in range(n)]
 

@@ -28,6 +28,7 @@ board (the rolls themselves say "GM-forced").
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -36,8 +37,10 @@ from pygame_gui.core import ObjectID
 
 from game.core.record import Record
 from game.core.system import counted
+from game.shell.contracts import live_game
 from game.shell.fonts import text, wrap_px
 from game.shell.keymap import Binding
+from game.shell.keys import SHELL_KEYS
 from game.shell.scene import Scene
 from game.shell.seats import Seats, is_sealed
 from game.shell.session import Session
@@ -46,6 +49,10 @@ from game.systems.mass.client.board import MassBoardScene, command_label, comman
 from game.systems.mass.io.picture import BG, DIM, GOLD, INK, PANEL
 
 GM_GOLD = (224, 184, 100)
+# the shell's keys that act on a live game: with none under the view (`replay SAVE --view`), they
+# have nothing to act on, so the F1 help leaves them out and pressing one says so
+GAME_ONLY_KEYS = ("F5", "F9", "Ctrl+S", "Ctrl+O", "Ctrl+B")
+ALONE_ESC = "close the replay view and its window"
 STEP_SIZE = 13
 STEP_LINE = 16
 
@@ -165,6 +172,26 @@ class MassReplayScene(Scene):
     def close(self) -> None:
         self.app.pop()
 
+    # ------------------------------------------------------------------ alone (a save's replay)
+    def alone(self) -> bool:
+        """No game is being played under the view (`python -m game replay SAVE --view`): Esc
+        closes the window, and the shell's save and load keys have no game to act on."""
+        return live_game(self.app) is None
+
+    @property
+    def REFUSED_SHELL_KEYS(self) -> tuple[str, ...]:  # noqa: N802 (the shell's name: keys.help_groups)
+        """The shell keys the F1 help leaves out here: those of a live game, when there is none."""
+        return GAME_ONLY_KEYS if self.alone() else ()
+
+    def key_map(self) -> Sequence[Binding]:
+        """The view's keys; alone, Esc closes the window (there is no game to go back to)."""
+        if not self.alone():
+            return self.KEYS
+        return tuple(replace(b, what=ALONE_ESC) if b.label == "Esc" else b for b in self.KEYS)
+
+    def _back_words(self) -> str:
+        return "Esc closes the window" if self.alone() else "Esc closes it and goes back to the game"
+
     # ------------------------------------------------------------------ what is shown
     def _relog(self) -> None:
         """The board's log as it stood after these commands (with what this viewer may see)."""
@@ -260,11 +287,14 @@ class MassReplayScene(Scene):
                 if b.matches(event) and b.action is not None:
                     b.action(self)
                     return
-            if event.unicode.strip():  # a board key (Enter, W, H...): said, not swallowed in silence
-                self.note = "The replay view plays nothing: step with Right / Left, Esc closes it and goes back " \
-                            "to the game."
+            shell = next((b for b in SHELL_KEYS if b.label in self.REFUSED_SHELL_KEYS and b.matches(event)), None)
+            if shell is not None:  # (alone: the shell left the key to the view, having no game for it)
+                self.note = f"{shell.label} does nothing here: this is the replay of a save, with no game to save, " \
+                            "load or go back to (`python -m game play SAVE` plays it on)."
+            elif event.unicode.strip():  # a board key (Enter, W, H...): said, not swallowed in silence
+                self.note = f"The replay view plays nothing: step with Right / Left, {self._back_words()}."
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.note = "The replay view plays nothing: Esc closes it and goes back to the game."
+                self.note = f"The replay view plays nothing: {self._back_words()}."
 
     def update(self, dt: float) -> None:
         self.ui.update(dt)
