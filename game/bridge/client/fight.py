@@ -52,7 +52,7 @@ from game.bridge.files import (
 )
 from game.bridge.sides import BridgeError
 from game.bridge.tiled import fresh_seed
-from game.core.errors import GameFileError
+from game.core.errors import GameFileError, UserError
 from game.core.palette import rgb
 from game.core.system import counted
 from game.io.saves import read_header
@@ -519,7 +519,7 @@ class FightOut:
             bs.return_to = self._back
             bs.return_label = "Campaign map"
             scene: Any = launch.scene_for(self.app, bs)
-        except (GameFileError, OSError) as exc:
+        except (GameFileError, UserError, OSError) as exc:  # (UserError: neither its save nor its file is there)
             self.scene.message = f"Cannot open the battle: {exc}"
             return False
         self.away = Away(battle_id, scale, camp, battle_save, bs, scene)

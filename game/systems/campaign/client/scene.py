@@ -40,7 +40,7 @@ from game.core.hexgrid import Stagger
 from game.core.hexlayout import HexLayout
 from game.core.palette import rgb
 from game.shell import actions
-from game.shell.fonts import font
+from game.shell.fonts import font, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -53,7 +53,7 @@ from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.gm_rolls import ForceRollsScene, command_text, queue_text, week_seed_step
 from game.systems.campaign.client.gm_scouting import ScoutingSeedScene, can_seed, log_line, status_lines
 from game.systems.campaign.client.orders_panel import OrdersPanel
-from game.systems.campaign.client.results import ResultsScene, pages_of, wrap
+from game.systems.campaign.client.results import ResultsScene, pages_of
 from game.systems.campaign.rules import orders as orders_q
 from game.systems.campaign.rules.commands import (
     Declare,
@@ -73,6 +73,7 @@ from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
 
 PANEL_W = 400
+INDENT = "    "  # a wrapped line's later lines in the side panel
 POST_TEXT = "Our forces take the field."  # the post box's first text (not typed by anyone)
 # the GM commands Ctrl+Z takes back in the GM view, and why the others stay [decision]
 # (the scouting seed only while it is the last command: nothing played since could have used it)
@@ -1326,13 +1327,17 @@ class CampaignScene(Scene):
         """`text` wrapped to the side panel's width (later lines indented); returns its height."""
         y0 = y = pos[1]
         for i, part in enumerate(self._wrap(text, size, bold, PANEL_W - 24)):
-            y += self._text(surface, part if i == 0 else "    " + part, (pos[0], y), size, colour, bold)
+            y += self._text(surface, part if i == 0 else INDENT + part, (pos[0], y), size, colour, bold)
         return int(y - y0)
 
     @staticmethod
     def _wrap(text: str, size: int, bold: bool, width: int) -> list[str]:
-        """The text broken at spaces into lines no wider than `width` pixels (results.wrap)."""
-        return wrap(text, size, bold, width)
+        """The text broken at spaces into lines no wider than `width` pixels, the lines after the
+        first measured with the indent they are drawn with (returned without it); a word wider
+        than that, a file's path ("save battles/...", "Cannot open the battle: /home/..."), is
+        cut between letters (fonts.wrap_px), so nothing runs past the panel."""
+        return [part.removeprefix(INDENT) if i else part
+                for i, part in enumerate(wrap_px(text, size, width, bold, indent=INDENT))]
 
     def draw(self, surface: pygame.Surface) -> None:
         self.drawn_strings = []
@@ -1641,7 +1646,7 @@ class CampaignScene(Scene):
             parts = self._wrap(line, 11, False, PANEL_W - 24)
             if len(shown) + len(parts) > room:
                 break
-            shown[:0] = [parts[0]] + ["    " + q for q in parts[1:]]
+            shown[:0] = [parts[0]] + [INDENT + q for q in parts[1:]]
         for line in shown:
             self._text(surface, line, (x, y), 11, (190, 190, 190))
             y += 14
