@@ -6,7 +6,8 @@
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g)])
     surface = app.render()
 
-Handled here: window close (asks first when there is unsaved play: game/shell/actions.py),
+Handled here: window close (asks first when there is unsaved play or something typed and not
+sent: game/shell/actions.py),
 a terminate signal (SIGTERM, SIGHUP: the unsaved play is kept as a recovery save first, then the
 same question: `terminate`), resize, and the shell's keys (game/shell/keys.py: saves, load menu,
 quit, fullscreen). Everything else goes to the top scene.

@@ -64,7 +64,7 @@ SHELL_KEYS: tuple[Binding, ...] = (
             ctrl=True, group="Saves"),
     Binding((pygame.K_o,), "Ctrl+O", "load menu (every save, newest first)",
             _on_game(actions.open_load_menu, unless_top="load_menu"), ctrl=True, group="Saves"),
-    Binding((pygame.K_q,), "Ctrl+Q", "quit (asks first when there is unsaved play)",
+    Binding((pygame.K_q,), "Ctrl+Q", "quit (asks first when there is unsaved play or something typed and not sent)",
             actions.request_quit, ctrl=True, group="Window"),
     Binding((pygame.K_F11,), "F11", "fullscreen on/off", _toggle_fullscreen, group="Window"),
     Binding((pygame.K_b,), "Ctrl+B", "back to the game this battle was opened from (a campaign battle fought "
@@ -94,8 +94,8 @@ GAME_KEYS: tuple[Binding, ...] = (
 # What the shell does for a screen whose key map does not name the key: the help on any screen,
 # and on a game screen undo, redo and Esc (quit, asking first when there is unsaved play).
 _HELP = Binding((pygame.K_F1,), "F1", "this help (every screen: its own keys and the shell's)", group="Window")
-_QUIT = Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play); in a battle fought out "
-                "from the campaign: back to the campaign map, as Ctrl+B", group="Window")
+_QUIT = Binding((pygame.K_ESCAPE,), "Esc", "quit (asks first when there is unsaved play or something typed and not "
+                "sent); in a battle fought out from the campaign: back to the campaign map, as Ctrl+B", group="Window")
 
 
 # What each shell key does, in a few words, for the line that says where it works.

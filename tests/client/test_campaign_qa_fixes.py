@@ -82,7 +82,7 @@ def test_e_at_the_orders_screen_says_when_the_planner_has_no_room_to_show() -> N
     key(app, pygame.K_e)
     key(app, pygame.K_e)
     shown = _shown(scene)
-    assert "Planner on, but this window is too short to show it with these orders: enlarge the window" in shown
+    assert "Planner shown over the map: this window is too short for it beside these orders" in shown
     assert "press P" not in shown and "E hides it" in shown  # (P is the players dialog)
 
 

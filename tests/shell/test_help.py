@@ -43,7 +43,7 @@ def test_the_help_of_a_screen_that_leaves_esc_to_the_shell_says_esc_quits(
     monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
     game = open_game(system, tmp_path)
     key(game, pygame.K_F1)
-    assert "Esc: quit (asks first when there is unsaved play)" in _help_text(game.app.scenes.top)
+    assert "Esc: quit (asks first when there is unsaved play or something typed and not sent)" in _help_text(game.app.scenes.top)
 
 
 def test_the_help_never_names_a_key_for_the_shell_that_the_screen_uses_itself(

@@ -576,9 +576,8 @@ class CampaignScene(Scene):
         elif self.show_planner:
             self.message = "Planner shown (E hides it)."
             if self.planner_fits is False:
-                self.message = ("Planner on, but this window is too short to show it with these orders: "
-                                "enlarge the window (E hides it).")
-                self.message_ok = False
+                self.message = ("Planner shown over the map: this window is too short for it beside these "
+                                "orders (E hides it).")
         else:
             self.message = "Planner hidden (E shows it)."
         self._build()
