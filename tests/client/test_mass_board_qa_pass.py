@@ -208,3 +208,13 @@ def test_the_replay_view_over_a_live_game_keeps_the_save_keys_and_goes_back_to_i
     assert {"F5", "Ctrl+S"} <= set(keys) and "the game is as it was" in keys["Esc"]
     app.step(key_events(pygame.K_RETURN))
     assert view.note.endswith("goes back to the game.")
+
+
+def test_a_save_path_too_wide_for_the_notice_is_cut_after_a_slash_and_keeps_every_letter() -> None:
+    pygame.font.init()
+    line = "Saved to /tmp/some/saves/borderland-valley-wave03-20261204-145530.yaml (Ctrl+O lists every save)"
+    rows = board_module.wrap_path(line, board_module.NOTICE_SIZE, 290)
+    assert all(board_module.font(board_module.NOTICE_SIZE).size(r)[0] <= 290 for r in rows)
+    assert rows[0].endswith("/saves/")  # the file's name starts a line whole
+    assert rows[1].startswith("borderland-valley-wave03-20261204-145530.yaml")
+    assert " ".join(rows).replace("/ ", "/") == line

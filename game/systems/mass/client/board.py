@@ -48,7 +48,7 @@ import pygame_gui
 
 from game.core.system import counted, possessive
 from game.shell import actions
-from game.shell.fonts import outlined, text, wrap_px
+from game.shell.fonts import font, outlined, text, wrap_px
 from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -108,6 +108,27 @@ class ListView:
     above: int
     below: int
     area: pygame.Rect
+
+
+def wrap_path(line: str, size: int, width: int) -> list[str]:
+    """`line` in lines no wider than `width`, a file path too wide for one cut after a "/"
+    ("/tmp/saves/" + "valley-wave03.yaml", not "valley-wave03.yam" + "l"); a piece still too wide
+    is cut between letters, as `wrap_px` does."""
+    f = font(size)
+    out: list[str] = []
+    now = ""
+    for word in line.split(" "):
+        pieces = [word] if f.size(word)[0] <= width else [x for x in word.replace("/", "/\0").split("\0") if x]
+        for k, piece in enumerate(pieces):
+            joined = now + (" " if now and k == 0 else "") + piece
+            if now and f.size(joined)[0] > width:
+                out.append(now)
+                now = piece
+            else:
+                now = joined
+    if now:
+        out.append(now)
+    return [cut for row in out for cut in wrap_px(row, size, width, indent="")]
 
 
 def _fitted(label: str, width: int, sizes: tuple[int, ...] = (13, 12, 11)) -> tuple[str, int]:
@@ -961,7 +982,7 @@ class MassBoardScene(Scene):
             head = "No decision waiting"
         else:
             fid = getattr(self.legal[0], "force", movers[0] if movers else "")
-            head = f"{possessive(s.forces[fid].name)} choice" if fid in s.forces else "Choices"
+            head = f"{s.forces[fid].name} decides" if fid in s.forces else "Choices"  # ("Hida Jo's army's choice" read badly)
             if choices.secret(s):
                 head += " (sealed)"
         surface.blit(text(wrap_px(head, 14, box.w - 20, True)[0], 14, GOLD, True), (box.x + 10, box.y + 6))
@@ -1041,7 +1062,7 @@ class MassBoardScene(Scene):
             return
         words, colour = self.notice
         area = self.notice_rect()
-        lines = wrap_px(words, NOTICE_SIZE, area.w)
+        lines = wrap_path(words, NOTICE_SIZE, area.w)
         most = max(1, area.h // (NOTICE_SIZE + 2))
         if len(lines) > most:  # (never cut silently: the last line that fits says so)
             lines = lines[:most - 1] + [wrap_px(lines[most - 1].strip() + " ...", NOTICE_SIZE, area.w)[0]]
