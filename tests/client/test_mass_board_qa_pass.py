@@ -218,3 +218,39 @@ def test_a_save_path_too_wide_for_the_notice_is_cut_after_a_slash_and_keeps_ever
     assert rows[0].endswith("/saves/")  # the file's name starts a line whole
     assert rows[1].startswith("borderland-valley-wave03-20261204-145530.yaml")
     assert " ".join(rows).replace("/ ", "/") == line
+
+
+def test_a_hint_for_a_sealed_appointment_stays_off_the_log_and_leaves_with_its_force(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hot-seat: the log stays on the board for every force, so a hint naming a sealed appointment
+    ("Hint (hard) for Hida Jo's army: Kuni Taro reads Heaven ...") goes only over the list, and is
+    gone when the screen is handed to the other force."""
+    app, scene, session = board_app((960, 600))
+    app.step(key_events(pygame.K_SPACE))  # the screen is Hida Jo's army's
+    cmd = scene.legal[3]
+    decided = SimpleNamespace(decision=SimpleNamespace(command=cmd, why="the best odds"))
+    monkeypatch.setattr(scene.thinker, "poll", lambda *a, **k: decided)
+    app.step(key_events(pygame.K_h))
+    app.step([])
+    what = board_module.choices.label(session.state, cmd).split(": ", 1)[1]
+    assert scene.last_said.startswith("Hint (") and what in scene.last_said and scene.selected == 3
+    assert not any(what in line for line, _ in scene.log)
+    app.step(key_events(pygame.K_RETURN))  # Hida Jo's army seals the hinted choice
+    assert isinstance(app.scenes.top, HandoffScene)
+    app.step(key_events(pygame.K_SPACE))  # Akira's army at the screen
+    assert scene.viewer == "akira" and scene.last_said == ""
+    assert not any(what in line for line, _ in scene.log)
+    app.render()
+
+
+def test_a_hint_for_an_open_choice_is_logged(monkeypatch: pytest.MonkeyPatch) -> None:
+    app, scene, _session = board_app((960, 600))
+    for _ in range(2):
+        app.step(key_events(pygame.K_SPACE))
+        app.step(key_events(pygame.K_RETURN))
+    cmd = scene.legal[0]
+    decided = SimpleNamespace(decision=SimpleNamespace(command=cmd, why="why not"))
+    monkeypatch.setattr(scene.thinker, "poll", lambda *a, **k: decided)
+    scene.hint()
+    scene._poll_hint()
+    assert scene.log[-1][0] == scene.last_said and scene.last_said.endswith("Why: why not")

@@ -269,6 +269,7 @@ class MassBoardScene(Scene):
         self.players = app.table.plugin_named(session.system.name).players
         self.thinker = Thinker(self.players, session.seed, seconds=lambda: app.settings.think_seconds)
         self._hint_for: str | None = None  # the force a hint is being thought for
+        self._hint_over_list: str | None = None  # the force whose hint is the line over the list
         self.thinking: str | None = None  # the computer force whose decision is awaited
         self.last_said = ""  # what the computer last played, and why (over the list until a person plays)
         self.pace = PACE  # seconds at least between two computer commands (the people follow them)
@@ -472,6 +473,9 @@ class MassBoardScene(Scene):
         self.handoff_wait = False
         self.viewer = side
         self.handoffs += 1
+        if self._hint_over_list not in (None, side):  # another force's hint is not shown to this one
+            self.last_said = ""
+            self._hint_over_list = None
         self.app.push(HandoffScene(self.app, s.forces[side].name, colour_of(s, side),
                                    f"{s.forces[side].name} makes a sealed choice; the other commanders look away."))
         self._refresh()
@@ -681,7 +685,9 @@ class MassBoardScene(Scene):
         # a why that only says the choice again ("roll Heaven ... Why: roll Heaven ...") is left out
         because = "" if why.strip().rstrip(".").lower() == what.strip().rstrip(".").lower() else f" Why: {why}"
         self.last_said = f"Hint ({level}) for {name}: {what}.{because}"
-        self._say(self.last_said, SAID)
+        self._hint_over_list = force
+        if not (choices.secret(s) and is_sealed(self.system, s, cmd)):
+            self._say(self.last_said, SAID)  # (a sealed choice's hint stays off the log every force reads)
         if cmd in self.legal:  # the hinted choice is the one chosen in the list (Enter plays it)
             self.choose(self.legal.index(cmd))
 
