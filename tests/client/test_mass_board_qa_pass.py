@@ -254,3 +254,19 @@ def test_a_hint_for_an_open_choice_is_logged(monkeypatch: pytest.MonkeyPatch) ->
     scene.hint()
     scene._poll_hint()
     assert scene.log[-1][0] == scene.last_said and scene.last_said.endswith("Why: why not")
+
+
+def test_a_line_over_the_list_too_long_for_four_lines_ends_in_an_ellipsis() -> None:
+    app, scene, _session = board_app((960, 600))
+    app.step(key_events(pygame.K_SPACE))
+    width = scene._rects()["cmds"].inflate(-8, -8).w - 20
+    scene.last_said = ("Hint (hard) for Hida Jo's army: Kuni Taro (teishin) reads Heaven, Kuni Taro (teishin) argues "
+                       "Honor. Why: Kuni Taro (teishin) for Heaven (average 21.9), Kuni Taro (teishin) for Honor "
+                       "(average 28.2)")
+    lines = scene._said_lines(width)
+    assert len(lines) == 4 and lines[-1].endswith("(average 28.2)")  # a sealed hint's reason, whole
+    scene.last_said += ", and then a good deal more besides, " * 4
+    lines = scene._said_lines(width)
+    assert len(lines) == 4 and lines[-1].endswith(" ...")
+    assert all(board_module.font(board_module.SAID_SIZE).size(x)[0] <= width for x in lines)
+    assert scene.list_view().rows  # the list still has room under it

@@ -77,6 +77,7 @@ TRACK_H = 86
 SAID = (150, 210, 250)  # the computer's last decision and the hint
 SAID_SIZE = 12
 SAID_LINE = 15
+SAID_MOST = 4  # lines of the computer's line or the hint over the list
 MORE_SIZE = 11  # the "3 more below" marker of a list that does not all fit
 MORE_LINE = 15
 NOTICE_SIZE = 11  # the shell's last message beside the battle-over buttons (the log out of sight)
@@ -129,6 +130,17 @@ def wrap_path(line: str, size: int, width: int) -> list[str]:
     if now:
         out.append(now)
     return [cut for row in out for cut in wrap_px(row, size, width, indent="")]
+
+
+def _ellipsis(line: str, size: int, width: int) -> str:
+    """`line` with " ..." after it, words dropped from its end until it fits `width`."""
+    words = line.rstrip().split(" ")
+    while words:
+        cut = " ".join(words) + " ..."
+        if font(size).size(cut)[0] <= width:
+            return cut
+        words.pop()
+    return "..."
 
 
 def _fitted(label: str, width: int, sizes: tuple[int, ...] = (13, 12, 11)) -> tuple[str, int]:
@@ -821,8 +833,13 @@ class MassBoardScene(Scene):
         return wrap_px(self.message, 12, width)[:2] if self.message else []
 
     def _said_lines(self, width: int) -> list[str]:
-        """What the computer last played, wrapped over the list (at most three lines)."""
-        return wrap_px(self.last_said, SAID_SIZE, width)[:3] if self.last_said else []
+        """What the computer last played, or the hint, wrapped over the list: at most four lines,
+        the fourth ending in "..." when more was cut (a sealed appointment's hint is not in the
+        log to read whole)."""
+        lines = wrap_px(self.last_said, SAID_SIZE, width) if self.last_said else []
+        if len(lines) > SAID_MOST:
+            lines = lines[:SAID_MOST - 1] + [_ellipsis(lines[SAID_MOST - 1], SAID_SIZE, width)]
+        return lines
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
