@@ -4,12 +4,14 @@ Layout: a top bar (battle, ground, Wave, stage, whose decision); one card per fo
 and individuals with Wounds and Void as bars, Brute divisions, the Advantage of each Way and the
 total as bars); the Phase track 1-10 with each force's action dice and its legend; the choices
 the rules list as legal (`choices.legal_commands`), each labelled by what it does and wrapped to
-its box, never cut (click one, or Up/Down, then Enter or the Apply button; a person's choice
+its box, never cut, a list longer than its box saying how many choices lie above and below
+(click one, or Up/Down, then Enter or the Apply button; a person's choice
 that ends the battle for their own force, `choices.ends_own_battle`, asks first); the exact odds
 of the chosen one (`choices.preview`); the casualties of the last Wave; the log, with each roll's
 dice, chains (10+10+3), kept dice in brackets, Raises and a luck line. When the battle is over,
 the lower half is the battle-over summary (`end.py`) with its buttons (New battle with unsaved
-play asks first: the shell's `actions.ask_restart`).
+play asks first: the shell's `actions.ask_restart`); where it covers the log (960x600), the
+shell's messages from then on ("Saved to ...") are drawn beside the buttons.
 
 Wresting command (battle-waves §7.3) is not a decision the battle waits for: any member of a force
 on the field may take its command whenever the rules allow, whoever's turn it is. So it is not in
@@ -32,7 +34,8 @@ their answers, the sealed appointments, a new commander), asked through `game.co
 a thread (its own view: never another force's sealed appointment); its command plays through the
 session like a person's, with its log lines and the why line after them (a sealed appointment's
 why once every force has chosen). The list shows only the people's choices; the hand-off comes up
-only between two people. H: a hint for the person to decide.
+only between two people. H: a hint for the person to decide (for a sealed appointment, only over
+the list: never in the log every force reads).
 
 `draw()` only reads; the session's `apply` is the only way the state changes.
 """
@@ -1025,8 +1028,8 @@ class MassBoardScene(Scene):
 
     def _draw_more(self, surface: pygame.Surface, view: ListView) -> None:
         """When the list does not all fit: a marker line above and below the choices in sight
-        ("2 more above", "5 more below", each with a small arrow) and, down the list's right edge,
-        a scroll cue: a thin trough with the part in sight lit."""
+        ("2 more choices above: ...", "5 more choices below: ...", each with a small arrow) and,
+        down the list's right edge, a scroll cue: a thin trough with the part in sight lit."""
         if not (view.above or view.below):
             return
         area = view.area
