@@ -270,3 +270,30 @@ def test_a_line_over_the_list_too_long_for_four_lines_ends_in_an_ellipsis() -> N
     assert len(lines) == 4 and lines[-1].endswith(" ...")
     assert all(board_module.font(board_module.SAID_SIZE).size(x)[0] <= width for x in lines)
     assert scene.list_view().rows  # the list still has room under it
+
+
+def test_the_below_marker_stays_above_a_refusal_under_the_list() -> None:
+    app, scene, _session = board_app((960, 600))
+    app.step(key_events(pygame.K_SPACE))
+    scene.message = "Wrest command: not now - command cannot change hands now: a duel waits for its answer"
+    width = scene._rects()["cmds"].inflate(-8, -8).w - 20
+    refusal_top = scene._rects()["cmds"].inflate(-8, -8).bottom - 5 - 15 * len(scene._message_lines(width))
+    view = scene.list_view()
+    assert view.below > 0 and view.rows[-1].rect.bottom + board_module.MORE_LINE <= refusal_top
+    app.render()
+
+
+def test_with_the_way_back_to_a_campaign_the_buttons_keep_their_labels_and_the_notice_its_room() -> None:
+    app, scene, session = board_app((960, 600))
+    session.return_to = lambda board: None
+    session.return_label = "Back to the campaign"
+    _to_the_end(app, scene)
+    buttons = sorted(scene.end_buttons, key=lambda b: b.rect.x)
+    assert [b.text for b in buttons] == ["Back to the campaign", "Save", "New battle", "Quit"]
+    width = board_module.font(14).size("Back to the campaign")[0]  # (the theme's button font: Noto Sans 14)
+    assert all(b.rect.w >= width + 16 for b in buttons)  # every label whole, with a margin
+    area = scene.notice_rect()
+    assert area.w >= 180 and not any(area.colliderect(b.rect) for b in buttons)
+    scene._end_action("save")
+    lines = board_module.wrap_path(scene.notice[0], board_module.NOTICE_SIZE, area.w) if scene.notice else []
+    assert lines and any(line.endswith(".yaml") for line in lines)  # the file's name whole on its line

@@ -16,6 +16,7 @@ from game.systems.mass.rules.choices import person_label
 from game.systems.mass.rules.pools import level_name
 
 BUTTON_H = 38
+BUTTON_MIN_W = 170  # "Back to the campaign" whole
 
 
 @dataclass
@@ -66,9 +67,11 @@ def summary(session: Any) -> Summary:
 
 
 def button_rects(rect: pygame.Rect, n: int, reserve: int = 0) -> list[pygame.Rect]:
-    """The summary's `n` buttons in a row along its bottom, leaving `reserve` pixels on the right."""
+    """The summary's `n` buttons in a row along its bottom, leaving up to `reserve` pixels on the
+    right: a button gives up width for it down to `BUTTON_MIN_W` (its label whole)."""
     gap = 10
-    w = min(200, (rect.w - 24 - reserve - gap * (n - 1)) // max(1, n))
+    most = (rect.w - 24 - gap * (n - 1)) // max(1, n)
+    w = min(200, max(min(BUTTON_MIN_W, most), (rect.w - 24 - reserve - gap * (n - 1)) // max(1, n)))
     y = rect.bottom - BUTTON_H - 10
     return [pygame.Rect(rect.x + 12 + k * (w + gap), y, w, BUTTON_H) for k in range(n)]
 
