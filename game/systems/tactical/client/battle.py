@@ -364,11 +364,13 @@ class BattleScene(Scene):
         if side is not None and self.session.seats.is_computer(side):
             self._computer_turn(side)  # no hand-off: the screen stays with the person at it
             return
+        if side is not None and st.pending is not None and st.pending.kind == "defensive_action" \
+                and not self.settings.ask_defensive:
+            # the table switched the question off (Options, or 'No, never ask'): answered no for a
+            # person's side whether or not it is the one at the screen (against the computer it is)
+            self.submit(ail.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
+            return
         if side is not None and side != self.viewer:
-            # auto-answer the defensive-action question when the table switched it off
-            if st.pending is not None and st.pending.kind == "defensive_action" and not self.settings.ask_defensive:
-                self.submit(ail.DefensiveAction(unit_id=st.pending.unit_id, accept=False))
-                return
             if self.settings.blackout and len(self.session.seats.humans([s.id for s in st.setup.sides])) >= 2:
                 if self.handoffs.needed(self.viewer, side, st.active_side, (st.round, st.phase, st.turn_index)):
                     self.app.push(HandoffScene(self.app, st.side_name(side), self.side_colour(side),
