@@ -428,3 +428,10 @@ def test_a_side_button_cuts_a_long_name_at_a_word_or_with_an_ellipsis_never_mid_
     assert short("Resistance Fronts", 12) == "Resistance"
     assert short("Resistance Fronts", 6) == "Resis\u2026"  # (the first word itself too long: marked cut)
     assert short("The Zones") == "Zones"
+
+
+def test_a_side_button_cut_at_a_word_leaves_no_dangling_possessive_or_little_word() -> None:
+    assert short("Hida Jo's army") == "Hida Jo"  # not "Hida Jo's"
+    assert short("Kuni Mai\u2019s host") == "Kuni Mai"
+    assert short("Warden of the Marches") == "Warden"  # not "Warden of"
+    assert short("Akira's army") == "Akira's army"  # whole when it fits

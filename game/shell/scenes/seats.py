@@ -49,12 +49,20 @@ def short(name: str, most: int = 12) -> str:
         name = name[4:]
     if len(name) <= most:
         return name
-    cut = ""
+    words: list[str] = []
     for word in name.split():  # whole words while they fit
-        if len(f"{cut} {word}".strip()) > most:
+        if len(" ".join([*words, word])) > most:
             break
-        cut = f"{cut} {word}".strip()
+        words.append(word)
+    while words and words[-1].lower() in _DANGLING:  # "Host of the" -> "Host"
+        words.pop()
+    if words and words[-1].lower().endswith(("'s", "\u2019s")):  # "Hida Jo's" (army) -> "Hida Jo"
+        words[-1] = words[-1][:-2]
+    cut = " ".join(words).rstrip(",;:-")
     return cut if len(cut) >= most // 2 else name[:most - 1].rstrip() + "\u2026"
+
+
+_DANGLING = frozenset({"of", "the", "and", "a", "an", "at", "in", "on", "for", "to"})  # not a name's last word
 
 
 def next_think(seconds: float) -> float:
