@@ -108,7 +108,7 @@ def test_import_gives_a_verdict_per_file_and_imports_the_good_ones(tmp_path, cap
     out = tmp_path / "full.yaml"
     code, _o, err, _ = cli(capsys, "campaign", "import", S, str(head), *good, foreign, "--out", str(out))
     assert code == 1
-    assert f"REFUSED {foreign}: campaign" in err and "Some other campaign" in err
+    assert f"REFUSED {foreign}: line 2: campaign" in err and "Some other campaign" in err
     assert all(f"ok {g}" in err for g in good)
     code, o, _e, _ = cli(capsys, "campaign", "play", S, str(out), "--quiet")
     assert code == 0 and "waiting: Zenith Empire" in o  # three imported, the foreign one not

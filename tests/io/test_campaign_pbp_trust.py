@@ -323,7 +323,7 @@ def test_seal_refuses_a_draft_with_no_orders_for_a_player_with_no_battle(week1, 
     out = tmp_path / "resistance-week2.yaml"
     code, _o, err, _ = cli(capsys, "campaign", "seal", str(draft), "--out", str(out), "--scenario", S, "--game",
                            str(week1["week2"]))
-    assert code == 1 and not out.exists() and f"{draft}: orders: no orders to seal" in err, err
+    assert code == 1 and not out.exists() and f"{draft}: line 4: orders: no orders to seal" in err, err
 
 
 def test_import_with_a_secret_names_a_player_whose_file_is_not_wanted(week1, tmp_path, capsys):

@@ -81,7 +81,7 @@ def test_import_with_one_good_file_still_writes_the_script(tmp_path, capsys) -> 
     good, bad = order_file(tmp_path, "zones"), order_file(tmp_path, "jibril", campaign="Another campaign")
     out = tmp_path / "next.yaml"
     code, text, _err, _ = cli(capsys, "campaign", "import", S, str(head), str(good), str(bad), "--out", str(out))
-    assert code == 1 and out.exists() and "1 files refused" in text
+    assert code == 1 and out.exists() and "1 order from 1 file added, 1 file refused" in text
 
 
 @pytest.mark.parametrize(("content", "found"), [

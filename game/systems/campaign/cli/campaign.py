@@ -44,7 +44,7 @@ from game.core.dice import Rng
 from game.core.errors import GameFileError, UserError
 from game.core.record import Record
 from game.core.system import Rejection, counted
-from game.io.datafiles import read_yaml, validate_model
+from game.io.datafiles import format_loc, read_yaml, validate_model
 from game.io.outpaths import check_destination, write_output
 from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
 from game.io.sniff import sniff_kind
@@ -76,7 +76,7 @@ from game.systems.campaign.io.files import (
     salt_used,
     write_orders_file,
 )
-from game.systems.campaign.rules import SYSTEM
+from game.systems.campaign.rules import SYSTEM, hexes
 from game.systems.campaign.rules.battle import scouting_dice, side_facts
 from game.systems.campaign.rules.combat import orders_refusal
 from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed, GmScoutingSeed, parse_command
@@ -227,7 +227,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.quiet:
         for i, _cmd, why in refusals:
             print(f"REFUSED command {i}: {why}")
-    print(f"{len(rec.steps)} commands applied, {len(refusals)} refused; {SYSTEM.summary(rec.state)['phase']}, "
+    print(f"{counted(len(rec.steps), 'command', 'commands')} applied, {len(refusals)} refused; {SYSTEM.summary(rec.state)['phase']}, "
           f"week {rec.state.week}")
     return 1 if refusals else 0
 
@@ -261,36 +261,61 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
     return data, orders
 
 
+def where_in(path: str, *loc: int | str) -> str:
+    """'line N: field' of a field of a draft or order file, for a refusal a player can find in it
+    (the field alone when the file's lines cannot be read)."""
+    try:
+        line = read_yaml(path, "file").line_of(loc)
+    except GameFileError:
+        line = None
+    return f"line {line}: {format_loc(loc)}" if line else format_loc(loc)
+
+
 def check_orders(game: Game, campaign: str, week: int, player: str, orders: list[Any], path: str) -> None:
     """The draft or order file against the player's view of the campaign now: its campaign, week
     and player, and each order as the rules would take it (battle, side, manoeuvre, vanguard,
     stratagems, hexes). GameFileError naming the field and the reason."""
     state = game.record.state
     if campaign != game.loaded.name:
-        raise GameFileError(path, "campaign", f"orders for the campaign {campaign!r}, but this is "
+        raise GameFileError(path, where_in(path, "campaign"), f"orders for the campaign {campaign!r}, but this is "
                                               f"{game.loaded.name!r}")
     if week != state.week:
-        raise GameFileError(path, "week", f"orders for week {week}, but the campaign is in week {state.week}")
+        raise GameFileError(path, where_in(path, "week"), f"orders for week {week}, but the campaign is in week "
+                                                          f"{state.week}")
     if player not in state.players:
-        raise GameFileError(path, "player", f"no player {player!r}; players are {', '.join(state.players)}")
+        raise GameFileError(path, where_in(path, "player"), f"no player {player!r}; players are "
+                                                            f"{', '.join(state.players)} (spelt exactly)")
     if state.phase != "orders":
-        raise GameFileError(path, "", f"the campaign is in the {state.phase} phase; orders are given in the "
-                                      "orders phase")
+        raise GameFileError(path, "", f"the campaign is in the {PHASE_NAMES.get(state.phase, state.phase)} phase "
+                                      f"of week {state.week}; orders are given in the battle orders phase")
     seen: set[str] = set()
     view = SYSTEM.view(state, player)
     for i, o in enumerate(orders):
         if o.battle in seen:
-            raise GameFileError(path, f"orders[{i}].battle", f"a second order for battle {o.battle}")
+            raise GameFileError(path, where_in(path, "orders", i, "battle"), f"a second order for battle {o.battle}; "
+                                                                             "one order per battle")
         seen.add(o.battle)
         outcome = SYSTEM.apply(view, GiveOrders(player=player, **o.model_dump()))
         if isinstance(outcome, Rejection):
-            raise GameFileError(path, f"orders[{i}]", f"refused by the rules: {outcome.reason}")
+            extra = _your_battles(state, player, o.battle)
+            why = outcome.reason.rstrip(".") + extra if extra else outcome.reason
+            raise GameFileError(path, where_in(path, "orders", i), f"refused by the rules: {why}")
         view = SYSTEM.view(outcome.state, player)
     missing = [b.id for b in state.open_games() if player in b.sides and b.fought_as == "tables"
                and player not in b.orders and b.id not in seen]
     if missing:
-        raise GameFileError(path, "orders", f"no order for battle {', '.join(missing)}; every battle of "
-                                            f"{state.player_name(player)} needs one")
+        raise GameFileError(path, where_in(path, "orders"), f"no order for battle {', '.join(missing)}; every "
+                                                            f"battle of {state.player_name(player)} needs one")
+
+
+def _your_battles(state: Any, player: str, battle: str) -> str:
+    """For a refused order naming a battle that is not the player's: which battles are."""
+    b = state.battles.get(battle)
+    if b is not None and not b.over and player in b.sides:
+        return ""
+    mine = [x.id for x in state.open_games() if player in x.sides and x.fought_as == "tables"]
+    return (f" (the battles of {state.player_name(player)} this week: {', '.join(mine)})" if mine else
+            f" ({state.player_name(player)} has no battle on the tables this week)")
 
 
 def _seal(args: argparse.Namespace) -> int:
@@ -304,9 +329,9 @@ def _seal(args: argparse.Namespace) -> int:
         game = load_game_or_script(args.table, args.scenario, args.game)
         check_orders(game, str(data["campaign"]), int(data["week"]), str(data["player"]), orders, args.draft)
     if not orders:
-        raise GameFileError(args.draft, "orders", f"no orders to seal: {data['player']} gives orders only in a "
-                                                  "battle of theirs fought on the tables; without one there is "
-                                                  "nothing to seal (and no salt the week's dice need)")
+        raise GameFileError(args.draft, where_in(args.draft, "orders"),
+                            f"no orders to seal: {data['player']} gives orders only in a battle of theirs fought "
+                            "on the tables; without one there is nothing to seal (and no salt the week's dice need)")
     if args.salt is not None:
         why = salt_problem(args.salt)
         if why is None and salt_used(args.salt):
@@ -318,10 +343,22 @@ def _seal(args: argparse.Namespace) -> int:
     remember_salt(f.salt or "")
     checked = " (checked against the campaign)" if args.scenario else " (not checked against the campaign: " \
         "give --scenario and --game)"
-    print(f"sealed {len(orders)} orders of {f.player} for week {f.week} in {args.out}{checked}")
+    print(f"sealed {counted(len(orders), 'order', 'orders')} of {f.player} for week {f.week} in {args.out}{checked}")
     print(f"post this fingerprint publicly now: {f.fingerprint}")
-    print("keep the file (it holds the salt) until the GM reveals the week")
+    print(f"send {args.out} to the GM privately once every player's fingerprint of the week is posted, and keep a "
+          "copy: it holds the salt, which the report reveals")
     return 0
+
+
+def changed_after_sealing(path: str, f: Any) -> GameFileError:
+    """The refusal of an order file whose fields no longer give its fingerprint line."""
+    if f.salt is None:
+        return GameFileError(path, where_in(path, "salt"), "no salt (a public copy): the orders cannot be checked "
+                                                           "against the fingerprint; give the file campaign seal wrote")
+    got = fingerprint(f.orders, f.salt, week=f.week, player=f.player, campaign=f.campaign, kind=f.kind)
+    return GameFileError(path, where_in(path, "fingerprint"),
+                         f"the orders and salt do not match the fingerprint: they give {got}, the file says "
+                         f"{f.fingerprint} (changed after sealing); only the file as sealed is taken")
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -334,9 +371,24 @@ def _verify(args: argparse.Namespace) -> int:
     if f.salt is None and args.salt is None:
         raise UserError(f"{args.file}: the file has no salt (a public copy); give the revealed one with --salt")
     ok = check_fingerprint(f, args.salt, args.fingerprint)
-    print(f"{args.file}: {'fingerprint matches' if ok else 'FINGERPRINT DOES NOT MATCH'} "
-          f"({f.campaign}, {f.player}, week {f.week}, {len(f.orders)} orders)")
-    return 0 if ok else 1
+    about = f"({f.campaign}, {f.player}, week {f.week}, {counted(len(f.orders), 'order', 'orders')})"
+    if ok:
+        print(f"{args.file}: fingerprint matches {about}")
+        return 0
+    got = fingerprint(f.orders, args.salt if args.salt is not None else f.salt or "", week=f.week, player=f.player,
+                      campaign=f.campaign, kind=f.kind)
+    if args.fingerprint is not None:
+        posted = parse_fingerprint(args.fingerprint)
+        why = (f"its orders and salt give {got}, not the posted {posted}"
+               + (" (the file's own fingerprint line matches them: sealed again after the post?)"
+                  if got == f.fingerprint else
+                  "; the file's fingerprint line is the posted one, so a field was changed after sealing"
+                  if f.fingerprint == posted else f"; the file's fingerprint line says {f.fingerprint}"))
+    else:
+        why = (f"its orders and salt give {got}, but its fingerprint line says {f.fingerprint}: a field was "
+               "changed after sealing")
+    print(f"{args.file}: FINGERPRINT DOES NOT MATCH {about}: {why}")
+    return 1
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -365,10 +417,13 @@ def _import(args: argparse.Namespace) -> int:
         try:
             f = read_order_file(path)
             if not check_fingerprint(f):
-                raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
+                raise changed_after_sealing(path, f)
             check_orders(game, f.campaign, f.week, f.player, f.orders, path)
-            if f.player in players:
-                raise GameFileError(path, "player", f"a second order file of {f.player}")
+            first = next((p for p, g in checked if g.player == f.player), None)
+            if first is not None:
+                again = "the same file given twice" if os.path.abspath(first) == os.path.abspath(path) else \
+                    f"a second order file of {f.player} (the first, {first}, is taken; one file a player a week)"
+                raise GameFileError(path, where_in(path, "player"), again)
         except GameFileError as exc:
             bad += 1
             print(f"REFUSED {exc.line()}", file=sys.stderr)
@@ -393,7 +448,8 @@ def _import(args: argparse.Namespace) -> int:
         if isinstance(outcome, Rejection):
             raise UserError(f"the dice seed was refused: {outcome.reason}; nothing imported")
         cmds.append(SYSTEM.command_to_data(seed))
-        print(f"ok the week's dice: drawn from the secret of {args.secret} and {len(checked)} salts",
+        print(f"ok the week's dice: drawn from the secret of {args.secret} and "
+              f"{counted(len(checked), 'salt', 'salts')}",
               file=sys.stderr)
     good: list[str] = []
     for path, f in checked:
@@ -405,7 +461,7 @@ def _import(args: argparse.Namespace) -> int:
                 outcome = rec.apply(cmd)
                 if isinstance(outcome, Rejection):
                     rec.truncate(mark)
-                    raise GameFileError(path, f"orders[{i}]", f"refused by the rules: {outcome.reason}")
+                    raise GameFileError(path, where_in(path, "orders", i), f"refused by the rules: {outcome.reason}")
                 mine.append(SYSTEM.command_to_data(cmd))
         except GameFileError as exc:
             if secret is not None:
@@ -415,7 +471,7 @@ def _import(args: argparse.Namespace) -> int:
             continue
         cmds += mine
         good.append(path)
-        print(f"ok {path}: {f.player}, {len(f.orders)} orders", file=sys.stderr)
+        print(f"ok {path}: {f.player}, {counted(len(f.orders), 'order', 'orders')}", file=sys.stderr)
     text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None, allow_unicode=True) if cmds else ""
     if args.out is not None and args.files and not good:
         # nothing to add: a new script would be the old one again (or, with --scouting, only half of
@@ -431,8 +487,9 @@ def _import(args: argparse.Namespace) -> int:
         written = write_output(args.out, old + tail, "script", inputs=inputs)
         if written.failed:
             raise UserError(f"{written.failed}; the script was kept in {written.path}")
-        added = (f"{sum(len(f.orders) for p, f in checked if p in good)} orders from {len(good)} files added, "
-                 f"{bad} files refused" if args.files else "the week's scouting seed added")
+        n_orders = sum(len(f.orders) for p, f in checked if p in good)
+        added = (f"{counted(n_orders, 'order', 'orders')} from {counted(len(good), 'file', 'files')} added, "
+                 f"{counted(bad, 'file', 'files')} refused" if args.files else "the week's scouting seed added")
         print(f"wrote {args.out} ({added}); {SYSTEM.summary(rec.state)['phase']}")
         if rerolled:
             print(f"note: the scouting dice of {', '.join(rerolled)} are no longer those rolled without the seed: "
@@ -465,6 +522,11 @@ def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str,
         raise UserError(f"{args.script}: orders of week {week} are already in, given on the scouting dice the "
                         "script rolled: too late for the week's scouting seed; nothing written")
     at = next((i for i in mine if steps[i].command.kind == "declare"), len(steps))
+    if at == len(steps) and rec.state.phase not in ("movement", "declare"):
+        raise UserError(f"{args.script}: week {week} is past its declarations ({PHASE_NAMES.get(rec.state.phase, rec.state.phase)} "
+                        "now) and none was asked for (no new meeting of two players' armies), so no battle began and no scouting die "
+                        f"was rolled this week: no scouting seed is needed; keep {args.scouting} secret for the "
+                        "week's dice (import --secret); nothing written")
     seed = GmScoutingSeed(week=week, commitment=sc["commitment"], secret=sc["secret"])
     commands = [s.command for s in steps]
     commands.insert(at, seed)
@@ -472,8 +534,9 @@ def _add_scouting(args: argparse.Namespace, game: Game, text: str) -> tuple[str,
     for n, cmd in enumerate(commands, start=1):
         outcome = new.apply(cmd)
         if isinstance(outcome, Rejection):
-            raise UserError(f"with the scouting seed before command {at + 1}, command {n} ({cmd.kind}) is refused: "
-                            f"{outcome.reason}; nothing written")
+            what = "the scouting seed is refused" if cmd is seed else \
+                f"with the scouting seed before command {at + 1}, command {n} ({cmd.kind}) is refused"
+            raise UserError(f"{what}: {outcome.reason.rstrip('.')}; nothing written")
     line = yaml.safe_dump(SYSTEM.command_to_data(seed), sort_keys=False, default_flow_style=True,
                           width=10_000).strip()
     out = insert_command(args.script, text, at, line)
@@ -537,8 +600,8 @@ def read_secret_file(path: str, game: Game, *, scouting: bool = False) -> dict[s
 
 def _commit(args: argparse.Namespace) -> int:
     check_destination(args.out, "dice secret", inputs=(args.scenario, args.script))
-    if os.path.lexists(args.out):
-        raise UserError(f"{args.out}: already exists; a secret is used for one week only (name a new file)")
+    new_file(args.out, "dice secret", "its commitments may be posted already, and a secret replaced after its "
+             "commitment is posted is a re-rolled week", inputs=(args.scenario, args.script))
     game = load_game_or_script(args.table, args.scenario, args.script)
     state = game.record.state
     if state.phase not in ("narrative", "orders", "declare", "pickup", "movement"):
@@ -576,7 +639,7 @@ def _verify_dice(args: argparse.Namespace) -> int:
     first = next((i for i, s in enumerate(all_steps) if s.before.week == args.week), None)
     steps = [s for s in all_steps if s.before.week == args.week]
     if first is None:
-        raise UserError(f"{args.script} does not reach week {args.week}")
+        raise UserError(no_week(args.script, game.record.state, args.week))
     problems: list[str] = []
     lines: list[str] = []
     unchecked: list[str] = []
@@ -691,7 +754,7 @@ def _check_dice_seed(args: argparse.Namespace, name: str, all_steps: list[Any], 
         problems.append("the generator after the seed is not the one the secret and salts give")
     else:
         lines.append(f"every die of week {args.week} after the seed follows from the secret and the "
-                     f"{len(cmd.salts)} salts (replayed)")
+                     f"{counted(len(cmd.salts), 'salt', 'salts')} (replayed)")
 
 
 def _check_scouting(args: argparse.Namespace, name: str, all_steps: list[Any], first: int, count: int,
@@ -777,7 +840,7 @@ def _check_scouting(args: argparse.Namespace, name: str, all_steps: list[Any], f
         problems.append("scouting dice that do not follow from the scouting seed: " + "; ".join(bad))
     elif starts:
         lines.append(f"every scouting die of week {week} follows from the scouting secret and each battle's hex and "
-                     f"armies ({rolls} scouting rolls replayed)")
+                     f"armies ({counted(rolls, 'scouting roll', 'scouting rolls')} replayed)")
     else:
         lines.append(f"the scouting seed is in, but no battle started in week {week}")
 
@@ -790,7 +853,7 @@ def _dice_witnesses(args: argparse.Namespace, name: str, players: list[str]) -> 
     for path in args.orders:
         f = read_order_file(path)
         if f.salt is not None and not check_fingerprint(f):
-            raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
+            raise changed_after_sealing(path, f)
         if f.campaign != name:
             raise GameFileError(path, "campaign", f"orders for the campaign {f.campaign!r}, not {name!r}")
         if f.week != args.week:
@@ -822,6 +885,15 @@ def _dice_witnesses(args: argparse.Namespace, name: str, players: list[str]) -> 
 # --------------------------------------------------------------------------- reports and posts
 
 
+def no_week(script: str, state: Any, week: int) -> str:
+    """Why a week asked for has nothing in the game to report or check."""
+    if week == state.week:
+        return (f"{script}: week {week} has begun but nothing happened in it yet ({PHASE_NAMES.get(state.phase, state.phase)}); "
+                f"its report and dice come once its orders are in")
+    return f"{script} does not reach week {week} (it is in week {state.week})" if week > state.week else \
+        f"{script}: no week {week} (weeks start at 1)"
+
+
 def week_orders(steps: list[Any], player: str) -> list[dict[str, Any]]:
     """The orders `player` gave in these steps, as order-file entries."""
     keys = ("battle", "manoeuvre", "stratagems", "vanguard", "withdraw_to", "breakthrough_to")
@@ -842,13 +914,13 @@ def _report(args: argparse.Namespace) -> int:
     rec = game.record
     steps = [s for s in rec.steps if s.before.week == args.week]
     if not steps:
-        raise UserError(f"{args.script} does not reach week {args.week}")
+        raise UserError(no_week(args.script, game.record.state, args.week))
     seeds = [s.command for s in steps if s.command.kind == "gm_dice_seed"]
     seals = {}
     for path in args.orders:
         f = read_order_file(path)
         if f.salt is None or not check_fingerprint(f):
-            raise GameFileError(path, "fingerprint", "the orders and salt do not match the fingerprint")
+            raise changed_after_sealing(path, f)
         if f.campaign != game.loaded.name:
             raise GameFileError(path, "campaign", f"orders for the campaign {f.campaign!r}, not {game.loaded.name!r}")
         if f.week != args.week:
@@ -858,7 +930,7 @@ def _report(args: argparse.Namespace) -> int:
         played = week_orders(steps, f.player)
         if canonical_orders(f.orders) != canonical_orders([OrderEntry(**o) for o in played]):
             raise GameFileError(path, "orders", f"not the orders {f.player} played in week {args.week} "
-                                                f"({len(played)} orders in {args.script})")
+                                                f"({counted(len(played), 'order', 'orders')} in {args.script})")
         for seed in seeds:
             used = seed.salts.get(f.player)
             if used != f.salt:
@@ -870,6 +942,16 @@ def _report(args: argparse.Namespace) -> int:
     events = [e for s in steps for e in s.events]
     text = week_report(steps[0].before, events, args.week, args.format, seals, after=steps[-1].after,
                        picture=Path(args.picture).name if args.picture else "")
+    if rec.state.week == args.week and rec.state.phase != "ended":
+        # the week is not over: say so in the post itself, so no reader takes it for the week's report
+        state = rec.state
+        waiting = ", ".join(state.player_name(p) for p in sorted(waiting_for(state), key=state.player_name))
+        note = (f"Week {args.week} is not over ({PHASE_NAMES.get(state.phase, state.phase)}"
+                + (f", waiting for {waiting}" if waiting else "") + "): this is the week so far; no sealed order is "
+                "shown before every order of the week is in")
+        head, _sep, body = text.partition("\n")
+        text = f"{head}\n\n{escape(note, args.format) if args.format == 'md' else '[i]' + escape(note, args.format) + '[/i]'}\n{body}"
+        print(f"note: {note}", file=sys.stderr)
     if args.out is not None:
         written = write_output(args.out, text, "report", inputs=inputs, backup=False)
         if written.failed:
@@ -907,7 +989,14 @@ def _status(args: argparse.Namespace) -> int:
                    for p in b.sides]
             row = f"{b.id} at {b.hex[0]},{b.hex[1]}: " + "; ".join(who)
         lines.append(("- " if md else "[*]") + e(row))
-    if not opened:
+    if state.phase == "declare":
+        # every contested hex and its players, never who has answered: with one "fight" enough, a hex
+        # still waiting on its second player would tell that the first declined
+        for k, answers in state.declarations.items():
+            lines.append(("- " if md else "[*]") + e(f"{k}: armies of " + " and ".join(state.player_name(p) for p in
+                                                                                      answers)
+                                                      + " meet: each declares to the GM privately, fight or not"))
+    if not opened and state.phase != "declare":
         lines.append(("- " if md else "[*]") + "no battle is open")
     if not md:
         lines.append("[/list]")
@@ -920,6 +1009,10 @@ def _status(args: argparse.Namespace) -> int:
     elif state.phase == "narrative":
         lines += ["", e("Story posts still to come from: " + (", ".join(state.player_name(p) for p in waiting) or
                                                                "nobody"))]
+    elif state.phase in ("movement", "pickup"):
+        what = "Moves" if state.phase == "movement" else "Generals' pick-up moves"
+        lines += ["", e(f"{what} in player order; now: " + (", ".join(state.player_name(p) for p in waiting) or
+                                                           "nobody"))]
     head = f"Scouting dice of week {state.week}"
     lines += ["", f"### {e(head)}" if md else f"[b]{e(head)}[/b]", ""]
     if not md:
@@ -946,6 +1039,8 @@ def scouting_lines(steps: list[Any], state: Any) -> list[str]:
     elif started:
         out = ["no scouting seed this week: the scouting dice came from the campaign's generator (verify-dice: NOT "
                "CHECKED)"]
+    elif state.phase not in ("movement", "declare"):
+        return [f"no battle began in week {state.week}: no scouting dice were rolled, and no scouting seed is needed"]
     else:
         out = ["no scouting seed yet (the GM's campaign import --scouting puts it before the week's first "
                "declaration)"]
@@ -957,6 +1052,23 @@ def scouting_lines(steps: list[Any], state: Any) -> list[str]:
     return out
 
 
+def _unit_line(state: Any, u: str) -> str:
+    """One unit of a brief: id, type, the three stats, line, traits and durability (the damage
+    it carries, when any)."""
+    t = state.unit_type(u)
+    us = state.units[u]
+    extra = ["line"] if t.line else []
+    extra += [tr.replace("_", " ") for tr in t.traits]
+    if t.armour:
+        extra.append(f"Armour {t.armour}" + (f" ({counted(us.armour_damage, 'casualty', 'casualties')} this week)"
+                                             if us.armour_damage else ""))
+    if t.large:
+        extra.append(f"Large {t.large}" + (f" ({counted(us.large_damage, 'casualty', 'casualties')} in this battle)"
+                                           if us.large_damage else ""))
+    return f"{u}: {t.name}, attack {t.attack}, defense {t.defense}, mobility {t.mobility}" + \
+        "".join(f", {x}" for x in extra)
+
+
 def _brief(args: argparse.Namespace) -> int:
     if args.draft is not None:
         new_file(args.draft, "draft", "it may hold orders already edited", inputs=(args.scenario, args.script))
@@ -966,17 +1078,36 @@ def _brief(args: argparse.Namespace) -> int:
         raise UserError(f"no player {args.player!r}; players are {', '.join(full.players)}")
     state = SYSTEM.view(full, args.player)  # only what this player may see
     me = args.player
+    waiting = waiting_for(state)
     print(f"# {game.loaded.name}: week {state.week} brief for {state.player_name(me)}")
-    print(f"phase: {state.phase}")
+    if state.phase == "declare":
+        # where the player's armies meet another's, never whether anyone still waits on them (a
+        # hex with one "fight" in asks nobody else: that would tell how the other side declared)
+        meet = [k for k, answers in state.declarations.items() if me in answers]
+        print(f"phase: {PHASE_NAMES['declare']}" + (f"; send the GM fight or not for {', '.join(meet)}" if meet else
+                                                    "; none of your armies meets an enemy"))
+    else:
+        print(f"phase: {PHASE_NAMES.get(state.phase, state.phase)}" + (" (waiting for you)" if me in waiting else ""))
     print("\n## Your armies")
-    for a in state.armies.values():
-        if a.owner != me:
-            continue
-        print(f"- {a.name} ({a.id}) at {a.hex[0]},{a.hex[1]}" + (f", in battle {a.battle}" if a.battle else ""))
+    mine_armies = [a for a in state.armies.values() if a.owner == me]
+    for a in mine_armies:
+        notes = [f"in battle {a.battle}"] if a.battle else []
+        if a.locked_week >= state.week:
+            notes.append("pinned by a Block: no withdrawal this week")
+        print(f"- {a.name} ({a.id}) at {a.hex[0]},{a.hex[1]}" + "".join(f", {n}" for n in notes))
         for u in state.alive_units(a.id):
-            t = state.unit_type(u)
-            print(f"  - {u}: {t.name}, attack {t.attack}, defense {t.defense}, mobility {t.mobility}"
-                  + (", line" if t.line else ""))
+            print(f"  - {_unit_line(state, u)}")
+    if not mine_armies:
+        print("- none")
+    print("\n## Your Generals")
+    gens = [g for g in state.generals.values() if g.owner == me]
+    for g in gens:
+        where = (f"with {state.army_name(g.army)} at {g.hex[0]},{g.hex[1]}" if g.army in state.armies
+                 else f"without an army at {g.hex[0]},{g.hex[1]}")
+        traits = "".join(f", {t.replace('_', ' ')}" for t in g.traits)
+        print(f"- {g.name} ({g.id}), level {g.level}{traits}, {where}")
+    if not gens:
+        print("- none")
     mine = [b for b in state.open_games() if me in b.sides]
     print("\n## Your battles")
     draft: list[dict[str, Any]] = []
@@ -986,32 +1117,32 @@ def _brief(args: argparse.Namespace) -> int:
         print(f"- {b.id} at {b.hex[0]},{b.hex[1]} against {state.player_name(enemy)}"
               + (f" (fought out as a {b.fought_as} battle: no orders)" if b.fought_as != "tables" else "")
               + (" (your orders are in)" if me in b.orders else ""))
+        _brief_battle(state, b, me, enemy)
         if b.fought_as != "tables" or me in b.orders:
             continue
-        facts = side_facts(state, b, me)
-        for m in MANOEUVRES:
-            vans = [u.id for u in facts.units if orders_refusal(state.cs.rules, facts, m, (), u.id) is None]
-            strats = [s for s in STRATAGEMS if any(orders_refusal(state.cs.rules, facts, m, (s,), v) is None
-                                                   for v in vans)]
-            if vans:
-                print(f"  - {MANOEUVRE_NAMES[m]} ({m}): vanguard {', '.join(vans)}; stratagems "
-                      f"{', '.join(strats) or 'none'}")
-            else:
-                print(f"  - {MANOEUVRE_NAMES[m]} ({m}): not possible")
         first = next((o for k, o in options.items() if k[0] == b.id and not o.stratagems), None)
         if first is not None:
             draft.append({"battle": b.id, "manoeuvre": first.manoeuvre, "stratagems": [],
                           "vanguard": first.vanguard})
     if not mine:
         print("- none")
+    print("\n## Draft orders\n")
+    if not draft:
+        why = ("orders are given in the battle orders phase, once the week's battles have begun; run brief "
+               "again then" if state.phase != "orders" else
+               "you have no battle fought on the tables this week" if not any(b.fought_as == "tables" for b in mine)
+               else "your orders are in for every battle of yours")
+        print(f"no orders to give: {why}; there is nothing to seal"
+              + ("" if args.draft is None else f", so no draft was written to {args.draft}"))
+        return 0
     text = ("# Draft orders: change each order, then seal it:\n"
             f"#   python -m game campaign seal DRAFT --out {me}-week{state.week}.yaml "
             f"--scenario {args.scenario} --game {args.script}\n"
-            "# Each order: battle, manoeuvre, stratagems, vanguard; a Withdraw may add withdraw_to: [column, row],\n"
-            "# a Breakthrough breakthrough_to: [column, row] (a hex next to the battle).\n"
+            "# Each order: battle, manoeuvre, stratagems, vanguard (the brief lists what each manoeuvre may\n"
+            "# take); a Withdraw may add withdraw_to: [column, row] and a Breakthrough breakthrough_to:\n"
+            "# [column, row] (the brief lists the hexes).\n"
             + yaml.safe_dump({"campaign": game.loaded.name, "week": state.week, "player": me, "orders": draft},
                              sort_keys=False, default_flow_style=None, allow_unicode=True))
-    print("\n## Draft orders\n")
     print(text, end="")
     if args.draft is not None:
         written = write_output(args.draft, text, "draft", inputs=(args.scenario, args.script), backup=False)
@@ -1019,6 +1150,57 @@ def _brief(args: argparse.Namespace) -> int:
             raise UserError(f"{written.failed}; the draft was kept in {written.path}")
         print(f"\nwrote the draft to {args.draft}")
     return 0
+
+
+def _brief_battle(state: Any, b: Any, me: str, enemy: str) -> None:
+    """A battle of the brief: who fights in it, the scouting successes, the enemy's forces (the
+    map is public), and, while the player's orders are to come, what each manoeuvre may take (the
+    rules' own orders_refusal) and the hexes a Withdraw or a Breakthrough may name."""
+    fighting = state.fighting_generals(b, me)
+    print("  - your Generals fighting: " + (", ".join(f"{g.name} (level {g.level})" for g in fighting) or
+                                            "none (a General fights only if named in your post about the "
+                                            "battle this week)"))
+    if b.scouting:
+        print(f"  - scouting: you {counted(b.scouting.get(me, 0), 'success', 'successes')}, "
+              f"{state.player_name(enemy)} {counted(b.scouting.get(enemy, 0), 'success', 'successes')}")
+    for a in state.forces(b, enemy):
+        units = state.alive_units(a.id)
+        print(f"  - enemy army {a.name} ({a.id}), {counted(len(units), 'unit', 'units')}:")
+        for u in units:
+            print(f"    - {_unit_line(state, u)}")
+    if b.fought_as != "tables" or me in b.orders or state.phase != "orders":
+        return
+    facts = side_facts(state, b, me)
+    allowed: set[str] = set()
+    for m in MANOEUVRES:
+        vans = [u.id for u in facts.units if orders_refusal(state.cs.rules, facts, m, (), u.id) is None]
+        strats = [s for s in STRATAGEMS if any(orders_refusal(state.cs.rules, facts, m, (s,), v) is None
+                                               for v in vans)]
+        role = "rearguard" if m == "withdraw" else "vanguard"
+        allowed.update(strats + ([m] if vans else []))
+        if vans:
+            print(f"  - {MANOEUVRE_NAMES[m]} ({m}): {role} {', '.join(vans)}; stratagems "
+                  f"{', '.join(strats) or 'none'}")
+        else:
+            why = next((orders_refusal(state.cs.rules, facts, m, (), u.id) for u in facts.units), None) or \
+                "no unit can lead it"
+            print(f"  - {MANOEUVRE_NAMES[m]} ({m}): not possible ({why.rstrip('.')})")
+    m = state.cs.map
+    near = hexes.adjacent(m, b.hex)
+    routes = {a.route for a in state.forces(b, me) if a.route in near}
+    arc = [c for r in sorted(routes) for c in hexes.arc(m, b.hex, r)] or near
+
+    def passable(c: Any) -> bool:
+        terrain = state.cs.rules.terrain.get(m.terrain.get(c, ""))
+        return terrain is not None and terrain.cost is not None
+
+    arc, near = [c for c in arc if passable(c)], [c for c in near if passable(c)]
+    if "withdraw" in allowed and arc:
+        print("  - withdraw_to (where a Withdraw goes; up your route first): "
+              + ", ".join(f"[{c[0]}, {c[1]}]" for c in dict.fromkeys(arc)))
+    if "breakthrough" in allowed and near:
+        print("  - breakthrough_to (a Breakthrough's first hex, next to the battle): "
+              + ", ".join(f"[{c[0]}, {c[1]}]" for c in near))
 
 
 def _plan(args: argparse.Namespace) -> int:

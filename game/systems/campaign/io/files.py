@@ -24,6 +24,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from game import paths
 from game.core.errors import GameFileError, UserError
 from game.core.palette import palette_colour
+from game.core.system import counted
 from game.io.datafiles import (
     ROOT,
     GameFileErrors,
@@ -541,7 +542,8 @@ def check_campaign_file(path: Path, kind: str) -> str:
     if kind == "campaign-scenario":
         loaded = load_campaign(path)
         s = loaded.setup
-        return (f"campaign scenario '{loaded.name}', {len(s.players)} players, {len(s.armies)} armies, "
+        return (f"campaign scenario '{loaded.name}', {counted(len(s.players), 'player', 'players')}, "
+                f"{counted(len(s.armies), 'army', 'armies')}, "
                 f"map {s.map.width} x {s.map.height}")
     if kind == "campaign-rules":
         rules = load_campaign_rules(path)
@@ -555,5 +557,5 @@ def check_campaign_file(path: Path, kind: str) -> str:
             "no salt (public copy)" if f.salt is None else "FINGERPRINT DOES NOT MATCH")
         if f.salt is not None and not check_fingerprint(f):
             raise GameFileError(str(path), "fingerprint", "the orders and salt do not match the fingerprint")
-        return f"campaign orders of {f.player}, week {f.week}, {len(f.orders)} orders, {state}"
-    return f"campaign command script, {len(read_script(path))} commands"
+        return f"campaign orders of {f.player}, week {f.week}, {counted(len(f.orders), 'order', 'orders')}, {state}"
+    return f"campaign command script, {counted(len(read_script(path)), 'command', 'commands')}"

@@ -151,6 +151,9 @@ def week_report(before: CampaignState, events: Sequence[Any], week: int, fmt: st
     if fmt not in FORMATS:
         raise ValueError("format is md or bbcode")
     names = after or before
+    if after is not None and set(before.armies) - set(after.armies):
+        # an army destroyed this week is gone from `after`: its name is still the week's news
+        names = after.model_copy(update={"armies": {**before.armies, **after.armies}})
     d = _Doc(fmt, [])
     e_ = d.e
     d.h(e_(f"{title or before.cs.name}: week {week} battle report"), 1)
