@@ -227,3 +227,29 @@ def test_the_report_names_an_army_destroyed_in_the_week(capsys):
     code, out, err, _ = cli(capsys, "campaign", "report", S, str(SCRIPT), "--week", "2")
     assert code == 0, err
     assert "- Stonegate Front is destroyed" in out and "- front is destroyed" not in out
+
+
+def test_import_with_the_posted_fingerprints_refuses_a_file_sealed_again_after_the_post(tmp_path, capsys):
+    head = head_before_orders(tmp_path, 1)
+    sealed = order_file(tmp_path, "zones")
+    posted = next(ln.split(": ", 1)[1] for ln in sealed.read_text(encoding="utf-8").splitlines()
+                  if ln.startswith("fingerprint:"))
+    again = order_file(tmp_path, "zones", name="zones-again.yaml")  # other orders could be in it: a fresh salt
+    jibril = order_file(tmp_path, "jibril")
+    code, out, err, _ = cli(capsys, "campaign", "import", S, str(head), str(again), str(jibril), "--fingerprint",
+                            f"zones={posted}")
+    assert code == 1 and out == ""
+    assert f"REFUSED {again}: line " in err and f"is not the fingerprint zones posted, {posted}" in err
+    assert f"REFUSED {jibril}: line 4: player: no posted fingerprint of jibril given" in err
+    code, out, err, _ = cli(capsys, "campaign", "import", S, str(head), str(sealed), "--fingerprint",
+                            f"zones={posted}")
+    assert code == 0 and "player: zones" in out, err
+    code, _o, err, _ = cli(capsys, "campaign", "import", S, str(head), str(sealed), "--fingerprint", "Zones=abc")
+    assert code == 1 and "no player 'Zones'; players are zones, resistance, zenith, jibril (spelt exactly)" in err
+
+
+def test_plan_refuses_a_battle_the_player_is_not_in_naming_theirs(tmp_path, capsys):
+    code, out, err, _ = cli(capsys, "campaign", "plan", S, str(head_before_orders(tmp_path, 1)), "--battle", "B2",
+                            "--player", "zones")
+    assert code == 1 and "planner for" not in out
+    assert "--battle B2: The Zones is not a side of battle B2 (the battles of The Zones this week: B1)" in err

@@ -7,7 +7,9 @@
                                               check a draft (against the player's view when the
                                               game is given), add a secret salt and the fingerprint
     campaign verify FILE [--fingerprint F]    check an order file against its (or a posted) fingerprint
-    campaign import SCENARIO GAME FILE...     a verdict per order file; the good ones become orders
+    campaign import SCENARIO GAME FILE... [--fingerprint P=F...]
+                                              a verdict per order file (against the posted
+                                              fingerprints when given); the good ones become orders
     campaign report SCENARIO GAME --week N [--format md|bbcode] [--orders FILE...] [--picture PNG]
     campaign status SCENARIO GAME             which battles are open and whose orders are in
     campaign commit SCENARIO GAME --out SECRET   fresh secrets for the week's dice and scouting dice;
@@ -127,6 +129,9 @@ def register(subparsers: Any) -> None:
     im.add_argument("--out", default=None, help="write the extended script here (default: print the commands)")
     im.add_argument("--secret", default=None, metavar="SECRET_FILE",
                     help="draw the week's dice from this secret (campaign commit) and every file's salt")
+    im.add_argument("--fingerprint", nargs="*", default=[], metavar="PLAYER=FINGERPRINT",
+                    help="the fingerprints the players posted: a file whose fingerprint is not its player's posted "
+                         "one is refused (sealed again after the post)")
     im.add_argument("--scouting", default=None, metavar="SECRET_FILE",
                     help="draw the week's scouting dice from this file's scouting secret (campaign commit): "
                          "gm_scouting_seed goes before the week's first declaration")
@@ -408,6 +413,7 @@ def _import(args: argparse.Namespace) -> int:
     if args.scouting is not None:
         old, game, rerolled = _add_scouting(args, game, old)
     rec = game.record
+    posted = _posted_fingerprints(args.fingerprint, rec.state.players)
     secret = read_secret_file(args.secret, game) if args.secret is not None else None
     # first every file on its own against the campaign as it stands, then the good ones together
     checked: list[tuple[str, Any]] = []
@@ -418,6 +424,13 @@ def _import(args: argparse.Namespace) -> int:
             f = read_order_file(path)
             if not check_fingerprint(f):
                 raise changed_after_sealing(path, f)
+            if posted and f.player not in posted:
+                raise GameFileError(path, where_in(path, "player"), f"no posted fingerprint of {f.player} given: add "
+                                                                    f"--fingerprint {f.player}=POSTED")
+            if posted and posted[f.player] != f.fingerprint:
+                raise GameFileError(path, where_in(path, "fingerprint"),
+                                    f"{f.fingerprint} is not the fingerprint {f.player} posted, {posted[f.player]}: "
+                                    "not the orders sealed then (sealed again after the post?)")
             check_orders(game, f.campaign, f.week, f.player, f.orders, path)
             first = next((p for p, g in checked if g.player == f.player), None)
             if first is not None:
@@ -498,6 +511,25 @@ def _import(args: argparse.Namespace) -> int:
     else:
         print(text, end="")
     return 1 if bad else 0
+
+
+def _posted_fingerprints(items: list[str], players: Any) -> dict[str, str]:
+    """import's --fingerprint PLAYER=FINGERPRINT posts, by player (each named exactly, once)."""
+    posts: dict[str, str] = {}
+    for item in items:
+        player, sep, fp = item.partition("=")
+        if not sep:
+            raise UserError(f"--fingerprint {item[:80]}: expected PLAYER=FINGERPRINT")
+        if player not in players:
+            raise UserError(f"--fingerprint {item[:80]}: no player {player[:40]!r}; players are "
+                            f"{', '.join(players)} (spelt exactly)")
+        if player in posts:
+            raise UserError(f"--fingerprint {item[:80]}: a second fingerprint of {player}")
+        try:
+            posts[player] = parse_fingerprint(fp)
+        except ValueError as exc:
+            raise UserError(f"--fingerprint {item[:80]}: {exc}") from None
+    return posts
 
 
 # --------------------------------------------------------------------------- the dice commitment
@@ -1211,6 +1243,12 @@ def _plan(args: argparse.Namespace) -> int:
     state = SYSTEM.view(full, args.player)
     if args.battle not in state.battles:
         raise UserError(f"no battle {args.battle}; battles: {', '.join(state.battles) or 'none'}")
+    b = state.battles[args.battle]
+    if b.over or args.player not in b.sides:
+        why = f"battle {args.battle} is over" if b.over else \
+            f"{state.player_name(args.player)} is not a side of battle {args.battle}"
+        raise UserError(f"--battle {args.battle}: {why}" + _your_battles(state, args.player, args.battle)
+                        + "; nothing to plan")
     p = plan(state, args.battle, args.player)
     print(f"planner for {state.player_name(args.player)} in {args.battle} (win / draw / lose, expected casualties "
           "taken : inflicted)")
