@@ -80,7 +80,7 @@ def test_a_brief_with_nothing_to_order_says_why_and_writes_no_draft(tmp_path, ca
     code, out, err, _ = cli(capsys, "campaign", "brief", S, str(head), "--player", "zenith", "--draft", str(draft))
     assert code == 0, err
     assert "no orders to give: orders are given in the battle orders phase" in out
-    assert f"so no draft was written to {draft}" in out and not draft.exists()
+    assert f"(no draft was written to {draft})" in out and not draft.exists()
     assert "orders: []" not in out  # no draft that seal would refuse
     done = head_before_orders(tmp_path, 1)
     done.write_text(done.read_text(encoding="utf-8") + LINES[next(i for i, ln in enumerate(LINES)
@@ -253,3 +253,20 @@ def test_plan_refuses_a_battle_the_player_is_not_in_naming_theirs(tmp_path, caps
                             "--player", "zones")
     assert code == 1 and "planner for" not in out
     assert "--battle B2: The Zones is not a side of battle B2 (the battles of The Zones this week: B1)" in err
+
+
+def test_casualties_beyond_the_units_left_are_said_not_lost_from_the_line():
+    # a report line '5 casualties (four units x1)' leaves a reader looking for the fifth
+    from game.systems.campaign.cli.campaign import replay
+    from game.systems.campaign.rules.describe import event_text
+    from game.systems.campaign.rules.events import CasualtiesPlaced
+
+    _, rec, _ = replay(S, str(SCRIPT))
+    state = rec.steps[0].before
+    units = ("front.1", "front.2", "front.3", "front.4")
+    e = CasualtiesPlaced(battle="B2", player="resistance", count=5, rolled=5, mitigated=0, extra=0,
+                         placed=tuple((u, 1) for u in units), destroyed=units)
+    line = event_text(state, e)
+    assert "takes 5 casualties (" in line and "; 1 more with no unit left to take it)" in line
+    e2 = e.model_copy(update={"count": 4})
+    assert "no unit left" not in event_text(state, e2)

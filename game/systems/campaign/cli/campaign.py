@@ -1160,12 +1160,12 @@ def _brief(args: argparse.Namespace) -> int:
         print("- none")
     print("\n## Draft orders\n")
     if not draft:
-        why = ("orders are given in the battle orders phase, once the week's battles have begun; run brief "
+        why = ("orders are given in the battle orders phase, once the week's battles have begun: run brief "
                "again then" if state.phase != "orders" else
                "you have no battle fought on the tables this week" if not any(b.fought_as == "tables" for b in mine)
                else "your orders are in for every battle of yours")
-        print(f"no orders to give: {why}; there is nothing to seal"
-              + ("" if args.draft is None else f", so no draft was written to {args.draft}"))
+        print(f"no orders to give: {why}"
+              + ("" if args.draft is None else f" (no draft was written to {args.draft})"))
         return 0
     text = ("# Draft orders: change each order, then seal it:\n"
             f"#   python -m game campaign seal DRAFT --out {me}-week{state.week}.yaml "

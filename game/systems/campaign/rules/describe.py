@@ -60,6 +60,9 @@ def event_text(state: CampaignState, e: Any) -> str:
         return f"{e.battle}: {BAND_NAMES[e.band]}{who} (margin {e.margin}); " + "; ".join(e.rows)
     if k == "casualties_placed":
         placed = ", ".join(f"{_unit(state, u)} x{n}" for u, n in e.placed) or "none"
+        spare = e.count - sum(n for _u, n in e.placed)
+        if spare > 0:  # more casualties than the forces had units left to take them
+            placed += f"; {spare} more with no unit left to take {'it' if spare == 1 else 'them'}"
         return (f"{e.battle}: {pn(e.player)} takes {_casualties(e.count)} ({placed})"
                 + (f"; destroyed {', '.join(_unit(state, u) for u in e.destroyed)}" if e.destroyed else ""))
     if k == "routed":
