@@ -184,7 +184,7 @@ def test_the_week_report_shows_orders_salts_dice_and_tables_in_markdown_and_bbco
     for text in (md, bb):
         assert "Withdraw" in text and "Block" in text and "s4lt" in text and f.fingerprint in text
         assert "major table" in text and "successes" in text and "casualties" in text
-        assert "Jibril Second Corps: 23,26 > 22,27 > 21,27" in text
+        assert "Jibril Second Corps: 24,27 > 23,26 > 22,27 > 21,27" in text  # from its start
     assert md.startswith("# ") and "[b]" in bb and "[list]" in bb and "**" not in bb
 
 

@@ -270,3 +270,12 @@ def test_casualties_beyond_the_units_left_are_said_not_lost_from_the_line():
     assert "takes 5 casualties (" in line and "; 1 more with no unit left to take it)" in line
     e2 = e.model_copy(update={"count": 4})
     assert "no unit left" not in event_text(state, e2)
+
+
+def test_the_reports_map_moves_start_at_the_hex_each_army_left(capsys):
+    # a move's path holds the hexes entered; without the hex left, '28,10 > 28,11' reads as a
+    # one-hex move from 28,10 while the Host came from 29,9
+    code, out, err, _ = cli(capsys, "campaign", "report", S, str(SCRIPT), "--week", "1")
+    assert code == 0, err
+    assert "- Host of the Ember Crown: 29,9 > 28,10 > 28,11 (stopped: enemy)" in out
+    assert "- Jibril Second Corps: 24,27 > 23,26 > 22,27 > 21,27 (stopped: enemy)" in out

@@ -407,7 +407,9 @@ def _import(args: argparse.Namespace) -> int:
         refuse_precious(args.out, "script")
     game = load_game_or_script(args.table, args.scenario, args.script)
     if game.from_save:
-        raise UserError(f"{args.script}: a save; import adds orders to a command script")
+        raise UserError(f"{args.script}: a save; import adds orders to a command script: keep the campaign in a "
+                        "command script (python -m game run SCENARIO --commands SCRIPT --out SAVE makes a save of "
+                        "it), or give the orders in the window")
     old = read_text(args.script, "command script", limit=MAX_LARGE_FILE_BYTES).rstrip("\n")
     rerolled: list[str] = []  # the battles whose scouting dice the seed changed (said once written)
     if args.scouting is not None:

@@ -164,9 +164,21 @@ def week_report(before: CampaignState, events: Sequence[Any], week: int, fmt: st
     moves = [e for e in events if e.kind == "army_moved" and e.reason in ("move", "gm")]
     d.h("Map moves")
     d.start_list()
-    for e in moves:
+    # a move's path holds the hexes entered: the hex the army left comes first, or a reader takes
+    # the first hex entered for its start (each army's hex followed through the week's moves)
+    where = {a.id: a.hex for a in before.armies.values()}
+    listed = {id(e) for e in moves}
+    for e in events:
+        if e.kind != "army_moved":
+            continue
+        start = where.get(e.army)
+        if e.path:
+            where[e.army] = e.path[-1]
+        if id(e) not in listed:
+            continue
         printed.add(id(e))
-        path = " > ".join(f"{c[0]},{c[1]}" for c in e.path)
+        hexes = ([start] if start is not None and e.path and start != e.path[0] else []) + list(e.path)
+        path = " > ".join(f"{c[0]},{c[1]}" for c in hexes)
         d.item(e_(f"{names.army_name(e.army)}: {path}" + (f" (stopped: {e.stopped_by})" if e.stopped_by else "")))
     if not moves:
         d.item("no army moved")
