@@ -279,3 +279,22 @@ def test_the_reports_map_moves_start_at_the_hex_each_army_left(capsys):
     assert code == 0, err
     assert "- Host of the Ember Crown: 29,9 > 28,10 > 28,11 (stopped: enemy)" in out
     assert "- Jibril Second Corps: 24,27 > 23,26 > 22,27 > 21,27 (stopped: enemy)" in out
+
+
+def test_import_secret_after_orders_imported_without_it_says_the_seed_goes_first(tmp_path, capsys):
+    head = head_before_orders(tmp_path, 1)
+    half = tmp_path / "half.yaml"
+    assert cli(capsys, "campaign", "import", S, str(head), str(order_file(tmp_path, "zones")), "--out",
+               str(half))[0] == 0
+    secret = tmp_path / "gm-secret-week1.yaml"
+    assert cli(capsys, "campaign", "commit", S, str(head), "--out", str(secret))[0] == 0
+    rest = [str(order_file(tmp_path, p)) for p in ("jibril", "resistance", "zenith")]
+    out_file = tmp_path / "seeded.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "import", S, str(half), *rest, "--secret", str(secret), "--out",
+                           str(out_file))
+    assert code == 1 and not out_file.exists()
+    assert (f"{half}: orders of week 1 are already in it (of The Zones, imported without --secret), and the week's "
+            "dice seed goes before its first order") in err
+    code, _o, err, _ = cli(capsys, "campaign", "import", S, str(half), *rest, "--out", str(out_file))
+    assert code == 0, err
+    assert "note: week 1 is resolved with no dice seed (no --secret)" in err

@@ -417,6 +417,13 @@ def _import(args: argparse.Namespace) -> int:
     rec = game.record
     posted = _posted_fingerprints(args.fingerprint, rec.state.players)
     secret = read_secret_file(args.secret, game) if args.secret is not None else None
+    already = sorted({p for ps in sealed_by(rec.state).values() for p in ps}, key=rec.state.player_name)
+    if secret is not None and already:
+        raise UserError(f"{args.script}: orders of week {rec.state.week} are already in it (of "
+                        f"{', '.join(rec.state.player_name(p) for p in already)}, imported without --secret), and the "
+                        "week's dice seed goes before its first order: import every order file of the week with "
+                        "--secret into the script as it was before them; nothing imported")
+    week = rec.state.week
     # first every file on its own against the campaign as it stands, then the good ones together
     checked: list[tuple[str, Any]] = []
     bad = 0
@@ -506,6 +513,11 @@ def _import(args: argparse.Namespace) -> int:
         added = (f"{counted(n_orders, 'order', 'orders')} from {counted(len(good), 'file', 'files')} added, "
                  f"{counted(bad, 'file', 'files')} refused" if args.files else "the week's scouting seed added")
         print(f"wrote {args.out} ({added}); {SYSTEM.summary(rec.state)['phase']}")
+        if rec.state.week != week and not any(s.command.kind == "gm_dice_seed" for s in rec.steps
+                                              if s.before.week == week):
+            print(f"note: week {week} is resolved with no dice seed (no --secret): its dice came from the campaign's "
+                  "generator, which anyone holding the script could foresee; verify-dice reports them as the GM's "
+                  "word", file=sys.stderr)
         if rerolled:
             print(f"note: the scouting dice of {', '.join(rerolled)} are no longer those rolled without the seed: "
                   f"post them before any order is sealed (campaign status {args.scenario} {args.out} prints them "
