@@ -298,3 +298,19 @@ def test_import_secret_after_orders_imported_without_it_says_the_seed_goes_first
     code, _o, err, _ = cli(capsys, "campaign", "import", S, str(half), *rest, "--out", str(out_file))
     assert code == 0, err
     assert "note: week 1 is resolved with no dice seed (no --secret)" in err
+
+
+@pytest.mark.parametrize(("field", "said"), [
+    ("  stratagems: flee\n", "line 8: orders[0].stratagems: expected a list in brackets, e.g. stratagems: [flee], "
+                             "or [] for none; got a string 'flee'"),
+    ("  withdraw_to: 20,27\n", "line 8: orders[0].withdraw_to: expected a hex as [column, row], e.g. withdraw_to: "
+                               "[20, 27]; got a string '20,27'"),
+    ("  withdraw_to: [20]\n", "line 8: orders[0].withdraw_to: expected a hex as [column, row]"),
+])
+def test_a_hand_edited_draft_with_a_list_or_hex_mistyped_says_what_to_write(tmp_path, capsys, field, said):
+    draft = _draft(tmp_path, "- battle: B1\n  manoeuvre: withdraw\n  vanguard: rifles.6\n" + field)
+    out_file = tmp_path / "o.yaml"
+    code, _o, err, _ = cli(capsys, "campaign", "seal", str(draft), "--out", str(out_file), "--scenario", S, "--game",
+                           str(head_before_orders(tmp_path, 1)))
+    assert code == 1 and not out_file.exists()
+    assert f"{draft}: {said}" in err and "valid tuple" not in err

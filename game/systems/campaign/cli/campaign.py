@@ -261,9 +261,32 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
             raise GameFileError(path, key, "a control character in a name; expected printable text")
     if not isinstance(data["orders"], list):
         raise GameFileError(path, "orders", f"expected a list of orders; {what_found(data['orders'])}")
+    for i, o in enumerate(data["orders"]):
+        _check_draft_shapes(path, doc, i, o)
     orders = [validate_model(OrderEntry, o, doc, path, ("orders", i), what="order") for i, o in
               enumerate(data["orders"])]
     return data, orders
+
+
+def _check_draft_shapes(path: str, doc: Any, i: int, order: Any) -> None:
+    """A hand-edited draft's lists and hexes, said in a player's words (the model's own message
+    would be "input should be a valid tuple")."""
+    if not isinstance(order, dict):
+        return
+    shapes = (("stratagems", "a list in brackets, e.g. stratagems: [flee], or [] for none", None),
+              ("withdraw_to", "a hex as [column, row], e.g. withdraw_to: [20, 27]", 2),
+              ("breakthrough_to", "a hex as [column, row], e.g. breakthrough_to: [28, 10]", 2))
+    for key, want, size in shapes:
+        if key not in order:
+            continue
+        v = order[key]
+        if v is None and key != "stratagems":
+            continue
+        if not isinstance(v, list) or (size is not None and len(v) != size):
+            line = doc.line_of(("orders", i, key))
+            where = format_loc(("orders", i, key))
+            raise GameFileError(path, f"line {line}: {where}" if line else where,
+                                f"expected {want}; {what_found(v)}")
 
 
 def where_in(path: str, *loc: int | str) -> str:
