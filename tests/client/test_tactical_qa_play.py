@@ -3,12 +3,28 @@ and 1280x800): each test names the behaviour it protects."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 import game.systems.tactical.rules as ail
-from tests.client.clientfix import battle, make_app, make_session, press_button, settle, top_name
+from game import paths
+from game.shell.app import App, Settings
+from game.table import TABLE
+from tests.client.clientfix import (
+    battle,
+    click_at,
+    click_hex,
+    key,
+    make_app,
+    make_session,
+    press_button,
+    settle,
+    top_name,
+)
 
 
 def test_no_never_ask_stops_the_defensive_action_question_against_the_computer(
@@ -36,3 +52,91 @@ def test_no_never_ask_stops_the_defensive_action_question_against_the_computer(
     answers = [s.command for s in session.history if s.command.kind == "defensive_action"]
     assert len(answers) == asked + 1 and answers[-1].accept is False  # answered no, as the table chose
     assert session.state.pending is None
+
+
+def test_the_hint_asked_in_the_initiative_dialog_is_scrolled_into_view_at_960x600(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the default scenario's commanders have a Personal option each: with the hint at its foot
+    # the body is taller than its box at 960x600, and the hint was below the fold (its toast is
+    # under the dialog)
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path))
+    app = App.for_scenario(TABLE, paths.default_scenario(), size=(960, 600), headless=True,
+                           settings=Settings(animation="instant", blackout=False))
+    settle(app)
+    assert top_name(app) == "briefing"
+    key(app, pygame.K_RETURN)
+    assert top_name(app) == "initiative"
+    dialog: Any = app.scenes.top
+    key(app, pygame.K_h)
+    deadline = time.monotonic() + 20
+    while "Hint (" not in dialog.body_text:
+        assert time.monotonic() < deadline, "no hint thought"
+        time.sleep(0.01)
+        settle(app, 1)
+    box = dialog.body
+    assert box.max_scroll > 0, "the body with its hint is taller than its box at 960x600"
+    assert box.scroll == box.max_scroll  # the foot, where the hint is, shows
+
+
+def test_a_click_on_a_greyed_action_button_says_why_in_the_rules_words() -> None:
+    # a field gun has no melee weapon: Guard is greyed, and the toolkit neither presses a greyed
+    # button nor shows its tooltip, so a click on it said nothing
+    session = make_session([("g1", "field_gun", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="attack")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["g1"].hex)
+    guard = _button(app, "Guard")
+    assert not guard.is_enabled
+    before = len(session.history)
+    click_at(app, guard.rect.center)
+    refusal = ail.apply(session.state, ail.EnterStance(unit_id="g1", stance="guard"))
+    assert isinstance(refusal, ail.Rejection)
+    assert scene.toast_text == f"Guard: {refusal.reason}."  # e.g. 'Field Gun 1 has no melee weapon'
+    assert scene.panels.hint_label.text.startswith("Guard: ")
+    assert len(session.history) == before  # nothing played
+
+
+def _button(app: Any, label: str) -> Any:
+    import pygame_gui
+
+    found = [el for el in app.scenes.top.ui.get_sprite_group().sprites()
+             if isinstance(el, pygame_gui.elements.UIButton) and el.text == label and el.visible]
+    assert found, f"no button {label!r}"
+    return found[0]
+
+
+def test_a_buttons_tooltip_shows_over_the_odds_chart_drawn_after_the_toolkit() -> None:
+    # an action button's tooltip reaching down over the odds chart was cut off by the chart's
+    # picture (drawn over the toolkit's elements)
+    from game.shell.toolkit.drawing import draw_toolkit
+    from tests.client.clientfix import themed_manager
+
+    manager = themed_manager((400, 300))
+    tip = manager.create_tool_tip("Hold a ranged shot for the first enemy that dashes or charges in range.",
+                                  (120, 40), (0, 0), None, None)
+    manager.update(0.01)
+    chart = pygame.Surface((400, 300))
+    chart.fill((255, 0, 255))
+    surface = pygame.Surface((400, 300))
+    draw_toolkit(surface, manager, [(chart, pygame.Rect(0, 0, 400, 300))])  # the chart under all of it
+    box = tip.rect.clip(surface.get_rect())
+    assert box.w > 8 and box.h > 8
+    assert all(surface.get_at((x, box.centery))[:3] != (255, 0, 255) for x in range(box.x + 2, box.right - 2))
+    tip.kill()
+
+
+def test_a_click_on_greyed_minus_1_advantage_says_none_is_named_yet() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (6, 2))],
+                           phase="attack")
+    st = session.state
+    blue = st.sides["blue"].model_copy(update={"advantage": {**st.sides["blue"].advantage, "command": 1}})
+    session.state = st.model_copy(update={"sides": {**st.sides, "blue": blue}})
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    click_hex(app, session.state.units["r1"].hex)
+    click_at(app, _button(app, "−1 Advantage").rect.center)
+    assert scene.toast_text == "−1 Advantage: no Advantage named for the hit roll yet (+1 Advantage names a point)."
+    click_at(app, _button(app, "+1 Advantage (0/1)").rect.center)  # names the one point
+    click_at(app, _button(app, "+1 Advantage (1/1)").rect.center)
+    assert scene.toast_text == "+1 Advantage (1/1): the command Advantage held (1) is all named already."

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pygame
 import pygame_gui
+from pygame_gui.elements import UITooltip
 
 
 def elements_over(manager: pygame_gui.UIManager, area: pygame.Rect) -> bool:
@@ -28,7 +29,16 @@ def elements_over(manager: pygame_gui.UIManager, area: pygame.Rect) -> bool:
 
 def draw_toolkit(surface: pygame.Surface, manager: pygame_gui.UIManager,
                  extra: Sequence[tuple[pygame.Surface, pygame.Rect]] = ()) -> None:
-    """The toolkit's elements, then `extra` pictures (the odds chart) over them."""
+    """The toolkit's elements, then `extra` pictures (the odds chart) over them, then a tooltip
+    showing again over those (a button's tooltip that reaches down over the chart was cut by it)."""
     manager.draw_ui(surface)
     for pic, rect in extra:
         surface.blit(pic, rect)
+    if not extra:
+        return
+    for tip in manager.get_sprite_group().sprites():
+        if isinstance(tip, UITooltip) and tip.visible:
+            parts = [tip] if tip.text_block is None else [tip, tip.text_block]
+            for part in parts:
+                if part.image is not None and part.visible:
+                    surface.blit(part.image, part.rect, special_flags=part.blendmode)

@@ -59,7 +59,7 @@ from game.shell.session import Session
 from game.shell.toolkit.drawing import draw_toolkit, elements_over
 from game.shell.toolkit.richtext import Styled
 from game.systems.tactical.client import rq, text
-from game.systems.tactical.client.battle_actions import ActionButtons, unit_command
+from game.systems.tactical.client.battle_actions import ActionButtons, greyed_reason, unit_command
 from game.systems.tactical.client.battle_dialogs import Dialogs
 from game.systems.tactical.client.battle_draw import MapView, ScreenState, draw_frames
 from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
@@ -67,7 +67,15 @@ from game.systems.tactical.client.battle_panels import Panels, log_text
 from game.systems.tactical.client.context import Intent, Keep
 from game.systems.tactical.client.decision import DecisionKeys
 from game.systems.tactical.client.labels import TOAST_SIZE, MapLabels, wrap
-from game.systems.tactical.client.modes import AttackMode, Mode, MoveMode, SelectMode, hint_mark, unit_mode
+from game.systems.tactical.client.modes import (
+    ActionButton,
+    AttackMode,
+    Mode,
+    MoveMode,
+    SelectMode,
+    hint_mark,
+    unit_mode,
+)
 from game.systems.tactical.rules.system import warm_up as warm_up_rules
 
 if TYPE_CHECKING:
@@ -641,6 +649,11 @@ class BattleScene(Scene):
             return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            greyed = self.actions.greyed_at(event.pos)
+            if greyed is not None:  # a greyed button (the toolkit takes the click, says nothing): why it is closed
+                self._say_greyed(greyed)
+                return
         consumed = self.ui.process_events(event)
         if event.type == pygame.KEYUP:
             self._held.discard(event.key)
@@ -837,6 +850,16 @@ class BattleScene(Scene):
             self.submit(command)
             return
         self._use(self.mode.button(self, bid))
+
+
+    def _say_greyed(self, button: ActionButton) -> None:
+        """The reason a greyed action button is closed, on the top line: the rules' refusal of the
+        command it would make, else what its tooltip says."""
+        command = unit_command(self.state, self.selected, button.id)
+        if command is None:
+            intent = self.mode.button(self, button.id)
+            command = intent.command if isinstance(intent, Intent) else None
+        self.toast(greyed_reason(self.state, button, command))
 
 
 # ---------------------------------------------------------------------------- helpers

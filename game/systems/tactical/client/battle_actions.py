@@ -51,12 +51,14 @@ class ActionButtons:
 
     def __init__(self) -> None:
         self._ids: dict[object, str] = {}
+        self._shown: dict[object, ActionButton] = {}  # what each button on screen was made from
         self._key: object = None
         self._inputs: object = None
 
     def forget(self) -> None:
         """The toolkit was cleared (a new layout): make the buttons again next time."""
         self._ids.clear()
+        self._shown.clear()
         self._key = None
         self._inputs = None
 
@@ -83,6 +85,7 @@ class ActionButtons:
         for element in list(self._ids):
             element.kill()  # type: ignore[attr-defined]
         self._ids.clear()
+        self._shown.clear()
         items: list[ActionButton] = list(buttons) + list(extra)
         cols = 2
         items = items[:12]
@@ -101,10 +104,31 @@ class ActionButtons:
                                               tool_tip_text=b.tooltip or None, object_id=oid)
             enable(el, b.enabled)
             self._ids[el] = b.id
+            self._shown[el] = b
 
     def button_id(self, element: object) -> str | None:
         """The id of the action button an element is (None: not one of these)."""
         return self._ids.get(element)
+
+    def greyed_at(self, pos: tuple[int, int]) -> ActionButton | None:
+        """The greyed (disabled) action button under `pos`, None when there is none: the toolkit
+        neither presses it nor shows its tooltip, so the scene says why it is closed."""
+        for el, b in self._shown.items():
+            if not b.enabled and getattr(el, "visible", True) and el.rect.collidepoint(pos):  # type: ignore[attr-defined]
+                return b
+        return None
+
+
+def greyed_reason(st: Any, button: ActionButton, command: Any) -> str:
+    """Why a greyed action button is closed, in the rules' words when it stands for a command (the
+    rules' refusal of it: applying is pure, nothing changes), else its tooltip's, else plainly."""
+    if command is not None:
+        out = ail.apply(st, command)
+        if isinstance(out, ail.Rejection) and out.reason:
+            return f"{button.label}: {out.reason}."
+    if button.tooltip:
+        return f"{button.label}: {button.tooltip.rstrip('.')}."
+    return f"{button.label}: not open now."
 
 
 def unit_command(st: Any, selected: str | None, bid: str) -> Any:

@@ -67,6 +67,8 @@ class DecisionDialog(DialogScene):
             self._hint_shown = said
             self.body_html = self._body if said is None else (*plain_lines(self._body), (), line(ink(said, GOLD)))
             self.body.set_text(self.body_html)
+            if said is not None:  # the hint at the foot shows (a body taller than its box scrolls to it)
+                self.body.scroll_to(self.body.max_scroll)
         super().update(dt)
 
 

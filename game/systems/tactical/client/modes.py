@@ -396,16 +396,19 @@ class MoveMode(Mode):
         if stage != "done":
             out.extend(pay_buttons(dash_payments(ctx, self.unit_id), self.pay))
             if t.special_move is not None:  # enabled when the rules list somewhere it may land
+                lands = bool(SpecialMoveMode(self.unit_id).targets(ctx))
                 out.append(ActionButton("special", f"{t.special_move.name.capitalize()} ({t.special_move.range})",
-                                        enabled=bool(SpecialMoveMode(self.unit_id).targets(ctx)),
+                                        enabled=lands,
                                         tooltip="Instead of a dash: ignores terrain and blockers, "
-                                                "triggers no overwatch."))
+                                                "triggers no overwatch." if lands else
+                                                f"no free hex within {t.special_move.range} to land on now."))
         pools = advantage_pools(ctx, self.unit_id)
         if stage != "done" and pools and self._melee(ctx) is not None:
             kind, avail = pools[0]
             out.append(ActionButton("cadv:+", f"+1 Adv. on charge ({self.advantage}/{avail})",
                                     enabled=self.advantage < avail, selected=self.advantage > 0,
-                                    tooltip=f"Spend {kind} Advantage on the melee attack of a charge."))
+                                    tooltip=f"Spend {kind} Advantage on the melee attack of a charge."
+                                    if self.advantage < avail else f"the {kind} Advantage held ({avail}) is all named already."))
             if self.advantage:
                 out.append(ActionButton("cadv:-", "−1 Adv. on charge"))
         if ail.queries.is_stuck(state, self.unit_id):  # the rules' stuck steps, each way they may be paid
@@ -675,10 +678,13 @@ class AttackMode(Mode):
                             tooltip=f"FP {x.fp}") for x in t.weapons]
         kind, avail = self._kind(ctx)
         if avail:
-            out.append(ActionButton("adv:-", "−1 Advantage", enabled=self.advantage > 0))
+            out.append(ActionButton("adv:-", "−1 Advantage", enabled=self.advantage > 0,
+                                    tooltip="Take back a point named for the hit roll." if self.advantage
+                                    else "no Advantage named for the hit roll yet (+1 Advantage names a point)."))
             out.append(ActionButton("adv:+", f"+1 Advantage ({self.advantage}/{avail})",
                                     enabled=self.advantage < avail, selected=self.advantage > 0,
-                                    tooltip=f"Spend {kind} Advantage points (+1 each) on the hit roll."))
+                                    tooltip=f"Spend {kind} Advantage points (+1 each) on the hit roll."
+                                    if self.advantage < avail else f"the {kind} Advantage held ({avail}) is all named already."))
             if len(self.pools(ctx)) > 1:
                 out.append(ActionButton("adv:kind", f"Pool: {kind}"))
         # the stances the rules offer the unit now (those `legal_commands` lists)
