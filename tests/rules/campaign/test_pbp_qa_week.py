@@ -57,7 +57,7 @@ def test_the_brief_gives_generals_who_fights_scouting_the_enemys_forces_and_the_
     assert "## Your Generals\n- Colonel Brin (brin), level 1, with Lowmarch Rifle Corps at 21,27" in out
     assert "your Generals fighting: Colonel Brin (level 1)" in out
     assert "  - scouting: you " in out and " successes" in out
-    assert "enemy army Jibril Second Corps (corps), 4 units:" in out
+    assert "enemy army Jibril Second Corps (corps), 4 units, with Strategos Kiran (General, level 2):" in out
     assert "corps.1: Jibril Armoured Infantry Division, attack 5, defense 6, mobility 2, line" in out
     assert "Armour 2" in out  # the enemy's durability, as the map shows it
     assert "rifles.13: Zone Observation Balloon Corps, attack 0, defense 1, mobility 3, observer" in out
@@ -314,3 +314,14 @@ def test_a_hand_edited_draft_with_a_list_or_hex_mistyped_says_what_to_write(tmp_
                            str(head_before_orders(tmp_path, 1)))
     assert code == 1 and not out_file.exists()
     assert f"{draft}: {said}" in err and "valid tuple" not in err
+
+
+def test_the_movement_brief_gives_movement_points_and_the_other_armies_on_the_map(tmp_path, capsys):
+    code, out, err, _ = cli(capsys, "campaign", "brief", S, str(SCRIPT), "--player", "zenith")  # week 3, movement
+    assert code == 0, err
+    assert "phase: movement" in out
+    assert "- Host of the Ember Crown (host) at " in out and " movement points" in out
+    assert "## Other armies on the map" in out and "Jibril Second Corps (corps) of Jibril at " in out
+    code, out, err, _ = cli(capsys, "campaign", "brief", S, str(SCRIPT), "--player", "jibril")
+    assert code == 0, err
+    assert "Jibril Second Corps (corps) at " in out

@@ -84,6 +84,7 @@ from game.systems.campaign.rules.combat import orders_refusal
 from game.systems.campaign.rules.commands import GiveOrders, GmDiceSeed, GmScoutingSeed, parse_command
 from game.systems.campaign.rules.describe import event_text
 from game.systems.campaign.rules.dice_seed import commitment_of, ordering_players, scouting_seed, week_seed
+from game.systems.campaign.rules.engine import held_in_battle, movement_points
 from game.systems.campaign.rules.equilibrium import BAND_WORTH, equilibrium
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, STRATAGEMS
 from game.systems.campaign.rules.planner import plan
@@ -1163,11 +1164,22 @@ def _brief(args: argparse.Namespace) -> int:
         notes = [f"in battle {a.battle}"] if a.battle else []
         if a.locked_week >= state.week:
             notes.append("pinned by a Block: no withdrawal this week")
+        if state.phase == "movement":
+            points = counted(movement_points(state, a), "movement point", "movement points")
+            notes.append("moved this week" if a.moved else "held in its battle: cannot move"
+                         if held_in_battle(state, a) else points)
         print(f"- {a.name} ({a.id}) at {a.hex[0]},{a.hex[1]}" + "".join(f", {n}" for n in notes))
         for u in state.alive_units(a.id):
             print(f"  - {_unit_line(state, u)}")
     if not mine_armies:
         print("- none")
+    others = [a for a in state.armies.values() if a.owner != me]
+    if others:
+        print("\n## Other armies on the map")
+        for a in others:
+            print(f"- {a.name} ({a.id}) of {state.player_name(a.owner)} at {a.hex[0]},{a.hex[1]}: "
+                  f"{counted(len(state.alive_units(a.id)), 'unit', 'units')}"
+                  + (f", in battle {a.battle}" if a.battle else ""))
     print("\n## Your Generals")
     gens = [g for g in state.generals.values() if g.owner == me]
     for g in gens:
@@ -1234,7 +1246,8 @@ def _brief_battle(state: Any, b: Any, me: str, enemy: str) -> None:
               f"{state.player_name(enemy)} {counted(b.scouting.get(enemy, 0), 'success', 'successes')}")
     for a in state.forces(b, enemy):
         units = state.alive_units(a.id)
-        print(f"  - enemy army {a.name} ({a.id}), {counted(len(units), 'unit', 'units')}:")
+        gens = "".join(f", with {g.name} (General, level {g.level})" for g in state.generals_of_army(a.id))
+        print(f"  - enemy army {a.name} ({a.id}), {counted(len(units), 'unit', 'units')}{gens}:")
         for u in units:
             print(f"    - {_unit_line(state, u)}")
     if b.fought_as != "tables" or me in b.orders or state.phase != "orders":
