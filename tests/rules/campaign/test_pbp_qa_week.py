@@ -325,3 +325,14 @@ def test_the_movement_brief_gives_movement_points_and_the_other_armies_on_the_ma
     code, out, err, _ = cli(capsys, "campaign", "brief", S, str(SCRIPT), "--player", "jibril")
     assert code == 0, err
     assert "Jibril Second Corps (corps) at " in out
+
+
+def test_import_over_an_older_script_says_where_the_old_one_is_kept(tmp_path, capsys):
+    head = head_before_orders(tmp_path, 1)
+    target = tmp_path / "next.yaml"
+    target.write_text("- {kind: end_turn}\n", encoding="utf-8")
+    code, out, err, _ = cli(capsys, "campaign", "import", S, str(head), str(order_file(tmp_path, "zones")), "--out",
+                            str(target))
+    assert code == 0, err
+    assert f"the file it replaced is kept as {target}.bak" in out
+    assert (tmp_path / "next.yaml.bak").read_text(encoding="utf-8") == "- {kind: end_turn}\n"

@@ -49,6 +49,7 @@ from game.core.system import Rejection, counted
 from game.io.datafiles import format_loc, read_yaml, validate_model
 from game.io.outpaths import check_destination, write_output
 from game.io.safe_read import MAX_LARGE_FILE_BYTES, read_text
+from game.io.saves import BACKUP_SUFFIX
 from game.io.sniff import sniff_kind
 from game.replay import load_game
 from game.systems.campaign.cli.trust import (
@@ -530,13 +531,15 @@ def _import(args: argparse.Namespace) -> int:
     if args.out is not None:
         names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
         tail = f"\n# imported order files: {names}\n" + text if args.files else "\n"
+        replaced = os.path.isfile(args.out)
         written = write_output(args.out, old + tail, "script", inputs=inputs)
         if written.failed:
             raise UserError(f"{written.failed}; the script was kept in {written.path}")
         n_orders = sum(len(f.orders) for p, f in checked if p in good)
         added = (f"{counted(n_orders, 'order', 'orders')} from {counted(len(good), 'file', 'files')} added, "
                  f"{counted(bad, 'file', 'files')} refused" if args.files else "the week's scouting seed added")
-        print(f"wrote {args.out} ({added}); {SYSTEM.summary(rec.state)['phase']}")
+        kept = f"; the file it replaced is kept as {args.out}{BACKUP_SUFFIX}" if replaced else ""
+        print(f"wrote {args.out} ({added}{kept}); {SYSTEM.summary(rec.state)['phase']}")
         if rec.state.week != week and not any(s.command.kind == "gm_dice_seed" for s in rec.steps
                                               if s.before.week == week):
             print(f"note: week {week} is resolved with no dice seed (no --secret): its dice came from the campaign's "
