@@ -336,3 +336,16 @@ def test_import_over_an_older_script_says_where_the_old_one_is_kept(tmp_path, ca
     assert code == 0, err
     assert f"the file it replaced is kept as {target}.bak" in out
     assert (tmp_path / "next.yaml.bak").read_text(encoding="utf-8") == "- {kind: end_turn}\n"
+
+
+def test_commit_after_orders_of_the_week_are_in_says_the_secret_cannot_draw_them(tmp_path, capsys):
+    head = head_before_orders(tmp_path, 1)
+    half = tmp_path / "half.yaml"
+    assert cli(capsys, "campaign", "import", S, str(head), str(order_file(tmp_path, "zones")), "--out",
+               str(half))[0] == 0
+    code, out, err, _ = cli(capsys, "campaign", "commit", S, str(half), "--out", str(tmp_path / "late.yaml"))
+    assert code == 0, err
+    assert (f"note: orders of week 1 are already in {half}: the dice seed goes before the week's first order, so "
+            "this secret cannot draw this week's dice") in out
+    code, out, err, _ = cli(capsys, "campaign", "commit", S, str(head), "--out", str(tmp_path / "early.yaml"))
+    assert code == 0 and "cannot draw" not in out, err

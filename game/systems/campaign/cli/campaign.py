@@ -693,6 +693,12 @@ def _commit(args: argparse.Namespace) -> int:
     print(f"post this commitment publicly before any order: {data['commitment']}")
     print(f"post this scouting commitment with it, before any move of the week: {data['scouting_commitment']}")
     week_steps = [s for s in game.record.steps if s.before.week == state.week]
+    if any(s.command.kind == "gm_dice_seed" for s in week_steps):
+        print(f"note: week {state.week}'s dice are already seeded: this secret cannot draw them (the week's "
+              "commitment is the one posted before)")
+    elif any(sealed_by(state).values()):
+        print(f"note: orders of week {state.week} are already in {args.script}: the dice seed goes before the "
+              "week's first order, so this secret cannot draw this week's dice")
     if any(e.kind == "battle_started" for s in week_steps for e in s.events) or \
             any(s.command.kind == "gm_scouting_seed" for s in week_steps):
         print(f"note: week {state.week}'s battles have started (or its scouting dice are seeded): its scouting "
