@@ -349,3 +349,21 @@ def test_commit_after_orders_of_the_week_are_in_says_the_secret_cannot_draw_them
             "this secret cannot draw this week's dice") in out
     code, out, err, _ = cli(capsys, "campaign", "commit", S, str(head), "--out", str(tmp_path / "early.yaml"))
     assert code == 0 and "cannot draw" not in out, err
+
+
+def test_a_report_in_the_declare_phase_is_refused_it_would_show_the_scouting_secret(tmp_path, capsys):
+    head = _head(tmp_path, "- {kind: declare")
+    secret = tmp_path / "gm-secret-week1.yaml"
+    assert cli(capsys, "campaign", "commit", S, str(head), "--out", str(secret))[0] == 0
+    scouted = tmp_path / "scouted.yaml"
+    assert cli(capsys, "campaign", "import", S, str(head), "--scouting", str(secret), "--out", str(scouted))[0] == 0
+    scouting_secret = next(ln.split(": ", 1)[1] for ln in secret.read_text(encoding="utf-8").splitlines()
+                           if ln.startswith("scouting_secret:"))
+    declared = tmp_path / "declared.yaml"
+    declared.write_text(scouted.read_text(encoding="utf-8")
+                        + "- {kind: declare, player: zones, hex: [21, 27], fight: false}\n", encoding="utf-8")
+    code, out, err, _ = cli(capsys, "campaign", "report", S, str(declared), "--week", "1")
+    assert code == 1 and scouting_secret not in out + err and "declines" not in out + err
+    assert f"{declared}: week 1 is in its declare combat phase: a report now would show the scouting secret" in err
+    code, out, err, _ = cli(capsys, "campaign", "status", S, str(declared))
+    assert code == 0 and scouting_secret not in out, err

@@ -994,6 +994,13 @@ def _report(args: argparse.Namespace) -> int:
     steps = [s for s in rec.steps if s.before.week == args.week]
     if not steps:
         raise UserError(no_week(args.script, game.record.state, args.week))
+    if rec.state.week == args.week and rec.state.phase in ("movement", "declare"):
+        # the week's scouting secret may be in the script already, and the declarations are
+        # sealed answers until all are in: a report now would give both away
+        raise UserError(f"{args.script}: week {args.week} is in its {PHASE_NAMES[rec.state.phase]} phase: a report "
+                        "now would show the scouting secret and the declarations made so far before every "
+                        f"declaration is in; post campaign status {args.scenario} {args.script} instead (it shows "
+                        "neither)")
     seeds = [s.command for s in steps if s.command.kind == "gm_dice_seed"]
     seals = {}
     for path in args.orders:
