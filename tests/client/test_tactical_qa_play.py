@@ -140,3 +140,22 @@ def test_a_click_on_greyed_minus_1_advantage_says_none_is_named_yet() -> None:
     click_at(app, _button(app, "+1 Advantage (0/1)").rect.center)  # names the one point
     click_at(app, _button(app, "+1 Advantage (1/1)").rect.center)
     assert scene.toast_text == "+1 Advantage (1/1): the command Advantage held (1) is all named already."
+
+
+def test_undo_in_the_initiative_dialog_says_to_answer_it_first_not_to_close_it() -> None:
+    # the dialog of a decision the rules wait for cannot be closed; 'close this first' asked the
+    # impossible (and an undo there would take back the other side's sealed choice)
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))])
+    app = make_app(session, size=(960, 600), blackout=False)
+    key(app, pygame.K_1)  # the first side's choice (sealed)
+    assert top_name(app) == "initiative"
+    made = len(session.history)
+    dialog: Any = app.scenes.top
+    key(app, pygame.K_z, pygame.KMOD_LCTRL)
+    assert top_name(app) == "not_here"
+    said = app.scenes.top.body_text  # type: ignore[union-attr]
+    assert said == (f"{dialog.title}: answer it first (a button below; H: a hint); "
+                    "undo (Ctrl+Z) works from the game's screen.")
+    assert len(session.history) == made  # the sealed choice stands
+    key(app, pygame.K_RETURN)
+    assert app.scenes.top is dialog

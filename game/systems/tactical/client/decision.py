@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from game.shell.contracts import AppContext
 
 
+# the shell's keys a decision's dialog refuses until it is answered (game/shell/keys.py)
+ANSWER_FIRST = frozenset({"Ctrl+Z", "Ctrl+Y", "F2", "F3"})
+
+
 @dataclass(frozen=True)
 class DecisionKeys:
     """The battle's H and P keys for a dialog of a decision the rules wait for: `hint` asks the
@@ -55,6 +59,16 @@ class DecisionDialog(DialogScene):
 
     def key_map(self) -> tuple[Binding, ...]:
         return self._own
+
+    def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
+        """Undo, redo, GM mode and the replay view wait for the answer (the rules wait for it: the
+        dialog cannot be closed, so the shell's 'close this first' would ask the impossible);
+        the other shell keys are the shell's (False)."""
+        if binding.label not in ANSWER_FIRST:
+            return False
+        title = self.title.strip()
+        name = f'"{title}"' if title[-1:] in ".!?:;" else title
+        return f"{name}: answer it first (a button below; H: a hint)"
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and dispatch(self._own, event, self):
