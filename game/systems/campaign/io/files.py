@@ -547,10 +547,12 @@ def check_campaign_file(path: Path, kind: str) -> str:
                 f"map {s.map.width} x {s.map.height}")
     if kind == "campaign-rules":
         rules = load_campaign_rules(path)
-        return f"campaign rules file, {len(rules.terrain)} terrain types, {len(rules.stratagems)} stratagems"
+        return (f"campaign rules file, {counted(len(rules.terrain), 'terrain type', 'terrain types')}, "
+                f"{counted(len(rules.stratagems), 'stratagem', 'stratagems')}")
     if kind == "campaign-catalogue":
         cat = load_campaign_catalogue(path)
-        return f"campaign unit catalogue, {len(cat.powers)} powers, {len(cat.unit_types())} unit types"
+        return (f"campaign unit catalogue, {counted(len(cat.powers), 'power', 'powers')}, "
+                f"{counted(len(cat.unit_types()), 'unit type', 'unit types')}")
     if kind == "campaign-orders":
         f = read_orders_file(path)
         state = "fingerprint matches" if check_fingerprint(f) else (
