@@ -44,6 +44,17 @@ def test_every_shipped_rule_system_has_a_replay_view_and_the_help_names_them(
     assert all(name in text for name in ("the tactical battle", "the campaign", "the mass battle")), text
 
 
+def _teaching_save(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A one-week teaching campaign played by the computer, saved (the arena's --save)."""
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    path = tmp_path / "teaching.yaml"
+    assert main(["arena", str(ROOT / "maps" / "campaign" / "teaching.yaml"), "--games", "1", "--max-rounds", "1",
+                 "--work", "200", "--save", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    return path
+
+
 def test_the_replay_view_alone_names_the_replayed_game_in_the_window_title(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import pygame
@@ -51,12 +62,7 @@ def test_the_replay_view_alone_names_the_replayed_game_in_the_window_title(
     from game.shell.app import App
     from game.shell.launch import open_replay_file
 
-    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    path = tmp_path / "teaching.yaml"
-    assert main(["arena", str(ROOT / "maps" / "campaign" / "teaching.yaml"), "--games", "1", "--max-rounds", "1",
-                 "--work", "200", "--save", str(path), "--quiet"]) == 0
-    capsys.readouterr()
+    path = _teaching_save(tmp_path, capsys, monkeypatch)
     app = App(TABLE, headless=True)
     assert open_replay_file(app, path) is None
     app._show_title()
@@ -67,12 +73,7 @@ def test_the_replay_view_window_fits_a_small_screen_as_play_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from game.shell.app import App
 
-    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    path = tmp_path / "teaching.yaml"
-    assert main(["arena", str(ROOT / "maps" / "campaign" / "teaching.yaml"), "--games", "1", "--max-rounds", "1",
-                 "--work", "200", "--save", str(path), "--quiet"]) == 0
-    capsys.readouterr()
+    path = _teaching_save(tmp_path, capsys, monkeypatch)
     sizes: list[tuple[int, int]] = []
 
     class Seen(App):
