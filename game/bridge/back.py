@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from game.bridge.models import BAND_ORDER, ScalesRules
@@ -48,6 +48,7 @@ class CampaignResult:
     destroyed: tuple[str, ...]
     moves: dict[str, tuple[Coord, ...]]  # army id -> the hexes it enters
     steps: tuple[str, ...]
+    shares: dict[str, float] = field(default_factory=dict)  # side -> the share of its forces it lost (0..1)
 
     @property
     def band_name(self) -> str:
@@ -142,20 +143,26 @@ def campaign_result(state: CampaignState, battle_id: str, rules: ScalesRules, lo
                          f"capacity {cap} ({t.durability}) -> floor({loss.share:.2f} x {cap} + "
                          f"{rules.back.round_up}) = {n}" + (" : destroyed" if n >= cap else ""))
         side_share[side.player] = 0.0 if tot_start <= 0 else tot_lost / tot_start
-        steps.append(f"   {side.name} lost {tot_lost} of {tot_start} ({side_share[side.player]:.0%})")
+        steps.append(f"   {side.name} lost {tot_lost} of {tot_start} ({side_share[side.player]:.1%})")
     loser = None if winner is None else next(p for p in battle.sides if p != winner)
     if winner is None or loser is None:
         band, dec = 0, 0
         steps.append("2. no winner: a draw; nobody is moved")
     else:
-        dec = math.floor((side_share[loser] - side_share[winner]) * 100)
+        # (rounded to 9 places first: 0.45 - 0.05 is 0.39999999999999997 in floating point, and a
+        # floor of that would fall a whole point, across a band's threshold)
+        diff = round((side_share[loser] - side_share[winner]) * 100, 9)
+        dec = math.floor(diff)
         band = band_for(rules, dec)
+        # the shares to a tenth of a point, so that the subtraction reads right (29.6% - 29.1%, not 30% - 29%)
+        worked = f"{diff:.1f}, rounded down: {dec}" if diff != dec else f"{dec}"
         steps.append(f"2. winner {state.player_name(winner)}; decisiveness = loser's share lost - winner's = "
-                     f"{side_share[loser]:.0%} - {side_share[winner]:.0%} = {dec} points -> "
+                     f"{side_share[loser]:.1%} - {side_share[winner]:.1%} = {worked} points -> "
                      f"{BAND_NAMES[band]} (thresholds {dict(rules.back.bands)})")
         if dec < rules.back.bands[BAND_ORDER[0]]:
-            why = ("lost the larger share but won the battle" if dec < 0 else
-                   "won the battle; both sides lost the same share" if dec == 0 else
+            why = ("won the battle; both sides lost the same share" if diff == 0 else
+                   "won the battle; both sides lost about the same share" if abs(diff) < 1 else
+                   "lost the larger share but won the battle" if dec < 0 else
                    "won the battle by fewer points than the lowest threshold")
             steps.append(f"   {state.player_name(winner)} {why}: a winner wins at least a {BAND_NAMES[1]}")
         need = state.cs.rules.bands.legendary_general_level
@@ -185,4 +192,5 @@ def campaign_result(state: CampaignState, battle_id: str, rules: ScalesRules, lo
                 steps.append(f"   {a.name}: " + " -> ".join(f"{c[0]},{c[1]}" for c in (a.hex, *path)))
     else:
         steps.append("3. nobody moves")
-    return CampaignResult(battle_id, scale, winner, loser, band, dec, casualties, tuple(destroyed), moves, tuple(steps))
+    return CampaignResult(battle_id, scale, winner, loser, band, dec, casualties, tuple(destroyed), moves,
+                          tuple(steps), dict(side_share))

@@ -149,6 +149,20 @@ def replaced_by_generating(battle_file: str | Path, scale: str) -> list[Path]:
     return [p for p in generated_files(battle_file, scale) if p.exists()]
 
 
+def rewritten(replaced: list[Path], since_ns: int) -> list[Path]:
+    """Those of `replaced` (replaced_by_generating, asked before) that the generation did write
+    again (`since_ns`: time.time_ns() before it): a file that would come out the same is not
+    written, and keeps no new `.bak` to speak of."""
+    out = []
+    for p in replaced:
+        try:
+            if p.stat().st_mtime_ns >= since_ns:
+                out.append(p)
+        except OSError:
+            continue
+    return out
+
+
 def backups_text(replaced: list[Path]) -> str:
     """"the previous b.yaml is kept as b.yaml.bak" for the files a generation replaced ('' for none)."""
     if not replaced:
@@ -361,7 +375,9 @@ def result_of(state: Any, battle_id: str, rules: ScalesRules, battle_game: Any) 
         losses = back.tactical_losses(tactical_origin(state, battle_id, rules), initial, final)
         return back.campaign_result(state, battle_id, rules, losses, final.winner, "tactical")
     if final.stage != "ended":
-        raise BridgeError(f"{where}: the mass battle is not over (Wave {final.wave}, {final.stage})")
+        stage = str(MASS.summary(final)["phase"])  # the board's words: "Phase 5", "sealed appointments"
+        raise BridgeError(f"{where}: the mass battle is not over (wave {final.wave}, "
+                          f"{stage[:1].lower() + stage[1:]})")
     mplan = mass_plan(state, battle_id, rules, mass_map_terrain())
     losses = back.mass_losses(mplan.heads, mplan.armour, initial, final)
     return back.campaign_result(state, battle_id, rules, losses, final.winner, "mass")

@@ -174,7 +174,7 @@ def test_resume_offers_a_later_save_of_the_battle_and_carries_its_play_into_the_
     assert top_name(app2) == "battle_later"
     body = plain(app2.scenes.top.body_html)  # type: ignore[union-attr]
     assert later.name in body and "5 commands" in body and "holds 3 commands" in body
-    press_button(app2, "Go on from the later save")
+    press_button(app2, "Use the later save")
     on = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
     assert len(on.session.history) == 5
     _back_later(app2)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from game.bridge.files import (
     load_state,
     mass_map_terrain,
     replaced_by_generating,
+    rewritten,
     source_of,
     verify_links,
 )
@@ -112,7 +114,8 @@ def _generating(func: Any) -> Any:
     return run
 
 
-def _said(path: Path, replaced: list[Path]) -> None:
+def _said(path: Path, replaced: list[Path], since: int) -> None:
+    replaced = rewritten(replaced, since)  # (a file that came out the same was not written again)
     print(f"  dice: a fresh seed drawn now from the system's secure random source (seed: in {path.name}); "
           "nobody could know it before. Its campaign battle is named under campaign: in it")
     if replaced:
@@ -124,7 +127,7 @@ def _tactical(args: argparse.Namespace) -> int:
     game = _campaign(args)
     state = game.state
     stem = f"battle-{args.battle}-tactical"
-    replaced = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "tactical")
+    replaced, since = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "tactical"), time.time_ns()
     try:  # the ground generated from the campaign hex (a Tiled map), the scenario beside it
         made = generate_tactical(state, args.battle, rules, args.out, stem, seed=game.header.seed,
                                  link=link_of(game.header, state, args.battle).data(), inputs=(args.campaign,))
@@ -137,7 +140,7 @@ def _tactical(args: argparse.Namespace) -> int:
           f"units; {state.player_name(plan.defender)} defends")
     for army, (edge, why) in plan.edges.items():
         print(f"  {state.armies[army].name} deploys on the {edge} edge ({why})")
-    _said(path, replaced)
+    _said(path, replaced, since)
     print(f"play it: python -m game play {path}")
     return 0
 
@@ -146,7 +149,7 @@ def _mass(args: argparse.Namespace) -> int:
     rules = _rules(args)
     game = _campaign(args)
     stem = f"battle-{args.battle}-mass"
-    replaced = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "mass")
+    replaced, since = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "mass"), time.time_ns()
     try:
         plan = mass_plan(game.state, args.battle, rules, mass_map_terrain())
         path = generate_battle(game.state, args.battle, "mass", args.out, stem, rules, seed=game.header.seed,
@@ -156,7 +159,7 @@ def _mass(args: argparse.Namespace) -> int:
     loaded = load_battle(path)
     # the note names the combatants' count itself ("6002 combatants: a battle ..."), so it is said once
     print(f"{path}: {loaded.name}; terrain {plan.terrain_kind}; {loaded.note}")
-    _said(path, replaced)
+    _said(path, replaced, since)
     print(f"play it: python -m game play {path}")
     return 0
 
@@ -177,6 +180,15 @@ def _back(args: argparse.Namespace) -> int:
                                     "(or below it)"))
     rules = _rules(args)
     game = _campaign(args)
+    if args.apply is not None:  # the links already in its log must still lead to their battle saves
+        moved = moved_links(game.record.steps, args.campaign, args.apply, args.battle)
+        if moved:
+            many = len(moved) > 1
+            return _fail(ValueError(
+                f"{args.apply}: a campaign save in another folder would lose the link{'s' if many else ''} its log "
+                f"holds to {'; '.join(moved)} (relative to the campaign save's folder "
+                f"{os.path.dirname(os.path.abspath(args.campaign))}): write the new campaign save in that folder, "
+                f"or first copy {'those battle saves' if many else 'that battle save'} to the same place beside it"))
 
     battle_game = load_battle_save(args.table, args.result)
     try:  # a save of this campaign battle only (its battle file names it), finished
@@ -200,6 +212,37 @@ def _back(args: argparse.Namespace) -> int:
     if args.apply:
         return _apply(game, cmd, args.apply)
     return 0
+
+
+def moved_links(steps: Any, campaign: str | Path, new: str | Path, battle: str = "") -> list[str]:
+    """The battle saves the campaign's log links to and `replay --verify` checks (a result's
+    `source`; a choice's `save` while its battle has no result yet, other than `battle`, whose
+    result is being applied now): paths relative to the campaign save's folder, which a campaign
+    save written at `new` would not find: "B2: battles/camp-B2-mass-save.yaml" for each. None
+    when `new` is in the same folder, or the same relative path leads to the same file content there."""
+    old_dir, new_dir = Path(os.path.abspath(campaign)).parent, Path(os.path.abspath(new)).parent
+    if old_dir == new_dir:
+        return []
+    kinds = [(step.command, str(getattr(step.command, "kind", ""))) for step in steps]
+    decided = {battle} | {str(cmd.battle) for cmd, kind in kinds if kind == "gm_battle_result"}
+    out: list[str] = []
+    for cmd, kind in kinds:
+        source = getattr(cmd, "source", None)
+        if kind == "gm_battle_result" and source is not None:
+            rel = str(source.save)
+        elif kind == "gm_battle_choice" and str(cmd.battle) not in decided:
+            rel = str(getattr(cmd, "save", "") or "")
+        else:
+            continue
+        if not rel:
+            continue
+        before, after = old_dir / rel, new_dir / rel
+        if not before.is_file() or (after.is_file() and after.read_bytes() == before.read_bytes()):
+            continue
+        line = f"{cmd.battle}: {rel}"
+        if line not in out:
+            out.append(line)
+    return out
 
 
 def _verify(args: argparse.Namespace) -> int:

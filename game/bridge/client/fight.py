@@ -24,8 +24,10 @@ campaign's client knows it only as the `fight_out` it is handed (game/bridge/plu
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -47,6 +49,7 @@ from game.bridge.files import (
     load_scales_rules,
     replaced_by_generating,
     result_of,
+    rewritten,
     scenario_of_save,
     source_of,
 )
@@ -66,6 +69,8 @@ from game.systems.campaign.client.gm_lock import GmLockScene
 from game.systems.campaign.rules.commands import GmBattleAbandon, GmBattleChoice, parse_command
 
 SCALES = ("tables", "tactical", "mass")
+# the later-save question's two answers: short enough for a dialog button at 960 x 600
+LATER_SAVE, BATTLE_SAVE, BEGIN_AGAIN = "Use the later save", "Use the battle save", "Begin it again"
 BAND_ORDER = ("minor", "major", "crushing", "legendary")
 
 
@@ -103,12 +108,20 @@ def decisiveness_words(state: Any, result: Any) -> str:
     own (its objectives, its victor), so the winner may have lost as large a share as the loser
     (0) or a larger one (below 0): it still wins, at the lowest band the points reach."""
     w, lo = state.player_name(result.winner), state.player_name(result.loser)
-    n = abs(result.decisiveness)
-    points = counted(n, "percentage point", "percentage points")
+    shares = getattr(result, "shares", None) or {}
+    # the exact difference when the result carries the shares: 29.6% against 29.1% is "about the
+    # same", not "the same" (the band counts whole points, rounded down)
+    diff = (round((shares[result.loser] - shares[result.winner]) * 100, 9)
+            if result.loser in shares and result.winner in shares else float(result.decisiveness))
     if result.decisiveness > 0:
-        return f"{lo} lost {points} more of its forces than {w}"
-    if result.decisiveness == 0:
+        return f"{lo} lost {counted(result.decisiveness, 'percentage point', 'percentage points')} more of its " \
+               f"forces than {w}"
+    if diff == 0:
         return f"{w} won the battle; both sides lost the same share of their forces"
+    if abs(diff) < 1:
+        return (f"{w} won the battle; both sides lost about the same share of their forces (less than one "
+                "percentage point apart)")
+    points = counted(math.floor(-diff), "percentage point", "percentage points")
     return f"{w} won the battle though it lost {points} more of its forces than {lo}"
 
 
@@ -208,6 +221,17 @@ def set_aside(path: Path) -> Path:
     return new
 
 
+def save_clock(header: Any) -> str:
+    """Where a battle save stands, in its battle's own words: "round 2, attack phase" (tactical),
+    "wave 1, phase 5" (mass: its header's round is the wave)."""
+    unit = "wave" if header.system == SCALE_SYSTEMS["mass"] else "round"
+    phase = str(header.phase or "")
+    phase = phase[:1].lower() + phase[1:] if phase.startswith("Phase ") else phase
+    if unit == "round" and phase and " " not in phase and phase != "ended":
+        phase += " phase"
+    return f"{unit} {header.round}, {phase}" if phase else f"{unit} {header.round}"
+
+
 @dataclass(frozen=True)
 class LaterSave:
     path: Path
@@ -242,8 +266,7 @@ def later_saves(battle_file: Path, battle_save: Path, system: str) -> list[Later
             where = find_scenario(str(h.scenario), f)
             if h.system != system or where is None or where.resolve() != battle_file.resolve():
                 continue
-            found.append((st.st_mtime, LaterSave(f, h.commands, f"round {h.round}, {h.phase}" if h.phase
-                                                 else f"round {h.round}", h.saved_at)))
+            found.append((st.st_mtime, LaterSave(f, h.commands, save_clock(h), h.saved_at)))
     return [ls for _t, ls in sorted(found, key=lambda x: -x[0])]
 
 
@@ -258,6 +281,12 @@ class FightOut:
         self._cache: dict[tuple[str, int, str | None], Any] = {}
         self.said = ""  # what the last choice said (a new battle over an earlier one's files)
         self.link_warning = ""  # the last translation's warning (an older battle file: no campaign link)
+
+    def say(self, text: str, ok: bool = False) -> None:
+        """A line on the campaign map's panel: a confirmation (`ok`, the normal colour) or a
+        refusal / failure (the warning colour)."""
+        self.scene.message = text
+        self.scene.message_ok = ok
 
     @property
     def session(self) -> Any:
@@ -321,6 +350,19 @@ class FightOut:
             out.append((f"  cannot: {prob}", 11, False))
         return out
 
+    def forecast_text(self, battle_id: str, viewer: str | None = None) -> list[Span | str]:
+        """The panel's forecast (`lines`, without its title line) as styled pieces for a dialog:
+        its headings bold, its detail lines indented as on the panel."""
+        out: list[Span | str] = []
+        for text, _size, bold in self.lines(battle_id, viewer)[1:]:
+            out.append("\n")
+            if bold:
+                out.append(Span(text, bold=True))
+            else:
+                body = text.lstrip(" ")
+                out.append("\u00a0" * (len(text) - len(body)) * 2 + body)
+        return out
+
     # ------------------------------------------------------------------ choosing
     def _campaign_save(self) -> Path:
         return Path(self.session.save_path) if self.session.save_path else actions.new_save_path(self.session)
@@ -337,13 +379,14 @@ class FightOut:
             return bool(self.scene.gm_do(GmBattleChoice(battle=battle_id, scale="tables", note=note)))
         camp = self._campaign_save()
         battle_file, battle_save = battle_paths(camp, battle_id, scale)
-        replaced = replaced_by_generating(battle_file, scale)
+        replaced, since = replaced_by_generating(battle_file, scale), time.time_ns()
         try:
             generate_battle(self.state, battle_id, scale, battle_file.parent, battle_file.stem,
                             seed=int(self.session.seed), link=self.link(battle_id))
+            replaced = rewritten(replaced, since)  # (a file that came out the same was not written)
             earlier = set_aside(battle_save) if battle_save.exists() else None
         except (BridgeError, GameFileError, OSError) as exc:
-            self.scene.message = f"Cannot fight it out: {exc}"
+            self.say(f"Cannot fight it out: {exc}")
             return False
         rel = battle_save.relative_to(camp.parent).as_posix()
         if not self.scene.gm_do(GmBattleChoice(battle=battle_id, scale=scale, save=rel, note=note)):
@@ -359,7 +402,7 @@ class FightOut:
                 said.append(backups_text(replaced))
         self.said = "; ".join(said)
         if self.said:
-            self.scene.message = self.said
+            self.say(self.said, ok=True)
         return self._open(battle_id, scale, camp, battle_save)
 
     def propose(self, battle_id: str, player: str, scale: str, colour: tuple[int, int, int]) -> None:
@@ -367,21 +410,30 @@ class FightOut:
         behind the hand-off screen, and only if it agrees is the choice made (with a note naming
         both). The forecast is shown with the question. Each hand-off is in the colour of the
         player it passes the screen to, its campaign colour (CampaignSetup.colour_of); `colour`
-        (the proposer's, from the map) is not needed for that and is left unused."""
+        (the proposer's, from the map) is not needed for that and is left unused.
+
+        [decision] A side the computer plays in the campaign agrees at once: nobody at the screen
+        answers for it, and it plays the battle at its campaign level (`carry_seats`)."""
         st = self.state
         b = st.battles[battle_id]
         foe = next(p for p in b.sides if p != player)
         me, them = st.player_name(player), st.player_name(foe)
+        if self.session.seats.is_computer(foe):
+            level = self.session.seats.level(foe)
+            if self.choose(battle_id, scale, note=f"{me} proposed it, {them} (computer, {level}) agreed"):
+                self.say(f"{them} is played by the computer ({level}), which agreed: battle {b.id} is fought "
+                         f"out as a {scale} battle", ok=True)
+            return
         my_colour, their_colour = rgb(st.cs.colour_of(player)), rgb(st.cs.colour_of(foe))
-        lines = "\n".join(text for text, _size, _bold in self.lines(battle_id, foe)[1:])
         body = styled(Span(me, bold=True), f" proposes to fight battle {b.id} out as a ", Span(scale, bold=True),
-                      f" battle instead of resolving it by the tables. It is fought out only if you agree.\n\n{lines}")
+                      " battle instead of resolving it by the tables. It is fought out only if you agree.\n",
+                      *self.forecast_text(battle_id, foe))
 
         def agree() -> None:
             self.choose(battle_id, scale, note=f"{me} proposed it, {them} agreed")
 
         def refuse() -> None:
-            self.scene.message = f"{them} refuses: battle {b.id} is resolved by the tables"
+            self.say(f"{them} refuses: battle {b.id} is resolved by the tables", ok=True)
             self.app.push(HandoffScene(self.app, me, my_colour, f"{them} refused. Pass the screen back to {me}."))
 
         w, h = self.app.screen.get_size()
@@ -401,7 +453,7 @@ class FightOut:
         try:  # only inside the campaign save's folder, through no symbolic link (issue 34)
             battle_save = linked_save(camp, b.battle_save, battle_id)
         except GameFileError as exc:
-            self.scene.message = f"Cannot open the battle: {exc.line()}"
+            self.say(f"Cannot open the battle: {exc.line()}")
             return False
         later = later_saves(scenario_of_save(battle_save), battle_save, SCALE_SYSTEMS[b.fought_as])
         if later:
@@ -411,25 +463,27 @@ class FightOut:
 
     def ask_later(self, battle_id: str, scale: str, camp: Path, battle_save: Path, later: LaterSave) -> DialogScene:
         """A later save of the battle than the campaign's battle save: which to go on from."""
+        other, opened = BATTLE_SAVE, "the campaign's battle save is opened"
         try:
             h = read_header(battle_save)
-            mine = f"holds {h.commands} commands ({h.saved_at[:16].replace('T', ' ')})"
+            mine = f"holds {h.commands} commands ({save_clock(h)}, saved {h.saved_at[:16].replace('T', ' ')})"
         except (GameFileError, OSError):
             mine = "has not been written yet"
+            other, opened = BEGIN_AGAIN, "the battle begins again from its battle file, with fresh dice"
         body = styled("A later save of battle ", Span(battle_id, bold=True), " is in the saves folder: ",
                       Span(later.path.name, bold=True),
                       f" ({later.clock}, {later.commands} commands, saved {later.saved_at[:16].replace('T', ' ')}). "
                       f"The campaign's battle save {battle_save.name} {mine}: the play since is only in the later "
                       "save (a Save and quit inside the battle writes a new file).\n\n",
-                      Span("Go on from the later save", bold=True), ": its play is carried on, and the way back "
+                      Span(LATER_SAVE, bold=True), ": its play is carried on, and the way back "
                       "(Ctrl+B) writes it to the campaign's battle save. ",
-                      Span("Open the battle save", bold=True), ": the later save is left as it is.")
+                      Span(other, bold=True), f": {opened}; the later save is left as it is.")
         w, h_ = self.app.screen.get_size()
         dialog = DialogScene(
             self.app, f"Battle {battle_id}: a later save", body,
-            [Choice("Go on from the later save", lambda: self._open(battle_id, scale, camp, battle_save, later.path),
+            [Choice(LATER_SAVE, lambda: self._open(battle_id, scale, camp, battle_save, later.path),
                     pygame.K_RETURN, primary=True),
-             Choice("Open the battle save", lambda: self._open(battle_id, scale, camp, battle_save), pygame.K_o),
+             Choice(other, lambda: self._open(battle_id, scale, camp, battle_save), pygame.K_o),
              Choice("Back", None, pygame.K_ESCAPE)],
             size=(min(760, w - 40), min(340, h_ - 40)), cancel=Choice("Back", None), name="battle_later")
         self.app.push(dialog)
@@ -447,7 +501,7 @@ class FightOut:
         back = self.last_back
         camp = back[2] if back is not None and back[0] == battle_id else self._campaign_save()
         if self._save_campaign(camp):
-            self.scene.message = f"Battle {battle_id} goes back to the tables; campaign saved to {camp.name}"
+            self.say(f"Battle {battle_id} goes back to the tables; campaign saved to {camp.name}", ok=True)
         return True
 
     def what_is_lost(self, battle_id: str) -> str:
@@ -502,7 +556,7 @@ class FightOut:
         try:
             savegame.save_session(self.session, camp)
         except (GameFileError, OSError) as exc:
-            self.scene.message = f"Not saved: {exc}"
+            self.say(f"Not saved: {exc}")
             return False
         self.session.save_path = camp
         actions.mark_saved(self.session)
@@ -520,7 +574,7 @@ class FightOut:
             bs.return_label = "Campaign map"
             scene: Any = launch.scene_for(self.app, bs)
         except (GameFileError, UserError, OSError) as exc:  # (UserError: neither its save nor its file is there)
-            self.scene.message = f"Cannot open the battle: {exc}"
+            self.say(f"Cannot open the battle: {exc}")
             return False
         self.away = Away(battle_id, scale, camp, battle_save, bs, scene)
         if self.scene.gm:  # the battle's players take the screen: nothing of the GM view waits under it
@@ -552,7 +606,7 @@ class FightOut:
         try:
             write_battle_save(away.session, away.battle_save)
         except (GameFileError, OSError) as exc:
-            self.scene.message = f"The battle was not saved: {exc}"
+            self.say(f"The battle was not saved: {exc}")
             return
         # shown from the next frame's update, once the input that closed the battle is spent
         self.pending = (away.battle, away.scale, away.campaign_save, away.battle_save)
@@ -590,7 +644,10 @@ class FightOut:
                               pygame.K_RETURN, primary=True)]
         else:
             title = f"Battle {battle_id}: not over yet"
-            body = styled(f"{text}\n\nThe battle is saved in {battle_save}; the campaign waits for it.")
+            why = text.removeprefix(f"{battle_save}: ")  # (the save is named once, below)
+            body = styled(why[:1].upper() + why[1:] + ".\n\nIts play so far is saved in ",
+                          Span(self._shown(battle_save, camp), bold=True),
+                          f"; the campaign waits for its result (battle {battle_id} gets no orders).")
             choices = [Choice("Back to the battle", lambda: self.resume(battle_id), pygame.K_RETURN, primary=True)]
         self.last_back = (battle_id, scale, camp, battle_save)
         choices += [Choice("Abandon (tables)...", lambda: self.ask_abandon(battle_id), pygame.K_a),
@@ -603,6 +660,15 @@ class FightOut:
         self.app.push(dialog)
         return dialog
 
+    @staticmethod
+    def _shown(path: Path, camp: Path) -> str:
+        """A battle save as a player reads it: relative to the campaign save's folder when inside it
+        (`battles/...`), else whole."""
+        try:
+            return path.resolve().relative_to(camp.resolve().parent).as_posix()
+        except ValueError:
+            return str(path)
+
     def apply(self, result: Any, scale: str, camp: Path, battle_save: Path) -> bool:
         cmd = parse_command(result.command(note=f"{scale} battle {battle_save.name}",
                                            source=source_of(battle_save, camp, scale)))
@@ -610,5 +676,5 @@ class FightOut:
             return False
         ok = self._save_campaign(camp)
         if ok:
-            self.scene.message = f"Result applied; campaign saved to {camp.name}"
+            self.say(f"Result applied; campaign saved to {camp.name}", ok=True)
         return ok

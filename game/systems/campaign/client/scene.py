@@ -671,6 +671,10 @@ class CampaignScene(Scene):
         elif (not self.gm and self.state.phase == "orders" and self._my_battle() is not None
               and len(self.fight.scales) > 1):
             row = [("propose_tactical", "Propose: tactical"), ("propose_mass", "Propose: mass")]
+        elif not self.gm and self.state.phase == "orders" and self._fought_out():
+            # the players resume a battle fought out themselves (the GM view may be closed until the
+            # week's orders are revealed, and they wait for this battle's result: docs/scales.md)
+            row = [(f"resume_{b.id}", f"Resume battle {b.id} ({b.fought_as})") for b in self._fought_out()[:2]]
         else:
             row = []
         gm_row = [("gm_force", "GM: force next rolls (N)"), ("gm_scouting", "GM: scouting seed (K)")] if self.gm else []
@@ -755,6 +759,10 @@ class CampaignScene(Scene):
             self._ask_before(act, "Load")
             return True
         return False
+
+    def _fought_out(self) -> list[Any]:
+        """The open battles being fought out at another scale."""
+        return [b for b in self.fight.battles() if b.fought_as != "tables"]
 
     def fight_battle(self) -> Any:
         """The open battle the GM's Battle panel shows (None: no battle is open)."""
@@ -1203,6 +1211,8 @@ class CampaignScene(Scene):
                 self.scouting_seed()
             elif key.startswith("fight_"):
                 self._fight(key)
+            elif key.startswith("resume_"):
+                self.fight.resume(key.removeprefix("resume_"))
             elif key.startswith("propose_"):
                 b = self._my_battle()
                 if b is not None and self.viewer is not None:
@@ -1599,8 +1609,11 @@ class CampaignScene(Scene):
             waiting = self.system.to_move(self.state)
             who = ", ".join(f"{st.player_name(p)}" + (f" (computer, {self.session.seats.level(p)})"
                                                       if self.session.seats.is_computer(p) else "") for p in waiting)
-            y += self._para(surface, f"Waiting for {who}." if who else "Nobody is to play.", (x, y), 13,
-                            (190, 190, 200)) + 6
+            fought = [b.id for b in st.open_games() if b.fought_as != "tables"]
+            idle = (f"Nobody is to play: the week waits for the result of battle{'s' if len(fought) > 1 else ''} "
+                    f"{', '.join(fought)}, being fought out: Resume it below." if fought
+                    else "Nobody is to play.")
+            y += self._para(surface, f"Waiting for {who}." if who else idle, (x, y), 13, (190, 190, 200)) + 6
             if st.phase in ("movement", "pickup"):
                 y = self._draw_army_list(surface, st, x, y, h - 170)
         elif not self.gm and self.viewer is not None:
@@ -1617,7 +1630,11 @@ class CampaignScene(Scene):
                 y += self._para(surface, line, (x, y), size, (240, 220, 160) if bold else (225, 225, 225), bold)
             y += 6
         elif st.phase == "orders" and self.viewer is not None and not self.gm and panel is None:
-            y += self._para(surface, "Orders sealed; waiting for the others.", (x, y))
+            mine = [b for b in st.open_games() if self.viewer in b.sides]
+            sealed = ("No orders to give: your battle is being fought out." if mine and all(b.fought_as != "tables"
+                                                                                       for b in mine)
+                      else "Orders sealed; waiting for the others.")
+            y += self._para(surface, sealed, (x, y))
         elif st.phase == "declare" and self.viewer:
             pend = [k for k, left in pending_declarations(st).items() if self.viewer in left]
             if pend:
@@ -1627,7 +1644,8 @@ class CampaignScene(Scene):
                 y += self._para(surface, f"Declare combat at {c[0]},{c[1]}: {there}. Fight or decline?", (x, y))
         limit = self.widgets_top - 4  # nothing drawn under the buttons
         lines = [(f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: " + " vs ".join(st.player_name(p) for p in b.sides)
-                  + f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}",
+                  + (f"  being fought out as a {b.fought_as} battle" if b.fought_as != "tables" else
+                     f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}"),
                   (230, 230, 230)) for b in (st.open_games() if panel is None else [])]
         lines += [(f"{st.player_name(p.player)} on {p.battle}: {p.text}", (200, 200, 250))
                   for p in ([p for p in st.posts if p.week == st.week][-3:] if panel is None else [])]

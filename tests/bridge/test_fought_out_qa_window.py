@@ -1,0 +1,219 @@
+"""QA of a campaign battle fought out at another scale and carried back (docs/scales.md), as seen
+under Xvfb at 960x600 and 1280x800. Each test names what was wrong on screen and checks it is not:
+
+- the result's working said "30% - 29% = 0 points" and "both sides lost the same share" for 29.6%
+  against 29.1% (the shares rounded to whole percents); and a floating-point floor could lose a
+  whole point across a band's threshold (0.47 - 0.27 lost: 19 points, a minor victory, not 20);
+- a later save of a mass battle was placed by "round 1, Phase 5" (a mass battle has waves);
+- the later-save question's first button, "Go on from the later save", was cut at both ends;
+- a side the computer plays was asked to agree to a proposal through a hand-off to nobody;
+- with every battle's orders in and one battle fought out, a campaign loaded again had no way to
+  resume it when the GM view was closed until the orders are revealed (no passphrase set before
+  orders were sealed): the players' panel said "Nobody is to play" and had no button;
+- the way back's "not over yet" named the battle save twice, as a whole path;
+- `scales back --apply` into another folder wrote a campaign save whose earlier results' links
+  no longer led to their battle saves (`replay --verify` then failed).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game import paths  # noqa: E402
+from game.bridge import back  # noqa: E402
+from game.bridge.cli.scales import moved_links  # noqa: E402
+from game.bridge.client.fight import BEGIN_AGAIN, LATER_SAVE, result_sentences, save_clock  # noqa: E402
+from game.shell import savegame  # noqa: E402
+from game.shell.toolkit.richtext import plain  # noqa: E402
+from game.table import TABLE  # noqa: E402
+from tests.bridge.players import _pick  # noqa: E402
+from tests.client.clientfix import key, press_button, settle, top_name  # noqa: E402
+from tests.client.test_campaign_client import _app, play_to_orders, through_handoff  # noqa: E402
+
+
+def _result(campaign: Any, rules: Any, zones: tuple[int, int], jibril: tuple[int, int]) -> back.CampaignResult:
+    """Campaign battle B1 won by Jibril; every unit of a side losing `lost` of `start`."""
+    b = campaign.battles["B1"]
+    losses = {u: back.Loss(start, lost) for p in b.sides for u in campaign.force_units(b, p)
+              for lost, start in [zones if p == "zones" else jibril]}
+    return back.campaign_result(campaign, "B1", rules, losses, "jibril", "tactical")
+
+
+def test_shares_less_than_a_point_apart_read_as_about_the_same_and_the_working_shows_tenths(
+        campaign: Any, scales_rules: Any) -> None:
+    r = _result(campaign, scales_rules, (296, 1000), (291, 1000))  # the mass battle seen: 29.6% and 29.1%
+    assert r.decisiveness == 0 and r.band_name == "minor victory"
+    assert "both sides lost about the same share of their forces (less than one percentage point apart)" \
+        in result_sentences(campaign, r)[0]
+    step = next(s for s in r.steps if s.startswith("2. "))
+    assert "29.6% - 29.1% = 0.5, rounded down: 0 points" in step
+    assert "30% - 29%" not in step
+
+
+def test_a_winner_less_than_a_point_worse_off_is_not_said_to_have_lost_a_point_more(
+        campaign: Any, scales_rules: Any) -> None:
+    r = _result(campaign, scales_rules, (291, 1000), (296, 1000))
+    assert r.decisiveness == -1 and r.band_name == "minor victory"  # (rounded down: the band's count)
+    first = result_sentences(campaign, r)[0]
+    assert "about the same share" in first and "1 percentage point more" not in first
+
+
+def test_equal_shares_still_read_as_the_same_share(campaign: Any, scales_rules: Any) -> None:
+    r = _result(campaign, scales_rules, (3, 10), (3, 10))
+    assert "both sides lost the same share of their forces)" in result_sentences(campaign, r)[0]
+    assert any(s.endswith("= 0 points -> minor victory (thresholds " + str(dict(scales_rules.back.bands)) + ")")
+               for s in r.steps)
+
+
+def test_twenty_points_exactly_is_a_major_victory_whatever_floating_point_makes_of_the_shares(
+        campaign: Any, scales_rules: Any) -> None:
+    assert (0.47 - 0.27) * 100 < 20  # the trap: 19.999999999999996, a floor of 19
+    r = _result(campaign, scales_rules, (47, 100), (27, 100))
+    assert r.decisiveness == 20 and r.band_name == "major victory"
+    assert "47.0% - 27.0% = 20 points -> major victory" in next(s for s in r.steps if s.startswith("2. "))
+
+
+def test_a_battle_save_is_placed_in_its_own_battle_s_words() -> None:
+    assert save_clock(SimpleNamespace(system="mass-battle", round=1, phase="Phase 5")) == "wave 1, phase 5"
+    assert save_clock(SimpleNamespace(system="mass-battle", round=2, phase="sealed appointments")) == \
+        "wave 2, sealed appointments"
+    assert save_clock(SimpleNamespace(system="ail-tactical", round=3, phase="attack")) == "round 3, attack phase"
+
+
+def _cut(labels: list[str]) -> list[str]:
+    """The labels of a three-button dialog (as the later-save question) at 960x600 that do not fit
+    their buttons (the first one primary, in bold)."""
+    from game.shell.app import App, Settings
+    from game.shell.scenes.dialog import Choice, DialogScene
+
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    dialog = DialogScene(app, "Battle B1: a later save", "body",
+                         [Choice(text, None, primary=i == 0) for i, text in enumerate(labels)], size=(760, 340))
+    return [b.text for b in dialog.buttons if b.font.size(b.text)[0] > b.rect.width - 8]
+
+
+def test_the_later_save_question_s_buttons_fit_at_960x600() -> None:
+    assert _cut(["Go on from the later save", "Open the battle save", "Back"]) == ["Go on from the later save"]
+    assert _cut([LATER_SAVE, "Use the battle save", "Back"]) == []
+    assert _cut([LATER_SAVE, BEGIN_AGAIN, "Back"]) == []
+
+
+@pytest.fixture()
+def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path))
+    return tmp_path
+
+
+def test_a_computer_played_side_agrees_to_a_proposal_without_a_hand_off_to_nobody(saves: Path) -> None:
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    assert scene.viewer == "zones"
+    scene.session.seats.set("jibril", "hard")  # (the campaign's seats: --seat jibril=ai:hard)
+    press_button(app, "Propose: tactical")
+    settle(app, 2)
+    assert top_name(app) != "handoff"  # nobody is asked to play Jibril
+    b1 = scene.state.battles["B1"]
+    assert b1.fought_as == "tactical"
+    last = scene.session.history[-1].command
+    assert last.kind == "gm_battle_choice" and last.note == "The Zones proposed it, Jibril (computer, hard) agreed"
+    battle = next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+    assert battle.session.seats.levels == {"jibril": "hard"}  # it plays the battle it agreed to
+    assert "played by the computer (hard), which agreed" in scene.message and scene.message_ok
+
+
+def test_players_resume_a_battle_fought_out_when_the_gm_view_stays_closed_and_the_week_waits_for_it(
+        saves: Path) -> None:
+    from game.shell.app import App, Settings
+    from game.shell.launch import open_game, scene_for
+
+    app, scene = _app()
+    play_to_orders(app, scene)
+    through_handoff(app)
+    press_button(app, "Propose: tactical")  # the Zones propose, Jibril agrees behind the hand-off
+    key(app, pygame.K_SPACE)
+    press_button(app, "Agree")
+    settle(app, 2)
+    battle = next(s for s in app.scenes if getattr(s, "game_scene", False) and s is not scene)
+    key(app, pygame.K_RETURN)  # the briefing
+    for _ in range(3):
+        st = battle.session.state
+        ok, _e, why = battle.session.apply(_pick("ail-tactical", battle.session.system.legal_commands(st)))
+        assert ok, why
+    key(app, pygame.K_b, mod=pygame.KMOD_CTRL)
+    assert top_name(app) == "battle_return"
+    body = plain(app.scenes.top.body_html)  # type: ignore[union-attr]
+    # the save named once, relative to the campaign save's folder, not as a whole path twice
+    assert body.count("-B1-tactical-save.yaml") == 1 and "saved in battles/" in body and str(saves) not in body
+    assert body.startswith("The tactical battle is not over (round 1, ")
+    press_button(app, "Later")
+    # B2's orders, sealed by its two sides (their own orders screens)
+    for _ in range(4):
+        through_handoff(app)
+        if scene.state.phase != "orders" or not scene.system.to_move(scene.state):
+            break
+        press_button(app, "Seal orders (Enter)")
+    assert scene.state.phase == "orders" and not scene.system.to_move(scene.state)
+    camp = scene.session.save_path
+    savegame.save_session(scene.session, camp)  # (Ctrl+S: the sealed orders kept too)
+    session = open_game(TABLE, camp)  # another evening
+    app2 = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    scene2 = scene_for(app2, session)
+    app2.push(scene2)
+    through_handoff(app2)
+    key(app2, pygame.K_g)  # the GM view stays closed: no passphrase was set before the orders
+    assert top_name(app2) == "gm_lock"
+    key(app2, pygame.K_ESCAPE)
+    assert top_name(app2) != "gm_lock" and not scene2.gm
+    shown = " ".join(s.strip() for s in scene2.drawn_strings)
+    assert "the week waits for the result of battle B1, being fought out: Resume it below" in shown
+    assert "Battle B1 at 21,27: The Zones vs Jibril  being fought out as a tactical battle" in shown
+    press_button(app2, "Resume battle B1 (tactical)")
+    resumed = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
+    assert resumed.session.system.name == "ail-tactical" and len(resumed.session.history) == 3
+
+
+def test_scales_back_apply_into_another_folder_names_the_links_it_would_lose(tmp_path: Path) -> None:
+    (tmp_path / "a" / "battles").mkdir(parents=True)
+    (tmp_path / "b").mkdir()
+    save = tmp_path / "a" / "battles" / "camp-B2-mass-save.yaml"
+    save.write_text("a battle save\n")
+    source = SimpleNamespace(save="battles/camp-B2-mass-save.yaml")
+    steps = [SimpleNamespace(command=SimpleNamespace(kind="gm_battle_choice", battle="B2",
+                                                     save="battles/camp-B2-mass-save.yaml")),
+             SimpleNamespace(command=SimpleNamespace(kind="gm_battle_result", battle="B2", source=source)),
+             SimpleNamespace(command=SimpleNamespace(kind="gm_battle_choice", battle="B1",
+                                                     save="battles/camp-B1-tactical-save.yaml"))]
+    camp = tmp_path / "a" / "camp.yaml"
+    assert moved_links(steps, camp, tmp_path / "a" / "after.yaml", "B1") == []  # the same folder
+    assert moved_links(steps, camp, tmp_path / "b" / "after.yaml", "B1") == ["B2: battles/camp-B2-mass-save.yaml"]
+    (tmp_path / "b" / "battles").mkdir()
+    (tmp_path / "b" / "battles" / "camp-B2-mass-save.yaml").write_text("a battle save\n")  # copied beside it
+    assert moved_links(steps, camp, tmp_path / "b" / "after.yaml", "B1") == []
+
+
+def test_fighting_a_battle_out_again_names_only_the_files_it_did_write_again(campaign: Any, tmp_path: Path) -> None:
+    """Seen: 'camp-B1-tactical.tmx is kept as camp-B1-tactical.tmx.bak' when the map came out the
+    same (the same campaign seed, the same ground): it was not written again and had no .bak."""
+    import time
+
+    from game.bridge.files import backups_text, generate_battle, replaced_by_generating, rewritten
+
+    generate_battle(campaign, "B1", "tactical", tmp_path, "camp-B1-tactical", seed=7)
+    battle_file = tmp_path / "camp-B1-tactical.yaml"
+    replaced, since = replaced_by_generating(battle_file, "tactical"), time.time_ns()
+    assert [p.name for p in replaced] == ["camp-B1-tactical.yaml", "camp-B1-tactical.tmx"]
+    generate_battle(campaign, "B1", "tactical", tmp_path, "camp-B1-tactical", seed=7)  # fresh dice, same ground
+    kept = rewritten(replaced, since)
+    assert [p.name for p in kept] == ["camp-B1-tactical.yaml"]
+    assert not (tmp_path / "camp-B1-tactical.tmx.bak").exists()
+    assert backups_text(kept) == "the previous camp-B1-tactical.yaml is kept as camp-B1-tactical.yaml.bak"
