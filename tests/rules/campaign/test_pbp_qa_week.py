@@ -61,7 +61,7 @@ def test_the_brief_gives_generals_who_fights_scouting_the_enemys_forces_and_the_
     assert "corps.1: Jibril Armoured Infantry Division, attack 5, defense 6, mobility 2, line" in out
     assert "Armour 2" in out  # the enemy's durability, as the map shows it
     assert "rifles.13: Zone Observation Balloon Corps, attack 0, defense 1, mobility 3, observer" in out
-    assert "Withdraw (withdraw): rearguard rifles.1" in out  # a Withdraw's unit is its rearguard
+    assert "Withdraw (withdraw): vanguard (the rearguard) rifles.1" in out  # a Withdraw's unit is its rearguard
     assert "withdraw_to (where a Withdraw goes; up your route first): [20, 27]" in out
     assert "breakthrough_to (a Breakthrough's first hex, next to the battle): " in out
 
@@ -367,3 +367,12 @@ def test_a_report_in_the_declare_phase_is_refused_it_would_show_the_scouting_sec
     assert f"{declared}: week 1 is in its declare combat phase: a report now would show the scouting secret" in err
     code, out, err, _ = cli(capsys, "campaign", "status", S, str(declared))
     assert code == 0 and scouting_secret not in out, err
+
+
+def test_a_draft_naming_a_rearguard_is_told_to_write_it_as_the_vanguard(tmp_path, capsys):
+    # the brief calls a Withdraw's unit its rearguard; the order's field is still vanguard
+    draft = _draft(tmp_path, "- battle: B1\n  manoeuvre: withdraw\n  rearguard: rifles.6\n")
+    code, _o, err, _ = cli(capsys, "campaign", "seal", str(draft), "--out", str(tmp_path / "o.yaml"))
+    assert code == 1
+    assert (f"{draft}: line 7: orders[0].rearguard: a Withdraw's rearguard is written as its vanguard: "
+            "vanguard: UNIT") in err

@@ -275,6 +275,11 @@ def _check_draft_shapes(path: str, doc: Any, i: int, order: Any) -> None:
     would be "input should be a valid tuple")."""
     if not isinstance(order, dict):
         return
+    if "rearguard" in order:
+        line = doc.line_of(("orders", i, "rearguard"))
+        where = format_loc(("orders", i, "rearguard"))
+        raise GameFileError(path, f"line {line}: {where}" if line else where,
+                            "a Withdraw's rearguard is written as its vanguard: vanguard: UNIT")
     shapes = (("stratagems", "a list in brackets, e.g. stratagems: [flee], or [] for none", None),
               ("withdraw_to", "a hex as [column, row], e.g. withdraw_to: [20, 27]", 2),
               ("breakthrough_to", "a hex as [column, row], e.g. breakthrough_to: [28, 10]", 2))
@@ -1235,9 +1240,9 @@ def _brief(args: argparse.Namespace) -> int:
     text = ("# Draft orders: change each order, then seal it:\n"
             f"#   python -m game campaign seal DRAFT --out {me}-week{state.week}.yaml "
             f"--scenario {args.scenario} --game {args.script}\n"
-            "# Each order: battle, manoeuvre, stratagems, vanguard (the brief lists what each manoeuvre may\n"
-            "# take); a Withdraw may add withdraw_to: [column, row] and a Breakthrough breakthrough_to:\n"
-            "# [column, row] (the brief lists the hexes).\n"
+            "# Each order: battle, manoeuvre, stratagems, vanguard (a Withdraw's rearguard too; the brief\n"
+            "# lists what each manoeuvre may take); a Withdraw may add withdraw_to: [column, row] and a\n"
+            "# Breakthrough breakthrough_to: [column, row] (the brief lists the hexes).\n"
             + yaml.safe_dump({"campaign": game.loaded.name, "week": state.week, "player": me, "orders": draft},
                              sort_keys=False, default_flow_style=None, allow_unicode=True))
     print(text, end="")
@@ -1274,7 +1279,7 @@ def _brief_battle(state: Any, b: Any, me: str, enemy: str) -> None:
         vans = [u.id for u in facts.units if orders_refusal(state.cs.rules, facts, m, (), u.id) is None]
         strats = [s for s in STRATAGEMS if any(orders_refusal(state.cs.rules, facts, m, (s,), v) is None
                                                for v in vans)]
-        role = "rearguard" if m == "withdraw" else "vanguard"
+        role = "vanguard (the rearguard)" if m == "withdraw" else "vanguard"
         allowed.update(strats + ([m] if vans else []))
         if vans:
             print(f"  - {MANOEUVRE_NAMES[m]} ({m}): {role} {', '.join(vans)}; stratagems "
