@@ -13,6 +13,7 @@ import pytest
 import game.systems.tactical.rules as ail
 from game import paths
 from game.shell.app import App, Settings
+from game.shell.toolkit.richtext import plain
 from game.table import TABLE
 from tests.client.clientfix import (
     battle,
@@ -159,3 +160,35 @@ def test_undo_in_the_initiative_dialog_says_to_answer_it_first_not_to_close_it()
     assert len(session.history) == made  # the sealed choice stands
     key(app, pygame.K_RETURN)
     assert app.scenes.top is dialog
+
+
+def test_the_replay_view_scrolls_to_the_unit_each_command_acts_with_and_marks_gm_steps_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # stepping through the overwatch demo at 960x600, 'Rubble Watch takes overwatch' showed a map
+    # without Rubble Watch (under the replay's own panel); and the GM's roll was 'GM GM: set next roll'
+    from game.shell import launch
+    from tests.client.test_replay_view import played_overwatch
+
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+    session = launch.session_from_save(TABLE, played_overwatch(tmp_path / "ow.yaml"))
+    assert session is not None
+    app = make_app(session, size=(960, 600), blackout=False)
+    settle(app)
+    key(app, pygame.K_F3)
+    view: Any = app.scenes.top
+    assert top_name(app) == "replay"
+    key(app, pygame.K_HOME)
+    shown = 0
+    for i, step in enumerate(view.steps[:13]):
+        key(app, pygame.K_RIGHT)
+        assert view.index == i + 1
+        uid = getattr(step.command, "unit_id", None) or getattr(step.command, "attacker_id", None)
+        unit = view.display.state.units.get(uid) if isinstance(uid, str) else None
+        if unit is not None:
+            cam = view.view.camera
+            x, y = cam.world_to_screen(*view.view.layout.hex_center(unit.hex))
+            assert cam.contains_screen(x, y), f"command {i + 1} ({step.command.kind}): its unit is off the map view"
+            shown += 1
+        words = plain(view.step_box.html_text)
+        assert "GM GM" not in words, words
+    assert shown >= 5

@@ -135,7 +135,21 @@ class ReplayScene(Scene):
             self.view.anim.load(list(step.events), self.view.layout.hex_center, self.view.unit_hex,
                                 self.app.settings.speed_factor(), before_units)
         self.view.after_change()
+        if index > 0:
+            self._look_at(self.steps[index - 1].command)
         self._refresh()
+
+    def _look_at(self, command: Any) -> None:
+        """Scroll the map just enough that the unit the command acted with shows (after its target,
+        when it has one: the unit last, so it is the one sure to show); a command of no unit
+        (an initiative choice, the end of a phase) leaves the view where it is."""
+        units = self.display.state.units
+        ids = [getattr(command, "target_id", None), getattr(command, "unit_id", None)
+               or getattr(command, "attacker_id", None)]
+        for uid in ids:
+            unit = units.get(uid) if isinstance(uid, str) else None
+            if unit is not None:
+                self.view.camera.ensure_visible(*self.view.layout.hex_center(unit.hex), margin=60)
 
     def step_forward(self) -> None:
         self.goto(self.index + 1, animate=True)
@@ -220,8 +234,9 @@ class ReplayScene(Scene):
             system = self.display.system
             rolls = system.rolls(step.events)
             dice = f" · dice: {', '.join(str(r) for r in rolls)}" if rolls else " · no dice"
-            gm: list[text.Piece] = [text.bold("GM", text.WARN), " "] if step.gm else []
             said = step_said(system, step, reveal=self.revealed(self.index - 1))
+            # the GM's mark, unless the words already start with it ('GM: set next roll ...'), as in the log
+            gm: list[text.Piece] = [text.bold("GM", text.WARN), " "] if step.gm and not said.startswith("GM") else []
             head = text.line(text.bold(f"{self.index}."), " ", *gm, text.words(said) + dice)
             name = st.unit_name
             sides = {s.id: s.name for s in self.display.setup.sides}
