@@ -376,3 +376,13 @@ def test_a_draft_naming_a_rearguard_is_told_to_write_it_as_the_vanguard(tmp_path
     assert code == 1
     assert (f"{draft}: line 7: orders[0].rearguard: a Withdraw's rearguard is written as its vanguard: "
             "vanguard: UNIT") in err
+
+
+def test_a_refused_overwrite_says_what_the_file_there_would_lose(tmp_path, capsys):
+    sealed = order_file(tmp_path, "zones")
+    before = sealed.read_text(encoding="utf-8")
+    code, _o, err, _ = cli(capsys, "campaign", "brief", S, str(head_before_orders(tmp_path, 1)), "--player", "zones",
+                           "--draft", str(sealed))
+    assert code == 1 and sealed.read_text(encoding="utf-8") == before
+    assert (f"{sealed}: already exists (a sealed order file); not overwriting it (it holds the salt behind a "
+            "fingerprint that may be posted already); name another file for the draft") in err

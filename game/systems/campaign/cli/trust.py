@@ -79,8 +79,16 @@ def new_file(path: str, what: str, why: str, *, inputs: tuple[str | None, ...] =
     check_destination(path, what, inputs=inputs)
     if os.path.lexists(path):
         kind = precious_kind(path)
+        why = PRECIOUS_WHY.get(kind, why)  # what the file there would lose, before what this command's would
         raise UserError(f"{path}: already exists{f' ({kind})' if kind else ''}; not overwriting it ({why}); name "
                         f"another file for the {what}, e.g. {free_name(path)}, or move that one away first")
+
+
+PRECIOUS_WHY = {
+    "a GM's dice secret file": "its commitments may be posted already",
+    "a sealed order file": "it holds the salt behind a fingerprint that may be posted already",
+    "a draft of orders": "it may hold orders already edited",
+}
 
 
 def precious_kind(path: str) -> str:
