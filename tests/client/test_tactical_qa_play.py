@@ -192,3 +192,28 @@ def test_the_replay_view_scrolls_to_the_unit_each_command_acts_with_and_marks_gm
         words = plain(view.step_box.html_text)
         assert "GM GM" not in words, words
     assert shown >= 5
+
+
+def test_in_gm_mode_the_battles_top_bar_buttons_answer_a_click() -> None:
+    # under GM mode the battle's Undo / End / Options / Help stayed drawn and lit but did nothing
+    from tests.client.test_gm_mode import gm_on
+
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="movement")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    gm: Any = gm_on(app)
+    press_button(app, "5")  # a GM command: the next roll
+    assert session.state.forced_rolls == (5,)
+    top = scene.panels.top_buttons
+    click_at(app, top["end"].rect.center)
+    assert top_name(app) == "gm" and session.state.phase == "movement"
+    assert gm.message == "The phase ends from the game's screen: F2 leaves GM mode, then E."
+    click_at(app, top["undo"].rect.center)  # the GM's undo, as Ctrl+Z
+    assert session.state.forced_rolls == ()
+    click_at(app, top["help"].rect.center)
+    assert top_name(app) == "help"
+    assert "leave GM mode" in plain(app.scenes.top.body_html)  # type: ignore[union-attr]
+    key(app, pygame.K_ESCAPE)
+    click_at(app, top["options"].rect.center)
+    assert top_name(app) == "options"

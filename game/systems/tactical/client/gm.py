@@ -29,6 +29,7 @@ from pygame_gui.core import ObjectID
 from game.core.hexgrid import Hex
 from game.shell import actions, draw, fonts, savegame
 from game.shell.keymap import Binding
+from game.shell.keys import help_groups
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Styled
@@ -464,7 +465,10 @@ class GmScene(Scene):
         elif event.type == pygame.MOUSEWHEEL:
             b.handle_event(event)
         elif event.type == pygame.MOUSEBUTTONDOWN:
-            if event.button == 3:
+            top = self._battle_top_button(event.pos) if event.button == 1 else None
+            if top is not None:
+                self._battle_top(top)
+            elif event.button == 3:
                 self.press("tool:select")
             elif event.button in (1, 2) and b.camera.contains_screen(*event.pos) \
                     and not self._rect().collidepoint(event.pos):
@@ -485,6 +489,28 @@ class GmScene(Scene):
                 if h is not None:
                     self.click_hex(h)
             self._dragging = False
+
+    def _battle_top_button(self, pos: tuple[int, int]) -> str | None:
+        """The battle's top-bar button under `pos` ("undo", "end", "options", "help"), None when
+        there is none: drawn under GM mode, they are not the battle's to press while it is on."""
+        panels = self.battle.panels
+        for key, btn in panels.top_buttons.items():
+            if btn.visible and btn.rect.collidepoint(pos):
+                return key
+        return None
+
+    def _battle_top(self, key: str) -> None:
+        """A click on the battle's top bar in GM mode: Undo is the GM's undo (as Ctrl+Z), Options
+        and Help open as from the battle (Help: GM mode's keys, as F1); ending the phase waits
+        for the game's screen, and says so (it did nothing)."""
+        if key == "undo":
+            self.undo()
+        elif key == "options":
+            self.battle.options_dialog()
+        elif key == "help":
+            actions.show_help(self.app, help_groups(self))
+        else:
+            self.say("The phase ends from the game's screen: F2 leaves GM mode, then E.")
 
     def update(self, dt: float) -> None:
         self.battle.update(dt)
