@@ -217,3 +217,30 @@ def test_in_gm_mode_the_battles_top_bar_buttons_answer_a_click() -> None:
     key(app, pygame.K_ESCAPE)
     click_at(app, top["options"].rect.center)
     assert top_name(app) == "options"
+
+
+def test_a_tactical_saves_replay_opened_alone_neither_lists_nor_ignores_the_save_keys(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `python -m game replay SAVE --view`: Ctrl+O did nothing and said nothing, F1 listed the save
+    # keys, and M's word sent the player to Ctrl+O, which does nothing in that window
+    from game.shell.keys import help_groups
+    from game.shell.launch import open_replay_file
+    from game.systems.tactical.client.replay import ReplayScene
+    from tests.client.test_replay_view import played_overwatch
+
+    monkeypatch.setenv(paths.SAVES_ENV, str(tmp_path / "saves"))
+    path = played_overwatch(tmp_path / "ow.yaml")
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    assert open_replay_file(app, path) is None
+    view: Any = app.scenes.top
+    assert isinstance(view, ReplayScene) and view.alone()
+    keys = {b.label: b.what for _group, bindings in help_groups(view) for b in bindings}
+    assert not {"F5", "F9", "Ctrl+S", "Ctrl+O", "Ctrl+B", "M"} & set(keys)
+    assert keys["Esc"] == "close the replay view and its window"
+    for k, mod, label in ((pygame.K_o, pygame.KMOD_LCTRL, "Ctrl+O"), (pygame.K_F5, 0, "F5")):
+        key(app, k, mod)
+        assert view.view.toast_text.startswith(f"{label} does nothing here: this is the replay of a save"), \
+            view.view.toast_text
+    key(app, pygame.K_m)
+    assert "`python -m game play SAVE` plays it" in (view.view.toast_text or "")
+    assert "Ctrl+O" not in (view.view.toast_text or "")

@@ -21,6 +21,7 @@ from there in GM mode. The replay of a save file that is not being played only e
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -32,7 +33,9 @@ from game.core.hexgrid import Hex
 from game.core.record import Record
 from game.core.system import Accepted
 from game.shell import actions, gm_seat, savegame
-from game.shell.keys import dispatch
+from game.shell.contracts import live_game
+from game.shell.keymap import Binding
+from game.shell.keys import SHELL_KEYS, dispatch
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.seats import Seats
@@ -66,6 +69,12 @@ def _shown(seats: Seats) -> Seats:
 def _round(state: Any) -> int:
     """The period the replay view jumps by: the round."""
     return int(state.round)
+
+
+# the shell's keys that act on a live game: with none under the view (`replay SAVE --view`) they
+# have nothing to act on, so the F1 help leaves them out and pressing one says so (as the mass
+# battle's replay view)
+GAME_ONLY_KEYS = ("F5", "F9", "Ctrl+S", "Ctrl+O", "Ctrl+B")
 
 
 class ReplayScene(Scene):
@@ -191,9 +200,10 @@ class ReplayScene(Scene):
         pygame_gui.elements.UIPanel(pygame.Rect(0, 0, w, TOP_H), manager=self.ui)
         self.title_label = pygame_gui.elements.UILabel(pygame.Rect(10, 4, w - 20, 22), "", self.ui,
                                                        object_id=ObjectID(class_id="@title"))
+        gm_move = "" if self.alone() else "M: GM move (plays on from here) · "  # (alone: no game to play on)
         pygame_gui.elements.UILabel(pygame.Rect(10, 24, w - 20, 20),
                                     "REPLAY · Right/Left: one command · "
-                                    "PageDown/PageUp: by round · 1-9: round N · M: GM move (plays on from here) · Esc: close",
+                                    f"PageDown/PageUp: by round · 1-9: round N · {gm_move}Esc: close",
                                     self.ui)
         bar = self._bar()
         pygame_gui.elements.UIPanel(bar, manager=self.ui)
@@ -269,6 +279,24 @@ class ReplayScene(Scene):
     def close(self) -> None:
         self.app.pop()
 
+    # ------------------------------------------------------------------ alone (a save's replay)
+    def alone(self) -> bool:
+        """No game is being played under the view (`python -m game replay SAVE --view`): Esc
+        closes the window, and the shell's save and load keys have no game to act on."""
+        return live_game(self.app) is None
+
+    @property
+    def REFUSED_SHELL_KEYS(self) -> tuple[str, ...]:  # noqa: N802 (the shell's name: keys.help_groups)
+        """The shell keys the F1 help leaves out here: those of a live game, when there is none."""
+        return GAME_ONLY_KEYS if self.alone() else ()
+
+    def key_map(self) -> Sequence[Binding]:
+        """The view's keys; alone, Esc closes the window and M (nothing to play on) is left out."""
+        if not self.alone():
+            return self.KEYS
+        return tuple(replace(b, what="close the replay view and its window") if b.label == "Esc" else b
+                     for b in self.KEYS if b.label != "M")
+
     # ------------------------------------------------------------------ the GM: branching
     def live_battle(self) -> Any:
         """The battle scene playing this history, if this is the live game's replay."""
@@ -281,7 +309,8 @@ class ReplayScene(Scene):
     def toggle_gm_move(self) -> None:
         battle = self.live_battle()
         if self.gm_tool != "move" and battle is None:  # said now, not after a unit and a hex
-            self.view.toast("This is the replay of a save: load it (Ctrl+O), then press F3 there "
+            how = "`python -m game play SAVE` plays it" if self.alone() else "load it (Ctrl+O)"
+            self.view.toast(f"This is the replay of a save: {how}, then press F3 there "
                             "to play on from a past command.", 7.0)
             return
         if self.gm_tool != "move" and not self._gm_open() and not self._gm_cleared:
@@ -403,10 +432,20 @@ class ReplayScene(Scene):
         if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.buttons:
             self._press_button(self.buttons[event.ui_element])
             return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and any(
+                key == "gm_move" and not btn.is_enabled and btn.rect.collidepoint(event.pos)
+                for btn, key in self.buttons.items()):
+            self.toggle_gm_move()  # the greyed GM button says why (a greyed button shows no tooltip)
+            return
         if self.ui.process_events(event):
             return
         cam = self.view.camera
         if event.type == pygame.KEYDOWN:
+            shell = next((b for b in SHELL_KEYS if b.label in self.REFUSED_SHELL_KEYS and b.matches(event)), None)
+            if shell is not None:  # (alone: the shell left the key to the view, having no game for it)
+                self.view.toast(f"{shell.label} does nothing here: this is the replay of a save, with no game to "
+                                "save, load or go back to (`python -m game play SAVE` plays it on).", 7.0)
+                return
             dispatch(REPLAY_KEYS, event, self)  # the replay's key map (battle_keys.py; F1 lists it)
         elif event.type == pygame.MOUSEWHEEL:
             mx, my = pygame.mouse.get_pos()
