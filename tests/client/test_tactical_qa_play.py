@@ -244,3 +244,23 @@ def test_a_tactical_saves_replay_opened_alone_neither_lists_nor_ignores_the_save
     key(app, pygame.K_m)
     assert "`python -m game play SAVE` plays it" in (view.view.toast_text or "")
     assert "Ctrl+O" not in (view.view.toast_text or "")
+
+
+def test_counts_a_player_reads_in_the_briefing_and_the_end_summary_take_the_right_number() -> None:
+    # a one-round scenario with one unit a side read '1 units' and '1 rounds'
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           round_limit=1)
+    session.description = "Hold the ford."
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant", blackout=False))
+    from game.systems.tactical.client.battle import BattleScene
+
+    app.scenes.push(BattleScene(app, session))
+    settle(app)
+    assert top_name(app) == "briefing"
+    said = plain(app.scenes.top.body_html)  # type: ignore[union-attr]
+    assert "Blue: 1 unit, commander" in said and "1 units" not in said
+    assert "1 round. Press F1" in said
+    scene = battle(app)
+    st = session.state.model_copy(update={"phase": "ended", "winner": "blue", "end_reason": "Red is destroyed."})
+    summary = plain(scene.dialogs.end(st, scene).body_html)
+    assert "Red: 0 of 1 unit lost" in summary

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 import game.systems.tactical.rules as ail  # (its names load when first used: start-up time)
+from game.core.system import counted
 from game.shell import actions, draw, keys
 from game.shell.keymap import Binding, dispatch, help_pieces
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -108,12 +109,12 @@ class Dialogs:
         for s in st.setup.sides:
             c = s.commander
             rides = f", with {words(st.unit_name(c.unit))}" if c.unit and c.unit in st.units else ""
-            out.add(bold(s.name, rgb(s.colour)), f": {len(st.live_units(s.id))} units, commander {words(c.name)}{rides}"
+            out.add(bold(s.name, rgb(s.colour)), f": {counted(len(st.live_units(s.id)), 'unit', 'units')}, commander {words(c.name)}{rides}"
                     f" — {words(self._session.seats.label(s.id))}")
         out.add()
         for objective in ail.describe_objectives(st):
             out.add(ink(objective, GOLD))
-        out.add().add(f"{st.setup.round_limit} rounds. Press F1 at any time for the controls.")
+        out.add().add(f"{counted(st.setup.round_limit, 'round', 'rounds')}. Press F1 at any time for the controls.")
         return BriefingDialog(self._app, st.setup.name, out.text,
                               [*([Choice("Players... (P)", players, pygame.K_p)] if players is not None else []),
                                Choice("Start the battle", None, pygame.K_RETURN, primary=True)],
@@ -277,7 +278,7 @@ class Dialogs:
             lost = sum(1 for u in units if u.destroyed)
             full = sum(st.unit_type(u.id).strength for u in units)
             left = sum(u.strength for u in units if not u.destroyed)
-            lines.add(bold(s.name, rgb(s.colour)), f": {lost} of {len(units)} units lost · strength {left}/{full}")
+            lines.add(bold(s.name, rgb(s.colour)), f": {lost} of {counted(len(units), 'unit', 'units')} lost · strength {left}/{full}")
         lines.add().add(f"Rounds played: {st.round}")
         choices = [Choice("Restart", lambda: self.ask_restart(game_scene), pygame.K_r), *actions.end_choices(game_scene),
                    Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q,

@@ -19,6 +19,7 @@ from pygame_gui.core import ObjectID
 
 import game.systems.tactical.rules as ail  # (the attack rules load at the first preview, through the facade)
 from game.core.hexgrid import Hex
+from game.core.system import counted
 from game.shell import draw, fonts
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import Content, RichTextBox, Styled, TextCache, TextLine, plain
@@ -389,7 +390,7 @@ def _side_summary(st: Any) -> Styled:
         adv = st.sides[s.id].advantage
         pools = ", ".join(f"{k} {v}" for k, v in adv.items() if v)
         alive = len(st.live_units(s.id))
-        units = f"{alive} unit{'' if alive == 1 else 's'}"
+        units = counted(alive, "unit", "units")
         out.add(bold(s.name, text.rgb(s.colour)), f": {units}" + (f" · Advantage: {words(pools)}" if pools else ""))
     if st.turn_order:
         order: list[list[Piece]] = []
