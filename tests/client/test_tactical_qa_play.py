@@ -264,3 +264,21 @@ def test_counts_a_player_reads_in_the_briefing_and_the_end_summary_take_the_righ
     st = session.state.model_copy(update={"phase": "ended", "winner": "blue", "end_reason": "Red is destroyed."})
     summary = plain(scene.dialogs.end(st, scene).body_html)
     assert "Red: 0 of 1 unit lost" in summary
+
+
+def test_f1_on_the_end_summary_lists_the_keys_of_its_buttons() -> None:
+    from game.shell.keys import help_groups
+
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="attack")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    st = session.state.model_copy(update={"phase": "ended", "winner": "blue", "end_reason": "Red is destroyed."})
+    dialog = scene.dialogs.end(st, scene)
+    listed = {b.label: b.what for _group, bindings in help_groups(dialog) for b in bindings}
+    assert {"R", "L", "P", "Q"} <= set(listed), listed
+    assert listed["R"].startswith("restart the battle") and listed["P"] == "the replay view of this battle"
+    app.push(dialog)
+    settle(app)
+    key(app, pygame.K_r)  # the key listed does what it says: the restart question
+    assert top_name(app) != "end"

@@ -57,6 +57,19 @@ def help_text() -> Styled:
     return (*HELP_MOUSE, (), *help_pieces(groups), (), *HELP_COLOURS)
 
 
+class EndDialog(DialogScene):
+    """The end-of-battle summary. Its F1 help lists its buttons' keys (Restart R, Load L, Replay P,
+    Quit Q, the way back B), which it takes and the help did not name."""
+
+    WHAT = {"Restart": "restart the battle (asks first when it has moves since its last save)",
+            "Load": "the load menu (every save, newest first)", "Replay": "the replay view of this battle",
+            "Quit": "quit (asks first when there is unsaved play)"}
+
+    def key_map(self) -> tuple[Binding, ...]:
+        return tuple(Binding((c.key,), pygame.key.name(c.key).upper(), self.WHAT.get(c.label, c.label.lower()))
+                     for c in self.choices if c.key is not None)
+
+
 class BriefingDialog(DialogScene):
     """The opening briefing. Its F1 help lists its own keys, then the battle's (they work on the
     map once the briefing is closed), then the shell's: the first screen of a battle names the
@@ -283,7 +296,7 @@ class Dialogs:
         choices = [Choice("Restart", lambda: self.ask_restart(game_scene), pygame.K_r), *actions.end_choices(game_scene),
                    Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q,
                           primary=game_scene.session.return_to is None)]  # (else the way back is)
-        return DialogScene(self._app, title, lines.text, choices, size=(560, 320), name="end")
+        return EndDialog(self._app, title, lines.text, choices, size=(560, 320), name="end")
 
     def ask_restart(self, game_scene: Any) -> None:
         """Restart from the end summary: the shell's question (actions.ask_restart: a battle with
