@@ -98,13 +98,25 @@ def mass_losses(heads: Mapping[str, Mapping[str, int]], armour: Mapping[str, str
             raise BridgeError(f"the mass battle has no force {player}: it was not generated from this campaign battle")
         start = {d.armour: d.count for d in f0.brutes}
         now = {d.armour: d.count for d in f1.brutes}
-        for uid, n in units.items():
-            a = armour[uid]
+        by_class: dict[str, list[str]] = {}
+        for uid in units:
+            by_class.setdefault(armour[uid], []).append(uid)
+        for a, uids in by_class.items():
             s = start.get(a, 0)
             share = 0.0 if s <= 0 else (s - now.get(a, 0)) / s
             if f1.status in ("obliterated",):
                 share = 1.0
-            out[uid] = Loss(n, min(n, max(0, round(n * share))))
+            # the class's heads lost shared out by the largest remainders, so that the units' losses
+            # add up to the division's as the battle counts it (rounding each unit apart gave
+            # 77 + 77 + 46 = 200 of a division that lost 199)
+            total = sum(units[u] for u in uids)
+            lost = min(total, max(0, round(total * share)))
+            exact = {u: (units[u] * lost / total if total else 0.0) for u in uids}
+            got = {u: math.floor(exact[u]) for u in uids}
+            for u in sorted(uids, key=lambda u: -(exact[u] - got[u]))[:lost - sum(got.values())]:
+                got[u] += 1
+            for u in uids:
+                out[u] = Loss(units[u], min(units[u], got[u]))
     return out
 
 
@@ -143,7 +155,7 @@ def campaign_result(state: CampaignState, battle_id: str, rules: ScalesRules, lo
                          f"capacity {cap} ({t.durability}) -> floor({loss.share:.2f} x {cap} + "
                          f"{rules.back.round_up}) = {n}" + (" : destroyed" if n >= cap else ""))
         side_share[side.player] = 0.0 if tot_start <= 0 else tot_lost / tot_start
-        steps.append(f"   {side.name} lost {tot_lost} of {tot_start} ({side_share[side.player]:.1%})")
+        steps.append(f"   {side.name} lost {tot_lost} of {tot_start} ({side_share[side.player]:.2%})")
     loser = None if winner is None else next(p for p in battle.sides if p != winner)
     if winner is None or loser is None:
         band, dec = 0, 0
@@ -154,10 +166,12 @@ def campaign_result(state: CampaignState, battle_id: str, rules: ScalesRules, lo
         diff = round((side_share[loser] - side_share[winner]) * 100, 9)
         dec = math.floor(diff)
         band = band_for(rules, dec)
-        # the shares to a tenth of a point, so that the subtraction reads right (29.6% - 29.1%, not 30% - 29%)
-        worked = f"{diff:.1f}, rounded down: {dec}" if diff != dec else f"{dec}"
+        # the shares to a hundredth of a point, so that the subtraction reads right (29.63% - 29.14%,
+        # not 30% - 29% = 0), and the difference cut, never rounded up to the next whole point
+        shown = round(diff, 2) if math.floor(round(diff, 2)) == dec else math.floor(diff * 100) / 100
+        worked = f"{shown:.2f}, rounded down: {dec}" if diff != dec else f"{dec}"
         steps.append(f"2. winner {state.player_name(winner)}; decisiveness = loser's share lost - winner's = "
-                     f"{side_share[loser]:.1%} - {side_share[winner]:.1%} = {worked} points -> "
+                     f"{side_share[loser]:.2%} - {side_share[winner]:.2%} = {worked} points -> "
                      f"{BAND_NAMES[band]} (thresholds {dict(rules.back.bands)})")
         if dec < rules.back.bands[BAND_ORDER[0]]:
             why = ("won the battle; both sides lost the same share" if diff == 0 else

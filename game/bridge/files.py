@@ -21,6 +21,7 @@ from game.bridge.tactical import Cells, tactical_origin
 from game.bridge.tiled import fresh_seed, generate_tactical, write_generated
 from game.core.errors import GameFileError
 from game.core.plugin import Table
+from game.core.system import counted
 from game.io import safe_read
 from game.io.datafiles import read_yaml, validate_model
 from game.io.outpaths import linked_path
@@ -467,13 +468,17 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
             out.append(LinkCheck(True, f"command {i}: {warning}"))
         return True
 
+    last_word: dict[str, int] = {}  # per battle, the last choice, abandonment or result in the log
+    for i, step in enumerate(steps, start=1):
+        if getattr(step.command, "kind", "") in ("gm_battle_choice", "gm_battle_abandon", "gm_battle_result"):
+            last_word[str(step.command.battle)] = i
     for i, step in enumerate(steps, start=1):
         cmd = step.command
         kind = getattr(cmd, "kind", "")
         if kind == "gm_battle_choice" and cmd.scale != "tables":
             b = game.state.battles.get(cmd.battle)
-            if b is None or b.over or b.battle_save != cmd.save:
-                continue  # settled since (its result is checked below) or abandoned
+            if b is None or b.over or b.battle_save != cmd.save or last_word.get(str(cmd.battle)) != i:
+                continue  # settled since (its result is checked below), abandoned, or chosen again
             try:
                 path = linked_save(campaign_save, cmd.save, cmd.battle)
             except GameFileError as exc:
@@ -492,7 +497,7 @@ def verify_links(table: Table, campaign_save: str | Path, game: Any,
                 out.append(LinkCheck(False, f"command {i}: the {cmd.scale} battle save of {cmd.battle}: {exc.line()}"))
                 continue
             out.append(LinkCheck(True, f"command {i}: {cmd.battle} is being fought out: {cmd.save} replays "
-                                       f"({len(bg.record.steps)} commands)"))
+                                       f"({counted(len(bg.record.steps), 'command', 'commands')})"))
             continue
         if kind != "gm_battle_result":
             continue

@@ -55,7 +55,7 @@ def test_shares_less_than_a_point_apart_read_as_about_the_same_and_the_working_s
     assert "both sides lost about the same share of their forces (less than one percentage point apart)" \
         in result_sentences(campaign, r)[0]
     step = next(s for s in r.steps if s.startswith("2. "))
-    assert "29.6% - 29.1% = 0.5, rounded down: 0 points" in step
+    assert "29.60% - 29.10% = 0.50, rounded down: 0 points" in step
     assert "30% - 29%" not in step
 
 
@@ -79,7 +79,7 @@ def test_twenty_points_exactly_is_a_major_victory_whatever_floating_point_makes_
     assert (0.47 - 0.27) * 100 < 20  # the trap: 19.999999999999996, a floor of 19
     r = _result(campaign, scales_rules, (47, 100), (27, 100))
     assert r.decisiveness == 20 and r.band_name == "major victory"
-    assert "47.0% - 27.0% = 20 points -> major victory" in next(s for s in r.steps if s.startswith("2. "))
+    assert "47.00% - 27.00% = 20 points -> major victory" in next(s for s in r.steps if s.startswith("2. "))
 
 
 def test_a_battle_save_is_placed_in_its_own_battle_s_words() -> None:
@@ -217,3 +217,80 @@ def test_fighting_a_battle_out_again_names_only_the_files_it_did_write_again(cam
     assert [p.name for p in kept] == ["camp-B1-tactical.yaml"]
     assert not (tmp_path / "camp-B1-tactical.tmx.bak").exists()
     assert backups_text(kept) == "the previous camp-B1-tactical.yaml is kept as camp-B1-tactical.yaml.bak"
+
+
+def test_the_units_losses_of_a_mass_battle_add_up_to_what_the_battle_says_each_division_lost() -> None:
+    """Seen: the battle's summary 'light 1300 -> 1101 (199 wounded)', the result '241 of 1400' one
+    head more than the battle's 'out: 241' would allow with 77 + 77 + 46 = 200 from the light class."""
+    def force(light: int, none: int) -> SimpleNamespace:
+        return SimpleNamespace(brutes=[SimpleNamespace(armour="light", count=light),
+                                       SimpleNamespace(armour="none", count=none)], status="fighting")
+
+    heads = {"resistance": {"front.1": 500, "front.2": 500, "front.3": 100, "front.4": 300}}
+    armour = {"front.1": "light", "front.2": "light", "front.3": "none", "front.4": "light"}
+    initial = SimpleNamespace(forces={"resistance": force(1300, 100)})
+    final = SimpleNamespace(forces={"resistance": force(1101, 58)})
+    losses = back.mass_losses(heads, armour, initial, final)
+    assert sum(losses[u].lost for u in ("front.1", "front.2", "front.4")) == 199
+    assert losses["front.3"].lost == 42
+    assert sorted(losses[u].lost for u in ("front.1", "front.2")) == [76, 77]  # shared by the largest remainders
+    assert losses["front.4"].lost == 46 and all(losses[u].start == heads["resistance"][u] for u in losses)
+
+
+def test_verify_checks_only_the_last_choice_of_a_battle_chosen_abandoned_and_chosen_again(
+        tmp_path: Path, capsys: Any) -> None:
+    """Seen: `replay --verify` after a battle was fought out, abandoned and fought out again listed
+    'B1 is being fought out' twice (for the abandoned choice too); `scales verify` said '0 linked
+    battle saves' of a battle still being fought out whose save it had just replayed ('1 commands')."""
+    from game.__main__ import main
+    from game.bridge.files import battle_paths, generate_battle
+    from game.core.system import Accepted
+    from game.replay import save_game
+    from game.systems.campaign.io.files import load_campaign
+    from game.systems.campaign.rules import SYSTEM
+    from game.systems.campaign.rules.commands import parse_command
+    from tests.bridge.conftest import TEACHING, campaign_record
+
+    rec = campaign_record()
+    camp = tmp_path / "campaign.yaml"
+    _file, battle_save = battle_paths(camp, "B1", "tactical")
+    rel = battle_save.relative_to(camp.parent).as_posix()
+    for cmd in ({"kind": "gm_battle_choice", "battle": "B1", "scale": "tactical", "save": rel},
+                {"kind": "gm_battle_abandon", "battle": "B1"},
+                {"kind": "gm_battle_choice", "battle": "B1", "scale": "tactical", "save": rel}):
+        assert isinstance(rec.apply(parse_command(cmd)), Accepted)
+    save_game(camp, SYSTEM, rec.state, rec.steps, scenario_path=TEACHING, seed=load_campaign(TEACHING).seed)
+    assert main(["replay", "--verify", str(camp)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("B1 is being fought out") == 1 and f"command {len(rec.steps)}: B1" in out
+    # its save, one command in
+    from game.bridge.client.fight import write_battle_save
+    from game.shell.launch import open_game
+    battle_file = generate_battle(rec.state, "B1", "tactical", battle_save.parent, battle_save.stem.removesuffix("-save"),
+                                  seed=1)
+    session = open_game(TABLE, battle_file)
+    ok, _e, why = session.apply(_pick("ail-tactical", session.system.legal_commands(session.state)))
+    assert ok, why
+    write_battle_save(session, battle_save)
+    assert main(["scales", "verify", str(camp)]) == 0
+    out = capsys.readouterr().out
+    assert "replays (1 command)" in out and "-- 1 linked battle save, 0 problems" in out
+
+
+def test_the_week_s_battle_page_says_a_result_carried_back_was_decided_outside_the_tables() -> None:
+    """Seen on the reveal: 'Zenith Empire takes 11 casualties (the table's range is 11-11)' for a
+    mass battle fought out and carried back: no table gave them."""
+    from game.core.system import Accepted
+    from game.systems.campaign.rules.commands import parse_command
+    from game.systems.campaign.rules.results import week_pages
+    from tests.bridge.conftest import campaign_record
+
+    rec = campaign_record()
+    for cmd in ({"kind": "gm_battle_choice", "battle": "B1", "scale": "tactical", "save": "battles/b1.yaml"},
+                {"kind": "gm_battle_result", "battle": "B1", "winner": "jibril", "band": 1,
+                 "casualties": {"rifles.1": 1}, "moves": {}}):
+        assert isinstance(rec.apply(parse_command(cmd)), Accepted)
+    pages = week_pages((s.before, s.events, s.after) for s in rec.steps)
+    b1 = next(p for w in pages for p in w.battles if p.battle == "B1")
+    line = next(t for t in b1.casualties if t.startswith("The Zones takes"))
+    assert line.startswith("The Zones takes 1 casualty (decided outside the tables)") and "range" not in line

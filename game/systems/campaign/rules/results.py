@@ -65,11 +65,15 @@ def _grouped(state: CampaignState, items: Iterable[str], counts: dict[str, int] 
     return ", ".join(f"{k} x{n}" if n > 1 else k for k, n in tally.items())
 
 
-def _casualty_line(state: CampaignState, e: Any, die: Any) -> str:
+def _casualty_line(state: CampaignState, e: Any, die: Any, outside: bool = False) -> str:
+    """`outside`: the battle's result was decided outside the tables (gm_battle_result: a battle
+    fought out at another scale and carried back, or the GM's word), so no table gave the count."""
     who = state.player_name(e.player)
     how = f"{who} takes {e.count} casualt{'y' if e.count == 1 else 'ies'}"
     m = _RANGE.search(die.purpose) if die is not None else None
-    if die is not None and m:
+    if outside:
+        how += " (decided outside the tables"
+    elif die is not None and m:
         lo, hi = int(m.group(1)), int(m.group(2))
         how += f" (the table's range {lo}-{hi}: a d{hi - lo + 1} rolled {die.dice[0]}, so {e.rolled}"
     else:
@@ -96,6 +100,8 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
         page: BattlePage | None = None
         die: Any = None
         week = st.week
+        outside = {getattr(e, "battle", None) for e in events if getattr(e, "kind", "") == "battle_ended"
+                   and str(getattr(e, "how", "")).startswith("resolved outside the tables")}
         for e in events:
             k = getattr(e, "kind", "")
             battle = getattr(e, "battle", None)
@@ -141,7 +147,7 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                                    f"margin {e.margin}" + (f", matchup shift {e.shift:+d}" if e.shift else ""))
                 page.result += list(e.rows)
             elif k == "casualties_placed" and page is not None:
-                page.casualties.append(_casualty_line(st, e, die))
+                page.casualties.append(_casualty_line(st, e, die, battle in outside))
                 page.taken[e.player] = page.taken.get(e.player, 0) + e.count
                 page.lost[e.player] = page.lost.get(e.player, 0) + len(e.destroyed)
                 die = None
