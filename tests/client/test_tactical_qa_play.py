@@ -282,3 +282,22 @@ def test_f1_on_the_end_summary_lists_the_keys_of_its_buttons() -> None:
     settle(app)
     key(app, pygame.K_r)  # the key listed does what it says: the restart question
     assert top_name(app) != "end"
+
+
+def test_gm_modes_message_shows_without_scrolling_at_960x600_and_1280x800() -> None:
+    # the GM's messages (a tool's prompt, 'Refused: ...', 'Nothing to undo.') were in a box at the
+    # foot of the GM panel, below the fold in both window sizes
+    from tests.client.test_gm_mode import gm_on
+
+    for size in ((960, 600), (1280, 800)):
+        session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                               phase="movement")
+        app = make_app(session, size=size, blackout=False)
+        gm: Any = gm_on(app)
+        press_button(app, "Move")
+        box = gm.message_box
+        assert plain(box.html_text) == "Move: click a unit, then any free hex."
+        panel = gm._rect()
+        assert panel.contains(box.rect), (size, box.rect, panel)  # on screen, not scrolled away
+        click_at(app, battle(app).panels.top_buttons["undo"].rect.center)  # nothing for the GM to undo
+        assert plain(gm.message_box.html_text) == "Nothing to undo." and panel.contains(gm.message_box.rect)

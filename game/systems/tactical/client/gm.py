@@ -61,6 +61,7 @@ EDITABLE = (*STATS, "move", "durability", "morale")  # what the "Stat:" button c
 STANCES = ("none", "overwatch", "guard", "defensive")
 TOOLS = ("select", "place", "move", "remove")
 DRAG = 6
+MESSAGE_H = 62  # the GM's message box: three lines
 
 
 class GmScene(Scene):
@@ -164,6 +165,11 @@ class GmScene(Scene):
             self._button(f"tool:{tool}", tool.capitalize(), pygame.Rect(x + i * (tw + 4), y, tw, 30),
                          primary=self.tool == tool)
         y += 34
+        # what the GM's last action did, or why it was refused: at the top, in view in a short
+        # window (at the foot of the panel it was below the fold at 960 x 600, even at 1280 x 800)
+        self.message_box = RichTextBox((text.line(text.words(self.message)),) if self.message else (),
+                                       pygame.Rect(x, y, w, MESSAGE_H), self.ui, container=box)
+        y += MESSAGE_H + 6
         half = (w - 4) // 2
         ut = self.session.setup.catalogue.units[self.type_ids[self.type_index]]
         self._button("place_type", f"Type: {ut.name}", pygame.Rect(x, y, w, 28),
@@ -225,17 +231,14 @@ class GmScene(Scene):
         y += 34
         self._button("export", "Save as scenario", pygame.Rect(x, y, w, 30), primary=True,
                      tip="Write the current set-up as a new scenario file")
-        y += 36
-        self.message_box = RichTextBox((text.line(text.words(self.message)),) if self.message else (), pygame.Rect(x, y, w, max(84, r.h - y - 8)), self.ui,
-                                       container=box)
-        y += max(84, r.h - y - 8) + 8
+        y += 38
         box.set_scrollable_area_dimensions((w + 16, y))
         return y
 
     def _unit_text(self) -> Styled:
         uid = self.selected
         if uid is None:
-            return (text.line(text.ink("Select tool: click a unit to edit it.", text.DIM)),)
+            return (text.line(text.ink("No unit selected: the Select tool picks one to edit.", text.DIM)),)
         st = self.state
         u = st.units[uid]
         t = st.unit_type(uid)
