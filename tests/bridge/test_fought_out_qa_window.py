@@ -87,6 +87,9 @@ def test_a_battle_save_is_placed_in_its_own_battle_s_words() -> None:
     assert save_clock(SimpleNamespace(system="mass-battle", round=2, phase="sealed appointments")) == \
         "wave 2, sealed appointments"
     assert save_clock(SimpleNamespace(system="ail-tactical", round=3, phase="attack")) == "round 3, attack phase"
+    # (seen: "round 1, initiative (waiting: initiative choice)" inside the question's own brackets)
+    assert save_clock(SimpleNamespace(system="ail-tactical", round=1,
+                                      phase="initiative (waiting: initiative choice)")) == "round 1, initiative phase"
 
 
 def _cut(labels: list[str]) -> list[str]:

@@ -225,7 +225,7 @@ def save_clock(header: Any) -> str:
     """Where a battle save stands, in its battle's own words: "round 2, attack phase" (tactical),
     "wave 1, phase 5" (mass: its header's round is the wave)."""
     unit = "wave" if header.system == SCALE_SYSTEMS["mass"] else "round"
-    phase = str(header.phase or "")
+    phase = str(header.phase or "").split(" (")[0]  # ("initiative (waiting: initiative choice)": its name)
     phase = phase[:1].lower() + phase[1:] if phase.startswith("Phase ") else phase
     if unit == "round" and phase and " " not in phase and phase != "ended":
         phase += " phase"
@@ -466,15 +466,20 @@ class FightOut:
         other, opened = BATTLE_SAVE, "the campaign's battle save is opened"
         try:
             h = read_header(battle_save)
-            mine = f"holds {h.commands} commands ({save_clock(h)}, saved {h.saved_at[:16].replace('T', ' ')})"
+            mine = (f"holds {counted(h.commands, 'command', 'commands')} ({save_clock(h)}, saved "
+                    f"{h.saved_at[:16].replace('T', ' ')})")
         except (GameFileError, OSError):
             mine = "has not been written yet"
             other, opened = BEGIN_AGAIN, "the battle begins again from its battle file, with fresh dice"
+        folder = later.path.parent.name
+        why = {"recovery": "quitting without saving kept it as a recovery save",
+               "autosave": "the battle's own autosave"}.get(folder, "a Save and quit inside the battle writes a new file")
+        shown = f"{folder}/{later.path.name}" if folder in ("recovery", "autosave") else later.path.name
         body = styled("A later save of battle ", Span(battle_id, bold=True), " is in the saves folder: ",
-                      Span(later.path.name, bold=True),
-                      f" ({later.clock}, {later.commands} commands, saved {later.saved_at[:16].replace('T', ' ')}). "
-                      f"The campaign's battle save {battle_save.name} {mine}: the play since is only in the later "
-                      "save (a Save and quit inside the battle writes a new file).\n\n",
+                      Span(shown, bold=True),
+                      f" ({later.clock}, {counted(later.commands, 'command', 'commands')}, saved "
+                      f"{later.saved_at[:16].replace('T', ' ')}). The campaign's battle save {battle_save.name} "
+                      f"{mine}: the play since is only in the later save ({why}).\n\n",
                       Span(LATER_SAVE, bold=True), ": its play is carried on, and the way back "
                       "(Ctrl+B) writes it to the campaign's battle save. ",
                       Span(other, bold=True), f": {opened}; the later save is left as it is.")
