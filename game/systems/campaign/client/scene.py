@@ -674,7 +674,7 @@ class CampaignScene(Scene):
         elif not self.gm and self.state.phase == "orders" and self._fought_out():
             # the players resume a battle fought out themselves (the GM view may be closed until the
             # week's orders are revealed, and they wait for this battle's result: docs/scales.md)
-            row = [(f"resume_{b.id}", f"Resume battle {b.id} ({b.fought_as})") for b in self._fought_out()[:2]]
+            row = [(f"resume_{b.id}", f"Resume {b.id} ({b.fought_as})") for b in self._fought_out()[:2]]
         else:
             row = []
         gm_row = [("gm_force", "GM: force next rolls (N)"), ("gm_scouting", "GM: scouting seed (K)")] if self.gm else []
@@ -1610,9 +1610,10 @@ class CampaignScene(Scene):
             who = ", ".join(f"{st.player_name(p)}" + (f" (computer, {self.session.seats.level(p)})"
                                                       if self.session.seats.is_computer(p) else "") for p in waiting)
             fought = [b.id for b in st.open_games() if b.fought_as != "tables"]
-            idle = (f"Nobody is to play: the week waits for the result of battle{'s' if len(fought) > 1 else ''} "
-                    f"{', '.join(fought)}, being fought out: Resume it below." if fought
-                    else "Nobody is to play.")
+            many = len(fought) > 1
+            idle = (f"Nobody is to play: the week waits for the result{'s' if many else ''} of battle"
+                    f"{'s' if many else ''} {' and '.join(fought)}, being fought out: Resume "
+                    f"{'them' if many else 'it'} below." if fought else "Nobody is to play.")
             y += self._para(surface, f"Waiting for {who}." if who else idle, (x, y), 13, (190, 190, 200)) + 6
             if st.phase in ("movement", "pickup"):
                 y = self._draw_army_list(surface, st, x, y, h - 170)
