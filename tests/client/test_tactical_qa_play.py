@@ -203,7 +203,7 @@ def test_in_gm_mode_the_battles_top_bar_buttons_answer_a_click() -> None:
     app = make_app(session, size=(960, 600), blackout=False)
     scene = battle(app)
     gm: Any = gm_on(app)
-    press_button(app, "5")  # a GM command: the next roll
+    gm.press("roll:5")  # a GM command: the next roll
     assert session.state.forced_rolls == (5,)
     top = scene.panels.top_buttons
     click_at(app, top["end"].rect.center)
@@ -301,3 +301,20 @@ def test_gm_modes_message_shows_without_scrolling_at_960x600_and_1280x800() -> N
         assert panel.contains(box.rect), (size, box.rect, panel)  # on screen, not scrolled away
         click_at(app, battle(app).panels.top_buttons["undo"].rect.center)  # nothing for the GM to undo
         assert plain(gm.message_box.html_text) == "Nothing to undo." and panel.contains(gm.message_box.rect)
+
+
+def test_when_the_battle_ends_the_top_line_says_so_not_the_last_commands_message() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="attack")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    scene.toast("Computer (easy), Blue: end phase Blue. Why: no attack or stance worth taking", 6.0)
+    session.state = session.state.model_copy(update={"phase": "ended", "winner": "blue",
+                                                     "end_reason": "Red is destroyed."})
+    scene.after_change()
+    settle(app)
+    assert top_name(app) == "end"
+    assert scene.panels.hint_label.text == "The battle is over."
+    scene.toast("Saved to x.yaml", 4.0)  # a message given after the end still shows
+    scene.panels.refresh_hint(scene)
+    assert scene.panels.hint_label.text.startswith("Saved to x.yaml")

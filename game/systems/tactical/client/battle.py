@@ -356,6 +356,10 @@ class BattleScene(Scene):
         if st.phase == "ended":
             if not self._ended_shown:
                 self._ended_shown = True
+                # the last command's message (a computer's why) gives way: the top line says the
+                # battle is over (at 960 x 600 it read 'Computer (easy)...' above the summary)
+                self._toast = None
+                self.refresh_panels()
                 self.app.push(self.dialogs.end(st, self))
             return
         if not self._briefed:
