@@ -318,3 +318,20 @@ def test_when_the_battle_ends_the_top_line_says_so_not_the_last_commands_message
     scene.toast("Saved to x.yaml", 4.0)  # a message given after the end still shows
     scene.panels.refresh_hint(scene)
     assert scene.panels.hint_label.text.startswith("Saved to x.yaml")
+
+
+def test_a_computers_message_too_long_for_the_top_line_keeps_what_was_done_at_960x600() -> None:
+    # the top line read 'Computer (hard)...' for every computer command at 960x600
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="attack")
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    said = ("Computer (hard), Zone Expeditionary Column: attack Resistance Car at Market Band (machine gun). "
+            "Why: attack Market Band with machine gun: 30% to hit, 0% to destroy, expected 0.21")
+    scene.toast(said, 6.0)
+    scene.panels.refresh_hint(scene)
+    shown = scene.panels.hint_label.text
+    label = scene.panels.hint_label
+    assert shown.endswith("…") and said.startswith(shown[:-1])
+    assert shown.startswith("Computer (hard), Zone Expeditionary Column: attack")  # what it did, not only who
+    assert label.font.size(shown)[0] <= label.rect.w - 8

@@ -527,7 +527,17 @@ def _fit_sentences(hint: str, label: Any) -> str:
     clauses = first.split(", ")
     while len(clauses) > 1 and font.size(", ".join(clauses) + "…")[0] > room:
         clauses.pop()  # one sentence too long for the window: its first clauses, marked as cut
-    return ", ".join(clauses) + ("…" if len(clauses) < len(first.split(", ")) else "")
+    if len(clauses) == len(first.split(", ")):
+        return ", ".join(clauses)
+    # then as many whole words of the next clause as fit ('Computer (easy), Zone Column: end
+    # phase…', not 'Computer (easy)…', which says nothing of what was done)
+    kept = ", ".join(clauses)
+    for word in first.split(", ")[len(clauses)].split(" "):
+        longer = f"{kept}, {word}" if kept == ", ".join(clauses) else f"{kept} {word}"
+        if font.size(longer.rstrip(":;,.") + "…")[0] > room:
+            break
+        kept = longer
+    return kept.rstrip(":;,.") + "…"
 
 
 def _preview_parts(p: Any) -> tuple[Any, Any]:
