@@ -297,3 +297,30 @@ def test_the_week_s_battle_page_says_a_result_carried_back_was_decided_outside_t
     b1 = next(p for w in pages for p in w.battles if p.battle == "B1")
     line = next(t for t in b1.casualties if t.startswith("The Zones takes"))
     assert line.startswith("The Zones takes 1 casualty (decided outside the tables)") and "range" not in line
+
+
+def test_scales_warns_at_once_of_a_battle_file_at_the_other_scale_than_the_battle_is_fought_out_at(
+        tmp_path: Path, capsys: Any) -> None:
+    """Seen: `scales mass` wrote a mass battle file for B1 while the campaign fought B1 out as a
+    tactical battle, saying nothing; its result would only be refused at the end, after the battle
+    was played."""
+    from game.__main__ import main
+    from game.core.system import Accepted
+    from game.replay import save_game
+    from game.systems.campaign.io.files import load_campaign
+    from game.systems.campaign.rules import SYSTEM
+    from game.systems.campaign.rules.commands import parse_command
+    from tests.bridge.conftest import TEACHING, campaign_record
+
+    rec = campaign_record()
+    assert isinstance(rec.apply(parse_command({"kind": "gm_battle_choice", "battle": "B1", "scale": "tactical",
+                                               "save": "battles/b1-save.yaml"})), Accepted)
+    camp = tmp_path / "campaign.yaml"
+    save_game(camp, SYSTEM, rec.state, rec.steps, scenario_path=TEACHING, seed=load_campaign(TEACHING).seed)
+    out_dir = tmp_path / "out"
+    assert main(["scales", "mass", str(camp), "--battle", "B1", "--out", str(out_dir)]) == 0
+    said = capsys.readouterr().err
+    assert "warning: battle B1 is being fought out as a tactical battle (its save battles/b1-save.yaml)" in said
+    assert "the way back will refuse this mass battle's result unless the battle is abandoned" in said
+    assert main(["scales", "tactical", str(camp), "--battle", "B1", "--out", str(out_dir)]) == 0  # its own scale
+    assert "warning" not in capsys.readouterr().err

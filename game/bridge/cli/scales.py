@@ -122,10 +122,23 @@ def _said(path: Path, replaced: list[Path], since: int) -> None:
         print(f"  {backups_text(replaced)}")
 
 
+def _warn_fought_elsewhere(state: Any, battle_id: str, scale: str) -> None:
+    """A battle the campaign already fights out at the other scale: the battle file is written (a
+    GM may want it), but said at once that its result would not be taken back (the way back refuses
+    a save of another scale than the one chosen), not only when the battle has been played."""
+    b = state.battles.get(battle_id)
+    fought = getattr(b, "fought_as", "tables")
+    if b is not None and fought not in ("tables", scale):
+        print(f"warning: battle {battle_id} is being fought out as a {fought} battle (its save {b.battle_save}); "
+              f"the way back will refuse this {scale} battle's result unless the battle is abandoned to the "
+              "tables first (the GM's Abandon to tables) and chosen again", file=sys.stderr)
+
+
 def _tactical(args: argparse.Namespace) -> int:
     rules = _rules(args)
     game = _campaign(args)
     state = game.state
+    _warn_fought_elsewhere(state, args.battle, "tactical")
     stem = f"battle-{args.battle}-tactical"
     replaced, since = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "tactical"), time.time_ns()
     try:  # the ground generated from the campaign hex (a Tiled map), the scenario beside it
@@ -148,6 +161,7 @@ def _tactical(args: argparse.Namespace) -> int:
 def _mass(args: argparse.Namespace) -> int:
     rules = _rules(args)
     game = _campaign(args)
+    _warn_fought_elsewhere(game.state, args.battle, "mass")
     stem = f"battle-{args.battle}-mass"
     replaced, since = replaced_by_generating(Path(args.out) / f"{stem}.yaml", "mass"), time.time_ns()
     try:
