@@ -335,3 +335,18 @@ def test_a_computers_message_too_long_for_the_top_line_keeps_what_was_done_at_96
     assert shown.endswith("…") and said.startswith(shown[:-1])
     assert shown.startswith("Computer (hard), Zone Expeditionary Column: attack")  # what it did, not only who
     assert label.font.size(shown)[0] <= label.rect.w - 8
+
+
+def test_the_replay_of_a_battle_fought_to_its_end_is_not_titled_so_far() -> None:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 6))],
+                           phase="attack")
+    app = make_app(session, size=(960, 600), blackout=False)
+    key(app, pygame.K_F3)
+    assert top_name(app) == "replay" and app.scenes.top.game_title == "test (so far)"  # type: ignore[union-attr]
+    key(app, pygame.K_ESCAPE)
+    session.state = session.state.model_copy(update={"phase": "ended", "winner": "blue", "end_reason": "Red is out."})
+    battle(app).after_change()
+    settle(app)
+    assert top_name(app) == "end"
+    key(app, pygame.K_p)  # the summary's Replay
+    assert top_name(app) == "replay" and app.scenes.top.game_title == "test"  # type: ignore[union-attr]

@@ -34,8 +34,9 @@ def open_replay(app: App, session: Session, start: int | None = None, title: str
     from game.systems.tactical.client.replay import ReplayScene
 
     gm = any(getattr(s, "name", "") == "gm" for s in app.scenes)
+    so_far = "" if session.state.phase == "ended" else " (so far)"  # (a battle fought to its end: all of it)
     app.push(ReplayScene(app, session, list(session.history),
-                         title=title or f"{session.setup.name} (so far)", start=start, gm=gm))
+                         title=title or f"{session.setup.name}{so_far}", start=start, gm=gm))
 
 
 def open_gm(app: App, battle: Any) -> None:
