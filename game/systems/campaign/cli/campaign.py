@@ -559,16 +559,17 @@ def _import(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _posted_fingerprints(items: list[str], players: Any) -> dict[str, str]:
-    """import's --fingerprint PLAYER=FINGERPRINT posts, by player (each named exactly, once)."""
+def _posted_fingerprints(items: list[str], players: Any, who: str = "") -> dict[str, str]:
+    """The --fingerprint PLAYER=FINGERPRINT posts (import, verify-dice), by player (each named
+    exactly, once). `who`: which players may be named, for the refusal (default: the players)."""
     posts: dict[str, str] = {}
     for item in items:
         player, sep, fp = item.partition("=")
         if not sep:
             raise UserError(f"--fingerprint {item[:80]}: expected PLAYER=FINGERPRINT")
         if player not in players:
-            raise UserError(f"--fingerprint {item[:80]}: no player {player[:40]!r}; players are "
-                            f"{', '.join(players)} (spelt exactly)")
+            raise UserError(f"--fingerprint {item[:80]}: no player {player[:40]!r}"
+                            f"{who or '; players are ' + ', '.join(players)} (spelt exactly)")
         if player in posts:
             raise UserError(f"--fingerprint {item[:80]}: a second fingerprint of {player}")
         try:
@@ -949,20 +950,8 @@ def _dice_witnesses(args: argparse.Namespace, name: str, players: list[str]) -> 
         if f.player in files:
             raise GameFileError(path, "player", f"a second order file of {f.player} (the first: {files[f.player][0]})")
         files[f.player] = (path, f)
-    posts: dict[str, str] = {}
-    for item in args.fingerprint:
-        player, sep, fp = item.partition("=")
-        if not sep:
-            raise UserError(f"--fingerprint {item[:80]}: expected PLAYER=FINGERPRINT")
-        if player not in players:
-            raise UserError(f"--fingerprint {item[:80]}: no player {player[:40]!r} gives orders in week {args.week}; "
-                            f"the players of the week are {listed} (spelt exactly)")
-        if player in posts:
-            raise UserError(f"--fingerprint {item[:80]}: a second fingerprint of {player}")
-        try:
-            posts[player] = parse_fingerprint(fp)
-        except ValueError as exc:
-            raise UserError(f"--fingerprint {item[:80]}: {exc}") from None
+    posts = _posted_fingerprints(args.fingerprint, players,
+                                 f" gives orders in week {args.week}; the players of the week are {listed}")
     return files, posts
 
 
