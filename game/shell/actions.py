@@ -350,7 +350,9 @@ def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[]
     way: tuple[Span | str, ...] = ()
     if session.return_to is not None:
         way = (" The battle begun again goes back to the ", Span(session.return_label or "game it was opened from",
-                                                                 bold=True), " as this one does (Ctrl+B).")
+                                                                 bold=True), " as this one does (Ctrl+B): "
+               "what this one came to does not go back there (a campaign takes the result of the battle "
+               "that goes back).")
     scene.app.push(DialogScene(
         scene.app, "Start the battle again?",
         styled("The battle as played has moves since its last save. ", Span("Save and restart", bold=True),
@@ -358,7 +360,7 @@ def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[]
                Span("Back", bold=True), " returns to the summary.", *way),
         [Choice("Save and restart", save_and_restart, primary=True), Choice("Restart", restart),
          Choice("Back", back_to_summary, pygame.K_ESCAPE)],
-        size=(560, 260 if way else 240), cancel=Choice("Back", back_to_summary), name="restart_question"))
+        size=(560, 280 if way else 240), cancel=Choice("Back", back_to_summary), name="restart_question"))
 
 
 def return_action(scene: GameScene) -> None:

@@ -324,3 +324,25 @@ def test_scales_warns_at_once_of_a_battle_file_at_the_other_scale_than_the_battl
     assert "the way back will refuse this mass battle's result unless the battle is abandoned" in said
     assert main(["scales", "tactical", str(camp), "--battle", "B1", "--out", str(out_dir)]) == 0  # its own scale
     assert "warning" not in capsys.readouterr().err
+
+
+def test_restarting_a_campaign_battle_says_its_result_so_far_does_not_go_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen: the end summary's Restart of a battle fought out said only that the battle begun again
+    goes back to the Campaign map; that a finished battle's result is then not the one the campaign
+    takes was left unsaid (a Restart deals the battle again)."""
+    from game.shell.scenes.dialog import DialogScene
+    from tests.shell.harness import open_game, play_some, to_map
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    game.session.return_to = lambda scene: None
+    game.session.return_label = "Campaign map"
+    play_some(game)
+    to_map(game)
+    scene: Any = game.scene
+    scene.dialogs.ask_restart(scene)
+    ask = game.app.scenes.top
+    assert isinstance(ask, DialogScene) and ask.name == "restart_question"
+    assert "what this one came to does not go back there (a campaign takes the result of the battle that " \
+           "goes back)" in ask.body_text
