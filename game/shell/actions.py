@@ -358,7 +358,7 @@ def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[]
         styled("The battle as played has moves since its last save. ", Span("Save and restart", bold=True),
                " keeps it in a new save first; ", Span("Restart", bold=True), " starts again without it; ",
                Span("Back", bold=True), " returns to the summary.", *way),
-        [Choice("Save and restart", save_and_restart, primary=True), Choice("Restart", restart),
+        [Choice("Save and restart", save_and_restart, pygame.K_RETURN, primary=True), Choice("Restart", restart),
          Choice("Back", back_to_summary, pygame.K_ESCAPE)],
         size=(560, 280 if way else 240), cancel=Choice("Back", back_to_summary), name="restart_question"))
 
@@ -448,7 +448,7 @@ def request_quit(app: AppContext, *, ask_unsent_first: bool = True) -> bool:
                                 " writes a new save; ", Span("Quit", bold=True), " keeps them only in a "
                                 "recovery save the next start of this game offers to resume; ",
                                 Span("Keep playing", bold=True), " goes back to the game.", *not_kept),
-                         [Choice("Save and quit", save_and_quit, primary=True),
+                         [Choice("Save and quit", save_and_quit, pygame.K_RETURN, primary=True),
                           Choice("Quit", lambda: quit_now(app)),
                           Choice("Keep playing", None)],
                          size=(600, 340) if not_kept else (520, 300),
@@ -475,7 +475,7 @@ def quit_now(app: AppContext, *, anyway: bool = False) -> None:
             styled("The recovery save could not be written (", "; ".join(problems), "). ",
                    Span("Quit anyway", bold=True), " loses the moves since the last save; ",
                    Span("Keep playing", bold=True), " goes back to the game."),
-            [Choice("Keep playing", None, primary=True), Choice("Quit anyway", lambda: quit_now(app, anyway=True))],
+            [Choice("Keep playing", None, pygame.K_RETURN, primary=True), Choice("Quit anyway", lambda: quit_now(app, anyway=True))],
             size=(620, 260), cancel=Choice("Keep playing", None), name="quit_unkept"))
         return
     app.quit()

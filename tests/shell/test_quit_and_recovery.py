@@ -192,3 +192,18 @@ def test_esc_on_the_hand_off_screen_asks_before_quitting_and_keep_playing_leaves
     key(game, pygame.K_ESCAPE)
     _quit_dialog(game).choose_label("Keep playing")
     assert game.app.running and game.top() == "handoff"  # back to the blank screen, not to the map
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_enter_in_the_quit_question_presses_its_highlighted_save_and_quit(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    played = len(game.session.history)
+    ctrl(game, pygame.K_q)
+    _quit_dialog(game)
+    key(game, pygame.K_RETURN)  # the highlighted button: nothing is lost by it
+    assert not game.app.running and not _recoveries()
+    written = sorted((tmp_path / "saves").glob("*.yaml"))
+    assert written and saves.read_header(written[-1]).commands == played

@@ -66,3 +66,24 @@ def test_restart_back_returns_to_the_summary_and_keeps_the_battle(
     assert isinstance(ask, DialogScene) and "goes back to" not in ask.body_text  # no way back to speak of
     ask.choose_label("Back")
     assert live_game(game.app) is game.scene and len(game.session.history) == played
+
+
+@pytest.mark.parametrize("system", ("tactical", "mass"))
+def test_enter_in_the_restart_question_saves_the_battle_before_beginning_it_again(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pygame
+
+    from game.io import saves
+    from tests.shell.harness import key
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    play_some(game)
+    played = len(game.session.history)
+    _begin_again(game)
+    assert game.app.scenes.top is not None and game.app.scenes.top.name == "restart_question"
+    key(game, pygame.K_RETURN)  # the highlighted Save and restart: nothing is lost by it
+    fresh = live_game(game.app)
+    assert fresh is not None and fresh is not game.scene and not fresh.session.history
+    written = sorted((tmp_path / "saves").glob("*.yaml"))
+    assert written and saves.read_header(written[-1]).commands == played
