@@ -296,7 +296,9 @@ class Dialogs:
         choices = [Choice("Restart", lambda: self.ask_restart(game_scene), pygame.K_r), *actions.end_choices(game_scene),
                    Choice("Quit", lambda: actions.request_quit(self._app), pygame.K_q,
                           primary=game_scene.session.return_to is None)]  # (else the way back is)
-        return EndDialog(self._app, title, lines.text, choices, size=(560, 320), name="end")
+        # (wide enough for each button's label: five with a way back, 'Campaign map' whole at 960x600)
+        return EndDialog(self._app, title, lines.text, choices, size=(max(560, 24 + 130 * len(choices)), 320),
+                         name="end")
 
     def ask_restart(self, game_scene: Any) -> None:
         """Restart from the end summary: the shell's question (actions.ask_restart: a battle with
