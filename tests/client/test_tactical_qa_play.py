@@ -350,3 +350,25 @@ def test_the_replay_of_a_battle_fought_to_its_end_is_not_titled_so_far() -> None
     assert top_name(app) == "end"
     key(app, pygame.K_p)  # the summary's Replay
     assert top_name(app) == "replay" and app.scenes.top.game_title == "test"  # type: ignore[union-attr]
+
+
+def test_the_map_scrolls_to_show_the_computers_attack_and_its_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    # against the computer, its shot at a person's unit played out at the edge of the view (or off it), its
+    # target (with the hits floating over it) half off the map
+    from types import SimpleNamespace
+
+    session = make_session([("r1", "rifle_section", "blue", (30, 20)), ("m1", "militia_band", "red", (33, 20))],
+                           width=40, height=30, phase="attack", rule_changes={"defensive_action_prompt": "never"})
+    session.seats.set("blue", "easy")
+    app = make_app(session, size=(960, 600))
+    scene = battle(app)
+    scene.camera.centre_on(*scene.layout.hex_center(session.board.hex_at(1, 1)))
+    shot = ail.Attack(attacker_id="r1", target_id="m1", weapon="bolt rifles")
+    answers = [SimpleNamespace(decision=SimpleNamespace(command=shot, why="a test shot"))]
+    monkeypatch.setattr(scene.thinker, "poll", lambda *a, **k: answers.pop() if answers else None)
+    settle(app, 3)
+    assert any(s.command == shot for s in session.history)
+    cam = scene.camera
+    for uid in ("m1", "r1"):
+        x, y = cam.world_to_screen(*scene.layout.hex_center(session.state.units[uid].hex))
+        assert cam.contains_screen(x, y), uid

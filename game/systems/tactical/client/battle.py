@@ -424,9 +424,22 @@ class BattleScene(Scene):
             sealed = before.pending is not None and before.pending.kind == "initiative_choice" \
                 and after is not None and after.kind == "initiative_choice"
             self.session.seats.note_why(self.session.history[-1], why_line(level, name, d.why), sealed=sealed)
+            self._look_at(d.command)
             self.refresh_panels()  # the dice log shows the why under the command (a sealed one: later)
             self.toast(said(level, name, "makes its sealed initiative choice" if sealed else what, d.why,
                             sealed=sealed), 6.0)
+
+    def _look_at(self, command: Any) -> None:
+        """Scroll the map just enough that what a computer's command acted with shows, and then its
+        target (last: the person's unit hit is the one sure to show, with the hits floating over
+        it); a command of no unit leaves the map where it is."""
+        units = self.state.units
+        for uid in (getattr(command, "unit_id", None) or getattr(command, "attacker_id", None),
+                    getattr(command, "target_id", None)):
+            unit = units.get(uid) if isinstance(uid, str) else None
+            if unit is not None:
+                self.camera.ensure_visible(*self.layout.hex_center(unit.hex), margin=60)
+                self._panned = True  # the map moved under a still pointer: the hover panel follows
 
     def players_dialog(self) -> None:
         """Who plays each side (P): Human or Computer at a level; the GM may change it at any time."""
