@@ -69,6 +69,7 @@ from game.systems.campaign.rules.engine import pending_declarations, reach
 from game.systems.campaign.rules.gm_lock import GmLock
 from game.systems.campaign.rules.models import MANOEUVRE_NAMES, MANOEUVRES, Coord
 from game.systems.campaign.rules.orders import battles_to_order
+from game.systems.campaign.rules.queries import sealed_by
 from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
 
@@ -1644,9 +1645,13 @@ class CampaignScene(Scene):
                                   for a in st.armies_at(c))
                 y += self._para(surface, f"Declare combat at {c[0]},{c[1]}: {there}. Fight or decline?", (x, y))
         limit = self.widgets_top - 4  # nothing drawn under the buttons
+        # who has sealed is public (the log says so), what never: the rules' `sealed_by` of the whole
+        # state, not the view's orders (which hold only the viewer's own: another battle read 'no one yet')
+        who_sealed = sealed_by(self.state)
         lines = [(f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: " + " vs ".join(st.player_name(p) for p in b.sides)
                   + (f"  being fought out as a {b.fought_as} battle" if b.fought_as != "tables" else
-                     f"  orders sealed by: {', '.join(st.player_name(p) for p in sorted(b.orders)) or 'no one yet'}"),
+                     "  orders sealed by: " + (", ".join(st.player_name(p) for p in who_sealed.get(b.id, []))
+                                               or "no one yet")),
                   (230, 230, 230)) for b in (st.open_games() if panel is None else [])]
         lines += [(f"{st.player_name(p.player)} on {p.battle}: {p.text}", (200, 200, 250))
                   for p in ([p for p in st.posts if p.week == st.week][-3:] if panel is None else [])]
