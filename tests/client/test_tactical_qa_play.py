@@ -372,3 +372,34 @@ def test_the_map_scrolls_to_show_the_computers_attack_and_its_target(monkeypatch
     for uid in ("m1", "r1"):
         x, y = cam.world_to_screen(*scene.layout.hex_center(session.state.units[uid].hex))
         assert cam.contains_screen(x, y), uid
+
+
+def test_the_computers_attack_that_asks_a_defensive_action_keeps_the_dialogs_framing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the scroll to the computer's command came after the question's own framing, and put the unit
+    # attacked under the dialog
+    from types import SimpleNamespace
+
+    session = make_session([("r1", "rifle_section", "blue", (30, 20)), ("m1", "militia_band", "red", (33, 20))],
+                           width=40, height=30, phase="attack")
+    session.seats.set("blue", "easy")
+    app = make_app(session, size=(960, 600))
+    scene = battle(app)
+    scene.camera.centre_on(*scene.layout.hex_center(session.board.hex_at(1, 1)))
+    shot = ail.Attack(attacker_id="r1", target_id="m1", weapon="bolt rifles")
+    answers = [SimpleNamespace(decision=SimpleNamespace(command=shot, why="a test shot"))]
+    monkeypatch.setattr(scene.thinker, "poll", lambda *a, **k: answers.pop() if answers else None)
+    framed: list[tuple[float, float]] = []
+    real = scene._frame_beside
+
+    def frame(*args: Any) -> None:
+        real(*args)
+        framed.append(scene.camera.screen_to_world(480, 300))
+
+    monkeypatch.setattr(scene, "_frame_beside", frame)
+    settle(app, 3)
+    assert top_name(app) == "defensive"
+    assert framed and scene.camera.screen_to_world(480, 300) == framed[-1]  # nothing scrolled it after
+    dialog: Any = app.scenes.top
+    x, y = scene.camera.world_to_screen(*scene.layout.hex_center(session.state.units["m1"].hex))
+    assert scene.camera.contains_screen(x, y) and not dialog.rect.inflate(40, 40).collidepoint(x, y)

@@ -424,7 +424,8 @@ class BattleScene(Scene):
             sealed = before.pending is not None and before.pending.kind == "initiative_choice" \
                 and after is not None and after.kind == "initiative_choice"
             self.session.seats.note_why(self.session.history[-1], why_line(level, name, d.why), sealed=sealed)
-            self._look_at(d.command)
+            if self.app.scenes.top is self:  # (a question it raised, e.g. a defensive action, frames its own)
+                self._look_at(d.command)
             self.refresh_panels()  # the dice log shows the why under the command (a sealed one: later)
             self.toast(said(level, name, "makes its sealed initiative choice" if sealed else what, d.why,
                             sealed=sealed), 6.0)
