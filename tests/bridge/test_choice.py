@@ -169,3 +169,26 @@ def test_the_tables_odds_with_sealed_orders_match_the_tables_rolled_many_times()
     for k, p in exact.chances.items():
         se = max((p * (1 - p) / n) ** 0.5, 1 / n)
         assert abs(counts[k] / n - p) <= 4 * se + 1e-9, (k, counts[k] / n, p)
+
+
+def test_an_army_moved_by_a_battle_fought_out_is_told_as_that_battles_result_not_a_gm_placement() -> None:
+    from game.systems.campaign.rules.describe import event_text
+
+    rec = campaign_record()
+    _ok(rec, {"kind": "gm_battle_choice", "battle": "B1", "scale": "tactical", "save": "battles/b1-save.yaml"})
+    for c in ORDERS["B2"]:
+        _ok(rec, c)
+    at = rec.state.armies["rifles"].hex
+    back = rec.state.armies["rifles"].route
+    assert back is not None and back != at
+    ev = _ok(rec, {"kind": "gm_battle_result", "battle": "B1", "winner": "jibril", "band": 1,
+                   "moves": {"rifles": [list(back)]}})
+    moved = [e for e in ev.events if e.kind == "army_moved"]
+    assert moved and moved[0].reason == "fought_out"
+    text = event_text(rec.state, moved[0])
+    assert text == f"Lowmarch Rifle Corps moves to {back[0]},{back[1]}, as its battle fought out ended", text
+    events = [e for s in rec.steps for e in s.events]
+    report = week_report(rec.steps[0].before, events, 1)
+    map_moves = report.split("Map moves", 1)[1].split("\n#", 1)[0]
+    assert "Lowmarch Rifle Corps" not in map_moves  # a result of battle B1, told with it
+    assert "placed by the GM" not in report

@@ -19,8 +19,9 @@ def event_text(state: CampaignState, e: Any) -> str:
     pn = state.player_name
     if k == "army_moved":
         how = {"move": "moves", "withdraw": "withdraws", "fall_back": "falls back", "rout": "routs",
-               "breakthrough": "breaks through", "gm": "is placed by the GM"}[e.reason]
+               "breakthrough": "breaks through", "gm": "is placed by the GM", "fought_out": "moves"}[e.reason]
         return (f"{state.army_name(e.army)} {how} to {_h(e.path[-1])}" + (f" (cost {e.cost})" if e.cost else "")
+                + (", as its battle fought out ended" if e.reason == "fought_out" else "")
                 + (f", stopped by {'an enemy army' if e.stopped_by == 'enemy' else 'a battle'}" if e.stopped_by else ""))
     if k == "turn_passed":
         return f"{PHASE_NAMES.get(e.phase, e.phase)}: " + (f"{possessive(pn(e.player))} turn" if e.player else "everyone is done")

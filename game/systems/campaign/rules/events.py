@@ -20,7 +20,7 @@ class ArmyMoved(Ev):
     path: tuple[Coord, ...]
     cost: int
     stopped_by: str = ""  # why it stopped early (enemy, battle)
-    reason: Literal["move", "withdraw", "fall_back", "rout", "breakthrough", "gm"] = "move"
+    reason: Literal["move", "withdraw", "fall_back", "rout", "breakthrough", "gm", "fought_out"] = "move"
 
 
 class TurnPassed(Ev):

@@ -120,7 +120,7 @@ def apply_result(txn: CampaignTxn, cmd: GmBattleResult) -> None:
     for aid, path in cmd.moves.items():
         a = w.armies[aid]
         if path and any(not w.units[u].destroyed for u in a.units):
-            battle_mod.move_army(w, a, list(path), "gm")
+            battle_mod.move_army(w, a, list(path), "fought_out")  # (the battle fought out moved it)
     for a in list(w.armies.values()):
         if a.battle == b.id or a.hex == b.hex:
             if a.battle == b.id and all(w.units[u].destroyed for u in a.units):
