@@ -29,6 +29,7 @@ def test_a_name_with_markup_characters_is_shown_as_written() -> None:
 
 def test_the_box_draws_pieces_as_it_draws_the_same_markup() -> None:
     pygame.display.init()
+    pygame.font.init()  # (the toolkit's fonts: not yet set up when this test runs first)
     if pygame.display.get_surface() is None:
         pygame.display.set_mode((400, 300))
     manager = pygame_gui.UIManager((400, 300))
