@@ -32,6 +32,7 @@ from game.shell.contracts import (
     tell,
     unsent_lines,
 )
+from game.shell.gm_seat import PassphraseScene, outer_seat
 from game.shell.keymap import Binding, help_pieces
 from game.shell.launch import client_of, load_into
 from game.shell.scenes.dialog import Choice, DialogScene
@@ -320,14 +321,28 @@ def restarted(old: Session, fresh: Session) -> Session:
     return fresh
 
 
-def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[], None] | None = None) -> None:
+def ask_restart(scene: GameScene, restart: Callable[[], None], back: Callable[[], None] | None = None, *,
+                gm_passed: bool = False) -> None:
     """Start the battle again from an end-of-game summary (a Restart, a New battle): a game with
     moves since its last save is not thrown away without asking. "Save and restart" keeps it in a
     new save first (a failed save says why and starts nothing); "Restart" starts again without it;
     "Back" (Esc) returns to the summary (`back`: what shows it again, when it is a dialog), which
     offers the way back when there is one. A battle opened from another game says that the one
-    begun again goes back there too (`restarted` keeps the way)."""
+    begun again goes back there too (`restarted` keeps the way).
+
+    A battle fought out from a campaign with a GM passphrase (gm_seat.outer_seat) is begun again
+    only by the GM [decision]: it deals fresh dice, so a player who lost could otherwise deal the
+    battle again until it is won before the way back carries a result; the passphrase is asked
+    first (Esc: back to the summary)."""
     session = scene.session
+    seat = outer_seat(scene.app) if session.return_to is not None and not gm_passed else None
+    if seat is not None:
+        scene.app.push(PassphraseScene(
+            scene.app, seat.opens, lambda: ask_restart(scene, restart, back, gm_passed=True),
+            lines=("The GM's seat", "This battle is fought out from a campaign with a GM passphrase.",
+                   "Beginning it again deals its dice again: only the GM does it. A player goes back with Esc."),
+            ok_label="Begin it again (Enter)", on_back=back))
+        return
     if not (unsaved(session) and session.history):
         restart()
         return

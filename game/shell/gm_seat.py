@@ -198,10 +198,15 @@ class PassphraseScene(Scene):
              "Only the GM: type the GM passphrase. A player goes back with Esc.")
 
     def __init__(self, app: Any, opens: Callable[[str], bool], on_open: Callable[[], None],
-                 lines: Sequence[str] | None = None) -> None:
+                 lines: Sequence[str] | None = None, *, ok_label: str = "Open GM mode (Enter)",
+                 on_back: Callable[[], None] | None = None) -> None:
+        """`ok_label`: what the passphrase opens (its button); `on_back`: run after Esc or Back
+        (e.g. show again the summary the question was asked from)."""
         super().__init__(app)
         self.opens = opens
         self.on_open = on_open
+        self.on_back = on_back
+        self.ok_label = ok_label
         self.lines = tuple(lines or self.LINES)
         self.message = ""
         self.drawn_strings: list[str] = []
@@ -214,7 +219,7 @@ class PassphraseScene(Scene):
         self.entry = pygame_gui.elements.UITextEntryLine(pygame.Rect(w // 2 - 160, h // 2 - 10, 320, 34), self.ui)
         self.entry.set_text_hidden(True)  # type: ignore[no-untyped-call]
         self._fresh = True  # focused from the next frame: the F2 that opened it is not typed in
-        self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), "Open GM mode (Enter)", self.ui)
+        self.ok = Button(pygame.Rect(w // 2 - 160, h // 2 + 36, 320, 40), self.ok_label, self.ui)
         self.back = Button(pygame.Rect(w // 2 - 160, h // 2 + 84, 320, 40), "Back to the game (Esc)", self.ui)
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -242,13 +247,19 @@ class PassphraseScene(Scene):
         self.ui.process_events(event)
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.back:
-                self.app.pop()
+                self.go_back()
             elif event.ui_element is self.ok:
                 self.submit(self.entry.get_text())
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
             self.submit(self.entry.get_text())
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.pop()
+            self.go_back()
+
+    def go_back(self) -> None:
+        """Esc or Back: nothing opened."""
+        self.app.pop()
+        if self.on_back is not None:
+            self.on_back()
 
     def update(self, dt: float) -> None:
         if self._fresh:

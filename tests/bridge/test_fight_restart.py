@@ -17,6 +17,10 @@ def test_a_campaign_battle_restarted_goes_back_to_the_campaign_with_the_new_batt
     app, scene, battle = _started(saves)
     _play(battle, 4)
     battle.dialogs.ask_restart(battle)  # the end summary's Restart
+    # the campaign has a GM passphrase (open_gm set it): only the GM begins its battle again
+    gate = app.scenes.top
+    assert top_name(app) == "gm_lock" and gate.ok.text == "Begin it again (Enter)"  # type: ignore[union-attr]
+    assert gate.submit("gm-secret")  # type: ignore[union-attr]
     assert top_name(app) == "restart_question"
     press_button(app, "Restart")
     fresh = live_game(app)

@@ -87,3 +87,48 @@ def test_enter_in_the_restart_question_saves_the_battle_before_beginning_it_agai
     assert fresh is not None and fresh is not game.scene and not fresh.session.history
     written = sorted((tmp_path / "saves").glob("*.yaml"))
     assert written and saves.read_header(written[-1]).commands == played
+
+
+@pytest.mark.parametrize("system", ("tactical", "mass"))
+def test_a_campaign_battle_under_a_gm_passphrase_is_begun_again_only_by_the_gm(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from game.shell.gm_seat import PassphraseScene
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    _linked(game)
+    # the campaign's GM seat under the battle (found by what it offers, as gm_seat.outer_seat does)
+    game.scene.gm_seat = SimpleNamespace(is_set=True, opens=lambda p: p == "the GM's")  # type: ignore[attr-defined]
+    play_some(game)
+    _begin_again(game)
+    gate = game.app.scenes.top
+    assert isinstance(gate, PassphraseScene) and "only the GM" in " ".join(gate.lines)
+    assert gate.ok.text == "Begin it again (Enter)"
+    assert not gate.submit("a player's guess") and game.app.scenes.top is gate  # nothing begun
+    assert live_game(game.app) is game.scene and game.session.history
+    gate.go_back()  # Esc: the battle as it was
+    assert live_game(game.app) is game.scene and game.session.history
+    _begin_again(game)
+    gate = game.app.scenes.top
+    assert isinstance(gate, PassphraseScene) and gate.submit("the GM's")
+    ask = game.app.scenes.top
+    assert isinstance(ask, DialogScene) and ask.name == "restart_question"  # then the usual question
+    ask.choose_label("Restart")
+    fresh = live_game(game.app)
+    assert fresh is not None and fresh is not game.scene and not fresh.session.history
+
+
+@pytest.mark.parametrize("system", ("tactical", "mass"))
+def test_a_battle_with_no_way_back_is_begun_again_without_the_gm(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    game.scene.gm_seat = SimpleNamespace(is_set=True, opens=lambda p: False)  # type: ignore[attr-defined]
+    play_some(game)
+    _begin_again(game)
+    ask = game.app.scenes.top
+    assert isinstance(ask, DialogScene) and ask.name == "restart_question"  # no passphrase asked
