@@ -356,7 +356,7 @@ def test_a_hard_movement_decision_whose_time_is_up_stops_at_the_next_unit_and_pl
     assert weighed_in_full >= 5 and len(set(places)) < weighed_in_full
 
 
-def test_why_lines_name_units_and_hexes_and_an_attack_weighed_with_the_defensive_action_gives_both_odds() -> None:
+def test_why_lines_give_reasons_in_strength_points_and_an_attack_weighed_with_the_defensive_action_gives_both_odds() -> None:
     system = PLUGIN.system
     game = play_out(system, _initial("default", 3),
                     {"zone": player("hard", random.Random(1)), "zenith": player("hard", random.Random(2))},
@@ -367,17 +367,20 @@ def test_why_lines_name_units_and_hexes_and_an_attack_weighed_with_the_defensive
         if isinstance(c, tactical_ai.Move | tactical_ai.Dash):
             seen["move"] += 1
             to = Hex(*c.path[-1])
-            assert why.startswith(f"{c.kind.replace('_', ' ')} {before.unit_name(c.unit_id)} to hex "), why
-            assert f"hex {before.board.offset_of(to)[0]},{before.board.offset_of(to)[1]}" in why
-            assert "improve its place" not in why
+            # the window shows the move itself ("move 3rd Rifles to 11,11") beside its why (the toast,
+            # the dice log's heading, the hint): the why gives the reasons only, in strength points
+            # (QA, tests/ai/test_watch_qa_whys.py), without the move's end hex again
+            assert not why.startswith(c.kind.replace("_", " ")), why
+            assert f"{before.board.offset_of(to)[0]},{before.board.offset_of(to)[1]}" not in why, why
+            assert "strength points" in why and "improve its place" not in why, why
         elif isinstance(c, Attack):
             seen["attack"] += 1
-            assert why.startswith(f"attack {before.unit_name(c.target_id)} with {c.weapon}: "), why
+            assert not why.startswith("attack ") and "strength points" in why, why
             if "if it takes the defensive action" in why:
                 seen["answered"] += 1
                 pv = attack_preview(before, c.attacker_id, c.target_id, c.weapon, c.advantage, c.advantage_kind)
                 assert isinstance(pv, AttackPreview) and pv.odds_if_defensive_action is not None
-                assert why.split(": ", 1)[1].startswith(
+                assert why.startswith(
                     f"{float(pv.odds.hit_chance):.0%} to hit, {float(pv.odds_if_defensive_action.hit_chance):.0%} "
                     "if it takes the defensive action")
     assert seen["move"] and seen["attack"] and seen["answered"], seen

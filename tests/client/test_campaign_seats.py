@@ -73,7 +73,7 @@ def test_four_computer_powers_play_the_teaching_campaign_unattended_for_weeks_wi
     kinds = {s.command.kind for s in session.history}
     assert {"declare", "post", "narrative_done", "orders", "move_army", "end_turn"} <= kinds
     log = scene.log  # type: ignore[attr-defined]
-    assert any(line.startswith("Why (Jibril, computer easy): B1: drawn from the equilibrium") for line in log)
+    assert any(line.startswith("Why (Jibril, computer easy): battle B1: drawn from the equilibrium") for line in log)
     assert sum(line.startswith("Why (") for line in log) > 10
     assert scene.viewer is None  # no person plays: the GM watching sees the whole board
     app.render()

@@ -48,14 +48,14 @@ def test_the_computers_line_over_the_list_names_its_choice_once_and_its_reason_f
             app.step([])
             time.sleep(0.002)
         if len(session.history) > before and session.history[-1].command.kind == "action" \
-                and session.history[-1].command.force == "akira" and "in our favour" in board.last_said:
+                and session.history[-1].command.force == "akira" and "points our way" in board.last_said:
             break
     said = board.last_said
     what = said.split(": ", 1)[1].split(". Why: ")[0]
     assert said.count(what) == 1, said  # the choice named once
-    assert said.endswith("in our favour")
+    assert said.endswith("(1% of Brutes lost: 1 point; a Wound: 5)")  # the figure's unit (test_watch_qa_whys)
     width = board._rects()["cmds"].w - 20  # as the list draws it
-    assert " ".join(line.strip() for line in board._said_lines(width)).endswith("in our favour")  # shown whole
+    assert " ".join(line.strip() for line in board._said_lines(width)).endswith("a Wound: 5)")  # shown whole
 
 
 def test_a_die_held_past_its_phase_is_drawn_once_on_the_track_as_an_outline_in_the_phase_now() -> None:

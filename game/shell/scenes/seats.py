@@ -59,7 +59,9 @@ def short(name: str, most: int = 12) -> str:
     if words and words[-1].lower().endswith(("'s", "\u2019s")):  # "Hida Jo's" (army) -> "Hida Jo"
         words[-1] = words[-1][:-2]
     cut = " ".join(words).rstrip(",;:-")
-    return cut if len(cut) >= most // 2 else name[:most - 1].rstrip() + "\u2026"
+    # whole words of at least 4 letters beat a word cut in two ("Zone", not "Zone Expedi\u2026": QA at
+    # 960 x 600), and so do half the room's
+    return cut if len(cut) >= min(4, most // 2) else name[:most - 1].rstrip() + "\u2026"
 
 
 _DANGLING = frozenset({"of", "the", "and", "a", "an", "at", "in", "on", "for", "to"})  # not a name's last word

@@ -301,7 +301,7 @@ class Plan:
                 g = self.battle_gain(b.id, lead)
                 if g is None:
                     return None
-                strike, strike_why = g, f"joins its battle at {h[0]},{h[1]} (worth {g:+.2f})"
+                strike, strike_why = g, f"joins its battle at {h[0]},{h[1]} (worth {_balance(g)})"
         else:
             owners = {a.owner for a in s.armies_at(h) if a.owner != self.side and s.alive_units(a.id)}
             if len(owners) > 1:
@@ -311,7 +311,7 @@ class Plan:
                 v = self.fight(lead, foe, h)
                 if v is None:
                     return None
-                strike, strike_why = v - EDGE, f"onto {foe.name(s)} (fight worth {v:+.2f})"
+                strike, strike_why = v - EDGE, f"onto {foe.name(s)} (the fight: {_balance(v)})"
         # the best target still to reach
         target, target_why = 0.0, ""
         speed = max(1, movement_points(s, army))
@@ -329,7 +329,7 @@ class Plan:
                 continue
             t = v * weight * DECAY ** (self.distance(h, st.hex) / speed)
             if t > target:
-                target, target_why = t, f"toward {st.name(s)} (fight worth {v:+.2f})"
+                target, target_why = t, f"toward {st.name(s)} (the fight: {_balance(v)})"
         # threats: enemy stacks that beat what stands in h and can reach it (hard: a power's
         # stacks that can all reach it, together)
         coming: dict[str, list[Stack]] = {}
@@ -349,7 +349,7 @@ class Plan:
             if v is not None and v < 0:
                 threat -= v
                 if -v > worst:
-                    worst, threat_why = -v, f"{foe.name(s)} (fight worth {v:+.2f})"
+                    worst, threat_why = -v, f"{foe.name(s)} (the fight: {_balance(v)})"
         join = 0.0
         if not self.p.has_target(self, aid):
             others = [a for a in self.mine if a.id != aid]
@@ -369,19 +369,24 @@ class Plan:
         return self.fight([a.id for a in self.s.forces(b, self.side)], theirs, b.hex)
 
 
+def _balance(value: float) -> str:
+    """A fight's worth in a why line, with its unit: the battle's payoff (docs/ai.md), in casualties
+    a week, those inflicted less those taken (a band of victory counts one)."""
+    return f"{value:+.2f} casualties on balance"
+
+
 def why_move(s: CampaignState, aid: str, to: Score, here: Score, at: Coord) -> str:
-    """The term that gained most, as one line."""
-    name = s.army_name(aid)
+    """The term that gained most, as one line (without the army and the hex: the move itself,
+    "move Lowmarch Rifle Corps to 15,26", stands beside its why wherever it is shown)."""
     terms = [
-        (to.strike - here.strike, f"moves {to.strike_why}"),
-        (here.threat - to.threat, f"moves to {at[0]},{at[1]}, away from {here.threat_why or 'a stronger army'}"),
-        (to.target - here.target, f"moves {to.target_why}"),
-        (to.join - here.join, "moves toward its largest other army (no fight it can win alone)"),
-        (to.orphan - here.orphan, "moves within reach of a General without an army"),
+        (to.strike - here.strike, to.strike_why),
+        (here.threat - to.threat, f"away from {here.threat_why or 'a stronger army'}"),
+        (to.target - here.target, to.target_why),
+        (to.join - here.join, "toward its largest other army (no fight it can win alone)"),
+        (to.orphan - here.orphan, "within reach of a General without an army"),
     ]
-    gain, text = max(((g, t) for g, t in terms if not t.endswith("moves ")), key=lambda t: t[0],
-                     default=(0.0, "moves"))
-    return f"{name} {text}; gain {to.total - here.total:+.2f}"
+    gain, text = max(((g, t) for g, t in terms if t), key=lambda t: t[0], default=(0.0, "a better place"))
+    return f"{text}; gains {to.total - here.total:+.2f} in all"
 
 
 class CampaignPlayer:
@@ -474,7 +479,7 @@ class CampaignPlayer:
         movable = sorted({c.army for c in cmds if isinstance(c, MoveArmy)})
         best: tuple[float, Any, str] = (MOVE_GAIN, end, "no army has a move worth making")
         if not movable:
-            return Decision(end, "no army may move")
+            return Decision(end, "no army left that may move")
         self._targets = {}
         plan = Plan(self, state, side, self.judge(state, budget), movable)
         for aid in movable:
@@ -507,7 +512,7 @@ class CampaignPlayer:
         v = j.value(j.side(side, mine, at), j.side(foe, theirs, at))
         fight = v is not None and v >= 0.0
         pick = next(x for x in cmds if isinstance(x, Declare) and x.hex == at and x.fight == fight)
-        worth = "cannot be weighed" if v is None else f"worth {v:+.2f}"
+        worth = "cannot be weighed" if v is None else f"worth {_balance(v)}"
         return Decision(pick, f"{'fight' if fight else 'decline'} at {at[0]},{at[1]} against "
                               f"{state.player_name(foe)}: the fight is {worth}")
 
@@ -553,7 +558,7 @@ class CampaignPlayer:
                 gain += self._army_worth(state, j, g.army, [x for x in old if x != g.id]) \
                     - self._army_worth(state, j, g.army, old)
             if gain > best[0]:
-                best = (gain, c, f"{g.name} joins {state.army_name(c.army)}: its fight gains {gain:+.2f}")
+                best = (gain, c, f"{g.name} joins {state.army_name(c.army)}: its fight gains {_balance(gain)}")
         return Decision(best[1], best[2])
 
     def _narrative(self, state: CampaignState, side: str, cmds: list[Any], budget: Budget) -> Decision:
@@ -569,7 +574,7 @@ class CampaignPlayer:
                 text = (f"{state.player_name(side)} stands {mood} at {b.hex[0]},{b.hex[1]} against "
                         f"{state.player_name(foe)}, week {state.week}.")
                 post = c.model_copy(update={"text": text})
-                return Decision(post, f"posts about {c.battle}, with {counted(len(c.generals), 'General', 'Generals')} named")
+                return Decision(post, f"posts about battle {c.battle}, naming {counted(len(c.generals), 'General', 'Generals')}")
         done = next(c for c in cmds if isinstance(c, NarrativeDone))
         return Decision(done, "every battle has its post")
 
@@ -605,9 +610,9 @@ class CampaignPlayer:
             order = GiveOrders(player=side, battle=battle, manoeuvre=s.manoeuvre, vanguard=s.vanguard,
                                stratagems=s.stratagems)
             if system.apply(state, order).accepted:  # the rules' own check of the orders (no dice)
-                return Decision(order, f"{battle}: drawn from the equilibrium ({mix}; value {eq.value:+.2f})")
+                return Decision(order, f"battle {battle}: drawn from the equilibrium mix ({mix}); the battle is worth {_balance(eq.value)}")
         fallback = next(c for c in cmds if isinstance(c, GiveOrders) and c.battle == battle)
-        return Decision(fallback, f"{battle}: {MANOEUVRE_NAMES[fallback.manoeuvre]} (no equilibrium order was accepted)")
+        return Decision(fallback, f"battle {battle}: {MANOEUVRE_NAMES[fallback.manoeuvre]} (no equilibrium order was accepted)")
 
 
 def player(level: str, rng: random.Random) -> Any:

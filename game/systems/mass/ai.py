@@ -122,20 +122,27 @@ class MassPlayer:
         heaven = max(sorted(people), key=lambda p: pool_mean(p, "heaven"))
         honor = max(sorted(people), key=lambda p: pool_mean(p, "honor"))
         pick = next((x for x in appoints if x.heaven == heaven and x.honor == honor), appoints[0])
-        return Decision(pick, f"{f.people[pick.heaven].name} for Heaven (average {pool_mean(pick.heaven, 'heaven'):.1f}), "
-                              f"{f.people[pick.honor].name} for Honor (average {pool_mean(pick.honor, 'honor'):.1f})")
+        return Decision(pick, f"{f.people[pick.heaven].name} for Heaven (rolls {pool_mean(pick.heaven, 'heaven'):.1f} on average), "
+                              f"{f.people[pick.honor].name} for Honor (rolls {pool_mean(pick.honor, 'honor'):.1f} on average)")
 
     def _answer(self, state: MassState, side: str, answers: list[c.AnswerDuel]) -> Decision:
-        best: tuple[float, c.AnswerDuel, str] | None = None
+        best: tuple[float, c.AnswerDuel] | None = None
+        odds: dict[str, float] = {}
         for a in answers:
             if a.choice == "refuse":
                 continue
-            p = choices.preview(state, a).win.get(side, 0.0)
+            p = odds[a.choice] = choices.preview(state, a).win.get(side, 0.0)
             if best is None or p > best[0] + 1e-12:
-                best = (p, a, f"{a.choice} the duel: {p:.0%} to win")
+                best = (p, a)
         if best is None:
             return Decision(answers[0], "the only answer")
-        return Decision(best[1], best[2])
+        # the other ways, so that a low chance reads as the best there is (QA: "accept the duel: 9% to win")
+        words = {"accept": "accepted", "skirmish": "as a skirmish"}
+        others = [f"{words.get(k, k)} {p:.0%}" for k, p in odds.items() if k != best[1].choice]
+        refuse = any(a.choice == "refuse" for a in answers)
+        why = (f"{best[1].choice} the duel: {best[0]:.0%} to win" + (f" ({', '.join(others)})" if others else "")
+               + ("; refusing is an Act of Vice" if refuse else ""))
+        return Decision(best[1], why)
 
     def _name(self, state: MassState, names: list[c.NameCommander]) -> Decision:
         real = [x for x in names if x.person is not None]
@@ -181,8 +188,15 @@ class MassPlayer:
             return RALLY_STAKE * p, f"{title}: {p:.0%} to succeed"
         if odds.percents or odds.wounds:
             gain = harm(state, odds, side) - base
-            return gain - (0.5 if a.void else 0.0), f"{title}: the Wave's casualties shift by {gain:+.1f} in our favour"
+            return gain - (0.5 if a.void else 0.0), f"{title}: {shift(gain)}"
         return 0.0, title
+
+
+def shift(gain: float) -> str:
+    """How a Battle Action moves the Wave's expected losses, with its unit (`harm`: a percent of a
+    force's Brutes is a point, an individual's Wound counts WOUND points)."""
+    way = "our way" if gain >= 0 else "against us"
+    return f"the Wave's expected losses shift {abs(gain):.1f} points {way} (1% of Brutes lost: 1 point; a Wound: {WOUND:g})"
 
 
 def told(state: MassState, cmd: Any) -> str:

@@ -525,10 +525,17 @@ def exposure_cost(ctx: Ctx, state: GameState, uid: str, path: Sequence[Hex], mod
     hit = 1.0
     for s in shots:
         hit *= 1.0 - float(s.odds.hit_chance)
-    return cost, f"; overwatch: {counted(len(shots), 'shot', 'shots')}, {1 - hit:.0%} chance of a hit"
+    return cost, f"; on the way, {counted(len(shots), 'overwatch shot', 'overwatch shots')}: {1 - hit:.0%} chance of a hit"
 
 
 # --------------------------------------------------------------------------- the players
+
+
+def _points(value: float) -> str:
+    """A figure of the evaluation in a why line, with its unit: the evaluation counts in strength
+    points (a unit is worth its strength + 2 on the map; a pin, being out of action and a kill are
+    weighed in the same points: docs/ai.md)."""
+    return f"{value:.2f} strength points"
 
 
 def _hexes(n: int) -> str:
@@ -591,8 +598,9 @@ class TacticalPlayer:
         assert isinstance(pick, ChooseInitiative)
         bank = ctx.view.sides[ctx.side].advantage.get("deception", 0)  # (the same on every option)
         chances = initiative_win_chances(ctx.view, ctx.side, pick.option, pick.personal_stat)
-        least = f"; wins at least {min(chances.values()):.0%} whatever the enemy chooses" if chances else ""
-        return Decision(pick, f"{pick.option}: rolls {best[0] + bank:.1f} on average"
+        least = (f"; wins the initiative at least {min(chances.values()):.0%} of the time, whatever the enemy picks"
+                 if chances else "")
+        return Decision(pick, f"rolls {best[0] + bank:.1f} on average"
                               + (f" (with its banked Deception +{bank})" if bank else "") + least)
 
     def _turn_place(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
@@ -607,7 +615,8 @@ class TacticalPlayer:
             return Decision(last, "last: hexes are held or lost at the end of this round, so the last move "
                                   "is worth most (the enemy cannot answer it)")
         first = min(cmds, key=lambda c: c.position)  # type: ignore[attr-defined]
-        return Decision(first, f"first: move and shoot before the enemy (best attack ready now: {best:.2f})")
+        ready = (f"its best attack ready now is worth {_points(best)}" if best >= 0.05 else "no attack is ready yet")
+        return Decision(first, f"first: move and shoot before the enemy ({ready})")
 
     def _defensive(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
         """Accept the defensive action when the +AC saves more than the action it costs is
@@ -629,8 +638,8 @@ class TacticalPlayer:
             odds = pv.odds_if_defensive_action if c.accept and pv.odds_if_defensive_action is not None else pv.odds
             loss = odds_value(odds, target, kill_bonus(view, target))
             cost = loss + (action_worth if c.accept else 0.0) + SPEND * (c.casualty_advantage or 0)
-            why = (f"{'take' if c.accept else 'no'} defensive action: expected loss {loss:.2f}"
-                   f" ({float(odds.hit_chance):.0%} to be hit)")
+            why = (f"{'take the' if c.accept else 'no'} defensive action: expected loss {_points(loss)}"
+                   f" ({float(odds.hit_chance):.0%} chance to be hit)")
             if best is None or cost < best[0] - 1e-9:
                 best = (cost, c, why)
         if best is None:
@@ -711,13 +720,13 @@ class TacticalPlayer:
             shots = [(best_shot(ctx, there, uid, e.id), e.id) for e in enemies]
             shot, target = max(shots, default=(0.0, ""))
             if shot >= 0.05:
-                parts.append(f"from there it can attack {view.unit_name(target)} (expected {shot:.1f})")
+                parts.append(f"from there it can attack {view.unit_name(target)} (worth {shot:.1f})")
         danger, now = danger_at(ctx, view, uid, to), danger_at(ctx, view, uid, u.hex)
         if danger > 0.05 or now > 0.05:
-            parts.append(f"enemy fire there {danger:.1f}, here {now:.1f}")
-        reasons = "; ".join(parts) if parts else "a better place"
-        return (f"{getattr(c, 'kind', 'move').replace('_', ' ')} {view.unit_name(uid)} to {hex_name(view.board, to)}: "
-                f"{reasons} (worth {gain:.2f}){overwatch}")
+            parts.append(f"enemy fire expected there {danger:.1f}, here {now:.1f}")
+        reasons = "; ".join(parts) if parts else f"a better place than {hex_name(view.board, u.hex)}"
+        # (the command itself, "move X to 10,10", stands beside the why wherever it is shown)
+        return f"{reasons}; gains {gain:.2f} in all (in strength points){overwatch}"
 
     def _candidates(self, ctx: Ctx, uid: str, options: list[BaseModel]) -> list[tuple[BaseModel, Hex]]:
         """The moves worth weighing in full: per end hex its cheapest way there (a move before a
@@ -807,12 +816,11 @@ class TacticalPlayer:
         place -= OPPORTUNITY * opportunity_at(ctx, view, c.unit_id, end)  # the charge is its attack
         sure, pilot = self._pilot(view, c)  # a vehicle charges only when its pilot check passes
         value = sure * (gain - risk + place) - self._dash_cost(view, c.unit_id)
-        return value, (f"charge {view.unit_name(c.target_id)}: {float(odds.hit_chance):.0%} to hit, "
-                       f"expected {gain:.2f} against a risk of {risk:.2f}{pilot}")
+        return value, (f"{float(odds.hit_chance):.0%} to hit, worth {gain:.2f} against a risk of {risk:.2f} "
+                       f"(in strength points){pilot}")
 
     # ---------------------------------------------------------------- attack phase
     def _attack_phase(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
-        view = ctx.view
         end = next((c for c in cmds if isinstance(c, EndPhase)), None)
         best: tuple[float, BaseModel, str] | None = (GAIN, end, "no attack or stance worth taking") if end else None
         attacks = [c for c in cmds if isinstance(c, Attack)]
@@ -833,9 +841,8 @@ class TacticalPlayer:
             plain = answered[1] if answered is not None and answered[0] is odds else None
             hit = (f"{float(plain.hit_chance):.0%} to hit, {float(odds.hit_chance):.0%} if it takes the defensive "
                    "action (weighed as taken)" if plain is not None else f"{float(odds.hit_chance):.0%} to hit")
-            why = (f"attack {view.unit_name(att.target_id)} with {att.weapon}: {hit}, "
-                   f"{float(odds.results.get('destroyed', 0) + odds.results.get('annihilated', 0)):.0%} to destroy, "
-                   f"expected {value:.2f}")
+            why = (f"{hit}, {float(odds.results.get('destroyed', 0) + odds.results.get('annihilated', 0)):.0%} "
+                   f"to destroy; worth {_points(value)}")
             if best is None or value > best[0]:
                 best = (value, att, why)
         for s in cmds:
@@ -963,16 +970,16 @@ class TacticalPlayer:
             w = next(w for w in view.unit_type(u.id).weapons if w.name == c.weapon)
             near = [e for e in ctx.enemies() if w.bands is not None and distance(e.hex, u.hex) <= w.bands[3] + view.unit_type(e.id).move]
             if not near:
-                return 0.0, "overwatch: no enemy can come into its field of fire"
+                return 0.0, "no enemy can come into its field of fire"
             shot = max((shot_value(ctx, view, u.id, e.id, w.name, overwatch=True) or 0.0) for e in near)
             v = 0.45 * max(shot, 0.3) if own_attack < GAIN else 0.3 * shot
-            return v, f"overwatch with {w.name}: {counted(len(near), 'enemy unit', 'enemy units')} may come into its fire"
+            return v, f"{counted(len(near), 'enemy unit', 'enemy units')} may come into its field of fire"
         if c.stance == "guard":
             near = [e for e in ctx.enemies() if distance(e.hex, u.hex) <= view.unit_type(e.id).move + 1]
             v = 0.25 * len(near) if near else 0.0
-            return min(v, 0.6), f"guard: {counted(len(near), 'enemy unit', 'enemy units')} may charge it"
+            return min(v, 0.6), f"{counted(len(near), 'enemy unit', 'enemy units')} may charge it"
         danger = danger_at(ctx, view, u.id, u.hex)
-        return 0.25 * danger, f"defensive stance: it stands in danger worth {danger:.2f}"
+        return 0.25 * danger, f"the enemy's fire where it stands is worth {_points(danger)}"
 
 
 def player(level: str, rng: random.Random) -> Any:
