@@ -123,3 +123,13 @@ def test_names_stay_right_through_states_that_share_or_change_the_roster() -> No
     named({**u, "gm-x": x, "gm-y": y})  # placed
     named({**u, "gm-y": y, "gm-x": x})  # placed the other way round: numbered the other way
     named(dict(u))
+
+
+def test_a_gm_placing_a_unit_is_described_by_its_type_side_and_hex_never_its_new_id() -> None:
+    from game.systems.tactical.rules.describe import describe
+
+    st = make_state(UNITS, phase="movement")
+    cmd = PlaceUnit(unit_id="gm-rifle_section-1", type_id="rifle_section", side="blue", at=at(3, 3))
+    text = describe(st, cmd)
+    assert text.startswith("GM: place Rifle Section (") and st.side_name("blue") in text, text
+    assert "gm-rifle_section-1" not in text and "3,3" in text.replace(" ", "")

@@ -92,6 +92,11 @@ def describe(state: GameState, command: Any) -> str:
         points = int(d["points"])
         return (f"{state.side_name(str(d.get('side', '')))} gives {points} Leadership Advantage "
                 f"point{'s' if points != 1 else ''} to {_who(state, d)}").strip()
+    if kind == "gm_place_unit" and d.get("at") is not None:  # the unit is not there yet: its type, not its new id
+        ut = state.setup.catalogue.units.get(str(d.get("type_id", "")))
+        side = str(d.get("side", ""))
+        return (f"GM: place {ut.name if ut is not None else d.get('type_id')} "
+                f"({state.side_name(side) if side in state.sides else side}) at {hex_label(state, d['at'])}")
     extra = ""
     target = d.get("target_id")
     if isinstance(target, str) and target:
