@@ -133,3 +133,15 @@ def test_a_gm_placing_a_unit_is_described_by_its_type_side_and_hex_never_its_new
     text = describe(st, cmd)
     assert text.startswith("GM: place Rifle Section (") and st.side_name("blue") in text, text
     assert "gm-rifle_section-1" not in text and "3,3" in text.replace(" ", "")
+
+
+def test_a_defensive_action_answer_says_whether_the_unit_takes_it() -> None:
+    from game.systems.tactical.rules.commands import DefensiveAction
+    from game.systems.tactical.rules.describe import describe
+
+    st = make_state(UNITS, phase="attack")
+    name = st.unit_name("r-red")
+    assert describe(st, DefensiveAction(unit_id="r-red", accept=True)) == f"{name} takes the defensive action"
+    assert describe(st, DefensiveAction(unit_id="r-red", accept=False)) == f"{name} does not take the defensive action"
+    assert describe(st, DefensiveAction(unit_id="r-red", accept=False, casualty_advantage=2)) == \
+        f"{name} does not take the defensive action, spending 2 Advantage on each casualty roll"

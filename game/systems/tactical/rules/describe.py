@@ -92,6 +92,12 @@ def describe(state: GameState, command: Any) -> str:
         points = int(d["points"])
         return (f"{state.side_name(str(d.get('side', '')))} gives {points} Leadership Advantage "
                 f"point{'s' if points != 1 else ''} to {_who(state, d)}").strip()
+    if kind == "defensive_action":  # "Market Band takes the defensive action" (it said neither yes nor no)
+        spend = d.get("casualty_advantage")
+        also = (f", spending {spend} Advantage on each casualty roll" if isinstance(spend, int) and spend
+                else ", spending no Advantage on its casualty rolls" if spend == 0 else "")
+        return (f"{_who(state, d)} {'takes' if d.get('accept') else 'does not take'} the defensive action"
+                f"{also}").strip()
     if kind == "gm_place_unit" and d.get("at") is not None:  # the unit is not there yet: its type, not its new id
         ut = state.setup.catalogue.units.get(str(d.get("type_id", "")))
         side = str(d.get("side", ""))
