@@ -20,7 +20,7 @@ def test_each_initiative_option_shows_its_least_exact_chance_to_win_and_the_roll
         chances = ail.queries.initiative_win_chances(session.state, side, option)
         assert chances
         row = next(r for r in body.splitlines() if r.startswith(option.capitalize() + " — "))
-        assert row.endswith(f"· wins at least {round(100 * min(chances.values()))} %"), row
+        assert row.endswith(f"· wins at least {round(100 * min(chances.values()))}%"), row
     assert "whatever" in body and "ties roll again" in body
 
 

@@ -161,7 +161,7 @@ class Dialogs:
 
         def wins(opt: str, stat: str | None = None) -> str:
             x = least.get((opt, stat))
-            return "" if x is None else f"wins at least {round(100 * x[0])} %" + ("" if one else f" (against {_choice(x[1])})")
+            return "" if x is None else f"wins at least {round(100 * x[0])}%" + ("" if one else f" (against {_choice(x[1])})")
         for opt in ("tactics", "leadership", "deception"):
             title, roll, gives = text.OPTION_TEXT[opt]
             chance = wins(opt)
