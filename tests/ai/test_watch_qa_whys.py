@@ -104,3 +104,16 @@ def test_a_side_button_keeps_a_whole_short_word_rather_than_cutting_a_long_one()
     assert short("Zenith Town Militia", 12) == "Zenith Town"
     assert short("Resistance Fronts", 6) == "Resis\u2026"  # no whole word fits: marked cut
     assert short("Al Qadir Host", 12) == "Al Qadir"
+
+
+def test_a_defensive_action_answer_gives_the_other_answers_figures_and_the_attack_it_costs() -> None:
+    # QA: "take the defensive action: expected loss 4.80" alone did not say what it was weighed against
+    game = _played("tactical")
+    answers = [(step.command, game.whys[i]) for i, step in enumerate(game.record.steps)
+               if step.command.kind == "defensive_action" and i in game.whys]
+    assert answers
+    for command, why in answers:
+        if command.accept:
+            assert "; without it " in why and "the attack it costs is worth" in why, why
+        else:
+            assert "; with it " in why and "not worth the attack it costs" in why, why

@@ -628,6 +628,7 @@ class TacticalPlayer:
         target = view.units[p.unit_id]
         action_worth = self._action_worth(ctx, target)
         best: tuple[float, BaseModel, str] | None = None
+        losses: dict[bool, tuple[float, float]] = {}  # accept -> (expected loss, chance to be hit), the least
         for c in cmds:
             assert isinstance(c, DefensiveAction)
             pv = attack_preview(view, a.attacker_id, a.target_id, a.weapon, a.advantage, a.advantage_kind,
@@ -638,13 +639,24 @@ class TacticalPlayer:
             odds = pv.odds_if_defensive_action if c.accept and pv.odds_if_defensive_action is not None else pv.odds
             loss = odds_value(odds, target, kill_bonus(view, target))
             cost = loss + (action_worth if c.accept else 0.0) + SPEND * (c.casualty_advantage or 0)
+            if c.accept not in losses or loss < losses[c.accept][0]:
+                losses[c.accept] = (loss, float(odds.hit_chance))
             why = (f"{'take the' if c.accept else 'no'} defensive action: expected loss {_points(loss)}"
                    f" ({float(odds.hit_chance):.0%} chance to be hit)")
             if best is None or cost < best[0] - 1e-9:
                 best = (cost, c, why)
         if best is None:
             return Decision(cmds[0], "no answer could be weighed")
-        return Decision(best[1], best[2])
+        chosen = best[1]
+        assert isinstance(chosen, DefensiveAction)
+        other = losses.get(not chosen.accept)
+        if other is not None:  # the other answer's figures, so that the choice reads as a comparison
+            worth = f"{action_worth:.2f}"
+            tail = (f"; without it {other[0]:.2f} ({other[1]:.0%}); the attack it costs is worth {worth}"
+                    if chosen.accept else
+                    f"; with it {other[0]:.2f} ({other[1]:.0%}), not worth the attack it costs ({worth})")
+            return Decision(chosen, best[2] + tail)
+        return Decision(chosen, best[2])
 
     # ---------------------------------------------------------------- movement
     def _movement(self, ctx: Ctx, cmds: list[BaseModel]) -> Decision:
@@ -979,7 +991,7 @@ class TacticalPlayer:
             v = 0.25 * len(near) if near else 0.0
             return min(v, 0.6), f"{counted(len(near), 'enemy unit', 'enemy units')} may charge it"
         danger = danger_at(ctx, view, u.id, u.hex)
-        return 0.25 * danger, f"the enemy's fire where it stands is worth {_points(danger)}"
+        return 0.25 * danger, f"where it stands, the enemy's fire could cost it {_points(danger)}"
 
 
 def player(level: str, rng: random.Random) -> Any:
