@@ -37,10 +37,9 @@ from pygame_gui.core import ObjectID
 
 from game.core.record import Record
 from game.core.system import counted
-from game.shell.contracts import live_game
 from game.shell.fonts import text, wrap_px
 from game.shell.keymap import Binding
-from game.shell.keys import SHELL_KEYS
+from game.shell.replay_alone import ALONE_ESC, AloneReplay
 from game.shell.scene import Scene
 from game.shell.seats import Seats, is_sealed
 from game.shell.session import Session
@@ -49,10 +48,6 @@ from game.systems.mass.client.board import MassBoardScene, command_label, comman
 from game.systems.mass.io.picture import BG, DIM, GOLD, INK, PANEL
 
 GM_GOLD = (224, 184, 100)
-# the shell's keys that act on a live game: with none under the view (`replay SAVE --view`), they
-# have nothing to act on, so the F1 help leaves them out and pressing one says so
-GAME_ONLY_KEYS = ("F5", "F9", "Ctrl+S", "Ctrl+O", "Ctrl+B")
-ALONE_ESC = "close the replay view and its window"
 STEP_SIZE = 13
 STEP_LINE = 16
 
@@ -78,7 +73,7 @@ def _wave(state: Any) -> int:
     return int(state.wave)
 
 
-class MassReplayScene(Scene):
+class MassReplayScene(AloneReplay, Scene):  # (alone: no game under it; game/shell/replay_alone.py)
     overlay = False
     name = "replay"
     KEYS = (Binding((pygame.K_RIGHT, pygame.K_d, pygame.K_SPACE), "Right / D / Space", "the next command",
@@ -173,16 +168,6 @@ class MassReplayScene(Scene):
         self.app.pop()
 
     # ------------------------------------------------------------------ alone (a save's replay)
-    def alone(self) -> bool:
-        """No game is being played under the view (`python -m game replay SAVE --view`): Esc
-        closes the window, and the shell's save and load keys have no game to act on."""
-        return live_game(self.app) is None
-
-    @property
-    def REFUSED_SHELL_KEYS(self) -> tuple[str, ...]:  # noqa: N802 (the shell's name: keys.help_groups)
-        """The shell keys the F1 help leaves out here: those of a live game, when there is none."""
-        return GAME_ONLY_KEYS if self.alone() else ()
-
     def key_map(self) -> Sequence[Binding]:
         """The view's keys; alone, Esc closes the window (there is no game to go back to)."""
         if not self.alone():
@@ -287,10 +272,9 @@ class MassReplayScene(Scene):
                 if b.matches(event) and b.action is not None:
                     b.action(self)
                     return
-            shell = next((b for b in SHELL_KEYS if b.label in self.REFUSED_SHELL_KEYS and b.matches(event)), None)
-            if shell is not None:  # (alone: the shell left the key to the view, having no game for it)
-                self.note = f"{shell.label} does nothing here: this is the replay of a save, with no game to save, " \
-                            "load or go back to (`python -m game play SAVE` plays it on)."
+            refused = self.refused_shell_key(event)
+            if refused is not None:  # (alone: the shell left the key to the view, having no game for it)
+                self.note = refused
             elif event.unicode.strip():  # a board key (Enter, W, H...): said, not swallowed in silence
                 self.note = f"The replay view plays nothing: step with Right / Left, {self._back_words()}."
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):

@@ -33,9 +33,9 @@ from game.core.hexgrid import Hex
 from game.core.record import Record
 from game.core.system import Accepted
 from game.shell import actions, gm_seat, savegame
-from game.shell.contracts import live_game
 from game.shell.keymap import Binding
-from game.shell.keys import SHELL_KEYS, dispatch
+from game.shell.keys import dispatch
+from game.shell.replay_alone import ALONE_ESC, AloneReplay
 from game.shell.scene import Scene
 from game.shell.scenes.dialog import Choice, DialogScene
 from game.shell.seats import Seats
@@ -71,13 +71,9 @@ def _round(state: Any) -> int:
     return int(state.round)
 
 
-# the shell's keys that act on a live game: with none under the view (`replay SAVE --view`) they
-# have nothing to act on, so the F1 help leaves them out and pressing one says so (as the mass
-# battle's replay view)
-GAME_ONLY_KEYS = ("F5", "F9", "Ctrl+S", "Ctrl+O", "Ctrl+B")
 
 
-class ReplayScene(Scene):
+class ReplayScene(AloneReplay, Scene):  # (alone: no game under it; game/shell/replay_alone.py)
     overlay = False
     name = "replay"
     KEYS = REPLAY_KEYS  # its own keys (it dispatches them; the shell's F1 help lists them)
@@ -280,21 +276,11 @@ class ReplayScene(Scene):
         self.app.pop()
 
     # ------------------------------------------------------------------ alone (a save's replay)
-    def alone(self) -> bool:
-        """No game is being played under the view (`python -m game replay SAVE --view`): Esc
-        closes the window, and the shell's save and load keys have no game to act on."""
-        return live_game(self.app) is None
-
-    @property
-    def REFUSED_SHELL_KEYS(self) -> tuple[str, ...]:  # noqa: N802 (the shell's name: keys.help_groups)
-        """The shell keys the F1 help leaves out here: those of a live game, when there is none."""
-        return GAME_ONLY_KEYS if self.alone() else ()
-
     def key_map(self) -> Sequence[Binding]:
         """The view's keys; alone, Esc closes the window and M (nothing to play on) is left out."""
         if not self.alone():
             return self.KEYS
-        return tuple(replace(b, what="close the replay view and its window") if b.label == "Esc" else b
+        return tuple(replace(b, what=ALONE_ESC) if b.label == "Esc" else b
                      for b in self.KEYS if b.label != "M")
 
     # ------------------------------------------------------------------ the GM: branching
@@ -441,10 +427,9 @@ class ReplayScene(Scene):
             return
         cam = self.view.camera
         if event.type == pygame.KEYDOWN:
-            shell = next((b for b in SHELL_KEYS if b.label in self.REFUSED_SHELL_KEYS and b.matches(event)), None)
-            if shell is not None:  # (alone: the shell left the key to the view, having no game for it)
-                self.view.toast(f"{shell.label} does nothing here: this is the replay of a save, with no game to "
-                                "save, load or go back to (`python -m game play SAVE` plays it on).", 7.0)
+            refused = self.refused_shell_key(event)
+            if refused is not None:  # (alone: the shell left the key to the view, having no game for it)
+                self.view.toast(refused, 7.0)
                 return
             dispatch(REPLAY_KEYS, event, self)  # the replay's key map (battle_keys.py; F1 lists it)
         elif event.type == pygame.MOUSEWHEEL:
