@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from game.core.record import Record
-from game.core.system import Accepted, RuleSystem
+from game.core.system import Accepted, RuleSystem, counted
 
 __all__ = ["Budget", "Decision", "GameOut", "Player", "PlayerFactory", "RandomPlayer", "RefusedCommand", "Timed", "choose",
            "game_summary", "parse_seat", "play_out", "wilson"]
@@ -125,7 +125,7 @@ class RandomPlayer:
         for c in cmds:
             by_kind.setdefault(str(getattr(c, "kind", type(c).__name__)), []).append(c)
         kind = self.rng.choice(sorted(by_kind))
-        return Decision(self.rng.choice(by_kind[kind]), f"at random among {len(cmds)} commands")
+        return Decision(self.rng.choice(by_kind[kind]), f"at random among {counted(len(cmds), 'command', 'commands')}")
 
 
 def parse_seat(text: str, sides: Sequence[str], levels: Sequence[str], *, human: bool = False) -> tuple[str, str]:

@@ -117,3 +117,12 @@ def test_a_defensive_action_answer_gives_the_other_answers_figures_and_the_attac
             assert "; without it " in why and "the attack it costs is worth" in why, why
         else:
             assert "; with it " in why and "not worth the attack it costs" in why, why
+
+
+def test_the_random_yardstick_counts_its_commands_in_words() -> None:
+    from game.core.ai import Budget, RandomPlayer
+
+    one = RandomPlayer(random.Random(1), lambda system, view, side: ["the only command"])
+    assert one.decide(None, None, "red", Budget()).why == "at random among 1 command"  # type: ignore[arg-type]
+    two = RandomPlayer(random.Random(1), lambda system, view, side: ["a", "b"])
+    assert two.decide(None, None, "red", Budget()).why == "at random among 2 commands"  # type: ignore[arg-type]

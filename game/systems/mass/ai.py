@@ -155,7 +155,7 @@ class MassPlayer:
 
     def _act(self, state: MassState, side: str, actions: list[c.BattleAction], hold: Any, budget: Budget) -> Decision:
         base = harm(state, choices.wave_wounds(state), side)
-        best: tuple[float, Any, str] = (0.0, hold, "holds: no action gains") if hold is not None else \
+        best: tuple[float, Any, str] = (0.0, hold, "holds: no action would gain anything") if hold is not None else \
             (-1e9, actions[0], "the only kind of choice")
         for a in actions:
             if a.void and self.level == "easy":
