@@ -179,7 +179,7 @@ def test_players_resume_a_battle_fought_out_when_the_gm_view_stays_closed_and_th
     assert top_name(app2) != "gm_lock" and not scene2.gm
     shown = " ".join(s.strip() for s in scene2.drawn_strings)
     assert "the week waits for the result of battle B1, being fought out: Resume it below" in shown
-    assert "Battle B1 at 21,27: The Zones vs Jibril  being fought out as a tactical battle" in shown
+    assert "Battle B1 at 21,27: The Zones vs Jibril · being fought out as a tactical battle" in shown
     press_button(app2, "Resume B1 (tactical)")
     resumed = next(s for s in app2.scenes if getattr(s, "game_scene", False) and s is not scene2)
     assert resumed.session.system.name == "ail-tactical" and len(resumed.session.history) == 3

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +40,28 @@ def test_another_battles_line_names_who_sealed_and_never_what() -> None:
     app.render()
     assert scene.orders_panel is None
     shown = " ".join(" ".join(scene.drawn_strings).split())  # (wrapped lines joined)
-    assert "Resistance Fronts vs Zenith Empire orders sealed by: Resistance Fronts" in shown  # not 'no one yet'
-    assert "The Zones vs Jibril orders sealed by: The Zones" in shown
+    assert "Resistance Fronts vs Zenith Empire · orders sealed by: Resistance Fronts" in shown  # not 'no one yet'
+    assert "The Zones vs Jibril · orders sealed by: The Zones" in shown
     assert "Withdraw" not in shown  # who sealed, never what
+
+
+def test_the_panel_heading_is_whole_at_960x600_however_long_the_players_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.shell.app import App, Settings
+    from game.shell.launch import open_game, scene_for
+    from game.systems.campaign.rules.state import CampaignState
+    from game.table import TABLE
+
+    app = App(TABLE, size=(960, 600), headless=True, settings=Settings(animation="instant"))
+    scene: Any = scene_for(app, open_game(TABLE, "maps/campaign/teaching.yaml"))
+    app.push(scene)
+    through_handoff(app)
+    named = CampaignState.player_name
+    monkeypatch.setattr(CampaignState, "player_name", lambda self, pid: "The Most Serene Resistance Fronts of the "
+                        "Isle" if pid == scene.viewer else named(self, pid))
+    scene.session.state = scene.state.model_copy(update={"week": 12})
+    app.render()
+    from game.shell.fonts import font
+
+    text, head = next((t, r) for t, r in scene.drawn_rects if t.startswith("Week 12:"))
+    assert " · The Most Serene" in text  # the name, cut at a word when it cannot be whole
+    assert head.x + min(font(s, True).size(text)[0] for s in (13, 15)) <= 960, (text, head)  # (blit clips its rect)

@@ -77,7 +77,9 @@ def test_four_computer_powers_play_the_teaching_campaign_unattended_for_weeks_wi
     assert sum(line.startswith("Why (") for line in log) > 10
     assert scene.viewer is None  # no person plays: the GM watching sees the whole board
     app.render()
-    assert any(s.endswith("every power played by the computer") for s in scene.drawn_strings)  # type: ignore[attr-defined]
+    heads = [(t, r) for t, r in scene.drawn_rects if t.endswith("· computer only")]  # type: ignore[attr-defined]
+    from game.shell.fonts import font
+    assert heads and all(r.w in {font(n, True).size(t)[0] for n in (13, 15)} for t, r in heads)  # whole: not clipped
 
 
 def test_the_teaching_campaign_from_its_start_with_two_computer_powers_and_two_people_hands_off_only_between_people() -> None:

@@ -1557,6 +1557,22 @@ class CampaignScene(Scene):
         self._terrain = (key, pic)
         return pic
 
+    @staticmethod
+    def _heading(st: CampaignState, who: str) -> tuple[str, int]:
+        """The panel's first line ("Week 3: movement · The Zones"), its place and size: at 15
+        points, else 13 (a long name), else the name cut at a word with an ellipsis: never run past
+        the window's edge."""
+        head = f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}"
+        room = PANEL_W - 20
+        for size in (15, 13):
+            if font(size, True).size(f"{head} · {who}" if who else head)[0] <= room:
+                break
+        words = who.split()
+        while len(words) > 1 and font(size, True).size(f"{head} · {' '.join(words)}\u2026")[0] > room:
+            words.pop()
+        shown = who if font(size, True).size(f"{head} · {who}")[0] <= room else " ".join(words) + "\u2026"
+        return (f"{head} · {shown}" if who else head), size
+
     def _draw_panel(self, surface: pygame.Surface, st: CampaignState) -> None:
         w, h = surface.get_size()
         x0 = w - PANEL_W
@@ -1564,9 +1580,9 @@ class CampaignScene(Scene):
         x, y = x0 + 10, 8
         who = "GM" if self.gm else (st.player_name(self.viewer) if self.viewer else "")
         if not who and not self.humans():
-            who = "every power played by the computer"  # (the GM watches the whole board)
-        y += self._text(surface, f"Week {st.week}: {PHASE_NAMES.get(st.phase, st.phase)}" + (f" · {who}" if who else ""),
-                        (x, y), 15, bold=True) + 4
+            who = "computer only"  # (every power played by the computer: the GM watches the whole board)
+        head, size = self._heading(st, who)
+        y += self._text(surface, head, (x, y), size, bold=True) + 4 + (15 - size)  # (the lines below stay put)
         if self.gm:  # the GM's forced rolls still queued (gm_rolls.py), and whether the week is seeded
             y += self._para(surface, queue_text(st), (x, y), 12, (224, 184, 100)) + 2
             if week_seed_step(self.session.history, st) is not None:
@@ -1649,8 +1665,8 @@ class CampaignScene(Scene):
         # state, not the view's orders (which hold only the viewer's own: another battle read 'no one yet')
         who_sealed = sealed_by(self.state)
         lines = [(f"Battle {b.id} at {b.hex[0]},{b.hex[1]}: " + " vs ".join(st.player_name(p) for p in b.sides)
-                  + (f"  being fought out as a {b.fought_as} battle" if b.fought_as != "tables" else
-                     "  orders sealed by: " + (", ".join(st.player_name(p) for p in who_sealed.get(b.id, []))
+                  + (f" · being fought out as a {b.fought_as} battle" if b.fought_as != "tables" else
+                     " · orders sealed by: " + (", ".join(st.player_name(p) for p in who_sealed.get(b.id, []))
                                                or "no one yet")),
                   (230, 230, 230)) for b in (st.open_games() if panel is None else [])]
         lines += [(f"{st.player_name(p.player)} on {p.battle}: {p.text}", (200, 200, 250))
