@@ -194,12 +194,16 @@ def scene_key(app: AppContext, event: pygame.event.Event) -> bool:
     return False
 
 
-def shell_help_groups() -> list[tuple[str, Sequence[Binding]]]:
+def shell_help_groups(app: AppContext | None = None) -> list[tuple[str, Sequence[Binding]]]:
     """The shell's keys that work on every screen and the game keys (F2, F3), grouped: for a
-    screen that writes its own help (undo, help and Esc are in its own key map)."""
+    screen that writes its own help (undo, help and Esc are in its own key map). `app`: Ctrl+B is
+    left out when its game was not opened from another (nothing to go back to)."""
+    game = live_game(app) if app is not None else None
+    back = game is None or game.session.return_to is not None
     groups: dict[str, list[Binding]] = {}
     for b in (*SHELL_KEYS, *GAME_KEYS):
-        groups.setdefault(b.group, []).append(b)
+        if b.label != "Ctrl+B" or back:
+            groups.setdefault(b.group, []).append(b)
     return list(groups.items())
 
 
@@ -212,6 +216,10 @@ def help_groups(screen: SceneLike) -> list[tuple[str, Sequence[Binding]]]:
     mine = "This screen" if not is_game_scene(screen) else f"This screen ({screen.session.system.title})"
     shell = (*UNDO_KEYS, *SHELL_KEYS, *GAME_KEYS, _HELP, _QUIT) if is_game_scene(screen) else (*SHELL_KEYS, _HELP)
     refused = set(getattr(screen, "REFUSED_SHELL_KEYS", ()))  # what the screen only explains (the hand-off's F5)
+    app = getattr(screen, "app", None)
+    game = screen if is_game_scene(screen) else (live_game(app) if app is not None else None)
+    if game is not None and game.session.return_to is None:
+        refused.add("Ctrl+B")  # (no game to go back to: a battle not opened from a campaign)
     shell = tuple(b for b in shell if b.label not in refused)
     groups: dict[str, list[Binding]] = {}
     if own:

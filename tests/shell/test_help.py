@@ -106,3 +106,18 @@ def test_f1_on_the_hand_off_screen_names_its_continue_keys(tmp_path: Path, monke
     assert "Enter or Space: show the map" in _help_text(game.app.scenes.top)
     key(game, pygame.K_F1)
     assert game.top() == "handoff"  # the help closed; the map is still hidden
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_f1_names_ctrl_b_only_in_a_game_opened_from_another(
+        system: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game(system, tmp_path)
+    to_map(game)
+    key(game, pygame.K_F1)
+    assert "Ctrl+B:" not in _help_text(game.app.scenes.top)  # nothing to go back to
+    key(game, pygame.K_F1)
+    game.session.return_to = lambda _scene: None  # (a campaign battle fought out)
+    game.session.return_label = "Campaign map"
+    key(game, pygame.K_F1)
+    assert "Ctrl+B: back to the game this battle was opened from" in _help_text(game.app.scenes.top)

@@ -51,9 +51,10 @@ HELP_COLOURS: Styled = (
 )
 
 
-def help_text() -> Styled:
-    """The F1 help, generated from the key maps (the battle's and the shell's)."""
-    groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups()]
+def help_text(app: Any = None) -> Styled:
+    """The F1 help, generated from the key maps (the battle's and the shell's; `app`: Ctrl+B only
+    for a battle opened from another game)."""
+    groups = [("Battle keys", BATTLE_KEYS), ("Replay view (F3)", REPLAY_KEYS), *keys.shell_help_groups(app)]
     return (*HELP_MOUSE, (), *help_pieces(groups), (), *HELP_COLOURS)
 
 
@@ -332,7 +333,7 @@ class Dialogs:
         ], size=(860, 280), cancel=Choice("Close"), name="options"))
 
     def help(self) -> None:
-        self._app.push(DialogScene(self._app, "Controls", help_text(),
+        self._app.push(DialogScene(self._app, "Controls", help_text(self._app),
                                   [Choice("Close", None, pygame.K_F1, primary=True)],
                                   size=(640, 470), cancel=Choice("Close"), name="help"))
 
