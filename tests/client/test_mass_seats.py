@@ -170,3 +170,16 @@ def test_computer_commands_follow_one_another_at_the_windows_pace_so_people_can_
         if len(scene.session.history) > before:
             times.append(time.monotonic())
     assert all(b - a >= 0.29 for a, b in zip(times, times[1:], strict=False))
+
+
+def test_the_apply_button_is_greyed_while_only_the_computer_decides() -> None:
+    app, scene = _app({"hida": "hard", "akira": "easy"})
+    app.step([])
+    assert not scene.over and not scene.legal and scene.apply_button is not None
+    assert not scene.apply_button.is_enabled  # nothing for a person to apply
+    app2, people = _app({})
+    app2.step([])
+    while people.handoff_to is not None:  # the opening hand-off of a sealed choice
+        _key(app2, pygame.K_SPACE)
+        app2.step([])
+    assert people.legal and people.apply_button is not None and people.apply_button.is_enabled

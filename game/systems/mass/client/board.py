@@ -344,6 +344,8 @@ class MassBoardScene(Scene):
                 self.end_buttons[Button(rect, label, self.ui)] = key
         else:
             self.apply_button = Button(r["button"], self._apply_label(), self.ui)
+            if not self.legal and self.handoff_to is None:  # nothing for a person to apply (the computer decides)
+                self.apply_button.disable()
             if r["wrest"].w:
                 self.wrest_button = Button(r["wrest"], "Wrest command (W)", self.ui)
                 if self.wrest_why is not None:
