@@ -129,3 +129,15 @@ def test_describing_a_malformed_logged_command_never_fails(command: dict[str, An
     state = initial_state_of(TABLE, load_scenario(SCENARIO))
     label = SYSTEM.describe_command(state, command)
     assert label.startswith(command["kind"].replace("_", " ").replace("gm ", "GM: "))
+
+
+@pytest.mark.parametrize("at", [[1], "x", {"a": 1}, True, [3, 3]])
+def test_describing_a_gm_placement_with_a_known_type_and_a_malformed_hex_never_fails(at: Any) -> None:
+    from game.replay import initial_state_of
+    from game.systems.tactical.io.scenario import load_scenario
+
+    state = initial_state_of(TABLE, load_scenario(SCENARIO))
+    type_id = next(iter(state.setup.catalogue.units))
+    label = SYSTEM.describe_command(state, {"kind": "gm_place_unit", "unit_id": "u1", "type_id": type_id,
+                                            "side": 5, "at": at})
+    assert label.startswith(f"GM: place {state.setup.catalogue.units[type_id].name} (")

@@ -98,11 +98,10 @@ def describe(state: GameState, command: Any) -> str:
                 else ", spending no Advantage on its casualty rolls" if spend == 0 else "")
         return (f"{_who(state, d)} {'takes' if d.get('accept') else 'does not take'} the defensive action"
                 f"{also}").strip()
-    if kind == "gm_place_unit" and d.get("at") is not None:  # the unit is not there yet: its type, not its new id
-        ut = state.setup.catalogue.units.get(str(d.get("type_id", "")))
+    placed = state.setup.catalogue.units.get(str(d.get("type_id", ""))) if kind == "gm_place_unit" else None
+    if placed is not None and d.get("at") is not None:  # the unit is not there yet: its type, not its new id
         side = str(d.get("side", ""))
-        return (f"GM: place {ut.name if ut is not None else d.get('type_id')} "
-                f"({state.side_name(side) if side in state.sides else side}) at {hex_label(state, d['at'])}")
+        return f"GM: place {placed.name} ({state.side_name(side)}) at {hex_label(state, d['at'])}"
     extra = ""
     target = d.get("target_id")
     if isinstance(target, str) and target:
