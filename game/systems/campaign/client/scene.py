@@ -74,6 +74,7 @@ from game.systems.campaign.rules.results import week_pages
 from game.systems.campaign.rules.state import PHASE_NAMES, PHASES, CampaignState, key_hex
 
 PANEL_W = 400
+HINT_GOLD = (255, 210, 80)  # the hint's mark on the map
 INDENT = "    "  # a wrapped line's later lines in the side panel
 POST_TEXT = "Our forces take the field."  # the post box's first text (not typed by anyone)
 # the GM commands Ctrl+Z takes back in the GM view, and why the others stay [decision]
@@ -230,6 +231,7 @@ class CampaignScene(Scene):
         # state as a salted digest once set (the `gm_lock` command): saves and loads keep it
         self.gm_seat = GmSeat(lambda: self.session.state.gm_lock, self._keep_gm_lock)
         self.show_planner = True
+        self.hint_mark: tuple[Coord, ...] | None = None  # H: the hint's hexes on the map
         self.planner_fits: bool | None = None  # the orders panel's last drawing had room for the planner
         self.show_legend = True  # L hides the map's legend
         self.drawn_strings: list[str] = []
@@ -899,6 +901,7 @@ class CampaignScene(Scene):
             self.message_ok = False
             return False
         self.message = ""
+        self.hint_mark = None  # (the move the hint was for has been played, or another)
         revealed = any(e.kind == "result_read" for e in events)
         whys: list[str] = []
         if revealed:  # every order is public now: the computer's why lines with them
@@ -1019,6 +1022,21 @@ class CampaignScene(Scene):
         self._hint_for = None
         self.message = f"Hint ({level}): {self._hint_text(timed.decision.command)}. Why: {timed.decision.why}"
         self.message_ok = True
+        self.hint_mark = self._hint_hexes(timed.decision.command)
+
+    def _hint_hexes(self, cmd: Any) -> tuple[Coord, ...] | None:
+        """Where a hint acts on the map, marked until the next command (as the tactical hint marks
+        its move): an army's move (from its hex along its path), a declaration's hex, a General's
+        pick-up (the army it joins); None for a hint with no place (orders, a post, ending a turn)."""
+        st = self.state
+        kind = getattr(cmd, "kind", "")
+        if kind == "move_army" and cmd.army in st.armies and cmd.path:
+            return (st.armies[cmd.army].hex, *cmd.path)
+        if kind == "declare":
+            return (cmd.hex,)
+        if kind == "pickup" and cmd.army in st.armies:
+            return (st.armies[cmd.army].hex,)
+        return None
 
     def _hint_text(self, cmd: Any) -> str:
         """A command as a hint says it (orders in full: they are the power's own)."""
@@ -1390,6 +1408,14 @@ class CampaignScene(Scene):
         for b in st.open_games():
             x, y = self.hex_centre(b.hex)
             pygame.draw.circle(surface, (255, 40, 40), (int(x), int(y)), r + 5, 3)
+        mark = self.hint_mark if (self.hint_mark is not None and self.my_move() and not self.gm) else None
+        if mark is not None:  # H: the hint's move, a gold line to a double ring (the tactical hint's colour)
+            pts = [self.hex_centre(c) for c in mark]
+            if len(pts) > 1:
+                pygame.draw.lines(surface, HINT_GOLD, False, [(int(x), int(y)) for x, y in pts], 3)
+            x, y = pts[-1]
+            for k in (r + 2, r + 7):
+                pygame.draw.circle(surface, HINT_GOLD, (int(x), int(y)), k, 2)
         # counters: a stack's armies side by side (never hiding one another), at least 18 px
         half = max(9, min(18, int(r * 0.6)))  # legible when small, never wider than its hex when close
         counters: list[pygame.Rect] = []
