@@ -220,3 +220,12 @@ def test_a_what_if_on_the_light_copy_is_what_apply_gives_and_leaves_the_state_al
                 shown, rules = choices.preview(s, cmd), odds.preview(s, cmd)
                 assert shown.lines[1:] == rules.lines and shown.title == rules.title
         assert s == kept
+
+
+def test_the_skirmish_answer_to_a_skirmish_says_it_is_the_same_fight_as_accepting() -> None:
+    s = _duel_answer_state()
+    assert s.duel is not None
+    s = s.model_copy(update={"duel": s.duel.model_copy(update={"style": "skirmish"})})
+    labels = {x.choice: choices.label(s, x) for x in choices.legal_commands(s)}
+    assert "instead" not in labels["skirmish"] and "the same as accepting" in labels["skirmish"]
+    assert "as the skirmish they asked for" in labels["accept"]

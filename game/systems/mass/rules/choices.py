@@ -212,6 +212,8 @@ def label(s: MassState, cmd: Any) -> str:
         who, foe = engine._name(s, d.target), engine._name(s, d.challenger)
         if cmd.choice == "accept":
             return f"{fname}: accept - {who} fights {foe} as the {_STYLE[d.style]} they asked for"
+        if cmd.choice == "skirmish" and d.style == "skirmish":  # (the rules take it: the same fight as accepting)
+            return f"{fname}: fight the skirmish - {who} against {foe} (Kenjutsu/Agility; the same as accepting)"
         if cmd.choice == "skirmish":
             return f"{fname}: fight as a skirmish instead - {who} against {foe} (Kenjutsu/Agility)"
         return f"{fname}: refuse - {who} leaves the battle (counts as fleeing, an Act of Vice)"
