@@ -287,3 +287,22 @@ def test_f2_with_the_blackout_off_opens_gm_mode_at_once_once_the_battle_has_begu
     app.step(_key(pygame.K_F2))
     assert isinstance(app.scenes.top, MassGmScene)
 
+
+
+def test_the_summary_of_a_battle_won_by_a_surrender_says_who_surrendered() -> None:
+    from game.systems.mass.client import end as end_screen
+
+    app, board, session = _app()
+    _play(app, session, 2)  # past the sealed appointments: Surrender is listed
+    s = session.state
+    cmd = next(x for x in choices.legal_commands(s) if isinstance(x, c.Surrender))
+    session.apply(cmd)
+    for _ in range(10):  # (the Wave's casualties are still taken)
+        if session.state.stage == "ended":
+            break
+        session.apply(choices.legal_commands(session.state)[0])
+    s = session.state
+    assert s.stage == "ended" and s.winner is not None
+    loser = s.forces[cmd.force].name
+    summary = end_screen.summary(session)
+    assert summary.how.startswith("How it ended: ") and f"({loser} surrendered)" in summary.how, summary.how

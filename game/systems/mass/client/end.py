@@ -31,10 +31,18 @@ class Summary:
     ledger: list[tuple[str, str, int, int, int]] = field(default_factory=list)
 
 
+# how a force left the field, for the summary's "How it ended" ("it is the last force on the field"
+# said nothing of the other force's surrender)
+_LEFT = {"fled": "fled", "withdrawn": "withdrew", "surrendered": "surrendered", "ceded": "ceded the field",
+         "obliterated": "was wiped out", "defeated": "was defeated"}
+
+
 def summary(session: Any) -> Summary:
     s = session.state
     title = f"{s.forces[s.winner].name} wins the battle" if s.winner else "The battle ends without a victor"
-    out = Summary(title, f"How it ended: {s.end_reason}" if s.end_reason else "")
+    gone = [f"{f.name} {_LEFT[f.status]}" for f in s.forces.values() if f.status in _LEFT and f.id != s.winner]
+    why = f"{s.end_reason} ({'; '.join(gone)})" if s.end_reason and gone else s.end_reason  # (who left, and how)
+    out = Summary(title, f"How it ended: {why}" if why else "")
     events = list(session.all_events())
     out.waves = [str(e.text) for e in events if getattr(e, "what", "") == "wave_end"]
     lost: dict[tuple[str, str], list[int]] = {}
