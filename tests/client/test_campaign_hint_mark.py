@@ -59,3 +59,16 @@ def test_the_hint_marks_the_place_of_a_move_a_declaration_and_nothing_for_a_turn
     assert scene._hint_hexes(Declare(player=scene.viewer, hex=(5, 6), fight=True)) == ((5, 6),)
     assert scene._hint_hexes(EndTurn()) is None
     assert scene._hint_hexes(WritePost(player=scene.viewer, battle="B1", text="x")) is None
+
+
+def test_a_hint_mark_is_never_left_on_the_next_powers_map() -> None:
+    app, scene = _app()
+    through_handoff(app)
+    scene: Any = scene
+    army = next(a for a in scene.state.armies.values() if a.owner == scene.viewer)
+    scene.hint_mark = scene._hint_hexes(MoveArmy(army=army.id, path=(army.route,)))
+    assert scene.hint_mark is not None
+    was = scene.viewer
+    scene.viewer = "someone else"  # (the screen passes on without a command: the players dialog)
+    scene._sync_viewer(handoff=False)
+    assert scene.viewer == was and scene.hint_mark is None

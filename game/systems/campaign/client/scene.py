@@ -487,6 +487,7 @@ class CampaignScene(Scene):
             self.viewer = nxt
             self.selected = None
             self.orders_panel = None
+            self.hint_mark = None  # (a hint is its power's: never left on the next one's map)
             if self.gm and handoff:
                 self.gm = False  # the GM's command moved the game on: the next player takes the screen
             # the screen hides the map only between two people (nothing to hide from the computer)
