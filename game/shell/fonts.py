@@ -83,7 +83,8 @@ def _outlined(s: str, size: int, colour: tuple[int, int, int], bold: bool) -> py
 
 def wrap_px(line: str, size: int, width: int, bold: bool = False, indent: str = "  ") -> list[str]:
     """`line` cut at spaces into pieces no wider than `width` pixels (a word wider than the
-    box is cut between letters), the pieces after the first indented."""
+    box is cut after its last "/" that fits, a file's path at a folder, else between letters),
+    the pieces after the first indented."""
     f = font(size, bold)
     out: list[str] = []
     rest = line
@@ -102,7 +103,8 @@ def wrap_px(line: str, size: int, width: int, bold: bool = False, indent: str = 
             n = len(rest)
             while n > 1 and f.size(rest[:n])[0] > width:
                 n -= 1
-            cut = rest[:n]
+            slash = rest.rfind("/", 0, n)
+            cut = rest[:slash + 1] if slash > len(indent) else rest[:n]
         out.append(cut)
         rest = rest[len(cut):].lstrip()
         if rest:
