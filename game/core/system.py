@@ -183,6 +183,44 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
 
 
+# a singular subject's word -> the plural subject's, where dropping the -s/-es would be wrong
+_MANY_OF = {"has": "have", "is": "are", "was": "were", "does": "do", "goes": "go", "it": "they",
+            "its": "their", "itself": "themselves", "it's": "they're", "isn't": "aren't",
+            "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't"}
+
+
+def agree(word: str, plural: bool) -> str:
+    """`word` as it follows a subject that is one (`plural` False: returned as written) or many:
+    a verb written for one ("has", "proposes", "marches", "carries") or the pronoun standing for
+    the subject ("it", "its", "itself"). For many: has -> have, is -> are, was -> were,
+    it -> they, its -> their; -ies -> -y; -sses/-ches/-shes/-xes/-zes/-oes drop the -es;
+    any other -s is dropped ("proposes" -> "propose"); a word without an -s ("can", "must")
+    is the same for both. Only a phrase's first word changes ("has finished" -> "have finished")."""
+    if not plural or not word:
+        return word
+    head, sep, rest = word.partition(" ")
+    low = head.lower()
+    if low in _MANY_OF:
+        many = _MANY_OF[low]
+        many = many.capitalize() if head[:1].isupper() else many
+    elif low.endswith("ies") and len(low) > 4:
+        many = head[:-3] + "y"
+    elif low.endswith(("sses", "ches", "shes", "xes", "zes", "oes")):
+        many = head[:-2]
+    elif low.endswith("s") and not low.endswith("ss"):
+        many = head[:-1]
+    else:
+        many = head
+    return many + sep + rest
+
+
+def says(name: str, plural: bool, verb: str) -> str:
+    """A name and the verb it is the subject of, agreeing: "Jibril has", "The Zones have". Every
+    line a player reads with a power's, a force's or an army's name as its subject uses it (the
+    name's number comes from its set-up: a scenario's `plural:`, docs/formats.md)."""
+    return f"{name} {agree(verb, plural)}"
+
+
 def counted(n: int, one: str, many: str) -> str:
     """A count with its noun in the right number for a line a player reads: "1 die", "4 dice"."""
     return f"{n} {one if n == 1 else many}"

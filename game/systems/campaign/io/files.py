@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    field_validator,
+)
 
 from game import paths
 from game.core.errors import GameFileError, UserError
@@ -193,6 +201,7 @@ class PlayerEntry(_Strict):
     name: Name
     power: str
     colour: str = Field("", pattern=r"^#[0-9a-fA-F]{6}$")  # "#rrggbb"; the palette's for its place without
+    plural: StrictBool = False  # the name takes a plural verb ("The Zones have"); without it, one ("Jibril has")
 
 
 class ScenarioFile(_Strict):
@@ -252,7 +261,7 @@ def load_campaign(path: str | Path) -> LoadedCampaign:
         if t not in rules.terrain:
             raise GameFileError(str(p), _where(doc, ("map",)), f"the map uses terrain {t!r} that the rules do not define")
     types = cat.unit_types()
-    players = [PlayerSetup(x.id, x.name, x.power, x.colour.lower() or palette_colour(i)) for i, x in enumerate(sc.players)]
+    players = [PlayerSetup(x.id, x.name, x.power, x.colour.lower() or palette_colour(i), x.plural) for i, x in enumerate(sc.players)]
     pids = [x.id for x in players]
     for i, pl in enumerate(sc.players):
         if pids.count(pl.id) > 1:

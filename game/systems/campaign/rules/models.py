@@ -221,6 +221,7 @@ class PlayerSetup:
     name: str
     power: str
     colour: str = ""  # "#rrggbb": the power's colour at every scale (game/core/palette.py); "" = the palette's
+    plural: bool = False  # the name is grammatically plural ("The Zones have"); one by default ("Jibril has")
 
 
 @dataclass(frozen=True)

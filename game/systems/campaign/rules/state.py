@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from game.core.system import agree, says
 from game.systems.campaign.rules.gm_lock import GmLock
 from game.systems.campaign.rules.models import (
     CURRENT_READINGS,
@@ -162,6 +163,19 @@ class CampaignState(Frozen):
             if p.id == pid:
                 return p.name
         return pid
+
+    def player_plural(self, pid: str) -> bool:
+        """Whether the player's name is plural (the scenario's `plural:`), for the verbs after it."""
+        return any(p.plural for p in self.cs.players if p.id == pid)
+
+    def player_says(self, pid: str, verb: str) -> str:
+        """The player's name and a verb agreeing with it: "Jibril has", "The Zones have"
+        (`game.core.system.says`); "its" and "it" agree the same way."""
+        return says(self.player_name(pid), self.player_plural(pid), verb)
+
+    def player_agrees(self, pid: str, word: str) -> str:
+        """A verb or pronoun ("it", "its") further on in a line whose subject is the player."""
+        return agree(word, self.player_plural(pid))
 
     def unit_type(self, uid: str) -> UnitType:
         return self.cs.unit_types[self.units[uid].type_id]

@@ -14,6 +14,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
+    StrictBool,
     model_serializer,
     model_validator,
 )
@@ -150,10 +151,12 @@ class ForceSetup(_Model):
     # the ids of the forces this one is allied with; every alliance is listed by both forces
     # (`alliance_problems`). A force cedes victory only to an ally, surrenders only to an enemy.
     allies: list[str] = Field(default_factory=list)
+    # the name takes a plural verb ("The Zones have"); one by default ("Akira's army has")
+    plural: StrictBool = False
 
     @model_serializer(mode="wrap")
     def _data(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return omit_unset(handler(self), {"allies": []})
+        return omit_unset(handler(self), {"allies": [], "plural": False})
 
     @model_validator(mode="after")
     def _commander_present(self) -> "ForceSetup":

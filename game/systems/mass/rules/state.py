@@ -13,6 +13,7 @@ from pydantic import (
     model_validator,
 )
 
+from game.core.system import agree, says
 from game.systems.mass.rules.models import (
     ADVANTAGE_KEYS,
     CURRENT_READINGS,
@@ -156,6 +157,19 @@ class MassState(_S):
     @property
     def rules(self) -> MassRules:
         return self.setup.rules
+
+    def plural(self, force_id: str) -> bool:
+        """Whether the force's name is plural (its set-up's `plural:`), for the verbs after it."""
+        return any(f.plural for f in self.setup.forces if f.id == force_id)
+
+    def says(self, force_id: str, verb: str) -> str:
+        """The force's name and a verb agreeing with it: "Akira's army has", "The Zones have"
+        (`game.core.system.says`)."""
+        return says(self.forces[force_id].name, self.plural(force_id), verb)
+
+    def agrees(self, force_id: str, word: str) -> str:
+        """A verb or pronoun ("it", "its") further on in a line whose subject is the force."""
+        return agree(word, self.plural(force_id))
 
     def force_of(self, person_id: str) -> ForceState | None:
         for f in self.forces.values():
