@@ -112,7 +112,7 @@ def test_advantage_and_forced_next_roll_from_the_panel(tmp_path: Path, saves_dir
     press_button(app, "7")
     press_button(app, "3")
     assert battle(app).session.state.forced_rolls == (7, 3)
-    press_button(app, "Clear queued rolls")
+    press_button(app, "Clear")  # (beside the queued rolls)
     assert battle(app).session.state.forced_rolls == ()
 
 

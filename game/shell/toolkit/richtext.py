@@ -126,8 +126,9 @@ class Run(NamedTuple):
 
 
 def wrap(lines: list[list[Span]], width: int, size: int) -> list[list[Run]]:
-    """The lines broken to fit `width` pixels: at spaces, a word wider than the box at the
-    character that no longer fits. Spaces that end a broken line are dropped. Neighbouring
+    """The lines broken to fit `width` pixels: at spaces, a word wider than the box after its
+    last "/" or "-" that fits (a file's path at a folder, a name between its parts: cut_at),
+    else at the character that no longer fits. Spaces that end a broken line are dropped. Neighbouring
     pieces of one style on a line are one run (rendered in one call)."""
     out: list[list[Run]] = []
     for spans in lines:
@@ -146,6 +147,7 @@ def wrap(lines: list[list[Span]], width: int, size: int) -> list[list[Run]]:
                     continue  # no space at the start of a line
                 while word and not row and w_word > width:  # one word wider than the box
                     n = _fits(font, word, width)
+                    n = cut_at(word, n)
                     out.append(_ended([[0, [word[:n]], span]]))
                     word, piece = word[n:], piece[n:]
                     w_word = _width(font, style, word)
@@ -186,6 +188,17 @@ def _fits(font: pygame.font.Font, word: str, width: int) -> int:
         else:
             hi = mid - 1
     return lo
+
+
+def cut_at(word: str, n: int) -> int:
+    """Where to cut a word wider than the box whose first `n` characters fit: after the last
+    "/" among them (a file's path at a folder), else after the last "-" (a file's name between
+    its parts), else at `n`, between letters."""
+    for mark in ("/", "-"):
+        at = word.rfind(mark, 0, n)
+        if at > 0:
+            return at + 1
+    return n
 
 
 def _ended(row: list[list[Any]]) -> list[Run]:

@@ -38,6 +38,8 @@ BACKGROUND = (14, 16, 19)
 PANEL_BG = (29, 33, 38)
 PANEL_EDGE = (59, 67, 76)
 HINT_COLOUR = (110, 220, 255)  # the hint key's mark: where its command acts
+HINT_RING = 0.78  # the mark's ring, as a share of the hex
+HINT_SIZE = 12  # its label's letters
 # The kept picture of the map view reaches this far (screen pixels) beyond the view on every
 # side, so panning frames only blit another part of it (see _build_view_layer).
 VIEW_MARGIN = 192
@@ -568,8 +570,8 @@ class MapView:
             draw.hex_outline(surface, self.layout, h, z, origin, draw.SELECT_COLOUR, 3, 0.9)
         hinted = ctx.mode.hinted
         if hinted is not None:  # where the hint key's command acts
-            draw.hex_outline(surface, self.layout, hinted[0], z, origin, (10, 10, 12), 6, 0.78)
-            draw.hex_outline(surface, self.layout, hinted[0], z, origin, HINT_COLOUR, 3, 0.78)
+            draw.hex_outline(surface, self.layout, hinted[0], z, origin, (10, 10, 12), 6, HINT_RING)
+            draw.hex_outline(surface, self.layout, hinted[0], z, origin, HINT_COLOUR, 3, HINT_RING)
 
     def _unit_places(self, ctx: MapContext) -> list[tuple[Any, float, float]]:
         """(unit, world x, world y) of every unit on the map, computed once per game state."""
@@ -586,7 +588,7 @@ class MapView:
     def _draw_units(self, surface: pygame.Surface, ctx: MapContext, origin: tuple[int, int], z: float,
                     area: pygame.Rect) -> None:
         st = ctx.state
-        size = max(14, int(min(self.layout.tw, self.layout.th) * 0.72 * z))
+        size = self._counter_size(z)
         places = self._unit_places(ctx)
         anim = ctx.anim
         if anim.busy or anim.ghosts:
@@ -618,9 +620,33 @@ class MapView:
                                 (255, 200, 190) if live else (170, 170, 176), 12,
                                 (70, 16, 12, 220) if live else (40, 40, 46, 220))
         hinted = ctx.mode.hinted
-        if hinted is not None:  # under the hex, kept clear of every other label (a hit chance, a cost)
-            self.map_labels.add(hinted[1], self.layout.hex_center(hinted[0]), (0, self.layout.th * z * 0.5),
-                                HINT_COLOUR, 12, (10, 36, 48, 230), clear=True)
+        if hinted is not None:  # beside its ring, kept clear of counters, other labels and the edge
+            self._hint_label(ctx, hinted, z)
+
+    def _hint_label(self, ctx: MapContext, hinted: tuple[Hex, str], z: float) -> None:
+        """The hint mark's label: under its ring, else above it, to a side or at a corner,
+        wherever it first covers no counter near it, no other label (a hit chance, a path's
+        cost) and stays whole inside the view (labels.py places it each frame). It sat on the
+        bottom edge of the ring, over the counter of the hex below (QA at 960 x 600)."""
+        centre = self.layout.hex_center(hinted[0])
+        w, h = fonts.text(hinted[1], HINT_SIZE, HINT_COLOUR, True).get_size()
+        w, h = w + 10, h + 4  # its box
+        ry = self.layout.th * z * 0.5 * HINT_RING + 3  # the ring's half height and width, a gap
+        rx = self.layout.tw * z * 0.5 * HINT_RING + 3
+        below, above = ry + h / 2, -(ry + h / 2)
+        right, left = rx + w / 2, -(rx + w / 2)
+        places = ((0.0, below), (0.0, above), (right, 0.0), (left, 0.0),
+                  (right, below), (left, below), (right, above), (left, above))
+        half = self._counter_size(z) / (2 * z)  # a counter's half side, in world units
+        reach = (self.layout.tw + self.layout.th) * 1.5 + (w + h) / z  # the counters it could reach
+        avoid = tuple((wx, wy, half) for _, wx, wy in self._unit_places(ctx)
+                      if abs(wx - centre[0]) <= reach and abs(wy - centre[1]) <= reach)
+        self.map_labels.add(hinted[1], centre, places[0], HINT_COLOUR, HINT_SIZE, (10, 36, 48, 230), clear=True,
+                            alternatives=places[1:], avoid=avoid)
+
+    def _counter_size(self, z: float) -> int:
+        """A counter's side on screen at zoom `z` (pixels)."""
+        return max(14, int(min(self.layout.tw, self.layout.th) * 0.72 * z))
 
     @staticmethod
     def _path(ctx: MapContext) -> Any:

@@ -528,7 +528,22 @@ def _fit_sentences(hint: str, label: Any) -> str:
     while len(clauses) > 1 and font.size(", ".join(clauses) + "…")[0] > room:
         clauses.pop()  # one sentence too long for the window: its first clauses, marked as cut
     if len(clauses) == len(first.split(", ")):
-        return ", ".join(clauses)
+        if font.size(first)[0] <= room:
+            return first
+        # one clause, too long itself (a save's message with its file's path): the words that
+        # fit, marked as cut, never a word cut at the label's edge under the bar's buttons
+        kept = ""
+        for word in first.split(" "):
+            longer = f"{kept} {word}" if kept else word
+            if font.size(longer.rstrip(":;,.") + "…")[0] > room:
+                break
+            kept = longer
+        if not kept:  # not even its first word: its letters that fit
+            n = len(first)
+            while n > 1 and font.size(first[:n] + "…")[0] > room:
+                n -= 1
+            kept = first[:n]
+        return kept.rstrip(":;,.") + "…"
     # then as many whole words of the next clause as fit ('Computer (easy), Zone Column: end
     # phase…', not 'Computer (easy)…', which says nothing of what was done)
     kept = ", ".join(clauses)

@@ -20,6 +20,7 @@ own prompts wait; F2 or Esc (with no tool active) leaves GM mode.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -61,7 +62,9 @@ EDITABLE = (*STATS, "move", "durability", "morale")  # what the "Stat:" button c
 STANCES = ("none", "overwatch", "guard", "defensive")
 TOOLS = ("select", "place", "move", "remove")
 DRAG = 6
-MESSAGE_H = 62  # the GM's message box: three lines
+MESSAGE_H = 73  # the GM's message box: three lines (richtext.line_height(13) is 21, the padding 10)
+UNIT_H = 94  # the selected unit's box: four lines
+ROW_H = 26  # a row of the panel's buttons
 
 
 class GmScene(Scene):
@@ -137,103 +140,138 @@ class GmScene(Scene):
         return btn
 
     def _build(self) -> None:
-        """The panel's tools, top to bottom, in a scrolling box: in a short window (960 x 600)
-        the lower tools scroll into view rather than fall off the window."""
+        """The panel's tools, top to bottom: laid out to fit the panel whole in the smallest
+        window (960 x 600), nothing to scroll for. Should they ever outgrow it, the box
+        scrolls (its bar shows) rather than let the lower tools fall off the window."""
         r = self._rect()
         old = getattr(self, "box", None)
         scrolled = old.vert_scroll_bar.start_percentage if old is not None and old.vert_scroll_bar else 0.0
-        height = self._layout(r, r.w - 16)
-        if height > r.h:  # a scroll bar will be needed: make room for it
+        self.content_h = self._layout(r, r.w - 16)
+        if self.content_h > r.h:  # a scroll bar will be needed: make room for it
             self._layout(r, r.w - 16 - SCROLLBAR_W)
             if scrolled and self.box.vert_scroll_bar is not None:  # built again after an action: stay there
                 self.box.vert_scroll_bar.set_scroll_from_start_percentage(scrolled)
                 self.ui.update(0.0)
 
+    def _row(self, y: int, w: int, cells: list[tuple[str, str, int, str | None]], h: int = ROW_H) -> None:
+        """One row of buttons (key, label, width share, tip) across `w`, 4 pixels apart."""
+        total = sum(share for _, _, share, _ in cells)
+        room = w - 4 * (len(cells) - 1)
+        x = 8
+        for n, (key, label, share, tip) in enumerate(cells):
+            bw = room - (x - 8 - 4 * n) if n == len(cells) - 1 else room * share // total
+            self._button(key, label, pygame.Rect(x, y, bw, h), tip=tip)
+            x += bw + 4
+
     def _layout(self, r: pygame.Rect, w: int) -> int:
-        """Build the panel's widgets `w` wide; the height they take."""
+        """Build the panel's widgets `w` wide; the height they take. Rows of 26-pixel buttons,
+        the title row holding Undo and Redo, the tools, the message box (three lines), what
+        the Place tool puts down, the selected unit and its edits (the chosen stat's value
+        between - and +), Advantage, the next rolls, Save as scenario: 551 pixels, the panel
+        is 554 high at 960 x 600 (it scrolled there, its lower third out of sight)."""
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         self.buttons.clear()
         pygame_gui.elements.UIPanel(r, manager=self.ui)
         self.box = pygame_gui.elements.UIScrollingContainer(r, self.ui, allow_scroll_x=False)
         box = self.box
-        x, y = 8, 8
-        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 26), "GM MODE  (F2 leaves)", self.ui,
+        x, y = 8, 4
+        small = 50
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w - 2 * (small + 4), 24), "GM MODE · F2 leaves", self.ui,
                                     object_id=ObjectID(class_id="@title"), container=box)
-        y += 30
+        self._button("undo", "Undo", pygame.Rect(x + w - 2 * small - 4, y, small, 24),
+                     tip="Take back any command, dice included (Ctrl+Z)")
+        self._button("redo", "Redo", pygame.Rect(x + w - small, y, small, 24),
+                     tip="Play the command taken back again, with the same dice (Ctrl+Y)")
+        y += 26
         tw = (w - 3 * 4) // 4
         for i, tool in enumerate(TOOLS):
-            self._button(f"tool:{tool}", tool.capitalize(), pygame.Rect(x + i * (tw + 4), y, tw, 30),
+            self._button(f"tool:{tool}", tool.capitalize(), pygame.Rect(x + i * (tw + 4), y, tw, 28),
                          primary=self.tool == tool)
-        y += 34
+        y += 30
         # what the GM's last action did, or why it was refused: at the top, in view in a short
         # window (at the foot of the panel it was below the fold at 960 x 600, even at 1280 x 800)
         self.message_box = RichTextBox((text.line(text.words(self.message)),) if self.message else (),
                                        pygame.Rect(x, y, w, MESSAGE_H), self.ui, container=box)
-        y += MESSAGE_H + 6
-        half = (w - 4) // 2
+        y += MESSAGE_H + 4
         ut = self.session.setup.catalogue.units[self.type_ids[self.type_index]]
-        self._button("place_type", f"Type: {ut.name}", pygame.Rect(x, y, w, 28),
-                     tip="Unit type the Place tool puts down (click to cycle)")
-        y += 30
-        self._button("place_side", f"Side: {self.state.side_name(self.side_ids[self.side_index])}", pygame.Rect(x, y, w, 28),
-                     tip="Side of the placed unit (click to cycle)")
-        y += 34
+        self._row(y, w, [("place_type", f"Type: {ut.name}", 1, "Unit type the Place tool puts down (click to cycle)")])
+        y += ROW_H + 2
+        self._row(y, w, [("place_side", f"Side: {self.state.side_name(self.side_ids[self.side_index])}", 1,
+                          "Side of the unit the Place tool puts down (click to cycle)")])
+        y += ROW_H + 4
         # the selected unit
-        self.unit_box = RichTextBox(self._unit_text(), pygame.Rect(x, y, w, 96), self.ui, container=box)
-        y += 100
-        third = (w - 8) // 3
-        row = [("str-", "Str -"), ("str+", "Str +"), ("stance", "Next stance")]
-        for i, (key, label) in enumerate(row):
-            self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
-        y += 30
-        row = [("adr-", "Adr -"), ("adr+", "Adr +"), ("pinned", "Pinned")]
-        for i, (key, label) in enumerate(row):
-            self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
-        y += 30
-        row = [("ooa", "Out of act."), ("destroyed", "Destroyed"), ("remove_sel", "Remove unit")]
-        for i, (key, label) in enumerate(row):
-            self._button(key, label, pygame.Rect(x + i * (third + 4), y, third, 28))
-        y += 30
+        self.unit_box = RichTextBox(self._unit_text(), pygame.Rect(x, y, w, UNIT_H), self.ui, container=box)
+        y += UNIT_H + 2
+        self._row(y, w, [("str-", "Str -", 1, "Strength one less"), ("str+", "Str +", 1, "Strength one more"),
+                         ("adr-", "Adr -", 1, "Adrenaline one less"), ("adr+", "Adr +", 1, "Adrenaline one more")])
+        y += ROW_H + 2
+        self._row(y, w, [("stance", "Next stance", 1, "The next stance: none, overwatch, guard, defensive"),
+                         ("pinned", "Pinned", 1, "Pinned on or off"),
+                         ("ooa", "Out of act.", 1, "Out of action on or off")])
+        y += ROW_H + 2
+        self._row(y, w, [("destroyed", "Destroyed", 1, "Destroyed, or back on the map"),
+                         ("remove_sel", "Remove unit", 1, "Take the unit off the map")])
+        y += ROW_H + 2
         stat = EDITABLE[self.stat_index]
-        self._button("stat_pick", f"Stat: {stat}", pygame.Rect(x, y, half, 28), tip="Click to choose the stat")
-        q = (half - 4) // 2
-        self._button("stat-", "-", pygame.Rect(x + half + 4, y, q, 28))
-        self._button("stat+", "+", pygame.Rect(x + half + 8 + q, y, q, 28))
-        y += 36
+        half = (w - 4) // 2
+        q = (half - 8) // 3
+        self._button("stat_pick", f"Stat: {stat}", pygame.Rect(x, y, half, ROW_H),
+                     tip="The stat - and + change (click to choose another)")
+        self._button("stat-", "-", pygame.Rect(x + half + 4, y, q, ROW_H), tip=f"{stat} one less")
+        value = self._stat_value()
+        vw = fonts.font(14).size(value)[0] + 8  # (a label's words sit at its left: centred by its place)
+        self.stat_value = pygame_gui.elements.UILabel(
+            pygame.Rect(x + half + 8 + q + (q - vw) // 2, y, vw, ROW_H), value, self.ui, container=box)
+        self._button("stat+", "+", pygame.Rect(x + w - q, y, q, ROW_H), tip=f"{stat} one more")
+        y += ROW_H + 4
         # Advantage
-        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), "Advantage", self.ui, container=box)
-        y += 22
         side = self.side_ids[self.adv_side_index]
         kind = ADVANTAGE_KINDS[self.adv_kind_index]
-        self._button("adv_side", f"Of: {self.state.side_name(side)}", pygame.Rect(x, y, w, 28),
-                     tip="Side whose Advantage changes (click to cycle)")
-        y += 30
-        self._button("adv_kind", kind, pygame.Rect(x, y, third, 28), tip="Kind of Advantage (click to cycle)")
-        self._button("adv-", "-1", pygame.Rect(x + third + 4, y, third, 28))
-        self._button("adv+", "+1", pygame.Rect(x + 2 * (third + 4), y, third, 28))
-        y += 36
+        self._row(y, w, [("adv_kind", f"Advantage: {kind}", 4, "Kind of Advantage (click to cycle)"),
+                         ("adv-", "-1", 1, "One point of it less"), ("adv+", "+1", 1, "One point of it more")])
+        y += ROW_H + 2
+        self._row(y, w, [("adv_side", f"Of: {self.state.side_name(side)}", 1,
+                          "Side whose Advantage changes (click to cycle)")])
+        y += ROW_H + 4
         # next roll
-        queue = ", ".join(str(v) for v in self.state.forced_rolls) or "none"
-        pygame_gui.elements.UILabel(pygame.Rect(x, y, w, 22), f"Next roll (queued: {queue})", self.ui,
-                                    container=box)
-        y += 22
-        fifth = (w - 16) // 5
+        clear_w = 56
+        pygame_gui.elements.UILabel(pygame.Rect(x, y, w - clear_w - 4, 24), self._queue_text(w - clear_w - 12),
+                                    self.ui, container=box)
+        self._button("roll_clear", "Clear", pygame.Rect(x + w - clear_w, y, clear_w, 24), tip="Clear the queued rolls")
+        y += 26
+        tenth = (w - 9 * 2) // 10
         for v in range(1, 11):
-            i = (v - 1) % 5
-            yy = y + ((v - 1) // 5) * 30
-            self._button(f"roll:{v}", str(v), pygame.Rect(x + i * (fifth + 4), yy, fifth, 28),
+            bx = x + (v - 1) * (tenth + 2) if v < 10 else x + w - tenth
+            self._button(f"roll:{v}", str(v), pygame.Rect(bx, y, tenth, ROW_H),
                          tip=f"The next die rolled shows {v} (clamped to the die's sides)")
-        y += 64
-        self._button("roll_clear", "Clear queued rolls", pygame.Rect(x, y, w, 28))
-        y += 36
-        self._button("undo", "Undo (Ctrl+Z)", pygame.Rect(x, y, half, 30))
-        self._button("redo", "Redo (Ctrl+Y)", pygame.Rect(x + half + 4, y, half, 30))
-        y += 34
-        self._button("export", "Save as scenario", pygame.Rect(x, y, w, 30), primary=True,
-                     tip="Write the current set-up as a new scenario file")
-        y += 38
+        y += ROW_H + 4
+        self._button("export", "Save as scenario", pygame.Rect(x, y, w, ROW_H), primary=True,
+                     tip="Write the current set-up as a new scenario file (saves/scenarios/)")
+        y += ROW_H + 2
         box.set_scrollable_area_dimensions((w + 16, y))
         return y
+
+    def _stat_value(self) -> str:
+        """The chosen stat's value for the selected unit ("–" with none selected)."""
+        uid = self.selected
+        if uid is None:
+            return "–"
+        t = self.state.unit_type(uid)
+        stat = EDITABLE[self.stat_index]
+        return str(getattr(t.stats, stat) if stat in STATS else getattr(t, stat))
+
+    def _queue_text(self, room: int) -> str:
+        """The rolls queued for the next dice, as many as fit `room` pixels ("… +N" for the rest)."""
+        queue = [str(v) for v in self.state.forced_rolls]
+        if not queue:
+            return "Next roll: none queued"
+        f = fonts.font(14)
+        for n in range(len(queue), 0, -1):
+            more = f" … +{len(queue) - n}" if n < len(queue) else ""
+            words = f"Next rolls: {', '.join(queue[:n])}{more}"
+            if f.size(words)[0] <= room:
+                return words
+        return f"Next rolls: {len(queue)} queued"
 
     def _unit_text(self) -> Styled:
         uid = self.selected
@@ -245,15 +283,15 @@ class GmScene(Scene):
         marks = [m for m, on in (("pinned", u.pinned), ("out of action", u.out_of_action),
                                  ("destroyed", u.destroyed)) if on]
         card = {sl.label: sl.text for sl in stat_lines(st, uid)}  # the rules' own numbers
-        stats = (f"{card['stats']} · move {card['move']} · durability {card['durability']} · "
-                 f"morale {card['morale']}")
         adren = f" · adrenaline {card['adrenaline']}" if "adrenaline" in card else ""
-        # GM detail: the ids a GM edits scenarios with, next to the names
-        return (text.line(text.bold(st.unit_name(uid)), " ", text.ink(f"[{uid}]", text.DIM), " · ",
-                          text.words(st.side_name(u.side)), " ", text.ink(f"[{u.side}]", text.DIM)),
-                text.line(f"strength {text.words(card['strength'])}{text.words(adren)} · type {text.words(t.name)}"),
-                text.line(f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "")),
-                text.line(text.words(stats)))
+        # GM detail: the ids a GM edits scenarios with, next to the names. Four short lines, the
+        # box's height: its stats are on the unit's card beside the map, and the stat the
+        # buttons change shows its value between them
+        return (text.line(text.bold(st.unit_name(uid)), " ", text.ink(f"[{uid}]", text.DIM)),
+                text.line(text.words(st.side_name(u.side)), " ", text.ink(f"[{u.side}]", text.DIM),
+                          f" · {text.words(t.name)}"),
+                text.line(f"strength {text.words(card['strength'])}{text.words(adren)}"),
+                text.line(f"stance {u.stance}" + (f" · {', '.join(marks)}" if marks else "")))
 
     def refresh(self) -> None:
         self._build()
@@ -311,7 +349,8 @@ class GmScene(Scene):
         except Exception as exc:  # a failed export must never end the game
             self.say(f"Not exported: {exc}")
             return
-        self.say(f"Scenario written: {path} (python -m game play {path})")
+        # the file's name first, then its folder: the box's three lines show both
+        self.say(f"Scenario written: {path.name} in {path.parent}{os.sep} (python -m game play opens it)")
 
     def _new_unit_id(self, type_id: str) -> str:
         n = 1

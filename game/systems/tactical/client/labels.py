@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.shell import fonts
+from game.shell.toolkit.richtext import cut_at
 
 if TYPE_CHECKING:
     from game.shell.camera import Camera
@@ -50,6 +51,12 @@ class MapLabel:
     # kept clear of the labels placed before it (moved down past them): the hint's mark, which
     # would otherwise sit under a hit chance or a path's cost
     clear: bool = False
+    # (a label kept clear) the other places it may go, screen pixels from its map point to its
+    # centre, tried in turn after `offset`, and the counters it keeps off: world centre and half
+    # side in world units. The first place clear of them, of the labels placed before it and of
+    # the view's edge is taken; when none is, the one covering least
+    alternatives: tuple[tuple[float, float], ...] = ()
+    avoid: tuple[tuple[float, float, float], ...] = ()
 
 
 class MapLabels:
@@ -65,15 +72,59 @@ class MapLabels:
 
     def add(self, text: str, world: tuple[float, float], offset: tuple[float, float] = (0.0, 0.0),
             colour: Colour = (255, 255, 255), size: int = 14,
-            bg: tuple[int, int, int, int] | None = LABEL_BG, *, clear: bool = False) -> None:
-        self.items.append(MapLabel(text, world, offset, colour, size, bg, clear))
+            bg: tuple[int, int, int, int] | None = LABEL_BG, *, clear: bool = False,
+            alternatives: tuple[tuple[float, float], ...] = (),
+            avoid: tuple[tuple[float, float, float], ...] = ()) -> None:
+        self.items.append(MapLabel(text, world, offset, colour, size, bg, clear, alternatives, avoid))
 
-    def box(self, label: MapLabel, camera: Camera, bounds: pygame.Rect) -> pygame.Rect:
-        """Where the label (with its background box) goes on screen, inside `bounds`."""
+    def box(self, label: MapLabel, camera: Camera, bounds: pygame.Rect,
+            offset: tuple[float, float] | None = None) -> pygame.Rect:
+        """Where the label (with its background box) goes on screen, inside `bounds` (at
+        `offset` from its map point rather than its own, when given)."""
+        return keep_inside(self._unkept(label, camera, offset), bounds)
+
+    @staticmethod
+    def _unkept(label: MapLabel, camera: Camera, offset: tuple[float, float] | None = None) -> pygame.Rect:
+        """The label's box on screen where its offset puts it, before it is kept inside the view."""
         img = fonts.text(label.text, label.size, label.colour, True)
         x, y = camera.world_to_screen(*label.world)
-        rect = img.get_rect(center=(round(x + label.offset[0]), round(y + label.offset[1])))
-        return keep_inside(rect.inflate(10, 4) if label.bg is not None else rect, bounds)
+        dx, dy = label.offset if offset is None else offset
+        rect = img.get_rect(center=(round(x + dx), round(y + dy)))
+        return rect.inflate(10, 4) if label.bg is not None else rect
+
+    def clear_box(self, label: MapLabel, camera: Camera, bounds: pygame.Rect) -> pygame.Rect:
+        """Where a label kept clear goes: the first of its places whose box covers no counter it
+        avoids and no label placed before it, and is not pushed in from the view's edge (then
+        cut off from its hex); when every place covers something, the one covering least. A
+        label with no other places is moved down past the labels already there, as before."""
+        if not label.alternatives and not label.avoid:
+            box = self.box(label, camera, bounds)
+            for _ in range(4):
+                hit = next((b for _, b in self.placed if b.colliderect(box)), None)
+                if hit is None:
+                    break
+                box = keep_inside(box.move(0, hit.bottom + 1 - box.y), bounds)
+            return box
+        z = camera.zoom
+        counters = []
+        for wx, wy, half in label.avoid:
+            cx, cy = camera.world_to_screen(wx, wy)
+            side = 2 * half * z
+            counters.append(pygame.Rect(round(cx - side / 2), round(cy - side / 2), round(side), round(side)))
+        others = [b for _, b in self.placed]
+        best: tuple[tuple[int, int], pygame.Rect] | None = None
+        for offset in (label.offset, *label.alternatives):
+            raw = self._unkept(label, camera, offset)
+            box = keep_inside(raw, bounds)
+            covered = sum(_overlap(box, r) for r in counters) + sum(_overlap(box, r) for r in others)
+            shifted = abs(box.x - raw.x) + abs(box.y - raw.y)
+            cost = (covered, shifted)
+            if cost == (0, 0):
+                return box
+            if best is None or cost < best[0]:
+                best = (cost, box)
+        assert best is not None
+        return best[1]
 
     def draw(self, surface: pygame.Surface, camera: Camera) -> None:
         """Each label as draw.draw_label draws it (text on a translucent box 10 x 4 pixels
@@ -83,13 +134,7 @@ class MapLabels:
         for label in sorted(self.items, key=lambda x: x.clear):  # (those kept clear of the rest: last)
             if not bounds.collidepoint(camera.world_to_screen(*label.world)):
                 continue  # its hex is out of the view: no label stranded at the edge
-            box = self.box(label, camera, bounds)
-            if label.clear:  # below any label already there (at most a few steps)
-                for _ in range(4):
-                    hit = next((b for _, b in self.placed if b.colliderect(box)), None)
-                    if hit is None:
-                        break
-                    box = keep_inside(box.move(0, hit.bottom + 1 - box.y), bounds)
+            box = self.clear_box(label, camera, bounds) if label.clear else self.box(label, camera, bounds)
             if label.bg is not None:
                 surface.blit(self._panel(box.size, label.bg), box)
             img = fonts.text(label.text, label.size, label.colour, True)
@@ -107,10 +152,17 @@ class MapLabels:
         return panel
 
 
+def _overlap(a: pygame.Rect, b: pygame.Rect) -> int:
+    """The area two rectangles share (0 when apart)."""
+    c = a.clip(b)
+    return c.w * c.h
+
+
 @lru_cache(maxsize=64)
 def wrap(text: str, size: int, width: int) -> tuple[str, ...]:
     """`text` in lines no wider than `width` pixels (bold, at `size`), broken between words (a
-    word wider than a line, e.g. a file name, is broken where it must)."""
+    word wider than a line is broken after its last "/" or "-" that fits, a file's path at a
+    folder or its name between parts, else where it must)."""
     def fits(s: str) -> bool:
         return fonts.text(s, size, (255, 255, 255), True).get_width() <= width
 
@@ -120,6 +172,7 @@ def wrap(text: str, size: int, width: int) -> tuple[str, ...]:
             cut = len(word) - 1
             while cut > 1 and not fits(word[:cut]):
                 cut -= 1
+            cut = cut_at(word, cut)  # a file's path after a folder's "/", its name after a "-"
             words.append(word[:cut])
             word = word[cut:]
         words.append(word)
