@@ -75,11 +75,13 @@ def test_the_brief_says_why_a_manoeuvre_is_not_possible_and_lists_no_withdraw_he
 
 
 def test_a_brief_with_nothing_to_order_says_why_and_writes_no_draft(tmp_path, capsys):
-    draft = tmp_path / "zenith-draft.yaml"
-    head = _head(tmp_path, "- {kind: declare")
-    code, out, err, _ = cli(capsys, "campaign", "brief", S, str(head), "--player", "zenith", "--draft", str(draft))
+    # before the orders phase the draft is the phase's turn file (tests/io/test_campaign_pbp_turns.py),
+    # never an order draft; with nothing to send (the Zones' movement turn is over) none is written
+    draft = tmp_path / "zones-draft.yaml"
+    head = _head(tmp_path, "- {kind: end_turn}", extra="- {kind: end_turn}\n")
+    code, out, err, _ = cli(capsys, "campaign", "brief", S, str(head), "--player", "zones", "--draft", str(draft))
     assert code == 0, err
-    assert "no orders to give: orders are given in the battle orders phase" in out
+    assert "nothing to send in the movement phase: your movement turn is over this week" in out
     assert f"(no draft was written to {draft})" in out and not draft.exists()
     assert "orders: []" not in out  # no draft that seal would refuse
     done = head_before_orders(tmp_path, 1)
@@ -137,7 +139,7 @@ def test_a_refused_order_names_the_line_and_the_players_own_battles(tmp_path, ca
     code, _o, err, _ = cli(capsys, "campaign", "seal", str(draft), "--out", str(tmp_path / "o.yaml"), "--scenario", S,
                            "--game", str(head_before_orders(tmp_path, 1)))
     assert code == 1 and not (tmp_path / "o.yaml").exists()
-    assert (f"{draft}: line 8: orders[1]: refused by the rules: The Zones is not a side of battle B2 "
+    assert (f"{draft}: line 8: orders[1]: refused by the rules: The Zones are not a side of battle B2 "
             "(the battles of The Zones this week: B1)") in err
 
 
@@ -252,7 +254,7 @@ def test_plan_refuses_a_battle_the_player_is_not_in_naming_theirs(tmp_path, caps
     code, out, err, _ = cli(capsys, "campaign", "plan", S, str(head_before_orders(tmp_path, 1)), "--battle", "B2",
                             "--player", "zones")
     assert code == 1 and "planner for" not in out
-    assert "--battle B2: The Zones is not a side of battle B2 (the battles of The Zones this week: B1)" in err
+    assert "--battle B2: The Zones are not a side of battle B2 (the battles of The Zones this week: B1)" in err
 
 
 def test_casualties_beyond_the_units_left_are_said_not_lost_from_the_line():
@@ -267,7 +269,7 @@ def test_casualties_beyond_the_units_left_are_said_not_lost_from_the_line():
     e = CasualtiesPlaced(battle="B2", player="resistance", count=5, rolled=5, mitigated=0, extra=0,
                          placed=tuple((u, 1) for u in units), destroyed=units)
     line = event_text(state, e)
-    assert "takes 5 casualties (" in line and "; 1 more with no unit left to take it)" in line
+    assert "Resistance Fronts take 5 casualties (" in line and "; 1 more with no unit left to take it)" in line
     e2 = e.model_copy(update={"count": 4})
     assert "no unit left" not in event_text(state, e2)
 

@@ -54,6 +54,7 @@ from game.io.sniff import sniff_kind
 from game.replay import load_game
 from game.systems.campaign.cli.trust import (
     SECRET_KIND,
+    TURN_KIND,
     earlier_seed,
     insert_command,
     new_file,
@@ -64,6 +65,17 @@ from game.systems.campaign.cli.trust import (
     used_scouting,
     warn_refusals,
     what_found,
+    where_in,
+)
+from game.systems.campaign.cli.turns import (
+    LISTS,
+    Refusals,
+    command_lines,
+    import_turns,
+    is_turn_file,
+    print_refusals,
+    turn_draft,
+    without_empty_list,
 )
 from game.systems.campaign.io.files import (
     OrderEntry,
@@ -251,6 +263,10 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
     if data.get("kind") == SECRET_KIND:
         raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not a draft of orders; keep it "
                                           "private until the week's report")
+    if data.get("kind") == TURN_KIND:
+        raise GameFileError(path, "kind", f"a player's turn file for the {str(data.get('phase'))[:20]} phase, not a "
+                                          "draft of orders: it is not sealed (only battle orders are); send it to the "
+                                          "GM as it is, whose campaign import checks it")
     for key in ("campaign", "week", "player", "orders"):
         if key not in data:
             raise GameFileError(path, key, "required field is missing (campaign, week, player, orders)")
@@ -294,16 +310,6 @@ def _check_draft_shapes(path: str, doc: Any, i: int, order: Any) -> None:
             where = format_loc(("orders", i, key))
             raise GameFileError(path, f"line {line}: {where}" if line else where,
                                 f"expected {want}; {what_found(v)}")
-
-
-def where_in(path: str, *loc: int | str) -> str:
-    """'line N: field' of a field of a draft or order file, for a refusal a player can find in it
-    (the field alone when the file's lines cannot be read)."""
-    try:
-        line = read_yaml(path, "file").line_of(loc)
-    except GameFileError:
-        line = None
-    return f"line {line}: {format_loc(loc)}" if line else format_loc(loc)
 
 
 def check_orders(game: Game, campaign: str, week: int, player: str, orders: list[Any], path: str) -> None:
@@ -445,6 +451,10 @@ def _import(args: argparse.Namespace) -> int:
     if args.scouting is not None:
         old, game, rerolled = _add_scouting(args, game, old)
     rec = game.record
+    week = rec.state.week
+    turn_paths = [p for p in args.files if is_turn_file(p)]
+    order_paths = [p for p in args.files if p not in turn_paths]
+    turn_text, turn_cmds = _import_turn_files(args, game, turn_paths)
     posted = _posted_fingerprints(args.fingerprint, rec.state.players)
     secret = read_secret_file(args.secret, game) if args.secret is not None else None
     already = sorted({p for ps in sealed_by(rec.state).values() for p in ps}, key=rec.state.player_name)
@@ -453,12 +463,11 @@ def _import(args: argparse.Namespace) -> int:
                         f"{', '.join(rec.state.player_name(p) for p in already)}, imported without --secret), and the "
                         "week's dice seed goes before its first order: import every order file of the week with "
                         "--secret into the script as it was before them; nothing imported")
-    week = rec.state.week
     # first every file on its own against the campaign as it stands, then the good ones together
     checked: list[tuple[str, Any]] = []
     bad = 0
     players: set[str] = set()
-    for path in args.files:
+    for path in order_paths:
         try:
             f = read_order_file(path)
             if not check_fingerprint(f):
@@ -525,24 +534,28 @@ def _import(args: argparse.Namespace) -> int:
         good.append(path)
         print(f"ok {path}: {f.player}, {counted(len(f.orders), 'order', 'orders')}", file=sys.stderr)
     text = yaml.safe_dump(cmds, sort_keys=False, default_flow_style=None, allow_unicode=True) if cmds else ""
-    if args.out is not None and args.files and not good:
+    if args.out is not None and order_paths and not good and not turn_cmds:
         # nothing to add: a new script would be the old one again (or, with --scouting, only half of
         # what was asked), and a GM could take it for the week's orders
         seeded = " (the scouting seed is not written either: run import --scouting alone for it)" \
             if args.scouting is not None else ""
-        print(f"nothing written to {args.out}: every order file was refused ({bad} of {len(args.files)}){seeded}; "
+        print(f"nothing written to {args.out}: every order file was refused ({bad} of {len(order_paths)}){seeded}; "
               f"{args.script} is unchanged", file=sys.stderr)
         return 1
     if args.out is not None:
         names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
-        tail = f"\n# imported order files: {names}\n" + text if args.files else "\n"
+        tail = turn_text + (f"\n# imported order files: {names}\n" + text if order_paths else "") or "\n"
         replaced = os.path.isfile(args.out)
-        written = write_output(args.out, old + tail, "script", inputs=inputs)
+        written = write_output(args.out, without_empty_list(old) + tail, "script", inputs=inputs)
         if written.failed:
             raise UserError(f"{written.failed}; the script was kept in {written.path}")
         n_orders = sum(len(f.orders) for p, f in checked if p in good)
-        added = (f"{counted(n_orders, 'order', 'orders')} from {counted(len(good), 'file', 'files')} added, "
-                 f"{counted(bad, 'file', 'files')} refused" if args.files else "the week's scouting seed added")
+        added = ", ".join(
+            ([f"{counted(len(turn_cmds), 'command', 'commands')} from {counted(len(turn_paths), 'turn file', 'turn files')}"
+              " added"] if turn_paths else [])
+            + ([f"{counted(n_orders, 'order', 'orders')} from {counted(len(good), 'file', 'files')} added, "
+                f"{counted(bad, 'file', 'files')} refused"] if order_paths else [])
+            + (["the week's scouting seed added"] if args.scouting is not None else []))
         kept = f"; the file it replaced is kept as {args.out}{BACKUP_SUFFIX}" if replaced else ""
         print(f"wrote {args.out} ({added}{kept}); {SYSTEM.summary(rec.state)['phase']}")
         if rec.state.week != week and not any(s.command.kind == "gm_dice_seed" for s in rec.steps
@@ -555,8 +568,27 @@ def _import(args: argparse.Namespace) -> int:
                   f"post them before any order is sealed (campaign status {args.scenario} {args.out} prints them "
                   "with the scouting commitment)", file=sys.stderr)
     else:
-        print(text, end="")
+        print(command_lines(turn_cmds) + text, end="")
     return 1 if bad else 0
+
+
+def _import_turn_files(args: argparse.Namespace, game: Game, paths: list[str]) -> tuple[str, list[Any]]:
+    """The players' turn files (moves, pick-ups, declarations, story posts: turns.py) applied to
+    the game's record in the rules' order: (the script's new lines, the commands). Any refused
+    file: every refusal printed and nothing imported (a later player's moves were checked after
+    the earlier ones)."""
+    if not paths:
+        return "", []
+    try:
+        done = import_turns(game.record, game.loaded.name, paths)
+    except Refusals as exc:
+        print_refusals(exc.errors)
+        raise UserError(f"nothing imported: {counted(len(exc.errors), 'turn file', 'turn files')} refused (the turn "
+                        f"files are taken all together or not at all); {args.script} is unchanged") from None
+    for line in done.lines:
+        print(line, file=sys.stderr)
+    names = ", ".join(Path(x).name.replace("\n", " ") for x in done.files)
+    return f"\n# imported turn files: {names}\n" + command_lines(done.commands), done.commands
 
 
 def _posted_fingerprints(items: list[str], players: Any, who: str = "") -> dict[str, str]:
@@ -1217,6 +1249,8 @@ def _brief(args: argparse.Namespace) -> int:
                           "vanguard": first.vanguard})
     if not mine:
         print("- none")
+    if state.phase in LISTS:
+        return _brief_turn(args, game, state, me)
     print("\n## Draft orders\n")
     if not draft:
         why = ("orders are given in the battle orders phase, once the week's battles have begun: run brief "
@@ -1234,6 +1268,11 @@ def _brief(args: argparse.Namespace) -> int:
             "# Breakthrough breakthrough_to: [column, row] (the brief lists the hexes).\n"
             + yaml.safe_dump({"campaign": game.loaded.name, "week": state.week, "player": me, "orders": draft},
                              sort_keys=False, default_flow_style=None, allow_unicode=True))
+    return _print_draft(args, text)
+
+
+def _print_draft(args: argparse.Namespace, text: str) -> int:
+    """The brief's draft printed, and written to --draft (a new file: `_brief` checked it)."""
     print(text, end="")
     if args.draft is not None:
         written = write_output(args.draft, text, "draft", inputs=(args.scenario, args.script), backup=False)
@@ -1241,6 +1280,19 @@ def _brief(args: argparse.Namespace) -> int:
             raise UserError(f"{written.failed}; the draft was kept in {written.path}")
         print(f"\nwrote the draft to {args.draft}")
     return 0
+
+
+def _brief_turn(args: argparse.Namespace, game: Game, state: Any, me: str) -> int:
+    """The brief's draft in the movement, pick-up, declare and narrative phases: the player's
+    turn file to fill in and send (turns.py), or why there is nothing to send."""
+    key, what = LISTS[state.phase]
+    print(f"\n## Draft {key}\n")
+    text, why = turn_draft(state, game.loaded.name, me, args.draft)
+    if not text:
+        print(f"nothing to send in the {PHASE_NAMES.get(state.phase, state.phase)} phase: {why}"
+              + ("" if args.draft is None else f" (no draft was written to {args.draft})"))
+        return 0
+    return _print_draft(args, text)
 
 
 def _brief_battle(state: Any, b: Any, me: str, enemy: str) -> None:

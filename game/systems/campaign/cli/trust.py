@@ -12,12 +12,13 @@ from typing import Any
 import yaml
 
 from game.core.errors import GameFileError, UserError
-from game.io.datafiles import read_yaml
+from game.io.datafiles import format_loc, read_yaml
 from game.io.outpaths import check_destination
 from game.systems.campaign.io.files import OrdersFile, read_orders_file
 
 SECRET_KIND = "campaign-dice-secret"
 ORDERS_KIND = "campaign-orders"
+TURN_KIND = "campaign-turn"  # a player's moves, pick-ups, declarations or posts (turns.py)
 
 
 # --------------------------------------------------------------------------- refused commands
@@ -88,12 +89,13 @@ PRECIOUS_WHY = {
     "a GM's dice secret file": "its commitments may be posted already",
     "a sealed order file": "it holds the salt behind a fingerprint that may be posted already",
     "a draft of orders": "it may hold orders already edited",
+    "a player's turn file": "it may hold a player's moves, declarations or posts already edited",
 }
 
 
 def precious_kind(path: str) -> str:
     """What an existing file is if it must never be replaced by another command's output: a GM's
-    dice secret, a sealed order file or a draft of orders; else ''."""
+    dice secret, a sealed order file, a draft of orders or a player's turn file; else ''."""
     if not os.path.isfile(path):
         return ""
     try:
@@ -108,6 +110,8 @@ def precious_kind(path: str) -> str:
         return "a sealed order file"
     if {"player", "orders"} <= set(data):
         return "a draft of orders"
+    if data.get("kind") == TURN_KIND or {"player", "phase"} <= set(data):
+        return "a player's turn file"
     return ""
 
 
@@ -141,6 +145,16 @@ def what_found(data: Any) -> str:
 
 
 
+def where_in(path: str, *loc: int | str) -> str:
+    """'line N: field' of a field of a draft, order file or turn file, for a refusal a player can
+    find in it (the field alone when the file's lines cannot be read)."""
+    try:
+        line = read_yaml(path, "file").line_of(loc)
+    except GameFileError:
+        line = None
+    return f"line {line}: {format_loc(loc)}" if line else format_loc(loc)
+
+
 def read_order_file(path: str) -> OrdersFile:
     """An order file made by `campaign seal`; another kind of file (a GM's secret, a draft, a
     command script, a scenario) is refused saying what it is and what to give instead."""
@@ -156,6 +170,9 @@ def read_order_file(path: str) -> OrdersFile:
     if kind == SECRET_KIND:
         raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not an order file; keep it "
                                           "private until the week's report and give the players' order files")
+    if kind == TURN_KIND:
+        raise GameFileError(path, "kind", "a player's turn file (moves, pick-ups, declarations or story posts), not "
+                                          "an order file: campaign import takes it as it is (it is not sealed)")
     if kind not in (None, ORDERS_KIND):
         raise GameFileError(path, "kind", f"kind is {str(kind)[:60]!r}, not an order file; expected the file "
                                           f"campaign seal wrote (kind: {ORDERS_KIND})")
