@@ -90,6 +90,27 @@ def test_a_whole_teaching_week_from_player_files_alone_gives_the_teaching_script
     assert got.state.week == 2 and got.state.phase == "movement"
 
 
+def test_week_two_from_player_files_skips_the_declarations_nobody_is_asked_and_ends_the_campaigns_script(
+        tmp_path, capsys):
+    # armies held in their battles: nothing moves, no two armies newly meet (no declare phase)
+    posts = {"zones": "Pinned against the river, Brin forms a square across the Lowmarch road.",
+             "jibril": "Kiran's armoured columns gather for one hard blow.",
+             "resistance": "Varn's rangers fall back to the crags and harry the host.",
+             "zenith": "Aurel waits behind the wall, lance couched."}
+    battle = {"zones": "B1", "jibril": "B1", "resistance": "B2", "zenith": "B2"}
+    gens = {"zones": "brin", "jibril": "kiran", "resistance": "varn", "zenith": "aurel"}
+    files = [turn_file(tmp_path, p, "movement", "moves: []", week=2) for p in posts]
+    files += [turn_file(tmp_path, p, "pickup", "pickups: []", week=2) for p in posts]
+    files += [turn_file(tmp_path, p, "narrative", f'posts:\n- {{battle: {battle[p]}, text: "{t}", generals: [{gens[p]}]}}',
+                        week=2) for p, t in posts.items()]
+    orders = [order_file(tmp_path, p, 2) for p in posts]
+    code, _out, err, target = imported(capsys, tmp_path, head(tmp_path, "# Week 2"), *files, *orders)
+    assert code == 0, err
+    _, want, _ = replay(S, str(SCRIPT))
+    _, got, refusals = replay(S, str(target))
+    assert refusals == [] and got.state == want.state
+
+
 def test_movement_goes_in_player_order_with_each_turn_ended_whatever_order_the_files_come_in(tmp_path, capsys):
     files = [turn_file(tmp_path, p, "movement") for p in ("jibril", "zenith", "resistance", "zones")]
     code, _out, err, target = imported(capsys, tmp_path, head(tmp_path), *files)
@@ -266,6 +287,14 @@ def test_a_file_for_another_week_campaign_or_player_is_refused(tmp_path, capsys,
     code, _out, err, target = imported(capsys, tmp_path, head(tmp_path), bad)
     assert code == 1 and f"REFUSED {bad}: {reason}" in err, err
     assert not target.exists()
+
+
+def test_a_turn_file_with_hundreds_of_entries_is_refused_before_any_is_applied(tmp_path, capsys):
+    posts = "posts:\n" + "".join(f"- {{battle: B1, text: post {n}}}\n" for n in range(201))
+    bad = turn_file(tmp_path, "zones", "narrative", posts)
+    code, _out, err, target = imported(capsys, tmp_path, head(tmp_path, "- {kind: post"), bad)
+    assert code == 1 and not target.exists()
+    assert f"REFUSED {bad}: line 6: posts: 201 story posts; a turn file holds at most 200" in err
 
 
 def test_a_second_file_of_a_player_for_the_same_phase_is_refused_naming_the_first(tmp_path, capsys):

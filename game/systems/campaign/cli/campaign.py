@@ -2,14 +2,19 @@
 
     campaign play SCENARIO SCRIPT             apply a command script headless, print every event
     campaign brief SCENARIO GAME --player P   a player's view of the week: armies, units, battles,
-                                              eligible stratagems and a draft of orders to fill in
+                                              eligible stratagems and a draft to fill in: the orders,
+                                              or the phase's turn file (moves, pick-ups,
+                                              declarations, story posts; never sealed)
     campaign seal DRAFT --out FILE [--scenario S --game G]
                                               check a draft (against the player's view when the
                                               game is given), add a secret salt and the fingerprint
     campaign verify FILE [--fingerprint F]    check an order file against its (or a posted) fingerprint
     campaign import SCENARIO GAME FILE... [--fingerprint P=F...]
                                               a verdict per order file (against the posted
-                                              fingerprints when given); the good ones become orders
+                                              fingerprints when given); the good ones become orders;
+                                              turn files are checked against the player's view and
+                                              the rules and put in the rules' order (any refused:
+                                              nothing is written)
     campaign report SCENARIO GAME --week N [--format md|bbcode] [--orders FILE...] [--picture PNG]
     campaign status SCENARIO GAME             which battles are open and whose orders are in
     campaign commit SCENARIO GAME --out SECRET   fresh secrets for the week's dice and scouting dice;
@@ -115,11 +120,11 @@ def register(subparsers: Any) -> None:
     pl.add_argument("script")
     pl.add_argument("--quiet", action="store_true", help="print only refusals and the summary")
     pl.set_defaults(func=_play)
-    br = sub.add_parser("brief", help="a player's view of the week and a draft of orders to fill in")
+    br = sub.add_parser("brief", help="a player's view of the week and a draft to fill in (orders, or the phase's turn file)")
     br.add_argument("scenario")
     br.add_argument("script", metavar="GAME", help="a command script or a campaign save")
     br.add_argument("--player", required=True)
-    br.add_argument("--draft", default=None, metavar="FILE", help="also write the draft of orders here")
+    br.add_argument("--draft", default=None, metavar="FILE", help="also write the draft here (a new file)")
     br.set_defaults(func=_brief)
     se = sub.add_parser("seal", help="check, salt and fingerprint a player's draft orders")
     se.add_argument("draft", help="YAML with campaign, week, player and orders")
@@ -136,7 +141,7 @@ def register(subparsers: Any) -> None:
                     help="the fingerprint the player posted publicly (with or without 'sha256:')")
     ve.add_argument("--salt", default=None, help="the salt revealed later, if the file had none")
     ve.set_defaults(func=_verify)
-    im = sub.add_parser("import", help="check order files and append the good ones to a script as orders")
+    im = sub.add_parser("import", help="check order files and turn files and append them to a script")
     im.add_argument("scenario")
     im.add_argument("script")
     im.add_argument("files", nargs="*")
@@ -435,7 +440,7 @@ def _verify(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     inputs = (args.scenario, args.script, *args.files, args.secret, args.scouting)
     if not args.files and args.scouting is None:
-        raise UserError("name the order files to import (or give --scouting SECRET_FILE for the week's scouting seed)")
+        raise UserError("name the order files or turn files to import (or give --scouting SECRET_FILE for the week's scouting seed)")
     if args.scouting is not None and args.out is None:
         raise UserError("--scouting puts the scouting seed inside the script: give --out for the new script")
     if args.out is not None:

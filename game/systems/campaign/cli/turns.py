@@ -51,6 +51,7 @@ from game.systems.campaign.rules.state import PHASE_NAMES, hex_key, key_hex
 LISTS = {"movement": ("moves", "move"), "pickup": ("pickups", "pick-up move"),
          "declare": ("declarations", "declaration"), "narrative": ("posts", "story post")}
 TURN_PHASES = tuple(LISTS)
+MAX_ENTRIES = 200  # a hostile file's thousands of posts would each copy the campaign's state
 
 
 class _Entry(BaseModel):
@@ -146,6 +147,8 @@ def read_turn_file(path: str) -> TurnFile:
         items = []
     if not isinstance(items, list):
         raise GameFileError(path, where_in(path, key), f"expected a list of {what}s; {what_found(items)}")
+    if len(items) > MAX_ENTRIES:
+        raise GameFileError(path, where_in(path, key), f"{len(items)} {what}s; a turn file holds at most {MAX_ENTRIES}")
     entries = []
     for i, item in enumerate(items):
         if phase == "declare" and isinstance(item, dict) and item.get("fight", False) is None:
