@@ -456,7 +456,7 @@ def turn_draft(state: Any, campaign: str, me: str, draft: str | None = None) -> 
                  "# week; entering a hex with an enemy army or a battle ends its move. moves: [] moves nothing;",
                  "# the import ends your turn after your moves."]
         if before:
-            head.append(f"# Your turn comes after {', '.join(before)}: their moves may change what is legal.")
+            head += _comment(f"# Your turn comes after {', '.join(before)}:", ["their moves may change what is legal."])
         for a in (x for x in state.armies.values() if x.owner == me):
             if a.moved or held_in_battle(state, a):
                 head.append(f"# {a.id} ({a.name}) at {a.hex[0]},{a.hex[1]}: "
@@ -478,6 +478,9 @@ def turn_draft(state: Any, campaign: str, me: str, draft: str | None = None) -> 
         rng = state.cs.rules.movement.pickup_range
         head += [f"# Each pick-up move: general and army, an army of yours at most {rng} hexes from the General;",
                  "# a General moves once a week. pickups: [] moves none; the import ends your turn after it."]
+        before = [state.player_name(p) for p in order[state.turn:order.index(me)]]
+        if before:
+            head.append(f"# Your turn comes after {', '.join(before)}.")
         for g in (x for x in state.generals.values() if x.owner == me):
             near = [a.id for a in state.armies.values() if a.owner == me and a.id != g.army
                     and hexes.hex_distance(state.cs.map, g.hex, a.hex) <= rng]
