@@ -78,3 +78,14 @@ def test_f5_in_a_deep_saves_folder_shows_the_whole_path_over_the_map(tmp_path: P
     view = labels.view_rect(scene.camera)
     rows = labels.wrap(scene.toast_text, labels.TOAST_SIZE, max(60, view.w - 40))
     _cut_only_at_spaces_or_after_marks(scene.toast_text, list(rows))
+
+
+def test_the_load_menus_title_fits_a_deep_saves_folder_by_giving_up_its_first_folders() -> None:
+    from game.shell import fonts
+    from game.shell.scenes.load_menu import folder_title
+
+    deep = Path("/tmp/saves/a-rather-long-folder-for-the-saves/of-this-table-top-game/kept-by-the-games-master")
+    title = folder_title(2, deep, 876)  # the title's room at 960x600
+    assert fonts.font(16, True).size(title)[0] <= 876
+    assert title.endswith("/of-this-table-top-game/kept-by-the-games-master)") and "(2 in …/" in title
+    assert folder_title(2, Path("/tmp/saves"), 876) == "Load a saved game (2 in /tmp/saves)"

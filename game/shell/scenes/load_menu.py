@@ -20,6 +20,7 @@ quick save, or says there is none.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -99,6 +100,21 @@ def fit(text: str, width: int, bold: bool = False) -> str:
         else:
             hi = mid - 1
     return text[:lo] + "..."
+
+
+def folder_title(count: int, folder: Path, width: int) -> str:
+    """The menu's title, "Load a saved game (N in FOLDER)", fitted to `width` pixels in the
+    title's font: a folder too long gives up its first parts ("…/" in their place), never its
+    last (the whole path is in the selected save's details). It was cut at the panel's edge,
+    mid-name, its ")" lost."""
+    font = fonts.font(16, True)
+    parts = folder.parts
+    for start in range(len(parts)):
+        shown = str(folder) if start == 0 else "…" + os.sep + os.sep.join(parts[start:])
+        title = f"Load a saved game ({count} in {shown})"
+        if font.size(title)[0] <= width:
+            return title
+    return f"Load a saved game ({count} in …{os.sep}{folder.name})"
 
 
 BAD = (255, 122, 106)
@@ -221,7 +237,7 @@ class LoadMenuScene(Scene):
         bw, bh = min(900, w - 40), min(620, h - 40)
         self.rect = pygame.Rect((w - bw) // 2, (h - bh) // 2, bw, bh)
         panel = pygame_gui.elements.UIPanel(self.rect, manager=self.ui)
-        title = f"Load a saved game ({len(self.listings)} in {self.folder})"
+        title = folder_title(len(self.listings), self.folder, bw - 32)
         pygame_gui.elements.UILabel(pygame.Rect(12, 8, bw - 24, 28), title, self.ui, container=panel,
                                     object_id=pygame_gui.core.ObjectID(class_id="@title"))
         top = 44

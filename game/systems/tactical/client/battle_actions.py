@@ -62,6 +62,13 @@ class ActionButtons:
         self._key = None
         self._inputs = None
 
+    def label_at(self, pos: tuple[int, int]) -> str | None:
+        """The words of the action button shown under `pos` (None: none there)."""
+        for el in self._ids:
+            if isinstance(el, pygame_gui.elements.UIButton) and el.visible and el.rect.collidepoint(pos):
+                return str(el.text)
+        return None
+
     def rebuild(self, ctx: ActionContext, ui: pygame_gui.UIManager, panels: Panels, side: pygame.Rect,
                 screen_size: tuple[int, int]) -> None:
         """Show the buttons the mode and the selected unit offer now (only when they changed);

@@ -102,6 +102,9 @@ class GmScene(Scene):
         self._dragging = False
         self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
         self.ui = app.make_ui()
+        if not isinstance(battle.mode, SelectMode):  # a unit's move or attack was under way: it
+            battle.mode = SelectMode()               # waits (its tints said a click would move it)
+            battle.refresh_panels()
         self._build()
         self._shift_view(True)
 
@@ -508,8 +511,11 @@ class GmScene(Scene):
             b.handle_event(event)
         elif event.type == pygame.MOUSEBUTTONDOWN:
             top = self._battle_top_button(event.pos) if event.button == 1 else None
+            action = b.actions.label_at(event.pos) if event.button == 1 else None
             if top is not None:
                 self._battle_top(top)
+            elif action is not None:  # the side panel's buttons are the battle's: they wait
+                self.say(f"'{action}' is the battle's, not the GM's: F2 leaves GM mode, then press it.")
             elif event.button == 3:
                 self.press("tool:select")
             elif event.button in (1, 2) and b.camera.contains_screen(*event.pos) \

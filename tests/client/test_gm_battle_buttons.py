@@ -1,0 +1,45 @@
+"""GM mode over a battle whose unit was being moved (QA at 960x600): the move's tints said a click
+would move the unit, and the side panel's buttons (Dash, Give Leadership) looked live but a click
+on one did nothing and said nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.systems.tactical.client.modes import MoveMode, SelectMode
+from tests.client.clientfix import battle, click_at, click_hex, key, make_app, make_session, settle
+
+
+def _app() -> Any:
+    session = make_session([("r1", "rifle_section", "blue", (2, 2)), ("m1", "militia_band", "red", (9, 4))],
+                           phase="movement")
+    sides = dict(session.state.sides)
+    sides["blue"] = sides["blue"].model_copy(update={"advantage": {**sides["blue"].advantage, "leadership": 2}})
+    session.state = session.state.model_copy(update={"sides": sides})
+    return make_app(session, size=(960, 600), blackout=False)
+
+
+def test_opening_gm_mode_leaves_the_units_move_so_its_tints_do_not_promise_a_move() -> None:
+    app = _app()
+    scene = battle(app)
+    click_hex(app, scene.state.units["r1"].hex)
+    assert isinstance(scene.mode, MoveMode)
+    key(app, pygame.K_F2)
+    assert isinstance(scene.mode, SelectMode) and scene.selected == "r1"
+
+
+def test_a_click_on_the_battles_own_button_in_gm_mode_says_why_it_waits() -> None:
+    app = _app()
+    scene = battle(app)
+    click_hex(app, scene.state.units["r1"].hex)
+    key(app, pygame.K_F2)
+    gm = app.scenes.top
+    settle(app, 2)
+    give = next(el for el in scene.ui.get_sprite_group().sprites()
+                if getattr(el, "text", "").startswith("Give Leadership") and el.visible)
+    before = len(scene.session.history)
+    click_at(app, give.rect.center)
+    assert len(scene.session.history) == before  # nothing played
+    assert gm.message == f"'{give.text}' is the battle's, not the GM's: F2 leaves GM mode, then press it."
