@@ -67,6 +67,8 @@ def _force(rules: ScalesRules, state: CampaignState, side: Side) -> tuple[dict[s
     force = {"id": side.player, "name": side.name, "commander": individuals[0]["id"],
              "colour": side.colour, "individuals": individuals,
              "brutes": [{"armour": a, "count": n} for a, n in by_class.items() if n > 0]}
+    if state.player_plural(side.player):  # (only when plural: a battle file of a power named as one is as before)
+        force["plural"] = True
     return force, heads, armour
 
 
@@ -88,8 +90,9 @@ def mass_plan(state: CampaignState, battle_id: str, rules: ScalesRules, map_terr
     data: dict[str, Any] = {
         "system": "mass-battle",
         "name": f"Battle {battle.id} at {where}, week {state.week}",
-        "description": (f"Campaign battle {battle.id} ({terrain}) fought out as a mass battle: {defender.name} "
-                        f"defends, {attacker.name} attacks. Its result goes back to the campaign when it ends."),
+        "description": (f"Campaign battle {battle.id} ({terrain}) fought out as a mass battle: "
+                        f"{state.player_says(defender.player, 'defends')}, "
+                        f"{state.player_says(attacker.player, 'attacks')}. Its result goes back to the campaign when it ends."),
         "seed": seed,
         "prepared": True,
         "terrain": kind,

@@ -55,7 +55,7 @@ def sides_of(state: CampaignState, battle: BattleState) -> tuple[Side, Side]:
     for p in (d, *[s for s in battle.sides if s != d]):
         units = tuple(state.force_units(battle, p))
         if not units:
-            raise BridgeError(f"{state.player_name(p)} has no units left in battle {battle.id}")
+            raise BridgeError(f"{state.player_says(p, 'has')} no units left in battle {battle.id}")
         armies = {a.id for a in state.forces(battle, p)}
         gens = tuple(g for g in state.generals.values() if g.owner == p and g.army in armies)
         out.append(Side(p, state.player_name(p), powers.get(p, p), units, gens, p == d, state.cs.colour_of(p)))

@@ -195,7 +195,11 @@ def agree(word: str, plural: bool) -> str:
     the subject ("it", "its", "itself"). For many: has -> have, is -> are, was -> were,
     it -> they, its -> their; -ies -> -y; -sses/-ches/-shes/-xes/-zes/-oes drop the -es;
     any other -s is dropped ("proposes" -> "propose"); a word without an -s ("can", "must")
-    is the same for both. Only a phrase's first word changes ("has finished" -> "have finished")."""
+    is the same for both. Only a phrase's first word changes ("has finished" -> "have finished").
+    A word the rule cannot know is written as both forms, "one/many": "it/them" (an object)."""
+    if "/" in word:
+        one, _, many = word.partition("/")
+        return many if plural else one
     if not plural or not word:
         return word
     head, sep, rest = word.partition(" ")

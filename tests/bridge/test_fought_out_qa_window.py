@@ -295,8 +295,8 @@ def test_the_week_s_battle_page_says_a_result_carried_back_was_decided_outside_t
         assert isinstance(rec.apply(parse_command(cmd)), Accepted)
     pages = week_pages((s.before, s.events, s.after) for s in rec.steps)
     b1 = next(p for w in pages for p in w.battles if p.battle == "B1")
-    line = next(t for t in b1.casualties if t.startswith("The Zones takes"))
-    assert line.startswith("The Zones takes 1 casualty (decided outside the tables)") and "range" not in line
+    line = next(t for t in b1.casualties if t.startswith("The Zones take "))
+    assert line.startswith("The Zones take 1 casualty (decided outside the tables)") and "range" not in line
 
 
 def test_scales_warns_at_once_of_a_battle_file_at_the_other_scale_than_the_battle_is_fought_out_at(

@@ -24,7 +24,7 @@ def test_a_loser_that_lost_more_is_said_to_have_lost_that_many_points_more(campa
     assert r.decisiveness == 25
     first = result_sentences(campaign, r)[0]
     assert first == ("Jibril wins a major victory over The Zones (The Zones lost 25 percentage points "
-                     "more of its forces than Jibril).")
+                     "more of their forces than Jibril).")  # The Zones: plural
     assert not any("at least a" in s for s in r.steps)
 
 

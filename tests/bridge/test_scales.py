@@ -224,7 +224,7 @@ def test_a_campaign_week_with_one_tactical_and_one_mass_battle_continues_and_rep
     _run(["run", str(TEACHING), "--commands", str(TO_ORDERS), "--out", str(camp)], capsys)
     # B1 as a tactical battle, played by a command script to its end
     out = _run(["scales", "tactical", str(camp), "--battle", "B1", "--out", str(tmp_path)], capsys)
-    assert "The Zones defends" in out
+    assert "The Zones defend" in out  # a plural power (the scenario's plural: true)
     scenario = tmp_path / "battle-B1-tactical.yaml"
     loaded = load_scenario(scenario)
     script = []

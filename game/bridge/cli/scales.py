@@ -150,7 +150,7 @@ def _tactical(args: argparse.Namespace) -> int:
     loaded = load_scenario(path)  # it must load like a shipped one
     print(f"{path}: {loaded.name}; map {made.map} (generated from the campaign hex: edit it in Tiled before "
           f"play if you like); {len(plan.origin)} tactical units for {len(set(plan.origin.values()))} campaign "
-          f"units; {state.player_name(plan.defender)} defends")
+          f"units; {state.player_says(plan.defender, 'defends')}")
     for army, (edge, why) in plan.edges.items():
         print(f"  {state.armies[army].name} deploys on the {edge} edge ({why})")
     _said(path, replaced, since)

@@ -114,7 +114,8 @@ def decisiveness_words(state: Any, result: Any) -> str:
     diff = (round((shares[result.loser] - shares[result.winner]) * 100, 9)
             if result.loser in shares and result.winner in shares else float(result.decisiveness))
     if result.decisiveness > 0:
-        return f"{lo} lost {counted(result.decisiveness, 'percentage point', 'percentage points')} more of its " \
+        return f"{lo} lost {counted(result.decisiveness, 'percentage point', 'percentage points')} more of " \
+               f"{state.player_agrees(result.loser, 'its')} " \
                f"forces than {w}"
     if diff == 0:
         return f"{w} won the battle; both sides lost the same share of their forces"
@@ -122,7 +123,8 @@ def decisiveness_words(state: Any, result: Any) -> str:
         return (f"{w} won the battle; both sides lost about the same share of their forces (less than one "
                 "percentage point apart)")
     points = counted(math.floor(-diff), "percentage point", "percentage points")
-    return f"{w} won the battle though it lost {points} more of its forces than {lo}"
+    it, its = state.player_agrees(result.winner, "it"), state.player_agrees(result.winner, "its")
+    return f"{w} won the battle though {it} lost {points} more of {its} forces than {lo}"
 
 
 def result_sentences(state: Any, result: Any) -> list[str]:
@@ -132,7 +134,7 @@ def result_sentences(state: Any, result: Any) -> list[str]:
     if result.winner is None:
         out.append("A draw: neither side wins, and nobody moves.")
     else:
-        out.append(f"{state.player_name(result.winner)} wins a {result.band_name} over "
+        out.append(f"{state.player_says(result.winner, 'wins')} a {result.band_name} over "
                    f"{state.player_name(result.loser)} ({decisiveness_words(state, result)}).")
     b = state.battles[result.battle]
     for player in b.sides:
@@ -148,11 +150,11 @@ def result_sentences(state: Any, result: Any) -> list[str]:
                 if uid in result.destroyed:
                     gone[name] = gone.get(name, 0) + 1
         if not total:
-            out.append(f"{state.player_name(player)} takes no casualties.")
+            out.append(f"{state.player_says(player, 'takes')} no casualties.")
             continue
         units = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in hit.items())
         lost = (" and loses " + ", ".join(f"{k} x{n}" if n > 1 else k for k, n in gone.items())) if gone else ""
-        out.append(f"{state.player_name(player)} takes {total} casualt{'y' if total == 1 else 'ies'} "
+        out.append(f"{state.player_says(player, 'takes')} {total} casualt{'y' if total == 1 else 'ies'} "
                    f"(on {units}){lost}.")
     if result.moves:
         for aid, path in result.moves.items():
@@ -329,15 +331,16 @@ class FightOut:
             detail = ", ".join(f"{k} {_pct(bands[k])}" for k in BAND_ORDER if bands.get(k, 0) >= 0.0005)
             lo, hi = t.dice[p]
             dice = f"{lo}" if lo == hi else f"{lo}-{hi}"
-            out.append((f"  {st.player_name(p)} wins {_pct(t.win(p))} ({detail or '-'}); rolls {dice} dice; "
-                        f"takes {t.casualties[p]:.1f} casualties on average", 11, False))
+            out.append((f"  {st.player_says(p, 'wins')} {_pct(t.win(p))} ({detail or '-'}); "
+                        f"{st.player_agrees(p, 'rolls')} {dice} dice; "
+                        f"{st.player_agrees(p, 'takes')} {t.casualties[p]:.1f} casualties on average", 11, False))
         out.append((f"  draw {_pct(t.draw)}", 11, False))
         for n in t.notes:
             out.append((f"  {n}", 10, False))
         if f.tactical_sides:
             out.append((f"As a tactical battle on {f.tactical_map}:", 13, True))
             for s in f.tactical_sides:
-                role = "defends" if s.defender else "attacks"
+                role = st.player_agrees(s.player, "defends" if s.defender else "attacks")
                 out.append((f"  {s.name} {role}: {s.units} units, strength {s.strength}; {s.commander}", 11, False))
         if f.mass_sides:
             out.append((f"As a mass battle on {f.mass_terrain} ground:", 13, True))
@@ -421,11 +424,11 @@ class FightOut:
         if self.session.seats.is_computer(foe):
             level = self.session.seats.level(foe)
             if self.choose(battle_id, scale, note=f"{me} proposed it, {them} (computer, {level}) agreed"):
-                self.say(f"{them} is played by the computer ({level}), which agreed: battle {b.id} is fought "
+                self.say(f"{st.player_says(foe, 'is')} played by the computer ({level}), which agreed: battle {b.id} is fought "
                          f"out as a {scale} battle", ok=True)
             return
         my_colour, their_colour = rgb(st.cs.colour_of(player)), rgb(st.cs.colour_of(foe))
-        body = styled(Span(me, bold=True), f" proposes to fight battle {b.id} out as a ", Span(scale, bold=True),
+        body = styled(Span(me, bold=True), f" {st.player_agrees(player, 'proposes')} to fight battle {b.id} out as a ", Span(scale, bold=True),
                       " battle instead of resolving it by the tables. It is fought out only if you agree.\n",
                       *self.forecast_text(battle_id, foe))
 
@@ -433,7 +436,7 @@ class FightOut:
             self.choose(battle_id, scale, note=f"{me} proposed it, {them} agreed")
 
         def refuse() -> None:
-            self.say(f"{them} refuses: battle {b.id} is resolved by the tables", ok=True)
+            self.say(f"{st.player_says(foe, 'refuses')}: battle {b.id} is resolved by the tables", ok=True)
             self.app.push(HandoffScene(self.app, me, my_colour, f"{them} refused. Pass the screen back to {me}."))
 
         w, h = self.app.screen.get_size()
@@ -442,7 +445,7 @@ class FightOut:
                                   size=(min(820, w - 40), min(520, h - 40)), cancel=Choice("Refuse", refuse),
                                   name="battle_proposal"))
         self.app.push(HandoffScene(self.app, them, their_colour,
-                                   f"{me} proposes to fight battle {b.id} out. Pass the screen to {them}."))
+                                   f"{st.player_says(player, 'proposes')} to fight battle {b.id} out. Pass the screen to {them}."))
 
     def resume(self, battle_id: str) -> bool:
         """Reopen the battle fought out from its save (or its battle file, never saved). A later

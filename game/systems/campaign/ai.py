@@ -571,7 +571,7 @@ class CampaignPlayer:
                 v = j.value(j.side(side, [a.id for a in state.forces(b, side)], b.hex),
                             j.side(foe, [a.id for a in state.forces(b, foe)], b.hex))
                 mood = ("steady" if v is None or abs(v) < EDGE else "confident" if v > 0 else "wary")
-                text = (f"{state.player_name(side)} stands {mood} at {b.hex[0]},{b.hex[1]} against "
+                text = (f"{state.player_says(side, 'stands')} {mood} at {b.hex[0]},{b.hex[1]} against "
                         f"{state.player_name(foe)}, week {state.week}.")
                 post = c.model_copy(update={"text": text})
                 return Decision(post, f"posts about battle {c.battle}, naming {counted(len(c.generals), 'General', 'Generals')}")

@@ -269,7 +269,7 @@ def test_casualties_beyond_the_units_left_are_said_not_lost_from_the_line():
     e = CasualtiesPlaced(battle="B2", player="resistance", count=5, rolled=5, mitigated=0, extra=0,
                          placed=tuple((u, 1) for u in units), destroyed=units)
     line = event_text(state, e)
-    assert "takes 5 casualties (" in line and "; 1 more with no unit left to take it)" in line
+    assert "Resistance Fronts take 5 casualties (" in line and "; 1 more with no unit left to take it)" in line
     e2 = e.model_copy(update={"count": 4})
     assert "no unit left" not in event_text(state, e2)
 

@@ -41,6 +41,6 @@ def test_forced_rolls_are_said_without_their_faces_in_every_players_log() -> Non
 def test_a_players_command_without_its_own_words_names_the_player() -> None:
     state = _play(stop=_first_declare()).state
     player = state.players[0]
-    name = state.player_name(player)
+    assert state.player_name(player) == "The Zones"  # a plural name: the verb agrees
     assert describe_command(state, parse_command({"kind": "narrative_done", "player": player})) == \
-        f"{name} has finished posting"
+        "The Zones have finished posting"

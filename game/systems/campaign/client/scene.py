@@ -965,7 +965,8 @@ class CampaignScene(Scene):
         if not self._do(cmd, why=why_line(level, name, why), sealed=sealed):
             # the rules refused it (a bug in the player): the power goes back to a person
             seats.set(power, None)
-            self.message = f"The computer's command for {name} was refused ({self.message}); it is played at the screen again."
+            self.message = (f"The computer's command for {name} was refused ({self.message}); "
+                            f"{st.player_agrees(power, 'it')} {st.player_agrees(power, 'is')} played at the screen again.")
             self._sync_viewer()
             return
         self.message, self.message_ok = said(level, name, what, why, sealed=sealed and self.state.phase == "orders"), True

@@ -17,6 +17,7 @@ def _h(c: Any) -> str:
 def event_text(state: CampaignState, e: Any) -> str:
     k = str(getattr(e, "kind", ""))
     pn = state.player_name
+    says = state.player_says
     if k == "army_moved":
         how = {"move": "moves", "withdraw": "withdraws", "fall_back": "falls back", "rout": "routs",
                "breakthrough": "breaks through", "gm": "is placed by the GM", "fought_out": "moves"}[e.reason]
@@ -28,7 +29,7 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "phase_began":
         return f"week {e.week}: {PHASE_NAMES.get(e.phase, e.phase)}"
     if k == "declared":
-        return f"{pn(e.player)} {'will fight' if e.fight else 'declines to fight'} at {_h(e.hex)}"
+        return f"{pn(e.player)} {'will fight' if e.fight else state.player_agrees(e.player, 'declines') + ' to fight'} at {_h(e.hex)}"
     if k == "battle_started":
         return f"battle {e.battle} begins at {_h(e.hex)}: {pn(e.sides[0])} against {pn(e.sides[1])}"
     if k == "army_joined":
@@ -37,11 +38,11 @@ def event_text(state: CampaignState, e: Any) -> str:
         g = state.generals.get(e.general)
         return f"{g.name if g else e.general} joins {state.army_name(e.army) if e.army else 'no army'}"
     if k == "posted":
-        return f"{pn(e.player)} posts about battle {e.battle}"
+        return f"{says(e.player, 'posts')} about battle {e.battle}"
     if k == "narrative_finished":
-        return f"{pn(e.player)} has finished posting"
+        return f"{says(e.player, 'has')} finished posting"
     if k == "orders_sealed":
-        return f"{pn(e.player)} seals orders for battle {e.battle}"
+        return f"{says(e.player, 'seals')} orders for battle {e.battle}"
     if k == "orders_revealed":
         s = ", ".join(display_name(x) for x in e.stratagems)
         played = f" (plays as {MANOEUVRE_NAMES[e.plays_as]})" if e.plays_as != e.manoeuvre else ""
@@ -50,7 +51,7 @@ def event_text(state: CampaignState, e: Any) -> str:
                 + ("; " + " ".join(e.dropped) if e.dropped else ""))
     if k == "pool_built":
         parts = "; ".join(f"{what}" for what, _ in e.parts)
-        return f"{e.battle}: {pn(e.player)} rolls {e.dice} dice ({parts})"
+        return f"{e.battle}: {says(e.player, 'rolls')} {e.dice} dice ({parts})"
     if k == "dice_rolled" and e.purpose.startswith("casualties"):
         return f"{e.battle}: {e.purpose}: {_range_roll(e.purpose, e.dice)}" + (" (forced by the GM)" if e.forced else "")
     if k == "dice_rolled":
@@ -64,10 +65,10 @@ def event_text(state: CampaignState, e: Any) -> str:
         spare = e.count - sum(n for _u, n in e.placed)
         if spare > 0:  # more casualties than the forces had units left to take them
             placed += f"; {spare} more with no unit left to take {'it' if spare == 1 else 'them'}"
-        return (f"{e.battle}: {pn(e.player)} takes {_casualties(e.count)} ({placed})"
+        return (f"{e.battle}: {says(e.player, 'takes')} {_casualties(e.count)} ({placed})"
                 + (f"; destroyed {', '.join(_unit(state, u) for u in e.destroyed)}" if e.destroyed else ""))
     if k == "routed":
-        return f"{e.battle}: {pn(e.player)} routs; every unit takes one more casualty"
+        return f"{e.battle}: {says(e.player, 'routs')}; every unit takes one more casualty"
     if k == "army_locked":
         return f"{state.army_name(e.army)} is pinned by the Block: no withdrawal in week {e.week}"
     if k == "army_destroyed":

@@ -344,9 +344,9 @@ def _declare(txn: CampaignTxn, cmd: Declare) -> None:
     if d is None:
         raise Reject(f"No contested hex at {key} needs a declaration.")
     if cmd.player not in d:
-        raise Reject(f"{state.player_name(cmd.player)} has no say in the hex {key}.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} no say in the hex {key}.")
     if d[cmd.player] is not None:
-        raise Reject(f"{state.player_name(cmd.player)} has already declared for hex {key}.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} already declared for hex {key}.")
     if cmd.player not in pending_declarations(state).get(key, []):
         fighter = next(p for p, v in d.items() if v)
         raise Reject(f"The battle at hex {key} is already on: {state.player_name(fighter)} declared to fight, "
@@ -434,9 +434,9 @@ def _post(txn: CampaignTxn, cmd: WritePost) -> None:
     if b is None or b.over:
         raise Reject(f"There is no battle {cmd.battle} going on.")
     if cmd.player not in b.sides:
-        raise Reject(f"{state.player_name(cmd.player)} has no forces in battle {b.id}.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} no forces in battle {b.id}.")
     if cmd.player in state.narrative_done:
-        raise Reject(f"{state.player_name(cmd.player)} has finished posting this week.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} finished posting this week.")
     if not cmd.text.strip():
         raise Reject("A story post needs some text.")
     if len(cmd.text) > MAX_POST:
@@ -457,9 +457,9 @@ def _narrative_done(txn: CampaignTxn, cmd: NarrativeDone) -> None:
     state = txn.state
     _need_phase(state, "narrative")
     if cmd.player not in battle_players(state):
-        raise Reject(f"{state.player_name(cmd.player)} has no battle to write about.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} no battle to write about.")
     if cmd.player in state.narrative_done:
-        raise Reject(f"{state.player_name(cmd.player)} has already finished posting.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} already finished posting.")
     done = (*state.narrative_done, cmd.player)
     state = txn.state = state.model_copy(update={"narrative_done": done})
     txn.emit(NarrativeFinished(player=cmd.player))
@@ -475,9 +475,9 @@ def _orders(txn: CampaignTxn, cmd: GiveOrders) -> None:
     if b is None or b.over:
         raise Reject(f"There is no battle {cmd.battle} going on.")
     if cmd.player not in b.sides:
-        raise Reject(f"{state.player_name(cmd.player)} is not a side of battle {b.id}.")
+        raise Reject(f"{state.player_says(cmd.player, 'is')} not a side of battle {b.id}.")
     if cmd.player in b.orders:
-        raise Reject(f"{state.player_name(cmd.player)} has already sealed orders for battle {b.id}.")
+        raise Reject(f"{state.player_says(cmd.player, 'has')} already sealed orders for battle {b.id}.")
     if b.fought_as != "tables":
         raise Reject(f"Battle {b.id} is being fought out as a {b.fought_as} battle; it takes no orders "
                      f"unless the GM abandons it.")
@@ -599,7 +599,7 @@ def _gm_dice(txn: CampaignTxn, cmd: GmBattleDice) -> None:
     if b is None or b.over:
         raise Reject(f"There is no battle {cmd.battle} going on.")
     if cmd.player not in b.sides:
-        raise Reject(f"{state.player_name(cmd.player)} is not a side of battle {b.id}.")
+        raise Reject(f"{state.player_says(cmd.player, 'is')} not a side of battle {b.id}.")
     if not -state.cs.rules.dice.max_pool <= cmd.dice <= state.cs.rules.dice.max_pool:
         raise Reject(f"The GM's dice for a battle are -{state.cs.rules.dice.max_pool} to "
                      f"{state.cs.rules.dice.max_pool}.")

@@ -91,11 +91,11 @@ def battle_odds(state: CampaignState, battle_id: str) -> BattleOdds:
             dice_z.append(c.their_dice)
     notes = []
     for p, picks in ((a, pa), (z, pz)):
-        name = state.player_name(p)
+        name, its = state.player_name(p), state.player_agrees(p, "its")
         if p in b.orders:
-            notes.append(f"{name}: its sealed orders ({MANOEUVRE_NAMES[picks[0].manoeuvre]})")
+            notes.append(f"{name}: {its} sealed orders ({MANOEUVRE_NAMES[picks[0].manoeuvre]})")
         else:
-            notes.append(f"{name}: not sealed yet; each of its {len(picks)} manoeuvres equally likely, "
+            notes.append(f"{name}: not sealed yet; each of {its} {len(picks)} manoeuvres equally likely, "
                          f"strongest vanguard, no stratagems")
     return BattleOdds(b.id, (a, z), chances, taken,
                       {a: (min(dice_a, default=0), max(dice_a, default=0)),

@@ -233,8 +233,9 @@ def enemy_assumption(state: CampaignState, battle_id: str, player: str) -> str:
     """What the planner assumes of the enemy, as a sentence."""
     b = state.battles[battle_id]
     foe = b.sides[1] if b.sides[0] == player else b.sides[0]
-    return (f"{state.player_name(foe)} is assumed to lead each manoeuvre with its strongest vanguard and "
-            f"to declare no stratagems; its sealed orders are not known.")
+    its = state.player_agrees(foe, "its")
+    return (f"{state.player_says(foe, 'is')} assumed to lead each manoeuvre with {its} strongest vanguard and "
+            f"to declare no stratagems; {its} sealed orders are not known.")
 
 
 __all__ = ["ManoeuvreInfo", "OrdersChoices", "StratagemOption", "VanguardOption", "battles_to_order",

@@ -64,7 +64,7 @@ def legal_commands(state: CampaignState, max_moves_per_army: int = 12) -> list[C
                 if p in b.sides:
                     present = {a.id for a in state.forces(b, p)}
                     gens = tuple(g.id for g in state.generals.values() if g.owner == p and g.army in present)
-                    out.append(WritePost(player=p, battle=b.id, text=f"{state.player_name(p)} marches to battle.",
+                    out.append(WritePost(player=p, battle=b.id, text=f"{state.player_says(p, 'marches')} to battle.",
                                          generals=gens))
             out.append(NarrativeDone(player=p))
     elif state.phase == "orders":
@@ -121,12 +121,12 @@ def describe_command(state: CampaignState, command: Any) -> str:
         path = command.path
         return f"move {state.army_name(command.army)} to {path[-1][0]},{path[-1][1]}" if path else "move"
     if k == "orders":
-        return f"{state.player_name(command.player)} seals orders for {command.battle}"
+        return f"{state.player_says(command.player, 'seals')} orders for {command.battle}"
     if k == "declare":
-        return (f"{state.player_name(command.player)} " + ("fights" if command.fight else "declines")
+        return (state.player_says(command.player, "fights" if command.fight else "declines")
                 + f" at {command.hex[0]},{command.hex[1]}")
     if k == "post":
-        return f"{state.player_name(command.player)} posts about {command.battle}"
+        return f"{state.player_says(command.player, 'posts')} about {command.battle}"
     if k == "pickup":
         g = state.generals.get(command.general)
         return f"{g.name if g else command.general} joins {state.army_name(command.army)}"
@@ -144,10 +144,10 @@ def describe_command(state: CampaignState, command: Any) -> str:
     if k == "gm_lock":
         return "GM: set the GM's passphrase"
     if k == "end_turn":
-        return f"{state.player_name(active_player(state) or '')} ends the {state.phase} turn"
+        return f"{state.player_says(active_player(state) or '', 'ends')} the {state.phase} turn"
     player = getattr(command, "player", None)
     if k == "narrative_done" and isinstance(player, str):
-        return f"{state.player_name(player)} has finished posting"
+        return f"{state.player_says(player, 'has')} finished posting"
     if k == "gm_scouting_seed":
         return f"GM: seed the scouting dice of week {command.week} (commitment protocol)"
     if isinstance(player, str) and player:  # who did it, then what (QA: "narrative done" named nobody)

@@ -68,8 +68,7 @@ def _grouped(state: CampaignState, items: Iterable[str], counts: dict[str, int] 
 def _casualty_line(state: CampaignState, e: Any, die: Any, outside: bool = False) -> str:
     """`outside`: the battle's result was decided outside the tables (gm_battle_result: a battle
     fought out at another scale and carried back, or the GM's word), so no table gave the count."""
-    who = state.player_name(e.player)
-    how = f"{who} takes {e.count} casualt{'y' if e.count == 1 else 'ies'}"
+    how = f"{state.player_says(e.player, 'takes')} {e.count} casualt{'y' if e.count == 1 else 'ies'}"
     m = _RANGE.search(die.purpose) if die is not None else None
     if outside:
         how += " (decided outside the tables"
@@ -132,7 +131,7 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                 if not page.dice:
                     d = st.cs.rules.dice
                     page.dice.append(f"Each die is a d{d.sides} and succeeds on {d.success_on} or more.")
-                page.dice.append(f"{st.player_name(e.player)} rolls {e.dice} dice of {e.stat.title()} ({parts})")
+                page.dice.append(f"{st.player_says(e.player, 'rolls')} {e.dice} dice of {e.stat.title()} ({parts})")
             elif k == "dice_rolled" and page is not None:
                 if e.purpose.startswith("casualties"):
                     die = e
@@ -152,7 +151,7 @@ def week_pages(steps: Iterable[tuple[CampaignState, Sequence[Any], CampaignState
                 page.lost[e.player] = page.lost.get(e.player, 0) + len(e.destroyed)
                 die = None
             elif k == "routed" and page is not None:
-                page.casualties.append(f"{st.player_name(e.player)} routs: every unit takes one more casualty")
+                page.casualties.append(f"{st.player_says(e.player, 'routs')}: every unit takes one more casualty")
             elif k == "battle_ended" and page is not None:
                 page.movement.append(f"Battle {e.battle} ends: {e.how}.")
             elif k == "army_moved" and page is not None and e.reason != "move":

@@ -179,7 +179,7 @@ def command_label(system: Any, before: Any, cmd: Any, *, reveal: bool = False) -
     """A command's line in the log, as the board words it: a sealed choice only says that it was
     made, unless `reveal` (the GM, or a replay after the rules announced it)."""
     if is_sealed(system, before, cmd) and not reveal:
-        return f"{before.forces[cmd.force].name} makes its sealed choice"
+        return f"{before.says(cmd.force, 'makes')} {before.agrees(cmd.force, 'its')} sealed choice"
     if isinstance(cmd, c.WrestCommand):
         return wrest_label(before, cmd)
     if str(getattr(cmd, "kind", "")).startswith("gm_"):
@@ -494,7 +494,7 @@ class MassBoardScene(Scene):
             self.last_said = ""
             self._hint_over_list = None
         self.app.push(HandoffScene(self.app, s.forces[side].name, colour_of(s, side),
-                                   f"{s.forces[side].name} makes a sealed choice; the other commanders look away."))
+                                   f"{s.says(side, 'makes')} a sealed choice; the other commanders look away."))
         self._refresh()
         self._build()
 
@@ -647,7 +647,7 @@ class MassBoardScene(Scene):
 
     def _to_person(self, force: str, why: str) -> None:
         self.session.seats.set(force, None)
-        self._say(f"{self.session.state.forces[force].name} is commanded at the screen again: {why}.", BAD)
+        self._say(f"{self.session.state.says(force, 'is')} commanded at the screen again: {why}.", BAD)
         self._refresh()
         self._build()
 
@@ -874,7 +874,7 @@ class MassBoardScene(Scene):
                 f"  |  deciding: {who}")
         if s.stage == "ended":
             line = f"{s.setup.name}  |  battle over: " + (
-                f"{s.forces[s.winner].name} wins ({s.end_reason})" if s.winner else f"no victor ({s.end_reason})")
+                f"{s.says(s.winner, 'wins')} ({s.end_reason})" if s.winner else f"no victor ({s.end_reason})")
         surface.blit(text(wrap_px(line, 15, rect.w - 20, True)[0], 15, GOLD, True), (10, rect.y + 7))
 
     def _draw_forces(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:
@@ -1010,7 +1010,7 @@ class MassBoardScene(Scene):
             head = "No decision waiting"
         else:
             fid = getattr(self.legal[0], "force", movers[0] if movers else "")
-            head = f"{s.forces[fid].name} decides" if fid in s.forces else "Choices"  # ("Hida Jo's army's choice" read badly)
+            head = s.says(fid, "decides") if fid in s.forces else "Choices"  # ("Hida Jo's army's choice" read badly)
             if choices.secret(s):
                 head += " (sealed)"
         surface.blit(text(wrap_px(head, 14, box.w - 20, True)[0], 14, GOLD, True), (box.x + 10, box.y + 6))

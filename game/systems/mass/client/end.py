@@ -39,8 +39,8 @@ _LEFT = {"fled": "fled", "withdrawn": "withdrew", "surrendered": "surrendered", 
 
 def summary(session: Any) -> Summary:
     s = session.state
-    title = f"{s.forces[s.winner].name} wins the battle" if s.winner else "The battle ends without a victor"
-    gone = [f"{f.name} {_LEFT[f.status]}" for f in s.forces.values() if f.status in _LEFT and f.id != s.winner]
+    title = f"{s.says(s.winner, 'wins')} the battle" if s.winner else "The battle ends without a victor"
+    gone = [s.says(f.id, _LEFT[f.status]) for f in s.forces.values() if f.status in _LEFT and f.id != s.winner]
     why = f"{s.end_reason} ({'; '.join(gone)})" if s.end_reason and gone else s.end_reason  # (who left, and how)
     out = Summary(title, f"How it ended: {why}" if why else "")
     events = list(session.all_events())

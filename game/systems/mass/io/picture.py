@@ -73,7 +73,7 @@ def picture(loaded: Any, state: Any, options: Any) -> Any:
     pygame.draw.rect(surf, PANEL, pygame.Rect(0, 0, WIDTH, 36))
     if s.stage == "ended":
         head = f"{s.setup.name}  |  battle over: " + (
-            f"{s.forces[s.winner].name} wins ({s.end_reason})" if s.winner else f"no victor ({s.end_reason})")
+            f"{s.says(s.winner, 'wins')} ({s.end_reason})" if s.winner else f"no victor ({s.end_reason})")
     else:
         stage = f"Phase {s.phase}" if s.stage == "phases" else s.stage.replace("_", " ")
         head = f"{s.setup.name}  |  {s.setup.terrain.title()} ground  |  Wave {s.wave}  |  {stage}"

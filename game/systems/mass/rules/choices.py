@@ -173,20 +173,23 @@ def ends_own_battle(s: MassState, cmd: Any) -> str:
     if f is None:
         return ""
     if k == "surrender" and cmd.to in s.forces:
-        return (f"{f.name} surrenders to {s.forces[cmd.to].name}: its battle ends as a defeat, an Act of Vice "
-                "for everyone in it (double for the commander).")
+        return (f"{s.says(f.id, 'surrenders')} to {s.forces[cmd.to].name}: {s.agrees(f.id, 'its')} battle ends as a "
+                f"defeat, an Act of Vice for everyone in {s.agrees(f.id, 'it/them')} (double for the commander).")
     if k == "cede" and cmd.to in s.forces:
         to = s.forces[cmd.to].name
-        return f"{f.name} cedes victory to {to} and leaves the field: it shares {possessive(to)} victory if {to} wins."
+        return (f"{s.says(f.id, 'cedes')} victory to {to} and {s.agrees(f.id, 'leaves')} the field: "
+                f"{s.agrees(f.id, 'it')} {s.agrees(f.id, 'shares')} {possessive(to)} victory if {s.says(cmd.to, 'wins')}.")
     if k == "name_commander" and cmd.person is None:
-        return f"Nobody takes command: {f.name} is defeated, an Act of Vice for everyone in it."
+        return (f"Nobody takes command: {s.says(f.id, 'is')} defeated, an Act of Vice for everyone in "
+                f"{s.agrees(f.id, 'it/them')}.")
     if isinstance(cmd, c.BattleAction) and not cmd.void:
         if cmd.action == "flee" and cmd.target is None:
-            return (f"{f.name} flees the field: its battle ends, an Act of Vice for everyone in it; it still "
-                    "takes this Wave's casualties.")
+            return (f"{s.says(f.id, 'flees')} the field: {s.agrees(f.id, 'its')} battle ends, an Act of Vice for "
+                    f"everyone in {s.agrees(f.id, 'it/them')}; {s.agrees(f.id, 'it')} still "
+                    f"{s.agrees(f.id, 'takes')} this Wave's casualties.")
         if cmd.action == "entrapping_ground":
-            return (f"At the Wave's end {f.name} withdraws to open ground: unpursued, its battle ends "
-                    "undecided.")
+            return (f"At the Wave's end {s.says(f.id, 'withdraws')} to open ground: unpursued, "
+                    f"{s.agrees(f.id, 'its')} battle ends undecided.")
     return ""
 
 
@@ -285,27 +288,31 @@ def preview(s: MassState, cmd: Any) -> odds.Odds:
     if k == "hold":
         f = s.forces[cmd.force]
         left = [d for d in f.dice if d <= s.phase]
-        return odds.Odds("Hold", (f"{f.name} takes no more actions in Phase {s.phase}"
-                                  + (f"; its {counted(len(left), 'die waits', 'dice wait')} for a later Phase" if left else ""),
+        return odds.Odds("Hold", (f"{s.says(f.id, 'takes')} no more actions in Phase {s.phase}"
+                                  + (f"; {s.agrees(f.id, 'its')} {counted(len(left), 'die waits', 'dice wait')} for a later Phase" if left else ""),
                                   "nothing is rolled"))
     if k == "roll_action_dice":
         lines = []
         for f in s.in_field():
             if f.commander is not None:
                 w = f.people[f.commander].stats.rings.water
-                lines.append(f"{f.name}: {w} action dice (its commander's Water), each a Phase 1-10")
+                lines.append(f"{f.name}: {w} action dice ({s.agrees(f.id, 'its')} commander's Water), each a Phase 1-10")
         return odds.Odds("Action dice", tuple(lines))
     if k == "name_commander":
         f = s.forces[cmd.force]
         if cmd.person is None:
-            return odds.Odds("Nobody takes command", (f"{f.name} is defeated: an Act of Vice for everyone in it",))
+            return odds.Odds("Nobody takes command", (f"{s.says(f.id, 'is')} defeated: an Act of Vice for everyone "
+                                                      f"in {s.agrees(f.id, 'it/them')}",))
         return odds.Odds("A new commander", (f"{engine._name(s, cmd.person)} leads {f.name} from the next Wave; "
-                                             "its Advantage starts again from a Strategy roll",))
+                                             f"{s.agrees(f.id, 'its')} Advantage starts again from a Strategy roll",))
     if k in ("surrender", "cede"):
         f, to = s.forces[cmd.force], s.forces[cmd.to]
-        what = ("its battle ends as a defeat: an Act of Vice for everyone in it, double for the commander"
-                if k == "surrender" else f"it shares {possessive(to.name)} victory if {to.name} wins")
-        return odds.Odds(k.title(), (f"{f.name} leaves the field; {what}",))
+        its, it = s.agrees(f.id, "its"), s.agrees(f.id, "it")
+        what = (f"{its} battle ends as a defeat: an Act of Vice for everyone in {s.agrees(f.id, 'it/them')}, "
+                "double for the commander"
+                if k == "surrender" else f"{it} {s.agrees(f.id, 'shares')} {possessive(to.name)} victory if "
+                                         f"{s.says(to.id, 'wins')}")
+        return odds.Odds(k.title(), (f"{s.says(f.id, 'leaves')} the field; {what}",))
     if isinstance(cmd, c.BattleAction):
         base = _action_contest(s, cmd) or _action_wounds(s, cmd) or odds.preview(s, cmd)
         return odds.Odds(base.title, (EFFECT[cmd.action], *base.lines), base.win, base.raises, base.success,

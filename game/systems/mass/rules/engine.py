@@ -145,7 +145,7 @@ def _force(s: MassState, fid: str | None, *, field_only: bool = True) -> ForceSt
         raise Reject(f"there is no force {fid!r} in this battle")
     f = s.forces[fid]
     if field_only and not f.in_field:
-        raise Reject(f"{f.name} is no longer on the field ({f.status})")
+        raise Reject(f"{s.says(f.id, 'is')} no longer on the field ({f.status})")
     return f
 
 
@@ -206,7 +206,8 @@ def _lose_commander(ctx: MassTxn, f: ForceState, why: str) -> None:
     f.needs_commander = True
     f.dice = []
     f.extra_actions = 0
-    ctx.note("commander_lost", f"{f.name} loses its commander {name} ({why}) and with them all its Advantage",
+    its = ctx.s.agrees(f.id, "its")
+    ctx.note("commander_lost", f"{ctx.s.says(f.id, 'loses')} {its} commander {name} ({why}) and with them all {its} Advantage",
              f.id)
 
 
@@ -250,7 +251,7 @@ def _appoint(ctx: MassTxn, cmd: c.Appoint) -> None:
         if pid not in f.people or not can_fight(s.rules, f.people[pid]):
             raise Reject(f"{role}: {pid!r} is not an individual of {f.name} able to take part")
     s.appointments[f.id] = {"heaven": cmd.heaven, "honor": cmd.honor}
-    ctx.note("appointed", f"{f.name} has chosen who assesses Heaven and Honor (sealed)", f.id)
+    ctx.note("appointed", f"{s.says(f.id, 'has')} chosen who assesses Heaven and Honor (sealed)", f.id)
     if not to_move(s):
         s.stage = "heaven"
         for fid, a in s.appointments.items():
@@ -279,17 +280,17 @@ def _roll_way(ctx: MassTxn, cmd: c.RollWay) -> None:
     elif len(entries) == 1:
         e = entries[0]
         s.forces[e.force].advantage[way] = 1
-        ctx.note("way_won", f"{title}: {s.forces[e.force].name} is unopposed and gains 1 Advantage", e.force,
+        ctx.note("way_won", f"{title}: {s.says(e.force, 'is')} unopposed and {s.agrees(e.force, 'gains')} 1 Advantage", e.force,
                  way=way, advantage=1, raises=0)
     else:
         for e in entries:
             if e.notes:
-                ctx.note("modifiers", f"{title}: {s.forces[e.force].name} rolls {e.pool.text()} "
+                ctx.note("modifiers", f"{title}: {s.says(e.force, 'rolls')} {e.pool.text()} "
                          f"({'; '.join(e.notes)})", e.force)
         win, raises, _ = _contest(ctx, entries, title)
         gain = 1 + raises
         s.forces[win.force].advantage[way] = gain
-        ctx.note("way_won", f"{title}: {s.forces[win.force].name} wins with {counted(raises, 'Raise', 'Raises')}: "
+        ctx.note("way_won", f"{title}: {s.says(win.force, 'wins')} with {counted(raises, 'Raise', 'Raises')}: "
                  f"+{gain} Advantage", win.force, way=way, advantage=gain, raises=raises)
         if way == "strategy":
             _terrain_bonus(ctx, win.force)
@@ -336,7 +337,7 @@ def _roll_action_dice(ctx: MassTxn, cmd: c.RollActionDice) -> None:
         ctx.events.append(Rolled(who=cmdr.id, force=f.id, purpose="action dice", pool=f"{pool.rolled}d10",
                                  explode=False, chains=r.chains, kept=tuple(range(len(r.chains))),
                                  total=r.total, dice=r.faces, forced=r.forced))
-        ctx.note("action_dice", f"{f.name} acts in Phases {', '.join(map(str, f.dice))}", f.id, dice=f.dice)
+        ctx.note("action_dice", f"{s.says(f.id, 'acts')} in Phases {', '.join(map(str, f.dice))}", f.id, dice=f.dice)
     s.stage = "phases"
     s.phase = 1
     _new_phase(s)
@@ -387,8 +388,8 @@ def _hold(ctx: MassTxn, cmd: c.Hold) -> None:
     f = _must_move(s, cmd.force)
     f.passed = True
     left = [d for d in f.dice if d <= s.phase]
-    ctx.note("hold", f"{f.name} holds {counted(len(left), 'action die', 'action dice')} past Phase {s.phase}" if left
-             else f"{f.name} takes no more actions in Phase {s.phase}", f.id)
+    ctx.note("hold", f"{s.says(f.id, 'holds')} {counted(len(left), 'action die', 'action dice')} past Phase {s.phase}" if left
+             else f"{s.says(f.id, 'takes')} no more actions in Phase {s.phase}", f.id)
 
 
 # --------------------------------------------------------------------------- Battle Actions
@@ -429,7 +430,7 @@ def _action(ctx: MassTxn, cmd: c.BattleAction) -> None:
     else:
         f = _must_move(s, cmd.force)
         if f.commander is None:
-            raise Reject(f"{f.name} has no commander to give orders")
+            raise Reject(f"{s.says(f.id, 'has')} no commander to give orders")
         actor = f.people[f.commander]
     targets, persons = _targets(s, f, actor, cmd)
     if not cmd.void and s.setup.terrain != "accessible":
@@ -487,7 +488,7 @@ def _targets(s: MassState, f: ForceState, actor: Person, cmd: c.BattleAction) ->
         if ef is None or ef.id == f.id:
             raise Reject("Duel: the opponent must be an individual of another force")
         if not ef.in_field:
-            raise Reject(f"Duel: {ef.name} has left the field")
+            raise Reject(f"Duel: {s.says(ef.id, 'has')} left the field")
         enemy = _person_in(s, ef, cmd.enemy, "Duel")
         return [own.id, enemy.id], [own, enemy]
     if a == "flee":
@@ -519,9 +520,9 @@ def _targets(s: MassState, f: ForceState, actor: Person, cmd: c.BattleAction) ->
             raise Reject("Contentious Ground: this ground gives no terrain bonus to take")
         o = _other_force(s, f, cmd.target_force, "Contentious Ground")
         if o.advantage.get("terrain", 0) <= 0:
-            raise Reject(f"Contentious Ground: {o.name} does not hold the terrain bonus")
+            raise Reject(f"Contentious Ground: {s.says(o.id, 'does')} not hold the terrain bonus")
         if o.commander is None:
-            raise Reject(f"Contentious Ground: {o.name} has no commander to oppose the roll")
+            raise Reject(f"Contentious Ground: {s.says(o.id, 'has')} no commander to oppose the roll")
         return [o.id], []
     if a in ("dispersive_ground", "encircled_ground", "focal_ground"):
         o = _other_force(s, f, cmd.target_force, _ACTION_TITLE[a])
@@ -561,7 +562,7 @@ def _e_duel(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> 
     s.duel = PendingDuel(force=f.id, challenger=own, target_force=ef.id, target=cmd.enemy,
                          style=style, void=cmd.void)
     s.stage = "duel_answer"
-    ctx.note("challenge", f"{_name(s, own)} challenges {_name(s, cmd.enemy)} ({style}); {ef.name} answers",
+    ctx.note("challenge", f"{_name(s, own)} challenges {_name(s, cmd.enemy)} ({style}); {s.says(ef.id, 'answers')}",
              f.id)
 
 
@@ -624,7 +625,8 @@ def _e_flee(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> 
     f.left_this_wave = True
     f.dice = []
     f.extra_actions = 0
-    ctx.note("force_fled", f"{f.name} flees the field (it still counts this Wave's casualties)", f.id)
+    ctx.note("force_fled", f"{ctx.s.says(f.id, 'flees')} the field ({ctx.s.agrees(f.id, 'it')} still "
+             f"{ctx.s.agrees(f.id, 'counts')} this Wave's casualties)", f.id)
     for p in f.people.values():
         if can_fight(ctx.s.rules, p):
             p.tracked = p.tracked or p.id == f.commander
@@ -638,7 +640,7 @@ def _e_rally(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) ->
     if r.total >= tn:
         raises = raises_of(r.total - tn, entry.cap, s.rules.raise_step)
         f.rally_next = 1 + raises
-        ctx.note("rally", f"Rallying Cry succeeds ({r.total} against {tn}, {counted(raises, 'Raise', 'Raises')}): {f.name} takes "
+        ctx.note("rally", f"Rallying Cry succeeds ({r.total} against {tn}, {counted(raises, 'Raise', 'Raises')}): {s.says(f.id, 'takes')} "
                  f"Glory's Advantage ({1 + raises}) next Wave", f.id, raises=raises, tn=tn)
     else:
         ctx.note("rally", f"Rallying Cry fails ({r.total} against {tn})", f.id, tn=tn)
@@ -670,7 +672,7 @@ def _e_contentious(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleActi
     win, raises, _ = _contest(ctx, [plain_entry(s, f, "battle", "water"), plain_entry(s, o, "battle", "water")],
                               "Contentious Ground")
     s.terrain_next = win.force
-    ctx.note("contentious", f"Contentious Ground: {s.forces[win.force].name} holds the terrain bonus next Wave",
+    ctx.note("contentious", f"Contentious Ground: {s.says(win.force, 'holds')} the terrain bonus next Wave",
              win.force)
 
 
@@ -692,7 +694,7 @@ def _e_encircled(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction
     lost_o, lost_f = len(o.dice) + o.extra_actions, len(f.dice) + f.extra_actions
     o.dice, o.extra_actions = [], 0
     f.dice, f.extra_actions = [], 0
-    ctx.note("encircled", f"{o.name} loses {counted(lost_o, 'action', 'actions')} and {f.name} {lost_f}", f.id)
+    ctx.note("encircled", f"{ctx.s.says(o.id, 'loses')} {counted(lost_o, 'action', 'actions')} and {f.name} {lost_f}", f.id)
 
 
 def _e_entrapping(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
@@ -703,7 +705,7 @@ def _e_focal(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) ->
     o = ctx.s.forces[str(cmd.target_force)]
     o.extra_actions += 1
     o.passed = False
-    ctx.note("focal", f"{o.name} gains an extra Battle Action in Phase {ctx.s.phase}", o.id)
+    ctx.note("focal", f"{ctx.s.says(o.id, 'gains')} an extra Battle Action in Phase {ctx.s.phase}", o.id)
 
 
 def _e_heavy(ctx: MassTxn, f: ForceState, actor: Person, cmd: c.BattleAction) -> None:
@@ -774,17 +776,18 @@ def _resolve_wave(ctx: MassTxn, cmd: c.ResolveWave) -> None:
     for f in s.in_field():
         if f.entrapped:
             f.status = "withdrawn"
-            ctx.note("withdrawn", f"{f.name} breaks ranks and re-forms on open ground: unpursued, its battle "
+            ctx.note("withdrawn", f"{s.says(f.id, 'breaks')} ranks and {s.agrees(f.id, 're-forms')} on open ground: unpursued, "
+                     f"{s.agrees(f.id, 'its')} battle "
                      f"ends neither won nor lost", f.id)
     for f in s.in_field():
         if size(rules, f) == 0:
             f.status = "obliterated"
-            ctx.note("obliterated", f"{f.name} is obliterated", f.id)
+            ctx.note("obliterated", f"{s.says(f.id, 'is')} obliterated", f.id)
             _defeat_ledger(ctx, f, "the force was obliterated")
     for f in s.in_field():
         if f.needs_commander and not [p for p in f.people.values() if can_fight(rules, p)]:
             f.status = "defeated"
-            ctx.note("defeated", f"{f.name} has nobody left to take command: defeated", f.id)
+            ctx.note("defeated", f"{s.says(f.id, 'has')} nobody left to take command: defeated", f.id)
     if any(f.needs_commander for f in s.in_field()):
         s.stage = "commander"
     else:
@@ -817,7 +820,7 @@ def _name_commander(ctx: MassTxn, cmd: c.NameCommander) -> None:
         f.needs_commander = False
         p.tracked = True
         s.only_strategy.append(f.id)
-        ctx.note("new_commander", f"{p.name} takes command of {f.name} (its Advantage starts again from a "
+        ctx.note("new_commander", f"{p.name} takes command of {f.name} ({s.agrees(f.id, 'its')} Advantage starts again from a "
                  f"Battle roll)", f.id, person=p.id)
     if not any(x.needs_commander for x in s.in_field()):
         _finish_wave(ctx)
@@ -840,9 +843,11 @@ def _finish_wave(ctx: MassTxn) -> None:
     if not field:
         _end(ctx, None, "no force is left on the field")
     elif len(field) == 1:
-        _end(ctx, field[0].id, "it is the last force on the field")
+        one = field[0].id  # ("it": a force's name is one unless its set-up says plural; saves made before
+        # `plural` existed hold no plural force, so their saved reasons read as they did)
+        _end(ctx, one, f"{s.agrees(one, 'it')} {s.agrees(one, 'is')} the last force on the field")
     elif leader is not None and len(s.leaders) >= n and all(x == leader for x in s.leaders[-n:]):
-        _end(ctx, leader, f"it held the most Advantage for {n} Waves in a row")
+        _end(ctx, leader, f"{s.agrees(leader, 'it')} held the most Advantage for {n} Waves in a row")
     else:
         _next_wave(ctx)
 
@@ -857,7 +862,7 @@ def _end(ctx: MassTxn, winner: str | None, why: str) -> None:
         ctx.note("battle_end", f"The battle ends without a victor: {why}")
         return
     w = s.forces[winner]
-    ctx.note("battle_end", f"{w.name} wins the battle: {why}", winner, winner=winner)
+    ctx.note("battle_end", f"{s.says(winner, 'wins')} the battle: {why}", winner, winner=winner)
     sharing = [w] + [f for f in s.forces.values() if f.status == "ceded" and f.ceded_to == winner]
     for f in sharing:
         for p in f.people.values():
@@ -907,14 +912,14 @@ def _leave(ctx: MassTxn, cmd: c.Surrender | c.Cede) -> None:
         raise Reject(why)
     if isinstance(cmd, c.Surrender):
         f.status = "surrendered"
-        ctx.note("surrendered", f"{f.name} surrenders to {to.name}", f.id, to=to.id)
+        ctx.note("surrendered", f"{s.says(f.id, 'surrenders')} to {to.name}", f.id, to=to.id)
         _defeat_ledger(ctx, f, "surrendered")
     else:
         f.status = "ceded"
         f.ceded_to = to.id
         s.facts.append(f"{f.name} ceded victory to {to.name}")
-        ally = "its ally " if s.setup.allied(f.id, to.id) else ""
-        ctx.note("ceded", f"{f.name} cedes victory to {ally}{to.name}", f.id, to=to.id)
+        ally = f"{s.agrees(f.id, 'its')} ally " if s.setup.allied(f.id, to.id) else ""
+        ctx.note("ceded", f"{s.says(f.id, 'cedes')} victory to {ally}{to.name}", f.id, to=to.id)
     f.dice = []
     f.extra_actions = 0
 
@@ -928,10 +933,10 @@ def leave_refusal(s: MassState, f: ForceState, to: ForceState, *, cede: bool) ->
         return ""
     allied = s.setup.allied(f.id, to.id)
     if cede and not allied:
-        return (f"{to.name} is not an ally of {f.name}: a force cedes victory only to an ally "
+        return (f"{s.says(to.id, 'is')} not an ally of {f.name}: a force cedes victory only to an ally "
                 "(the battle file's allies); to an enemy it may surrender")
     if not cede and allied:
-        return (f"{to.name} is an ally of {f.name}: a force surrenders only to an enemy; "
+        return (f"{s.says(to.id, 'is')} an ally of {f.name}: a force surrenders only to an enemy; "
                 "to an ally it may cede victory")
     return ""
 
@@ -1053,7 +1058,7 @@ def _gm_brutes(ctx: MassTxn, cmd: c.GmSetBrutes) -> None:
             break
     else:
         f.brutes.append(Division(armour=cmd.armour, count=cmd.count))
-    ctx.note("gm", f"GM: {f.name} has {cmd.count} Brutes in {cmd.armour} armour", f.id)
+    ctx.note("gm", f"GM: {ctx.s.says(f.id, 'has')} {cmd.count} Brutes in {cmd.armour} armour", f.id)
 
 
 def _wrest(ctx: MassTxn, cmd: c.WrestCommand) -> None:

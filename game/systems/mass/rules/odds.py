@@ -52,7 +52,7 @@ def contest(s: MassState, entries: list[Entry], title: str) -> Odds:
         return Odds(title, ("nobody can roll",))
     if len(entries) == 1:
         e = entries[0]
-        return Odds(title, (f"{s.forces[e.force].name} is unopposed",), {e.force: 1.0}, {e.force: {0: 1.0}})
+        return Odds(title, (f"{s.says(e.force, 'is')} unopposed",), {e.force: 1.0}, {e.force: {0: 1.0}})
     dists = [distribution(e.pool) for e in entries]
     co = contest_odds(dists, [e.cap for e in entries], s.rules.raise_step)
     lines = []

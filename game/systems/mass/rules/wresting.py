@@ -53,7 +53,7 @@ def wrest_refusal(s: MassState, force: str) -> str | None:
     if f is None:
         return f"there is no force {force!r} in this battle"
     if not f.in_field:
-        return f"{f.name} is no longer on the field ({f.status})"
+        return f"{s.says(f.id, 'is')} no longer on the field ({f.status})"
     return None
 
 
