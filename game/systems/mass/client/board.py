@@ -527,6 +527,42 @@ class MassBoardScene(Scene):
                 self.scroll += 1
         self._preview()
 
+    def page(self, direction: int) -> None:
+        """PageDown (`direction` 1) / PageUp (-1): the list moves a whole page, the row at the edge
+        it moves towards staying in sight as the other edge's row (one line of context); the
+        selection moves as far as the list, keeping its place in the box. With nothing more that
+        way, the selection goes to the first / last choice. (It scrolled only enough to show the
+        choice a page's count of rows on, so a page moved by a row or two.)"""
+        if not self.legal:
+            return
+        rows = self.command_rows()
+        first, last = rows[0].index, rows[-1].index
+        if direction > 0:
+            if self.list_view().below == 0:
+                self.choose(len(self.legal) - 1)
+                return
+            scroll = min(self._last_scroll(), max(last, first + 1))
+        else:
+            if first == 0:
+                self.choose(0)
+                return
+            scroll = first - 1  # the furthest back the list starts with `first` still its last row
+            while scroll > 0 and self._shows_from(scroll - 1, first):
+                scroll -= 1
+        moved = scroll - self.scroll
+        self.scroll = scroll
+        shown = [r.index for r in self.command_rows()]
+        self.selected = max(shown[0], min(shown[-1], self.selected + moved))
+        self._preview()
+
+    def _shows_from(self, scroll: int, index: int) -> bool:
+        """Whether the list scrolled to `scroll` shows the choice `index`."""
+        was, self.scroll = self.scroll, scroll
+        try:
+            return any(r.index == index for r in self.command_rows())
+        finally:
+            self.scroll = was
+
     def apply_selected(self) -> None:
         if self.handoff_to is not None:
             self._hand_off()
@@ -755,9 +791,9 @@ class MassBoardScene(Scene):
             elif event.key == pygame.K_UP:
                 self.choose(self.selected - 1)
             elif event.key == pygame.K_PAGEDOWN:
-                self.choose(self.selected + max(1, len(self.command_rows())))
+                self.page(1)
             elif event.key == pygame.K_PAGEUP:
-                self.choose(self.selected - max(1, len(self.command_rows())))
+                self.page(-1)
             elif event.key == pygame.K_p:
                 self.players_dialog()
             elif event.key == pygame.K_h and not self.over:
