@@ -333,7 +333,8 @@ def _not_now(state: Any, f: TurnFile, files: list[TurnFile]) -> GameFileError:
         return refused(f, ("player",), f"not {possessive(name)} turn yet: the {PHASE_NAMES[f.phase]} phase goes in player order "
                                        f"({', '.join(state.player_name(p) for p in order)}) and the file of "
                                        f"{', '.join(gap)} comes first; nothing of this file is taken")
-    return refused(f, ("player",), f"{name} has nothing to send in the {PHASE_NAMES.get(f.phase, f.phase)} phase")
+    return refused(f, ("player",), f"{state.player_says(f.player, 'has')} nothing to send in the "
+                   f"{PHASE_NAMES.get(f.phase, f.phase)} phase")
 
 
 def import_turns(rec: Any, campaign: str, paths: list[str]) -> Imported:
