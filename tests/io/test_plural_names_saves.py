@@ -10,7 +10,7 @@ from typing import Any
 
 from game.__main__ import main
 from game.replay import load_game, verify_save
-from game.systems.mass.io.files import load_battle
+from game.systems.mass.io.files import load_battle, load_mass_commands
 from game.systems.mass.rules import choices
 from game.systems.mass.rules.engine import initial_state as mass_initial
 from game.table import TABLE
@@ -75,3 +75,33 @@ def test_a_plural_force_s_words_agree_in_the_rules_and_its_save_keeps_the_key(tm
     line = choices.preview(s, Cede(force="akira", to="hida")).lines[0]
     assert line == "Akira's army leaves the field; it shares The Crabs' victory if The Crabs win"
     assert s.model_dump(mode="json")["setup"]["forces"][0]["plural"] is True
+
+
+def test_a_plural_force_s_labels_odds_and_terrain_note_agree(tmp_path: Path) -> None:
+    from game.systems.mass.rules.commands import Surrender
+    from game.systems.mass.rules.system import SYSTEM
+
+    loaded = load_battle(_plural_battle(tmp_path))
+    s = mass_initial(loaded.setup, loaded.seed)
+    assert choices.label(s, Surrender(force="hida", to="akira")) == \
+        "The Crabs: surrender to Akira's army (ends their battle as a defeat)"
+    _, script = load_mass_commands(MASS / "borderland-valley-commands.yaml")
+    lines: list[str] = []
+    for cmd in script[:10]:  # the appointments and the four Ways, the example's forced dice
+        lines += [line for c in choices.legal_commands(s) for line in choices.preview(s, c).lines]
+        out = SYSTEM.apply(s, cmd)
+        lines += [SYSTEM.describe_event(s, e) for e in out.events]
+        s = out.state
+    text = "\n".join(lines)
+    assert "Constricted ground: The Crabs (won Strategy) gain their commander's Water (4) as Advantage" in text
+    assert "The Crabs (Hida Jo, " in text and "): win " in text and "): wins " in text  # Akira's army: one
+    assert "The Crabs wins" not in text and "The Crabs has" not in text and "The Crabs is" not in text
+
+
+def test_a_campaign_battle_s_dice_are_named_as_the_power_s_manoeuvre() -> None:
+    from game.systems.campaign.cli.campaign import replay
+
+    _, rec, _ = replay(str(CAMPAIGN / "teaching.yaml"), str(CAMPAIGN / "teaching-commands.yaml"))
+    purposes = [e.purpose for e in rec.all_events() if getattr(e, "kind", "") == "dice_rolled"]
+    # "The Zones Withdraw (mobility)" read as a sentence whose verb does not agree ("Jibril Block")
+    assert "The Zones' Withdraw (mobility)" in purposes and "Jibril's Block (defense)" in purposes

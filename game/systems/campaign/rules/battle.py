@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.core.roller import Roller
+from game.core.system import possessive
 from game.systems.campaign.rules import hexes
 from game.systems.campaign.rules.combat import (
     GOT_AWAY,
@@ -259,7 +260,7 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
             successes[play.player] = 0
             continue
         _, s = w.roll(pool.dice, battle.id, play.player,
-                      f"{state.player_name(play.player)} {MANOEUVRE_NAMES[play.plays_as]} ({pool.stat})")
+                      f"{possessive(state.player_name(play.player))} {MANOEUVRE_NAMES[play.plays_as]} ({pool.stat})")
         successes[play.player] = s + pool.bonus_successes
     v = verdict(rules, play_a, play_b, successes[pa], successes[pb])
     w.events.append(ResultRead(battle=battle.id, week=state.week, successes=successes, margin=v.margin, band=v.band,

@@ -250,7 +250,7 @@ def label(s: MassState, cmd: Any) -> str:
         return f"{fname}: " + (f"{engine._name(s, cmd.person)} takes command" if cmd.person
                                else "nobody takes command (the force is defeated)")
     if k == "surrender":
-        return f"{fname}: surrender to {s.forces[cmd.to].name} (ends its battle as a defeat)"
+        return f"{fname}: surrender to {s.forces[cmd.to].name} (ends {s.agrees(cmd.force, 'its')} battle as a defeat)"
     if k == "cede":
         ally = "the ally " if s.setup.allied(cmd.force, cmd.to) else ""
         return f"{fname}: cede victory to {ally}{s.forces[cmd.to].name}"
@@ -445,7 +445,7 @@ def contest(s: MassState, entries: list[Entry], title: str) -> odds.Odds:
     for e, w, r in zip(entries, co.win, co.raises, strict=True):
         ra = ", ".join(f"{k}: {100 * v:.1f}%" for k, v in r.items() if v >= 0.0005)
         lines.append(f"{s.forces[e.force].name} ({engine._name(s, e.person)}, {e.pool.text()}): "
-                     f"wins {100 * w:.1f}%; Raises {ra}")
+                     f"{s.agrees(e.force, 'wins')} {100 * w:.1f}%; Raises {ra}")
     return odds.Odds(title, tuple(lines), {e.force: w for e, w in zip(entries, co.win, strict=True)},
                      {e.force: r for e, r in zip(entries, co.raises, strict=True)})
 
@@ -518,7 +518,8 @@ def appointment_odds(s: MassState, cmd: c.Appoint) -> odds.Odds:
         mine = _entries(s, {f.id: pid}, way)
         entry = next((e for e in mine if e.force == f.id), None)
         if entry is None:
-            lines.append(f"{title}: {f.name} may not roll (its commander's status is below another's)"
+            lines.append(f"{title}: {s.says(f.id, 'may')} not roll ({s.agrees(f.id, 'its')} commander's status is "
+                         "below another's)"
                          if way == "honor" else f"{title}: {f.name} cannot roll")
             continue
         d = distribution(entry.pool)

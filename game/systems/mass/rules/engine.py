@@ -317,7 +317,7 @@ def _terrain_bonus(ctx: MassTxn, winner: str) -> None:
     bonus = f.people[f.commander].stats.rings.rank(ring)
     f.advantage["terrain"] = bonus
     why = "won the Contentious Ground" if holder != winner else "won Strategy"
-    ctx.note("terrain", f"{s.setup.terrain.title()} ground: {f.name} ({why}) gains its commander's "
+    ctx.note("terrain", f"{s.setup.terrain.title()} ground: {f.name} ({why}) {s.agrees(f.id, 'gains')} {s.agrees(f.id, 'its')} commander's "
              f"{ring.title()} ({bonus}) as Advantage", holder, advantage=bonus, ring=ring)
 
 

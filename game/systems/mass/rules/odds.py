@@ -59,7 +59,7 @@ def contest(s: MassState, entries: list[Entry], title: str) -> Odds:
     for e, w, r in zip(entries, co.win, co.raises, strict=True):
         who = engine._name(s, e.person)
         ra = ", ".join(f"{k}: {_pct(v)}" for k, v in r.items() if v >= 0.0005)
-        lines.append(f"{s.forces[e.force].name} ({who}, {e.pool.text()}): wins {_pct(w)}; Raises {ra}")
+        lines.append(f"{s.forces[e.force].name} ({who}, {e.pool.text()}): {s.agrees(e.force, 'wins')} {_pct(w)}; Raises {ra}")
     return Odds(title, tuple(lines), {e.force: w for e, w in zip(entries, co.win, strict=True)},
                 {e.force: r for e, r in zip(entries, co.raises, strict=True)})
 
