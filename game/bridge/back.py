@@ -195,12 +195,14 @@ def campaign_result(state: CampaignState, battle_id: str, rules: ScalesRules, lo
             for a in state.forces(battle, loser):
                 if all(casualties.get(u, 0) >= battle_mod.unit_capacity(state.unit_type(u), state.units[u])
                        for u in state.alive_units(a.id)):
-                    steps.append(f"   {a.name} is destroyed; it does not move")
+                    steps.append(f"   {state.army_says(a.id, 'is')} destroyed; {state.army_agrees(a.id, 'it')} "
+                                 f"{state.army_agrees(a.id, 'does')} not move")
                     continue
                 path = battle_mod.destinations(state, w, a, move, dummy)
                 path = path if move == "rout" else path[:1]
                 if not path:
-                    steps.append(f"   {a.name} has no free hex to {move.replace('_', ' ')} to; it stays")
+                    steps.append(f"   {state.army_says(a.id, 'has')} no free hex to {move.replace('_', ' ')} to; "
+                                 f"{state.army_agrees(a.id, 'it')} {state.army_agrees(a.id, 'stays')}")
                     continue
                 moves[a.id] = tuple(path)
                 steps.append(f"   {a.name}: " + " -> ".join(f"{c[0]},{c[1]}" for c in (a.hex, *path)))

@@ -132,7 +132,7 @@ def tactical_plan(state: CampaignState, battle_id: str, rules: ScalesRules, cell
         "name": f"Battle {battle.id} at {where}, week {state.week}",
         "description": (f"Campaign battle {battle.id} ({terrain or 'unknown terrain'}) fought out as a tactical "
                         f"battle: {state.player_says(defender.player, 'defends')}, {state.player_says(attacker.player, 'attacks')}. "
-                        + " ".join(f"{state.armies[a].name} deploys on the {edge} edge."
+                        + " ".join(f"{state.army_says(a, 'deploys')} on the {edge} edge."
                                    for a, (edge, _why) in edge_text.items())
                         + " Its result goes back to the campaign when it ends."),
         "map": map_name,

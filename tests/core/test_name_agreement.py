@@ -98,3 +98,18 @@ def test_a_mass_plural_that_is_not_true_or_false_is_refused_with_its_field(tmp_p
     with pytest.raises(GameFileError) as exc:
         load_battle(p)
     assert str(p) in str(exc.value) and "plural" in str(exc.value)
+
+
+def test_a_campaign_army_is_one_unless_the_scenario_says_plural_and_its_lines_agree(tmp_path: Path) -> None:
+    from game.systems.campaign.rules.describe import event_text
+    from game.systems.campaign.rules.engine import initial_state
+    from game.systems.campaign.rules.events import ArmyDestroyed
+
+    p = _campaign(tmp_path, "")
+    p.write_text(p.read_text(encoding="utf-8").replace(
+        "{id: x, owner: a, at: [16, 9], units: [zone_rifle_division]}",
+        "{id: x, name: Rangers of the North, owner: a, at: [16, 9], units: [zone_rifle_division], plural: true}"),
+        encoding="utf-8")
+    st = initial_state(load_campaign(p).setup, 1)
+    assert st.army_says("x", "has") == "Rangers of the North have" and st.army_says("y", "has") == "y has"
+    assert event_text(st, ArmyDestroyed(army="x")) == "Rangers of the North are destroyed"

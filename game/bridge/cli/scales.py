@@ -152,7 +152,7 @@ def _tactical(args: argparse.Namespace) -> int:
           f"play if you like); {len(plan.origin)} tactical units for {len(set(plan.origin.values()))} campaign "
           f"units; {state.player_says(plan.defender, 'defends')}")
     for army, (edge, why) in plan.edges.items():
-        print(f"  {state.armies[army].name} deploys on the {edge} edge ({why})")
+        print(f"  {state.army_says(army, 'deploys')} on the {edge} edge ({why})")
     _said(path, replaced, since)
     print(f"play it: python -m game play {path}")
     return 0

@@ -159,7 +159,7 @@ def result_sentences(state: Any, result: Any) -> list[str]:
     if result.moves:
         for aid, path in result.moves.items():
             where = ", then ".join(f"{c[0]},{c[1]}" for c in path)
-            out.append(f"{state.army_name(aid)} moves to {where}.")
+            out.append(f"{state.army_says(aid, 'moves')} to {where}.")
     elif result.winner is not None:
         out.append("Nobody moves.")
     return out

@@ -179,6 +179,7 @@ class ArmyEntry(_Strict):
     at: Coord
     route: Coord | None = None
     units: list[UnitEntry] = Field(min_length=1)
+    plural: StrictBool = False  # the name takes a plural verb ("the Rangers of the North have"); one without it
 
     @field_validator("units", mode="before")
     @classmethod
@@ -303,7 +304,7 @@ def load_campaign(path: str | Path) -> LoadedCampaign:
                     raise GameFileError(str(p), _where(doc, ("armies", i, "units", j)), f"unit id {uid!r} used twice")
                 unit_ids.add(uid)
                 units.append(UnitSetup(uid, e.type))
-        armies.append(ArmySetup(a.id, a.name or a.id, a.owner, a.at, tuple(units), a.route))
+        armies.append(ArmySetup(a.id, a.name or a.id, a.owner, a.at, tuple(units), a.route, a.plural))
     aids = {a.id: a for a in armies}
     if len(aids) != len(armies):
         raise GameFileError(str(p), _where(doc, ("armies",)), "two armies share an id")

@@ -308,6 +308,8 @@ def resolve(state: CampaignState, w: Work, battle_id: str) -> None:
     loose = rules.readings >= 2 and "skirmish" in (play_a.reads_as, play_b.reads_as)  # §7.1: not held
     if loose:
         lines.append("read as Skirmish: the armies of this battle may move out next week")
+    # (the lines are saved state: they keep the words they had before names' verbs agreed with a
+    # scenario's `plural:`, so a save made then still replays bit for bit; people read the events)
     log = WeekLog(week=state.week, orders={pa: oa, pb: ob}, lines=tuple(lines))
     battle = battle.model_copy(update={"orders": {}, "log": (*battle.log, log),
                                        **({"loose_week": state.week + 1} if loose else {})})

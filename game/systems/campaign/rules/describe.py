@@ -21,8 +21,8 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "army_moved":
         how = {"move": "moves", "withdraw": "withdraws", "fall_back": "falls back", "rout": "routs",
                "breakthrough": "breaks through", "gm": "is placed by the GM", "fought_out": "moves"}[e.reason]
-        return (f"{state.army_name(e.army)} {how} to {_h(e.path[-1])}" + (f" (cost {e.cost})" if e.cost else "")
-                + (", as its battle fought out ended" if e.reason == "fought_out" else "")
+        return (f"{state.army_says(e.army, how)} to {_h(e.path[-1])}" + (f" (cost {e.cost})" if e.cost else "")
+                + (f", as {state.army_agrees(e.army, 'its')} battle fought out ended" if e.reason == "fought_out" else "")
                 + (f", stopped by {'an enemy army' if e.stopped_by == 'enemy' else 'a battle'}" if e.stopped_by else ""))
     if k == "turn_passed":
         return f"{PHASE_NAMES.get(e.phase, e.phase)}: " + (f"{possessive(pn(e.player))} turn" if e.player else "everyone is done")
@@ -33,7 +33,7 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "battle_started":
         return f"battle {e.battle} begins at {_h(e.hex)}: {pn(e.sides[0])} against {pn(e.sides[1])}"
     if k == "army_joined":
-        return f"{state.army_name(e.army)} joins battle {e.battle}"
+        return f"{state.army_says(e.army, 'joins')} battle {e.battle}"
     if k == "general_moved":
         g = state.generals.get(e.general)
         return f"{g.name if g else e.general} joins {state.army_name(e.army) if e.army else 'no army'}"
@@ -70,9 +70,9 @@ def event_text(state: CampaignState, e: Any) -> str:
     if k == "routed":
         return f"{e.battle}: {says(e.player, 'routs')}; every unit takes one more casualty"
     if k == "army_locked":
-        return f"{state.army_name(e.army)} is pinned by the Block: no withdrawal in week {e.week}"
+        return f"{state.army_says(e.army, 'is')} pinned by the Block: no withdrawal in week {e.week}"
     if k == "army_destroyed":
-        return f"{state.army_name(e.army)} is destroyed"
+        return f"{state.army_says(e.army, 'is')} destroyed"
     if k == "battle_ended":
         return f"battle {e.battle} ends: {e.how}"
     if k == "week_ended":

@@ -207,10 +207,10 @@ def _check_path(state: CampaignState, army: ArmyState, path: tuple[Coord, ...]) 
             raise Reject(f"Armies cannot enter hex {c[0]},{c[1]} ({m.terrain.get(c, 'nothing')}).")
         cost += step
         if cost > mp:
-            raise Reject(f"{army.name} has {mp} movement points; this path costs {cost} by hex {c[0]},{c[1]}.")
+            raise Reject(f"{state.army_says(army.id, 'has')} {mp} movement points; this path costs {cost} by hex {c[0]},{c[1]}.")
         stop = "an enemy army" if enemy_at(state, c, army.owner) else ("a battle" if state.battle_at(c) else "")
         if stop and i != len(path) - 1:
-            raise Reject(f"{army.name} must stop at hex {c[0]},{c[1]}: it holds {stop}.")
+            raise Reject(f"{state.army_says(army.id, 'must')} stop at hex {c[0]},{c[1]}: it holds {stop}.")
         at = c
     last = path[-1]
     why = "enemy" if enemy_at(state, last, army.owner) else ("battle" if state.battle_at(last) else "")
@@ -230,9 +230,9 @@ def _move(txn: CampaignTxn, cmd: MoveArmy) -> None:
         raise Reject(f"It is {possessive(state.player_name(active_player(state) or ''))} movement, not "
                      f"{possessive(state.player_name(army.owner))}.")
     if army.moved:
-        raise Reject(f"{army.name} has already moved this week.")
+        raise Reject(f"{state.army_says(army.id, 'has')} already moved this week.")
     if held_in_battle(state, army):
-        raise Reject(f"{army.name} is held in a battle and cannot move on.")
+        raise Reject(f"{state.army_says(army.id, 'is')} held in a battle and cannot move on.")
     cost, why = _check_path(state, army, cmd.path)
     left = army.battle if army.battle and cmd.path[-1] != army.hex else None
     last = cmd.path[-1]
@@ -413,7 +413,7 @@ def _pickup(txn: CampaignTxn, cmd: Pickup) -> None:
     rng = state.cs.rules.movement.pickup_range
     dist = hexes.hex_distance(state.cs.map, g.hex, army.hex)
     if dist > rng:
-        raise Reject(f"{army.name} is {dist} hexes from {g.name}; a pick-up move reaches {rng}.")
+        raise Reject(f"{state.army_says(army.id, 'is')} {dist} hexes from {g.name}; a pick-up move reaches {rng}.")
     generals = dict(state.generals)
     generals[g.id] = g.model_copy(update={"army": army.id, "hex": army.hex, "picked_up": True})
     txn.state = state.model_copy(update={"generals": generals})

@@ -98,7 +98,7 @@ def apply_result(txn: CampaignTxn, cmd: GmBattleResult) -> None:
                 raise Reject(f"{a.name}: hex {c[0]},{c[1]} is not next to {at[0]},{at[1]}.")
             tr = state.cs.rules.terrain.get(state.cs.map.terrain.get(c, ""))
             if tr is None or tr.cost is None:
-                raise Reject(f"{a.name} cannot enter hex {c[0]},{c[1]}.")
+                raise Reject(f"{state.army_says(a.id, 'cannot')} enter hex {c[0]},{c[1]}.")
             at = c
     w = battle_mod.Work(state, txn.roller)  # nothing is rolled
     for player in b.sides:

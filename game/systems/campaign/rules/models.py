@@ -238,6 +238,7 @@ class ArmySetup:
     hex: Coord
     units: tuple[UnitSetup, ...]
     route: Coord | None = None
+    plural: bool = False  # the name is grammatically plural; one by default ("Lowmarch Rifle Corps has")
 
 
 @dataclass(frozen=True)

@@ -187,6 +187,18 @@ class CampaignState(Frozen):
         a = self.armies.get(aid)
         return a.name if a else aid
 
+    def army_plural(self, aid: str) -> bool:
+        """Whether the army's name is plural (its scenario's `plural:`; one by default)."""
+        return any(a.plural for a in self.cs.armies if a.id == aid)
+
+    def army_says(self, aid: str, verb: str) -> str:
+        """The army's name and a verb agreeing with it: "Lowmarch Rifle Corps has"."""
+        return says(self.army_name(aid), self.army_plural(aid), verb)
+
+    def army_agrees(self, aid: str, word: str) -> str:
+        """A verb or pronoun ("it", "its") further on in a line whose subject is the army."""
+        return agree(word, self.army_plural(aid))
+
     def alive_units(self, aid: str) -> list[str]:
         return [u for u in self.armies[aid].units if not self.units[u].destroyed]
 
