@@ -43,3 +43,20 @@ def test_a_click_on_the_battles_own_button_in_gm_mode_says_why_it_waits() -> Non
     click_at(app, give.rect.center)
     assert len(scene.session.history) == before  # nothing played
     assert gm.message == f"'{give.text}' is the battle's, not the GM's: F2 leaves GM mode, then press it."
+
+
+def test_a_unit_the_gm_places_is_selected_so_the_panel_edits_it_next() -> None:
+    app = _app()
+    scene = battle(app)
+    key(app, pygame.K_F2)
+    gm = app.scenes.top
+    gm.press("tool:place")
+    target = scene.state.board.hex_at(5, 5)
+    assert scene.state.unit_at(target) is None
+    click_hex(app, target)
+    placed = scene.state.unit_at(target)
+    assert placed is not None and scene.selected == placed.id
+    assert gm.message.startswith("GM: places")  # what was done, still said
+    strength = placed.strength
+    gm.press("str-")
+    assert scene.state.units[placed.id].strength == strength - 1

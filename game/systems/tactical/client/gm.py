@@ -440,8 +440,11 @@ class GmScene(Scene):
             self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
         elif self.tool == "place":
             type_id = self.type_ids[self.type_index]
-            self.submit(PlaceUnit(unit_id=self._new_unit_id(type_id), type_id=type_id,
-                                  side=self.side_ids[self.side_index], at=h))
+            uid = self._new_unit_id(type_id)
+            if self.submit(PlaceUnit(unit_id=uid, type_id=type_id, side=self.side_ids[self.side_index], at=h)):
+                said = self.message  # the unit placed is the one the buttons edit next (they
+                self.select(uid)     # said "Select a unit first", the Select tool needed)
+                self.say(said)
         elif self.tool == "move":
             uid = self.selected
             if unit is not None and unit.id != uid:
