@@ -60,3 +60,21 @@ def test_a_unit_the_gm_places_is_selected_so_the_panel_edits_it_next() -> None:
     strength = placed.strength
     gm.press("str-")
     assert scene.state.units[placed.id].strength == strength - 1
+
+
+def test_the_battles_keys_in_gm_mode_act_or_say_why_they_wait() -> None:
+    app = _app()
+    key(app, pygame.K_F2)
+    gm = app.scenes.top
+    key(app, pygame.K_h)  # the hint is the game's
+    assert gm.message == "H (hint) is the game's, not GM mode's: F2 leaves GM mode first."
+    key(app, pygame.K_TAB)
+    assert gm.message.startswith("Tab or N (next unit that can still act) is the game's")
+    key(app, pygame.K_e)  # as the top bar's End button says
+    assert gm.message == "The phase ends from the game's screen: F2 leaves GM mode, then E."
+    key(app, pygame.K_o)  # the options open, as the top bar's Options button does
+    assert app.scenes.top.name != "gm"
+    key(app, pygame.K_ESCAPE)
+    assert app.scenes.top.name == "gm"
+    key(app, pygame.K_p)  # the players dialog: the GM's to change
+    assert app.scenes.top.name != "gm"

@@ -36,7 +36,7 @@ from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import RichTextBox, Styled
 from game.systems.tactical.client import text
 from game.systems.tactical.client.battle import TOP_H
-from game.systems.tactical.client.battle_keys import PAN_KEYS
+from game.systems.tactical.client.battle_keys import BATTLE_KEYS, PAN_KEYS
 from game.systems.tactical.client.modes import SelectMode
 from game.systems.tactical.io.scenario_export import export_session
 from game.systems.tactical.rules.gm import (
@@ -505,9 +505,10 @@ class GmScene(Scene):
                     self.leave()
             elif k == pygame.K_F3:  # (F5, F9 and Ctrl+O are shell keys: game/shell/keys.py)
                 actions.open_replay_view(b)
+            elif _is_view_key(k):
+                b.handle_event(event)
             else:
-                if _is_view_key(k):
-                    b.handle_event(event)
+                self._battle_key(event)
         elif event.type == pygame.KEYUP:
             b.handle_event(event)
         elif event.type == pygame.MOUSEWHEEL:
@@ -540,6 +541,22 @@ class GmScene(Scene):
                 if h is not None:
                     self.click_hex(h)
             self._dragging = False
+
+    def _battle_key(self, event: pygame.event.Event) -> None:
+        """A battle key pressed in GM mode: Space, O and P act as on the battle (the animation
+        skipped, the options, the players: the GM's to change); E / Enter says how the phase
+        ends, as its button does; the hint and the next unit say they wait for the game's
+        screen. They did nothing, and said nothing."""
+        binding = next((bnd for bnd in BATTLE_KEYS if bnd.matches(event)), None)
+        if binding is None:
+            return
+        if binding.label in ("Space", "O", "P"):
+            self.battle.handle_event(event)
+        elif binding.label == "E or Enter":
+            self._battle_top("end")
+        elif binding.label in ("H", "Tab or N"):
+            what = binding.what.split(":")[0]
+            self.say(f"{binding.label} ({what}) is the game's, not GM mode's: F2 leaves GM mode first.")
 
     def _battle_top_button(self, pos: tuple[int, int]) -> str | None:
         """The battle's top-bar button under `pos` ("undo", "end", "options", "help"), None when
