@@ -440,10 +440,10 @@ class GmScene(Scene):
             self.say(f"Selected {st.unit_name(unit.id)}." if unit is not None else "No unit there.")
         elif self.tool == "place":
             type_id = self.type_ids[self.type_index]
-            uid = self._new_unit_id(type_id)
-            if self.submit(PlaceUnit(unit_id=uid, type_id=type_id, side=self.side_ids[self.side_index], at=h)):
+            new_id = self._new_unit_id(type_id)
+            if self.submit(PlaceUnit(unit_id=new_id, type_id=type_id, side=self.side_ids[self.side_index], at=h)):
                 said = self.message  # the unit placed is the one the buttons edit next (they
-                self.select(uid)     # said "Select a unit first", the Select tool needed)
+                self.select(new_id)  # said "Select a unit first", the Select tool needed)
                 self.say(said)
         elif self.tool == "move":
             uid = self.selected
