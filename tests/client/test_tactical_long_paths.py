@@ -89,3 +89,22 @@ def test_the_load_menus_title_fits_a_deep_saves_folder_by_giving_up_its_first_fo
     assert fonts.font(16, True).size(title)[0] <= 876
     assert title.endswith("/of-this-table-top-game/kept-by-the-games-master)") and "(2 in …/" in title
     assert folder_title(2, Path("/tmp/saves"), 876) == "Load a saved game (2 in /tmp/saves)"
+
+
+def test_the_top_bars_first_line_fits_a_personal_slot_with_long_names_at_960() -> None:
+    from game.systems.tactical.client.battle_panels import _fit_status
+    from game.systems.tactical.rules.state import TurnSlot
+
+    session = _session()
+    session.state = session.state.model_copy(update={"turn_order": (TurnSlot(side="blue", unit_id="r1"),
+                                                                    TurnSlot(side="red"))})
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    label = scene.panels.status_label
+    assert "Personal:" in label.text and label.text.endswith("alone")  # a short line: whole
+    line = _fit_status("Round 1/8", "Zone Expeditionary Column", "Movement", "Captain Ilse Varga", label)
+    assert label.font.size(line)[0] <= label.rect.w
+    assert line == "Round 1/8 · Movement · Personal: Captain Ilse Varga alone"  # the side gives way first
+    line = _fit_status("Round 1/8", "Zone Expeditionary Column", "Movement",
+                       "Knight-Warden Oskar Tann of the Riverford Crossing Garrison", label)
+    assert label.font.size(line)[0] <= label.rect.w and line.endswith("…") and " · Personal: " in line

@@ -210,10 +210,9 @@ class Panels:
             status = f"{rnd} · Initiative"
         else:
             owner = st.active_side
-            status = f"{rnd} · {st.side_name(owner) if owner else ''} · {phase} phase"
             slot = st.active_slot
-            if slot is not None and slot.unit_id is not None:
-                status += f" · Personal: {st.unit_name(slot.unit_id)} alone"
+            alone = (st.unit_name(slot.unit_id) if slot is not None and slot.unit_id is not None else None)
+            status = _fit_status(rnd, st.side_name(owner) if owner else "", phase, alone, self.status_label)
         self._set_label("status", self.status_label, status)
         self.refresh_hint(ctx)
         # selected unit
@@ -506,6 +505,31 @@ def _log_block(session: Session, st: Any, step: Any, why: str | None = None) -> 
     gm = getattr(step, "gm", False) and not str(head).startswith("GM")
     said = [line(ink(why, DIM, italic=True))] if why is not None else []
     return [line(ink("GM", text.WARN) if gm else None, " " if gm else None, bold(head)), *said, *block]
+
+
+def _fit_status(rnd: str, side: str, phase: str, alone: str | None, label: Any) -> str:
+    """The top bar's first line, as it fits the label: "Round 1/8 · Zone Column · Movement phase
+    · Personal: Captain Varga alone" in full when it fits; else without "phase", then (a unit
+    acting alone names its side) without the side; else its words that fit, with "…". At 960 x
+    600 a Personal slot's line was cut mid-word at the label's edge."""
+    personal = f" · Personal: {alone} alone" if alone else ""
+    forms = [f"{rnd} · {side} · {phase} phase{personal}", f"{rnd} · {side} · {phase}{personal}"]
+    if alone:
+        forms.append(f"{rnd} · {phase} · Personal: {alone} alone")
+    font = getattr(label, "font", None)
+    if font is None:
+        return forms[0]
+    room = label.rect.w - 4
+    for form in forms:
+        if font.size(form)[0] <= room:
+            return form
+    kept = ""
+    for word in forms[-1].split(" "):
+        longer = f"{kept} {word}" if kept else word
+        if font.size(longer.rstrip(" ·") + "…")[0] > room:
+            break
+        kept = longer
+    return kept.rstrip(" ·") + "…"
 
 
 def _fit_sentences(hint: str, label: Any) -> str:
