@@ -515,7 +515,9 @@ def on_terminate(app: AppContext, signum: int) -> list[Path]:
         print(f"{name}: not sent, and not kept: {'; '.join(lost)}", file=sys.stderr, flush=True)
     game = live_game(app)
     if game is not None and kept:
-        tell(game, f"Asked to close ({name}): the moves since the last save are kept in {kept[-1].name}.", 10.0)
+        where = f"{kept[-1].parent.name}/{kept[-1].name}"  # the saves folder's recovery/, as F9's note names it
+        tell(game, f"Asked to close ({name}): the moves since the last save are kept in {where} (the next start "
+                   "offers to resume it).", 10.0)
     if any(s.name == "quit_dialog" for s in app.scenes):  # asked once already: a logout does not wait
         quit_now(app, anyway=True)
         return kept

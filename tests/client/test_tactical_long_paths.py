@@ -108,3 +108,26 @@ def test_the_top_bars_first_line_fits_a_personal_slot_with_long_names_at_960() -
     line = _fit_status("Round 1/8", "Zone Expeditionary Column", "Movement",
                        "Knight-Warden Oskar Tann of the Riverford Crossing Garrison", label)
     assert label.font.size(line)[0] <= label.rect.w and line.endswith("…") and " · Personal: " in line
+
+
+def test_a_terminate_signal_names_the_recovery_saves_folder_and_what_the_next_start_does(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    import signal
+
+    import game.systems.tactical.rules as ail
+
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    session = launch.session_from_save(TABLE, demo_save(tmp_path / "s.yaml"))
+    assert session is not None
+    app = make_app(session, size=(960, 600), blackout=False)
+    scene = battle(app)
+    unit = next(u for u in session.state.units.values() if u.side == session.state.active_side)
+    for h in session.board.terrain:  # a move, so there is play since the last save
+        if scene.submit(ail.Move(unit_id=unit.id, path=(unit.hex, h))):
+            break
+    settle(app, 3)
+    app.terminate(signal.SIGTERM)
+    settle(app, 2)
+    kept = list((tmp_path / "saves" / "recovery").glob("*.yaml"))
+    assert len(kept) == 1
+    assert f"kept in recovery/{kept[0].name} (the next start offers to resume it)." in (scene.toast_text or "")
