@@ -170,7 +170,7 @@ class GmScene(Scene):
         """Build the panel's widgets `w` wide; the height they take. Rows of 26-pixel buttons,
         the title row holding Undo and Redo, the tools, the message box (three lines), what
         the Place tool puts down, the selected unit and its edits (the chosen stat's value
-        between - and +), Advantage, the next rolls, Save as scenario: 551 pixels, the panel
+        between - and +), Advantage, the next rolls, Save as scenario: 547 pixels, the panel
         is 554 high at 960 x 600 (it scrolled there, its lower third out of sight)."""
         self.ui.clear_and_reset()  # type: ignore[no-untyped-call]
         self.buttons.clear()
