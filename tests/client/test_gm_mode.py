@@ -204,3 +204,17 @@ def test_the_selected_unit_and_the_last_message_show_in_the_panels_text_boxes(tm
     name = battle(app).state.unit_name("band-1")
     assert gm.unit_box.html_text[0][0] == Span(name, bold=True) and gm.unit_box.text_height > 0  # its name, bold
     assert plain(gm.message_box.html_text) and gm.message_box.rect.w > 0
+
+
+def test_the_top_bars_undo_looks_enabled_in_gm_mode_when_the_gm_can_undo_and_player_again_after(
+        tmp_path: Path, saves_dir: Path) -> None:  # noqa: F811
+    # the last command rolled dice: the player's Undo is greyed, but in GM mode a click on it is
+    # the GM's undo (anything), so it looked greyed while it worked
+    app = open_app(played_overwatch(tmp_path / "ow.yaml"))
+    scene = battle(app)
+    undo = scene.panels.top_buttons["undo"]
+    assert not scene.session.can_undo and not undo.is_enabled
+    gm_on(app)
+    assert undo.is_enabled
+    key(app, pygame.K_F2)  # GM mode off: the player's Undo again
+    assert top_name(app) != "gm" and not undo.is_enabled

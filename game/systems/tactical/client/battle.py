@@ -110,6 +110,7 @@ class BattleScene(Scene):
         self.mode: Mode = SelectMode()
         self.selected: str | None = None
         self.hover: Hex | None = None
+        self.gm_on = False  # GM mode (gm.py) is over this battle: the top bar's Undo is the GM's
         self.mouse = (0, 0)
         self._press: tuple[int, tuple[int, int]] | None = None
         self._dragging = False

@@ -50,6 +50,7 @@ class PanelContext(Protocol):
     mode: Mode
     hover: Hex | None
     selected: str | None
+    gm_on: bool  # GM mode is on over the battle: the top bar's Undo is the GM's (anything)
 
     @property
     def state(self) -> Any: ...
@@ -235,7 +236,8 @@ class Panels:
             self._shown["log_n"] = log_key
             self._set_text("log", self.log_box, log_text(session, st))
         # buttons
-        enable(self.top_buttons["undo"], session.can_undo)
+        # in GM mode the top bar's Undo is the GM's undo (gm.py), which takes back anything played
+        enable(self.top_buttons["undo"], bool(session.record.steps) if ctx.gm_on else session.can_undo)
         if st.phase in ("movement", "attack") and st.pending is None and session.seats.is_computer(st.active_side):
             enable(self.top_buttons["end"], False)  # the computer ends its own phases
             label = "Computer playing"

@@ -102,9 +102,10 @@ class GmScene(Scene):
         self._dragging = False
         self.buttons: dict[pygame_gui.elements.UIButton, str] = {}
         self.ui = app.make_ui()
+        battle.gm_on = True  # the top bar's Undo is the GM's while this is on (enabled as it can act)
         if not isinstance(battle.mode, SelectMode):  # a unit's move or attack was under way: it
             battle.mode = SelectMode()               # waits (its tints said a click would move it)
-            battle.refresh_panels()
+        battle.refresh_panels()
         self._build()
         self._shift_view(True)
 
@@ -478,7 +479,10 @@ class GmScene(Scene):
     def on_exit(self) -> None:
         """Leaving GM mode (F2, Esc, or a load replacing the battle): the table's settings return."""
         self.app.settings.blackout = self.saved_blackout
+        self.battle.gm_on = False
         self._shift_view(False)
+        if self.battle in self.app.scenes:  # (not after a load replaced the battle)
+            self.battle.refresh_panels()  # the top bar's Undo is the player's again
 
     # ------------------------------------------------------------------ events
     def handle_event(self, event: pygame.event.Event) -> None:
