@@ -177,6 +177,19 @@ def test_enter_at_the_posts_is_done_posting_as_its_button_says_and_asks_first_wh
     assert _mine(scene, "post")[0].generals  # the General is named: he fights
 
 
+def test_the_done_posting_question_shows_its_two_paragraphs_apart(saves: Path) -> None:
+    # its body was markup, where a new line is a space: the paragraph break read as "General).  Post"
+    from game.shell.toolkit.richtext import lines_of
+
+    app, scene = _app()
+    play_to_posts(app, scene)
+    key(app, pygame.K_RETURN)
+    assert top_name(app) == "done_posting"
+    lines = ["".join(sp.text for sp in line) for line in lines_of(app.scenes.top.body_html)]
+    assert len(lines) == 3 and lines[1] == "" and lines[2].startswith("Post, then done:"), lines
+    assert "  " not in lines[0]
+
+
 def test_enter_in_the_post_text_box_posts_it_and_the_next_enter_is_done_without_asking(saves: Path) -> None:
     app, scene = _app()
     play_to_posts(app, scene)

@@ -49,6 +49,7 @@ from game.shell.scenes.seats import seats_dialog
 from game.shell.seats import PACE, SeatRule, Seats, Thinker, hint_level, levels_of, said, why_line
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.manager import ThemedManager
+from game.shell.toolkit.richtext import styled
 from game.systems.campaign.client.gm_lock import GmLockScene, GmSeat
 from game.systems.campaign.client.gm_rolls import ForceRollsScene, command_text, queue_text, week_seed_step
 from game.systems.campaign.client.gm_scouting import ScoutingSeedScene, can_seed, log_line, status_lines
@@ -1152,14 +1153,14 @@ class CampaignScene(Scene):
         post first, done anyway (the typed text dropped: the player chose it), or back."""
         names = ", ".join(self._unnamed_generals())
         if names:
-            body = (f"No post of yours names {names} this week. A General not named in a post does not fight "
-                    "(and allows no stratagem that needs a General).\n\nPost, then done: posts the text in the "
-                    "box, naming your Generals with the battle's armies."
-                    + (" Done without also drops the text typed in the box." if self._typed_post() else ""))
+            body = styled(f"No post of yours names {names} this week. A General not named in a post does not fight "
+                          "(and allows no stratagem that needs a General).\n\nPost, then done: posts the text in the "
+                          "box, naming your Generals with the battle's armies."
+                          + (" Done without also drops the text typed in the box." if self._typed_post() else ""))
             title = "Done posting without naming your Generals?"
         else:
-            body = ("The text in the post box is not posted: Done without drops it.\n\nPost, then done: posts "
-                    "it, naming your Generals with the battle's armies.")
+            body = styled("The text in the post box is not posted: Done without drops it.\n\nPost, then done: posts "
+                          "it, naming your Generals with the battle's armies.")
             title = "Done posting without your typed post?"
 
         def post_then_done() -> None:
