@@ -18,8 +18,6 @@ rules take them (movement and pick-up in player order, each player's turn ended 
 file; a player's story posts followed by narrative_done) and refuses a file naming its line,
 field and the rules' reason."""
 
-from __future__ import annotations
-
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
