@@ -2,6 +2,8 @@
 
 Used for the end-of-phase confirmation, the defensive-action question, the help overlay and the
 end-of-battle summary. The scene below stays drawn (dimmed) but gets no input.
+Its F1 help names the keys it takes (`key_map`): each button's own key, Esc when it has a
+cancel, and the number keys that press the n-th button.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pygame_gui
 
 from game.shell.contracts import AppContext
 from game.shell.draw import shade
+from game.shell.keymap import Binding
 from game.shell.scene import Scene
 from game.shell.toolkit.buttons import Button
 from game.shell.toolkit.richtext import Content, RichTextBox, TextLine, plain
@@ -27,6 +30,15 @@ class Choice:
     key: int | None = None                    # keyboard shortcut
     primary: bool = False
     keep_open: bool = False                   # the action decides (e.g. restart replaces scenes)
+
+
+KEY_NAMES = {pygame.K_RETURN: "Enter", pygame.K_ESCAPE: "Esc", pygame.K_SPACE: "Space",
+             pygame.K_DELETE: "Delete", pygame.K_BACKSPACE: "Backspace"}
+
+
+def key_label(key: int) -> str:
+    """A key's name as the help writes it: "Enter", "Esc", "F1", "Y"."""
+    return KEY_NAMES.get(key) or pygame.key.name(key).upper()
 
 
 class DialogScene(Scene):
@@ -77,6 +89,22 @@ class DialogScene(Scene):
                                                container=panel, object_id=oid)
             self.buttons[btn] = choice
             x += bwid + gap
+
+    def key_map(self) -> tuple[Binding, ...]:
+        """The keys this dialog takes (handle_event), for its F1 help: a button's own key, Esc (the
+        cancel), 1-N (the n-th button). Named only (no action): handle_event presses the button. A
+        dialog that builds its own help (the briefing, a decision, the end summary) overrides it."""
+        own: list[Binding] = []
+        for choice in self.choices:
+            if choice.key is not None and not any(choice.key in b.keys for b in own):
+                own.append(Binding((choice.key,), key_label(choice.key), choice.label))
+        if self.cancel is not None and not any(pygame.K_ESCAPE in b.keys for b in own):
+            own.append(Binding((pygame.K_ESCAPE,), "Esc", self.cancel.label))
+        last = min(len(self.choices), 9)
+        if last:
+            own.append(Binding(tuple(pygame.K_1 + i for i in range(last)), "1" if last == 1 else f"1-{last}",
+                               "press the button in that place, counting from the left"))
+        return tuple(own)
 
     @property
     def body_text(self) -> str:
