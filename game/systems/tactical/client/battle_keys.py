@@ -45,7 +45,8 @@ BATTLE_KEYS: tuple[Binding, ...] = (
     Binding((pygame.K_e, pygame.K_RETURN, pygame.K_KP_ENTER), "E or Enter",
             "end the phase (asks when units have not acted)", lambda s: s.end_phase()),
     Binding((pygame.K_F1,), "F1", "this help", lambda s: s.help_dialog()),
-    Binding((pygame.K_o,), "O", "options (animation speed, blackout, quit)", lambda s: s.options_dialog()),
+    Binding((pygame.K_o,), "O", "options: animation speed, blackout, the defensive-action question, asking "
+            "before ending a phase, quit", lambda s: s.options_dialog()),
     Binding((pygame.K_SPACE,), "Space", "skip the running animation", lambda s: s.anim.skip()),
     Binding((pygame.K_h,), "H", "hint: what the computer would do for the side to play, and why",
             lambda s: s.hint()),
