@@ -51,3 +51,22 @@ def test_a_dialogs_help_names_a_buttons_own_key_once_and_no_number_key_without_b
     assert labels == [("S", "Save and quit"), ("Esc", "Keep playing"),
                       ("1-2", "press the button in that place, counting from the left")]
     assert DialogScene(game.app, "Note", "Nothing to choose.", []).key_map() == ()
+
+
+def test_the_players_dialogs_help_names_its_letter_keys_once_without_repeating_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AIL_SAVES_DIR", str(tmp_path / "saves"))
+    game = open_game("tactical", tmp_path)
+    to_map(game)
+    key(game, pygame.K_p)
+    seats = game.app.scenes.top
+    assert isinstance(seats, DialogScene) and seats.name == "seats"
+    labels = {b.label: b.what for b in seats.key_map()}
+    # the sides' own number keys are the 1-N line's; a label's "(K)" is not said twice
+    assert "1" not in labels and "2" not in labels
+    assert labels["K"] == "GM passphrase..." and labels["T"].startswith("Think: ")
+    assert labels["Enter"] == "Done" and labels["Esc"] == "Done"
+    key(game, pygame.K_F1)
+    text = game.app.scenes.top.body_text
+    assert f"1-{len(seats.choices)}: press the button in that place, counting from the left" in text
+    assert "K: GM passphrase..." in text

@@ -95,9 +95,12 @@ class DialogScene(Scene):
         cancel), 1-N (the n-th button). Named only (no action): handle_event presses the button. A
         dialog that builds its own help (the briefing, a decision, the end summary) overrides it."""
         own: list[Binding] = []
-        for choice in self.choices:
-            if choice.key is not None and not any(choice.key in b.keys for b in own):
-                own.append(Binding((choice.key,), key_label(choice.key), choice.label))
+        for place, choice in enumerate(self.choices):
+            if choice.key is None or choice.key == pygame.K_1 + place or any(choice.key in b.keys for b in own):
+                continue  # (a button's own number is the 1-N line's)
+            label = key_label(choice.key)
+            what = choice.label.removesuffix(f" ({label})")  # "I am the GM (G)": "G: I am the GM"
+            own.append(Binding((choice.key,), label, what))
         if self.cancel is not None and not any(pygame.K_ESCAPE in b.keys for b in own):
             own.append(Binding((pygame.K_ESCAPE,), "Esc", self.cancel.label))
         last = min(len(self.choices), 9)
