@@ -210,8 +210,8 @@ class LoadMenuScene(Scene):
     KEYS = (Binding((pygame.K_UP, pygame.K_DOWN), "Up / Down", "select a save (PageUp / PageDown: a page)"),
             Binding((pygame.K_RETURN, pygame.K_KP_ENTER), "Enter", "load the selected save (or click it again)"),
             Binding((pygame.K_r,), "R", "replay view of the selected save"),
-            Binding(DELETE_KEYS, "Delete", "delete the selected save (asks first; it moves to deleted/ in the saves "
-                    "folder, never erased)"),
+            Binding(DELETE_KEYS, "Delete or Backspace", "delete the selected save (asks first; it moves to "
+                    "deleted/ in the saves folder, never erased)"),
             Binding((pygame.K_ESCAPE,), "Esc", "close the menu"))
 
     def __init__(self, app: AppContext, folder: Path | None = None,
