@@ -71,8 +71,9 @@ def build_parser(prog: str | None = None, only: str | None = None) -> argparse.A
     alone, not every other command's (start-up time); `--help` and errors use the whole parser."""
     parser = argparse.ArgumentParser(
         prog=prog or program_name(),
-        description="Ascension Isle: Legacy tactical wargame client. "
-        "With no command, opens the default scenario in a window.",
+        description="Ascension Isle: Legacy, a hex wargame client for three rule systems: the tactical "
+        "battle, the island campaign and the mass battle. With no command, opens the default scenario "
+        "(a tactical battle) in a window.",
     )
     parser.set_defaults(table=TABLE)  # every command is handed the table of rule systems (args.table)
     parser.add_argument("--version", action=_LazyVersion)
