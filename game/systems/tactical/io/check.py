@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from game.core.errors import GameFileError
+from game.core.system import counted
 from game.io.tmx import load_map, load_tileset
 from game.systems.tactical.io.data import load_catalogue, load_rules
 from game.systems.tactical.io.scenario import load_scenario
@@ -36,6 +37,6 @@ def check_tactical_file(path: Path, kind: str) -> str:
         return f"scenario '{sc.name}', {len(sc.setup.sides)} sides, {len(sc.setup.units)} units"
     if kind == "catalogue":
         cat = load_catalogue(path)
-        return f"unit catalogue, {len(cat.units)} unit types"
+        return f"unit catalogue, {counted(len(cat.units), 'unit type', 'unit types')}"
     rules = load_rules(path)
     return f"rules file, {len(rules.terrain)} terrain types"
