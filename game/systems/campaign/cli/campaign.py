@@ -75,12 +75,13 @@ from game.systems.campaign.cli.trust import (
 from game.systems.campaign.cli.turns import (
     LISTS,
     Refusals,
+    check_layout,
     command_lines,
     import_turns,
-    is_turn_file,
     print_refusals,
+    sort_file,
     turn_draft,
-    without_empty_list,
+    with_commands,
 )
 from game.systems.campaign.io.files import (
     OrderEntry,
@@ -269,9 +270,9 @@ def _read_draft(path: str) -> tuple[dict[str, Any], list[Any]]:
         raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not a draft of orders; keep it "
                                           "private until the week's report")
     if data.get("kind") == TURN_KIND:
-        raise GameFileError(path, "kind", f"a player's turn file for the {str(data.get('phase'))[:20]} phase, not a "
-                                          "draft of orders: it is not sealed (only battle orders are); send it to the "
-                                          "GM as it is, whose campaign import checks it")
+        raise GameFileError(path, where_in(path, "kind"), f"a player's turn file for the "
+                            f"{str(data.get('phase'))[:20]} phase, not a draft of orders: it is not sealed (only "
+                            "battle orders are); send it to the GM as it is, whose campaign import checks it")
     for key in ("campaign", "week", "player", "orders"):
         if key not in data:
             raise GameFileError(path, key, "required field is missing (campaign, week, player, orders)")
@@ -332,8 +333,11 @@ def check_orders(game: Game, campaign: str, week: int, player: str, orders: list
         raise GameFileError(path, where_in(path, "player"), f"no player {player!r}; players are "
                                                             f"{', '.join(state.players)} (spelt exactly)")
     if state.phase != "orders":
-        raise GameFileError(path, "", f"the campaign is in the {PHASE_NAMES.get(state.phase, state.phase)} phase "
-                                      f"of week {state.week}; orders are given in the battle orders phase")
+        wanted = " (it waits for the players' turn files: campaign brief --draft writes them)" \
+            if state.phase in LISTS else ""
+        raise GameFileError(path, where_in(path, "orders"), f"the campaign is in the "
+                            f"{PHASE_NAMES.get(state.phase, state.phase)} phase of week {state.week}; orders are "
+                            f"given in the battle orders phase{wanted}")
     seen: set[str] = set()
     view = SYSTEM.view(state, player)
     for i, o in enumerate(orders):
@@ -455,9 +459,18 @@ def _import(args: argparse.Namespace) -> int:
     rerolled: list[str] = []  # the battles whose scouting dice the seed changed (said once written)
     if args.scouting is not None:
         old, game, rerolled = _add_scouting(args, game, old)
+    if args.out is not None:
+        check_layout(args.script, old)  # a script import cannot add '- ' lines to: refused before the files
     rec = game.record
     week = rec.state.week
-    turn_paths = [p for p in args.files if is_turn_file(p)]
+    kinds = {p: sort_file(p) for p in args.files}  # a file neither a turn file nor an order file: its refusal
+    unread = [err for p, (kind, err) in kinds.items() if err is not None and kind != "order"]
+    if unread:
+        print_refusals(unread)
+        raise UserError(f"nothing imported: {counted(len(unread), 'file is', 'files are')} neither a turn file nor "
+                        f"an order file that can be read (said above; the turn files are taken all together or not at all); "
+                        f"{args.script} is unchanged")
+    turn_paths = [p for p in args.files if kinds[p][0] == "turn"]
     order_paths = [p for p in args.files if p not in turn_paths]
     turn_text, turn_cmds = _import_turn_files(args, game, turn_paths)
     posted = _posted_fingerprints(args.fingerprint, rec.state.players)
@@ -474,6 +487,9 @@ def _import(args: argparse.Namespace) -> int:
     players: set[str] = set()
     for path in order_paths:
         try:
+            broken = kinds[path][1]
+            if broken is not None:
+                raise broken  # not valid YAML, but meant as an order file
             f = read_order_file(path)
             if not check_fingerprint(f):
                 raise changed_after_sealing(path, f)
@@ -551,7 +567,7 @@ def _import(args: argparse.Namespace) -> int:
         names = ", ".join(Path(x).name.replace("\n", " ") for x in good) or "none"
         tail = turn_text + (f"\n# imported order files: {names}\n" + text if order_paths else "") or "\n"
         replaced = os.path.isfile(args.out)
-        written = write_output(args.out, without_empty_list(old) + tail, "script", inputs=inputs)
+        written = write_output(args.out, with_commands(args.script, old, tail), "script", inputs=inputs)
         if written.failed:
             raise UserError(f"{written.failed}; the script was kept in {written.path}")
         n_orders = sum(len(f.orders) for p, f in checked if p in good)

@@ -171,8 +171,8 @@ def read_order_file(path: str) -> OrdersFile:
         raise GameFileError(path, "kind", "a GM's dice secret file (campaign commit), not an order file; keep it "
                                           "private until the week's report and give the players' order files")
     if kind == TURN_KIND:
-        raise GameFileError(path, "kind", "a player's turn file (moves, pick-ups, declarations or story posts), not "
-                                          "an order file: campaign import takes it as it is (it is not sealed)")
+        raise GameFileError(path, where_in(path, "kind"), "a player's turn file (moves, pick-ups, declarations or "
+                            "story posts), not an order file: campaign import takes it as it is (it is not sealed)")
     if kind not in (None, ORDERS_KIND):
         raise GameFileError(path, "kind", f"kind is {str(kind)[:60]!r}, not an order file; expected the file "
                                           f"campaign seal wrote (kind: {ORDERS_KIND})")

@@ -18,6 +18,8 @@ rules take them (movement and pick-up in player order, each player's turn ended 
 file; a player's story posts followed by narrative_done) and refuses a file naming its line,
 field and the rules' reason."""
 
+import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,10 +28,11 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from game.core.errors import GameFileError
+from game.core.errors import GameFileError, brief
 from game.core.system import Rejection, counted, possessive
 from game.io.datafiles import read_yaml, validate_model
-from game.systems.campaign.cli.trust import SECRET_KIND, TURN_KIND, what_found, where_in
+from game.io.safe_read import compose_and_load
+from game.systems.campaign.cli.trust import ORDERS_KIND, SECRET_KIND, TURN_KIND, what_found, where_in
 from game.systems.campaign.io.files import Name
 from game.systems.campaign.rules import SYSTEM, hexes
 from game.systems.campaign.rules.commands import Declare, EndTurn, MoveArmy, NarrativeDone, Pickup, WritePost
@@ -50,6 +53,9 @@ LISTS = {"movement": ("moves", "move"), "pickup": ("pickups", "pick-up move"),
          "declare": ("declarations", "declaration"), "narrative": ("posts", "story post")}
 TURN_PHASES = tuple(LISTS)
 MAX_ENTRIES = 200  # a hostile file's thousands of posts would each copy the campaign's state
+MAX_PATH_HEXES = 200  # far beyond any army's movement points: a longer path is a mistake or an attack
+EXAMPLES = {"movement": "{army: corps, path: [[22, 27], [21, 27]]}", "pickup": "{general: kiran, army: corps}",
+            "declare": "{hex: [21, 27], fight: true}", "narrative": '{battle: B1, text: "...", generals: [kiran]}'}
 
 
 class _Entry(BaseModel):
@@ -95,16 +101,62 @@ class TurnFile:
         return LISTS[self.phase][0]
 
 
-def is_turn_file(path: str) -> bool:
-    """Whether `path` holds a turn file (its kind, or a phase with no orders): those go to
-    `import_turns`, every other file to the order files' checks."""
+# a line of a turn file / of an order file, for telling what a file that cannot be read meant to be
+_TURN_LINE = re.compile(r"^\s*(kind:\s*['\"]?campaign-turn\b|phase:|moves:|pickups:|declarations:|posts:)", re.M)
+_ORDER_LINE = re.compile(r"^\s*(kind:\s*['\"]?campaign-orders\b|fingerprint:|salt:|orders:)", re.M)
+_KINDS = {"turn": "a player's turn file (kind: campaign-turn, as campaign brief --draft writes it)",
+          "order": "a sealed order file (as campaign seal writes it)"}
+
+
+def _looks_like(path: str) -> str:
+    """'turn', 'order' or '' by the lines of a file that is not valid YAML (or not a mapping)."""
     try:
-        data = read_yaml(path, "file").data
-    except GameFileError:
-        return False
-    if not isinstance(data, dict):
-        return False
-    return data.get("kind") == TURN_KIND or ("kind" not in data and "phase" in data and "orders" not in data)
+        with open(path, "rb") as fh:
+            text = fh.read(200_000).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    turn, order = bool(_TURN_LINE.search(text)), bool(_ORDER_LINE.search(text))
+    return "turn" if turn and not order else "order" if order and not turn else ""
+
+
+_NOT_YAML_TEXT = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _bad_character_line(path: str) -> str:
+    """'line N' of the first character YAML does not take (its reader's errors name no line)."""
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(2_000_000).decode("utf-8", errors="replace")
+    except OSError:
+        return "line 1"
+    m = _NOT_YAML_TEXT.search(text)
+    return f"line {text.count(chr(10), 0, m.start()) + 1 if m else 1}"
+
+
+def sort_file(path: str) -> tuple[str, GameFileError | None]:
+    """What `campaign import` takes the file at `path` for: ("turn", None) or ("order", None); for
+    a file that is neither (not valid YAML, binary, empty, not a mapping) (the kind it looks
+    like, 'turn', 'order' or '', and its refusal: the line and what was expected)."""
+    expected = "expected a sealed order file or a player's turn file"
+    try:
+        doc = read_yaml(path, "sealed order file (YAML) or a player's turn file")
+    except GameFileError as exc:
+        kind = _looks_like(path)
+        said = f"; it looks like {_KINDS[kind]}: fix the line or send it again" if kind else \
+            f"; {expected}" if exc.message.startswith("not valid YAML") else ""
+        return kind, GameFileError(path, exc.where or _bad_character_line(path), exc.message + said)
+    data = doc.data
+    if isinstance(data, dict):
+        named = data.get("kind")
+        turn = named == TURN_KIND or (not isinstance(named, str) or named not in (ORDERS_KIND, SECRET_KIND)) and \
+            "phase" in data and "orders" not in data
+        return ("turn" if turn else "order"), None
+    if isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
+        return "order", None  # (a command script given as a file to import: the order checks say so)
+    line = doc.root.start_mark.line + 1 if doc.root is not None else 1
+    what = "an empty file" if data is None else what_found(data)
+    return "", GameFileError(path, f"line {line}", f"not an order file or a turn file: {expected} (a mapping: kind, "
+                                                   f"campaign, week, player, ...); {what}")
 
 
 def read_turn_file(path: str) -> TurnFile:
@@ -116,12 +168,17 @@ def read_turn_file(path: str) -> TurnFile:
                                       f"its list (moves, pickups, declarations or posts); {what_found(d)}")
     if d.get("kind") == SECRET_KIND:
         raise GameFileError(path, "kind", "a GM's dice secret file, not a player's turn file")
+    if "kind" in d and d["kind"] != TURN_KIND:
+        raise GameFileError(path, where_in(path, "kind"), f"expected kind: {TURN_KIND} (a player's turn file); "
+                                                       f"{what_found(d['kind'])}")
+    end = doc.root.value[-1][1].end_mark if isinstance(doc.root, yaml.MappingNode) and doc.root.value else None
+    last = f"after line {end.line if end.column == 0 else end.line + 1}: " if end is not None else ""
     for key in ("campaign", "week", "player", "phase"):
         if key not in d:
-            raise GameFileError(path, where_in(path, key), "required field is missing (kind, campaign, week, player, "
+            raise GameFileError(path, last + key, "required field is missing (kind, campaign, week, player, "
                                                         "phase; campaign brief --draft writes them)")
     phase = d["phase"]
-    if phase not in LISTS:
+    if not isinstance(phase, str) or phase not in LISTS:
         raise GameFileError(path, where_in(path, "phase"), f"expected one of {', '.join(TURN_PHASES)}; "
                                                         f"{what_found(phase)} (battle orders are sealed: campaign "
                                                         "seal)")
@@ -138,7 +195,7 @@ def read_turn_file(path: str) -> TurnFile:
         hint = f" ({extra[0]} belong to the {other} phase; this file is for the {phase} phase)" if other else ""
         raise GameFileError(path, where_in(path, extra[0]), f"unexpected field; a {phase} file holds {key}{hint}")
     if key not in d:
-        raise GameFileError(path, where_in(path, key), f"required field is missing: the list of {what}s "
+        raise GameFileError(path, last + key, f"required field is missing: the list of {what}s "
                                                     f"({key}: [] for none)")
     items = d[key]
     if items is None:
@@ -149,16 +206,30 @@ def read_turn_file(path: str) -> TurnFile:
         raise GameFileError(path, where_in(path, key), f"{len(items)} {what}s; a turn file holds at most {MAX_ENTRIES}")
     entries = []
     for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise GameFileError(path, where_in(path, key, i), f"expected a {what}, a mapping such as "
+                                                           f"{EXAMPLES[phase]}; {what_found(item)}")
         if phase == "declare" and isinstance(item, dict) and item.get("fight", False) is None:
             raise GameFileError(path, where_in(path, key, i, "fight"), "no answer: write fight: true to fight or "
                                                                     "fight: false to decline")
         if phase == "movement" and isinstance(item, dict) and isinstance(item.get("path"), list):
+            if len(item["path"]) > MAX_PATH_HEXES:
+                raise GameFileError(path, where_in(path, key, i, "path"),
+                                    f"a path of {len(item['path'])} hexes; a move's path holds at most "
+                                    f"{MAX_PATH_HEXES} (an army goes as far as its movement points take it)")
             for j, c in enumerate(item["path"]):
-                if not (isinstance(c, list) and len(c) == 2):
-                    raise GameFileError(path, where_in(path, key, i, "path", j),
-                                        f"expected a hex as [column, row], e.g. [23, 26]; {what_found(c)}")
+                _check_hex(path, c, (key, i, "path", j))
+        if phase == "declare" and "hex" in item:
+            _check_hex(path, item["hex"], (key, i, "hex"))
         entries.append(validate_model(MODELS[phase], item, doc, path, (key, i), what=what))
     return TurnFile(path, d["campaign"], week, d["player"], phase, entries)
+
+
+def _check_hex(path: str, c: Any, loc: tuple[int | str, ...]) -> None:
+    """A hex written [column, row] of two whole numbers (true / false are not 1 / 0 here)."""
+    if not (isinstance(c, list) and len(c) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in c)):
+        raise GameFileError(path, where_in(path, *loc), f"expected a hex as [column, row], e.g. [23, 26]; "
+                                                       f"{what_found(c) if not isinstance(c, list) or len(c) != 2 else 'got ' + brief(c)}")
 
 
 # --------------------------------------------------------------------------- the import
@@ -254,6 +325,10 @@ def _apply_entry(rec: Any, f: TurnFile, i: int, notes: list[str]) -> Any:
     if first is not None:
         raise refused(f, (f.key, i), f"a second {LISTS[f.phase][1]} for {key} (the first is {f.key}[{first}]); "
                                      "one each")
+    again = next((j for j, x in enumerate(f.entries[:i]) if f.phase == "narrative" and x == e), None)
+    if again is not None:
+        raise refused(f, (f.key, i), f"the same story post as {f.key}[{again}] (battle, text and Generals): given "
+                                     "twice; delete one (several different posts on a battle are fine)")
     cmd = _command(f, e)
     if f.phase == "declare" and f.player not in pending_declarations(rec.state).get(hex_key(e.hex), []) \
             and rec.state.declarations.get(hex_key(e.hex), {}).get(f.player) is None:
@@ -351,6 +426,8 @@ def import_turns(rec: Any, campaign: str, paths: list[str]) -> Imported:
                 raise refused(f, ("player",), f"no player {f.player!r}; players are {', '.join(rec.state.players)} "
                                               "(spelt exactly)")
             first = next((g for g in files if (g.player, g.phase, g.week) == (f.player, f.phase, f.week)), None)
+            if first is not None and os.path.abspath(first.path) == os.path.abspath(f.path):
+                raise refused(f, ("player",), "the same file given twice; name each player's file once")
             if first is not None:
                 raise refused(f, ("player",), f"a second {f.phase} file of {f.player} for week {f.week} (the first is "
                                               f"{first.path}); one file a player a phase")
@@ -411,6 +488,77 @@ def without_empty_list(text: str) -> str:
     if data not in ([], None):
         return text
     return "\n".join(ln for ln in text.split("\n") if not ln.strip() or ln.lstrip().startswith("#"))
+
+
+def _commands_node(script: str, root: Any) -> Any:
+    """The node of a script's command list: the document, or its `commands:` (docs/formats.md)."""
+    if isinstance(root, yaml.MappingNode):
+        for k, v in root.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == "commands":
+                return k, v
+        raise GameFileError(script, f"line {root.start_mark.line + 1}", "expected a list of commands, or a mapping "
+                                                                       "with commands: (no commands: found)")
+    return None, root
+
+
+def with_commands(script: str, text: str, tail: str) -> str:
+    """The command script `text` with `tail` (a comment and '- ' lines of commands, as import
+    writes them) added after its last command, whether the script is a plain list or a mapping
+    with `commands:` (its list indented or not, other keys after it). A flow list with commands
+    ([{...}, ...]) is refused naming its line: '- ' lines cannot be added to it."""
+    if not tail.strip():
+        return text + tail
+    data, root = compose_and_load(text)
+    key, seq = _commands_node(script, root)
+    if seq is None or (key is None and data in ([], None)):
+        out = without_empty_list(text) + tail
+    else:
+        lines = text.split("\n")
+        if isinstance(seq, yaml.SequenceNode) and seq.value and not seq.flow_style:
+            end = seq.value[-1].end_mark
+            at = end.line if end.column == 0 else end.line + 1
+            indent = " " * seq.start_mark.column
+        elif (isinstance(seq, yaml.SequenceNode) and not seq.value) or \
+                (isinstance(seq, yaml.ScalarNode) and seq.tag.endswith(":null")):
+            if seq.end_mark.index > seq.start_mark.index:  # `commands: []`: the list is written out below
+                text = text[:seq.start_mark.index].rstrip(" ") + text[seq.end_mark.index:]
+                lines = text.split("\n")
+            at, indent = key.start_mark.line + 1, ""
+        elif isinstance(seq, yaml.SequenceNode):
+            raise GameFileError(script, f"line {seq.start_mark.line + 1}",
+                                "the commands are a flow list ([...]); write one '- ' line per command, then import "
+                                "again (nothing written)")
+        else:
+            raise GameFileError(script, f"line {seq.start_mark.line + 1}", "expected a list of commands")
+        if all(not ln.strip() or ln.lstrip().startswith("#") for ln in lines[at:]):
+            out = text.rstrip("\n") + "\n" + "\n".join(indent + ln if ln else ln for ln in tail.split("\n")[1:])
+        else:
+            added = [indent + ln for ln in tail.strip("\n").split("\n")]
+            out = "\n".join(lines[:at] + added + lines[at:]).rstrip("\n") + "\n"
+    _check_added(script, data, out, tail)
+    return out
+
+
+def check_layout(script: str, text: str) -> None:
+    """GameFileError when import could not add commands to the script `text` (with_commands),
+    before any file is checked."""
+    with_commands(script, text, "\n# (a check)\n- {kind: end_turn}\n")
+
+
+def _check_added(script: str, old: Any, out: str, tail: str) -> None:
+    """`out` holds the script's commands then the tail's (a layout this module did not foresee
+    is refused, never written broken)."""
+    def commands(d: Any) -> Any:
+        return d.get("commands") if isinstance(d, dict) else d
+    try:
+        new = commands(compose_and_load(out)[0])
+    except yaml.YAMLError:
+        new = None
+    want = list(commands(old) or []) + list(yaml.safe_load(tail) or [])
+    if new != want:
+        raise GameFileError(script, "", "the imported commands cannot be added to this script as it is laid out; "
+                                        "write its commands as one list of '- ' lines (or under commands:), then "
+                                        "import again (nothing written)")
 
 
 # --------------------------------------------------------------------------- the brief's drafts
