@@ -94,6 +94,15 @@ class DialogScene(Scene):
         """The keys this dialog takes (handle_event), for its F1 help: a button's own key, Esc (the
         cancel), 1-N (the n-th button). Named only (no action): handle_event presses the button. A
         dialog that builds its own help (the briefing, a decision, the end summary) overrides it."""
+        own = list(self.button_keys())
+        last = min(len(self.choices), 9)
+        if last:
+            own.append(Binding(tuple(pygame.K_1 + i for i in range(last)), "1" if last == 1 else f"1-{last}",
+                               "press the button in that place, counting from the left"))
+        return tuple(own)
+
+    def button_keys(self) -> tuple[Binding, ...]:
+        """Each button's own key (its letter: Y, N, C...) and Esc for the cancel, for the help."""
         own: list[Binding] = []
         for place, choice in enumerate(self.choices):
             if choice.key is None or choice.key == pygame.K_1 + place or any(choice.key in b.keys for b in own):
@@ -103,10 +112,6 @@ class DialogScene(Scene):
             own.append(Binding((choice.key,), label, what))
         if self.cancel is not None and not any(pygame.K_ESCAPE in b.keys for b in own):
             own.append(Binding((pygame.K_ESCAPE,), "Esc", self.cancel.label))
-        last = min(len(self.choices), 9)
-        if last:
-            own.append(Binding(tuple(pygame.K_1 + i for i in range(last)), "1" if last == 1 else f"1-{last}",
-                               "press the button in that place, counting from the left"))
         return tuple(own)
 
     @property
