@@ -37,7 +37,8 @@ class DecisionKeys:
 class DecisionDialog(DialogScene):
     """A dialog of a decision the rules wait for (the initiative choice, the turn place) that
     takes the battle's H (hint, shown at the foot of the dialog once thought) and P (players)
-    keys, and lists them in its F1 help with the number keys that pick its buttons."""
+    keys, and lists them in its F1 help with the number keys that pick its buttons and the
+    buttons' own keys."""
 
     def __init__(self, app: AppContext, title: str, body: Content, choices: list[Choice], decision: DecisionKeys,
                  size: tuple[int, int], name: str) -> None:
@@ -58,7 +59,8 @@ class DecisionDialog(DialogScene):
         super().__init__(app, title, body, choices, size=size, name=name)
 
     def key_map(self) -> tuple[Binding, ...]:
-        return self._own
+        """H, P and the number keys, then the buttons' own keys (Y, N, C of the defensive action)."""
+        return (*self._own, *self.button_keys())
 
     def take_shell_key(self, binding: Binding, act: Callable[[], object]) -> bool | str:
         """Undo, redo, GM mode and the replay view wait for the answer (the rules wait for it: the
