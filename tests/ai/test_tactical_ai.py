@@ -108,7 +108,8 @@ def test_sealed_initiative_choice_of_the_other_side_is_not_seen() -> None:
         assert a.decision.command == b.decision.command
 
 
-@pytest.mark.parametrize(("scenario", "seed"), [("default", 1), ("hollow-ridge", 2), ("demo-overwatch", 3)])
+@pytest.mark.parametrize(("scenario", "seed"), [("default", 1), ("hollow-ridge", 2), ("demo-overwatch", 3),
+                                                  ("riverford-square", 4)])
 def test_every_command_a_computer_chooses_is_accepted_by_apply(scenario: str, seed: int) -> None:
     system = PLUGIN.system
     state = _initial(scenario, seed)
