@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
             w, h = (int(x) for x in str(args.size).lower().split("x"))
         except ValueError:
             raise UserError(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}") from None
+        if w < SMALLEST[0] or h < SMALLEST[1]:  # (the help promised it; a smaller window cut the screens)
+            raise UserError(f"--size: at least {SMALLEST[0]}x{SMALLEST[1]}, the smallest window every screen is "
+                            f"laid out for, got {w}x{h}")
     low, high = THINK_LIMITS
     if not low <= args.think <= high:
         raise UserError(f"--think: the computer's thinking time must be {low:g} to {high:g} seconds, got {args.think:g}")
