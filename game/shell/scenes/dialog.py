@@ -111,7 +111,12 @@ class DialogScene(Scene):
             what = choice.label.removesuffix(f" ({label})")  # "I am the GM (G)": "G: I am the GM"
             own.append(Binding((choice.key,), label, what))
         if self.cancel is not None and not any(pygame.K_ESCAPE in b.keys for b in own):
-            own.append(Binding((pygame.K_ESCAPE,), "Esc", self.cancel.label))
+            same = next((i for i, b in enumerate(own) if b.what == self.cancel.label), None)
+            if same is None:
+                own.append(Binding((pygame.K_ESCAPE,), "Esc", self.cancel.label))
+            else:  # one line for the two keys of one button: "Enter or Esc: Done"
+                b = own[same]
+                own[same] = Binding((*b.keys, pygame.K_ESCAPE), f"{b.label} or Esc", b.what)
         return tuple(own)
 
     @property
