@@ -42,3 +42,13 @@ def test_the_unit_catalogue_example_validates(tmp_path: Path) -> None:
     path.write_text(_example("## Unit catalogue"), encoding="utf-8")
     said = check_file(TABLE, path)
     assert said == "unit catalogue, 1 unit type", said  # (it said "1 unit types")
+
+
+def test_every_loader_the_pages_table_names_exists() -> None:
+    import importlib
+    table = DOC.read_text(encoding="utf-8").split("\n## ", 1)[0]
+    loaders = re.findall(r"\| `(game\.[\w.]+)` \|", table)
+    assert len(loaders) >= 6, loaders  # maps, tilesets, scenarios, catalogues, rules files, saves
+    for dotted in loaders:  # (it named game.io.datafiles.load_catalogue, which is not there)
+        module, name = dotted.rsplit(".", 1)
+        assert callable(getattr(importlib.import_module(module), name, None)), dotted
