@@ -30,6 +30,8 @@ def test_the_programs_help_names_its_three_rule_systems() -> None:
 def test_run_help_gives_the_exit_status_the_movement_demonstration_ends_with(tmp_path: Path) -> None:
     text = " ".join(_sub(build_parser(prog="game"), "run").format_help().split())
     assert "Exit status 0 when every command was accepted, 3 when some were refused" in text
+    assert "hexes axial [q, r], or [column, row] as Tiled shows them when the file is a mapping " \
+           "{coordinates: col_row, commands: [...]}" in text
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "AIL_SAVES_DIR": str(tmp_path / "saves")}
     done = subprocess.run([sys.executable, "-m", "game", "run", "maps/demo-movement.yaml", "--commands",
                            "maps/demo-movement-commands.yaml", "--out", str(tmp_path / "demo.yaml")],

@@ -31,7 +31,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "run", help="apply a list of commands to a scenario headless and print every event",
         description="Apply the commands of FILE.yaml (a YAML list of command mappings, each with a "
-        "'kind') to SCENARIO and print one line per event; refused commands print 'REJECTED: reason'. "
+        "'kind'; hexes axial [q, r], or [column, row] as Tiled shows them when the file is a mapping "
+        "{coordinates: col_row, commands: [...]}) to SCENARIO and print one line per event; refused "
+        "commands print 'REJECTED: reason'. "
         "Exit status 0 when every command was accepted, 3 when some were refused (a teaching script "
         "may refuse one on purpose), 1 for a file that cannot be read or written.",
     )
